@@ -1,0 +1,24 @@
+"""nsightflow: compile, verify, time and profile CUDA kernel variants, then report.
+
+Run `snakemake --cores all`; reports land in results/report/<family>/.
+"""
+
+
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/compile.smk"
+include: "workflow/rules/gpu.smk"
+include: "workflow/rules/parse.smk"
+include: "workflow/rules/report.smk"
+
+
+rule all:
+    input:
+        report_targets(),

@@ -1,0 +1,5 @@
+"""Entry point for ``python -m nsightflow``."""
+
+from nsightflow.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,71 @@
+"""Measured ceilings of the GPU: device-to-device copy bandwidth and FP32 FMA rate.
+
+Datasheet peaks come from ncu's device attributes (see :mod:`nsightflow.analyze`);
+these are what the same GPU actually reaches, measured once per run with CUDA events.
+"""
+
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from nsightflow.launch import GpuContext
+
+FMA_SOURCE = Path(__file__).parent / "cuda" / "fma_peak.cu"
+COPY_BYTES = 2 * 1024**3  # 2 GiB each way: far beyond the 60 MB L2 of an H200
+REPS = 10
+
+
+def _median_ms(gpu: GpuContext, run: Any) -> float:
+    cuda = gpu.cuda
+    run()  # warm-up
+    times = []
+    for _ in range(REPS):
+        start, end = cuda.Event(), cuda.Event()
+        start.record()
+        run()
+        end.record()
+        end.synchronize()
+        times.append(start.time_till(end))
+    return float(np.median(times))
+
+
+def measure(arch: str) -> dict[str, Any]:
+    """Copy bandwidth (bytes read + written) and FP32 FMA rate of device 0."""
+    with GpuContext() as gpu:
+        cuda = gpu.cuda
+        src = cuda.mem_alloc(COPY_BYTES)
+        dst = cuda.mem_alloc(COPY_BYTES)
+        cuda.memset_d32(src, 0x3F800000, COPY_BYTES // 4)
+        ms = _median_ms(gpu, lambda: cuda.memcpy_dtod(dst, src, COPY_BYTES))
+        copy_gbps = 2 * COPY_BYTES / (ms * 1e-3) / 1e9
+        src.free()
+        dst.free()
+
+        with tempfile.TemporaryDirectory() as tmp:
+            cubin = Path(tmp) / "fma.cubin"
+            subprocess.run(
+                ["nvcc", f"-arch={arch}", "-cubin", "-O3", "-o", str(cubin),
+                 str(FMA_SOURCE)], check=True, capture_output=True,
+            )
+            module = cuda.module_from_file(str(cubin))
+        fma = module.get_function("fma_peak")
+        sms = gpu.device.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
+        blocks, threads, iters = sms * 32, 256, 4096
+        out = cuda.mem_alloc(blocks * threads * 4)
+        ms = _median_ms(gpu, lambda: fma(out, np.int32(iters), np.float32(0.999),
+                                         np.float32(0.001), block=(threads, 1, 1),
+                                         grid=(blocks, 1)))
+        fp32_gflops = 2 * 8 * iters * blocks * threads / (ms * 1e-3) / 1e9
+        out.free()
+        return {
+            "gpu": gpu.device.name(),
+            "copy_gbps": copy_gbps,
+            "copy_bytes": 2 * COPY_BYTES,
+            "fp32_gflops": fp32_gflops,
+            "method": f"copy: cuMemcpyDtoD of {COPY_BYTES} B, median of {REPS}; fp32: "
+            f"{blocks}x{threads} threads, 8 FMA chains x {iters} iterations, median of "
+            f"{REPS}",
+        }

@@ -1,0 +1,228 @@
+"""Command line: ``nsightflow <stage> ...``, one subcommand per pipeline stage.
+
+Expected failures (:class:`NsightflowError`) print ``ERROR: ...`` and exit 2; anything
+else prints a traceback and says it is a bug.
+"""
+
+import argparse
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+from nsightflow import provenance
+from nsightflow.errors import NsightflowError
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _compile(args: argparse.Namespace) -> int:
+    from nsightflow.compile import compile_variant
+    from nsightflow.registry import find_variant
+
+    _, variant = find_variant(args.kernels_dir, args.family, args.variant)
+    record = compile_variant(variant, args.arch, args.cubin)
+    provenance.write_json(args.resources, record)
+    print(f"{args.family}/{args.variant}: {record['status']} "
+          f"{record.get('resources', '')}{record['message'][-2000:]}")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from nsightflow import stages
+
+    record = stages.verify(args.kernels_dir, (args.family, args.variant),
+                           {"cubin": args.cubin, "resources": args.resources},
+                           args.timeout_s, args.seed)
+    provenance.write_json(args.out, record)
+    print(f"{args.family}/{args.variant}: verify {record['status']}: {record['message']}")
+    return 0
+
+
+def _time(args: argparse.Namespace) -> int:
+    from nsightflow import stages
+    from nsightflow.timing import TimingSettings
+
+    settings = TimingSettings(args.warmup, args.min_reps, args.max_reps, args.budget_s,
+                              args.settle_rel, args.timeout_s)
+    record = stages.time(args.kernels_dir, (args.family, args.variant),
+                         {"cubin": args.cubin, "verify": args.verify}, settings, args.seed)
+    provenance.write_json(args.out, record)
+    for row in record.get("rows", []):
+        print(f"  n={row['size']}: {row.get('time_median_us', float('nan')):.2f} us "
+              f"({row.get('reps', 0)} reps)")
+    print(f"{args.family}/{args.variant}: time {record['status']} {record['message']}")
+    return 0
+
+
+def _profile(args: argparse.Namespace) -> int:
+    from nsightflow import stages
+    from nsightflow.profile import NcuSettings
+
+    settings = NcuSettings(args.clock_control, args.set, args.timeout_s)
+    record = stages.profile(args.kernels_dir, (args.family, args.variant),
+                            {"cubin": args.cubin, "verify": args.verify,
+                             "out_dir": args.out_dir}, settings, args.seed)
+    provenance.write_json(args.out_dir / "profile.json", record)
+    print(f"{args.family}/{args.variant}: profile {record['status']} {record['message']}")
+    return 0
+
+
+def _ceilings(args: argparse.Namespace) -> int:
+    from nsightflow.ceilings import measure
+
+    record = measure(args.arch)
+    provenance.write_json(args.out, {**record, "provenance": provenance.collect(
+        None, **provenance.gpu_info())})
+    print(f"copy {record['copy_gbps']:.0f} GB/s, fp32 {record['fp32_gflops']:.0f} GFLOP/s")
+    return 0
+
+
+def _ceilings_table(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    data = provenance.read_json(args.ceilings)
+    columns = ["gpu", "copy_gbps", "fp32_gflops", "vendor_sgemm_gflops"]
+    row = {c: data.get(c) for c in columns}
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame([row], columns=columns).to_csv(args.output, index=False)
+    return 0
+
+
+def _parse(args: argparse.Namespace) -> int:
+    from nsightflow.parse import parse_files, write_table
+
+    metrics, rules = parse_files(args.reports)
+    if args.family:
+        metrics["family"] = metrics["family"].mask(metrics["family"] == "", args.family)
+    write_table(metrics, args.output)
+    if args.rules:
+        write_table(rules, args.rules)
+    print(f"{len(metrics)} metric values from {metrics['launch'].nunique()} launch(es) "
+          f"-> {args.output}")
+    return 0
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    from nsightflow.analyze import AnalysisInputs, write_analysis
+
+    inputs = AnalysisInputs(args.kernels_dir / args.family, args.resources, args.verify,
+                            args.timing, args.metrics, args.rules, args.ceilings)
+    write_analysis(inputs, args.out_dir)
+    return 0
+
+
+def _plot(args: argparse.Namespace) -> int:
+    from nsightflow.plot import write_figures
+
+    write_figures(args.analysis_dir, args.out_dir)
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from nsightflow.report import write_report
+
+    write_report(args.analysis_dir, args.figures_dir, args.out_dir)
+    return 0
+
+
+def _variant_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--kernels-dir", type=Path, default=Path("kernels"))
+    p.add_argument("--family", required=True)
+    p.add_argument("--variant", required=True)
+    p.add_argument("--cubin", type=Path, required=True)
+    p.add_argument("--seed", type=int, default=408)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one subcommand per stage."""
+    parser = argparse.ArgumentParser(prog="nsightflow", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("compile", help="nvcc one variant to a cubin + resources JSON")
+    _variant_args(p)
+    p.add_argument("--arch", default="sm_90")
+    p.add_argument("--resources", type=Path, required=True)
+    p.set_defaults(handler=_compile)
+
+    p = sub.add_parser("verify", help="check one variant against the numpy reference")
+    _variant_args(p)
+    p.add_argument("--resources", type=Path, required=True)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--timeout-s", type=float, default=120)
+    p.set_defaults(handler=_verify)
+
+    p = sub.add_parser("time", help="CUDA-event timing over the size sweep")
+    _variant_args(p)
+    p.add_argument("--verify", type=Path, required=True)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--min-reps", type=int, default=30)
+    p.add_argument("--max-reps", type=int, default=2000)
+    p.add_argument("--budget-s", type=float, default=1.0)
+    p.add_argument("--settle-rel", type=float, default=0.005)
+    p.add_argument("--timeout-s", type=float, default=300)
+    p.set_defaults(handler=_time)
+
+    p = sub.add_parser("profile", help="one launch per profiled size under ncu")
+    _variant_args(p)
+    p.add_argument("--verify", type=Path, required=True)
+    p.add_argument("--out-dir", type=Path, required=True)
+    p.add_argument("--clock-control", choices=["none", "base"], default="none")
+    p.add_argument("--set", choices=["lean", "full"], default="lean")
+    p.add_argument("--timeout-s", type=float, default=300)
+    p.set_defaults(handler=_profile)
+
+    p = sub.add_parser("ceilings", help="measure copy bandwidth and FP32 FMA rate")
+    p.add_argument("--arch", default="sm_90")
+    p.add_argument("--out", type=Path, required=True)
+    p.set_defaults(handler=_ceilings)
+
+    p = sub.add_parser("ceilings-table", help="ceilings JSON -> ceilings.csv")
+    p.add_argument("ceilings", type=Path)
+    p.add_argument("-o", "--output", type=Path, required=True)
+    p.set_defaults(handler=_ceilings_table)
+
+    p = sub.add_parser("parse", help=".ncu-rep / ncu raw CSV -> long metrics table")
+    p.add_argument("reports", type=Path, nargs="+", help="files or folders")
+    p.add_argument("-o", "--output", type=Path, required=True, help=".csv or .parquet")
+    p.add_argument("--rules", type=Path, help="also write ncu rule results here")
+    p.add_argument("--family", help="family label for reports without profile.json")
+    p.set_defaults(handler=_parse)
+
+    p = sub.add_parser("analyze", help="derive the family's analysis tables")
+    p.add_argument("--kernels-dir", type=Path, default=Path("kernels"))
+    p.add_argument("--family", required=True)
+    for name in ("resources", "verify", "timing", "metrics", "rules"):
+        p.add_argument(f"--{name}", type=Path, nargs="*", default=[])
+    p.add_argument("--ceilings", type=Path)
+    p.add_argument("--out-dir", type=Path, required=True)
+    p.set_defaults(handler=_analyze)
+
+    p = sub.add_parser("plot", help="figures from the analysis tables")
+    p.add_argument("--analysis-dir", type=Path, required=True)
+    p.add_argument("--out-dir", type=Path, required=True)
+    p.set_defaults(handler=_plot)
+
+    p = sub.add_parser("report", help="report.md / report.html / summary.csv")
+    p.add_argument("--analysis-dir", type=Path, required=True)
+    p.add_argument("--figures-dir", type=Path, required=True)
+    p.add_argument("--out-dir", type=Path, required=True)
+    p.set_defaults(handler=_report)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand; map errors to exit codes."""
+    args = build_parser().parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except NsightflowError as exc:
+        print(f"ERROR: {exc}", file=sys.stderr)
+        return 2
+    except Exception:
+        traceback.print_exc()
+        print("This is a bug in nsightflow; please report it with the traceback above.",
+              file=sys.stderr)
+        return 3

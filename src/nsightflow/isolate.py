@@ -1,0 +1,49 @@
+"""Run one GPU task in its own process with a time limit.
+
+A kernel that faults (illegal address) poisons its CUDA context and one that never ends
+holds the GPU: running each variant's GPU work in a child process turns both into a
+recorded status (``crashed`` / ``timeout``) instead of a lost run.
+"""
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+TAIL = 4000  # characters of the child's stderr kept in the record
+
+
+def run_task(task: str, spec: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+    """Run ``nsightflow.worker`` ``task`` on ``spec``; return its result or a failure.
+
+    Returns:
+        The worker's JSON result, or ``{"status": "crashed" | "timeout", "message"}``.
+    """
+    with tempfile.TemporaryDirectory(prefix="nsightflow-") as tmp:
+        spec_path = Path(tmp) / "spec.json"
+        result_path = Path(tmp) / "result.json"
+        spec_path.write_text(json.dumps(spec))
+        argv = [sys.executable, "-m", "nsightflow.worker", task, str(spec_path),
+                str(result_path)]
+        try:
+            proc = subprocess.run(
+                argv, capture_output=True, text=True, timeout=timeout_s, check=False
+            )
+        except subprocess.TimeoutExpired as exc:
+            err = exc.stderr.decode() if isinstance(exc.stderr, bytes) else exc.stderr
+            return {
+                "status": "timeout",
+                "message": f"{task} did not finish within {timeout_s:g} s (config "
+                f"{task}.timeout_s); the process was killed. {(err or '')[-TAIL:]}",
+            }
+        if result_path.is_file():
+            result: dict[str, Any] = json.loads(result_path.read_text())
+            result.setdefault("log", proc.stderr[-TAIL:])
+            return result
+        return {
+            "status": "crashed",
+            "message": f"{task} process exited with code {proc.returncode} and no "
+            f"result:\n{proc.stderr[-TAIL:]}",
+        }

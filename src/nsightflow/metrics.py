@@ -1,0 +1,120 @@
+"""The one declared list of what the report reads from Nsight Compute.
+
+``profile`` collects exactly these sections and metrics (the lean default set), and
+``analyze`` reads them by the names below, so collection and report cannot drift apart.
+"""
+
+# Sections whose metrics and rule results (with estimated speedups) the report uses.
+SECTIONS: tuple[str, ...] = (
+    "SpeedOfLight",
+    "LaunchStats",
+    "Occupancy",
+    "MemoryWorkloadAnalysis",
+    "MemoryWorkloadAnalysis_Tables",
+    "WarpStateStats",
+    "SchedulerStats",
+)
+
+STALL_REASONS: tuple[str, ...] = (
+    "barrier",
+    "branch_resolving",
+    "dispatch_stall",
+    "drain",
+    "imc_miss",
+    "lg_throttle",
+    "long_scoreboard",
+    "math_pipe_throttle",
+    "membar",
+    "mio_throttle",
+    "misc",
+    "no_instruction",
+    "not_selected",
+    "selected",
+    "short_scoreboard",
+    "sleeping",
+    "tex_throttle",
+    "wait",
+)
+
+TIME = "gpu__time_duration.sum"
+DRAM_READ = "dram__bytes_read.sum"
+DRAM_WRITE = "dram__bytes_write.sum"
+SM_THROUGHPUT = "sm__throughput.avg.pct_of_peak_sustained_elapsed"
+MEM_THROUGHPUT = "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"
+FFMA = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
+FADD = "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"
+FMUL = "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"
+SMEM_CONFLICTS_LD = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+SMEM_CONFLICTS_ST = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
+GLOBAL_LD_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+GLOBAL_LD_REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+ACHIEVED_OCCUPANCY = "sm__warps_active.avg.pct_of_peak_sustained_active"
+THEORETICAL_OCCUPANCY = "sm__maximum_warps_per_active_cycle_pct"
+REGISTERS = "launch__registers_per_thread"
+L2_HIT_RATE = "lts__t_sector_hit_rate.pct"
+L1_HIT_RATE = "l1tex__t_sector_hit_rate.pct"
+SMEM_THROUGHPUT = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed"
+OCCUPANCY_LIMITS = (
+    "launch__occupancy_limit_registers",
+    "launch__occupancy_limit_shared_mem",
+    "launch__occupancy_limit_warps",
+    "launch__occupancy_limit_blocks",
+)
+# Device attributes ncu records with every launch: the datasheet ceilings.
+SM_COUNT = "device__attribute_multiprocessor_count"
+SM_CLOCK_KHZ = "device__attribute_max_gpu_frequency_khz"
+MEM_CLOCK_KHZ = "device__attribute_max_mem_frequency_khz"
+MEM_BUS_BITS = "device__attribute_global_memory_bus_width"
+L2_BYTES = "device__attribute_l2_cache_size"
+DEVICE_NAME = "device__attribute_display_name"
+# What ncu's own roofline uses for the datasheet ceilings at the clocks it ran at.
+PEAK_FFMA_PER_CYCLE = "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained"
+SM_CYCLES_PER_SECOND = "sm__cycles_elapsed.avg.per_second"
+PEAK_DRAM_BYTES_PER_CYCLE = "dram__bytes.sum.peak_sustained"
+DRAM_CYCLES_PER_SECOND = "dram__cycles_elapsed.avg.per_second"
+
+
+def stall_metric(reason: str) -> str:
+    """Warp cycles per issued instruction stalled on ``reason``."""
+    return f"smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio"
+
+
+EXTRA_METRICS: tuple[str, ...] = (
+    TIME,
+    DRAM_READ,
+    DRAM_WRITE,
+    SM_THROUGHPUT,
+    MEM_THROUGHPUT,
+    FFMA,
+    FADD,
+    FMUL,
+    SMEM_CONFLICTS_LD,
+    SMEM_CONFLICTS_ST,
+    GLOBAL_LD_SECTORS,
+    GLOBAL_LD_REQUESTS,
+    ACHIEVED_OCCUPANCY,
+    REGISTERS,
+    L2_HIT_RATE,
+    L1_HIT_RATE,
+    SMEM_THROUGHPUT,
+    PEAK_FFMA_PER_CYCLE,
+    SM_CYCLES_PER_SECOND,
+    PEAK_DRAM_BYTES_PER_CYCLE,
+    DRAM_CYCLES_PER_SECOND,
+    *OCCUPANCY_LIMITS,
+    *(stall_metric(r) for r in STALL_REASONS),
+)
+
+# nvprof-era names used in course material, mapped to the ncu metrics above.
+ALIASES: dict[str, str] = {
+    "gld_throughput": "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second",
+    "gst_throughput": "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum.per_second",
+    "dram_read_bytes": DRAM_READ,
+    "dram_write_bytes": DRAM_WRITE,
+    "achieved_occupancy": ACHIEVED_OCCUPANCY,
+    "shared_load_bank_conflict": SMEM_CONFLICTS_LD,
+    "shared_store_bank_conflict": SMEM_CONFLICTS_ST,
+    "shared_load_throughput": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum.per_second",
+    "l2_hit_rate": L2_HIT_RATE,
+    "gpu_time": TIME,
+}

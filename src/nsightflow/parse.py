@@ -1,0 +1,222 @@
+"""Parse stage: ``.ncu-rep`` files (or ncu ``--csv --page raw`` files) to the long table.
+
+Metrics table, one row per launch x metric::
+
+    family, variant, size, launch, kernel, metric, unit, value, rollup
+
+``value`` is in ncu's own unit, named in ``unit`` as ncu gives it. Rule results (ncu's
+own guidance, with estimated speedups) go to a second table::
+
+    family, variant, size, launch, kernel, rule, section, type, message, speedup_type,
+    speedup_pct
+
+This is the only module that imports ``ncu_report``.
+"""
+
+import csv
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.errors import ReportParseError
+
+METRIC_COLUMNS = ["family", "variant", "size", "launch", "kernel", "metric", "unit",
+                  "value", "rollup"]
+RULE_COLUMNS = ["family", "variant", "size", "launch", "kernel", "rule", "section",
+                "type", "message", "speedup_type", "speedup_pct"]
+_SIZE = re.compile(r"(?:^|[_\-.])n(\d+)(?:[_\-.]|$)")
+_ROLLUPS = ("sum", "avg", "min", "max")
+
+
+def _ncu_report() -> Any:
+    try:
+        import ncu_report
+    except ImportError as exc:
+        raise ReportParseError(
+            "the ncu_report module is not installed: pip install ncu-report (or add "
+            "Nsight Compute's extras/python folder to PYTHONPATH)"
+        ) from exc
+    return ncu_report
+
+
+def rollup_of(metric: str) -> str:
+    """ncu rollup operation from a metric name (``dram__bytes_read.sum`` -> ``sum``)."""
+    for part in metric.split(".")[1:]:
+        if part in _ROLLUPS:
+            return part
+    return ""
+
+
+def size_from_name(path: Path) -> int | None:
+    """Problem size from a file name such as ``n2048.ncu-rep`` or ``v0_n2048.csv``."""
+    match = _SIZE.search(path.name.split(".")[0])
+    return int(match.group(1)) if match else None
+
+
+def _labels(path: Path) -> dict[str, Any]:
+    """family, variant and size of a report, from ``profile.json`` beside it if any."""
+    meta_path = path.parent / "profile.json"
+    if meta_path.is_file():
+        meta = json.loads(meta_path.read_text())
+        for entry in meta.get("reports", []):
+            if entry.get("file") == path.name:
+                return {"family": meta["family"], "variant": meta["variant"],
+                        "size": entry["size"]}
+    return {"family": "", "variant": "", "size": size_from_name(path)}
+
+
+def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Metrics and rule results of every launch in one ``.ncu-rep`` file.
+
+    Raises:
+        ReportParseError: the file is missing, truncated or not an ncu report.
+    """
+    ncu = _ncu_report()
+    if not path.is_file() or path.stat().st_size == 0:
+        raise ReportParseError(f"{path}: missing or empty; re-run the profile stage")
+    try:
+        context = ncu.load_report(str(path))
+    except Exception as exc:  # ncu_report raises plain exceptions for bad files
+        raise ReportParseError(
+            f"{path}: not a readable Nsight Compute report ({exc}); it may be "
+            "truncated: re-run the profile stage"
+        ) from exc
+    labels = _labels(path)
+    rows: list[dict[str, Any]] = []
+    rules: list[dict[str, Any]] = []
+    launch = 0
+    for r in range(context.num_ranges()):
+        rng = context.range_by_idx(r)
+        for a in range(rng.num_actions()):
+            action = rng.action_by_idx(a)
+            kernel = action.name()
+            for name in action.metric_names():
+                metric = action.metric_by_name(name)
+                value = _numeric(metric, ncu)
+                if value is None:
+                    continue
+                rows.append({**labels, "launch": launch, "kernel": kernel,
+                             "metric": name, "unit": metric.unit(), "value": value,
+                             "rollup": rollup_of(name)})
+            rules += [{**labels, "launch": launch, "kernel": kernel, **rule}
+                      for rule in _rule_results(action)]
+            launch += 1
+    return (pd.DataFrame(rows, columns=METRIC_COLUMNS),
+            pd.DataFrame(rules, columns=RULE_COLUMNS))
+
+
+def _numeric(metric: Any, ncu: Any) -> float | None:
+    if not metric.has_value():
+        return None
+    kind = metric.kind()
+    if kind in (ncu.IMetric.ValueKind_STRING, ncu.IMetric.ValueKind_UNKNOWN):
+        return None
+    return float(metric.as_double())
+
+
+def _rule_results(action: Any) -> list[dict[str, Any]]:
+    found = []
+    for result in action.rule_results():
+        message = result.rule_message() if result.has_rule_message() else None
+        speedup = (result.speedup_estimation()
+                   if result.has_speedup_estimation() else None)
+        if message is None:
+            continue
+        found.append({
+            "rule": result.rule_identifier(),
+            "section": result.section_identifier(),
+            "type": _msg_type(message.type),
+            "message": message.text,
+            "speedup_type": _speedup_type(speedup.speedup_type) if speedup else "",
+            "speedup_pct": float(speedup.speedup) if speedup else float("nan"),
+        })
+    return found
+
+
+def _msg_type(value: Any) -> str:
+    return {0: "none", 1: "ok", 2: "warning", 3: "error", 4: "optimization"}.get(
+        int(value), str(value))
+
+
+def _speedup_type(value: Any) -> str:
+    return {0: "unknown", 1: "local", 2: "global"}.get(int(value), str(value))
+
+
+def read_ncu_csv(path: Path) -> pd.DataFrame:
+    """Metrics of an ``ncu --csv --page raw`` export (header row, units row, launches).
+
+    Raises:
+        ReportParseError: the file is not an ncu raw-page CSV.
+    """
+    with path.open(newline="") as fh:
+        lines = [line for line in fh if not line.startswith("==")]
+    table = list(csv.reader(lines))
+    if len(table) < 2 or "Kernel Name" not in table[0]:
+        raise ReportParseError(
+            f"{path}: not an ncu raw CSV (no 'Kernel Name' column); export with "
+            "ncu --import REPORT --csv --page raw > FILE.csv"
+        )
+    header, units, data = table[0], table[1], table[2:]
+    labels = {"family": "", "variant": "", "size": size_from_name(path)}
+    kernel_col = header.index("Kernel Name")
+    rows = []
+    for launch, record in enumerate(data):
+        for col, name in enumerate(header):
+            if "__" not in name or col >= len(record):
+                continue
+            value = _to_float(record[col])
+            if value is None:
+                continue
+            rows.append({**labels, "launch": launch, "kernel": record[kernel_col],
+                         "metric": name, "unit": units[col], "value": value,
+                         "rollup": rollup_of(name)})
+    return pd.DataFrame(rows, columns=METRIC_COLUMNS)
+
+
+def _to_float(text: str) -> float | None:
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def expand_inputs(paths: list[Path]) -> list[Path]:
+    """Report files named directly or found in named folders, sorted."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(path.glob("*.ncu-rep")) + sorted(path.glob("*.csv"))
+        elif path.exists():
+            found.append(path)
+        else:
+            raise ReportParseError(f"{path}: no such file or folder")
+    return found
+
+
+def parse_files(paths: list[Path]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Metrics and rule tables of many reports (``.ncu-rep`` or raw ``.csv``)."""
+    metric_frames, rule_frames = [], []
+    for path in expand_inputs(paths):
+        if path.suffix == ".csv":
+            metric_frames.append(read_ncu_csv(path))
+        else:
+            m, r = read_ncu_rep(path)
+            metric_frames.append(m)
+            rule_frames.append(r)
+    metrics = (pd.concat(metric_frames, ignore_index=True) if metric_frames
+               else pd.DataFrame(columns=METRIC_COLUMNS))
+    rules = (pd.concat(rule_frames, ignore_index=True) if rule_frames
+             else pd.DataFrame(columns=RULE_COLUMNS))
+    return metrics, rules
+
+
+def write_table(frame: pd.DataFrame, path: Path) -> None:
+    """Write ``.csv`` or ``.parquet`` by extension."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".parquet":
+        frame.to_parquet(path, index=False)
+    else:
+        frame.to_csv(path, index=False)

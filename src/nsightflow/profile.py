@@ -1,0 +1,103 @@
+"""Profile stage: the launcher under Nsight Compute, one launch per variant and size.
+
+Writes ``results/profile/<family>/<variant>/n<size>.ncu-rep`` and ``profile.json``
+beside them (ncu version, sections, metrics, clock control, argv, status per size),
+since an ``.ncu-rep`` does not record how it was collected.
+"""
+
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from nsightflow import metrics
+from nsightflow.errors import NcuUnavailableError
+
+# ncu's messages when counters cannot be read; each mapped to a fix.
+_COUNTER_ERRORS = {
+    "ERR_NVGPUCTRPERM": "the driver restricts GPU performance counters to admin "
+    "users: run as root, or set NVreg_RestrictProfilingToAdminUsers=0 (see "
+    "https://developer.nvidia.com/ERR_NVGPUCTRPERM)",
+    "LibraryNotLoaded": "ncu could not load its profiling library on this machine "
+    "(often a container without the injection libraries): run on a host where "
+    "ncu works, or use replay mode",
+}
+
+
+@dataclass(frozen=True)
+class NcuSettings:
+    """How ncu is run (config.yaml ``profile``)."""
+
+    clock_control: str = "none"
+    set: str = "lean"
+    timeout_s: float = 300.0
+
+
+def ncu_argv(
+    settings: NcuSettings, kernel: str, report: Path, target: list[str]
+) -> list[str]:
+    """The ncu command line profiling exactly one launch of ``kernel`` (pure)."""
+    argv = [
+        "ncu",
+        "--clock-control",
+        settings.clock_control,
+        "--kernel-name",
+        kernel,
+        "--launch-skip",
+        "0",
+        "--launch-count",
+        "1",
+        "--target-processes",
+        "all",
+    ]
+    if settings.set == "full":
+        argv += ["--set", "full"]
+    else:
+        for section in metrics.SECTIONS:
+            argv += ["--section", section]
+        argv += ["--metrics", ",".join(metrics.EXTRA_METRICS)]
+    return [*argv, "--export", str(report), "--force-overwrite", *target]
+
+
+def worker_argv(spec_path: Path, result_path: Path) -> list[str]:
+    """The launcher process ncu runs: one launch of the variant at one size."""
+    return [sys.executable, "-m", "nsightflow.worker", "launch", str(spec_path),
+            str(result_path)]
+
+
+def diagnose_ncu_failure(output: str) -> str | None:
+    """A fix for a known ncu failure found in its output, else None."""
+    for marker, fix in _COUNTER_ERRORS.items():
+        if marker in output:
+            return f"{marker}: {fix}"
+    return None
+
+
+def require_ncu() -> str:
+    """Path of ncu, or raise with how to get it."""
+    path = shutil.which("ncu")
+    if path is None:
+        raise NcuUnavailableError(
+            "ncu (Nsight Compute CLI) not found on PATH: install Nsight Compute and add "
+            "it to PATH, set profile.enabled: false in config.yaml, or use replay mode"
+        )
+    return path
+
+
+def run_ncu(argv: list[str], timeout_s: float) -> tuple[str, str]:
+    """Run ncu; return (status, message) with status ok / profile_failed / timeout."""
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s,
+                              check=False)
+    except subprocess.TimeoutExpired:
+        return "timeout", f"ncu did not finish within {timeout_s:g} s (profile.timeout_s)"
+    output = proc.stdout + proc.stderr
+    known = diagnose_ncu_failure(output)
+    if known is not None:
+        raise NcuUnavailableError(known)
+    if proc.returncode != 0 or "==ERROR==" in output:
+        return "profile_failed", output[-4000:]
+    if "No kernels were profiled" in output:
+        return "profile_failed", f"ncu profiled no kernel: {output[-2000:]}"
+    return "ok", ""

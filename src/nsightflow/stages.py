@@ -1,0 +1,102 @@
+"""GPU stage drivers: read the upstream status, run the work isolated, write the JSON.
+
+Each driver always writes its output: a variant that failed upstream gets a
+``skipped`` record carrying the upstream status, so the report can show it.
+"""
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from nsightflow import isolate, provenance
+from nsightflow.profile import NcuSettings, ncu_argv, require_ncu, run_ncu, worker_argv
+from nsightflow.registry import find_variant
+from nsightflow.timing import TimingSettings
+
+
+def _upstream(path: Path) -> dict[str, Any]:
+    data = provenance.read_json(path)
+    return {"status": data["status"], "message": data.get("message", "")}
+
+
+def _skipped(upstream: dict[str, Any], stage: str) -> dict[str, Any]:
+    return {
+        "status": upstream["status"],
+        "message": f"{stage} skipped: upstream status {upstream['status']}: "
+        f"{upstream['message'][:500]}",
+        "skipped": True,
+    }
+
+
+def verify(kernels_dir: Path, ident: tuple[str, str], paths: dict[str, Path],
+           timeout_s: float, seed: int) -> dict[str, Any]:
+    """Run the verify worker unless compilation failed."""
+    family, variant = ident
+    upstream = _upstream(paths["resources"])
+    record: dict[str, Any] = {"family": family, "variant": variant}
+    if upstream["status"] != "ok":
+        result = _skipped(upstream, "verify")
+    else:
+        spec = {"kernels_dir": str(kernels_dir), "family": family, "variant": variant,
+                "cubin": str(paths["cubin"]), "seed": seed}
+        result = isolate.run_task("verify", spec, timeout_s)
+    return {**record, **result,
+            "provenance": provenance.collect(kernels_dir, **provenance.gpu_info())}
+
+
+def time(kernels_dir: Path, ident: tuple[str, str], paths: dict[str, Path],
+         settings: TimingSettings, seed: int) -> dict[str, Any]:
+    """Run the timing worker over the sweep unless verification failed."""
+    family, variant = ident
+    upstream = _upstream(paths["verify"])
+    record: dict[str, Any] = {"family": family, "variant": variant,
+                              "settings": settings.__dict__}
+    if upstream["status"] != "ok":
+        result = _skipped(upstream, "time")
+    else:
+        spec = {"kernels_dir": str(kernels_dir), "family": family, "variant": variant,
+                "cubin": str(paths["cubin"]), "seed": seed,
+                "settings": settings.__dict__}
+        result = isolate.run_task("time", spec, settings.timeout_s)
+    return {**record, **result,
+            "provenance": provenance.collect(kernels_dir, **provenance.gpu_info())}
+
+
+def profile(kernels_dir: Path, ident: tuple[str, str], paths: dict[str, Path],
+            settings: NcuSettings, seed: int) -> dict[str, Any]:
+    """Profile one launch per profiled size under ncu unless verification failed."""
+    family_name, variant_name = ident
+    out_dir = paths["out_dir"]
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    out_dir.mkdir(parents=True)
+    upstream = _upstream(paths["verify"])
+    record: dict[str, Any] = {"family": family_name, "variant": variant_name,
+                              "settings": settings.__dict__, "reports": []}
+    if upstream["status"] != "ok":
+        return {**record, **_skipped(upstream, "profile")}
+    require_ncu()
+    family, variant = find_variant(kernels_dir, family_name, variant_name)
+    status, message = "ok", ""
+    for n in family.profile_sizes:
+        if not variant.accepts_size(n):
+            continue
+        report = out_dir / f"n{n}.ncu-rep"
+        spec_path = out_dir / f".spec_n{n}.json"
+        spec = {"kernels_dir": str(kernels_dir), "family": family_name,
+                "variant": variant_name, "cubin": str(paths["cubin"]), "seed": seed,
+                "n": n}
+        provenance.write_json(spec_path, spec)
+        argv = ncu_argv(settings, variant.kernel, report,
+                        worker_argv(spec_path, out_dir / f".result_n{n}.json"))
+        size_status, size_message = run_ncu(argv, settings.timeout_s)
+        spec_path.unlink()
+        (out_dir / f".result_n{n}.json").unlink(missing_ok=True)
+        record["reports"].append({"size": n, "file": report.name, "status": size_status,
+                                  "message": size_message, "argv": argv})
+        if size_status != "ok":
+            status, message = size_status, f"n={n}: {size_message}"
+    return {**record, "status": status, "message": message,
+            "provenance": provenance.collect(
+                kernels_dir, ncu=provenance.ncu_version(),
+                clock_control=settings.clock_control, **provenance.gpu_info())}

@@ -1,0 +1,108 @@
+"""Time stage: CUDA-event timing of each variant over the family's size sweep.
+
+Per size: warm-up launches, then batches of event-timed launches until the median
+settles (moves less than ``settle_rel`` between batches) or the budget ends. Kept per
+size: median, quartiles, IQR, min, repetitions, coefficient of variation, whether it
+settled, and GPU state (clocks, throttle reasons, other processes) before and after.
+"""
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class TimingSettings:
+    """Sampling settings (config.yaml ``timing``)."""
+
+    warmup: int = 5
+    min_reps: int = 30
+    max_reps: int = 2000
+    budget_s: float = 1.0
+    settle_rel: float = 0.005
+    timeout_s: float = 300.0
+
+
+def summarize(samples_us: list[float]) -> dict[str, float | int]:
+    """Robust statistics of one size's samples, in microseconds."""
+    a = np.asarray(samples_us, dtype=np.float64)
+    q1, med, q3 = np.percentile(a, [25, 50, 75])
+    mean = float(a.mean())
+    return {
+        "time_median_us": float(med),
+        "time_q1_us": float(q1),
+        "time_q3_us": float(q3),
+        "time_iqr_us": float(q3 - q1),
+        "time_min_us": float(a.min()),
+        "time_max_us": float(a.max()),
+        "time_mean_us": mean,
+        "cv": float(a.std(ddof=1) / mean) if a.size > 1 and mean > 0 else 0.0,
+        "reps": int(a.size),
+    }
+
+
+def sample_until_settled(
+    timed_batch: Callable[[int], list[float]], settings: TimingSettings
+) -> tuple[list[float], bool]:
+    """Collect samples in batches until the median settles or a limit is reached.
+
+    Args:
+        timed_batch: runs ``k`` timed launches and returns their times in us.
+        settings: repetition limits, budget and settle threshold.
+
+    Returns:
+        All samples and whether the median settled before a limit ended sampling.
+    """
+    samples: list[float] = []
+    batch = max(settings.min_reps // 3, 5)
+    previous = None
+    start = time.perf_counter()
+    while True:
+        samples.extend(timed_batch(batch))
+        median = float(np.median(samples))
+        if len(samples) >= settings.min_reps and previous is not None:
+            if abs(median - previous) <= settings.settle_rel * median:
+                return samples, True
+        if len(samples) >= settings.max_reps:
+            return samples, False
+        if time.perf_counter() - start > settings.budget_s and len(samples) >= settings.min_reps:
+            return samples, False
+        previous = median
+        batch = min(batch * 2, settings.max_reps - len(samples))
+
+
+def gpu_state() -> dict[str, Any]:
+    """NVML snapshot: clocks, temperature, power, throttle reasons, other processes."""
+    try:
+        import pynvml
+    except ImportError:
+        return {"nvml": "unavailable (pip install nvidia-ml-py)"}
+    import os
+
+    try:
+        pynvml.nvmlInit()
+    except pynvml.NVMLError as exc:
+        return {"nvml": f"unavailable: {exc}"}
+    try:
+        h = pynvml.nvmlDeviceGetHandleByIndex(0)
+        procs = pynvml.nvmlDeviceGetComputeRunningProcesses(h)
+        others = [p.pid for p in procs if p.pid != os.getpid()]
+        return {
+            "sm_clock_mhz": pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM),
+            "mem_clock_mhz": pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_MEM),
+            "temperature_c": pynvml.nvmlDeviceGetTemperature(
+                h, pynvml.NVML_TEMPERATURE_GPU
+            ),
+            "power_w": pynvml.nvmlDeviceGetPowerUsage(h) / 1000.0,
+            "throttle_reasons": int(
+                pynvml.nvmlDeviceGetCurrentClocksEventReasons(h)
+            ),
+            "other_processes": others,
+        }
+    except pynvml.NVMLError as exc:
+        return {"nvml": f"error: {exc}"}
+    finally:
+        pynvml.nvmlShutdown()

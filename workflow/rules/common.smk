@@ -1,0 +1,51 @@
+"""
+Shared setup: validate the config, load the kernel registry, constrain wildcards and
+provide the input functions the rules use. Logic lives in the nsightflow package.
+"""
+
+from pathlib import Path
+
+from snakemake.utils import validate
+
+from nsightflow.registry import load_families
+
+
+validate(config, schema="../schemas/config.schema.yaml")
+
+KERNELS = Path(config["kernels_dir"])
+FAMILIES = {f.name: f for f in load_families(KERNELS, config["families"])}
+
+
+wildcard_constraints:
+    family="[a-z][a-z0-9_]*",
+    variant="v[0-9]+_[a-z0-9_]+",
+
+
+def is_activated(section):
+    return bool(config[section].get("enabled", True))
+
+
+def variant_files(pattern):
+    """Input function: `pattern` expanded over every variant of the wildcard's family."""
+
+    def inputs(wildcards):
+        family = FAMILIES[wildcards.family]
+        return [pattern.format(family=family.name, variant=v) for v in family.variants]
+
+    return inputs
+
+
+def metrics_inputs(kind):
+    """Parsed ncu tables of the family, or none when profiling is switched off."""
+    suffix = {"metrics": "csv", "rules": "rules.csv"}[kind]
+    if not is_activated("profile"):
+        return lambda wildcards: []
+    return variant_files("results/metrics/{family}/{variant}." + suffix)
+
+
+def report_targets():
+    return [
+        f"results/report/{family}/{name}"
+        for family in FAMILIES
+        for name in ("report.md", "report.html", "summary.csv")
+    ] + ["results/report/ceilings.csv"]

@@ -1,0 +1,27 @@
+"""
+Parse each variant's Nsight Compute reports into the long metrics table.
+
+REQUIRED INPUTS:
+    results/profile/{family}/{variant}/   (n<size>.ncu-rep + profile.json)
+OUTPUTS:
+    results/metrics/{family}/{variant}.csv        (family, variant, size, launch, ...)
+    results/metrics/{family}/{variant}.rules.csv  (ncu rule results, speedups)
+"""
+
+
+rule parse_reports:
+    input:
+        reports="results/profile/{family}/{variant}",
+    output:
+        metrics="results/metrics/{family}/{variant}.csv",
+        rules="results/metrics/{family}/{variant}.rules.csv",
+    log:
+        "logs/parse/{family}/{variant}.log",
+    benchmark:
+        "benchmarks/parse/{family}/{variant}.tsv"
+    shell:
+        r"""
+        exec &> >(tee {log:q})
+        python -m nsightflow parse {input.reports:q} -o {output.metrics:q} \
+            --rules {output.rules:q} --family {wildcards.family:q}
+        """

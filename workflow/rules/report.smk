@@ -1,0 +1,99 @@
+"""
+Analyze, plot and report each family; tabulate the GPU's measured ceilings.
+
+REQUIRED INPUTS:
+    results/build, verify, time, metrics of every variant of {family}; results/ceilings.json
+OUTPUTS:
+    results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, context.json)
+    results/report/{family}/    (report.md, report.html, summary.csv, figures/*.png)
+    results/report/ceilings.csv
+"""
+
+
+rule analyze_family:
+    input:
+        manifest=f"{KERNELS}/{{family}}/family.yaml",
+        resources=variant_files("results/build/{family}/{variant}.resources.json"),
+        verify=variant_files("results/verify/{family}/{variant}.json"),
+        timing=variant_files("results/time/{family}/{variant}.json"),
+        metrics=metrics_inputs("metrics"),
+        rules=metrics_inputs("rules"),
+        ceilings="results/ceilings.json",
+    output:
+        analysis="results/analysis/{family}/analysis.csv",
+        stalls="results/analysis/{family}/stalls.csv",
+        rules="results/analysis/{family}/rules.csv",
+        context="results/analysis/{family}/context.json",
+    log:
+        "logs/analyze/{family}.log",
+    benchmark:
+        "benchmarks/analyze/{family}.tsv"
+    params:
+        kernels=KERNELS,
+    shell:
+        r"""
+        exec &> >(tee {log:q})
+        python -m nsightflow analyze --kernels-dir {params.kernels:q} \
+            --family {wildcards.family:q} --resources {input.resources:q} \
+            --verify {input.verify:q} --timing {input.timing:q} \
+            --metrics {input.metrics:q} --rules {input.rules:q} \
+            --ceilings {input.ceilings:q} --out-dir results/analysis/{wildcards.family:q}
+        """
+
+
+rule plot_family:
+    input:
+        analysis="results/analysis/{family}/analysis.csv",
+        stalls="results/analysis/{family}/stalls.csv",
+        context="results/analysis/{family}/context.json",
+    output:
+        figures=multiext(
+            "results/report/{family}/figures/",
+            "perf_vs_size.png",
+            "roofline.png",
+            "stalls.png",
+        ),
+    log:
+        "logs/plot/{family}.log",
+    shell:
+        r"""
+        exec &> >(tee {log:q})
+        python -m nsightflow plot --analysis-dir results/analysis/{wildcards.family:q} \
+            --out-dir results/report/{wildcards.family:q}/figures
+        """
+
+
+rule report_family:
+    input:
+        analysis="results/analysis/{family}/analysis.csv",
+        stalls="results/analysis/{family}/stalls.csv",
+        rules="results/analysis/{family}/rules.csv",
+        context="results/analysis/{family}/context.json",
+        figures=rules.plot_family.output.figures,
+    output:
+        md="results/report/{family}/report.md",
+        html="results/report/{family}/report.html",
+        summary="results/report/{family}/summary.csv",
+    log:
+        "logs/report/{family}.log",
+    shell:
+        r"""
+        exec &> >(tee {log:q})
+        python -m nsightflow report --analysis-dir results/analysis/{wildcards.family:q} \
+            --figures-dir results/report/{wildcards.family:q}/figures \
+            --out-dir results/report/{wildcards.family:q}
+        """
+
+
+rule tabulate_ceilings:
+    input:
+        ceilings="results/ceilings.json",
+    output:
+        csv="results/report/ceilings.csv",
+    log:
+        "logs/report/ceilings.log",
+    shell:
+        r"""
+        exec &> >(tee {log:q})
+        python -m nsightflow ceilings-table {input.ceilings:q} -o {output.csv:q}
+        """
