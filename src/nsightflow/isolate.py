@@ -12,6 +12,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from nsightflow.errors import GpuUnavailableError
+
 TAIL = 4000  # characters of the child's stderr kept in the record
 
 
@@ -40,6 +42,8 @@ def run_task(task: str, spec: dict[str, Any], timeout_s: float) -> dict[str, Any
             }
         if result_path.is_file():
             result: dict[str, Any] = json.loads(result_path.read_text())
+            if result["status"] == "environment_error":
+                raise GpuUnavailableError(result["message"])
             result.setdefault("log", proc.stderr[-TAIL:])
             return result
         return {

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from nsightflow import timing
+from nsightflow.errors import NsightflowError
 from nsightflow.launch import GpuContext, Launcher
 from nsightflow.registry import find_variant
 from nsightflow.verify import compare, summarize, verify_sizes
@@ -92,7 +93,11 @@ def main(argv: list[str]) -> int:
     """Run one task; the result JSON is written only if the task returns."""
     task, spec_path, result_path = argv
     spec = json.loads(Path(spec_path).read_text())
-    result = TASKS[task](spec)
+    try:
+        result = TASKS[task](spec)
+    except NsightflowError as exc:
+        # A problem of the machine or manifest, not of the variant: the parent raises.
+        result = {"status": "environment_error", "message": str(exc)}
     Path(result_path).write_text(json.dumps(result, default=float))
     return 0
 
