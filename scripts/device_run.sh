@@ -8,12 +8,12 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,utilization.gpu --format=csv
 ncu --version | tail -1
-start=$(date +%s.%N)
+start=$(date +%s)
 snakemake --cores all "$@" > "$OUT/snakemake.log" 2>&1
 rc=$?
-end=$(date +%s.%N)
+end=$(date +%s)
 tail -25 "$OUT/snakemake.log"
-echo "snakemake exit $rc, wall time $(echo "$end - $start" | bc) s"
+echo "snakemake exit $rc, wall time $((end - start)) s"
 tar czf "$OUT/results.tar.gz" results logs benchmarks .snakemake/log 2>/dev/null
 python - <<'PY'
 import json, glob

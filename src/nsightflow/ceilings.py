@@ -5,6 +5,7 @@ these are what the same GPU actually reaches, measured once per run with CUDA ev
 """
 
 import subprocess
+import time
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -15,12 +16,16 @@ from nsightflow.launch import GpuContext
 
 FMA_SOURCE = Path(__file__).parent / "cuda" / "fma_peak.cu"
 COPY_BYTES = 2 * 1024**3  # 2 GiB each way: far beyond the 60 MB L2 of an H200
-REPS = 10
+REPS = 20
 
 
 def _median_ms(gpu: GpuContext, run: Any) -> float:
     cuda = gpu.cuda
-    run()  # warm-up
+    # Warm-up of about 0.3 s: an idle GPU sits at a low clock and ramps up under load.
+    deadline = time.perf_counter() + 0.3
+    while time.perf_counter() < deadline:
+        run()
+        gpu.ctx.synchronize()
     times = []
     for _ in range(REPS):
         start, end = cuda.Event(), cuda.Event()

@@ -36,8 +36,8 @@ class Arg:
 
     def shape_for(self, n: int, where: str) -> tuple[int, ...]:
         """Array shape at size ``n``."""
-        value = evaluate(f"({self.shape},)", {"n": n}, where)
-        return tuple(int(v) for v in value)
+        parts = [p for p in str(self.shape).split(",") if p.strip()]
+        return tuple(int(evaluate(p, {"n": n}, f"{where}.{self.name}.shape")) for p in parts)
 
 
 @dataclass(frozen=True)
