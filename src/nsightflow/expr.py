@@ -52,7 +52,7 @@ def evaluate(expression: str, names: Mapping[str, float], where: str = "") -> An
         ManifestError: the expression uses anything but arithmetic and known names.
     """
     try:
-        tree = ast.parse(str(expression), mode="eval")
+        tree = ast.parse(str(expression).strip(), mode="eval")
         return _eval(tree.body, names)
     except (SyntaxError, ValueError, ZeroDivisionError, TypeError) as exc:
         raise ManifestError(
