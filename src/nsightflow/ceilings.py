@@ -4,17 +4,13 @@ Datasheet peaks come from ncu's device attributes (see :mod:`nsightflow.analyze`
 these are what the same GPU actually reaches, measured once per run with CUDA events.
 """
 
-import subprocess
 import time
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from nsightflow.launch import GpuContext
+from nsightflow.launch import GpuContext, load_helpers
 
-FMA_SOURCE = Path(__file__).parent / "cuda" / "fma_peak.cu"
 COPY_BYTES = 2 * 1024**3  # 2 GiB each way: far beyond the 60 MB L2 of an H200
 REPS = 20
 
@@ -37,7 +33,7 @@ def _median_ms(gpu: GpuContext, run: Any) -> float:
     return float(np.median(times))
 
 
-def measure(arch: str) -> dict[str, Any]:
+def measure() -> dict[str, Any]:
     """Copy bandwidth (bytes read + written) and FP32 FMA rate of device 0."""
     with GpuContext() as gpu:
         cuda = gpu.cuda
@@ -49,14 +45,7 @@ def measure(arch: str) -> dict[str, Any]:
         src.free()
         dst.free()
 
-        with tempfile.TemporaryDirectory() as tmp:
-            cubin = Path(tmp) / "fma.cubin"
-            subprocess.run(
-                ["nvcc", f"-arch={arch}", "-cubin", "-O3", "-o", str(cubin),
-                 str(FMA_SOURCE)], check=True, capture_output=True,
-            )
-            module = cuda.module_from_file(str(cubin))
-        fma = module.get_function("fma_peak")
+        fma = load_helpers(gpu).get_function("fma_peak")
         sms = gpu.device.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
         blocks, threads, iters = sms * 32, 256, 4096
         out = cuda.mem_alloc(blocks * threads * 4)

@@ -5,6 +5,7 @@ else prints a traceback and says it is a bug.
 """
 
 import argparse
+import faulthandler
 import sys
 import traceback
 from collections.abc import Callable
@@ -71,7 +72,7 @@ def _profile(args: argparse.Namespace) -> int:
 def _ceilings(args: argparse.Namespace) -> int:
     from nsightflow.ceilings import measure
 
-    record = measure(args.arch)
+    record = measure()
     provenance.write_json(args.out, {**record, "provenance": provenance.collect(
         None, **provenance.gpu_info())})
     print(f"copy {record['copy_gbps']:.0f} GB/s, fp32 {record['fp32_gflops']:.0f} GFLOP/s")
@@ -174,7 +175,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=_profile)
 
     p = sub.add_parser("ceilings", help="measure copy bandwidth and FP32 FMA rate")
-    p.add_argument("--arch", default="sm_90")
     p.add_argument("--out", type=Path, required=True)
     p.set_defaults(handler=_ceilings)
 
@@ -214,6 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand; map errors to exit codes."""
+    faulthandler.enable()  # a crash inside a native module (ncu_report) names its frame
     args = build_parser().parse_args(argv)
     handler: Handler = args.handler
     try:

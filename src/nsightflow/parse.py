@@ -118,31 +118,28 @@ def _numeric(metric: Any, ncu: Any) -> float | None:
 
 
 def _rule_results(action: Any) -> list[dict[str, Any]]:
+    """ncu's rule results of one launch: guidance text and estimated speedup."""
     found = []
-    for result in action.rule_results():
-        message = result.rule_message() if result.has_rule_message() else None
-        speedup = (result.speedup_estimation()
-                   if result.has_speedup_estimation() else None)
-        if message is None:
+    for result in action.rule_results_as_dicts():
+        message = result.get("rule_message") or {}
+        if not message.get("message"):
             continue
+        speedup = result.get("speedup_estimation") or {}
         found.append({
-            "rule": result.rule_identifier(),
-            "section": result.section_identifier(),
-            "type": _msg_type(message.type),
-            "message": message.text,
-            "speedup_type": _speedup_type(speedup.speedup_type) if speedup else "",
-            "speedup_pct": float(speedup.speedup) if speedup else float("nan"),
+            "rule": result.get("rule_identifier", ""),
+            "section": result.get("section_identifier", ""),
+            "type": _MSG_TYPES.get(int(message.get("type", 0)), "none"),
+            "message": message["message"],
+            "speedup_type": _SPEEDUP_TYPES.get(int(speedup.get("type", 0)), "unknown")
+            if speedup else "",
+            "speedup_pct": float(speedup.get("speedup", float("nan"))),
         })
     return found
 
 
-def _msg_type(value: Any) -> str:
-    return {0: "none", 1: "ok", 2: "warning", 3: "error", 4: "optimization"}.get(
-        int(value), str(value))
-
-
-def _speedup_type(value: Any) -> str:
-    return {0: "unknown", 1: "local", 2: "global"}.get(int(value), str(value))
+# ncu_report.MsgType_* and SpeedupType_* values (ncu 2025.3 / ncu-report 2026.3).
+_MSG_TYPES = {0: "none", 1: "ok", 2: "optimization", 3: "warning", 4: "error"}
+_SPEEDUP_TYPES = {0: "unknown", 1: "local", 2: "global"}
 
 
 def read_ncu_csv(path: Path) -> pd.DataFrame:

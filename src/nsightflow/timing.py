@@ -14,6 +14,13 @@ from typing import Any
 import numpy as np
 
 
+# Launches queued per batch behind the spin kernel (the driver's launch queue holds
+# about a thousand), and how long the spin lasts per queued launch: generous against
+# Python's ~10 us per launch + event record, so the queue is full before the spin ends.
+MAX_BATCH = 200
+SPIN_NS_PER_LAUNCH = 40_000
+
+
 @dataclass(frozen=True)
 class TimingSettings:
     """Sampling settings (config.yaml ``timing``)."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from nsightflow import timing
 from nsightflow.errors import NsightflowError
-from nsightflow.launch import GpuContext, Launcher
+from nsightflow.launch import GpuContext, Launcher, load_helpers
 from nsightflow.registry import find_variant
 from nsightflow.verify import compare, summarize, verify_sizes
 
@@ -46,6 +46,7 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
     rows = []
     with GpuContext() as gpu:
         cuda = gpu.cuda
+        spin = load_helpers(gpu).get_function("spin_ns")
         for n in family.sizes:
             if not variant.accepts_size(n):
                 rows.append({"size": n, "status": "unsupported"})
@@ -57,13 +58,19 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
             launcher.synchronize()
 
             def batch(k: int, launcher: Launcher = launcher) -> list[float]:
-                events = [(cuda.Event(), cuda.Event()) for _ in range(k)]
-                for start, end in events:
-                    start.record()
+                # Queue k launches behind a spinning kernel, events between them;
+                # they then run back to back and each gap is one kernel's GPU time.
+                k = min(k, timing.MAX_BATCH)
+                events = [cuda.Event() for _ in range(k + 1)]
+                spin(np.int64(timing.SPIN_NS_PER_LAUNCH * k + 100_000),
+                     block=(1, 1, 1), grid=(1, 1))
+                events[0].record()
+                for event in events[1:]:
                     launcher.launch()
-                    end.record()
-                events[-1][1].synchronize()
-                return [s.time_till(e) * 1000.0 for s, e in events]
+                    event.record()
+                events[-1].synchronize()
+                return [a.time_till(b) * 1000.0 for a, b in zip(events, events[1:],
+                                                                 strict=False)]
 
             before = timing.gpu_state()
             samples, settled = timing.sample_until_settled(batch, settings)

@@ -96,10 +96,8 @@ rule measure_ceilings:
         "logs/ceilings.log",
     resources:
         gpu=1,
-    params:
-        arch=config["arch"],
     shell:
         r"""
         exec &> >(tee {log:q})
-        python -m nsightflow ceilings --arch {params.arch:q} --out {output.ceilings:q}
+        python -m nsightflow ceilings --out {output.ceilings:q}
         """

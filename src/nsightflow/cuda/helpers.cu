@@ -1,3 +1,5 @@
+// Helper kernels nsightflow itself runs (not user variants).
+
 // FP32 ceiling: eight independent FMA chains per thread, all in registers, so the
 // FMA pipes never wait on memory or on a dependency. FLOPs = 2 * 8 * iters * threads.
 extern "C" __global__ void fma_peak(float* out, int iters, float a, float b) {
@@ -10,4 +12,16 @@ extern "C" __global__ void fma_peak(float* out, int iters, float a, float b) {
     // One store per thread keeps every chain live; a and b make it never taken.
     float sum = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7;
     if (sum == 12345.678f) out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// Holds the GPU busy for `ns` nanoseconds, so that the host can queue a whole batch
+// of timed launches behind it: the launches then run back to back and the events
+// between them measure GPU time, not Python's launch overhead (NVBench's
+// "blocking kernel" idea).
+extern "C" __global__ void spin_ns(long long ns) {
+    unsigned long long start, now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    do {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    } while (now - start < (unsigned long long)ns);
 }
