@@ -108,7 +108,8 @@ def _analyze(args: argparse.Namespace) -> int:
     from nsightflow.analyze import AnalysisInputs, write_analysis
 
     inputs = AnalysisInputs(args.kernels_dir / args.family, args.resources, args.verify,
-                            args.timing, args.metrics, args.rules, args.ceilings)
+                            args.timing, args.metrics, args.rules, args.profiles,
+                            args.ceilings)
     write_analysis(inputs, args.out_dir)
     return 0
 
@@ -193,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("analyze", help="derive the family's analysis tables")
     p.add_argument("--kernels-dir", type=Path, default=Path("kernels"))
     p.add_argument("--family", required=True)
-    for name in ("resources", "verify", "timing", "metrics", "rules"):
+    for name in ("resources", "verify", "timing", "metrics", "rules", "profiles"):
         p.add_argument(f"--{name}", type=Path, nargs="*", default=[])
     p.add_argument("--ceilings", type=Path)
     p.add_argument("--out-dir", type=Path, required=True)

@@ -19,6 +19,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+# ncu_report must load before pandas: ncu_report 2025.3.1 (Nsight Compute's own
+# extras/python) segfaults in IMetric.unit() when pyarrow's C++ libraries, which pandas
+# loads, are already in the process (reproduced with ncu-report==2025.3.1 + pyarrow).
+try:
+    import ncu_report as _NCU_REPORT
+except ImportError:  # reported with an install hint when a report is read
+    _NCU_REPORT = None
+
 import pandas as pd
 
 from nsightflow.errors import ReportParseError
@@ -32,14 +40,12 @@ _ROLLUPS = ("sum", "avg", "min", "max")
 
 
 def _ncu_report() -> Any:
-    try:
-        import ncu_report
-    except ImportError as exc:
+    if _NCU_REPORT is None:
         raise ReportParseError(
             "the ncu_report module is not installed: pip install ncu-report (or add "
             "Nsight Compute's extras/python folder to PYTHONPATH)"
-        ) from exc
-    return ncu_report
+        )
+    return _NCU_REPORT
 
 
 def rollup_of(metric: str) -> str:

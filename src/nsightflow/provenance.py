@@ -2,6 +2,7 @@
 
 import datetime as dt
 import json
+import os
 import platform
 import re
 import shutil
@@ -45,7 +46,8 @@ def git_revision(path: Path) -> str | None:
     """Commit of the repository holding ``path``, with ``-dirty`` if it has changes."""
     rev = _run(["git", "rev-parse", "--short=12", "HEAD"], cwd=path)
     if rev is None:
-        return None
+        # A copy without .git (e.g. shipped to a GPU node) may be told its revision.
+        return os.environ.get("NSIGHTFLOW_GIT_REVISION")
     dirty = _run(["git", "status", "--porcelain", "--", "."], cwd=path)
     return rev.strip() + ("-dirty" if dirty else "")
 

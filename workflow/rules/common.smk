@@ -37,10 +37,14 @@ def variant_files(pattern):
 
 def metrics_inputs(kind):
     """Parsed ncu tables of the family, or none when profiling is switched off."""
-    suffix = {"metrics": "csv", "rules": "rules.csv"}[kind]
+    pattern = {
+        "metrics": "results/metrics/{family}/{variant}.csv",
+        "rules": "results/metrics/{family}/{variant}.rules.csv",
+        "profiles": "results/profile/{family}/{variant}",
+    }[kind]
     if not is_activated("profile"):
         return lambda wildcards: []
-    return variant_files("results/metrics/{family}/{variant}." + suffix)
+    return variant_files(pattern)
 
 
 def report_targets():

@@ -18,6 +18,7 @@ rule analyze_family:
         timing=variant_files("results/time/{family}/{variant}.json"),
         metrics=metrics_inputs("metrics"),
         rules=metrics_inputs("rules"),
+        profiles=metrics_inputs("profiles"),
         ceilings="results/ceilings.json",
     output:
         analysis="results/analysis/{family}/analysis.csv",
@@ -37,6 +38,7 @@ rule analyze_family:
             --family {wildcards.family:q} --resources {input.resources:q} \
             --verify {input.verify:q} --timing {input.timing:q} \
             --metrics {input.metrics:q} --rules {input.rules:q} \
+            --profiles {input.profiles:q} \
             --ceilings {input.ceilings:q} --out-dir results/analysis/{wildcards.family:q}
         """
 

@@ -1,0 +1,280 @@
+"""Analyze stage: join compile, verify, timing and ncu data of one family.
+
+Writes into ``results/analysis/<family>/``:
+
+- ``analysis.csv``, one row per variant x swept size (see :data:`COLUMNS`): status,
+  timing statistics, achieved GB/s and GFLOP/s from the family's ideal counts, % of the
+  measured ceilings, speedups vs the baseline and vs the step each variant improves on,
+  rank among correct variants, and at profiled sizes the ncu metrics the report uses.
+- ``stalls.csv``: ``variant, size, reason, cycles, share`` (warp stall reasons).
+- ``rules.csv``: ncu's rule results of every profiled launch.
+- ``context.json``: family, variants (idea, status, resources), ceilings, provenance.
+
+All functions that build frames are pure; only :func:`write_analysis` touches files.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nsightflow import metrics as M
+from nsightflow.provenance import read_json, write_json
+from nsightflow.registry import Family, load_family
+
+OK = "ok"
+# Columns taken from ncu at profiled sizes: output column -> ncu metric.
+NCU_COLUMNS: dict[str, str] = {
+    "ncu_time_ns": M.TIME,
+    "dram_read_bytes": M.DRAM_READ,
+    "dram_write_bytes": M.DRAM_WRITE,
+    "sm_throughput_pct": M.SM_THROUGHPUT,
+    "mem_throughput_pct": M.MEM_THROUGHPUT,
+    "smem_conflicts_ld": M.SMEM_CONFLICTS_LD,
+    "smem_conflicts_st": M.SMEM_CONFLICTS_ST,
+    "global_ld_sectors": M.GLOBAL_LD_SECTORS,
+    "global_ld_requests": M.GLOBAL_LD_REQUESTS,
+    "achieved_occupancy_pct": M.ACHIEVED_OCCUPANCY,
+    "theoretical_occupancy_pct": M.THEORETICAL_OCCUPANCY,
+    "registers": M.REGISTERS,
+    "l2_hit_pct": M.L2_HIT_RATE,
+    "smem_throughput_pct": M.SMEM_THROUGHPUT,
+    "ffma": M.FFMA,
+    "fadd": M.FADD,
+    "fmul": M.FMUL,
+    "peak_ffma_per_cycle": M.PEAK_FFMA_PER_CYCLE,
+    "sm_hz": M.SM_CYCLES_PER_SECOND,
+    "peak_dram_bytes_per_cycle": M.PEAK_DRAM_BYTES_PER_CYCLE,
+    "dram_hz": M.DRAM_CYCLES_PER_SECOND,
+    "l2_bytes": M.L2_BYTES,
+}
+TIMING_COLUMNS = ["time_median_us", "time_q1_us", "time_q3_us", "time_iqr_us",
+                  "time_min_us", "reps", "cv", "settled"]
+
+
+@dataclass(frozen=True)
+class AnalysisInputs:
+    """Files the analyze stage reads (lists hold one file per variant)."""
+
+    family_dir: Path
+    resources: list[Path] = field(default_factory=list)
+    verify: list[Path] = field(default_factory=list)
+    timing: list[Path] = field(default_factory=list)
+    metrics: list[Path] = field(default_factory=list)
+    rules: list[Path] = field(default_factory=list)
+    profiles: list[Path] = field(default_factory=list)  # profile folders (profile.json)
+    ceilings: Path | None = None
+
+
+def variant_status(resources: Mapping[str, Any], verify: Mapping[str, Any]) -> tuple[str, str]:
+    """The variant's overall status and message: the first stage that failed."""
+    if resources.get("status") != OK:
+        return str(resources.get("status")), str(resources.get("message", ""))
+    return str(verify.get("status")), str(verify.get("message", ""))
+
+
+def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
+    """Timing rows of every variant: ``family, variant, size, status, time_*...``."""
+    rows = []
+    for variant, record in records.items():
+        for row in record.get("rows", []):
+            rows.append({"family": family, "variant": variant, "size": row["size"],
+                         "timing_status": row.get("status", OK),
+                         **{c: row.get(c) for c in TIMING_COLUMNS}})
+    return pd.DataFrame(rows, columns=["family", "variant", "size", "timing_status",
+                                       *TIMING_COLUMNS])
+
+
+def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
+    """One row per variant x size with the ncu metrics the report uses.
+
+    Stall metrics stay out (see :func:`stall_frame`); sectors per request and measured
+    FLOPs (2*ffma + fadd + fmul) are derived here.
+    """
+    wanted = long[long["metric"].isin(NCU_COLUMNS.values())]
+    wide = wanted.pivot_table(index=["variant", "size"], columns="metric",
+                              values="value", aggfunc="first")
+    wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
+    wide = wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
+    wide["sectors_per_request"] = wide["global_ld_sectors"] / wide["global_ld_requests"]
+    wide["measured_flops"] = 2 * wide["ffma"] + wide["fadd"] + wide["fmul"]
+    wide["dram_bytes"] = wide["dram_read_bytes"] + wide["dram_write_bytes"]
+    wide["ncu_time_us"] = wide["ncu_time_ns"] / 1e3
+    wide["dram_gbps"] = wide["dram_bytes"] / wide["ncu_time_ns"]  # bytes/ns = GB/s
+    wide["peak_fp32_gflops_datasheet"] = (
+        2 * wide["peak_ffma_per_cycle"] * wide["sm_hz"] / 1e9)
+    wide["peak_dram_gbps_datasheet"] = (
+        wide["peak_dram_bytes_per_cycle"] * wide["dram_hz"] / 1e9)
+    wide["size"] = wide["size"].astype(int)
+    return wide
+
+
+def stall_frame(long: pd.DataFrame) -> pd.DataFrame:
+    """Warp stall reasons per variant x size: cycles per issued instruction and share."""
+    names = {M.stall_metric(r): r for r in M.STALL_REASONS}
+    stalls = long[long["metric"].isin(names)].copy()
+    stalls["reason"] = stalls["metric"].map(names)
+    stalls = stalls.rename(columns={"value": "cycles"})[
+        ["variant", "size", "reason", "cycles"]]
+    # "selected" is the issuing warp itself, not a stall.
+    stalls = stalls[stalls["reason"] != "selected"]
+    totals = stalls.groupby(["variant", "size"])["cycles"].transform("sum")
+    stalls["share"] = stalls["cycles"] / totals.replace(0, np.nan)
+    stalls["size"] = stalls["size"].astype(int)
+    return stalls.sort_values(["variant", "size", "cycles"],
+                              ascending=[True, True, False]).reset_index(drop=True)
+
+
+def add_derived(frame: pd.DataFrame, family: Family, ceilings: Mapping[str, Any]) -> pd.DataFrame:
+    """Achieved rates, % of ceilings, speedups and rank (returns a new frame)."""
+    out = frame.copy()
+    out["ideal_flops"] = out["size"].map(family.ideal_flops)
+    out["ideal_bytes"] = out["size"].map(family.ideal_bytes)
+    out["ai_ideal"] = out["ideal_flops"] / out["ideal_bytes"]
+    seconds = out["time_median_us"] * 1e-6
+    out["gbps"] = out["ideal_bytes"] / seconds / 1e9
+    out["gflops"] = out["ideal_flops"] / seconds / 1e9
+    copy = ceilings.get("copy_gbps")
+    fp32 = ceilings.get("fp32_gflops")
+    out["pct_of_copy_bw"] = 100 * out["gbps"] / copy if copy else np.nan
+    out["pct_of_fp32_peak"] = 100 * out["gflops"] / fp32 if fp32 else np.nan
+    ok = out["status"] == OK
+    times = out[ok].set_index(["variant", "size"])["time_median_us"]
+    base = out["size"].map(lambda n: times.get((family.baseline, n), np.nan))
+    out["speedup_vs_baseline"] = np.where(ok, base / out["time_median_us"], np.nan)
+    previous = out.apply(lambda r: times.get(
+        (family.variants[r["variant"]].improves_on, r["size"]), np.nan), axis=1)
+    out["speedup_vs_previous"] = np.where(ok, previous / out["time_median_us"], np.nan)
+    out["rank"] = out[ok].groupby("size")["time_median_us"].rank(method="min")
+    return out
+
+
+def build_analysis(
+    family: Family,
+    per_variant: Mapping[str, Mapping[str, Any]],
+    long_metrics: pd.DataFrame,
+    ceilings: Mapping[str, Any],
+) -> pd.DataFrame:
+    """The analysis table: every variant x swept size, failed variants included.
+
+    Args:
+        family: the family manifest.
+        per_variant: variant -> {"resources", "verify", "timing"} stage records.
+        long_metrics: parsed ncu metrics of the family (long format; may be empty).
+        ceilings: measured ceilings (``copy_gbps``, ``fp32_gflops``).
+
+    Returns:
+        One row per variant and size; columns are documented in the module docstring.
+    """
+    grid = pd.DataFrame([(v, n) for v in family.variants for n in family.sizes],
+                        columns=["variant", "size"])
+    grid.insert(0, "family", family.name)
+    status = {v: variant_status(r["resources"], r["verify"]) for v, r in per_variant.items()}
+    grid["status"] = grid["variant"].map(lambda v: status.get(v, ("missing", ""))[0])
+    grid["message"] = grid["variant"].map(lambda v: status.get(v, ("", "no record"))[1])
+    timing = timing_frame(family.name, {v: r["timing"] for v, r in per_variant.items()})
+    frame = grid.merge(timing.drop(columns="family"), on=["variant", "size"], how="left")
+    unsupported = frame["timing_status"] == "unsupported"
+    frame.loc[unsupported & (frame["status"] == OK), "status"] = "unsupported"
+    frame = frame.drop(columns="timing_status")
+    if not long_metrics.empty:
+        frame = frame.merge(wide_metrics(long_metrics), on=["variant", "size"], how="left")
+    else:
+        frame = frame.reindex(columns=[*frame.columns, *NCU_COLUMNS])
+    frame["profiled"] = frame["ncu_time_ns"].notna()
+    return add_derived(frame, family, ceilings)
+
+
+def _records(paths: list[Path]) -> dict[str, dict[str, Any]]:
+    found = {}
+    for path in paths:
+        data = read_json(path)
+        found[data["variant"]] = data
+    return found
+
+
+def _read_tables(paths: list[Path]) -> pd.DataFrame:
+    frames = [pd.read_csv(p) for p in paths if p.stat().st_size > 0]
+    frames = [f for f in frames if not f.empty]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def context(family: Family, per_variant: Mapping[str, Mapping[str, Any]],
+            ceilings: Mapping[str, Any], frame: pd.DataFrame) -> dict[str, Any]:
+    """Everything the report needs besides the tables: family, variants, provenance."""
+    variants = []
+    for name, var in family.variants.items():
+        rec = per_variant.get(name, {})
+        resources = rec.get("resources", {})
+        status, message = variant_status(resources, rec.get("verify", {}))
+        variants.append({
+            "name": name, "kernel": var.kernel, "idea": var.idea,
+            "improves_on": var.improves_on, "source": str(var.source),
+            "block": list(var.block), "grid": list(var.grid), "status": status,
+            "message": message, "resources": resources.get("resources", {}),
+            "verify_sizes": [s.get("n") for s in rec.get("verify", {}).get("sizes", [])],
+            "max_rel_error": max((s.get("rel_l2_error", 0.0) for s in
+                                  rec.get("verify", {}).get("sizes", [])), default=None),
+        })
+    peaks = frame[["peak_fp32_gflops_datasheet", "peak_dram_gbps_datasheet",
+                   "l2_bytes"]].max()
+    first = next(iter(per_variant.values()), {})
+    return {
+        "family": {"name": family.name, "title": family.title,
+                   "description": family.description, "flops": family.flops,
+                   "bytes": family.bytes, "tolerance": family.tolerance,
+                   "baseline": family.baseline, "sizes": list(family.sizes),
+                   "profile_sizes": list(family.profile_sizes),
+                   "verify_sizes": list(family.verify_sizes)},
+        "variants": variants,
+        "ceilings": {
+            "gpu": ceilings.get("gpu"),
+            "copy_gbps": ceilings.get("copy_gbps"),
+            "fp32_gflops": ceilings.get("fp32_gflops"),
+            "method": ceilings.get("method"),
+            "datasheet_fp32_gflops": _num(peaks["peak_fp32_gflops_datasheet"]),
+            "datasheet_dram_gbps": _num(peaks["peak_dram_gbps_datasheet"]),
+            "l2_bytes": _num(peaks["l2_bytes"]),
+        },
+        "provenance": {
+            "timing": first.get("timing", {}).get("provenance", {}),
+            "timing_settings": first.get("timing", {}).get("settings", {}),
+            "profile": first.get("profile", {}),
+            "compile": first.get("resources", {}).get("provenance", {}),
+            "compile_argv": first.get("resources", {}).get("argv", []),
+            "ceilings": ceilings.get("provenance", {}),
+        },
+    }
+
+
+def _num(value: Any) -> float | None:
+    return None if pd.isna(value) else float(value)
+
+
+def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
+    """Read the family's stage outputs and write the four analysis files."""
+    family = load_family(inputs.family_dir)
+    per_variant: dict[str, dict[str, Any]] = {v: {} for v in family.variants}
+    for kind, paths in (("resources", inputs.resources), ("verify", inputs.verify),
+                        ("timing", inputs.timing)):
+        for variant, record in _records(paths).items():
+            per_variant.setdefault(variant, {})[kind] = record
+    for folder in inputs.profiles:
+        meta = read_json(folder / "profile.json")
+        per_variant.setdefault(meta["variant"], {})["profile"] = {
+            **meta.get("settings", {}), **meta.get("provenance", {}),
+            "status": meta["status"], "message": meta.get("message", ""),
+            "argv": (meta.get("reports") or [{}])[0].get("argv", [])}
+    ceilings = read_json(inputs.ceilings) if inputs.ceilings else {}
+    long = _read_tables(inputs.metrics)
+    frame = build_analysis(family, per_variant, long, ceilings)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(out_dir / "analysis.csv", index=False)
+    stalls = stall_frame(long) if not long.empty else pd.DataFrame(
+        columns=["variant", "size", "reason", "cycles", "share"])
+    stalls.to_csv(out_dir / "stalls.csv", index=False)
+    _read_tables(inputs.rules).to_csv(out_dir / "rules.csv", index=False)
+    write_json(out_dir / "context.json", context(family, per_variant, ceilings, frame))

@@ -1,0 +1,163 @@
+"""Diagnosis: rules over the analysis table that turn metric changes into findings.
+
+Every finding cites the metric and values behind it, so a reader can check it against
+the tables of the report. Pure functions; no I/O.
+"""
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+# Remedy per dominant stall reason (Nsight Compute's stall-reason descriptions,
+# condensed; the ECE408 decision map in the seeds uses the same pairs).
+STALL_REMEDIES: dict[str, str] = {
+    "long_scoreboard": "warps wait on L1TEX (global/local memory) results: improve "
+    "coalescing and locality, reuse loaded values from registers or shared memory, and "
+    "keep more independent loads in flight per thread",
+    "lg_throttle": "the global/local load-store queue is full: issue fewer, wider "
+    "loads (16-byte vectors) or give each thread more work per load",
+    "mio_throttle": "the MIO queue (shared memory, special math, dynamic branches) is "
+    "full: use fewer, wider shared-memory accesses and remove bank conflicts",
+    "short_scoreboard": "warps wait on MIO results (shared memory, SFU): remove bank "
+    "conflicts and shared-memory round trips",
+    "barrier": "warps wait at __syncthreads(): balance the work between barriers, "
+    "use fewer barriers, or give each block more work per barrier",
+    "wait": "fixed-latency dependencies between instructions: add independent work "
+    "(instruction-level parallelism)",
+    "math_pipe_throttle": "a math pipe is saturated: the kernel is compute-bound on "
+    "that pipe; use a cheaper instruction mix or a wider pipe",
+    "not_selected": "eligible warps were waiting for the scheduler: there is enough "
+    "parallelism, this is not a bottleneck",
+    "no_instruction": "instruction cache misses or branch targets not fetched: "
+    "shrink hot code or unrolling",
+    "branch_resolving": "branch target computation: reduce divergent control flow",
+    "dispatch_stall": "the dispatcher could not issue: rare, check pipe conflicts",
+    "drain": "stores draining at exit: normal for write-heavy tails",
+    "membar": "memory barriers: use fewer or narrower fences",
+    "imc_miss": "constant-cache misses: keep constant data small and uniform",
+    "tex_throttle": "the texture pipe is full: fewer texture/surface accesses",
+    "sleeping": "warps sleeping (nanosleep/yield)",
+    "misc": "miscellaneous hardware stall",
+}
+_SECTION = re.compile(r"@section:[^:@]+:([^@]+)@")
+_URL = re.compile(r"@url:([^:@]+):([^@]+)@")
+
+
+def clean_ncu_text(text: str) -> str:
+    """ncu rule text with its ``@section:..@`` / ``@url:..@`` markup made readable."""
+    text = _SECTION.sub(r"*\1*", text)
+    return _URL.sub(r"[\1](\2)", text)
+
+
+def pct_change(before: float, after: float) -> float:
+    """Relative change in percent (NaN when undefined)."""
+    if before is None or after is None or not before or math.isnan(before):
+        return math.nan
+    return 100.0 * (after - before) / before
+
+
+def top_stalls(stalls: pd.DataFrame, variant: str, size: int, k: int = 3) -> pd.DataFrame:
+    """The k largest stall reasons of one launch, largest first."""
+    rows = stalls[(stalls["variant"] == variant) & (stalls["size"] == size)]
+    return rows.nlargest(k, "cycles")
+
+
+def moved_stalls(stalls: pd.DataFrame, before: str, after: str, size: int,
+                 min_cycles: float = 0.5) -> list[tuple[str, float, float]]:
+    """Stall reasons whose cycles per issued instruction moved by >= ``min_cycles``."""
+    a = stalls[(stalls["variant"] == before) & (stalls["size"] == size)].set_index("reason")
+    b = stalls[(stalls["variant"] == after) & (stalls["size"] == size)].set_index("reason")
+    moved = []
+    for reason in a.index.union(b.index):
+        x = float(a["cycles"].get(reason, 0.0))
+        y = float(b["cycles"].get(reason, 0.0))
+        if abs(y - x) >= min_cycles:
+            moved.append((reason, x, y))
+    return sorted(moved, key=lambda t: -abs(t[2] - t[1]))
+
+
+def baseline_findings(row: Mapping[str, Any], stalls: pd.DataFrame) -> list[str]:
+    """What limits the baseline at one profiled size."""
+    found = []
+    top = top_stalls(stalls, row["variant"], row["size"], 1)
+    if not top.empty:
+        reason = top.iloc[0]
+        found.append(
+            f"Dominant stall: **{reason['reason']}** ({reason['cycles']:.1f} cycles per "
+            f"issued instruction, {100 * reason['share']:.0f}% of all stall cycles): "
+            f"{STALL_REMEDIES.get(reason['reason'], 'see the Nsight Compute docs')}."
+        )
+    found += _memory_findings(row)
+    return found
+
+
+def _memory_findings(row: Mapping[str, Any]) -> list[str]:
+    found = []
+    if _ok(row.get("dram_bytes")) and _ok(row.get("ideal_bytes")):
+        ratio = row["dram_bytes"] / row["ideal_bytes"]
+        found.append(
+            f"DRAM traffic is {ratio:.2f}x the ideal ({row['dram_bytes'] / 1e6:,.1f} MB "
+            f"moved vs {row['ideal_bytes'] / 1e6:,.1f} MB for one read and one write of "
+            f"each element; `dram__bytes_read.sum` + `dram__bytes_write.sum`)"
+            + (": the caches absorb the re-reads." if ratio < 1.2 else
+               ": data is re-read from DRAM.")
+        )
+    if _ok(row.get("pct_of_copy_bw")):
+        found.append(
+            f"Achieved bandwidth {row['gbps']:,.0f} GB/s is {row['pct_of_copy_bw']:.0f}% "
+            f"of the measured copy bandwidth."
+        )
+    return found
+
+
+def step_findings(before: Mapping[str, Any], after: Mapping[str, Any],
+                  stalls: pd.DataFrame) -> list[str]:
+    """Why a step changed the time at one size, each finding citing its metrics."""
+    found = []
+    change = pct_change(before["time_median_us"], after["time_median_us"])
+    verb = "faster" if change < 0 else "slower"
+    found.append(f"{after['variant']} is {abs(change):.1f}% {verb} than "
+                 f"{before['variant']} ({before['time_median_us']:.2f} us -> "
+                 f"{after['time_median_us']:.2f} us).")
+    for reason, x, y in moved_stalls(stalls, before["variant"], after["variant"],
+                                     after["size"])[:3]:
+        direction = "rose" if y > x else "fell"
+        found.append(f"Stall **{reason}** {direction} from {x:.2f} to {y:.2f} cycles per "
+                     f"issued instruction "
+                     f"(`smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio`)"
+                     f"{': ' + STALL_REMEDIES[reason] if y > x and reason in STALL_REMEDIES else ''}.")
+    conflicts_a = _sum(after, "smem_conflicts_ld", "smem_conflicts_st")
+    conflicts_b = _sum(before, "smem_conflicts_ld", "smem_conflicts_st")
+    if conflicts_a > conflicts_b:
+        found.append(f"Shared-memory bank conflicts: {conflicts_b:,.0f} -> "
+                     f"{conflicts_a:,.0f} (`l1tex__data_bank_conflicts_pipe_lsu_mem_"
+                     "shared_op_{ld,st}.sum`): threads of a warp hit the same bank, and "
+                     "the access is replayed.")
+    spr_a, spr_b = after.get("sectors_per_request"), before.get("sectors_per_request")
+    if _ok(spr_a) and _ok(spr_b) and abs(spr_a - spr_b) > 0.5:
+        found.append(f"Global load sectors per request {spr_b:.2f} -> {spr_a:.2f}: "
+                     + ("more scattered, partially used requests (e.g. halo loads by "
+                        "a few threads)." if spr_a < spr_b else
+                        "each request now serves more data."))
+    dram_a, dram_b = after.get("dram_bytes"), before.get("dram_bytes")
+    if _ok(dram_a) and _ok(dram_b) and abs(pct_change(dram_b, dram_a)) > 5:
+        found.append(f"DRAM bytes {dram_b / 1e6:,.1f} MB -> {dram_a / 1e6:,.1f} MB.")
+    occ_a, occ_b = after.get("achieved_occupancy_pct"), before.get("achieved_occupancy_pct")
+    if _ok(occ_a) and _ok(occ_b) and abs(occ_a - occ_b) > 5:
+        found.append(f"Achieved occupancy {occ_b:.0f}% -> {occ_a:.0f}% "
+                     "(`sm__warps_active.avg.pct_of_peak_sustained_active`).")
+    reg_a, reg_b = after.get("registers"), before.get("registers")
+    if _ok(reg_a) and _ok(reg_b) and reg_a != reg_b:
+        found.append(f"Registers per thread {reg_b:.0f} -> {reg_a:.0f}.")
+    return found
+
+
+def _ok(value: Any) -> bool:
+    return value is not None and not (isinstance(value, float) and math.isnan(value))
+
+
+def _sum(row: Mapping[str, Any], *cols: str) -> float:
+    return float(sum(row[c] for c in cols if _ok(row.get(c))))
