@@ -15,6 +15,7 @@ configfile: "config.yaml"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/compile.smk"
 include: "workflow/rules/gpu.smk"
+include: "workflow/rules/replay.smk"
 include: "workflow/rules/parse.smk"
 include: "workflow/rules/report.smk"
 

@@ -13,6 +13,7 @@ Writes into ``results/analysis/<family>/``:
 All functions that build frames are pure; only :func:`write_analysis` touches files.
 """
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -271,10 +272,25 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     ceilings = read_json(inputs.ceilings) if inputs.ceilings else {}
     long = _read_tables(inputs.metrics)
     frame = build_analysis(family, per_variant, long, ceilings)
+    ctx = context(family, per_variant, ceilings, frame)
+    ctx["replay"] = replay_context(per_variant)
     out_dir.mkdir(parents=True, exist_ok=True)
     frame.to_csv(out_dir / "analysis.csv", index=False)
     stalls = stall_frame(long) if not long.empty else pd.DataFrame(
         columns=["variant", "size", "reason", "cycles", "share"])
     stalls.to_csv(out_dir / "stalls.csv", index=False)
     _read_tables(inputs.rules).to_csv(out_dir / "rules.csv", index=False)
-    write_json(out_dir / "context.json", context(family, per_variant, ceilings, frame))
+    write_json(out_dir / "context.json", ctx)
+
+
+def replay_context(per_variant: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
+    """Where replayed measurements came from (``recording.json``), or None if measured."""
+    for record in per_variant.values():
+        source = record.get("timing", {}).get("replayed_from")
+        if source:
+            for folder in Path(source).parents:
+                if (folder / "recording.json").is_file():
+                    info = json.loads((folder / "recording.json").read_text())
+                    return {"source": str(folder), **info}
+            return {"source": source}
+    return None

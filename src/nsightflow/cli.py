@@ -90,6 +90,22 @@ def _ceilings_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay(args: argparse.Namespace) -> int:
+    from nsightflow.replay import replay_file
+
+    replay_file(args.recorded, args.output)
+    print(f"replayed {args.recorded} -> {args.output}")
+    return 0
+
+
+def _record(args: argparse.Namespace) -> int:
+    from nsightflow.replay import record
+
+    info = record(args.results, args.out, args.command)
+    print(f"recorded {', '.join(info['families'])} on {info['gpu']} into {args.out}")
+    return 0
+
+
 def _parse(args: argparse.Namespace) -> int:
     from nsightflow.parse import parse_files, write_table
 
@@ -183,6 +199,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ceilings", type=Path)
     p.add_argument("-o", "--output", type=Path, required=True)
     p.set_defaults(handler=_ceilings_table)
+
+    p = sub.add_parser("replay", help="copy one recorded stage output into results/")
+    p.add_argument("recorded", type=Path)
+    p.add_argument("output", type=Path)
+    p.set_defaults(handler=_replay)
+
+    p = sub.add_parser("record", help="results/ GPU-stage outputs -> a recording folder")
+    p.add_argument("--results", type=Path, default=Path("results"))
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--command", default="snakemake --cores all")
+    p.set_defaults(handler=_record)
 
     p = sub.add_parser("parse", help=".ncu-rep / ncu raw CSV -> long metrics table")
     p.add_argument("reports", type=Path, nargs="+", help="files or folders")

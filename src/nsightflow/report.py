@@ -46,7 +46,8 @@ def _delta(name: str, before: Any, after: Any, unit: str = "", digits: int = 2) 
 
 
 def _table(frame: pd.DataFrame) -> str:
-    return frame.to_markdown(index=False, floatfmt=",.2f", missingval="")
+    clean = frame.astype(object).where(frame.notna(), None)  # NaN -> blank cell
+    return clean.to_markdown(index=False, floatfmt=",.2f", missingval="")
 
 
 class ReportBuilder:
@@ -88,6 +89,14 @@ class ReportBuilder:
                  f" on {timing.get('date', '?')}; nvcc {prov.get('compile', {}).get('nvcc')}, "
                  f"ncu {profile.get('ncu', 'n/a')} with clock control "
                  f"`{profile.get('clock_control', 'n/a')}`."]
+        replay = self.ctx.get("replay")
+        if replay:
+            lines += ["", f"> **Replayed, not measured here.** These numbers were recorded on "
+                      f"{replay.get('gpu', '?')} on {replay.get('date', '?')} (driver "
+                      f"{replay.get('driver', '?')}, ncu {replay.get('ncu', '?')}, clock "
+                      f"control `{replay.get('clock_control', '?')}`, kernels revision "
+                      f"{replay.get('kernels_git', '?')}) and replayed from "
+                      f"`{replay['source']}` on a machine without a GPU."]
         if not ok.empty:
             best = ok.nsmallest(1, "time_median_us").iloc[0]
             lines += ["", f"**Result at n = {self.key_size}:** the fastest correct variant "
@@ -108,7 +117,8 @@ class ReportBuilder:
                 f"speedup vs {self.fam['baseline']}": r.get("speedup_vs_baseline"),
                 "vs previous step": r.get("speedup_vs_previous"),
                 "GB/s": r.get("gbps"), "% of copy BW": r.get("pct_of_copy_bw"),
-                "rank": r.get("rank"), "idea": v["idea"]})
+                "rank": None if pd.isna(r.get("rank", math.nan)) else int(r["rank"]),
+                "idea": v["idea"]})
         return (f"## Summary (speedups and bandwidth at n = {self.key_size})\n\n"
                 + _table(pd.DataFrame(rows)) + "\n\nVariants that did not compile or "
                 "verify have no rank: a fast wrong kernel scores nothing.")

@@ -3,17 +3,27 @@ Shared setup: validate the config, load the kernel registry, constrain wildcards
 provide the input functions the rules use. Logic lives in the nsightflow package.
 """
 
+import shutil
+import sys
 from pathlib import Path
 
 from snakemake.utils import validate
 
 from nsightflow.registry import load_families
+from nsightflow.replay import choose_mode
 
 
 validate(config, schema="../schemas/config.schema.yaml")
 
 KERNELS = Path(config["kernels_dir"])
 FAMILIES = {f.name: f for f in load_families(KERNELS, config["families"])}
+SOURCE = Path(config["source"])
+MODE, MODE_REASON = choose_mode(config["mode"], SOURCE)
+HAVE_NVCC = shutil.which("nvcc") is not None
+print(f"nsightflow: {MODE_REASON}", file=sys.stderr)
+if MODE == "replay" and not HAVE_NVCC:
+    print("nsightflow: nvcc not found; register/shared-memory figures come from the "
+          "recording", file=sys.stderr)
 
 
 wildcard_constraints:

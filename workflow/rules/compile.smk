@@ -9,25 +9,27 @@ OUTPUTS:
 """
 
 
-rule compile_variant:
-    input:
-        source=f"{KERNELS}/{{family}}/{{variant}}.cu",
-        manifest=f"{KERNELS}/{{family}}/family.yaml",
-    output:
-        cubin="results/build/{family}/{variant}.cubin",
-        resources="results/build/{family}/{variant}.resources.json",
-    log:
-        "logs/compile/{family}/{variant}.log",
-    benchmark:
-        "benchmarks/compile/{family}/{variant}.tsv"
-    params:
-        kernels=KERNELS,
-        arch=config["arch"],
-    shell:
-        r"""
-        exec &> >(tee {log:q})
-        python -m nsightflow compile --kernels-dir {params.kernels:q} \
-            --family {wildcards.family:q} --variant {wildcards.variant:q} \
-            --arch {params.arch:q} --cubin {output.cubin:q} \
-            --resources {output.resources:q}
-        """
+if MODE == "measure" or HAVE_NVCC:
+
+    rule compile_variant:
+        input:
+            source=f"{KERNELS}/{{family}}/{{variant}}.cu",
+            manifest=f"{KERNELS}/{{family}}/family.yaml",
+        output:
+            cubin="results/build/{family}/{variant}.cubin",
+            resources="results/build/{family}/{variant}.resources.json",
+        log:
+            "logs/compile/{family}/{variant}.log",
+        benchmark:
+            "benchmarks/compile/{family}/{variant}.tsv"
+        params:
+            kernels=KERNELS,
+            arch=config["arch"],
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            python -m nsightflow compile --kernels-dir {params.kernels:q} \
+                --family {wildcards.family:q} --variant {wildcards.variant:q} \
+                --arch {params.arch:q} --cubin {output.cubin:q} \
+                --resources {output.resources:q}
+            """

@@ -12,92 +12,94 @@ OUTPUTS:
 """
 
 
-rule verify_variant:
-    input:
-        cubin="results/build/{family}/{variant}.cubin",
-        resources="results/build/{family}/{variant}.resources.json",
-        reference=f"{KERNELS}/{{family}}/reference.py",
-    output:
-        verify="results/verify/{family}/{variant}.json",
-    log:
-        "logs/verify/{family}/{variant}.log",
-    resources:
-        gpu=1,
-    params:
-        kernels=KERNELS,
-        timeout=config["verify"]["timeout_s"],
-        seed=config["verify"]["seed"],
-    shell:
-        r"""
-        exec &> >(tee {log:q})
-        python -m nsightflow verify --kernels-dir {params.kernels:q} \
-            --family {wildcards.family:q} --variant {wildcards.variant:q} \
-            --cubin {input.cubin:q} --resources {input.resources:q} \
-            --out {output.verify:q} --timeout-s {params.timeout} --seed {params.seed}
-        """
+if MODE == "measure":
+
+    rule verify_variant:
+        input:
+            cubin="results/build/{family}/{variant}.cubin",
+            resources="results/build/{family}/{variant}.resources.json",
+            reference=f"{KERNELS}/{{family}}/reference.py",
+        output:
+            verify="results/verify/{family}/{variant}.json",
+        log:
+            "logs/verify/{family}/{variant}.log",
+        resources:
+            gpu=1,
+        params:
+            kernels=KERNELS,
+            timeout=config["verify"]["timeout_s"],
+            seed=config["verify"]["seed"],
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            python -m nsightflow verify --kernels-dir {params.kernels:q} \
+                --family {wildcards.family:q} --variant {wildcards.variant:q} \
+                --cubin {input.cubin:q} --resources {input.resources:q} \
+                --out {output.verify:q} --timeout-s {params.timeout} --seed {params.seed}
+            """
 
 
-rule time_variant:
-    input:
-        cubin="results/build/{family}/{variant}.cubin",
-        verify="results/verify/{family}/{variant}.json",
-    output:
-        timing="results/time/{family}/{variant}.json",
-    log:
-        "logs/time/{family}/{variant}.log",
-    resources:
-        gpu=1,
-    params:
-        kernels=KERNELS,
-        t=config["timing"],
-        seed=config["verify"]["seed"],
-    shell:
-        r"""
-        exec &> >(tee {log:q})
-        python -m nsightflow time --kernels-dir {params.kernels:q} \
-            --family {wildcards.family:q} --variant {wildcards.variant:q} \
-            --cubin {input.cubin:q} --verify {input.verify:q} --out {output.timing:q} \
-            --warmup {params.t[warmup]} --min-reps {params.t[min_reps]} \
-            --max-reps {params.t[max_reps]} --budget-s {params.t[budget_s]} \
-            --settle-rel {params.t[settle_rel]} --timeout-s {params.t[timeout_s]} \
-            --seed {params.seed}
-        """
+    rule time_variant:
+        input:
+            cubin="results/build/{family}/{variant}.cubin",
+            verify="results/verify/{family}/{variant}.json",
+        output:
+            timing="results/time/{family}/{variant}.json",
+        log:
+            "logs/time/{family}/{variant}.log",
+        resources:
+            gpu=1,
+        params:
+            kernels=KERNELS,
+            t=config["timing"],
+            seed=config["verify"]["seed"],
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            python -m nsightflow time --kernels-dir {params.kernels:q} \
+                --family {wildcards.family:q} --variant {wildcards.variant:q} \
+                --cubin {input.cubin:q} --verify {input.verify:q} --out {output.timing:q} \
+                --warmup {params.t[warmup]} --min-reps {params.t[min_reps]} \
+                --max-reps {params.t[max_reps]} --budget-s {params.t[budget_s]} \
+                --settle-rel {params.t[settle_rel]} --timeout-s {params.t[timeout_s]} \
+                --seed {params.seed}
+            """
 
 
-rule profile_variant:
-    input:
-        cubin="results/build/{family}/{variant}.cubin",
-        verify="results/verify/{family}/{variant}.json",
-    output:
-        reports=directory("results/profile/{family}/{variant}"),
-    log:
-        "logs/profile/{family}/{variant}.log",
-    resources:
-        gpu=1,
-    params:
-        kernels=KERNELS,
-        p=config["profile"],
-        seed=config["verify"]["seed"],
-    shell:
-        r"""
-        exec &> >(tee {log:q})
-        python -m nsightflow profile --kernels-dir {params.kernels:q} \
-            --family {wildcards.family:q} --variant {wildcards.variant:q} \
-            --cubin {input.cubin:q} --verify {input.verify:q} \
-            --out-dir {output.reports:q} --clock-control {params.p[clock_control]} \
-            --set {params.p[set]} --timeout-s {params.p[timeout_s]} --seed {params.seed}
-        """
+    rule profile_variant:
+        input:
+            cubin="results/build/{family}/{variant}.cubin",
+            verify="results/verify/{family}/{variant}.json",
+        output:
+            reports=directory("results/profile/{family}/{variant}"),
+        log:
+            "logs/profile/{family}/{variant}.log",
+        resources:
+            gpu=1,
+        params:
+            kernels=KERNELS,
+            p=config["profile"],
+            seed=config["verify"]["seed"],
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            python -m nsightflow profile --kernels-dir {params.kernels:q} \
+                --family {wildcards.family:q} --variant {wildcards.variant:q} \
+                --cubin {input.cubin:q} --verify {input.verify:q} \
+                --out-dir {output.reports:q} --clock-control {params.p[clock_control]} \
+                --set {params.p[set]} --timeout-s {params.p[timeout_s]} --seed {params.seed}
+            """
 
 
-rule measure_ceilings:
-    output:
-        ceilings="results/ceilings.json",
-    log:
-        "logs/ceilings.log",
-    resources:
-        gpu=1,
-    shell:
-        r"""
-        exec &> >(tee {log:q})
-        python -m nsightflow ceilings --out {output.ceilings:q}
-        """
+    rule measure_ceilings:
+        output:
+            ceilings="results/ceilings.json",
+        log:
+            "logs/ceilings.log",
+        resources:
+            gpu=1,
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            python -m nsightflow ceilings --out {output.ceilings:q}
+            """

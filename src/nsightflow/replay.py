@@ -1,0 +1,136 @@
+"""Replay: rebuild reports from recorded raw outputs instead of measuring.
+
+A recording is a folder laid out like ``results/`` (``build/``, ``verify/``, ``time/``,
+``profile/``, ``ceilings.json``) plus ``recording.json`` saying where and when it was
+measured. The GPU rules are swapped for rules that copy a recorded file into
+``results/`` and stamp it with ``replayed_from``.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from nsightflow.errors import StageInputError
+from nsightflow.provenance import read_json, write_json
+
+
+def gpu_available() -> tuple[bool, str]:
+    """Whether a CUDA GPU and pycuda are usable here, and why not."""
+    try:
+        import pycuda  # noqa: F401
+    except ImportError:
+        return False, "pycuda is not installed (pip install -e '.[gpu]')"
+    if shutil.which("nvidia-smi") is None and not Path("/dev/nvidia0").exists():
+        return False, "no NVIDIA driver or device found"
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True,
+                             timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return False, f"nvidia-smi failed: {exc}"
+    if out.returncode != 0 or "GPU" not in out.stdout:
+        return False, f"nvidia-smi lists no GPU: {(out.stdout + out.stderr).strip()[:200]}"
+    return True, out.stdout.strip().splitlines()[0]
+
+
+def choose_mode(mode: str, source: Path) -> tuple[str, str]:
+    """Resolve ``auto`` into ``measure`` or ``replay``; return (mode, explanation).
+
+    Raises:
+        StageInputError: measuring was asked for without a GPU, or replay without a
+            recording.
+    """
+    forced = os.environ.get("NSIGHTFLOW_MODE")
+    mode = forced or mode
+    if mode in ("measure", "auto"):
+        ok, why = gpu_available()
+        if ok:
+            return "measure", f"measuring on {why}"
+        if mode == "measure":
+            raise StageInputError(
+                f"config mode: measure, but no usable GPU here: {why}. Run "
+                "`nsightflow doctor` for what is missing, or set mode: replay"
+            )
+        reason = f"no usable GPU here ({why})"
+    else:
+        reason = "config mode: replay"
+    info = recording_info(source)
+    return "replay", (f"{reason}: replaying the measurements recorded in {source} "
+                      f"({info.get('gpu', '?')}, {info.get('date', '?')})")
+
+
+def recording_info(source: Path) -> dict[str, Any]:
+    """``recording.json`` of a recording folder.
+
+    Raises:
+        StageInputError: the folder or its ``recording.json`` is missing.
+    """
+    path = source / "recording.json"
+    if not path.is_file():
+        raise StageInputError(
+            f"{path}: missing; config `source` must name a recording folder made by "
+            "scripts/record_example.sh (or copied back from a cluster run's results/)"
+        )
+    return json.loads(path.read_text())  # type: ignore[no-any-return]
+
+
+def replay_file(recorded: Path, output: Path) -> None:
+    """Copy one recorded stage output (file or profile folder) into results/."""
+    if not recorded.exists():
+        raise StageInputError(f"{recorded}: not in the recording; re-record or "
+                              "switch this family off (config families)")
+    if recorded.is_dir():
+        if output.exists():
+            shutil.rmtree(output)
+        shutil.copytree(recorded, output)
+        meta = output / "profile.json"
+        if meta.is_file():
+            write_json(meta, _stamp(read_json(meta), recorded))
+        return
+    data = read_json(recorded)
+    write_json(output, _stamp(data, recorded))
+
+
+def _stamp(data: dict[str, Any], recorded: Path) -> dict[str, Any]:
+    data = {k: v for k, v in data.items() if k != "schema_version"}
+    data["replayed_from"] = str(recorded)
+    return data
+
+
+RECORDED = ("build/*/*.resources.json", "verify/*/*.json", "time/*/*.json",
+            "profile/*/*/*.ncu-rep", "profile/*/*/profile.json", "ceilings.json")
+
+
+def record(results: Path, out: Path, command: str) -> dict[str, Any]:
+    """Copy the raw outputs of the GPU stages from ``results`` into a recording folder.
+
+    Writes ``recording.json`` (GPU, driver, CUDA, nvcc, ncu, clock control, date, git
+    revision, the command) from the provenance the stages stamped into their files.
+    Cubins and derived tables are left out: replay rebuilds them.
+    """
+    if out.exists() and any(out.iterdir()):
+        raise StageInputError(f"{out}: exists and is not empty; recordings are never "
+                              "overwritten, choose a new folder or remove it yourself")
+    files = sorted({p for pattern in RECORDED for p in results.glob(pattern)})
+    if not files:
+        raise StageInputError(f"{results}: no stage outputs to record")
+    for path in files:
+        target = out / path.relative_to(results)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
+    timing = next(iter(sorted(results.glob("time/*/*.json"))), None)
+    prof = next(iter(sorted(results.glob("profile/*/*/profile.json"))), None)
+    t = read_json(timing).get("provenance", {}) if timing else {}
+    p = read_json(prof) if prof else {}
+    info = {
+        "gpu": t.get("gpu"), "driver": t.get("driver"), "cuda_driver": t.get("cuda_driver"),
+        "nvcc": t.get("nvcc"), "ncu": p.get("provenance", {}).get("ncu"),
+        "clock_control": p.get("settings", {}).get("clock_control"),
+        "ncu_set": p.get("settings", {}).get("set"), "date": t.get("date"),
+        "kernels_git": t.get("kernels_git"), "command": command,
+        "families": sorted({f.parent.name for f in results.glob("verify/*/*.json")}),
+    }
+    (out / "recording.json").write_text(json.dumps(info, indent=2) + "\n")
+    return info
