@@ -90,6 +90,17 @@ def _ceilings_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    from nsightflow.doctor import checks, exit_status, render
+
+    found = checks()
+    print(render(found))
+    status = exit_status(found)
+    print("full pipeline can run here" if status == 0 else
+          "only replay can run here (config mode: replay, or auto without a GPU)")
+    return status
+
+
 def _replay(args: argparse.Namespace) -> int:
     from nsightflow.replay import replay_file
 
@@ -199,6 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ceilings", type=Path)
     p.add_argument("-o", "--output", type=Path, required=True)
     p.set_defaults(handler=_ceilings_table)
+
+    p = sub.add_parser("doctor", help="what this machine can do, with fixes")
+    p.set_defaults(handler=_doctor)
 
     p = sub.add_parser("replay", help="copy one recorded stage output into results/")
     p.add_argument("recorded", type=Path)

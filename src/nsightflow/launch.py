@@ -27,7 +27,8 @@ def _cuda() -> ModuleType:
     except ImportError as exc:
         raise GpuUnavailableError(
             "pycuda is not installed: pip install -e '.[gpu]' on a machine with a CUDA "
-            "GPU, or run in replay mode (config: mode: replay)"
+            "GPU, or run in replay mode (config: mode: replay); `nsightflow doctor` "
+            "lists what this machine lacks"
         ) from exc
     return cuda
 
@@ -47,7 +48,8 @@ class GpuContext:
         try:
             self.cuda.init()
             if self.cuda.Device.count() == 0:
-                raise GpuUnavailableError("no CUDA device visible")
+                raise GpuUnavailableError("no CUDA device visible; run `nsightflow "
+                                          "doctor`")
             self.device = self.cuda.Device(0)
             self.ctx = self.device.make_context()
         except self.cuda.Error as exc:

@@ -15,6 +15,7 @@ This is the only module that imports ``ncu_report``.
 
 import csv
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -99,7 +100,13 @@ def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
         for a in range(rng.num_actions()):
             action = rng.action_by_idx(a)
             kernel = action.name()
-            for name in action.metric_names():
+            names = action.metric_names()
+            if not names:
+                raise ReportParseError(
+                    f"{path}: launch {launch} ({kernel}) has no metrics; the report is "
+                    "truncated or corrupt: re-run the profile stage"
+                )
+            for name in names:
                 metric = action.metric_by_name(name)
                 value = _numeric(metric, ncu)
                 if value is None:
@@ -110,6 +117,11 @@ def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
             rules += [{**labels, "launch": launch, "kernel": kernel, **rule}
                       for rule in _rule_results(action)]
             launch += 1
+    if launch == 0:
+        raise ReportParseError(
+            f"{path}: holds no profiled launch; it is truncated, or ncu's kernel filter "
+            "matched nothing: re-run the profile stage"
+        )
     return (pd.DataFrame(rows, columns=METRIC_COLUMNS),
             pd.DataFrame(rules, columns=RULE_COLUMNS))
 
@@ -120,7 +132,8 @@ def _numeric(metric: Any, ncu: Any) -> float | None:
     kind = metric.kind()
     if kind in (ncu.IMetric.ValueKind_STRING, ncu.IMetric.ValueKind_UNKNOWN):
         return None
-    return float(metric.as_double())
+    value = float(metric.as_double())
+    return None if math.isnan(value) else value  # ncu's placeholders carry NaN
 
 
 def _rule_results(action: Any) -> list[dict[str, Any]]:

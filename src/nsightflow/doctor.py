@@ -1,0 +1,67 @@
+"""``nsightflow doctor``: what this machine can do, each problem with its fix.
+
+Exit status 0 when the full pipeline (measure mode) can run here, 1 when only replay
+can. Counter access is checked by ncu itself on the first profile; a failure there is
+reported with its fix by the profile stage.
+"""
+
+import importlib.util
+import shutil
+from dataclasses import dataclass
+
+from nsightflow import provenance
+from nsightflow.replay import gpu_available
+
+
+@dataclass(frozen=True)
+class Check:
+    """One capability: whether it is there, what was found, how to fix it."""
+
+    name: str
+    ok: bool
+    found: str
+    fix: str
+    needed_for: str  # "measure" or "replay"
+
+
+def _module(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
+
+
+def checks() -> list[Check]:
+    """Probe GPU, toolchain and Python packages (no GPU work is launched)."""
+    gpu_ok, gpu_found = gpu_available()
+    nvcc = provenance.nvcc_version()
+    ncu = provenance.ncu_version()
+    return [
+        Check("GPU + pycuda", gpu_ok, gpu_found,
+              "install the NVIDIA driver and `pip install -e '.[gpu]'`", "measure"),
+        Check("NVML (nvidia-ml-py)", _module("pynvml"), "importable" if _module("pynvml")
+              else "missing", "pip install nvidia-ml-py (clocks and other processes "
+              "are then recorded with every timing)", "measure"),
+        Check("nvcc", nvcc is not None, nvcc or "not on PATH",
+              "install the CUDA toolkit and put its bin/ on PATH", "measure"),
+        Check("ncu", ncu is not None, ncu or "not on PATH",
+              "install Nsight Compute and put ncu on PATH, or set profile.enabled: "
+              "false", "measure"),
+        Check("ncu_report", _module("ncu_report"), "importable" if _module("ncu_report")
+              else "missing", "pip install ncu-report", "replay"),
+        Check("snakemake", shutil.which("snakemake") is not None,
+              shutil.which("snakemake") or "not on PATH", "pip install -e .", "replay"),
+    ]
+
+
+def render(found: list[Check]) -> str:
+    """A readable table of the checks with fixes for what is missing."""
+    lines = []
+    for c in found:
+        mark = "ok  " if c.ok else "MISS"
+        lines.append(f"[{mark}] {c.name:22s} {c.found}")
+        if not c.ok:
+            lines.append(f"       fix: {c.fix} (needed to {c.needed_for})")
+    return "\n".join(lines)
+
+
+def exit_status(found: list[Check]) -> int:
+    """0: measure mode can run here; 1: only replay (or not even that)."""
+    return 0 if all(c.ok for c in found) else 1

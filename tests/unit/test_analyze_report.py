@@ -1,0 +1,102 @@
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from nsightflow.analyze import AnalysisInputs, add_derived, write_analysis
+from nsightflow.plot import FIGURES, write_figures
+from nsightflow.registry import load_family
+from nsightflow.report import SUMMARY_COLUMNS, write_report
+
+ROOT = Path(__file__).resolve().parents[2]
+KERNELS = {"jacobi2d": ROOT / "kernels", "faulty": ROOT / "tests" / "data" / "families"}
+
+
+def _analyze(recording: Path, family: str, tmp_path: Path) -> Path:
+    """parse -> analyze on the recording, as the workflow does, into tmp_path."""
+    from nsightflow.parse import parse_files, write_table
+
+    metrics, rules = [], []
+    for folder in sorted(recording.glob(f"profile/{family}/*")):
+        m, r = parse_files([folder])
+        if m.empty:
+            continue
+        write_table(m, tmp_path / f"{folder.name}.csv")
+        write_table(r, tmp_path / f"{folder.name}.rules.csv")
+        metrics.append(tmp_path / f"{folder.name}.csv")
+        rules.append(tmp_path / f"{folder.name}.rules.csv")
+    inputs = AnalysisInputs(
+        KERNELS[family] / family,
+        sorted(recording.glob(f"build/{family}/*.resources.json")),
+        sorted(recording.glob(f"verify/{family}/*.json")),
+        sorted(recording.glob(f"time/{family}/*.json")),
+        metrics, rules, sorted(recording.glob(f"profile/{family}/*")),
+        recording / "ceilings.json")
+    out = tmp_path / "analysis"
+    write_analysis(inputs, out)
+    return out
+
+
+def test_speedups_follow_the_recorded_medians(recording, tmp_path):
+    frame = pd.read_csv(_analyze(recording, "jacobi2d", tmp_path) / "analysis.csv")
+    timing = {v: json.loads((recording / f"time/jacobi2d/{v}.json").read_text())
+              for v in ("v0_naive", "v1_smem", "v2_coarsen2")}
+    med = {v: {r["size"]: r["time_median_us"] for r in t["rows"]} for v, t in timing.items()}
+    row = frame[(frame["variant"] == "v1_smem") & (frame["size"] == 8192)].iloc[0]
+    assert row["speedup_vs_baseline"] == pytest.approx(med["v0_naive"][8192] / med["v1_smem"][8192])
+    assert row["gbps"] == pytest.approx(2 * 4 * 8192**2 / (med["v1_smem"][8192] * 1e-6) / 1e9)
+    # the seed report's honest negative result holds on the H200 too
+    assert row["speedup_vs_baseline"] < 1
+    assert row["smem_conflicts_ld"] > 0
+    assert set(frame[frame["size"] == 8192]["rank"]) == {1, 2, 3}
+
+
+def test_wrong_and_broken_variants_are_kept_but_never_ranked(recording, tmp_path):
+    frame = pd.read_csv(_analyze(recording, "faulty", tmp_path) / "analysis.csv")
+    by_variant = frame.groupby("variant")
+    assert set(by_variant["status"].first()) == {"ok", "wrong", "compile_failed"}
+    bad = frame[frame["variant"] != "v0_naive"]
+    assert len(bad) == 2 * len(frame["size"].unique())  # every size still has a row
+    assert bad["rank"].isna().all() and bad["speedup_vs_baseline"].isna().all()
+    assert (frame[frame["variant"] == "v0_naive"]["rank"] == 1).all()
+    wrong = json.loads((recording / "verify/faulty/v1_wrong.json").read_text())
+    assert wrong["status"] == "wrong"  # recorded by the pipeline on the H200
+
+
+def test_add_derived_does_not_mutate_its_input():
+    fam = load_family(ROOT / "kernels" / "jacobi2d")
+    frame = pd.DataFrame({"variant": ["v0_naive"], "size": [512], "status": ["ok"],
+                          "time_median_us": [4.0]})
+    before = frame.copy()
+    out = add_derived(frame, fam, {"copy_gbps": 4000.0, "fp32_gflops": 60000.0})
+    pd.testing.assert_frame_equal(frame, before)
+    assert out.loc[0, "speedup_vs_baseline"] == 1.0
+
+
+@pytest.mark.parametrize("family", ["jacobi2d", "faulty"])
+def test_report_from_recording(recording, tmp_path, family):
+    analysis = _analyze(recording, family, tmp_path)
+    out = tmp_path / "report"
+    write_figures(analysis, out / "figures")
+    write_report(analysis, out / "figures", out)
+    md = (out / "report.md").read_text()
+    for heading in ("## Summary", "## 1. Baseline measurement", "## 2. Theoretical analysis",
+                    "## 3. Optimization steps", "## Provenance"):
+        assert heading in md
+    assert "NVIDIA H200" in md
+    for name in FIGURES:
+        png = out / "figures" / f"{name}.png"
+        assert png.read_bytes()[:4] == b"\x89PNG" and f"figures/{name}.png" in md
+    html = (out / "report.html").read_text()
+    assert "<table>" in html and "figures/roofline.png" in html
+    summary = pd.read_csv(out / "summary.csv")
+    assert list(summary.columns) == SUMMARY_COLUMNS
+    if family == "jacobi2d":
+        assert "RealTime (event median)" in md and " -> " in md
+        assert "does not pay" in md  # v1_smem, shown honestly
+        assert "Stall **barrier** rose" in md
+    else:
+        assert "## 4. Variants that failed" in md
+        assert 'identifier "offset" is undefined' in md
+        assert summary[summary["variant"] == "v1_wrong"]["status"].eq("wrong").all()

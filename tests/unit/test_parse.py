@@ -1,0 +1,90 @@
+import shutil
+from pathlib import Path
+
+import ncu_report
+import pytest
+
+from nsightflow.errors import ReportParseError
+from nsightflow.parse import METRIC_COLUMNS, parse_files, read_ncu_rep, rollup_of, size_from_name
+
+
+def _reports(recording: Path) -> list[Path]:
+    found = sorted(recording.glob("profile/*/*/*.ncu-rep"))
+    assert len(found) >= 6, "the recording lost its .ncu-rep files"
+    return found
+
+
+def test_every_numeric_value_equals_ncu_report(recording):
+    for path in _reports(recording):
+        metrics, _ = read_ncu_rep(path)
+        action = ncu_report.load_report(str(path)).range_by_idx(0).action_by_idx(0)
+        assert len(metrics) > 500
+        for row in metrics.itertuples():
+            assert row.value == action.metric_by_name(row.metric).as_double(), row.metric
+
+
+@pytest.mark.parametrize("metric", ["gpu__time_duration.sum", "dram__bytes_read.sum"])
+def test_key_metrics_of_jacobi_reports(recording, metric):
+    for path in recording.glob("profile/jacobi2d/*/*.ncu-rep"):
+        metrics, _ = read_ncu_rep(path)
+        action = ncu_report.load_report(str(path)).range_by_idx(0).action_by_idx(0)
+        row = metrics[metrics["metric"] == metric].iloc[0]
+        assert row["value"] == action.metric_by_name(metric).as_double()
+        assert row["unit"] == action.metric_by_name(metric).unit()
+        assert row["rollup"] == "sum"
+        assert row["family"] == "jacobi2d" and row["size"] == size_from_name(path)
+        assert row["kernel"].startswith("jacobi2d_v")
+
+
+def test_dram_bytes_are_physically_plausible(recording):
+    # one read of A at n = 8192 is 268,435,456 bytes; ncu must see about that
+    path = recording / "profile/jacobi2d/v0_naive/n8192.ncu-rep"
+    metrics, _ = read_ncu_rep(path)
+    value = metrics.set_index("metric").loc["dram__bytes_read.sum", "value"]
+    assert 0.95 * 8192**2 * 4 < value < 1.3 * 8192**2 * 4
+
+
+def test_rule_results_carry_speedups(recording):
+    _, rules = read_ncu_rep(recording / "profile/jacobi2d/v0_naive/n8192.ncu-rep")
+    cpi = rules[(rules["rule"] == "CPIStall") & (rules["type"] == "optimization")]
+    assert not cpi.empty
+    assert "scoreboard" in cpi.iloc[0]["message"]
+    assert 0 < cpi.iloc[0]["speedup_pct"] <= 100
+
+
+def test_parse_folder_gives_long_table(recording):
+    metrics, _ = parse_files([recording / "profile/jacobi2d/v1_smem"])
+    assert list(metrics.columns) == METRIC_COLUMNS
+    assert sorted(metrics["size"].unique()) == [2048, 8192]
+    assert (metrics.groupby(["size", "metric"]).size() == 1).all()
+
+
+def test_rollup_and_size_from_names():
+    assert rollup_of("dram__bytes_read.sum") == "sum"
+    assert rollup_of("sm__throughput.avg.pct_of_peak_sustained_elapsed") == "avg"
+    assert rollup_of("launch__registers_per_thread") == ""
+    assert size_from_name(Path("n2048.ncu-rep")) == 2048
+    assert size_from_name(Path("v1_smem_n512.csv")) == 512
+    assert size_from_name(Path("report.ncu-rep")) is None
+
+
+def test_truncated_report_is_a_clear_error(recording, tmp_path):
+    src = recording / "profile/jacobi2d/v0_naive/n2048.ncu-rep"
+    bad = tmp_path / "n2048.ncu-rep"
+    bad.write_bytes(src.read_bytes()[: src.stat().st_size // 3])
+    with pytest.raises(ReportParseError, match="n2048.ncu-rep"):
+        read_ncu_rep(bad)
+
+
+def test_empty_or_missing_report(tmp_path):
+    (tmp_path / "n1.ncu-rep").write_bytes(b"")
+    with pytest.raises(ReportParseError, match="missing or empty"):
+        read_ncu_rep(tmp_path / "n1.ncu-rep")
+    with pytest.raises(ReportParseError, match="no such file"):
+        parse_files([tmp_path / "nope.ncu-rep"])
+
+
+def test_copied_report_without_meta_still_parses(recording, tmp_path):
+    shutil.copy(recording / "profile/jacobi2d/v2_coarsen2/n8192.ncu-rep", tmp_path / "x_n8192.ncu-rep")
+    metrics, _ = read_ncu_rep(tmp_path / "x_n8192.ncu-rep")
+    assert set(metrics["size"]) == {8192} and set(metrics["variant"]) == {""}

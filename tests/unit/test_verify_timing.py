@@ -1,0 +1,69 @@
+import numpy as np
+import pytest
+
+from nsightflow.launch import poison
+from nsightflow.timing import TimingSettings, sample_until_settled, summarize
+from nsightflow.verify import compare, summarize as verify_summary
+
+
+def test_compare_accepts_float32_rounding():
+    ref = np.random.default_rng(0).uniform(-1, 1, (64, 64))
+    result = compare(ref.astype(np.float32), ref, 1e-6)
+    assert result["ok"] and result["rel_l2_error"] < 1e-7
+
+
+def test_compare_flags_unwritten_poison():
+    ref = np.ones((4, 4))
+    out = ref.astype(np.float32)
+    out[3, 2] = poison((1,), "float32")[0]
+    result = compare(out, ref, 1e-6)
+    assert not result["ok"]
+    assert result["unwritten_or_nonfinite"] == 1
+    assert result["first_mismatch"]["index"] == [3, 2]
+
+
+def test_compare_flags_wrong_values():
+    ref = np.linspace(1, 2, 100)
+    result = compare((ref + 0.01).astype(np.float32), ref, 1e-6)
+    assert not result["ok"] and result["rel_l2_error"] > 1e-3
+
+
+def test_verify_summary_is_wrong_if_any_size_fails():
+    sizes = [{"n": 7, "ok": True, "rel_l2_error": 1e-8, "unwritten_or_nonfinite": 0,
+              "first_mismatch": None},
+             {"n": 9, "ok": False, "rel_l2_error": 0.5, "unwritten_or_nonfinite": 2,
+              "first_mismatch": {"index": [1]}}]
+    assert verify_summary(sizes)["status"] == "wrong"
+    assert "n=9" in verify_summary(sizes)["message"]
+    assert verify_summary(sizes[:1])["status"] == "ok"
+
+
+def test_summarize_matches_numpy():
+    samples = [5.0, 1.0, 3.0, 2.0, 4.0]
+    s = summarize(samples)
+    assert s["time_median_us"] == 3.0
+    assert s["time_iqr_us"] == pytest.approx(np.percentile(samples, 75) - np.percentile(samples, 25))
+    assert s["reps"] == 5 and s["time_min_us"] == 1.0
+
+
+def test_sampling_stops_when_median_settles():
+    calls = []
+
+    def steady(k):
+        calls.append(k)
+        return [10.0] * k
+
+    samples, settled = sample_until_settled(steady, TimingSettings(min_reps=30))
+    assert settled and len(samples) >= 30 and len(calls) <= 4
+
+
+def test_sampling_stops_at_max_reps_when_noisy():
+    rng = np.random.default_rng(0)
+
+    def drifting(k, state=[1.0]):
+        state[0] *= 1.5  # the median never settles
+        return list(state[0] + rng.random(k))
+
+    samples, settled = sample_until_settled(
+        drifting, TimingSettings(min_reps=10, max_reps=200, budget_s=60))
+    assert not settled and len(samples) == 200
