@@ -11,7 +11,9 @@ ROOT = Path(__file__).resolve().parents[1]
 RECORDING = ROOT / "examples" / "h200"
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> None:
     gpu_ok, gpu_why = gpu_available()
     reasons = {
         "gpu": None if gpu_ok else f"no usable GPU: {gpu_why}",

@@ -52,8 +52,16 @@ NCU_COLUMNS: dict[str, str] = {
     "dram_hz": M.DRAM_CYCLES_PER_SECOND,
     "l2_bytes": M.L2_BYTES,
 }
-TIMING_COLUMNS = ["time_median_us", "time_q1_us", "time_q3_us", "time_iqr_us",
-                  "time_min_us", "reps", "cv", "settled"]
+TIMING_COLUMNS = [
+    "time_median_us",
+    "time_q1_us",
+    "time_q3_us",
+    "time_iqr_us",
+    "time_min_us",
+    "reps",
+    "cv",
+    "settled",
+]
 
 
 @dataclass(frozen=True)
@@ -70,7 +78,9 @@ class AnalysisInputs:
     ceilings: Path | None = None
 
 
-def variant_status(resources: Mapping[str, Any], verify: Mapping[str, Any]) -> tuple[str, str]:
+def variant_status(
+    resources: Mapping[str, Any], verify: Mapping[str, Any]
+) -> tuple[str, str]:
     """The variant's overall status and message: the first stage that failed."""
     if resources.get("status") != OK:
         return str(resources.get("status")), str(resources.get("message", ""))
@@ -82,11 +92,18 @@ def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.Da
     rows = []
     for variant, record in records.items():
         for row in record.get("rows", []):
-            rows.append({"family": family, "variant": variant, "size": row["size"],
-                         "timing_status": row.get("status", OK),
-                         **{c: row.get(c) for c in TIMING_COLUMNS}})
-    return pd.DataFrame(rows, columns=["family", "variant", "size", "timing_status",
-                                       *TIMING_COLUMNS])
+            rows.append(
+                {
+                    "family": family,
+                    "variant": variant,
+                    "size": row["size"],
+                    "timing_status": row.get("status", OK),
+                    **{c: row.get(c) for c in TIMING_COLUMNS},
+                }
+            )
+    return pd.DataFrame(
+        rows, columns=["family", "variant", "size", "timing_status", *TIMING_COLUMNS]
+    )
 
 
 def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
@@ -96,8 +113,9 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     FLOPs (2*ffma + fadd + fmul) are derived here.
     """
     wanted = long[long["metric"].isin(NCU_COLUMNS.values())]
-    wide = wanted.pivot_table(index=["variant", "size"], columns="metric",
-                              values="value", aggfunc="first")
+    wide = wanted.pivot_table(
+        index=["variant", "size"], columns="metric", values="value", aggfunc="first"
+    )
     wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
     wide = wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
     wide["sectors_per_request"] = wide["global_ld_sectors"] / wide["global_ld_requests"]
@@ -106,9 +124,11 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     wide["ncu_time_us"] = wide["ncu_time_ns"] / 1e3
     wide["dram_gbps"] = wide["dram_bytes"] / wide["ncu_time_ns"]  # bytes/ns = GB/s
     wide["peak_fp32_gflops_datasheet"] = (
-        2 * wide["peak_ffma_per_cycle"] * wide["sm_hz"] / 1e9)
+        2 * wide["peak_ffma_per_cycle"] * wide["sm_hz"] / 1e9
+    )
     wide["peak_dram_gbps_datasheet"] = (
-        wide["peak_dram_bytes_per_cycle"] * wide["dram_hz"] / 1e9)
+        wide["peak_dram_bytes_per_cycle"] * wide["dram_hz"] / 1e9
+    )
     wide["size"] = wide["size"].astype(int)
     return wide
 
@@ -119,17 +139,21 @@ def stall_frame(long: pd.DataFrame) -> pd.DataFrame:
     stalls = long[long["metric"].isin(names)].copy()
     stalls["reason"] = stalls["metric"].map(names)
     stalls = stalls.rename(columns={"value": "cycles"})[
-        ["variant", "size", "reason", "cycles"]]
+        ["variant", "size", "reason", "cycles"]
+    ]
     # "selected" is the issuing warp itself, not a stall.
     stalls = stalls[stalls["reason"] != "selected"]
     totals = stalls.groupby(["variant", "size"])["cycles"].transform("sum")
     stalls["share"] = stalls["cycles"] / totals.replace(0, np.nan)
     stalls["size"] = stalls["size"].astype(int)
-    return stalls.sort_values(["variant", "size", "cycles"],
-                              ascending=[True, True, False]).reset_index(drop=True)
+    return stalls.sort_values(
+        ["variant", "size", "cycles"], ascending=[True, True, False]
+    ).reset_index(drop=True)
 
 
-def add_derived(frame: pd.DataFrame, family: Family, ceilings: Mapping[str, Any]) -> pd.DataFrame:
+def add_derived(
+    frame: pd.DataFrame, family: Family, ceilings: Mapping[str, Any]
+) -> pd.DataFrame:
     """Achieved rates, % of ceilings, speedups and rank (returns a new frame)."""
     out = frame.copy()
     out["ideal_flops"] = out["size"].map(family.ideal_flops)
@@ -146,8 +170,12 @@ def add_derived(frame: pd.DataFrame, family: Family, ceilings: Mapping[str, Any]
     times = out[ok].set_index(["variant", "size"])["time_median_us"]
     base = out["size"].map(lambda n: times.get((family.baseline, n), np.nan))
     out["speedup_vs_baseline"] = np.where(ok, base / out["time_median_us"], np.nan)
-    previous = out.apply(lambda r: times.get(
-        (family.variants[r["variant"]].improves_on, r["size"]), np.nan), axis=1)
+    previous = out.apply(
+        lambda r: times.get(
+            (family.variants[r["variant"]].improves_on, r["size"]), np.nan
+        ),
+        axis=1,
+    )
     out["speedup_vs_previous"] = np.where(ok, previous / out["time_median_us"], np.nan)
     out["rank"] = out[ok].groupby("size")["time_median_us"].rank(method="min")
     return out
@@ -170,19 +198,27 @@ def build_analysis(
     Returns:
         One row per variant and size; columns are documented in the module docstring.
     """
-    grid = pd.DataFrame([(v, n) for v in family.variants for n in family.sizes],
-                        columns=["variant", "size"])
+    grid = pd.DataFrame(
+        [(v, n) for v in family.variants for n in family.sizes],
+        columns=["variant", "size"],
+    )
     grid.insert(0, "family", family.name)
-    status = {v: variant_status(r["resources"], r["verify"]) for v, r in per_variant.items()}
+    status = {
+        v: variant_status(r["resources"], r["verify"]) for v, r in per_variant.items()
+    }
     grid["status"] = grid["variant"].map(lambda v: status.get(v, ("missing", ""))[0])
     grid["message"] = grid["variant"].map(lambda v: status.get(v, ("", "no record"))[1])
     timing = timing_frame(family.name, {v: r["timing"] for v, r in per_variant.items()})
-    frame = grid.merge(timing.drop(columns="family"), on=["variant", "size"], how="left")
+    frame = grid.merge(
+        timing.drop(columns="family"), on=["variant", "size"], how="left"
+    )
     unsupported = frame["timing_status"] == "unsupported"
     frame.loc[unsupported & (frame["status"] == OK), "status"] = "unsupported"
     frame = frame.drop(columns="timing_status")
     if not long_metrics.empty:
-        frame = frame.merge(wide_metrics(long_metrics), on=["variant", "size"], how="left")
+        frame = frame.merge(
+            wide_metrics(long_metrics), on=["variant", "size"], how="left"
+        )
     else:
         frame = frame.reindex(columns=[*frame.columns, *NCU_COLUMNS])
     frame["profiled"] = frame["ncu_time_ns"].notna()
@@ -203,33 +239,59 @@ def _read_tables(paths: list[Path]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def context(family: Family, per_variant: Mapping[str, Mapping[str, Any]],
-            ceilings: Mapping[str, Any], frame: pd.DataFrame) -> dict[str, Any]:
+def context(
+    family: Family,
+    per_variant: Mapping[str, Mapping[str, Any]],
+    ceilings: Mapping[str, Any],
+    frame: pd.DataFrame,
+) -> dict[str, Any]:
     """Everything the report needs besides the tables: family, variants, provenance."""
     variants = []
     for name, var in family.variants.items():
         rec = per_variant.get(name, {})
         resources = rec.get("resources", {})
         status, message = variant_status(resources, rec.get("verify", {}))
-        variants.append({
-            "name": name, "kernel": var.kernel, "idea": var.idea,
-            "improves_on": var.improves_on, "source": str(var.source),
-            "block": list(var.block), "grid": list(var.grid), "status": status,
-            "message": message, "resources": resources.get("resources", {}),
-            "verify_sizes": [s.get("n") for s in rec.get("verify", {}).get("sizes", [])],
-            "max_rel_error": max((s.get("rel_l2_error", 0.0) for s in
-                                  rec.get("verify", {}).get("sizes", [])), default=None),
-        })
-    peaks = frame[["peak_fp32_gflops_datasheet", "peak_dram_gbps_datasheet",
-                   "l2_bytes"]].max()
+        variants.append(
+            {
+                "name": name,
+                "kernel": var.kernel,
+                "idea": var.idea,
+                "improves_on": var.improves_on,
+                "source": str(var.source),
+                "block": list(var.block),
+                "grid": list(var.grid),
+                "status": status,
+                "message": message,
+                "resources": resources.get("resources", {}),
+                "verify_sizes": [
+                    s.get("n") for s in rec.get("verify", {}).get("sizes", [])
+                ],
+                "max_rel_error": max(
+                    (
+                        s.get("rel_l2_error", 0.0)
+                        for s in rec.get("verify", {}).get("sizes", [])
+                    ),
+                    default=None,
+                ),
+            }
+        )
+    peaks = frame[
+        ["peak_fp32_gflops_datasheet", "peak_dram_gbps_datasheet", "l2_bytes"]
+    ].max()
     first = next(iter(per_variant.values()), {})
     return {
-        "family": {"name": family.name, "title": family.title,
-                   "description": family.description, "flops": family.flops,
-                   "bytes": family.bytes, "tolerance": family.tolerance,
-                   "baseline": family.baseline, "sizes": list(family.sizes),
-                   "profile_sizes": list(family.profile_sizes),
-                   "verify_sizes": list(family.verify_sizes)},
+        "family": {
+            "name": family.name,
+            "title": family.title,
+            "description": family.description,
+            "flops": family.flops,
+            "bytes": family.bytes,
+            "tolerance": family.tolerance,
+            "baseline": family.baseline,
+            "sizes": list(family.sizes),
+            "profile_sizes": list(family.profile_sizes),
+            "verify_sizes": list(family.verify_sizes),
+        },
         "variants": variants,
         "ceilings": {
             "gpu": ceilings.get("gpu"),
@@ -259,16 +321,22 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     """Read the family's stage outputs and write the four analysis files."""
     family = load_family(inputs.family_dir)
     per_variant: dict[str, dict[str, Any]] = {v: {} for v in family.variants}
-    for kind, paths in (("resources", inputs.resources), ("verify", inputs.verify),
-                        ("timing", inputs.timing)):
+    for kind, paths in (
+        ("resources", inputs.resources),
+        ("verify", inputs.verify),
+        ("timing", inputs.timing),
+    ):
         for variant, record in _records(paths).items():
             per_variant.setdefault(variant, {})[kind] = record
     for folder in inputs.profiles:
         meta = read_json(folder / "profile.json")
         per_variant.setdefault(meta["variant"], {})["profile"] = {
-            **meta.get("settings", {}), **meta.get("provenance", {}),
-            "status": meta["status"], "message": meta.get("message", ""),
-            "argv": (meta.get("reports") or [{}])[0].get("argv", [])}
+            **meta.get("settings", {}),
+            **meta.get("provenance", {}),
+            "status": meta["status"],
+            "message": meta.get("message", ""),
+            "argv": (meta.get("reports") or [{}])[0].get("argv", []),
+        }
     ceilings = read_json(inputs.ceilings) if inputs.ceilings else {}
     long = _read_tables(inputs.metrics)
     frame = build_analysis(family, per_variant, long, ceilings)
@@ -276,14 +344,19 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     ctx["replay"] = replay_context(per_variant)
     out_dir.mkdir(parents=True, exist_ok=True)
     frame.to_csv(out_dir / "analysis.csv", index=False)
-    stalls = stall_frame(long) if not long.empty else pd.DataFrame(
-        columns=["variant", "size", "reason", "cycles", "share"])
+    stalls = (
+        stall_frame(long)
+        if not long.empty
+        else pd.DataFrame(columns=["variant", "size", "reason", "cycles", "share"])
+    )
     stalls.to_csv(out_dir / "stalls.csv", index=False)
     _read_tables(inputs.rules).to_csv(out_dir / "rules.csv", index=False)
     write_json(out_dir / "context.json", ctx)
 
 
-def replay_context(per_variant: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
+def replay_context(
+    per_variant: Mapping[str, Mapping[str, Any]],
+) -> dict[str, Any] | None:
     """Where replayed measurements came from (``recording.json``), or None if measured."""
     for record in per_variant.values():
         source = record.get("timing", {}).get("replayed_from")

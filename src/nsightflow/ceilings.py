@@ -49,9 +49,17 @@ def measure() -> dict[str, Any]:
         sms = gpu.device.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
         blocks, threads, iters = sms * 32, 256, 4096
         out = cuda.mem_alloc(blocks * threads * 4)
-        ms = _median_ms(gpu, lambda: fma(out, np.int32(iters), np.float32(0.999),
-                                         np.float32(0.001), block=(threads, 1, 1),
-                                         grid=(blocks, 1)))
+        ms = _median_ms(
+            gpu,
+            lambda: fma(
+                out,
+                np.int32(iters),
+                np.float32(0.999),
+                np.float32(0.001),
+                block=(threads, 1, 1),
+                grid=(blocks, 1),
+            ),
+        )
         fp32_gflops = 2 * 8 * iters * blocks * threads / (ms * 1e-3) / 1e9
         out.free()
         return {

@@ -24,19 +24,27 @@ def _compile(args: argparse.Namespace) -> int:
     _, variant = find_variant(args.kernels_dir, args.family, args.variant)
     record = compile_variant(variant, args.arch, args.cubin)
     provenance.write_json(args.resources, record)
-    print(f"{args.family}/{args.variant}: {record['status']} "
-          f"{record.get('resources', '')}{record['message'][-2000:]}")
+    print(
+        f"{args.family}/{args.variant}: {record['status']} "
+        f"{record.get('resources', '')}{record['message'][-2000:]}"
+    )
     return 0
 
 
 def _verify(args: argparse.Namespace) -> int:
     from nsightflow import stages
 
-    record = stages.verify(args.kernels_dir, (args.family, args.variant),
-                           {"cubin": args.cubin, "resources": args.resources},
-                           args.timeout_s, args.seed)
+    record = stages.verify(
+        args.kernels_dir,
+        (args.family, args.variant),
+        {"cubin": args.cubin, "resources": args.resources},
+        args.timeout_s,
+        args.seed,
+    )
     provenance.write_json(args.out, record)
-    print(f"{args.family}/{args.variant}: verify {record['status']}: {record['message']}")
+    print(
+        f"{args.family}/{args.variant}: verify {record['status']}: {record['message']}"
+    )
     return 0
 
 
@@ -44,14 +52,27 @@ def _time(args: argparse.Namespace) -> int:
     from nsightflow import stages
     from nsightflow.timing import TimingSettings
 
-    settings = TimingSettings(args.warmup, args.min_reps, args.max_reps, args.budget_s,
-                              args.settle_rel, args.timeout_s)
-    record = stages.time(args.kernels_dir, (args.family, args.variant),
-                         {"cubin": args.cubin, "verify": args.verify}, settings, args.seed)
+    settings = TimingSettings(
+        args.warmup,
+        args.min_reps,
+        args.max_reps,
+        args.budget_s,
+        args.settle_rel,
+        args.timeout_s,
+    )
+    record = stages.time(
+        args.kernels_dir,
+        (args.family, args.variant),
+        {"cubin": args.cubin, "verify": args.verify},
+        settings,
+        args.seed,
+    )
     provenance.write_json(args.out, record)
     for row in record.get("rows", []):
-        print(f"  n={row['size']}: {row.get('time_median_us', float('nan')):.2f} us "
-              f"({row.get('reps', 0)} reps)")
+        print(
+            f"  n={row['size']}: {row.get('time_median_us', float('nan')):.2f} us "
+            f"({row.get('reps', 0)} reps)"
+        )
     print(f"{args.family}/{args.variant}: time {record['status']} {record['message']}")
     return 0
 
@@ -61,11 +82,17 @@ def _profile(args: argparse.Namespace) -> int:
     from nsightflow.profile import NcuSettings
 
     settings = NcuSettings(args.clock_control, args.set, args.timeout_s)
-    record = stages.profile(args.kernels_dir, (args.family, args.variant),
-                            {"cubin": args.cubin, "verify": args.verify,
-                             "out_dir": args.out_dir}, settings, args.seed)
+    record = stages.profile(
+        args.kernels_dir,
+        (args.family, args.variant),
+        {"cubin": args.cubin, "verify": args.verify, "out_dir": args.out_dir},
+        settings,
+        args.seed,
+    )
     provenance.write_json(args.out_dir / "profile.json", record)
-    print(f"{args.family}/{args.variant}: profile {record['status']} {record['message']}")
+    print(
+        f"{args.family}/{args.variant}: profile {record['status']} {record['message']}"
+    )
     return 0
 
 
@@ -73,9 +100,13 @@ def _ceilings(args: argparse.Namespace) -> int:
     from nsightflow.ceilings import measure
 
     record = measure()
-    provenance.write_json(args.out, {**record, "provenance": provenance.collect(
-        None, **provenance.gpu_info())})
-    print(f"copy {record['copy_gbps']:.0f} GB/s, fp32 {record['fp32_gflops']:.0f} GFLOP/s")
+    provenance.write_json(
+        args.out,
+        {**record, "provenance": provenance.collect(None, **provenance.gpu_info())},
+    )
+    print(
+        f"copy {record['copy_gbps']:.0f} GB/s, fp32 {record['fp32_gflops']:.0f} GFLOP/s"
+    )
     return 0
 
 
@@ -96,8 +127,11 @@ def _doctor(args: argparse.Namespace) -> int:
     found = checks()
     print(render(found))
     status = exit_status(found)
-    print("full pipeline can run here" if status == 0 else
-          "only replay can run here (config mode: replay, or auto without a GPU)")
+    print(
+        "full pipeline can run here"
+        if status == 0
+        else "only replay can run here (config mode: replay, or auto without a GPU)"
+    )
     return status
 
 
@@ -126,17 +160,26 @@ def _parse(args: argparse.Namespace) -> int:
     write_table(metrics, args.output)
     if args.rules:
         write_table(rules, args.rules)
-    print(f"{len(metrics)} metric values from {metrics['launch'].nunique()} launch(es) "
-          f"-> {args.output}")
+    print(
+        f"{len(metrics)} metric values from {metrics['launch'].nunique()} launch(es) "
+        f"-> {args.output}"
+    )
     return 0
 
 
 def _analyze(args: argparse.Namespace) -> int:
     from nsightflow.analyze import AnalysisInputs, write_analysis
 
-    inputs = AnalysisInputs(args.kernels_dir / args.family, args.resources, args.verify,
-                            args.timing, args.metrics, args.rules, args.profiles,
-                            args.ceilings)
+    inputs = AnalysisInputs(
+        args.kernels_dir / args.family,
+        args.resources,
+        args.verify,
+        args.timing,
+        args.metrics,
+        args.rules,
+        args.profiles,
+        args.ceilings,
+    )
     write_analysis(inputs, args.out_dir)
     return 0
 
@@ -219,7 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("output", type=Path)
     p.set_defaults(handler=_replay)
 
-    p = sub.add_parser("record", help="results/ GPU-stage outputs -> a recording folder")
+    p = sub.add_parser(
+        "record", help="results/ GPU-stage outputs -> a recording folder"
+    )
     p.add_argument("--results", type=Path, default=Path("results"))
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--command", default="snakemake --cores all")
@@ -266,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except Exception:
         traceback.print_exc()
-        print("This is a bug in nsightflow; please report it with the traceback above.",
-              file=sys.stderr)
+        print(
+            "This is a bug in nsightflow; please report it with the traceback above.",
+            file=sys.stderr,
+        )
         return 3

@@ -113,7 +113,7 @@ def compile_variant(variant: Variant, arch: str, cubin: Path) -> dict[str, Any]:
             **record,
             "status": "compile_failed",
             "message": f"kernel {variant.kernel!r} not found in {variant.source}; "
-            f"entries: {sorted(kernels)}. Declare it extern \"C\" __global__ or fix "
+            f'entries: {sorted(kernels)}. Declare it extern "C" __global__ or fix '
             f"variants.{variant.name}.kernel in family.yaml",
         }
     return {**record, "status": "ok", "message": "", "resources": res.__dict__}

@@ -47,7 +47,7 @@ _URL = re.compile(r"@url:([^:@]+):([^@]+)@")
 
 
 def clean_ncu_text(text: str) -> str:
-    """ncu rule text with its ``@section:..@`` / ``@url:..@`` markup made readable."""
+    """Ncu rule text with its ``@section:..@`` / ``@url:..@`` markup made readable."""
     text = _SECTION.sub(r"*\1*", text)
     return _URL.sub(r"[\1](\2)", text)
 
@@ -59,17 +59,24 @@ def pct_change(before: float, after: float) -> float:
     return 100.0 * (after - before) / before
 
 
-def top_stalls(stalls: pd.DataFrame, variant: str, size: int, k: int = 3) -> pd.DataFrame:
+def top_stalls(
+    stalls: pd.DataFrame, variant: str, size: int, k: int = 3
+) -> pd.DataFrame:
     """The k largest stall reasons of one launch, largest first."""
     rows = stalls[(stalls["variant"] == variant) & (stalls["size"] == size)]
     return rows.nlargest(k, "cycles")
 
 
-def moved_stalls(stalls: pd.DataFrame, before: str, after: str, size: int,
-                 min_cycles: float = 0.5) -> list[tuple[str, float, float]]:
+def moved_stalls(
+    stalls: pd.DataFrame, before: str, after: str, size: int, min_cycles: float = 0.5
+) -> list[tuple[str, float, float]]:
     """Stall reasons whose cycles per issued instruction moved by >= ``min_cycles``."""
-    a = stalls[(stalls["variant"] == before) & (stalls["size"] == size)].set_index("reason")
-    b = stalls[(stalls["variant"] == after) & (stalls["size"] == size)].set_index("reason")
+    a = stalls[(stalls["variant"] == before) & (stalls["size"] == size)].set_index(
+        "reason"
+    )
+    b = stalls[(stalls["variant"] == after) & (stalls["size"] == size)].set_index(
+        "reason"
+    )
     moved = []
     for reason in a.index.union(b.index):
         x = float(a["cycles"].get(reason, 0.0))
@@ -102,8 +109,11 @@ def _memory_findings(row: Mapping[str, Any]) -> list[str]:
             f"DRAM traffic is {ratio:.2f}x the ideal ({row['dram_bytes'] / 1e6:,.1f} MB "
             f"moved vs {row['ideal_bytes'] / 1e6:,.1f} MB for one read and one write of "
             f"each element; `dram__bytes_read.sum` + `dram__bytes_write.sum`)"
-            + (": the caches absorb the re-reads." if ratio < 1.2 else
-               ": data is re-read from DRAM.")
+            + (
+                ": the caches absorb the re-reads."
+                if ratio < 1.2
+                else ": data is re-read from DRAM."
+            )
         )
     if _ok(row.get("pct_of_copy_bw")):
         found.append(
@@ -113,46 +123,71 @@ def _memory_findings(row: Mapping[str, Any]) -> list[str]:
     return found
 
 
-def step_findings(before: Mapping[str, Any], after: Mapping[str, Any],
-                  stalls: pd.DataFrame) -> list[str]:
+def step_findings(
+    before: Mapping[str, Any], after: Mapping[str, Any], stalls: pd.DataFrame
+) -> list[str]:
     """Why a step changed the time at one size, each finding citing its metrics."""
     found = []
     change = pct_change(before["time_median_us"], after["time_median_us"])
     verb = "faster" if change < 0 else "slower"
-    found.append(f"{after['variant']} is {abs(change):.1f}% {verb} than "
-                 f"{before['variant']} ({before['time_median_us']:.2f} us -> "
-                 f"{after['time_median_us']:.2f} us).")
-    for reason, x, y in moved_stalls(stalls, before["variant"], after["variant"],
-                                     after["size"])[:3]:
+    found.append(
+        f"{after['variant']} is {abs(change):.1f}% {verb} than "
+        f"{before['variant']} ({before['time_median_us']:.2f} us -> "
+        f"{after['time_median_us']:.2f} us)."
+    )
+    for reason, x, y in moved_stalls(
+        stalls, before["variant"], after["variant"], after["size"]
+    )[:3]:
         direction = "rose" if y > x else "fell"
-        found.append(f"Stall **{reason}** {direction} from {x:.2f} to {y:.2f} cycles per "
-                     f"issued instruction "
-                     f"(`smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio`)"
-                     f"{': ' + STALL_REMEDIES[reason] if y > x and reason in STALL_REMEDIES else ''}.")
+        found.append(
+            f"Stall **{reason}** {direction} from {x:.2f} to {y:.2f} cycles per "
+            f"issued instruction "
+            f"(`smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio`)"
+            f"{': ' + STALL_REMEDIES[reason] if y > x and reason in STALL_REMEDIES else ''}."
+        )
     conflicts_a = _sum(after, "smem_conflicts_ld", "smem_conflicts_st")
     conflicts_b = _sum(before, "smem_conflicts_ld", "smem_conflicts_st")
     if conflicts_a > conflicts_b:
-        found.append(f"Shared-memory bank conflicts: {conflicts_b:,.0f} -> "
-                     f"{conflicts_a:,.0f} (`l1tex__data_bank_conflicts_pipe_lsu_mem_"
-                     "shared_op_{ld,st}.sum`): threads of a warp hit the same bank, and "
-                     "the access is replayed.")
-    spr_a, spr_b = after.get("sectors_per_request"), before.get("sectors_per_request")
+        found.append(
+            f"Shared-memory bank conflicts: {conflicts_b:,.0f} -> "
+            f"{conflicts_a:,.0f} (`l1tex__data_bank_conflicts_pipe_lsu_mem_"
+            "shared_op_{ld,st}.sum`): threads of a warp hit the same bank, and "
+            "the access is replayed."
+        )
+    spr_a, spr_b = (
+        _num(after, "sectors_per_request"),
+        _num(before, "sectors_per_request"),
+    )
     if _ok(spr_a) and _ok(spr_b) and abs(spr_a - spr_b) > 0.5:
-        found.append(f"Global load sectors per request {spr_b:.2f} -> {spr_a:.2f}: "
-                     + ("more scattered, partially used requests (e.g. halo loads by "
-                        "a few threads)." if spr_a < spr_b else
-                        "each request now serves more data."))
-    dram_a, dram_b = after.get("dram_bytes"), before.get("dram_bytes")
+        found.append(
+            f"Global load sectors per request {spr_b:.2f} -> {spr_a:.2f}: "
+            + (
+                "more scattered, partially used requests (e.g. halo loads by "
+                "a few threads)."
+                if spr_a < spr_b
+                else "each request now serves more data."
+            )
+        )
+    dram_a, dram_b = _num(after, "dram_bytes"), _num(before, "dram_bytes")
     if _ok(dram_a) and _ok(dram_b) and abs(pct_change(dram_b, dram_a)) > 5:
         found.append(f"DRAM bytes {dram_b / 1e6:,.1f} MB -> {dram_a / 1e6:,.1f} MB.")
-    occ_a, occ_b = after.get("achieved_occupancy_pct"), before.get("achieved_occupancy_pct")
+    occ_a = _num(after, "achieved_occupancy_pct")
+    occ_b = _num(before, "achieved_occupancy_pct")
     if _ok(occ_a) and _ok(occ_b) and abs(occ_a - occ_b) > 5:
-        found.append(f"Achieved occupancy {occ_b:.0f}% -> {occ_a:.0f}% "
-                     "(`sm__warps_active.avg.pct_of_peak_sustained_active`).")
-    reg_a, reg_b = after.get("registers"), before.get("registers")
+        found.append(
+            f"Achieved occupancy {occ_b:.0f}% -> {occ_a:.0f}% "
+            "(`sm__warps_active.avg.pct_of_peak_sustained_active`)."
+        )
+    reg_a, reg_b = _num(after, "registers"), _num(before, "registers")
     if _ok(reg_a) and _ok(reg_b) and reg_a != reg_b:
         found.append(f"Registers per thread {reg_b:.0f} -> {reg_a:.0f}.")
     return found
+
+
+def _num(row: Mapping[str, Any], key: str) -> float:
+    """A numeric cell, NaN when absent."""
+    value = row.get(key)
+    return math.nan if value is None else float(value)
 
 
 def _ok(value: Any) -> bool:

@@ -34,20 +34,49 @@ def checks() -> list[Check]:
     nvcc = provenance.nvcc_version()
     ncu = provenance.ncu_version()
     return [
-        Check("GPU + pycuda", gpu_ok, gpu_found,
-              "install the NVIDIA driver and `pip install -e '.[gpu]'`", "measure"),
-        Check("NVML (nvidia-ml-py)", _module("pynvml"), "importable" if _module("pynvml")
-              else "missing", "pip install nvidia-ml-py (clocks and other processes "
-              "are then recorded with every timing)", "measure"),
-        Check("nvcc", nvcc is not None, nvcc or "not on PATH",
-              "install the CUDA toolkit and put its bin/ on PATH", "measure"),
-        Check("ncu", ncu is not None, ncu or "not on PATH",
-              "install Nsight Compute and put ncu on PATH, or set profile.enabled: "
-              "false", "measure"),
-        Check("ncu_report", _module("ncu_report"), "importable" if _module("ncu_report")
-              else "missing", "pip install ncu-report", "replay"),
-        Check("snakemake", shutil.which("snakemake") is not None,
-              shutil.which("snakemake") or "not on PATH", "pip install -e .", "replay"),
+        Check(
+            "GPU + pycuda",
+            gpu_ok,
+            gpu_found,
+            "install the NVIDIA driver and `pip install -e '.[gpu]'`",
+            "measure",
+        ),
+        Check(
+            "NVML (nvidia-ml-py)",
+            _module("pynvml"),
+            "importable" if _module("pynvml") else "missing",
+            "pip install nvidia-ml-py (clocks and other processes "
+            "are then recorded with every timing)",
+            "measure",
+        ),
+        Check(
+            "nvcc",
+            nvcc is not None,
+            nvcc or "not on PATH",
+            "install the CUDA toolkit and put its bin/ on PATH",
+            "measure",
+        ),
+        Check(
+            "ncu",
+            ncu is not None,
+            ncu or "not on PATH",
+            "install Nsight Compute and put ncu on PATH, or set profile.enabled: false",
+            "measure",
+        ),
+        Check(
+            "ncu_report",
+            _module("ncu_report"),
+            "importable" if _module("ncu_report") else "missing",
+            "pip install ncu-report",
+            "replay",
+        ),
+        Check(
+            "snakemake",
+            shutil.which("snakemake") is not None,
+            shutil.which("snakemake") or "not on PATH",
+            "pip install -e .",
+            "replay",
+        ),
     ]
 
 

@@ -27,8 +27,14 @@ def run_task(task: str, spec: dict[str, Any], timeout_s: float) -> dict[str, Any
         spec_path = Path(tmp) / "spec.json"
         result_path = Path(tmp) / "result.json"
         spec_path.write_text(json.dumps(spec))
-        argv = [sys.executable, "-m", "nsightflow.worker", task, str(spec_path),
-                str(result_path)]
+        argv = [
+            sys.executable,
+            "-m",
+            "nsightflow.worker",
+            task,
+            str(spec_path),
+            str(result_path),
+        ]
         try:
             proc = subprocess.run(
                 argv, capture_output=True, text=True, timeout=timeout_s, check=False

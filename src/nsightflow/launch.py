@@ -1,5 +1,7 @@
-"""The one launcher every GPU stage uses (pycuda): load a cubin, build inputs from the
-family's generator, launch with the manifest's grid and block, copy back.
+"""The one launcher every GPU stage uses (pycuda).
+
+It loads a cubin, builds inputs from the family's generator, launches with the
+manifest's grid and block, and copies back.
 
 verify, time and profile all go through :class:`Launcher`, so what is profiled is
 exactly what was verified and timed. pycuda is imported lazily: CPU machines never
@@ -30,7 +32,7 @@ def _cuda() -> ModuleType:
             "GPU, or run in replay mode (config: mode: replay); `nsightflow doctor` "
             "lists what this machine lacks"
         ) from exc
-    return cuda
+    return cuda  # type: ignore[no-any-return]
 
 
 def poison(shape: tuple[int, ...], dtype: str) -> np.ndarray:
@@ -48,8 +50,9 @@ class GpuContext:
         try:
             self.cuda.init()
             if self.cuda.Device.count() == 0:
-                raise GpuUnavailableError("no CUDA device visible; run `nsightflow "
-                                          "doctor`")
+                raise GpuUnavailableError(
+                    "no CUDA device visible; run `nsightflow doctor`"
+                )
             self.device = self.cuda.Device(0)
             self.ctx = self.device.make_context()
         except self.cuda.Error as exc:
@@ -96,10 +99,15 @@ class Launcher:
                 self._buffers[arg.name] = cuda.to_device(array)
             elif arg.role == "output":
                 shape = arg.shape_for(self.n, where)
-                self._buffers[arg.name] = cuda.mem_alloc(poison(shape, arg.dtype).nbytes)
-        self._func.prepare("".join(
-            _TYPECHAR[a.dtype] if a.role == "scalar" else "P" for a in self.family.args
-        ))
+                self._buffers[arg.name] = cuda.mem_alloc(
+                    poison(shape, arg.dtype).nbytes
+                )
+        self._func.prepare(
+            "".join(
+                _TYPECHAR[a.dtype] if a.role == "scalar" else "P"
+                for a in self.family.args
+            )
+        )
         grid, block = self.variant.launch_shape(self.n)
         # Everything a launch needs, computed once: launches sit in timing loops.
         self._call = (grid, block, self.variant.dynamic_shared(self.n), self._args())
@@ -111,7 +119,8 @@ class Launcher:
         for arg in self.family.args:
             if arg.role == "output":
                 self.gpu.cuda.memcpy_htod(
-                    self._buffers[arg.name], poison(arg.shape_for(self.n, where), arg.dtype)
+                    self._buffers[arg.name],
+                    poison(arg.shape_for(self.n, where), arg.dtype),
                 )
 
     def _args(self) -> list[Any]:
@@ -154,7 +163,7 @@ class Launcher:
 
 
 def load_helpers(gpu: GpuContext) -> Any:
-    """nsightflow's own helper kernels (``cuda/helpers.cu``), built for this GPU."""
+    """Nsightflow's own helper kernels (``cuda/helpers.cu``), built for this GPU."""
     import subprocess
     import tempfile
 
@@ -163,7 +172,9 @@ def load_helpers(gpu: GpuContext) -> Any:
         cubin = Path(tmp) / "helpers.cubin"
         proc = subprocess.run(
             ["nvcc", "-arch=native", "-cubin", "-O3", "-o", str(cubin), str(source)],
-            capture_output=True, text=True, check=False,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         if proc.returncode != 0:
             raise GpuUnavailableError(f"nvcc could not build {source}: {proc.stderr}")

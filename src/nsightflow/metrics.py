@@ -53,7 +53,9 @@ THEORETICAL_OCCUPANCY = "sm__maximum_warps_per_active_cycle_pct"
 REGISTERS = "launch__registers_per_thread"
 L2_HIT_RATE = "lts__t_sector_hit_rate.pct"
 L1_HIT_RATE = "l1tex__t_sector_hit_rate.pct"
-SMEM_THROUGHPUT = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed"
+SMEM_THROUGHPUT = (
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed"
+)
 OCCUPANCY_LIMITS = (
     "launch__occupancy_limit_registers",
     "launch__occupancy_limit_shared_mem",

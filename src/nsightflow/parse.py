@@ -32,10 +32,30 @@ import pandas as pd
 
 from nsightflow.errors import ReportParseError
 
-METRIC_COLUMNS = ["family", "variant", "size", "launch", "kernel", "metric", "unit",
-                  "value", "rollup"]
-RULE_COLUMNS = ["family", "variant", "size", "launch", "kernel", "rule", "section",
-                "type", "message", "speedup_type", "speedup_pct"]
+METRIC_COLUMNS = [
+    "family",
+    "variant",
+    "size",
+    "launch",
+    "kernel",
+    "metric",
+    "unit",
+    "value",
+    "rollup",
+]
+RULE_COLUMNS = [
+    "family",
+    "variant",
+    "size",
+    "launch",
+    "kernel",
+    "rule",
+    "section",
+    "type",
+    "message",
+    "speedup_type",
+    "speedup_pct",
+]
 _SIZE = re.compile(r"(?:^|[_\-.])n(\d+)(?:[_\-.]|$)")
 _ROLLUPS = ("sum", "avg", "min", "max")
 
@@ -50,7 +70,7 @@ def _ncu_report() -> Any:
 
 
 def rollup_of(metric: str) -> str:
-    """ncu rollup operation from a metric name (``dram__bytes_read.sum`` -> ``sum``)."""
+    """Ncu rollup operation from a metric name (``dram__bytes_read.sum`` -> ``sum``)."""
     for part in metric.split(".")[1:]:
         if part in _ROLLUPS:
             return part
@@ -70,8 +90,11 @@ def _labels(path: Path) -> dict[str, Any]:
         meta = json.loads(meta_path.read_text())
         for entry in meta.get("reports", []):
             if entry.get("file") == path.name:
-                return {"family": meta["family"], "variant": meta["variant"],
-                        "size": entry["size"]}
+                return {
+                    "family": meta["family"],
+                    "variant": meta["variant"],
+                    "size": entry["size"],
+                }
     return {"family": "", "variant": "", "size": size_from_name(path)}
 
 
@@ -111,19 +134,31 @@ def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
                 value = _numeric(metric, ncu)
                 if value is None:
                     continue
-                rows.append({**labels, "launch": launch, "kernel": kernel,
-                             "metric": name, "unit": metric.unit(), "value": value,
-                             "rollup": rollup_of(name)})
-            rules += [{**labels, "launch": launch, "kernel": kernel, **rule}
-                      for rule in _rule_results(action)]
+                rows.append(
+                    {
+                        **labels,
+                        "launch": launch,
+                        "kernel": kernel,
+                        "metric": name,
+                        "unit": metric.unit(),
+                        "value": value,
+                        "rollup": rollup_of(name),
+                    }
+                )
+            rules += [
+                {**labels, "launch": launch, "kernel": kernel, **rule}
+                for rule in _rule_results(action)
+            ]
             launch += 1
     if launch == 0:
         raise ReportParseError(
             f"{path}: holds no profiled launch; it is truncated, or ncu's kernel filter "
             "matched nothing: re-run the profile stage"
         )
-    return (pd.DataFrame(rows, columns=METRIC_COLUMNS),
-            pd.DataFrame(rules, columns=RULE_COLUMNS))
+    return (
+        pd.DataFrame(rows, columns=METRIC_COLUMNS),
+        pd.DataFrame(rules, columns=RULE_COLUMNS),
+    )
 
 
 def _numeric(metric: Any, ncu: Any) -> float | None:
@@ -137,22 +172,27 @@ def _numeric(metric: Any, ncu: Any) -> float | None:
 
 
 def _rule_results(action: Any) -> list[dict[str, Any]]:
-    """ncu's rule results of one launch: guidance text and estimated speedup."""
+    """Ncu's rule results of one launch: guidance text and estimated speedup."""
     found = []
     for result in action.rule_results_as_dicts():
         message = result.get("rule_message") or {}
         if not message.get("message"):
             continue
         speedup = result.get("speedup_estimation") or {}
-        found.append({
-            "rule": result.get("rule_identifier", ""),
-            "section": result.get("section_identifier", ""),
-            "type": _MSG_TYPES.get(int(message.get("type", 0)), "none"),
-            "message": message["message"],
-            "speedup_type": _SPEEDUP_TYPES.get(int(speedup.get("type", 0)), "unknown")
-            if speedup else "",
-            "speedup_pct": float(speedup.get("speedup", float("nan"))),
-        })
+        found.append(
+            {
+                "rule": result.get("rule_identifier", ""),
+                "section": result.get("section_identifier", ""),
+                "type": _MSG_TYPES.get(int(message.get("type", 0)), "none"),
+                "message": message["message"],
+                "speedup_type": _SPEEDUP_TYPES.get(
+                    int(speedup.get("type", 0)), "unknown"
+                )
+                if speedup
+                else "",
+                "speedup_pct": float(speedup.get("speedup", float("nan"))),
+            }
+        )
     return found
 
 
@@ -186,9 +226,17 @@ def read_ncu_csv(path: Path) -> pd.DataFrame:
             value = _to_float(record[col])
             if value is None:
                 continue
-            rows.append({**labels, "launch": launch, "kernel": record[kernel_col],
-                         "metric": name, "unit": units[col], "value": value,
-                         "rollup": rollup_of(name)})
+            rows.append(
+                {
+                    **labels,
+                    "launch": launch,
+                    "kernel": record[kernel_col],
+                    "metric": name,
+                    "unit": units[col],
+                    "value": value,
+                    "rollup": rollup_of(name),
+                }
+            )
     return pd.DataFrame(rows, columns=METRIC_COLUMNS)
 
 
@@ -222,10 +270,16 @@ def parse_files(paths: list[Path]) -> tuple[pd.DataFrame, pd.DataFrame]:
             m, r = read_ncu_rep(path)
             metric_frames.append(m)
             rule_frames.append(r)
-    metrics = (pd.concat(metric_frames, ignore_index=True) if metric_frames
-               else pd.DataFrame(columns=METRIC_COLUMNS))
-    rules = (pd.concat(rule_frames, ignore_index=True) if rule_frames
-             else pd.DataFrame(columns=RULE_COLUMNS))
+    metrics = (
+        pd.concat(metric_frames, ignore_index=True)
+        if metric_frames
+        else pd.DataFrame(columns=METRIC_COLUMNS)
+    )
+    rules = (
+        pd.concat(rule_frames, ignore_index=True)
+        if rule_frames
+        else pd.DataFrame(columns=RULE_COLUMNS)
+    )
     return metrics, rules
 
 

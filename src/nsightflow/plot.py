@@ -13,7 +13,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-STYLE: dict[str, Any] = {
+STYLE: Any = {  # rcParams shared by every figure
     "font.size": 9,
     "axes.grid": True,
     "grid.alpha": 0.3,
@@ -52,24 +52,46 @@ def perf_vs_size_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
         colors = _colors(list(dict.fromkeys(analysis["variant"])))
         for variant, rows in ok.groupby("variant", sort=False):
             rows = rows.sort_values("size")
-            style = {"marker": "o", "ms": 3, "color": colors[variant], "label": variant}
-            ax_t.errorbar(rows["size"], rows["time_median_us"],
-                          yerr=[rows["time_median_us"] - rows["time_q1_us"],
-                                rows["time_q3_us"] - rows["time_median_us"]], **style)
+            style = {
+                "marker": "o",
+                "ms": 3,
+                "color": colors[str(variant)],
+                "label": variant,
+            }
+            ax_t.errorbar(
+                rows["size"],
+                rows["time_median_us"],
+                yerr=[
+                    rows["time_median_us"] - rows["time_q1_us"],
+                    rows["time_q3_us"] - rows["time_median_us"],
+                ],
+                **style,
+            )
             ax_bw.plot(rows["size"], rows["gbps"], **style)
         ceilings = ctx["ceilings"]
         if ceilings.get("copy_gbps"):
-            ax_bw.axhline(ceilings["copy_gbps"], color="k", ls="--", lw=1,
-                          label="measured copy bandwidth")
+            ax_bw.axhline(
+                ceilings["copy_gbps"],
+                color="k",
+                ls="--",
+                lw=1,
+                label="measured copy bandwidth",
+            )
         l2 = ceilings.get("l2_bytes")
         if l2:
             over = analysis[analysis["ideal_bytes"] > l2]["size"]
             if not over.empty:
                 for ax in (ax_t, ax_bw):
                     ax.axvline(over.min(), color="grey", ls=":", lw=1)
-                ax_bw.annotate("working set > L2", (over.min(), ax_bw.get_ylim()[0]),
-                               rotation=90, va="bottom", ha="right", fontsize=7,
-                               color="grey")
+                ax_bw.annotate(
+                    "working set > L2",
+                    (over.min(), ax_bw.get_ylim()[0]),
+                    rotation=90,
+                    va="bottom",
+                    ha="right",
+                    fontsize=7,
+                    color="grey",
+                )
         for ax in (ax_t, ax_bw):
             ax.set_xscale("log", base=2)
             ax.set_xlabel("problem size n")
@@ -92,32 +114,62 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
     with matplotlib.rc_context(STYLE):
         fig = _new_figure(6.5, 4.5)
         ax = fig.subplots()
-        prof = analysis[(analysis["status"] == "ok") & analysis["profiled"].astype(bool)].copy()
+        prof = analysis[
+            (analysis["status"] == "ok") & analysis["profiled"].astype(bool)
+        ].copy()
         prof["ai"] = prof["measured_flops"] / prof["dram_bytes"]
         prof["perf"] = prof["measured_flops"] / prof["ncu_time_ns"]  # GFLOP/s
         c = ctx["ceilings"]
         ai_axis = np.logspace(-2, 2.5, 200)
         for bw, peak, label, ls in (
             (c.get("copy_gbps"), c.get("fp32_gflops"), "measured", "-"),
-            (c.get("datasheet_dram_gbps"), c.get("datasheet_fp32_gflops"), "datasheet", "--"),
+            (
+                c.get("datasheet_dram_gbps"),
+                c.get("datasheet_fp32_gflops"),
+                "datasheet",
+                "--",
+            ),
         ):
             if bw and peak:
-                ax.plot(ai_axis, np.minimum(ai_axis * bw, peak), color="k", ls=ls, lw=1,
-                        label=f"{label}: {bw:,.0f} GB/s, {peak / 1e3:,.1f} TFLOP/s")
+                ax.plot(
+                    ai_axis,
+                    np.minimum(ai_axis * bw, peak),
+                    color="k",
+                    ls=ls,
+                    lw=1,
+                    label=f"{label}: {bw:,.0f} GB/s, {peak / 1e3:,.1f} TFLOP/s",
+                )
         colors = _colors(list(dict.fromkeys(analysis["variant"])))
         markers = dict(zip(sorted(prof["size"].unique()), "os^Dv", strict=False))
-        for row in prof.itertuples():
-            ax.scatter(row.ai, row.perf, color=colors[row.variant],
-                       marker=markers[row.size], s=30, zorder=3)
+        for row in prof.to_dict("records"):
+            ax.scatter(
+                row["ai"],
+                row["perf"],
+                color=colors[row["variant"]],
+                marker=markers[row["size"]],
+                s=30,
+                zorder=3,
+            )
         by_key = prof.set_index(["variant", "size"])
         for v in ctx["variants"]:
             for n in prof["size"].unique():
                 before = v["improves_on"]
-                if before and (before, n) in by_key.index and (v["name"], n) in by_key.index:
+                if (
+                    before
+                    and (before, n) in by_key.index
+                    and (v["name"], n) in by_key.index
+                ):
                     a, b = by_key.loc[(before, n)], by_key.loc[(v["name"], n)]
-                    ax.annotate("", (b["ai"], b["perf"]), (a["ai"], a["perf"]),
-                                arrowprops={"arrowstyle": "->", "color": colors[v["name"]],
-                                            "lw": 0.8})
+                    ax.annotate(
+                        "",
+                        (b["ai"], b["perf"]),
+                        (a["ai"], a["perf"]),
+                        arrowprops={
+                            "arrowstyle": "->",
+                            "color": colors[v["name"]],
+                            "lw": 0.8,
+                        },
+                    )
         for variant in prof["variant"].unique():
             ax.scatter([], [], color=colors[variant], label=variant)
         for n, marker in markers.items():
@@ -139,15 +191,26 @@ def stalls_figure(stalls: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
         fig = _new_figure(7, 3.8)
         ax = fig.subplots()
         if stalls.empty:
-            ax.text(0.5, 0.5, "no ncu data (profiling off or failed)", ha="center",
-                    transform=ax.transAxes)
+            ax.text(
+                0.5,
+                0.5,
+                "no ncu data (profiling off or failed)",
+                ha="center",
+                transform=ax.transAxes,
+            )
             return fig
-        top = (stalls.groupby("reason")["cycles"].sum()
-               .sort_values(ascending=False).index[:MAX_STALL_REASONS])
-        table = stalls.assign(reason=stalls["reason"].where(stalls["reason"].isin(top),
-                                                            "other"))
-        table = table.pivot_table(index=["variant", "size"], columns="reason",
-                                  values="cycles", aggfunc="sum").fillna(0.0)
+        top = (
+            stalls.groupby("reason")["cycles"]
+            .sum()
+            .sort_values(ascending=False)
+            .index[:MAX_STALL_REASONS]
+        )
+        table = stalls.assign(
+            reason=stalls["reason"].where(stalls["reason"].isin(top), "other")
+        )
+        table = table.pivot_table(
+            index=["variant", "size"], columns="reason", values="cycles", aggfunc="sum"
+        ).fillna(0.0)
         table = table[[*top, *(["other"] if "other" in table.columns else [])]]
         labels = [f"{v}\nn={n}" for v, n in table.index]
         left = np.zeros(len(table))

@@ -62,8 +62,14 @@ def ncu_argv(
 
 def worker_argv(spec_path: Path, result_path: Path) -> list[str]:
     """The launcher process ncu runs: one launch of the variant at one size."""
-    return [sys.executable, "-m", "nsightflow.worker", "launch", str(spec_path),
-            str(result_path)]
+    return [
+        sys.executable,
+        "-m",
+        "nsightflow.worker",
+        "launch",
+        str(spec_path),
+        str(result_path),
+    ]
 
 
 def diagnose_ncu_failure(output: str) -> str | None:
@@ -88,10 +94,14 @@ def require_ncu() -> str:
 def run_ncu(argv: list[str], timeout_s: float) -> tuple[str, str]:
     """Run ncu; return (status, message) with status ok / profile_failed / timeout."""
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s,
-                              check=False)
+        proc = subprocess.run(
+            argv, capture_output=True, text=True, timeout=timeout_s, check=False
+        )
     except subprocess.TimeoutExpired:
-        return "timeout", f"ncu did not finish within {timeout_s:g} s (profile.timeout_s)"
+        return (
+            "timeout",
+            f"ncu did not finish within {timeout_s:g} s (profile.timeout_s)",
+        )
     output = proc.stdout + proc.stderr
     known = diagnose_ncu_failure(output)
     if known is not None:

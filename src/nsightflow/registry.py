@@ -37,7 +37,9 @@ class Arg:
     def shape_for(self, n: int, where: str) -> tuple[int, ...]:
         """Array shape at size ``n``."""
         parts = [p for p in str(self.shape).split(",") if p.strip()]
-        return tuple(int(evaluate(p, {"n": n}, f"{where}.{self.name}.shape")) for p in parts)
+        return tuple(
+            int(evaluate(p, {"n": n}, f"{where}.{self.name}.shape")) for p in parts
+        )
 
 
 @dataclass(frozen=True)
@@ -98,11 +100,15 @@ class Family:
 
     def ideal_flops(self, n: int) -> float:
         """Ideal floating-point operations at size ``n``."""
-        return float(evaluate(self.flops, {"n": n}, f"{self.folder}/family.yaml: flops"))
+        return float(
+            evaluate(self.flops, {"n": n}, f"{self.folder}/family.yaml: flops")
+        )
 
     def ideal_bytes(self, n: int) -> float:
         """Ideal DRAM bytes (each input read once, each output written once)."""
-        return float(evaluate(self.bytes, {"n": n}, f"{self.folder}/family.yaml: bytes"))
+        return float(
+            evaluate(self.bytes, {"n": n}, f"{self.folder}/family.yaml: bytes")
+        )
 
     def reference_module(self) -> ModuleType:
         """The family's ``reference.py`` module."""
@@ -172,7 +178,9 @@ def load_family(folder: Path) -> Family:
             raise ManifestError(f"{path}: field args.{i}: {arg.role} needs '{needed}'")
     variants = {
         name: _variant(folder, name, entry)
-        for name, entry in sorted(data["variants"].items(), key=lambda kv: _order(kv[0]))
+        for name, entry in sorted(
+            data["variants"].items(), key=lambda kv: _order(kv[0])
+        )
     }
     for name, var in variants.items():
         if var.improves_on is not None and var.improves_on not in variants:
@@ -186,7 +194,9 @@ def load_family(folder: Path) -> Family:
             f"choose one of {sorted(variants)}"
         )
     if not (folder / "reference.py").is_file():
-        raise ManifestError(f"{folder / 'reference.py'}: missing (generate + reference)")
+        raise ManifestError(
+            f"{folder / 'reference.py'}: missing (generate + reference)"
+        )
     return Family(
         name=data["name"],
         title=data.get("title", data["name"]),
@@ -240,7 +250,9 @@ def load_families(kernels_dir: Path, names: list[str] | None = None) -> list[Fam
     """
     if not kernels_dir.is_dir():
         raise ManifestError(f"kernels_dir {kernels_dir}: no such folder (config.yaml)")
-    available = sorted(p.name for p in kernels_dir.iterdir() if (p / "family.yaml").is_file())
+    available = sorted(
+        p.name for p in kernels_dir.iterdir() if (p / "family.yaml").is_file()
+    )
     chosen = names or available
     missing = [n for n in chosen if n not in available]
     if missing:
@@ -251,7 +263,9 @@ def load_families(kernels_dir: Path, names: list[str] | None = None) -> list[Fam
     return [load_family(kernels_dir / n) for n in chosen]
 
 
-def find_variant(kernels_dir: Path, family: str, variant: str) -> tuple[Family, Variant]:
+def find_variant(
+    kernels_dir: Path, family: str, variant: str
+) -> tuple[Family, Variant]:
     """Look up one variant; raises ManifestError naming what exists."""
     fam = load_family(kernels_dir / family)
     if variant not in fam.variants:

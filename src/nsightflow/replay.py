@@ -26,12 +26,20 @@ def gpu_available() -> tuple[bool, str]:
     if shutil.which("nvidia-smi") is None and not Path("/dev/nvidia0").exists():
         return False, "no NVIDIA driver or device found"
     try:
-        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True,
-                             timeout=20, check=False)
+        out = subprocess.run(
+            ["nvidia-smi", "-L"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return False, f"nvidia-smi failed: {exc}"
     if out.returncode != 0 or "GPU" not in out.stdout:
-        return False, f"nvidia-smi lists no GPU: {(out.stdout + out.stderr).strip()[:200]}"
+        return (
+            False,
+            f"nvidia-smi lists no GPU: {(out.stdout + out.stderr).strip()[:200]}",
+        )
     return True, out.stdout.strip().splitlines()[0]
 
 
@@ -50,15 +58,19 @@ def choose_mode(mode: str, source: Path) -> tuple[str, str]:
         if mode == "measure":
             # Not raised here: a dry run of the measurement DAG stays possible; the GPU
             # stages themselves fail with the same message.
-            return "measure", (f"WARNING: config mode: measure, but no usable GPU here: "
-                               f"{why}. GPU jobs will fail; run `nsightflow doctor` for "
-                               "what is missing, or set mode: replay")
+            return "measure", (
+                f"WARNING: config mode: measure, but no usable GPU here: "
+                f"{why}. GPU jobs will fail; run `nsightflow doctor` for "
+                "what is missing, or set mode: replay"
+            )
         reason = f"no usable GPU here ({why})"
     else:
         reason = "config mode: replay"
     info = recording_info(source)
-    return "replay", (f"{reason}: replaying the measurements recorded in {source} "
-                      f"({info.get('gpu', '?')}, {info.get('date', '?')})")
+    return "replay", (
+        f"{reason}: replaying the measurements recorded in {source} "
+        f"({info.get('gpu', '?')}, {info.get('date', '?')})"
+    )
 
 
 def recording_info(source: Path) -> dict[str, Any]:
@@ -79,8 +91,10 @@ def recording_info(source: Path) -> dict[str, Any]:
 def replay_file(recorded: Path, output: Path) -> None:
     """Copy one recorded stage output (file or profile folder) into results/."""
     if not recorded.exists():
-        raise StageInputError(f"{recorded}: not in the recording; re-record or "
-                              "switch this family off (config families)")
+        raise StageInputError(
+            f"{recorded}: not in the recording; re-record or "
+            "switch this family off (config families)"
+        )
     if recorded.is_dir():
         if output.exists():
             shutil.rmtree(output)
@@ -99,8 +113,14 @@ def _stamp(data: dict[str, Any], recorded: Path) -> dict[str, Any]:
     return data
 
 
-RECORDED = ("build/*/*.resources.json", "verify/*/*.json", "time/*/*.json",
-            "profile/*/*/*.ncu-rep", "profile/*/*/profile.json", "ceilings.json")
+RECORDED = (
+    "build/*/*.resources.json",
+    "verify/*/*.json",
+    "time/*/*.json",
+    "profile/*/*/*.ncu-rep",
+    "profile/*/*/profile.json",
+    "ceilings.json",
+)
 
 
 def record(results: Path, out: Path, command: str) -> dict[str, Any]:
@@ -111,8 +131,10 @@ def record(results: Path, out: Path, command: str) -> dict[str, Any]:
     Cubins and derived tables are left out: replay rebuilds them.
     """
     if out.exists() and any(out.iterdir()):
-        raise StageInputError(f"{out}: exists and is not empty; recordings are never "
-                              "overwritten, choose a new folder or remove it yourself")
+        raise StageInputError(
+            f"{out}: exists and is not empty; recordings are never "
+            "overwritten, choose a new folder or remove it yourself"
+        )
     files = sorted({p for pattern in RECORDED for p in results.glob(pattern)})
     if not files:
         raise StageInputError(f"{results}: no stage outputs to record")
@@ -125,11 +147,16 @@ def record(results: Path, out: Path, command: str) -> dict[str, Any]:
     t = read_json(timing).get("provenance", {}) if timing else {}
     p = read_json(prof) if prof else {}
     info = {
-        "gpu": t.get("gpu"), "driver": t.get("driver"), "cuda_driver": t.get("cuda_driver"),
-        "nvcc": t.get("nvcc"), "ncu": p.get("provenance", {}).get("ncu"),
+        "gpu": t.get("gpu"),
+        "driver": t.get("driver"),
+        "cuda_driver": t.get("cuda_driver"),
+        "nvcc": t.get("nvcc"),
+        "ncu": p.get("provenance", {}).get("ncu"),
         "clock_control": p.get("settings", {}).get("clock_control"),
-        "ncu_set": p.get("settings", {}).get("set"), "date": t.get("date"),
-        "kernels_git": t.get("kernels_git"), "command": command,
+        "ncu_set": p.get("settings", {}).get("set"),
+        "date": t.get("date"),
+        "kernels_git": t.get("kernels_git"),
+        "command": command,
         "families": sorted({f.parent.name for f in results.glob("verify/*/*.json")}),
     }
     (out / "recording.json").write_text(json.dumps(info, indent=2) + "\n")

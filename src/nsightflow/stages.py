@@ -28,8 +28,13 @@ def _skipped(upstream: dict[str, Any], stage: str) -> dict[str, Any]:
     }
 
 
-def verify(kernels_dir: Path, ident: tuple[str, str], paths: dict[str, Path],
-           timeout_s: float, seed: int) -> dict[str, Any]:
+def verify(
+    kernels_dir: Path,
+    ident: tuple[str, str],
+    paths: dict[str, Path],
+    timeout_s: float,
+    seed: int,
+) -> dict[str, Any]:
     """Run the verify worker unless compilation failed."""
     family, variant = ident
     upstream = _upstream(paths["resources"])
@@ -37,33 +42,62 @@ def verify(kernels_dir: Path, ident: tuple[str, str], paths: dict[str, Path],
     if upstream["status"] != "ok":
         result = _skipped(upstream, "verify")
     else:
-        spec = {"kernels_dir": str(kernels_dir), "family": family, "variant": variant,
-                "cubin": str(paths["cubin"]), "seed": seed}
+        spec = {
+            "kernels_dir": str(kernels_dir),
+            "family": family,
+            "variant": variant,
+            "cubin": str(paths["cubin"]),
+            "seed": seed,
+        }
         result = isolate.run_task("verify", spec, timeout_s)
-    return {**record, **result,
-            "provenance": provenance.collect(kernels_dir, **provenance.gpu_info())}
+    return {
+        **record,
+        **result,
+        "provenance": provenance.collect(kernels_dir, **provenance.gpu_info()),
+    }
 
 
-def time(kernels_dir: Path, ident: tuple[str, str], paths: dict[str, Path],
-         settings: TimingSettings, seed: int) -> dict[str, Any]:
+def time(
+    kernels_dir: Path,
+    ident: tuple[str, str],
+    paths: dict[str, Path],
+    settings: TimingSettings,
+    seed: int,
+) -> dict[str, Any]:
     """Run the timing worker over the sweep unless verification failed."""
     family, variant = ident
     upstream = _upstream(paths["verify"])
-    record: dict[str, Any] = {"family": family, "variant": variant,
-                              "settings": settings.__dict__}
+    record: dict[str, Any] = {
+        "family": family,
+        "variant": variant,
+        "settings": settings.__dict__,
+    }
     if upstream["status"] != "ok":
         result = _skipped(upstream, "time")
     else:
-        spec = {"kernels_dir": str(kernels_dir), "family": family, "variant": variant,
-                "cubin": str(paths["cubin"]), "seed": seed,
-                "settings": settings.__dict__}
+        spec = {
+            "kernels_dir": str(kernels_dir),
+            "family": family,
+            "variant": variant,
+            "cubin": str(paths["cubin"]),
+            "seed": seed,
+            "settings": settings.__dict__,
+        }
         result = isolate.run_task("time", spec, settings.timeout_s)
-    return {**record, **result,
-            "provenance": provenance.collect(kernels_dir, **provenance.gpu_info())}
+    return {
+        **record,
+        **result,
+        "provenance": provenance.collect(kernels_dir, **provenance.gpu_info()),
+    }
 
 
-def profile(kernels_dir: Path, ident: tuple[str, str], paths: dict[str, Path],
-            settings: NcuSettings, seed: int) -> dict[str, Any]:
+def profile(
+    kernels_dir: Path,
+    ident: tuple[str, str],
+    paths: dict[str, Path],
+    settings: NcuSettings,
+    seed: int,
+) -> dict[str, Any]:
     """Profile one launch per profiled size under ncu unless verification failed."""
     family_name, variant_name = ident
     out_dir = paths["out_dir"]
@@ -71,8 +105,12 @@ def profile(kernels_dir: Path, ident: tuple[str, str], paths: dict[str, Path],
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True)
     upstream = _upstream(paths["verify"])
-    record: dict[str, Any] = {"family": family_name, "variant": variant_name,
-                              "settings": settings.__dict__, "reports": []}
+    record: dict[str, Any] = {
+        "family": family_name,
+        "variant": variant_name,
+        "settings": settings.__dict__,
+        "reports": [],
+    }
     if upstream["status"] != "ok":
         return {**record, **_skipped(upstream, "profile")}
     require_ncu()
@@ -83,20 +121,43 @@ def profile(kernels_dir: Path, ident: tuple[str, str], paths: dict[str, Path],
             continue
         report = out_dir / f"n{n}.ncu-rep"
         spec_path = out_dir / f".spec_n{n}.json"
-        spec = {"kernels_dir": str(kernels_dir), "family": family_name,
-                "variant": variant_name, "cubin": str(paths["cubin"]), "seed": seed,
-                "n": n}
+        spec = {
+            "kernels_dir": str(kernels_dir),
+            "family": family_name,
+            "variant": variant_name,
+            "cubin": str(paths["cubin"]),
+            "seed": seed,
+            "n": n,
+        }
         provenance.write_json(spec_path, spec)
-        argv = ncu_argv(settings, variant.kernel, report,
-                        worker_argv(spec_path, out_dir / f".result_n{n}.json"))
+        argv = ncu_argv(
+            settings,
+            variant.kernel,
+            report,
+            worker_argv(spec_path, out_dir / f".result_n{n}.json"),
+        )
         size_status, size_message = run_ncu(argv, settings.timeout_s)
         spec_path.unlink()
         (out_dir / f".result_n{n}.json").unlink(missing_ok=True)
-        record["reports"].append({"size": n, "file": report.name, "status": size_status,
-                                  "message": size_message, "argv": argv})
+        record["reports"].append(
+            {
+                "size": n,
+                "file": report.name,
+                "status": size_status,
+                "message": size_message,
+                "argv": argv,
+            }
+        )
         if size_status != "ok":
             status, message = size_status, f"n={n}: {size_message}"
-    return {**record, "status": status, "message": message,
-            "provenance": provenance.collect(
-                kernels_dir, ncu=provenance.ncu_version(),
-                clock_control=settings.clock_control, **provenance.gpu_info())}
+    return {
+        **record,
+        "status": status,
+        "message": message,
+        "provenance": provenance.collect(
+            kernels_dir,
+            ncu=provenance.ncu_version(),
+            clock_control=settings.clock_control,
+            **provenance.gpu_info(),
+        ),
+    }

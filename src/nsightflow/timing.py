@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-
 # Launches queued per batch behind the spin kernel (the driver's launch queue holds
 # about a thousand), and how long the spin lasts per queued launch: generous against
 # Python's ~10 us per launch + event record, so the queue is full before the spin ends.
@@ -75,7 +74,10 @@ def sample_until_settled(
                 return samples, True
         if len(samples) >= settings.max_reps:
             return samples, False
-        if time.perf_counter() - start > settings.budget_s and len(samples) >= settings.min_reps:
+        if (
+            time.perf_counter() - start > settings.budget_s
+            and len(samples) >= settings.min_reps
+        ):
             return samples, False
         previous = median
         batch = min(batch * 2, settings.max_reps - len(samples))
@@ -104,9 +106,7 @@ def gpu_state() -> dict[str, Any]:
                 h, pynvml.NVML_TEMPERATURE_GPU
             ),
             "power_w": pynvml.nvmlDeviceGetPowerUsage(h) / 1000.0,
-            "throttle_reasons": int(
-                pynvml.nvmlDeviceGetCurrentClocksEventReasons(h)
-            ),
+            "throttle_reasons": int(pynvml.nvmlDeviceGetCurrentClocksEventReasons(h)),
             "other_processes": others,
         }
     except pynvml.NVMLError as exc:

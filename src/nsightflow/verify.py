@@ -12,9 +12,7 @@ import numpy as np
 from nsightflow.registry import Family, Variant
 
 
-def compare(
-    out: np.ndarray, ref: np.ndarray, tolerance: float
-) -> dict[str, Any]:
+def compare(out: np.ndarray, ref: np.ndarray, tolerance: float) -> dict[str, Any]:
     """Relative L2 error of ``out`` against a float64 ``ref``, and the first mismatch.
 
     An element is a mismatch when it is not finite where the reference is, or when it
@@ -55,7 +53,10 @@ def summarize(per_size: list[dict[str, Any]]) -> dict[str, Any]:
     """Overall status from per-size comparisons: ``ok`` only if every size passed."""
     failed = [r for r in per_size if not r["ok"]]
     if not per_size:
-        return {"status": "skipped", "message": "no verify size accepted by the variant"}
+        return {
+            "status": "skipped",
+            "message": "no verify size accepted by the variant",
+        }
     if failed:
         worst = failed[0]
         return {

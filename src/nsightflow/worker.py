@@ -5,6 +5,7 @@ launch at one size, run under ncu by the profile stage). Spawned by
 :mod:`nsightflow.isolate`; a crash or hang here costs one variant, not the run.
 """
 
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -20,7 +21,9 @@ from nsightflow.verify import compare, summarize, verify_sizes
 
 
 def _verify(spec: dict[str, Any]) -> dict[str, Any]:
-    family, variant = find_variant(Path(spec["kernels_dir"]), spec["family"], spec["variant"])
+    family, variant = find_variant(
+        Path(spec["kernels_dir"]), spec["family"], spec["variant"]
+    )
     rng = np.random.default_rng(spec["seed"])
     reference = family.reference_module().reference
     per_size = []
@@ -34,13 +37,20 @@ def _verify(spec: dict[str, Any]) -> dict[str, Any]:
             expected = reference(launcher.inputs, n)
             launcher.free()
             for name, out in outputs.items():
-                per_size.append({"n": n, "output": name,
-                                 **compare(out, expected[name], family.tolerance)})
+                per_size.append(
+                    {
+                        "n": n,
+                        "output": name,
+                        **compare(out, expected[name], family.tolerance),
+                    }
+                )
     return {**summarize(per_size), "sizes": per_size}
 
 
 def _time(spec: dict[str, Any]) -> dict[str, Any]:
-    family, variant = find_variant(Path(spec["kernels_dir"]), spec["family"], spec["variant"])
+    family, variant = find_variant(
+        Path(spec["kernels_dir"]), spec["family"], spec["variant"]
+    )
     settings = timing.TimingSettings(**spec["settings"])
     rng = np.random.default_rng(spec["seed"])
     rows = []
@@ -62,27 +72,39 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
                 # they then run back to back and each gap is one kernel's GPU time.
                 k = min(k, timing.MAX_BATCH)
                 events = [cuda.Event() for _ in range(k + 1)]
-                spin(np.int64(timing.SPIN_NS_PER_LAUNCH * k + 100_000),
-                     block=(1, 1, 1), grid=(1, 1))
+                spin(
+                    np.int64(timing.SPIN_NS_PER_LAUNCH * k + 100_000),
+                    block=(1, 1, 1),
+                    grid=(1, 1),
+                )
                 events[0].record()
                 for event in events[1:]:
                     launcher.launch()
                     event.record()
                 events[-1].synchronize()
-                return [a.time_till(b) * 1000.0 for a, b in zip(events, events[1:],
-                                                                 strict=False)]
+                return [a.time_till(b) * 1000.0 for a, b in itertools.pairwise(events)]
 
             before = timing.gpu_state()
             samples, settled = timing.sample_until_settled(batch, settings)
             after = timing.gpu_state()
             launcher.free()
-            rows.append({"size": n, "status": "ok", **timing.summarize(samples),
-                         "settled": settled, "gpu_before": before, "gpu_after": after})
+            rows.append(
+                {
+                    "size": n,
+                    "status": "ok",
+                    **timing.summarize(samples),
+                    "settled": settled,
+                    "gpu_before": before,
+                    "gpu_after": after,
+                }
+            )
     return {"status": "ok", "message": "", "rows": rows}
 
 
 def _launch(spec: dict[str, Any]) -> dict[str, Any]:
-    family, variant = find_variant(Path(spec["kernels_dir"]), spec["family"], spec["variant"])
+    family, variant = find_variant(
+        Path(spec["kernels_dir"]), spec["family"], spec["variant"]
+    )
     rng = np.random.default_rng(spec["seed"])
     with GpuContext() as gpu:
         launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), spec["n"])

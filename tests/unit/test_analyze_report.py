@@ -31,8 +31,11 @@ def _analyze(recording: Path, family: str, tmp_path: Path) -> Path:
         sorted(recording.glob(f"build/{family}/*.resources.json")),
         sorted(recording.glob(f"verify/{family}/*.json")),
         sorted(recording.glob(f"time/{family}/*.json")),
-        metrics, rules, sorted(recording.glob(f"profile/{family}/*")),
-        recording / "ceilings.json")
+        metrics,
+        rules,
+        sorted(recording.glob(f"profile/{family}/*")),
+        recording / "ceilings.json",
+    )
     out = tmp_path / "analysis"
     write_analysis(inputs, out)
     return out
@@ -40,12 +43,21 @@ def _analyze(recording: Path, family: str, tmp_path: Path) -> Path:
 
 def test_speedups_follow_the_recorded_medians(recording, tmp_path):
     frame = pd.read_csv(_analyze(recording, "jacobi2d", tmp_path) / "analysis.csv")
-    timing = {v: json.loads((recording / f"time/jacobi2d/{v}.json").read_text())
-              for v in ("v0_naive", "v1_smem", "v2_coarsen2")}
-    med = {v: {r["size"]: r["time_median_us"] for r in t["rows"]} for v, t in timing.items()}
+    timing = {
+        v: json.loads((recording / f"time/jacobi2d/{v}.json").read_text())
+        for v in ("v0_naive", "v1_smem", "v2_coarsen2")
+    }
+    med = {
+        v: {r["size"]: r["time_median_us"] for r in t["rows"]}
+        for v, t in timing.items()
+    }
     row = frame[(frame["variant"] == "v1_smem") & (frame["size"] == 8192)].iloc[0]
-    assert row["speedup_vs_baseline"] == pytest.approx(med["v0_naive"][8192] / med["v1_smem"][8192])
-    assert row["gbps"] == pytest.approx(2 * 4 * 8192**2 / (med["v1_smem"][8192] * 1e-6) / 1e9)
+    assert row["speedup_vs_baseline"] == pytest.approx(
+        med["v0_naive"][8192] / med["v1_smem"][8192]
+    )
+    assert row["gbps"] == pytest.approx(
+        2 * 4 * 8192**2 / (med["v1_smem"][8192] * 1e-6) / 1e9
+    )
     # the seed report's honest negative result holds on the H200 too
     assert row["speedup_vs_baseline"] < 1
     assert row["smem_conflicts_ld"] > 0
@@ -66,8 +78,14 @@ def test_wrong_and_broken_variants_are_kept_but_never_ranked(recording, tmp_path
 
 def test_add_derived_does_not_mutate_its_input():
     fam = load_family(ROOT / "kernels" / "jacobi2d")
-    frame = pd.DataFrame({"variant": ["v0_naive"], "size": [512], "status": ["ok"],
-                          "time_median_us": [4.0]})
+    frame = pd.DataFrame(
+        {
+            "variant": ["v0_naive"],
+            "size": [512],
+            "status": ["ok"],
+            "time_median_us": [4.0],
+        }
+    )
     before = frame.copy()
     out = add_derived(frame, fam, {"copy_gbps": 4000.0, "fp32_gflops": 60000.0})
     pd.testing.assert_frame_equal(frame, before)
@@ -81,8 +99,13 @@ def test_report_from_recording(recording, tmp_path, family):
     write_figures(analysis, out / "figures")
     write_report(analysis, out / "figures", out)
     md = (out / "report.md").read_text()
-    for heading in ("## Summary", "## 1. Baseline measurement", "## 2. Theoretical analysis",
-                    "## 3. Optimization steps", "## Provenance"):
+    for heading in (
+        "## Summary",
+        "## 1. Baseline measurement",
+        "## 2. Theoretical analysis",
+        "## 3. Optimization steps",
+        "## Provenance",
+    ):
         assert heading in md
     assert "NVIDIA H200" in md
     for name in FIGURES:

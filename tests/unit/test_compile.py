@@ -7,7 +7,10 @@ from nsightflow.compile import compile_variant, nvcc_argv, parse_ptxas
 from nsightflow.registry import load_family
 
 ROOT = Path(__file__).resolve().parents[2]
-FAMILIES = [ROOT / "kernels" / "jacobi2d", ROOT / "tests" / "data" / "families" / "faulty"]
+FAMILIES = [
+    ROOT / "kernels" / "jacobi2d",
+    ROOT / "tests" / "data" / "families" / "faulty",
+]
 needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
 
 PTXAS = """ptxas info    : 0 bytes gmem
@@ -25,14 +28,32 @@ ptxas info    : Used 16 registers, used 0 barriers
 def test_nvcc_argv_is_exact():
     var = load_family(FAMILIES[0]).variants["v1_smem"]
     assert nvcc_argv(var, "sm_90", Path("out.cubin")) == [
-        "nvcc", "-arch=sm_90", "-cubin", "-O3", "-lineinfo", "-Xptxas", "-v",
-        "-o", "out.cubin", str(var.source)]
+        "nvcc",
+        "-arch=sm_90",
+        "-cubin",
+        "-O3",
+        "-lineinfo",
+        "-Xptxas",
+        "-v",
+        "-o",
+        "out.cubin",
+        str(var.source),
+    ]
 
 
 def test_parse_ptxas_reads_every_entry():
     k1, k2 = parse_ptxas(PTXAS)
-    assert (k1.kernel, k1.registers, k1.shared_bytes, k1.barriers) == ("k1", 255, 1360, 1)
-    assert (k1.stack_frame_bytes, k1.spill_store_bytes, k1.spill_load_bytes) == (8, 4, 12)
+    assert (k1.kernel, k1.registers, k1.shared_bytes, k1.barriers) == (
+        "k1",
+        255,
+        1360,
+        1,
+    )
+    assert (k1.stack_frame_bytes, k1.spill_store_bytes, k1.spill_load_bytes) == (
+        8,
+        4,
+        12,
+    )
     assert (k2.kernel, k2.registers, k2.shared_bytes) == ("k2", 16, 0)
 
 
@@ -57,7 +78,9 @@ def test_every_variant_compiles_or_fails_as_data(folder, tmp_path):
 @needs_nvcc
 def test_smem_variant_reports_its_tile():
     fam = load_family(FAMILIES[0])
-    record = compile_variant(fam.variants["v1_smem"], "sm_90", Path("/tmp/nsf_v1.cubin"))
+    record = compile_variant(
+        fam.variants["v1_smem"], "sm_90", Path("/tmp/nsf_v1.cubin")
+    )
     # (8 + 2) x (32 + 2) floats of tile
     assert record["resources"]["shared_bytes"] == 10 * 34 * 4
     assert record["resources"]["barriers"] == 1

@@ -39,7 +39,9 @@ def test_reference_matches_direct_stencil():
     a = ref.generate(6, np.random.default_rng(1))
     b = ref.reference(a, 6)["B"]
     x = a["A"].astype(np.float64)
-    assert b[2, 3] == pytest.approx(0.2 * (x[2, 3] + x[2, 2] + x[2, 4] + x[1, 3] + x[3, 3]))
+    assert b[2, 3] == pytest.approx(
+        0.2 * (x[2, 3] + x[2, 2] + x[2, 4] + x[1, 3] + x[3, 3])
+    )
     assert b[0, 3] == x[0, 3]
 
 
@@ -60,7 +62,10 @@ def _write_family(tmp_path: Path, edit) -> Path:
     [
         (lambda d: d["variants"]["v1_smem"].pop("kernel"), "variants.v1_smem"),
         (lambda d: d.update(baseline="v9_nothing"), "field baseline"),
-        (lambda d: d["variants"]["v2_coarsen2"].update(improves_on="v7_x"), "improves_on"),
+        (
+            lambda d: d["variants"]["v2_coarsen2"].update(improves_on="v7_x"),
+            "improves_on",
+        ),
         (lambda d: d["variants"]["v1_smem"].update(source="missing.cu"), "missing.cu"),
         (lambda d: d.update(sizes="big"), "field sizes"),
     ],

@@ -5,7 +5,13 @@ import ncu_report
 import pytest
 
 from nsightflow.errors import ReportParseError
-from nsightflow.parse import METRIC_COLUMNS, parse_files, read_ncu_rep, rollup_of, size_from_name
+from nsightflow.parse import (
+    METRIC_COLUMNS,
+    parse_files,
+    read_ncu_rep,
+    rollup_of,
+    size_from_name,
+)
 
 
 def _reports(recording: Path) -> list[Path]:
@@ -20,7 +26,9 @@ def test_every_numeric_value_equals_ncu_report(recording):
         action = ncu_report.load_report(str(path)).range_by_idx(0).action_by_idx(0)
         assert len(metrics) > 500
         for row in metrics.itertuples():
-            assert row.value == action.metric_by_name(row.metric).as_double(), row.metric
+            assert row.value == action.metric_by_name(row.metric).as_double(), (
+                row.metric
+            )
 
 
 @pytest.mark.parametrize("metric", ["gpu__time_duration.sum", "dram__bytes_read.sum"])
@@ -72,7 +80,7 @@ def test_truncated_report_is_a_clear_error(recording, tmp_path):
     src = recording / "profile/jacobi2d/v0_naive/n2048.ncu-rep"
     bad = tmp_path / "n2048.ncu-rep"
     bad.write_bytes(src.read_bytes()[: src.stat().st_size // 3])
-    with pytest.raises(ReportParseError, match="n2048.ncu-rep"):
+    with pytest.raises(ReportParseError, match=r"n2048\.ncu-rep"):
         read_ncu_rep(bad)
 
 
@@ -85,6 +93,9 @@ def test_empty_or_missing_report(tmp_path):
 
 
 def test_copied_report_without_meta_still_parses(recording, tmp_path):
-    shutil.copy(recording / "profile/jacobi2d/v2_coarsen2/n8192.ncu-rep", tmp_path / "x_n8192.ncu-rep")
+    shutil.copy(
+        recording / "profile/jacobi2d/v2_coarsen2/n8192.ncu-rep",
+        tmp_path / "x_n8192.ncu-rep",
+    )
     metrics, _ = read_ncu_rep(tmp_path / "x_n8192.ncu-rep")
     assert set(metrics["size"]) == {8192} and set(metrics["variant"]) == {""}

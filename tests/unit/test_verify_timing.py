@@ -3,7 +3,8 @@ import pytest
 
 from nsightflow.launch import poison
 from nsightflow.timing import TimingSettings, sample_until_settled, summarize
-from nsightflow.verify import compare, summarize as verify_summary
+from nsightflow.verify import compare
+from nsightflow.verify import summarize as verify_summary
 
 
 def test_compare_accepts_float32_rounding():
@@ -29,10 +30,22 @@ def test_compare_flags_wrong_values():
 
 
 def test_verify_summary_is_wrong_if_any_size_fails():
-    sizes = [{"n": 7, "ok": True, "rel_l2_error": 1e-8, "unwritten_or_nonfinite": 0,
-              "first_mismatch": None},
-             {"n": 9, "ok": False, "rel_l2_error": 0.5, "unwritten_or_nonfinite": 2,
-              "first_mismatch": {"index": [1]}}]
+    sizes = [
+        {
+            "n": 7,
+            "ok": True,
+            "rel_l2_error": 1e-8,
+            "unwritten_or_nonfinite": 0,
+            "first_mismatch": None,
+        },
+        {
+            "n": 9,
+            "ok": False,
+            "rel_l2_error": 0.5,
+            "unwritten_or_nonfinite": 2,
+            "first_mismatch": {"index": [1]},
+        },
+    ]
     assert verify_summary(sizes)["status"] == "wrong"
     assert "n=9" in verify_summary(sizes)["message"]
     assert verify_summary(sizes[:1])["status"] == "ok"
@@ -42,7 +55,9 @@ def test_summarize_matches_numpy():
     samples = [5.0, 1.0, 3.0, 2.0, 4.0]
     s = summarize(samples)
     assert s["time_median_us"] == 3.0
-    assert s["time_iqr_us"] == pytest.approx(np.percentile(samples, 75) - np.percentile(samples, 25))
+    assert s["time_iqr_us"] == pytest.approx(
+        np.percentile(samples, 75) - np.percentile(samples, 25)
+    )
     assert s["reps"] == 5 and s["time_min_us"] == 1.0
 
 
@@ -59,11 +74,13 @@ def test_sampling_stops_when_median_settles():
 
 def test_sampling_stops_at_max_reps_when_noisy():
     rng = np.random.default_rng(0)
+    state = {"level": 1.0}
 
-    def drifting(k, state=[1.0]):
-        state[0] *= 1.5  # the median never settles
-        return list(state[0] + rng.random(k))
+    def drifting(k):
+        state["level"] *= 1.5  # the median never settles
+        return list(state["level"] + rng.random(k))
 
     samples, settled = sample_until_settled(
-        drifting, TimingSettings(min_reps=10, max_reps=200, budget_s=60))
+        drifting, TimingSettings(min_reps=10, max_reps=200, budget_s=60)
+    )
     assert not settled and len(samples) == 200

@@ -1,0 +1,73 @@
+"""On a GPU machine: the real launcher, verification, timing and ncu (marked, skipped
+visibly elsewhere). Run with `pytest -m "gpu or ncu"` on the GPU machine."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FAULTY = ROOT / "tests" / "data" / "families"
+
+
+def nsightflow(*args: str) -> subprocess.CompletedProcess:
+    proc = subprocess.run([sys.executable, "-m", "nsightflow", *args], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc
+
+
+def build_and_verify(kernels: Path, family: str, variant: str, tmp: Path) -> dict:
+    cubin, res, out = tmp / f"{variant}.cubin", tmp / f"{variant}.res.json", tmp / f"{variant}.json"
+    common = ["--kernels-dir", str(kernels), "--family", family, "--variant", variant,
+              "--cubin", str(cubin)]
+    nsightflow("compile", *common, "--resources", str(res))
+    nsightflow("verify", *common, "--resources", str(res), "--out", str(out))
+    return json.loads(out.read_text())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("variant", ["v0_naive", "v1_smem", "v2_coarsen2"])
+def test_jacobi_variants_verify_on_the_gpu(variant, tmp_path):
+    record = build_and_verify(ROOT / "kernels", "jacobi2d", variant, tmp_path)
+    assert record["status"] == "ok", record["message"]
+    assert {s["n"] for s in record["sizes"]} == {257, 1000, 2048}
+    assert max(s["rel_l2_error"] for s in record["sizes"]) < 1e-6
+
+
+@pytest.mark.gpu
+def test_fast_wrong_kernel_is_caught(tmp_path):
+    record = build_and_verify(FAULTY, "faulty", "v1_wrong", tmp_path)
+    assert record["status"] == "wrong"
+    assert any(s["unwritten_or_nonfinite"] > 0 for s in record["sizes"])
+
+
+@pytest.mark.gpu
+def test_timing_records_clocks_and_settles(tmp_path):
+    build_and_verify(FAULTY, "faulty", "v0_naive", tmp_path)
+    out = tmp_path / "time.json"
+    nsightflow("time", "--kernels-dir", str(FAULTY), "--family", "faulty", "--variant",
+               "v0_naive", "--cubin", str(tmp_path / "v0_naive.cubin"), "--verify",
+               str(tmp_path / "v0_naive.json"), "--out", str(out))
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["size"] for r in rows] == [1048576, 4194304]
+    for r in rows:
+        assert 0 < r["time_min_us"] <= r["time_median_us"] <= r["time_q3_us"]
+        assert r["reps"] >= 30
+        assert "sm_clock_mhz" in r["gpu_before"]
+
+
+@pytest.mark.ncu
+def test_profile_one_launch_and_parse(tmp_path):
+    build_and_verify(FAULTY, "faulty", "v0_naive", tmp_path)
+    folder = tmp_path / "profile"
+    nsightflow("profile", "--kernels-dir", str(FAULTY), "--family", "faulty", "--variant",
+               "v0_naive", "--cubin", str(tmp_path / "v0_naive.cubin"), "--verify",
+               str(tmp_path / "v0_naive.json"), "--out-dir", str(folder))
+    meta = json.loads((folder / "profile.json").read_text())
+    assert meta["status"] == "ok" and meta["settings"]["clock_control"] == "none"
+    nsightflow("parse", str(folder), "-o", str(tmp_path / "m.csv"))
+    text = (tmp_path / "m.csv").read_text()
+    assert "gpu__time_duration.sum" in text and "dram__bytes_read.sum" in text

@@ -1,0 +1,144 @@
+"""Snakemake end to end on the CPU: dry runs, a replay run, and what re-runs when."""
+
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pandas as pd
+
+REPORT_FILES = ("report.md", "report.html", "summary.csv")
+
+
+def snakemake(
+    workdir: Path, *args: str, mode: str | None = None
+) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("NSIGHTFLOW_MODE", None)
+    if mode:
+        env["NSIGHTFLOW_MODE"] = mode
+    return subprocess.run(
+        ["snakemake", "--cores", "2", *args],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def jobs(proc: subprocess.CompletedProcess) -> dict[str, int]:
+    """The dry run's job-count table: rule -> count."""
+    table = proc.stdout.split("Job stats:", 1)
+    assert len(table) == 2, proc.stdout + proc.stderr
+    counts = {}
+    for line in table[1].splitlines()[3:]:
+        parts = line.split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            break
+        if parts[0] != "total":
+            counts[parts[0]] = int(parts[1])
+    return counts
+
+
+def test_dry_run_default_config_measure(workdir):
+    proc = snakemake(workdir, "-n", mode="measure")
+    assert proc.returncode == 0, proc.stderr
+    assert jobs(proc) == {
+        "compile_variant": 3,
+        "verify_variant": 3,
+        "time_variant": 3,
+        "profile_variant": 3,
+        "parse_reports": 3,
+        "measure_ceilings": 1,
+        "analyze_family": 1,
+        "plot_family": 1,
+        "report_family": 1,
+        "tabulate_ceilings": 1,
+        "all": 1,
+    }
+
+
+def test_dry_run_default_config_without_gpu_replays(workdir):
+    proc = snakemake(workdir, "-n")
+    assert proc.returncode == 0, proc.stderr
+    assert "replaying the measurements recorded in examples/h200" in proc.stderr
+    counts = jobs(proc)
+    assert counts["replay_verify"] == 3 and "verify_variant" not in counts
+
+
+def test_dry_run_test_config(workdir):
+    proc = snakemake(workdir, "-n", "--configfile", ".test/config.yaml")
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_replay_run_builds_reports_and_reruns_only_what_changed(workdir):
+    proc = snakemake(workdir)
+    assert proc.returncode == 0, proc.stderr
+    for name in REPORT_FILES:
+        assert (workdir / "results/report/jacobi2d" / name).stat().st_size > 0
+    md = (workdir / "results/report/jacobi2d/report.md").read_text()
+    assert "Replayed, not measured here" in md and "NVIDIA H200" in md
+    summary = pd.read_csv(workdir / "results/report/jacobi2d/summary.csv")
+    assert set(summary["variant"]) == {"v0_naive", "v1_smem", "v2_coarsen2"}
+    assert (workdir / "results/report/ceilings.csv").read_text().count(
+        "NVIDIA H200"
+    ) == 1
+
+    again = snakemake(workdir, "-n")
+    assert "Nothing to be done" in again.stdout + again.stderr
+
+    time.sleep(1.1)  # coarse file-system timestamps
+    # Snakemake skips inputs whose mtime moved but whose content did not: edit it.
+    recorded = workdir / "examples/h200/time/jacobi2d/v1_smem.json"
+    recorded.write_text(
+        recorded.read_text().replace('"family"', '"note": "edited", "family"', 1)
+    )
+    assert jobs(snakemake(workdir, "-n")) == {
+        "replay_time": 1,
+        "analyze_family": 1,
+        "plot_family": 1,
+        "report_family": 1,
+        "all": 1,
+    }
+
+
+def test_changing_one_source_reruns_only_that_variant(workdir):
+    assert snakemake(workdir).returncode == 0
+    time.sleep(1.1)
+    source = workdir / "kernels/jacobi2d/v1_smem.cu"
+    source.write_text(source.read_text() + "\n// edited\n")
+    # replay mode: recompile (resources feed the report), then the family's report
+    proc = snakemake(workdir, "-n")
+    assert jobs(proc) == {
+        "compile_variant": 1,
+        "analyze_family": 1,
+        "plot_family": 1,
+        "report_family": 1,
+        "all": 1,
+    }
+    assert re.search(r"wildcards: family=jacobi2d, variant=v1_smem", proc.stdout)
+    # measure mode: that variant's GPU jobs too, and nothing of the other variants.
+    # Stand in for a finished measurement run: touch the outputs in DAG order.
+    source.write_text(source.read_text().replace("\n// edited\n", ""))
+    touch = snakemake(workdir, "--touch", "--rerun-triggers", "mtime", mode="measure")
+    assert touch.returncode == 0, touch.stderr
+    time.sleep(1.1)
+    source.write_text(source.read_text() + "\n// edited\n")
+    proc = snakemake(workdir, "-n", "--rerun-triggers", "mtime", mode="measure")
+    assert jobs(proc) == {
+        "compile_variant": 1,
+        "verify_variant": 1,
+        "time_variant": 1,
+        "profile_variant": 1,
+        "parse_reports": 1,
+        "analyze_family": 1,
+        "plot_family": 1,
+        "report_family": 1,
+        "all": 1,
+    }
+    assert (
+        "variant=v0_naive" not in proc.stdout
+        and "variant=v2_coarsen2" not in proc.stdout
+    )
