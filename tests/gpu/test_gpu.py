@@ -13,16 +13,33 @@ FAULTY = ROOT / "tests" / "data" / "families"
 
 
 def nsightflow(*args: str) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "nsightflow", *args], cwd=ROOT,
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "nsightflow", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc
 
 
 def build_and_verify(kernels: Path, family: str, variant: str, tmp: Path) -> dict:
-    cubin, res, out = tmp / f"{variant}.cubin", tmp / f"{variant}.res.json", tmp / f"{variant}.json"
-    common = ["--kernels-dir", str(kernels), "--family", family, "--variant", variant,
-              "--cubin", str(cubin)]
+    cubin, res, out = (
+        tmp / f"{variant}.cubin",
+        tmp / f"{variant}.res.json",
+        tmp / f"{variant}.json",
+    )
+    common = [
+        "--kernels-dir",
+        str(kernels),
+        "--family",
+        family,
+        "--variant",
+        variant,
+        "--cubin",
+        str(cubin),
+    ]
     nsightflow("compile", *common, "--resources", str(res))
     nsightflow("verify", *common, "--resources", str(res), "--out", str(out))
     return json.loads(out.read_text())
@@ -48,9 +65,21 @@ def test_fast_wrong_kernel_is_caught(tmp_path):
 def test_timing_records_clocks_and_settles(tmp_path):
     build_and_verify(FAULTY, "faulty", "v0_naive", tmp_path)
     out = tmp_path / "time.json"
-    nsightflow("time", "--kernels-dir", str(FAULTY), "--family", "faulty", "--variant",
-               "v0_naive", "--cubin", str(tmp_path / "v0_naive.cubin"), "--verify",
-               str(tmp_path / "v0_naive.json"), "--out", str(out))
+    nsightflow(
+        "time",
+        "--kernels-dir",
+        str(FAULTY),
+        "--family",
+        "faulty",
+        "--variant",
+        "v0_naive",
+        "--cubin",
+        str(tmp_path / "v0_naive.cubin"),
+        "--verify",
+        str(tmp_path / "v0_naive.json"),
+        "--out",
+        str(out),
+    )
     rows = json.loads(out.read_text())["rows"]
     assert [r["size"] for r in rows] == [1048576, 4194304]
     for r in rows:
@@ -63,9 +92,21 @@ def test_timing_records_clocks_and_settles(tmp_path):
 def test_profile_one_launch_and_parse(tmp_path):
     build_and_verify(FAULTY, "faulty", "v0_naive", tmp_path)
     folder = tmp_path / "profile"
-    nsightflow("profile", "--kernels-dir", str(FAULTY), "--family", "faulty", "--variant",
-               "v0_naive", "--cubin", str(tmp_path / "v0_naive.cubin"), "--verify",
-               str(tmp_path / "v0_naive.json"), "--out-dir", str(folder))
+    nsightflow(
+        "profile",
+        "--kernels-dir",
+        str(FAULTY),
+        "--family",
+        "faulty",
+        "--variant",
+        "v0_naive",
+        "--cubin",
+        str(tmp_path / "v0_naive.cubin"),
+        "--verify",
+        str(tmp_path / "v0_naive.json"),
+        "--out-dir",
+        str(folder),
+    )
     meta = json.loads((folder / "profile.json").read_text())
     assert meta["status"] == "ok" and meta["settings"]["clock_control"] == "none"
     nsightflow("parse", str(folder), "-o", str(tmp_path / "m.csv"))
