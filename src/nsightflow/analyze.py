@@ -36,6 +36,10 @@ NCU_COLUMNS: dict[str, str] = {
     "mem_throughput_pct": M.MEM_THROUGHPUT,
     "smem_conflicts_ld": M.SMEM_CONFLICTS_LD,
     "smem_conflicts_st": M.SMEM_CONFLICTS_ST,
+    "smem_wavefronts_ld": M.SMEM_WAVEFRONTS_LD,
+    "smem_wavefronts_st": M.SMEM_WAVEFRONTS_ST,
+    "shared_ld_inst": M.SHARED_LD_INST,
+    "shared_st_inst": M.SHARED_ST_INST,
     "global_ld_sectors": M.GLOBAL_LD_SECTORS,
     "global_ld_requests": M.GLOBAL_LD_REQUESTS,
     "achieved_occupancy_pct": M.ACHIEVED_OCCUPANCY,
@@ -119,6 +123,10 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
     wide = wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
     wide["sectors_per_request"] = wide["global_ld_sectors"] / wide["global_ld_requests"]
+    # 1.0 = conflict-free (32-bit accesses); the conflict counters are the excess.
+    wide["smem_wavefronts_per_inst"] = (
+        wide["smem_wavefronts_ld"] + wide["smem_wavefronts_st"]
+    ) / (wide["shared_ld_inst"] + wide["shared_st_inst"]).replace(0, np.nan)
     wide["measured_flops"] = 2 * wide["ffma"] + wide["fadd"] + wide["fmul"]
     wide["dram_bytes"] = wide["dram_read_bytes"] + wide["dram_write_bytes"]
     wide["ncu_time_us"] = wide["ncu_time_ns"] / 1e3

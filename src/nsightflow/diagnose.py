@@ -148,11 +148,18 @@ def step_findings(
     conflicts_a = _sum(after, "smem_conflicts_ld", "smem_conflicts_st")
     conflicts_b = _sum(before, "smem_conflicts_ld", "smem_conflicts_st")
     if conflicts_a > conflicts_b:
+        per_inst = _num(after, "smem_wavefronts_per_inst")
+        severity = (
+            "threads of a warp hit the same bank and the access is replayed: pad or "
+            "swizzle the shared layout"
+            if per_inst >= 1.5
+            else "a small excess over a conflict-free pattern, not the main cost here"
+        )
         found.append(
-            f"Shared-memory bank conflicts: {conflicts_b:,.0f} -> "
-            f"{conflicts_a:,.0f} (`l1tex__data_bank_conflicts_pipe_lsu_mem_"
-            "shared_op_{ld,st}.sum`): threads of a warp hit the same bank, and "
-            "the access is replayed."
+            f"Shared-memory bank conflicts {conflicts_b:,.0f} -> {conflicts_a:,.0f} "
+            "excess wavefronts (`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_"
+            f"{{ld,st}}.sum`), {per_inst:.2f} wavefronts per shared-memory instruction "
+            f"(1.00 is conflict-free): {severity}."
         )
     spr_a, spr_b = (
         _num(after, "sectors_per_request"),

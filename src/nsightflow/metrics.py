@@ -46,6 +46,10 @@ FADD = "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"
 FMUL = "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"
 SMEM_CONFLICTS_LD = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
 SMEM_CONFLICTS_ST = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
+SMEM_WAVEFRONTS_LD = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+SMEM_WAVEFRONTS_ST = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+SHARED_LD_INST = "smsp__sass_inst_executed_op_shared_ld.sum"
+SHARED_ST_INST = "smsp__sass_inst_executed_op_shared_st.sum"
 GLOBAL_LD_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 GLOBAL_LD_REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
 ACHIEVED_OCCUPANCY = "sm__warps_active.avg.pct_of_peak_sustained_active"
@@ -92,6 +96,10 @@ EXTRA_METRICS: tuple[str, ...] = (
     FMUL,
     SMEM_CONFLICTS_LD,
     SMEM_CONFLICTS_ST,
+    SMEM_WAVEFRONTS_LD,
+    SMEM_WAVEFRONTS_ST,
+    SHARED_LD_INST,
+    SHARED_ST_INST,
     GLOBAL_LD_SECTORS,
     GLOBAL_LD_REQUESTS,
     ACHIEVED_OCCUPANCY,

@@ -223,21 +223,49 @@ def read_ncu_csv(path: Path) -> pd.DataFrame:
         for col, name in enumerate(header):
             if "__" not in name or col >= len(record):
                 continue
-            value = _to_float(record[col])
-            if value is None:
+            raw = _to_float(record[col])
+            if raw is None:
                 continue
+            value, unit = to_base_unit(raw, units[col])
             rows.append(
                 {
                     **labels,
                     "launch": launch,
                     "kernel": record[kernel_col],
                     "metric": name,
-                    "unit": units[col],
+                    "unit": unit,
                     "value": value,
                     "rollup": rollup_of(name),
                 }
             )
     return pd.DataFrame(rows, columns=METRIC_COLUMNS)
+
+
+_PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+_COUNTABLE = ("byte", "hz", "inst", "sector", "cycle", "warp", "request", "thread")
+
+
+def to_base_unit(value: float, unit: str) -> tuple[float, str]:
+    """Convert a value from ncu's display unit to the base unit ncu_report uses.
+
+    ``Mbyte`` -> ``byte``, ``us`` -> ``ns``, ``sector/us`` -> ``sector/s``, so that
+    ``.ncu-rep`` and CSV inputs give one table. ncu's raw CSV scales units for display unless run with ``--print-units base``.
+    """
+    num, _, den = unit.partition("/")
+    factor = 1.0
+    if num in _SECONDS and not den:
+        return value * _SECONDS[num] / _SECONDS["ns"], "ns"
+    if len(num) > 1 and num[0] in _PREFIX and num[1:] in _COUNTABLE:
+        factor *= _PREFIX[num[0]]
+        num = num[1:]
+    if den in _SECONDS:
+        factor /= _SECONDS[den]
+        den = "s"
+    elif len(den) > 1 and den[0] in _PREFIX and den[1:] in _COUNTABLE:
+        factor /= _PREFIX[den[0]]
+        den = den[1:]
+    return value * factor, num + (f"/{den}" if den else "")
 
 
 def _to_float(text: str) -> float | None:

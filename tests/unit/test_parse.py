@@ -99,3 +99,49 @@ def test_copied_report_without_meta_still_parses(recording, tmp_path):
     )
     metrics, _ = read_ncu_rep(tmp_path / "x_n8192.ncu-rep")
     assert set(metrics["size"]) == {8192} and set(metrics["variant"]) == {""}
+
+
+CSV_FIXTURE = Path(__file__).resolve().parents[1] / "data" / "ncu" / "h200"
+
+
+def test_raw_csv_matches_the_report_it_was_exported_from():
+    # v1_smem_n2048.raw.csv = ncu --import v1_smem_n2048.ncu-rep --csv --page raw (H200)
+    from nsightflow.parse import read_ncu_csv
+
+    csv = read_ncu_csv(CSV_FIXTURE / "v1_smem_n2048.raw.csv").set_index("metric")
+    rep, _ = read_ncu_rep(CSV_FIXTURE / "v1_smem_n2048.ncu-rep")
+    rep = rep.set_index("metric")
+    assert set(csv["size"]) == {2048}
+    common = csv.index.intersection(rep.index)
+    assert len(common) > 900
+    assert (csv.loc[common, "unit"] == rep.loc[common, "unit"]).all()
+    for metric in (
+        "gpu__time_duration.sum",
+        "dram__bytes_read.sum",
+        "dram__bytes_write.sum",
+        "launch__registers_per_thread",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    ):
+        # the CSV prints 6-8 significant digits
+        assert csv.loc[metric, "value"] == pytest.approx(
+            rep.loc[metric, "value"], rel=1e-6
+        )
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "expected"),
+    [
+        (16.896, "us", (16896.0, "ns")),
+        (16.781824, "Mbyte", (16781824.0, "byte")),
+        (1.5, "Tbyte/s", (1.5e12, "byte/s")),
+        (2.0, "sector/us", (2e6, "sector/s")),
+        (3.0, "%/Kbyte", (3e-3, "%/byte")),
+        (1.98, "Ghz", (1.98e9, "hz")),
+        (7.0, "register/thread", (7.0, "register/thread")),
+    ],
+)
+def test_display_units_become_base_units(value, unit, expected):
+    from nsightflow.parse import to_base_unit
+
+    got = to_base_unit(value, unit)
+    assert got[1] == expected[1] and got[0] == pytest.approx(expected[0])
