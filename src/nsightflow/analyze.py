@@ -41,6 +41,12 @@ NCU_COLUMNS: dict[str, str] = {
     "shared_ld_inst": M.SHARED_LD_INST,
     "shared_st_inst": M.SHARED_ST_INST,
     "global_ld_sectors": M.GLOBAL_LD_SECTORS,
+    "global_st_sectors": M.GLOBAL_ST_SECTORS,
+    "l2_sectors": M.L2_SECTORS,
+    "occ_limit_registers": M.OCCUPANCY_LIMITS[0],
+    "occ_limit_shared_mem": M.OCCUPANCY_LIMITS[1],
+    "occ_limit_warps": M.OCCUPANCY_LIMITS[2],
+    "occ_limit_blocks": M.OCCUPANCY_LIMITS[3],
     "global_ld_requests": M.GLOBAL_LD_REQUESTS,
     "achieved_occupancy_pct": M.ACHIEVED_OCCUPANCY,
     "theoretical_occupancy_pct": M.THEORETICAL_OCCUPANCY,
@@ -86,6 +92,8 @@ def variant_status(
     resources: Mapping[str, Any], verify: Mapping[str, Any]
 ) -> tuple[str, str]:
     """The variant's overall status and message: the first stage that failed."""
+    if not resources or not verify:
+        return "not_recorded", "no compile or verify record for this variant"
     if resources.get("status") != OK:
         return str(resources.get("status")), str(resources.get("message", ""))
     return str(verify.get("status")), str(verify.get("message", ""))
@@ -116,12 +124,15 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     Stall metrics stay out (see :func:`stall_frame`); sectors per request and measured
     FLOPs (2*ffma + fadd + fmul) are derived here.
     """
-    wanted = long[long["metric"].isin(NCU_COLUMNS.values())]
-    wide = wanted.pivot_table(
-        index=["variant", "size"], columns="metric", values="value", aggfunc="first"
-    )
-    wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
-    wide = wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
+    wanted = long[long["metric"].isin(NCU_COLUMNS.values())] if len(long) else long
+    if wanted.empty:  # profiling off, failed or not recorded: every column NaN
+        wide = pd.DataFrame(columns=["variant", "size", *NCU_COLUMNS], dtype=float)
+    else:
+        wide = wanted.pivot_table(
+            index=["variant", "size"], columns="metric", values="value", aggfunc="first"
+        )
+        wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
+        wide = wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
     wide["sectors_per_request"] = wide["global_ld_sectors"] / wide["global_ld_requests"]
     # 1.0 = conflict-free (32-bit accesses); the conflict counters are the excess.
     wide["smem_wavefronts_per_inst"] = (
@@ -129,6 +140,10 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     ) / (wide["shared_ld_inst"] + wide["shared_st_inst"]).replace(0, np.nan)
     wide["measured_flops"] = 2 * wide["ffma"] + wide["fadd"] + wide["fmul"]
     wide["dram_bytes"] = wide["dram_read_bytes"] + wide["dram_write_bytes"]
+    wide["l2_bytes_moved"] = wide["l2_sectors"] * M.SECTOR_BYTES
+    wide["l1_bytes_moved"] = (wide["global_ld_sectors"] + wide["global_st_sectors"]) * (
+        M.SECTOR_BYTES
+    )
     wide["ncu_time_us"] = wide["ncu_time_ns"] / 1e3
     wide["dram_gbps"] = wide["dram_bytes"] / wide["ncu_time_ns"]  # bytes/ns = GB/s
     wide["peak_fp32_gflops_datasheet"] = (
@@ -212,23 +227,23 @@ def build_analysis(
     )
     grid.insert(0, "family", family.name)
     status = {
-        v: variant_status(r["resources"], r["verify"]) for v, r in per_variant.items()
+        v: variant_status(r.get("resources", {}), r.get("verify", {}))
+        for v, r in per_variant.items()
     }
     grid["status"] = grid["variant"].map(lambda v: status.get(v, ("missing", ""))[0])
     grid["message"] = grid["variant"].map(lambda v: status.get(v, ("", "no record"))[1])
-    timing = timing_frame(family.name, {v: r["timing"] for v, r in per_variant.items()})
+    timing = timing_frame(
+        family.name, {v: r.get("timing", {}) for v, r in per_variant.items()}
+    )
     frame = grid.merge(
         timing.drop(columns="family"), on=["variant", "size"], how="left"
     )
     unsupported = frame["timing_status"] == "unsupported"
     frame.loc[unsupported & (frame["status"] == OK), "status"] = "unsupported"
     frame = frame.drop(columns="timing_status")
-    if not long_metrics.empty:
-        frame = frame.merge(
-            wide_metrics(long_metrics), on=["variant", "size"], how="left"
-        )
-    else:
-        frame = frame.reindex(columns=[*frame.columns, *NCU_COLUMNS])
+    wide = wide_metrics(long_metrics)
+    wide["variant"] = wide["variant"].astype(object)
+    frame = frame.merge(wide, on=["variant", "size"], how="left")
     frame["profiled"] = frame["ncu_time_ns"].notna()
     return add_derived(frame, family, ceilings)
 
@@ -237,8 +252,15 @@ def _records(paths: list[Path]) -> dict[str, dict[str, Any]]:
     found = {}
     for path in paths:
         data = read_json(path)
+        data["_file"] = _origin(path, data)
         found[data["variant"]] = data
     return found
+
+
+def _origin(path: Path, data: Mapping[str, Any]) -> str:
+    """The raw file a number comes from: the recorded one for replayed outputs."""
+    source = data.get("replayed_from")
+    return f"{path} (replayed from {source})" if source else str(path)
 
 
 def _read_tables(paths: list[Path]) -> pd.DataFrame:
@@ -271,6 +293,12 @@ def context(
                 "status": status,
                 "message": message,
                 "resources": resources.get("resources", {}),
+                "files": {
+                    kind: rec[kind]["_file"]
+                    for kind in ("resources", "verify", "timing")
+                    if "_file" in rec.get(kind, {})
+                }
+                | {"ncu_reports": rec.get("profile", {}).get("reports", [])},
                 "verify_sizes": [
                     s.get("n") for s in rec.get("verify", {}).get("sizes", [])
                 ],
@@ -344,6 +372,11 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
             "status": meta["status"],
             "message": meta.get("message", ""),
             "argv": (meta.get("reports") or [{}])[0].get("argv", []),
+            "reports": [
+                str(folder / r["file"])
+                for r in meta.get("reports", [])
+                if r.get("status") == "ok"
+            ],
         }
     ceilings = read_json(inputs.ceilings) if inputs.ceilings else {}
     long = _read_tables(inputs.metrics)

@@ -138,7 +138,8 @@ def _doctor(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from nsightflow.replay import replay_file
 
-    replay_file(args.recorded, args.output)
+    ident = (args.family, args.variant) if args.family and args.variant else None
+    replay_file(args.recorded, args.output, ident)
     print(f"replayed {args.recorded} -> {args.output}")
     return 0
 
@@ -195,6 +196,13 @@ def _report(args: argparse.Namespace) -> int:
     from nsightflow.report import write_report
 
     write_report(args.analysis_dir, args.figures_dir, args.out_dir)
+    return 0
+
+
+def _index(args: argparse.Namespace) -> int:
+    from nsightflow.report import write_index
+
+    write_index(args.report_dir, args.families)
     return 0
 
 
@@ -260,6 +268,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="copy one recorded stage output into results/")
     p.add_argument("recorded", type=Path)
     p.add_argument("output", type=Path)
+    p.add_argument("--family", help="with --variant: record a missing file as data")
+    p.add_argument("--variant")
     p.set_defaults(handler=_replay)
 
     p = sub.add_parser(
@@ -296,6 +306,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--figures-dir", type=Path, required=True)
     p.add_argument("--out-dir", type=Path, required=True)
     p.set_defaults(handler=_report)
+    p = sub.add_parser("index", help="index.md / index.html over all families")
+    p.add_argument("--report-dir", type=Path, default=Path("results/report"))
+    p.add_argument("--families", nargs="+", required=True)
+    p.set_defaults(handler=_index)
     return parser
 
 

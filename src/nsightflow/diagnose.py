@@ -116,9 +116,20 @@ def _memory_findings(row: Mapping[str, Any]) -> list[str]:
             )
         )
     if _ok(row.get("pct_of_copy_bw")):
+        pct = float(row["pct_of_copy_bw"])
         found.append(
-            f"Achieved bandwidth {row['gbps']:,.0f} GB/s is {row['pct_of_copy_bw']:.0f}% "
-            f"of the measured copy bandwidth."
+            f"Achieved bandwidth {row['gbps']:,.0f} GB/s is {pct:.0f}% of the measured "
+            "copy bandwidth"
+            + (
+                ": far below what this GPU moves, so latency, not bandwidth, limits it."
+                if pct < 60
+                else "."
+            )
+        )
+    if _ok(row.get("pct_of_fp32_peak")) and float(row["pct_of_fp32_peak"]) > 30:
+        found.append(
+            f"Achieved {row['gflops']:,.0f} GFLOP/s is {row['pct_of_fp32_peak']:.0f}% of "
+            "the measured FP32 peak."
         )
     return found
 
@@ -203,3 +214,113 @@ def _ok(value: Any) -> bool:
 
 def _sum(row: Mapping[str, Any], *cols: str) -> float:
     return float(sum(row[c] for c in cols if _ok(row.get(c))))
+
+
+OCCUPANCY_LIMITERS = {
+    "occ_limit_registers": "registers per thread",
+    "occ_limit_shared_mem": "shared memory per block",
+    "occ_limit_warps": "block size (warps per SM)",
+    "occ_limit_blocks": "blocks per SM",
+}
+
+
+def occupancy_findings(row: Mapping[str, Any]) -> list[str]:
+    """Which resource caps theoretical occupancy, and how far achieved falls below it."""
+    limits = {k: _num(row, k) for k in OCCUPANCY_LIMITERS}
+    limits = {k: v for k, v in limits.items() if not math.isnan(v)}
+    theoretical = _num(row, "theoretical_occupancy_pct")
+    achieved = _num(row, "achieved_occupancy_pct")
+    found = []
+    if limits and not math.isnan(theoretical) and theoretical < 100:
+        key = min(limits, key=lambda k: limits[k])
+        found.append(
+            f"Theoretical occupancy {theoretical:.0f}% is capped by "
+            f"{OCCUPANCY_LIMITERS[key]} ({limits[key]:.0f} blocks per SM, "
+            f"`launch__occupancy_limit_{key.removeprefix('occ_limit_')}`)."
+        )
+    if not math.isnan(theoretical) and not math.isnan(achieved):
+        if theoretical - achieved > 20:
+            found.append(
+                f"Achieved occupancy {achieved:.0f}% is far below the theoretical "
+                f"{theoretical:.0f}%: blocks finish unevenly or the grid is too small "
+                "to fill the GPU (a tail effect)."
+            )
+    return found
+
+
+def spill_findings(resources: Mapping[str, Any]) -> list[str]:
+    """Register spills reported by ptxas."""
+    stores = resources.get("spill_store_bytes", 0) or 0
+    loads = resources.get("spill_load_bytes", 0) or 0
+    if stores or loads:
+        return [
+            f"Register spills: {stores} bytes stored and {loads} bytes loaded per "
+            f"thread (ptxas), {resources.get('registers')} registers: spilled values go "
+            "through local memory; reduce live values or relax __launch_bounds__."
+        ]
+    return []
+
+
+def regime_findings(rows: pd.DataFrame, l2_bytes: float | None) -> list[str]:
+    """Jumps in achieved bandwidth along one variant's size sweep (e.g. leaving L2)."""
+    rows = rows.sort_values("size")
+    found = []
+    pairs = zip(rows.to_dict("records"), rows.to_dict("records")[1:], strict=False)
+    for a, b in pairs:
+        ga, gb = float(a["gbps"]), float(b["gbps"])
+        if math.isnan(ga) or math.isnan(gb) or ga <= 0:
+            continue
+        change = 100 * (gb - ga) / ga
+        if change > -15:
+            continue
+        crossed = (
+            l2_bytes is not None and a["ideal_bytes"] <= l2_bytes < b["ideal_bytes"]
+        )
+        reason = (
+            f"the working set ({b['ideal_bytes'] / 1e6:,.0f} MB) no longer fits the "
+            f"{l2_bytes / 1e6:,.0f} MB L2, so every byte now comes from DRAM"
+            if crossed and l2_bytes
+            else "a regime change worth profiling at both sizes"
+        )
+        found.append(
+            f"`{a['variant']}`: achieved bandwidth falls {abs(change):.0f}% from "
+            f"{ga:,.0f} GB/s at n = {a['size']} to {gb:,.0f} GB/s at n = {b['size']}: "
+            f"{reason}."
+        )
+    return found
+
+
+def rule_changes(rules: pd.DataFrame, before: str, after: str, size: int) -> list[str]:
+    """Optimization rules of ncu that appeared or disappeared with a step, with speedups."""
+    if rules.empty:
+        return []
+    opt = rules[(rules["type"] == "optimization") & (rules["size"] == size)]
+
+    def by_rule(variant: str) -> dict[str, float]:
+        rows = opt[opt["variant"] == variant]
+        return {
+            str(r["rule"]): float(r["speedup_pct"]) for r in rows.to_dict("records")
+        }
+
+    a, b = by_rule(before), by_rule(after)
+    found = []
+    for rule in sorted(set(b) - set(a)):
+        found.append(
+            f"New ncu finding **{rule}** (estimated speedup {_pct_text(b[rule])})."
+        )
+    for rule in sorted(set(a) - set(b)):
+        found.append(
+            f"ncu finding **{rule}** of `{before}` is gone "
+            f"(it estimated {_pct_text(a[rule])})."
+        )
+    for rule in sorted(set(a) & set(b)):
+        if not math.isnan(a[rule]) and not math.isnan(b[rule]):
+            if abs(b[rule] - a[rule]) >= 10:
+                found.append(
+                    f"ncu **{rule}** estimated speedup {a[rule]:.0f}% -> {b[rule]:.0f}%."
+                )
+    return found
+
+
+def _pct_text(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"up to {value:.0f}%"

@@ -51,6 +51,9 @@ SMEM_WAVEFRONTS_ST = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
 SHARED_LD_INST = "smsp__sass_inst_executed_op_shared_ld.sum"
 SHARED_ST_INST = "smsp__sass_inst_executed_op_shared_st.sum"
 GLOBAL_LD_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+GLOBAL_ST_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+L2_SECTORS = "lts__t_sectors.sum"
+SECTOR_BYTES = 32
 GLOBAL_LD_REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
 ACHIEVED_OCCUPANCY = "sm__warps_active.avg.pct_of_peak_sustained_active"
 THEORETICAL_OCCUPANCY = "sm__maximum_warps_per_active_cycle_pct"
@@ -101,7 +104,9 @@ EXTRA_METRICS: tuple[str, ...] = (
     SHARED_LD_INST,
     SHARED_ST_INST,
     GLOBAL_LD_SECTORS,
+    GLOBAL_ST_SECTORS,
     GLOBAL_LD_REQUESTS,
+    L2_SECTORS,
     ACHIEVED_OCCUPANCY,
     REGISTERS,
     L2_HIT_RATE,
@@ -119,6 +124,12 @@ EXTRA_METRICS: tuple[str, ...] = (
 ALIASES: dict[str, str] = {
     "gld_throughput": "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second",
     "gst_throughput": "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum.per_second",
+    "shared_store_throughput": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum.per_second",
+    "gld_transactions": GLOBAL_LD_SECTORS,
+    "gst_transactions": GLOBAL_ST_SECTORS,
+    "dram_utilization": "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
+    "sm_efficiency": "smsp__cycles_active.avg.pct_of_peak_sustained_elapsed",
+    "warp_execution_efficiency": "smsp__thread_inst_executed_per_inst_executed.ratio",
     "dram_read_bytes": DRAM_READ,
     "dram_write_bytes": DRAM_WRITE,
     "achieved_occupancy": ACHIEVED_OCCUPANCY,
@@ -128,3 +139,8 @@ ALIASES: dict[str, str] = {
     "l2_hit_rate": L2_HIT_RATE,
     "gpu_time": TIME,
 }
+
+
+def resolve(names: list[str]) -> list[str]:
+    """The ncu metric names for user-given names, nvprof-era aliases mapped (``ALIASES``)."""
+    return [ALIASES.get(name, name) for name in names]

@@ -21,7 +21,17 @@ STYLE: Any = {  # rcParams shared by every figure
     "axes.spines.right": False,
     "legend.frameon": False,
 }
-FIGURES = ("perf_vs_size", "roofline", "stalls")
+FIGURES = ("perf_vs_size", "roofline", "stalls", "bytes_by_level", "step_changes")
+# Metrics whose change per step the step_changes figure shows: column -> label.
+STEP_METRICS = {
+    "time_median_us": "time",
+    "dram_bytes": "DRAM bytes",
+    "l2_bytes_moved": "L2 bytes",
+    "achieved_occupancy_pct": "achieved occupancy",
+    "sectors_per_request": "sectors / request",
+    "smem_wavefronts_per_inst": "smem wavefronts / inst",
+    "registers": "registers",
+}
 MAX_STALL_REASONS = 6
 
 
@@ -227,6 +237,81 @@ def stalls_figure(stalls: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
     return fig
 
 
+def bytes_by_level_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
+    """Bytes moved at DRAM, L2 and L1 per variant (largest profiled size) vs the ideal."""
+    import matplotlib
+
+    with matplotlib.rc_context(STYLE):
+        fig = _new_figure(7, 3.6)
+        ax = fig.subplots()
+        prof = analysis[
+            (analysis["status"] == "ok") & analysis["profiled"].astype(bool)
+        ]
+        if prof.empty:
+            ax.text(0.5, 0.5, "no ncu data", ha="center", transform=ax.transAxes)
+            return fig
+        size = int(prof["size"].max())
+        rows = prof[prof["size"] == size].set_index("variant")
+        levels = [
+            ("dram_bytes", "DRAM"),
+            ("l2_bytes_moved", "L2"),
+            ("l1_bytes_moved", "L1 (global ld/st)"),
+        ]
+        x = np.arange(len(rows))
+        width = 0.8 / len(levels)
+        for i, (col, label) in enumerate(levels):
+            if col in rows and rows[col].notna().any():
+                ax.bar(x + i * width, rows[col] / 1e6, width, label=label)
+        ideal = float(rows["ideal_bytes"].iloc[0]) / 1e6
+        ax.axhline(ideal, color="k", ls="--", lw=1, label="ideal (each byte once)")
+        ax.set_xticks(x + width, list(rows.index))
+        ax.set_ylabel("MB moved (ncu)")
+        ax.legend(fontsize=7)
+        ax.set_title(f"{ctx['family']['title']}: bytes per memory level, n = {size}")
+    return fig
+
+
+def step_changes_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
+    """Relative change of key metrics per step vs the step it improves on."""
+    import matplotlib
+
+    with matplotlib.rc_context(STYLE):
+        fig = _new_figure(7, 3.8)
+        ax = fig.subplots()
+        prof = analysis[
+            (analysis["status"] == "ok") & analysis["profiled"].astype(bool)
+        ]
+        steps = [v for v in ctx["variants"] if v["improves_on"]]
+        if prof.empty or not steps:
+            ax.text(0.5, 0.5, "no profiled steps", ha="center", transform=ax.transAxes)
+            return fig
+        size = int(prof["size"].max())
+        rows = prof[prof["size"] == size].set_index("variant")
+        metrics = [m for m in STEP_METRICS if m in rows and rows[m].notna().any()]
+        y = np.arange(len(metrics))
+        height = 0.8 / len(steps)
+        for i, step in enumerate(steps):
+            before, after = step["improves_on"], step["name"]
+            if before not in rows.index or after not in rows.index:
+                continue
+            change = [
+                100 * (rows.loc[after, m] / rows.loc[before, m] - 1)
+                if rows.loc[before, m]
+                else np.nan
+                for m in metrics
+            ]
+            ax.barh(y + i * height, change, height, label=f"{before} -> {after}")
+        ax.axvline(0, color="k", lw=0.8)
+        ax.set_yticks(
+            y + height * (len(steps) - 1) / 2, [STEP_METRICS[m] for m in metrics]
+        )
+        ax.invert_yaxis()
+        ax.set_xlabel(f"change vs the previous step at n = {size} [%]")
+        ax.legend(fontsize=7)
+        ax.set_title(f"{ctx['family']['title']}: what each step changed")
+    return fig
+
+
 def write_figures(analysis_dir: Path, out_dir: Path) -> list[Path]:
     """Build every figure of one family and save it as PNG."""
     analysis = pd.read_csv(analysis_dir / "analysis.csv")
@@ -237,6 +322,8 @@ def write_figures(analysis_dir: Path, out_dir: Path) -> list[Path]:
         "perf_vs_size": perf_vs_size_figure(analysis, ctx),
         "roofline": roofline_figure(analysis, ctx),
         "stalls": stalls_figure(stalls, ctx),
+        "bytes_by_level": bytes_by_level_figure(analysis, ctx),
+        "step_changes": step_changes_figure(analysis, ctx),
     }
     paths = []
     for name, fig in figures.items():

@@ -5,8 +5,10 @@ import json
 import os
 import platform
 import re
+import shlex
 import shutil
 import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -78,6 +80,7 @@ def collect(kernels_dir: Path | None = None, **extra: Any) -> dict[str, Any]:
     """Provenance block for a stage output."""
     info: dict[str, Any] = {
         "nsightflow": __version__,
+        "command": shlex.join(["python", "-m", "nsightflow", *sys.argv[1:]]),
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "host": platform.node(),
         "nvcc": nvcc_version(),

@@ -88,13 +88,31 @@ def recording_info(source: Path) -> dict[str, Any]:
     return json.loads(path.read_text())  # type: ignore[no-any-return]
 
 
-def replay_file(recorded: Path, output: Path) -> None:
-    """Copy one recorded stage output (file or profile folder) into results/."""
+def replay_file(
+    recorded: Path, output: Path, ident: tuple[str, str] | None = None
+) -> None:
+    """Copy one recorded stage output (file or profile folder) into results/.
+
+    A variant the recording does not hold (added after it was made) becomes a
+    ``not_recorded`` record, shown in the report, instead of failing the run.
+    """
     if not recorded.exists():
-        raise StageInputError(
-            f"{recorded}: not in the recording; re-record or "
-            "switch this family off (config families)"
-        )
+        if ident is None:
+            raise StageInputError(f"{recorded}: not in the recording; re-record it")
+        record = {
+            "family": ident[0],
+            "variant": ident[1],
+            "status": "not_recorded",
+            "message": f"{recorded} is not in the recording: measure this variant on "
+            "a GPU machine (config mode: measure) and record again",
+            "replayed_from": str(recorded),
+        }
+        if output.suffix == ".json":
+            write_json(output, record)
+        else:
+            output.mkdir(parents=True, exist_ok=True)
+            write_json(output / "profile.json", {**record, "reports": []})
+        return
     if recorded.is_dir():
         if output.exists():
             shutil.rmtree(output)

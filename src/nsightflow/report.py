@@ -1,19 +1,19 @@
 """Report stage: ``report.md``, ``report.html`` and ``summary.csv`` of one family.
 
-The Markdown follows the seed Jacobi-2D report: 1 baseline measurement over sizes,
-2 theoretical analysis (bound, roofline, the baseline under Nsight Compute), 3 one
-section per optimization step with before -> after deltas, stall reasons that moved and
-a diagnosis, then the summary, failed variants and provenance.
+The sections themselves are built in :mod:`nsightflow.sections`; this module writes the
+formats: Markdown, HTML (self-contained, user strings escaped), PDF, and the index
+over all families.
 """
 
+import base64
+import html
 import json
-import math
+import re
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from nsightflow import diagnose
+from nsightflow.sections import ReportBuilder
 
 SUMMARY_COLUMNS = [
     "family",
@@ -42,437 +42,53 @@ img { max-width: 100%; }
 """
 
 
-def _fmt(value: Any, digits: int = 2, unit: str = "") -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "n/a"
-    if isinstance(value, float) and abs(value) >= 1000:
-        return f"{value:,.0f}{unit}"
-    return f"{value:.{digits}f}{unit}" if isinstance(value, float) else f"{value}{unit}"
-
-
-def _delta(name: str, before: Any, after: Any, unit: str = "", digits: int = 2) -> str:
-    change = diagnose.pct_change(before, after)
-    tail = "" if math.isnan(change) else f" ({change:+.1f}%)"
-    return f"{name} {_fmt(before, digits)}{unit} -> {_fmt(after, digits)}{unit}{tail}"
-
-
-def _table(frame: pd.DataFrame) -> str:
-    clean = frame.astype(object).where(frame.notna(), None)  # NaN -> blank cell
-    return clean.to_markdown(index=False, floatfmt=",.2f", missingval="")
-
-
-class ReportBuilder:
-    """Assembles the Markdown of one family from its analysis files."""
-
-    def __init__(
-        self,
-        analysis: pd.DataFrame,
-        stalls: pd.DataFrame,
-        rules: pd.DataFrame,
-        ctx: dict[str, Any],
-    ) -> None:
-        self.a = analysis
-        self.stalls = stalls
-        self.rules = rules
-        self.ctx = ctx
-        self.fam = ctx["family"]
-        self.variants = {v["name"]: v for v in ctx["variants"]}
-        profiled = analysis[analysis["profiled"].astype(bool)]["size"]
-        self.profile_sizes = (
-            sorted(profiled.unique().tolist()) or self.fam["profile_sizes"]
-        )
-        self.key_size = (
-            max(self.profile_sizes) if self.profile_sizes else max(self.fam["sizes"])
-        )
-
-    def row(self, variant: str, size: int) -> dict[str, Any]:
-        """The analysis row of a variant at a size (empty dict when absent)."""
-        rows = self.a[(self.a["variant"] == variant) & (self.a["size"] == size)]
-        return {str(k): v for k, v in rows.iloc[0].items()} if not rows.empty else {}
-
-    def build(self) -> str:
-        """The whole report."""
-        parts = [
-            self.header(),
-            self.summary(),
-            self.baseline(),
-            self.theory(),
-            self.steps(),
-            self.failures(),
-            self.provenance(),
-        ]
-        return "\n\n".join(p for p in parts if p) + "\n"
-
-    def header(self) -> str:
-        """Title, description, where and how it was measured, the result."""
-        c = self.ctx["ceilings"]
-        prov = self.ctx["provenance"]
-        timing = prov.get("timing", {})
-        profile = prov.get("profile", {})
-        ok = self.a[(self.a["status"] == "ok") & (self.a["size"] == self.key_size)]
-        lines = [
-            f"# {self.fam['title']}: optimization report",
-            "",
-            self.fam["description"],
-            "",
-            f"Measured on **{timing.get('gpu', c.get('gpu') or 'unknown GPU')}** "
-            f"(driver {timing.get('driver', '?')}, CUDA {timing.get('cuda_driver', '?')})"
-            f" on {timing.get('date', '?')}; nvcc {prov.get('compile', {}).get('nvcc')}, "
-            f"ncu {profile.get('ncu', 'n/a')} with clock control "
-            f"`{profile.get('clock_control', 'n/a')}`.",
-        ]
-        replay = self.ctx.get("replay")
-        if replay:
-            lines += [
-                "",
-                f"> **Replayed, not measured here.** These numbers were recorded on "
-                f"{replay.get('gpu', '?')} on {replay.get('date', '?')} (driver "
-                f"{replay.get('driver', '?')}, ncu {replay.get('ncu', '?')}, clock "
-                f"control `{replay.get('clock_control', '?')}`, kernels revision "
-                f"{replay.get('kernels_git', '?')}) and replayed from "
-                f"`{replay['source']}` on a machine without a GPU.",
-            ]
-        if not ok.empty:
-            best = ok.nsmallest(1, "time_median_us").iloc[0]
-            lines += [
-                "",
-                f"**Result at n = {self.key_size}:** the fastest correct variant "
-                f"is `{best['variant']}` at {best['time_median_us']:.2f} us, "
-                f"{_fmt(best['speedup_vs_baseline'])}x the baseline "
-                f"`{self.fam['baseline']}`, {best['gbps']:,.0f} GB/s "
-                f"({best['pct_of_copy_bw']:.0f}% of the measured copy bandwidth).",
-            ]
-        return "\n".join(lines)
-
-    def summary(self) -> str:
-        """The summary table at the largest profiled size."""
-        rows = []
-        for name, v in self.variants.items():
-            r = self.row(name, self.key_size)
-            rows.append(
-                {
-                    "version": f"`{name}`",
-                    "status": v["status"],
-                    **{
-                        f"time n={n} [us]": self.row(name, n).get("time_median_us")
-                        for n in self.profile_sizes
-                    },
-                    f"speedup vs {self.fam['baseline']}": r.get("speedup_vs_baseline"),
-                    "vs previous step": r.get("speedup_vs_previous"),
-                    "GB/s": r.get("gbps"),
-                    "% of copy BW": r.get("pct_of_copy_bw"),
-                    "rank": None
-                    if pd.isna(r.get("rank", math.nan))
-                    else int(r["rank"]),
-                    "idea": v["idea"],
-                }
-            )
-        return (
-            f"## Summary (speedups and bandwidth at n = {self.key_size})\n\n"
-            + _table(pd.DataFrame(rows))
-            + "\n\nVariants that did not compile or "
-            "verify have no rank: a fast wrong kernel scores nothing."
-        )
-
-    def baseline(self) -> str:
-        """Section 1: every variant over the size sweep."""
-        times = self.a.pivot_table(
-            index="size", columns="variant", values="time_median_us"
-        ).reset_index()
-        times["size"] = times["size"].astype(int).astype(str)
-        s = self.ctx["provenance"].get("timing_settings", {})
-        return (
-            "## 1. Baseline measurement over sizes\n\n"
-            "![time and bandwidth over sizes](figures/perf_vs_size.png)\n\n"
-            "Median kernel time in us (CUDA events; launches queued back to back "
-            f"behind a spin kernel, so the GPU's L2 stays warm; warm-up "
-            f"{s.get('warmup', '?')} launches, then batches until the median moves "
-            f"less than {100 * float(s.get('settle_rel', 0)):.1f}% or "
-            f"{s.get('budget_s', '?')} s pass):\n\n" + _table(times)
-        )
-
-    def theory(self) -> str:
-        """Section 2: ideal work, ceilings, bound, roofline, the baseline under ncu."""
-        c = self.ctx["ceilings"]
-        base = self.fam["baseline"]
-        lines = [
-            "## 2. Theoretical analysis",
-            "",
-            "### 2.1 Bound",
-            "",
-            f"Ideal work: FLOPs = `{self.fam['flops']}`, bytes = `{self.fam['bytes']}`"
-            " (each input read once, each output written once).",
-        ]
-        copy, fp32 = c.get("copy_gbps"), c.get("fp32_gflops")
-        if copy and fp32:
-            ridge = fp32 / copy
-            lines += [
-                "",
-                f"Measured ceilings of this GPU: copy bandwidth {copy:,.0f} GB/s, "
-                f"FP32 FMA {fp32:,.0f} GFLOP/s (datasheet at the clocks ncu saw: "
-                f"{_fmt(c.get('datasheet_dram_gbps'))} GB/s, "
-                f"{_fmt(c.get('datasheet_fp32_gflops'))} GFLOP/s). Ridge point: "
-                f"{ridge:.1f} FLOP/byte.",
-                "",
-            ]
-            rows = []
-            for n in self.profile_sizes:
-                r = self.row(base, n)
-                t_c = r["ideal_flops"] / fp32 / 1e3
-                t_m = r["ideal_bytes"] / copy / 1e3
-                rows.append(
-                    {
-                        "n": n,
-                        "FLOPs": f"{r['ideal_flops']:,.0f}",
-                        "bytes": f"{r['ideal_bytes']:,.0f}",
-                        "AI [FLOP/B]": r["ai_ideal"],
-                        "compute time [us]": t_c,
-                        "memory time [us]": t_m,
-                        "bound": "memory" if t_m > t_c else "compute",
-                        f"{base} measured [us]": r.get("time_median_us"),
-                        "measured / floor": r.get("time_median_us", math.nan)
-                        / max(t_c, t_m),
-                    }
-                )
-            lines.append(_table(pd.DataFrame(rows)))
-        lines += [
-            "",
-            "![roofline](figures/roofline.png)",
-            "",
-            f"### 2.2 The baseline `{base}` under Nsight Compute",
-            "",
-        ]
-        for n in self.profile_sizes:
-            r = self.row(base, n)
-            if not r.get("profiled"):
-                continue
-            lines += [
-                f"n = {n}:",
-                "",
-                f"- RealTime (ncu `gpu__time_duration.sum`) = {_fmt(r['ncu_time_us'])} us;"
-                f" event-timed median {_fmt(r['time_median_us'])} us",
-                f"- dram__bytes_read.sum = {r['dram_read_bytes']:,.0f} B, "
-                f"dram__bytes_write.sum = {r['dram_write_bytes']:,.0f} B",
-                f"- DRAM bandwidth (ncu bytes / ncu time) = {_fmt(r['dram_gbps'])} GB/s;"
-                f" L2 hit rate {_fmt(r['l2_hit_pct'], 1)}%; global load sectors per "
-                f"request {_fmt(r['sectors_per_request'])}",
-                f"- achieved occupancy {_fmt(r['achieved_occupancy_pct'], 1)}% "
-                f"(theoretical {_fmt(r['theoretical_occupancy_pct'], 0)}%), "
-                f"{_fmt(r['registers'], 0)} registers per thread",
-                "",
-            ]
-            lines += [f"- {f}" for f in diagnose.baseline_findings(r, self.stalls)]
-            lines += self._rule_quotes(base, n, "WarpStateStats")
-            lines.append("")
-        lines.append("![stall reasons](figures/stalls.png)")
-        return "\n".join(lines)
-
-    def _rule_quotes(
-        self, variant: str, size: int, section: str | None = None
-    ) -> list[str]:
-        if self.rules.empty:
-            return []
-        r = self.rules[
-            (self.rules["variant"] == variant)
-            & (self.rules["size"] == size)
-            & (self.rules["type"] == "optimization")
-        ]
-        if section:
-            r = r[r["section"] == section]
-        out = []
-        for rule in r.to_dict("records"):
-            pct = float(rule["speedup_pct"])
-            speed = (
-                "" if math.isnan(pct) else f" (ncu estimates up to {pct:.0f}% speedup)"
-            )
-            text = diagnose.clean_ncu_text(str(rule["message"]))
-            out.append(f"> ncu {rule['rule']}{speed}: {text}")
-        return out
-
-    def steps(self) -> str:
-        """Section 3: one subsection per optimization step."""
-        lines = ["## 3. Optimization steps"]
-        k = 0
-        for name, v in self.variants.items():
-            if not v["improves_on"]:
-                continue
-            k += 1
-            before = v["improves_on"]
-            lines += [
-                "",
-                f"### 3.{k} `{name}`: {v['idea']}",
-                "",
-                f"Builds on `{before}`. Status: **{v['status']}**.",
-                "",
-                "```cuda",
-                Path(v["source"]).read_text().strip()
-                if Path(v["source"]).is_file()
-                else f"// {v['source']} not found",
-                "```",
-            ]
-            if v["status"] != "ok":
-                lines += ["", f"Not measured: {v['message'][:800]}"]
-                continue
-            for n in self.profile_sizes:
-                a, b = self.row(before, n), self.row(name, n)
-                if not a or not b:
-                    continue
-                lines += ["", f"**n = {n}**, key metrics `{before}` -> `{name}`:", ""]
-                lines += [f"- {d}" for d in self._deltas(a, b)]
-                lines += ["", "Diagnosis:", ""]
-                lines += [f"- {f}" for f in diagnose.step_findings(a, b, self.stalls)]
-                lines += self._rule_quotes(name, n, "WarpStateStats")
-            verdict = self.row(name, self.key_size).get("speedup_vs_previous")
-            if verdict is not None and not math.isnan(verdict):
-                word = "pays" if verdict > 1.0 else "does not pay"
-                vs_base = self.row(name, self.key_size)["speedup_vs_baseline"]
-                tail = (
-                    ""
-                    if before == self.fam["baseline"]
-                    else f", {vs_base:.2f}x vs `{self.fam['baseline']}`"
-                )
-                lines += [
-                    "",
-                    f"**Verdict:** at n = {self.key_size} this step {word}: "
-                    f"{verdict:.2f}x vs `{before}`{tail}."
-                    + (
-                        ""
-                        if verdict > 1.0
-                        else " It stays in the report: a step "
-                        "that did not pay is evidence too."
-                    ),
-                ]
-        return "\n".join(lines)
-
-    def _deltas(self, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
-        out = [
-            _delta(
-                "RealTime (event median)",
-                a["time_median_us"],
-                b["time_median_us"],
-                " us",
-            ),
-            _delta("Achieved bandwidth", a["gbps"], b["gbps"], " GB/s", 0),
-            _delta("Achieved GFLOP/s", a["gflops"], b["gflops"], "", 0),
-        ]
-        if a.get("profiled") and b.get("profiled"):
-            out += [
-                _delta(
-                    "ncu gpu__time_duration.sum",
-                    a["ncu_time_us"],
-                    b["ncu_time_us"],
-                    " us",
-                ),
-                _delta(
-                    "dram__bytes_read.sum",
-                    a["dram_read_bytes"],
-                    b["dram_read_bytes"],
-                    " B",
-                    0,
-                ),
-                _delta(
-                    "dram__bytes_write.sum",
-                    a["dram_write_bytes"],
-                    b["dram_write_bytes"],
-                    " B",
-                    0,
-                ),
-                _delta("DRAM bandwidth", a["dram_gbps"], b["dram_gbps"], " GB/s", 0),
-                _delta(
-                    "shared-memory bank conflicts (ld+st)",
-                    diagnose._sum(a, "smem_conflicts_ld", "smem_conflicts_st"),
-                    diagnose._sum(b, "smem_conflicts_ld", "smem_conflicts_st"),
-                    "",
-                    0,
-                ),
-                _delta(
-                    "achieved occupancy",
-                    a["achieved_occupancy_pct"],
-                    b["achieved_occupancy_pct"],
-                    "%",
-                    1,
-                ),
-                _delta("registers per thread", a["registers"], b["registers"], "", 0),
-            ]
-            top_a = diagnose.top_stalls(self.stalls, a["variant"], a["size"])
-            top_b = diagnose.top_stalls(self.stalls, b["variant"], b["size"])
-            out.append(
-                "top stalls "
-                + ", ".join(f"{t.reason} {t.cycles:.1f}" for t in top_a.itertuples())
-                + " -> "
-                + ", ".join(f"{t.reason} {t.cycles:.1f}" for t in top_b.itertuples())
-            )
-        return out
-
-    def failures(self) -> str:
-        """Section 4: variants that failed, with their messages."""
-        bad = [v for v in self.variants.values() if v["status"] != "ok"]
-        if not bad:
-            return ""
-        rows = [
-            {
-                "variant": f"`{v['name']}`",
-                "status": v["status"],
-                "message": v["message"].replace("\n", " ")[:300],
-            }
-            for v in bad
-        ]
-        return (
-            "## 4. Variants that failed\n\nKept in the report, out of the ranking.\n\n"
-            + _table(pd.DataFrame(rows))
-        )
-
-    def provenance(self) -> str:
-        """Appendix: GPU, versions, settings and commands."""
-        p = self.ctx["provenance"]
-        timing, profile, comp = (
-            p.get("timing", {}),
-            p.get("profile", {}),
-            p.get("compile", {}),
-        )
-        rows = [
-            ("GPU", timing.get("gpu")),
-            ("driver", timing.get("driver")),
-            ("CUDA (driver API)", timing.get("cuda_driver")),
-            ("nvcc", comp.get("nvcc")),
-            ("ncu", profile.get("ncu")),
-            ("ncu clock control", profile.get("clock_control")),
-            ("ncu section set", profile.get("set")),
-            ("kernels git revision", timing.get("kernels_git") or "not recorded"),
-            ("timed on", timing.get("date")),
-            ("profiled on", profile.get("date")),
-            ("timing settings", json.dumps(p.get("timing_settings", {}))),
-            ("compile command", " ".join(p.get("compile_argv", []))),
-            (
-                "profile command",
-                " ".join(profile.get("argv", [])[:6]) + " ..."
-                if profile.get("argv")
-                else "n/a",
-            ),
-            ("ceilings", self.ctx["ceilings"].get("method")),
-        ]
-        frame = pd.DataFrame(rows, columns=["item", "value"])
-        return "## Provenance\n\n" + frame.to_markdown(index=False)
-
-
 def summary_frame(analysis: pd.DataFrame) -> pd.DataFrame:
     """``summary.csv``: one row per variant and size, the columns ARCHITECTURE names."""
     return analysis.reindex(columns=SUMMARY_COLUMNS)
 
 
-def to_html(markdown_text: str, title: str) -> str:
-    """Standalone HTML page of the Markdown report."""
+def to_html(markdown_text: str, title: str, base_dir: Path | None = None) -> str:
+    """Standalone HTML of a Markdown report.
+
+    Raw HTML in the Markdown is not passed through: every user-supplied string (variant
+    names, ideas, compiler messages) arrives escaped. With ``base_dir``, figures are
+    embedded as data URIs so the page is one self-contained file.
+    """
     import markdown
 
-    body = markdown.markdown(markdown_text, extensions=["tables", "fenced_code"])
+    md = markdown.Markdown(extensions=["tables", "fenced_code"])
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    body = md.convert(markdown_text)
+    if base_dir is not None:
+        body = _IMG.sub(lambda m: _embed(m, base_dir), body)
     return (
-        f"<!doctype html>\n<html><head><meta charset='utf-8'><title>{title}</title>"
+        "<!doctype html>\n<html><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title>"
         f"<style>{HTML_STYLE}</style></head><body>\n{body}\n</body></html>\n"
     )
 
 
+_IMG = re.compile(r'<img alt="([^"]*)" src="([^"]+\.png)"')
+
+
+def _embed(match: re.Match[str], base_dir: Path) -> str:
+    path = base_dir / match.group(2)
+    if not path.is_file():
+        return match.group(0)
+    data = base64.b64encode(path.read_bytes()).decode()
+    return f'<img alt="{match.group(1)}" src="data:image/png;base64,{data}"'
+
+
+def _write_csv(frame: pd.DataFrame, path: Path) -> None:
+    # 10 significant digits: identical files from the same data on any platform.
+    frame.to_csv(path, index=False, float_format="%.10g")
+
+
 def write_report(analysis_dir: Path, figures_dir: Path, out_dir: Path) -> None:
-    """Write report.md, report.html and summary.csv of one family."""
+    """Write report.md, report.html, report.pdf and summary.csv of one family."""
+    from nsightflow.pdf import write_pdf
+
     analysis = pd.read_csv(analysis_dir / "analysis.csv")
     stalls = pd.read_csv(analysis_dir / "stalls.csv")
     rules_path = analysis_dir / "rules.csv"
@@ -486,6 +102,41 @@ def write_report(analysis_dir: Path, figures_dir: Path, out_dir: Path) -> None:
     )
     text = text.replace("](figures/", f"]({rel.as_posix()}/")
     out_dir.mkdir(parents=True, exist_ok=True)
+    title = ctx["family"]["title"]
     (out_dir / "report.md").write_text(text)
-    (out_dir / "report.html").write_text(to_html(text, ctx["family"]["title"]))
-    summary_frame(analysis).to_csv(out_dir / "summary.csv", index=False)
+    (out_dir / "report.html").write_text(to_html(text, title, base_dir=out_dir))
+    write_pdf(to_html(text, title), out_dir, out_dir / "report.pdf")
+    _write_csv(summary_frame(analysis), out_dir / "summary.csv")
+
+
+def write_index(report_dir: Path, families: list[str]) -> None:
+    """``index.md`` / ``index.html`` over every family's report."""
+    rows = []
+    for family in families:
+        summary = pd.read_csv(report_dir / family / "summary.csv")
+        ok = summary[summary["status"] == "ok"]
+        key = int(summary["size"].max())
+        best = ok[ok["size"] == key].nsmallest(1, "time_median_us")
+        failed = sorted(set(summary[summary["status"] != "ok"]["variant"]))
+        rows.append(
+            {
+                "family": f"[{family}]({family}/report.html)",
+                "variants": summary["variant"].nunique(),
+                "fastest at its largest size": (
+                    f"`{best.iloc[0]['variant']}` (n = {key}, "
+                    f"{best.iloc[0]['speedup_vs_baseline']:.2f}x)"
+                    if not best.empty
+                    else "none correct"
+                ),
+                "failed": ", ".join(f"`{v}`" for v in failed) or "none",
+                "files": f"[md]({family}/report.md), [pdf]({family}/report.pdf), "
+                f"[csv]({family}/summary.csv)",
+            }
+        )
+    text = (
+        "# nsightflow reports\n\n"
+        + pd.DataFrame(rows).to_markdown(index=False)
+        + "\n\nMeasured ceilings of the GPU: [ceilings.csv](ceilings.csv).\n"
+    )
+    (report_dir / "index.md").write_text(text)
+    (report_dir / "index.html").write_text(to_html(text, "nsightflow reports"))

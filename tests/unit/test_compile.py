@@ -70,8 +70,8 @@ def test_every_variant_compiles_or_fails_as_data(folder, tmp_path):
         assert record["status"] == "ok", record["message"]
         res = record["resources"]
         assert res["kernel"] == var.kernel
-        assert 8 <= res["registers"] <= 64
-        assert res["spill_store_bytes"] == 0
+        assert 8 <= res["registers"] <= 255
+        assert res["spill_store_bytes"] == 0 and res["spill_load_bytes"] == 0
         assert (tmp_path / f"{name}.cubin").stat().st_size > 0
 
 

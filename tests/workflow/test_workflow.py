@@ -8,7 +8,21 @@ from pathlib import Path
 
 import pandas as pd
 
-REPORT_FILES = ("report.md", "report.html", "summary.csv")
+REPORT_FILES = ("report.md", "report.html", "report.pdf", "summary.csv")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def n_variants() -> int:
+    """Variants of every default family: the job counts scale with it."""
+    from nsightflow.registry import load_families
+
+    return sum(len(f.variants) for f in load_families(ROOT / "kernels"))
+
+
+def n_families() -> int:
+    from nsightflow.registry import load_families
+
+    return len(load_families(ROOT / "kernels"))
 
 
 def snakemake(
@@ -45,17 +59,22 @@ def jobs(proc: subprocess.CompletedProcess) -> dict[str, int]:
 def test_dry_run_default_config_measure(workdir):
     proc = snakemake(workdir, "-n", mode="measure")
     assert proc.returncode == 0, proc.stderr
+    v, f = n_variants(), n_families()
     assert jobs(proc) == {
-        "compile_variant": 3,
-        "verify_variant": 3,
-        "time_variant": 3,
-        "profile_variant": 3,
-        "parse_reports": 3,
+        **{
+            rule: v
+            for rule in (
+                "compile_variant",
+                "verify_variant",
+                "time_variant",
+                "profile_variant",
+                "parse_reports",
+            )
+        },
+        **{rule: f for rule in ("analyze_family", "plot_family", "report_family")},
         "measure_ceilings": 1,
-        "analyze_family": 1,
-        "plot_family": 1,
-        "report_family": 1,
         "tabulate_ceilings": 1,
+        "report_index": 1,
         "all": 1,
     }
 
@@ -63,9 +82,10 @@ def test_dry_run_default_config_measure(workdir):
 def test_dry_run_default_config_without_gpu_replays(workdir):
     proc = snakemake(workdir, "-n")
     assert proc.returncode == 0, proc.stderr
-    assert "replaying the measurements recorded in examples/h200" in proc.stderr
+    # said on the console (and in .snakemake/log)
+    assert "replaying the measurements recorded in examples/h200" in proc.stdout
     counts = jobs(proc)
-    assert counts["replay_verify"] == 3 and "verify_variant" not in counts
+    assert counts["replay_verify"] == n_variants() and "verify_variant" not in counts
 
 
 def test_dry_run_test_config(workdir):
@@ -81,7 +101,12 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(workdir):
     md = (workdir / "results/report/jacobi2d/report.md").read_text()
     assert "Replayed, not measured here" in md and "NVIDIA H200" in md
     summary = pd.read_csv(workdir / "results/report/jacobi2d/summary.csv")
-    assert set(summary["variant"]) == {"v0_naive", "v1_smem", "v2_coarsen2"}
+    from nsightflow.registry import load_family
+
+    assert set(summary["variant"]) == set(
+        load_family(ROOT / "kernels/jacobi2d").variants
+    )
+    assert (workdir / "results/report/index.html").is_file()
     assert (workdir / "results/report/ceilings.csv").read_text().count(
         "NVIDIA H200"
     ) == 1
@@ -100,6 +125,7 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(workdir):
         "analyze_family": 1,
         "plot_family": 1,
         "report_family": 1,
+        "report_index": 1,
         "all": 1,
     }
 
@@ -116,6 +142,7 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
         "analyze_family": 1,
         "plot_family": 1,
         "report_family": 1,
+        "report_index": 1,
         "all": 1,
     }
     assert re.search(r"wildcards: family=jacobi2d, variant=v1_smem", proc.stdout)
@@ -136,6 +163,7 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
         "analyze_family": 1,
         "plot_family": 1,
         "report_family": 1,
+        "report_index": 1,
         "all": 1,
     }
     assert (

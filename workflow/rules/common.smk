@@ -4,9 +4,9 @@ provide the input functions the rules use. Logic lives in the nsightflow package
 """
 
 import shutil
-import sys
 from pathlib import Path
 
+from snakemake.logging import logger
 from snakemake.utils import validate
 
 from nsightflow.registry import load_families
@@ -20,10 +20,10 @@ FAMILIES = {f.name: f for f in load_families(KERNELS, config["families"])}
 SOURCE = Path(config["source"])
 MODE, MODE_REASON = choose_mode(config["mode"], SOURCE)
 HAVE_NVCC = shutil.which("nvcc") is not None
-print(f"nsightflow: {MODE_REASON}", file=sys.stderr)
+logger.info(f"nsightflow: {MODE_REASON}")
 if MODE == "replay" and not HAVE_NVCC:
-    print("nsightflow: nvcc not found; register/shared-memory figures come from the "
-          "recording", file=sys.stderr)
+    logger.info("nsightflow: nvcc not found; compile is skipped and register and "
+                "shared-memory figures come from the recording")
 
 
 wildcard_constraints:
@@ -57,9 +57,20 @@ def metrics_inputs(kind):
     return variant_files(pattern)
 
 
+def recorded(relative):
+    """Input function: the recorded file when the recording has it, else nothing
+    (the replay command then writes a `not_recorded` record)."""
+
+    def inputs(wildcards):
+        path = SOURCE / relative.format(**wildcards)
+        return [str(path)] if path.exists() else []
+
+    return inputs
+
+
 def report_targets():
     return [
         f"results/report/{family}/{name}"
         for family in FAMILIES
-        for name in ("report.md", "report.html", "summary.csv")
-    ] + ["results/report/ceilings.csv"]
+        for name in ("report.md", "report.html", "report.pdf", "summary.csv")
+    ] + ["results/report/ceilings.csv", "results/report/index.html"]

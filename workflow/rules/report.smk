@@ -54,6 +54,8 @@ rule plot_family:
             "perf_vs_size.png",
             "roofline.png",
             "stalls.png",
+            "bytes_by_level.png",
+            "step_changes.png",
         ),
     log:
         "logs/plot/{family}.log",
@@ -75,6 +77,7 @@ rule report_family:
     output:
         md="results/report/{family}/report.md",
         html="results/report/{family}/report.html",
+        pdf="results/report/{family}/report.pdf",
         summary="results/report/{family}/summary.csv",
     log:
         "logs/report/{family}.log",
@@ -98,4 +101,21 @@ rule tabulate_ceilings:
         r"""
         exec &> >(tee {log:q})
         python -m nsightflow ceilings-table {input.ceilings:q} -o {output.csv:q}
+        """
+
+
+rule report_index:
+    input:
+        summaries=expand("results/report/{family}/summary.csv", family=FAMILIES),
+    output:
+        md="results/report/index.md",
+        html="results/report/index.html",
+    log:
+        "logs/report/index.log",
+    params:
+        families=list(FAMILIES),
+    shell:
+        r"""
+        exec &> >(tee {log:q})
+        python -m nsightflow index --report-dir results/report --families {params.families:q}
         """
