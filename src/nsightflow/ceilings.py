@@ -33,8 +33,42 @@ def _median_ms(gpu: GpuContext, run: Any) -> float:
     return float(np.median(times))
 
 
+VENDOR_SGEMM_N = 8192
+
+
+def vendor_sgemm() -> dict[str, Any]:
+    """cuBLAS SGEMM rate through cupy where installed (optional; None otherwise)."""
+    try:
+        import cupy as cp
+    except ImportError:
+        return {"vendor_sgemm_gflops": None, "vendor_sgemm_note": "cupy not installed"}
+    n = VENDOR_SGEMM_N
+    rng = cp.random.default_rng(0)
+    a = rng.random((n, n), dtype=cp.float32)
+    b = rng.random((n, n), dtype=cp.float32)
+    c = cp.empty((n, n), dtype=cp.float32)
+    for _ in range(3):  # warm-up: cuBLAS handle, heuristics, clocks
+        cp.matmul(a, b, out=c)
+    times = []
+    for _ in range(REPS):
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        cp.matmul(a, b, out=c)
+        end.record()
+        end.synchronize()
+        times.append(cp.cuda.get_elapsed_time(start, end))
+    ms = float(np.median(times))
+    del a, b, c
+    cp.get_default_memory_pool().free_all_blocks()
+    return {
+        "vendor_sgemm_gflops": 2 * n**3 / (ms * 1e-3) / 1e9,
+        "vendor_sgemm_note": f"cupy.matmul (cuBLAS) float32, n = {n}, median of {REPS}",
+    }
+
+
 def measure() -> dict[str, Any]:
-    """Copy bandwidth (bytes read + written) and FP32 FMA rate of device 0."""
+    """Copy bandwidth (bytes read + written), FP32 FMA rate and vendor SGEMM rate."""
+    vendor = vendor_sgemm()  # before pycuda's context: cupy uses the primary one
     with GpuContext() as gpu:
         cuda = gpu.cuda
         src = cuda.mem_alloc(COPY_BYTES)
@@ -63,6 +97,7 @@ def measure() -> dict[str, Any]:
         fp32_gflops = 2 * 8 * iters * blocks * threads / (ms * 1e-3) / 1e9
         out.free()
         return {
+            **vendor,
             "gpu": gpu.device.name(),
             "copy_gbps": copy_gbps,
             "copy_bytes": 2 * COPY_BYTES,
