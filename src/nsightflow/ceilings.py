@@ -37,7 +37,7 @@ VENDOR_SGEMM_N = 8192
 
 
 def vendor_sgemm() -> dict[str, Any]:
-    """cuBLAS SGEMM rate through cupy where installed (optional; None otherwise)."""
+    """The rate of cuBLAS SGEMM through cupy where installed (else None)."""
     try:
         import cupy as cp
     except ImportError:
