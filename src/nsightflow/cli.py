@@ -199,6 +199,13 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pdf(args: argparse.Namespace) -> int:
+    from nsightflow.pdf import write_pdf
+
+    write_pdf(args.html.read_text(), args.html.parent, args.output)
+    return 0
+
+
 def _index(args: argparse.Namespace) -> int:
     from nsightflow.report import write_index
 
@@ -306,6 +313,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--figures-dir", type=Path, required=True)
     p.add_argument("--out-dir", type=Path, required=True)
     p.set_defaults(handler=_report)
+    p = sub.add_parser("pdf", help="report.html -> report.pdf (A4)")
+    p.add_argument("html", type=Path)
+    p.add_argument("-o", "--output", type=Path, required=True)
+    p.set_defaults(handler=_pdf)
+
     p = sub.add_parser("index", help="index.md / index.html over all families")
     p.add_argument("--report-dir", type=Path, default=Path("results/report"))
     p.add_argument("--families", nargs="+", required=True)

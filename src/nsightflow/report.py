@@ -86,9 +86,7 @@ def _write_csv(frame: pd.DataFrame, path: Path) -> None:
 
 
 def write_report(analysis_dir: Path, figures_dir: Path, out_dir: Path) -> None:
-    """Write report.md, report.html, report.pdf and summary.csv of one family."""
-    from nsightflow.pdf import write_pdf
-
+    """Write report.md, report.html (figures embedded) and summary.csv of one family."""
     analysis = pd.read_csv(analysis_dir / "analysis.csv")
     stalls = pd.read_csv(analysis_dir / "stalls.csv")
     rules_path = analysis_dir / "rules.csv"
@@ -105,7 +103,6 @@ def write_report(analysis_dir: Path, figures_dir: Path, out_dir: Path) -> None:
     title = ctx["family"]["title"]
     (out_dir / "report.md").write_text(text)
     (out_dir / "report.html").write_text(to_html(text, title, base_dir=out_dir))
-    write_pdf(to_html(text, title), out_dir, out_dir / "report.pdf")
     _write_csv(summary_frame(analysis), out_dir / "summary.csv")
 
 

@@ -115,6 +115,9 @@ def test_report_from_recording(recording, tmp_path, family):
         assert png.read_bytes()[:4] == b"\x89PNG" and f"figures/{name}.png" in md
     html = (out / "report.html").read_text()
     assert "<table>" in html and html.count("data:image/png;base64,") == len(FIGURES)
+    from nsightflow.pdf import write_pdf
+
+    write_pdf(html, out, out / "report.pdf")
     assert (out / "report.pdf").read_bytes()[:5] == b"%PDF-"
     summary = pd.read_csv(out / "summary.csv")
     assert list(summary.columns) == SUMMARY_COLUMNS

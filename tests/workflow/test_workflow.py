@@ -71,7 +71,10 @@ def test_dry_run_default_config_measure(workdir):
                 "parse_reports",
             )
         },
-        **{rule: f for rule in ("analyze_family", "plot_family", "report_family")},
+        **{
+            rule: f
+            for rule in ("analyze_family", "plot_family", "report_family", "render_pdf")
+        },
         "measure_ceilings": 1,
         "tabulate_ceilings": 1,
         "report_index": 1,
@@ -125,6 +128,7 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(workdir):
         "analyze_family": 1,
         "plot_family": 1,
         "report_family": 1,
+        "render_pdf": 1,
         "report_index": 1,
         "all": 1,
     }
@@ -142,6 +146,7 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
         "analyze_family": 1,
         "plot_family": 1,
         "report_family": 1,
+        "render_pdf": 1,
         "report_index": 1,
         "all": 1,
     }
@@ -163,6 +168,7 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
         "analyze_family": 1,
         "plot_family": 1,
         "report_family": 1,
+        "render_pdf": 1,
         "report_index": 1,
         "all": 1,
     }

@@ -77,7 +77,6 @@ rule report_family:
     output:
         md="results/report/{family}/report.md",
         html="results/report/{family}/report.html",
-        pdf="results/report/{family}/report.pdf",
         summary="results/report/{family}/summary.csv",
     log:
         "logs/report/{family}.log",
@@ -87,6 +86,20 @@ rule report_family:
         python -m nsightflow report --analysis-dir results/analysis/{wildcards.family:q} \
             --figures-dir results/report/{wildcards.family:q}/figures \
             --out-dir results/report/{wildcards.family:q}
+        """
+
+
+rule render_pdf:
+    input:
+        html="results/report/{family}/report.html",
+    output:
+        pdf="results/report/{family}/report.pdf",
+    log:
+        "logs/report/{family}.pdf.log",
+    shell:
+        r"""
+        exec &> >(tee {log:q})
+        python -m nsightflow pdf {input.html:q} -o {output.pdf:q}
         """
 
 
