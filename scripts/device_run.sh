@@ -15,7 +15,7 @@ rc=$?
 end=$(date +%s)
 tail -8 "$OUT/snakemake.log"
 echo "default experiment: snakemake exit $rc, wall time $((end - start)) s"
-snakemake --cores all --config kernels_dir=tests/data/families > "$OUT/snakemake_faulty.log" 2>&1
+snakemake --cores all "$@" --config kernels_dir=tests/data/families > "$OUT/snakemake_faulty.log" 2>&1
 echo "faulty test family: snakemake exit $?"
 tar czf "$OUT/results.tar.gz" results logs benchmarks .snakemake/log 2>/dev/null
 python - <<'PY'
