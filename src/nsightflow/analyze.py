@@ -134,10 +134,15 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
         wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
         wide = wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
     wide["sectors_per_request"] = wide["global_ld_sectors"] / wide["global_ld_requests"]
-    # 1.0 = conflict-free (32-bit accesses); the conflict counters are the excess.
-    wide["smem_wavefronts_per_inst"] = (
-        wide["smem_wavefronts_ld"] + wide["smem_wavefronts_st"]
-    ) / (wide["shared_ld_inst"] + wide["shared_st_inst"]).replace(0, np.nan)
+    # ncu counts a conflict as a wavefront beyond the access's minimum (1 for 32-bit,
+    # 4 for 128-bit accesses), so conflicts / wavefronts is the share of replays.
+    wavefronts = wide["smem_wavefronts_ld"] + wide["smem_wavefronts_st"]
+    wide["smem_wavefronts_per_inst"] = wavefronts / (
+        wide["shared_ld_inst"] + wide["shared_st_inst"]
+    ).replace(0, np.nan)
+    wide["smem_conflict_share"] = (
+        wide["smem_conflicts_ld"] + wide["smem_conflicts_st"]
+    ) / wavefronts.replace(0, np.nan)
     wide["measured_flops"] = 2 * wide["ffma"] + wide["fadd"] + wide["fmul"]
     wide["dram_bytes"] = wide["dram_read_bytes"] + wide["dram_write_bytes"]
     wide["l2_bytes_moved"] = wide["l2_sectors"] * M.SECTOR_BYTES
@@ -333,6 +338,8 @@ def context(
             "gpu": ceilings.get("gpu"),
             "copy_gbps": ceilings.get("copy_gbps"),
             "fp32_gflops": ceilings.get("fp32_gflops"),
+            "vendor_sgemm_gflops": ceilings.get("vendor_sgemm_gflops"),
+            "vendor_sgemm_note": ceilings.get("vendor_sgemm_note"),
             "method": ceilings.get("method"),
             "datasheet_fp32_gflops": _num(peaks["peak_fp32_gflops_datasheet"]),
             "datasheet_dram_gbps": _num(peaks["peak_dram_gbps_datasheet"]),

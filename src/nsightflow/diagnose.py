@@ -158,19 +158,27 @@ def step_findings(
         )
     conflicts_a = _sum(after, "smem_conflicts_ld", "smem_conflicts_st")
     conflicts_b = _sum(before, "smem_conflicts_ld", "smem_conflicts_st")
+    share_a = _num(after, "smem_conflict_share")
+    share_b = _num(before, "smem_conflict_share")
+    metric = "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum`"
     if conflicts_a > conflicts_b:
-        per_inst = _num(after, "smem_wavefronts_per_inst")
         severity = (
             "threads of a warp hit the same bank and the access is replayed: pad or "
             "swizzle the shared layout"
-            if per_inst >= 1.5
-            else "a small excess over a conflict-free pattern, not the main cost here"
+            if share_a >= 0.3
+            else "a small share, not the main cost here"
         )
         found.append(
             f"Shared-memory bank conflicts {conflicts_b:,.0f} -> {conflicts_a:,.0f} "
-            "excess wavefronts (`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_"
-            f"{{ld,st}}.sum`), {per_inst:.2f} wavefronts per shared-memory instruction "
-            f"(1.00 is conflict-free): {severity}."
+            f"({metric}): {100 * share_a:.0f}% of shared-memory wavefronts are "
+            f"conflict replays, {severity}."
+        )
+    elif share_b >= 0.05 and conflicts_a < 0.5 * conflicts_b:
+        verb = "removed" if share_a < 0.05 else "reduced"
+        found.append(
+            f"Shared-memory bank conflicts {verb}: {conflicts_b:,.0f} -> "
+            f"{conflicts_a:,.0f} ({metric}); conflict replays fall from "
+            f"{100 * share_b:.0f}% to {100 * share_a:.0f}% of shared-memory wavefronts."
         )
     spr_a, spr_b = (
         _num(after, "sectors_per_request"),

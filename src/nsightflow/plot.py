@@ -29,7 +29,7 @@ STEP_METRICS = {
     "l2_bytes_moved": "L2 bytes",
     "achieved_occupancy_pct": "achieved occupancy",
     "sectors_per_request": "sectors / request",
-    "smem_wavefronts_per_inst": "smem wavefronts / inst",
+    "smem_conflict_share": "smem conflict share",
     "registers": "registers",
 }
 MAX_STALL_REASONS = 6

@@ -118,12 +118,37 @@ class ReportBuilder:
             lines += [
                 "",
                 f"**Result at n = {self.key_size}:** the fastest correct variant "
-                f"is `{best['variant']}` at {best['time_median_us']:.2f} us, "
+                f"is `{best['variant']}` at {best['time_median_us']:,.2f} us, "
                 f"{_fmt(best['speedup_vs_baseline'])}x the baseline "
-                f"`{self.fam['baseline']}`, {best['gbps']:,.0f} GB/s "
-                f"({best['pct_of_copy_bw']:.0f}% of the measured copy bandwidth).",
+                f"`{self.fam['baseline']}`, " + self._rate(best) + ".",
             ]
         return "\n".join(lines)
+
+    def compute_bound(self, row: dict[str, Any] | pd.Series) -> bool:
+        """Whether the ideal work is past the ridge point of the measured ceilings."""
+        c = self.ctx["ceilings"]
+        if not c.get("copy_gbps") or not c.get("fp32_gflops"):
+            return False
+        return bool(row["ai_ideal"] > c["fp32_gflops"] / c["copy_gbps"])
+
+    def _rate(self, row: dict[str, Any] | pd.Series) -> str:
+        """The rate that matters for the bound: GFLOP/s or GB/s, vs its ceiling."""
+        c = self.ctx["ceilings"]
+        if self.compute_bound(row):
+            vendor = c.get("vendor_sgemm_gflops")
+            tail = (
+                f", {100 * row['gflops'] / vendor:.0f}% of cuBLAS SGEMM"
+                if vendor and self.fam["name"] == "sgemm"
+                else ""
+            )
+            return (
+                f"{row['gflops']:,.0f} GFLOP/s ({row['pct_of_fp32_peak']:.0f}% of the "
+                f"measured FP32 peak{tail})"
+            )
+        return (
+            f"{row['gbps']:,.0f} GB/s ({row['pct_of_copy_bw']:.0f}% of the measured "
+            "copy bandwidth)"
+        )
 
     def summary(self) -> str:
         """The summary table at the largest profiled size."""
@@ -142,6 +167,8 @@ class ReportBuilder:
                     "vs previous step": r.get("speedup_vs_previous"),
                     "GB/s": r.get("gbps"),
                     "% of copy BW": r.get("pct_of_copy_bw"),
+                    "GFLOP/s": r.get("gflops"),
+                    "% of FP32 peak": r.get("pct_of_fp32_peak"),
                     "DRAM GB/s (ncu)": r.get("dram_gbps"),
                     "smem throughput %": r.get("smem_throughput_pct"),
                     "rank": None

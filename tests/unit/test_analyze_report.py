@@ -10,7 +10,11 @@ from nsightflow.registry import load_family
 from nsightflow.report import SUMMARY_COLUMNS, write_report
 
 ROOT = Path(__file__).resolve().parents[2]
-KERNELS = {"jacobi2d": ROOT / "kernels", "faulty": ROOT / "tests" / "data" / "families"}
+KERNELS = {
+    "jacobi2d": ROOT / "kernels",
+    "sgemm": ROOT / "kernels",
+    "faulty": ROOT / "tests" / "data" / "families",
+}
 
 
 def _analyze(recording: Path, family: str, tmp_path: Path) -> Path:
@@ -94,7 +98,7 @@ def test_add_derived_does_not_mutate_its_input():
     assert out.loc[0, "speedup_vs_baseline"] == 1.0
 
 
-@pytest.mark.parametrize("family", ["jacobi2d", "faulty"])
+@pytest.mark.parametrize("family", ["jacobi2d", "sgemm", "faulty"])
 def test_report_from_recording(recording, tmp_path, family):
     analysis = _analyze(recording, family, tmp_path)
     out = tmp_path / "report"
@@ -139,6 +143,12 @@ def test_report_from_recording(recording, tmp_path, family):
         assert f"v1_smem is {slower:.1f}% slower than v0_naive" in md
         assert "Stall **barrier** rose" in md
         assert "+++ v1_smem.cu" in md and "+    __syncthreads();" in md
+    elif family == "sgemm":
+        padded = md.split("`v3_padded`:", 1)[1].split("### 3.4", 1)[0]
+        assert "Shared-memory bank conflicts removed" in padded
+        transposed = md.split("`v2_tiled_transposed`:", 1)[1].split("### 3.3", 1)[0]
+        assert "pad or swizzle the shared layout" in transposed
+        assert "of cuBLAS SGEMM" in md  # compute-bound: rated against FLOP ceilings
     else:
         assert "## 4. Variants that failed" in md
         assert 'identifier "offset" is undefined' in md

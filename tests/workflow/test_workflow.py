@@ -110,6 +110,11 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(workdir):
         load_family(ROOT / "kernels/jacobi2d").variants
     )
     assert (workdir / "results/report/index.html").is_file()
+    # The same numbers as the report the H200 itself wrote from this recording.
+    for family in ("jacobi2d", "sgemm"):
+        on_gpu = ROOT / "tests/data/h200_gpu_reports" / family / "summary.csv"
+        replayed = workdir / "results/report" / family / "summary.csv"
+        assert replayed.read_text() == on_gpu.read_text(), family
     assert (workdir / "results/report/ceilings.csv").read_text().count(
         "NVIDIA H200"
     ) == 1
