@@ -63,6 +63,8 @@ NCU_COLUMNS: dict[str, str] = {
     "l2_bytes": M.L2_BYTES,
 }
 TIMING_COLUMNS = [
+    "cache",
+    "throttled",
     "time_median_us",
     "time_q1_us",
     "time_q3_us",
@@ -111,6 +113,10 @@ def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.Da
                     "size": row["size"],
                     "timing_status": row.get("status", OK),
                     **{c: row.get(c) for c in TIMING_COLUMNS},
+                    # recordings made before cache modes existed were all hot
+                    "cache": row.get(
+                        "cache", "hot" if "time_median_us" in row else None
+                    ),
                 }
             )
     return pd.DataFrame(
@@ -205,6 +211,8 @@ def add_derived(
         axis=1,
     )
     out["speedup_vs_previous"] = np.where(ok, previous / out["time_median_us"], np.nan)
+    # Cross-check: ncu's duration of its one profiled launch vs the event median.
+    out["ncu_vs_event_pct"] = 100 * (out["ncu_time_us"] / out["time_median_us"] - 1)
     out["rank"] = out[ok].groupby("size")["time_median_us"].rank(method="min")
     return out
 

@@ -59,6 +59,7 @@ def _time(args: argparse.Namespace) -> int:
         args.budget_s,
         args.settle_rel,
         args.timeout_s,
+        args.cache,
     )
     record = stages.time(
         args.kernels_dir,
@@ -248,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-reps", type=int, default=2000)
     p.add_argument("--budget-s", type=float, default=1.0)
     p.add_argument("--settle-rel", type=float, default=0.005)
+    p.add_argument("--cache", choices=["auto", "hot", "cold"], default="auto")
     p.add_argument("--timeout-s", type=float, default=300)
     p.set_defaults(handler=_time)
 

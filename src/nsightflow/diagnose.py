@@ -332,3 +332,33 @@ def rule_changes(rules: pd.DataFrame, before: str, after: str, size: int) -> lis
 
 def _pct_text(value: float) -> str:
     return "n/a" if math.isnan(value) else f"up to {value:.0f}%"
+
+
+CROSS_CHECK_PCT = 10.0  # ncu vs event timing: beyond this, say so
+UNSTABLE_CV = 0.05  # coefficient of variation above which samples are flagged
+
+
+def measurement_findings(rows: pd.DataFrame) -> list[str]:
+    """Disagreements between ncu and event timing, and unstable or throttled samples."""
+    found = []
+    for record in rows.to_dict("records"):
+        r = {str(k): v for k, v in record.items()}
+        where = f"`{r['variant']}` at n = {r['size']}"
+        diff = _num(r, "ncu_vs_event_pct")
+        if not math.isnan(diff) and abs(diff) > CROSS_CHECK_PCT:
+            found.append(
+                f"{where}: ncu's `gpu__time_duration.sum` ({r['ncu_time_us']:,.2f} us) "
+                f"differs from the event-timed median ({r['time_median_us']:,.2f} us, "
+                f"{r.get('cache') or 'hot'} cache) by {diff:+.0f}%: ncu times one launch "
+                "with its own cache and clock state; compare the two with care."
+            )
+        cv = _num(r, "cv")
+        if not math.isnan(cv) and (cv > UNSTABLE_CV or r.get("settled") is False):
+            found.append(
+                f"{where}: unstable samples (CV {100 * cv:.1f}%, "
+                f"{'settled' if r.get('settled') else 'median did not settle'} "
+                f"after {int(r['reps'])} launches)."
+            )
+        if r.get("throttled") is True:
+            found.append(f"{where}: NVML reported a power or thermal slowdown.")
+    return found

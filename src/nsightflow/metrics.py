@@ -120,6 +120,10 @@ EXTRA_METRICS: tuple[str, ...] = (
     *(stall_metric(r) for r in STALL_REASONS),
 )
 
+# Metrics the report reads that the sections above (or ncu itself, for device
+# attributes) always collect, so they need no --metrics entry.
+FROM_SECTIONS: tuple[str, ...] = (L2_BYTES, THEORETICAL_OCCUPANCY)
+
 # nvprof-era names used in course material, mapped to the ncu metrics above.
 ALIASES: dict[str, str] = {
     "gld_throughput": "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second",

@@ -74,6 +74,7 @@ class ReportBuilder:
             self.theory(),
             self.steps(),
             self.failures(),
+            self.measurement(),
             self.limitations(),
             self.provenance(),
         ]
@@ -470,12 +471,45 @@ class ReportBuilder:
             + _table(pd.DataFrame(rows))
         )
 
+    def measurement(self) -> str:
+        """Timing quality per profiled size, and ncu's time against the events'."""
+        rows = self.a[(self.a["status"] == "ok") & self.a["profiled"].astype(bool)]
+        if rows.empty:
+            return ""
+        table = pd.DataFrame(
+            {
+                "variant": rows["variant"].map(lambda v: f"`{v}`"),
+                "n": rows["size"].astype(int).astype(str),
+                "cache": rows["cache"] if "cache" in rows else None,
+                "event median [us]": rows["time_median_us"],
+                "IQR [us]": rows["time_iqr_us"],
+                "CV %": 100 * rows["cv"],
+                "reps": rows["reps"].astype(int).astype(str),
+                "ncu [us]": rows["ncu_time_us"],
+                "ncu vs events %": rows["ncu_vs_event_pct"],
+            }
+        )
+        found = diagnose.measurement_findings(self.a[self.a["status"] == "ok"])
+        return (
+            "## Measurement checks\n\nEvery timing keeps its spread; at profiled sizes "
+            "ncu's duration of its single launch is set against the event-timed median "
+            f"(disagreement beyond {diagnose.CROSS_CHECK_PCT:.0f}% is listed below, not "
+            "averaged away).\n\n"
+            + _table(table)
+            + (
+                "\n\n" + "\n".join(f"- {f}" for f in found)
+                if found
+                else "\n\nNo disagreement or unstable sample."
+            )
+        )
+
     def limitations(self) -> str:
         """What these numbers do not show, stated with the settings that produced them."""
         profile = self.ctx["provenance"].get("profile", {})
         items = [
-            "Timings are hot-cache: launches run back to back on the same buffers, so "
-            "inputs that fit in the L2 stay there; sizes past the L2 measure DRAM.",
+            "Each timed size says its cache mode: `hot` launches run back to back on the "
+            "same buffers (inputs that fit in the L2 stay there), `cold` ones follow an "
+            "L2-sized memset; recordings made before the cache setting existed are hot.",
             f"ncu ran with clock control `{profile.get('clock_control', 'n/a')}`"
             + (
                 ": the GPU's clocks float with load and temperature, as in real use; "

@@ -18,6 +18,12 @@ import numpy as np
 # Python's ~10 us per launch + event record, so the queue is full before the spin ends.
 MAX_BATCH = 200
 SPIN_NS_PER_LAUNCH = 40_000
+# Cold mode writes FLUSH_FACTOR x the L2 size between launches to evict the inputs.
+FLUSH_FACTOR = 2
+# NVML clock-event reasons that mean the GPU slowed itself down (power, thermal,
+# sync boost aside): sw power cap 0x4, hw slowdown 0x8, sw thermal 0x20,
+# hw thermal 0x40, hw power brake 0x80 (nvml.h, nvmlClocksEventReason*).
+THROTTLE_MASK = 0x4 | 0x8 | 0x20 | 0x40 | 0x80
 
 
 @dataclass(frozen=True)
@@ -30,6 +36,20 @@ class TimingSettings:
     budget_s: float = 1.0
     settle_rel: float = 0.005
     timeout_s: float = 300.0
+    cache: str = "auto"  # hot | cold | auto (cold where the working set fits the L2)
+
+
+def is_cold(cache: str, working_set_bytes: float, l2_bytes: int) -> bool:
+    """Whether to flush the L2 between launches at this size."""
+    if cache == "auto":
+        return working_set_bytes <= l2_bytes
+    return cache == "cold"
+
+
+def throttled(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Whether NVML reported a power or thermal slowdown before or after sampling."""
+    reasons = [s.get("throttle_reasons") for s in (before, after)]
+    return any(isinstance(r, int) and r & THROTTLE_MASK for r in reasons)
 
 
 def summarize(samples_us: list[float]) -> dict[str, float | int]:

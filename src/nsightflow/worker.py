@@ -55,8 +55,9 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
     rng = np.random.default_rng(spec["seed"])
     rows = []
     with GpuContext() as gpu:
-        cuda = gpu.cuda
         spin = load_helpers(gpu).get_function("spin_ns")
+        l2 = gpu.device.get_attribute(gpu.cuda.device_attribute.L2_CACHE_SIZE)
+        flush = gpu.cuda.mem_alloc(timing.FLUSH_FACTOR * l2)
         for n in family.sizes:
             if not variant.accepts_size(n):
                 rows.append({"size": n, "status": "unsupported"})
@@ -66,39 +67,71 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
             for _ in range(settings.warmup):
                 launcher.launch()
             launcher.synchronize()
-
-            def batch(k: int, launcher: Launcher = launcher) -> list[float]:
-                # Queue k launches behind a spinning kernel, events between them;
-                # they then run back to back and each gap is one kernel's GPU time.
-                k = min(k, timing.MAX_BATCH)
-                events = [cuda.Event() for _ in range(k + 1)]
-                spin(
-                    np.int64(timing.SPIN_NS_PER_LAUNCH * k + 100_000),
-                    block=(1, 1, 1),
-                    grid=(1, 1),
-                )
-                events[0].record()
-                for event in events[1:]:
-                    launcher.launch()
-                    event.record()
-                events[-1].synchronize()
-                return [a.time_till(b) * 1000.0 for a, b in itertools.pairwise(events)]
-
+            cold = timing.is_cold(settings.cache, family.ideal_bytes(n), l2)
+            runner = _Batch(gpu, launcher, spin, flush if cold else None, l2)
             before = timing.gpu_state()
-            samples, settled = timing.sample_until_settled(batch, settings)
+            samples, settled = timing.sample_until_settled(runner.run, settings)
             after = timing.gpu_state()
             launcher.free()
             rows.append(
                 {
                     "size": n,
                     "status": "ok",
+                    "cache": "cold" if cold else "hot",
                     **timing.summarize(samples),
                     "settled": settled,
                     "gpu_before": before,
                     "gpu_after": after,
+                    "throttled": timing.throttled(before, after),
                 }
             )
+        flush.free()
     return {"status": "ok", "message": "", "rows": rows}
+
+
+class _Batch:
+    """Timed launches queued behind a spinning kernel (see :mod:`nsightflow.timing`).
+
+    Hot: launches back to back, an event between each. Cold: an L2-sized memset before
+    each launch evicts its inputs (as triton's do_bench and NVBench do), and only the
+    launch sits between its two events.
+    """
+
+    def __init__(
+        self, gpu: GpuContext, launcher: Launcher, spin: Any, flush: Any, l2: int
+    ) -> None:
+        self.gpu, self.launcher, self.spin, self.flush, self.l2 = (
+            gpu,
+            launcher,
+            spin,
+            flush,
+            l2,
+        )
+
+    def run(self, k: int) -> list[float]:
+        cuda = self.gpu.cuda
+        k = min(k, timing.MAX_BATCH)
+        per_launch = timing.SPIN_NS_PER_LAUNCH * (2 if self.flush else 1)
+        self.spin(np.int64(per_launch * k + 100_000), block=(1, 1, 1), grid=(1, 1))
+        pairs = []
+        if self.flush is None:
+            events = [cuda.Event() for _ in range(k + 1)]
+            events[0].record()
+            for event in events[1:]:
+                self.launcher.launch()
+                event.record()
+            pairs = list(itertools.pairwise(events))
+        else:
+            words = timing.FLUSH_FACTOR * self.l2 // 4
+            for i in range(k):
+                cuda.memset_d32_async(self.flush, i, words)
+                start, end = cuda.Event(), cuda.Event()
+                start.record()
+                self.launcher.launch()
+                end.record()
+                pairs.append((start, end))
+        pairs[-1][1].synchronize()
+        return [a.time_till(b) * 1000.0 for a, b in pairs]
 
 
 def _launch(spec: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,45 @@
+"""The declared metric list is what the report reads, and what the recording holds."""
+
+from pathlib import Path
+
+import pytest
+
+from nsightflow import metrics as M
+from nsightflow.analyze import NCU_COLUMNS
+from nsightflow.parse import read_ncu_rep
+from nsightflow.profile import NcuSettings, ncu_argv
+
+
+def test_report_reads_only_declared_metrics():
+    declared = set(M.EXTRA_METRICS) | set(M.FROM_SECTIONS)
+    assert set(NCU_COLUMNS.values()) <= declared
+    assert {M.stall_metric(r) for r in M.STALL_REASONS} <= declared
+
+
+@pytest.mark.parametrize("family", ["jacobi2d", "sgemm"])
+def test_recorded_reports_hold_every_declared_metric(recording, family):
+    for path in sorted(recording.glob(f"profile/{family}/*/*.ncu-rep")):
+        metrics, _ = read_ncu_rep(path)
+        missing = (set(M.EXTRA_METRICS) | set(M.FROM_SECTIONS)) - set(metrics["metric"])
+        assert not missing, f"{path}: {sorted(missing)}"
+
+
+def test_lean_argv_collects_the_declared_list_and_one_launch():
+    argv = ncu_argv(NcuSettings(), "k", Path("r.ncu-rep"), ["python", "x.py"])
+    assert argv[argv.index("--metrics") + 1].split(",") == list(M.EXTRA_METRICS)
+    assert [argv[i + 1] for i, a in enumerate(argv) if a == "--section"] == list(
+        M.SECTIONS
+    )
+    assert argv[argv.index("--launch-count") + 1] == "1"
+    assert argv[argv.index("--clock-control") + 1] == "none"
+    assert argv[-2:] == ["python", "x.py"]
+    full = ncu_argv(NcuSettings(set="full"), "k", Path("r"), ["t"])
+    assert "--set" in full and "--metrics" not in full
+
+
+def test_nvprof_aliases_map_to_ncu_names():
+    assert M.resolve(["achieved_occupancy", "gld_throughput", "dram__bytes.sum"]) == [
+        M.ACHIEVED_OCCUPANCY,
+        "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second",
+        "dram__bytes.sum",
+    ]
