@@ -212,7 +212,8 @@ def add_derived(
     )
     out["speedup_vs_previous"] = np.where(ok, previous / out["time_median_us"], np.nan)
     # Cross-check: ncu's duration of its one profiled launch vs the event median.
-    out["ncu_vs_event_pct"] = 100 * (out["ncu_time_us"] / out["time_median_us"] - 1)
+    if "ncu_time_us" in out:
+        out["ncu_vs_event_pct"] = 100 * (out["ncu_time_us"] / out["time_median_us"] - 1)
     out["rank"] = out[ok].groupby("size")["time_median_us"].rank(method="min")
     return out
 
