@@ -7,7 +7,7 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT/q"
 T=""
 for v in jacobi2d/v0_naive jacobi2d/v4_vec4 sgemm/v7_double_buffer; do T="$T results/verify/$v.json"; done
-snakemake --cores all --config mode=measure $T > "$OUT/q/snakemake.log" 2>&1 || tail -20 "$OUT/q/snakemake.log"
+snakemake $T --cores all --config mode=measure > "$OUT/q/snakemake.log" 2>&1 || tail -20 "$OUT/q/snakemake.log"
 time_run() {  # family variant cache tag
     python -m nsightflow time --family "$1" --variant "$2" --cubin "results/build/$1/$2.cubin" \
         --verify "results/verify/$1/$2.json" --out "$OUT/q/$1_$2_$3_$4.json" --cache "$3" > /dev/null
