@@ -6,6 +6,7 @@ Needs compiled cubins and verify records (run the pipeline up to verify first).
 Usage: python scripts/bench_profile.py FAMILY/VARIANT [FAMILY/VARIANT ...]
 """
 
+import json
 import os
 import statistics
 import subprocess
@@ -18,6 +19,7 @@ REPS = int(os.environ.get("BENCH_REPS", "3"))
 
 
 def profile_wall(family: str, variant: str, ncu_set: str) -> float:
+    """Wall time of one profile stage run; prints ncu's replay passes per size."""
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         subprocess.run(
@@ -42,7 +44,14 @@ def profile_wall(family: str, variant: str, ncu_set: str) -> float:
             check=True,
             capture_output=True,
         )
-        return time.perf_counter() - start
+        wall = time.perf_counter() - start
+        meta = json.loads((Path(tmp) / "p" / "profile.json").read_text())
+        passes = [r.get("passes") for r in meta["reports"]]
+        print(
+            f"  {family}/{variant} {ncu_set}: {wall:.1f} s, passes per size {passes}",
+            flush=True,
+        )
+        return wall
 
 
 def main() -> None:

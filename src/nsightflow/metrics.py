@@ -5,14 +5,13 @@
 """
 
 # Sections whose metrics and rule results (with estimated speedups) the report uses.
+# The memory-table, memory-chart and scheduler sections are left out: each costs replay
+# passes and the report reads their few metrics through EXTRA_METRICS instead.
 SECTIONS: tuple[str, ...] = (
     "SpeedOfLight",
     "LaunchStats",
     "Occupancy",
-    "MemoryWorkloadAnalysis",
-    "MemoryWorkloadAnalysis_Tables",
     "WarpStateStats",
-    "SchedulerStats",
 )
 
 STALL_REASONS: tuple[str, ...] = (

@@ -5,6 +5,7 @@ beside them (ncu version, sections, metrics, clock control, argv, status per siz
 since an ``.ncu-rep`` does not record how it was collected.
 """
 
+import re
 import shutil
 import subprocess
 import sys
@@ -91,8 +92,17 @@ def require_ncu() -> str:
     return path
 
 
-def run_ncu(argv: list[str], timeout_s: float) -> tuple[str, str]:
-    """Run ncu; return (status, message) with status ok / profile_failed / timeout."""
+_PASSES = re.compile(r"(\d+) pass(?:es)?\b")
+
+
+def replay_passes(output: str) -> int | None:
+    """How many replay passes ncu needed for the profiled kernel (from its output)."""
+    found = _PASSES.findall(output)
+    return int(found[-1]) if found else None
+
+
+def run_ncu(argv: list[str], timeout_s: float) -> tuple[str, str, int | None]:
+    """Run ncu; return (status, message, passes), status ok / profile_failed / timeout."""
     try:
         proc = subprocess.run(
             argv, capture_output=True, text=True, timeout=timeout_s, check=False
@@ -101,13 +111,15 @@ def run_ncu(argv: list[str], timeout_s: float) -> tuple[str, str]:
         return (
             "timeout",
             f"ncu did not finish within {timeout_s:g} s (profile.timeout_s)",
+            None,
         )
     output = proc.stdout + proc.stderr
     known = diagnose_ncu_failure(output)
     if known is not None:
         raise NcuUnavailableError(known)
+    passes = replay_passes(output)
     if proc.returncode != 0 or "==ERROR==" in output:
-        return "profile_failed", output[-4000:]
+        return "profile_failed", output[-4000:], passes
     if "No kernels were profiled" in output:
-        return "profile_failed", f"ncu profiled no kernel: {output[-2000:]}"
-    return "ok", ""
+        return "profile_failed", f"ncu profiled no kernel: {output[-2000:]}", passes
+    return "ok", "", passes

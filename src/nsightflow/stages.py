@@ -5,6 +5,7 @@ Each driver always writes its output: a variant that failed upstream gets a
 """
 
 import shutil
+import time as _time
 from pathlib import Path
 from typing import Any
 
@@ -136,7 +137,9 @@ def profile(
             report,
             worker_argv(spec_path, out_dir / f".result_n{n}.json"),
         )
-        size_status, size_message = run_ncu(argv, settings.timeout_s)
+        start = _time.perf_counter()
+        size_status, size_message, passes = run_ncu(argv, settings.timeout_s)
+        wall = _time.perf_counter() - start
         spec_path.unlink()
         (out_dir / f".result_n{n}.json").unlink(missing_ok=True)
         record["reports"].append(
@@ -145,6 +148,8 @@ def profile(
                 "file": report.name,
                 "status": size_status,
                 "message": size_message,
+                "passes": passes,
+                "wall_s": round(wall, 2),
                 "argv": argv,
             }
         )

@@ -43,3 +43,15 @@ def test_nvprof_aliases_map_to_ncu_names():
         "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second",
         "dram__bytes.sum",
     ]
+
+
+def test_replay_passes_read_from_ncu_output():
+    from nsightflow.profile import replay_passes
+
+    out = (
+        '==PROF== Profiling "jacobi2d_v0": 0%....50%....100% - 9 passes\n'
+        "==PROF== Disconnected from process 123\n"
+    )
+    assert replay_passes(out) == 9
+    assert replay_passes("==PROF== Profiling k: 100% - 1 pass") == 1
+    assert replay_passes("no profile here") is None
