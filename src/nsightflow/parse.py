@@ -15,7 +15,6 @@ This is the only module that imports ``ncu_report``.
 
 import csv
 import json
-import math
 import re
 from pathlib import Path
 from typing import Any
@@ -104,6 +103,19 @@ def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     Raises:
         ReportParseError: the file is missing, truncated or not an ncu report.
     """
+    columns, rules = _read_columns(path)
+    return (
+        pd.DataFrame(columns, columns=METRIC_COLUMNS),
+        pd.DataFrame(rules, columns=RULE_COLUMNS),
+    )
+
+
+# Per metric name, its value kind, unit and rollup never change: look them up once.
+_META: dict[str, tuple[int, str, str]] = {}
+
+
+def _read_columns(path: Path) -> tuple[dict[str, list[Any]], list[dict[str, Any]]]:
+    """The metrics of one report as column lists (cheaper than a frame per file)."""
     ncu = _ncu_report()
     if not path.is_file() or path.stat().st_size == 0:
         raise ReportParseError(f"{path}: missing or empty; re-run the profile stage")
@@ -115,8 +127,15 @@ def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
             "truncated: re-run the profile stage"
         ) from exc
     labels = _labels(path)
-    rows: list[dict[str, Any]] = []
+    # Columns as lists: building one dict per metric value dominated the parse time.
+    launches: list[int] = []
+    kernels: list[str] = []
+    names_col: list[str] = []
+    units: list[str] = []
+    values: list[float] = []
+    rollups: list[str] = []
     rules: list[dict[str, Any]] = []
+    skip = {ncu.IMetric.ValueKind_STRING, ncu.IMetric.ValueKind_UNKNOWN}
     launch = 0
     for r in range(context.num_ranges()):
         rng = context.range_by_idx(r)
@@ -131,20 +150,22 @@ def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
                 )
             for name in names:
                 metric = action.metric_by_name(name)
-                value = _numeric(metric, ncu)
-                if value is None:
+                if not metric.has_value():
                     continue
-                rows.append(
-                    {
-                        **labels,
-                        "launch": launch,
-                        "kernel": kernel,
-                        "metric": name,
-                        "unit": metric.unit(),
-                        "value": value,
-                        "rollup": rollup_of(name),
-                    }
-                )
+                meta = _META.get(name)
+                if meta is None:
+                    meta = _META[name] = (metric.kind(), metric.unit(), rollup_of(name))
+                if meta[0] in skip:
+                    continue
+                value = metric.as_double()
+                if value != value:  # NaN: ncu's placeholders carry no value
+                    continue
+                launches.append(launch)
+                kernels.append(kernel)
+                names_col.append(name)
+                units.append(meta[1])
+                rollups.append(meta[2])
+                values.append(value)
             rules += [
                 {**labels, "launch": launch, "kernel": kernel, **rule}
                 for rule in _rule_results(action)
@@ -155,20 +176,16 @@ def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
             f"{path}: holds no profiled launch; it is truncated, or ncu's kernel filter "
             "matched nothing: re-run the profile stage"
         )
-    return (
-        pd.DataFrame(rows, columns=METRIC_COLUMNS),
-        pd.DataFrame(rules, columns=RULE_COLUMNS),
-    )
-
-
-def _numeric(metric: Any, ncu: Any) -> float | None:
-    if not metric.has_value():
-        return None
-    kind = metric.kind()
-    if kind in (ncu.IMetric.ValueKind_STRING, ncu.IMetric.ValueKind_UNKNOWN):
-        return None
-    value = float(metric.as_double())
-    return None if math.isnan(value) else value  # ncu's placeholders carry NaN
+    columns = {
+        **{k: [v] * len(values) for k, v in labels.items()},
+        "launch": launches,
+        "kernel": kernels,
+        "metric": names_col,
+        "unit": units,
+        "value": values,
+        "rollup": rollups,
+    }
+    return columns, rules
 
 
 def _rule_results(action: Any) -> list[dict[str, Any]]:
@@ -290,25 +307,20 @@ def expand_inputs(paths: list[Path]) -> list[Path]:
 
 def parse_files(paths: list[Path]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Metrics and rule tables of many reports (``.ncu-rep`` or raw ``.csv``)."""
-    metric_frames, rule_frames = [], []
+    columns: dict[str, list[Any]] = {c: [] for c in METRIC_COLUMNS}
+    csv_frames, rules = [], []
     for path in expand_inputs(paths):
         if path.suffix == ".csv":
-            metric_frames.append(read_ncu_csv(path))
-        else:
-            m, r = read_ncu_rep(path)
-            metric_frames.append(m)
-            rule_frames.append(r)
-    metrics = (
-        pd.concat(metric_frames, ignore_index=True)
-        if metric_frames
-        else pd.DataFrame(columns=METRIC_COLUMNS)
-    )
-    rules = (
-        pd.concat(rule_frames, ignore_index=True)
-        if rule_frames
-        else pd.DataFrame(columns=RULE_COLUMNS)
-    )
-    return metrics, rules
+            csv_frames.append(read_ncu_csv(path))
+            continue
+        cols, file_rules = _read_columns(path)
+        for name in METRIC_COLUMNS:
+            columns[name] += cols[name]
+        rules += file_rules
+    metrics = pd.DataFrame(columns, columns=METRIC_COLUMNS)
+    if csv_frames:
+        metrics = pd.concat([metrics, *csv_frames], ignore_index=True)
+    return metrics, pd.DataFrame(rules, columns=RULE_COLUMNS)
 
 
 def write_table(frame: pd.DataFrame, path: Path) -> None:
