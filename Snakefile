@@ -20,6 +20,10 @@ include: "workflow/rules/parse.smk"
 include: "workflow/rules/report.smk"
 
 
+onstart:
+    archive_measurements()
+
+
 rule all:
     input:
         report_targets(),

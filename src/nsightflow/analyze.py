@@ -113,6 +113,10 @@ def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.Da
                     "size": row["size"],
                     "timing_status": row.get("status", OK),
                     **{c: row.get(c) for c in TIMING_COLUMNS},
+                    "shared_gpu": bool(
+                        (row.get("gpu_before") or {}).get("other_processes")
+                        or (row.get("gpu_after") or {}).get("other_processes")
+                    ),
                     # recordings made before cache modes existed were all hot
                     "cache": row.get(
                         "cache", "hot" if "time_median_us" in row else None
@@ -120,7 +124,15 @@ def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.Da
                 }
             )
     return pd.DataFrame(
-        rows, columns=["family", "variant", "size", "timing_status", *TIMING_COLUMNS]
+        rows,
+        columns=[
+            "family",
+            "variant",
+            "size",
+            "timing_status",
+            "shared_gpu",
+            *TIMING_COLUMNS,
+        ],
     )
 
 
@@ -307,6 +319,8 @@ def context(
                 "status": status,
                 "message": message,
                 "resources": resources.get("resources", {}),
+                "profile_status": rec.get("profile", {}).get("status"),
+                "profile_message": rec.get("profile", {}).get("message", ""),
                 "files": {
                     kind: rec[kind]["_file"]
                     for kind in ("resources", "verify", "timing")

@@ -156,7 +156,9 @@ def _record(args: argparse.Namespace) -> int:
 def _parse(args: argparse.Namespace) -> int:
     from nsightflow.parse import parse_files, write_table
 
-    metrics, rules = parse_files(args.reports)
+    metrics, rules = parse_files(args.reports, keep_going=args.keep_going)
+    for message in rules[rules["type"] == "error"]["message"]:
+        print(f"WARNING: {message}", file=sys.stderr)
     if args.family:
         metrics["family"] = metrics["family"].mask(metrics["family"] == "", args.family)
     write_table(metrics, args.output)
@@ -294,6 +296,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, required=True, help=".csv or .parquet")
     p.add_argument("--rules", type=Path, help="also write ncu rule results here")
     p.add_argument("--family", help="family label for reports without profile.json")
+    p.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="record unreadable reports as errors in the rules table and go on",
+    )
     p.set_defaults(handler=_parse)
 
     p = sub.add_parser("analyze", help="derive the family's analysis tables")

@@ -361,4 +361,9 @@ def measurement_findings(rows: pd.DataFrame) -> list[str]:
             )
         if r.get("throttled") is True:
             found.append(f"{where}: NVML reported a power or thermal slowdown.")
+        if r.get("shared_gpu") is True:
+            found.append(
+                f"{where}: measured on a shared GPU (NVML listed other processes "
+                "before or after sampling); two kernels at once give wrong numbers."
+            )
     return found

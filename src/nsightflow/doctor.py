@@ -28,11 +28,49 @@ def _module(name: str) -> bool:
     return importlib.util.find_spec(name) is not None
 
 
+def nsys_check() -> tuple[bool, str]:
+    """Whether nsys can write a report here (it can fail to import its own capture)."""
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    if shutil.which("nsys") is None:
+        return False, "not on PATH"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "probe"
+        try:
+            proc = subprocess.run(
+                [
+                    "nsys",
+                    "profile",
+                    "--trace=none",
+                    "--sample=none",
+                    "-o",
+                    str(out),
+                    "true",
+                ],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return False, f"nsys profile failed: {exc}"
+        if (out.with_suffix(".nsys-rep")).exists():
+            return True, "writes .nsys-rep reports"
+        leftovers = sorted(p.name for p in Path(tmp).iterdir())
+        return False, (
+            f"nsys profile wrote {leftovers or 'nothing'} but no .nsys-rep "
+            f"(exit {proc.returncode}): it cannot import its own capture here"
+        )
+
+
 def checks() -> list[Check]:
     """Probe GPU, toolchain and Python packages (no GPU work is launched)."""
     gpu_ok, gpu_found = gpu_available()
     nvcc = provenance.nvcc_version()
     ncu = provenance.ncu_version()
+    nsys_ok, nsys_found = nsys_check()
     return [
         Check(
             "GPU + pycuda",
@@ -64,6 +102,20 @@ def checks() -> list[Check]:
             "measure",
         ),
         Check(
+            "nsys (timeline)",
+            nsys_ok,
+            nsys_found,
+            "install Nsight Systems with its importer; the timeline is optional",
+            "measure",
+        ),
+        Check(
+            "compute-sanitizer",
+            shutil.which("compute-sanitizer") is not None,
+            shutil.which("compute-sanitizer") or "not on PATH",
+            "comes with the CUDA toolkit (memcheck / racecheck)",
+            "measure",
+        ),
+        Check(
             "ncu_report",
             _module("ncu_report"),
             "importable" if _module("ncu_report") else "missing",
@@ -91,6 +143,9 @@ def render(found: list[Check]) -> str:
     return "\n".join(lines)
 
 
+OPTIONAL = {"nsys (timeline)", "compute-sanitizer", "NVML (nvidia-ml-py)"}
+
+
 def exit_status(found: list[Check]) -> int:
-    """0: measure mode can run here; 1: only replay (or not even that)."""
-    return 0 if all(c.ok for c in found) else 1
+    """0: measure mode can run here (optional tools aside); 1: only replay can."""
+    return 0 if all(c.ok for c in found if c.name not in OPTIONAL) else 1

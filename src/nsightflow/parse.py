@@ -305,15 +305,39 @@ def expand_inputs(paths: list[Path]) -> list[Path]:
     return found
 
 
-def parse_files(paths: list[Path]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Metrics and rule tables of many reports (``.ncu-rep`` or raw ``.csv``)."""
+def parse_files(
+    paths: list[Path], keep_going: bool = False
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Metrics and rule tables of many reports (``.ncu-rep`` or raw ``.csv``).
+
+    With ``keep_going``, an unreadable report becomes a ``ReportUnreadable`` row of
+    type ``error`` in the rules table (shown by the report) instead of an exception.
+    """
     columns: dict[str, list[Any]] = {c: [] for c in METRIC_COLUMNS}
     csv_frames, rules = [], []
     for path in expand_inputs(paths):
         if path.suffix == ".csv":
             csv_frames.append(read_ncu_csv(path))
             continue
-        cols, file_rules = _read_columns(path)
+        try:
+            cols, file_rules = _read_columns(path)
+        except ReportParseError as exc:
+            if not keep_going:
+                raise
+            rules.append(
+                {
+                    **_labels(path),
+                    "launch": 0,
+                    "kernel": "",
+                    "rule": "ReportUnreadable",
+                    "section": "",
+                    "type": "error",
+                    "message": str(exc),
+                    "speedup_type": "",
+                    "speedup_pct": float("nan"),
+                }
+            )
+            continue
         for name in METRIC_COLUMNS:
             columns[name] += cols[name]
         rules += file_rules

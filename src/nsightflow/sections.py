@@ -454,22 +454,55 @@ class ReportBuilder:
         return out
 
     def failures(self) -> str:
-        """Section 4: variants that failed, with their messages."""
+        """Section 4: variants that failed, and profiles that could not be taken."""
         bad = [v for v in self.variants.values() if v["status"] != "ok"]
-        if not bad:
-            return ""
-        rows = [
-            {
-                "variant": f"`{v['name']}`",
-                "status": v["status"],
-                "message": v["message"].replace("\n", " ")[:300],
-            }
-            for v in bad
+        unprofiled = [
+            v
+            for v in self.variants.values()
+            if v["status"] == "ok" and v.get("profile_status") not in (None, "ok")
         ]
-        return (
-            "## 4. Variants that failed\n\nKept in the report, out of the ranking.\n\n"
-            + _table(pd.DataFrame(rows))
+        unreadable = (
+            self.rules[self.rules["rule"] == "ReportUnreadable"]
+            if not self.rules.empty
+            else pd.DataFrame()
         )
+        if not bad and not unprofiled and unreadable.empty:
+            return ""
+        parts = ["## 4. Variants that failed"]
+        if bad:
+            rows = [
+                {
+                    "variant": f"`{v['name']}`",
+                    "status": v["status"],
+                    "message": v["message"].replace("\n", " ")[:300],
+                }
+                for v in bad
+            ]
+            parts += [
+                "Kept in the report, out of the ranking.",
+                _table(pd.DataFrame(rows)),
+            ]
+        if unprofiled:
+            rows = [
+                {
+                    "variant": f"`{v['name']}`",
+                    "profile": v["profile_status"],
+                    "why, and the fix": v["profile_message"].replace("\n", " ")[:400],
+                }
+                for v in unprofiled
+            ]
+            parts += [
+                "Verified and timed, but without Nsight Compute data (their ncu "
+                "metrics, stalls and roofline points are missing from this report):",
+                _table(pd.DataFrame(rows)),
+            ]
+        if not unreadable.empty:
+            parts += [
+                "Nsight Compute reports that could not be read (their numbers are "
+                "missing above):",
+                "\n".join(f"- {m}" for m in unreadable["message"]),
+            ]
+        return "\n\n".join(parts)
 
     def measurement(self) -> str:
         """Timing quality per profiled size, and ncu's time against the events'."""

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow import isolate, provenance
+from nsightflow.errors import NcuUnavailableError
 from nsightflow.profile import NcuSettings, ncu_argv, require_ncu, run_ncu, worker_argv
 from nsightflow.registry import find_variant
 from nsightflow.timing import TimingSettings
@@ -114,8 +115,26 @@ def profile(
     }
     if upstream["status"] != "ok":
         return {**record, **_skipped(upstream, "profile")}
-    require_ncu()
+    try:
+        require_ncu()
+        return {**record, **_profile_sizes(kernels_dir, ident, paths, settings, seed)}
+    except NcuUnavailableError as exc:
+        # ncu missing or without counter access: said once per variant, carried as
+        # data so that the report marks the missing profile and how to fix it.
+        return {**record, "status": "ncu_unavailable", "message": str(exc)}
+
+
+def _profile_sizes(
+    kernels_dir: Path,
+    ident: tuple[str, str],
+    paths: dict[str, Path],
+    settings: NcuSettings,
+    seed: int,
+) -> dict[str, Any]:
+    family_name, variant_name = ident
+    out_dir = paths["out_dir"]
     family, variant = find_variant(kernels_dir, family_name, variant_name)
+    record: dict[str, Any] = {"reports": []}
     status, message = "ok", ""
     for n in family.profile_sizes:
         if not variant.accepts_size(n):

@@ -148,7 +148,29 @@ def _launch(spec: dict[str, Any]) -> dict[str, Any]:
     return {"status": "ok", "message": ""}
 
 
-TASKS = {"verify": _verify, "time": _time, "launch": _launch}
+def _selftest_crash(spec: dict[str, Any]) -> dict[str, Any]:
+    """Dies the way a kernel fault kills a process (SIGSEGV): tests the isolation."""
+    import ctypes
+
+    ctypes.string_at(0)  # reads address 0
+    return {"status": "ok", "message": "unreachable"}
+
+
+def _selftest_hang(spec: dict[str, Any]) -> dict[str, Any]:
+    """Never returns, like a kernel that never ends: tests the time limit."""
+    import time
+
+    while True:
+        time.sleep(1)
+
+
+TASKS = {
+    "verify": _verify,
+    "time": _time,
+    "launch": _launch,
+    "selftest-crash": _selftest_crash,
+    "selftest-hang": _selftest_hang,
+}
 
 
 def main(argv: list[str]) -> int:

@@ -4,6 +4,7 @@ provide the input functions the rules use. Logic lives in the nsightflow package
 """
 
 import shutil
+import sys
 from pathlib import Path
 
 from snakemake.logging import logger
@@ -20,6 +21,7 @@ FAMILIES = {f.name: f for f in load_families(KERNELS, config["families"])}
 SOURCE = Path(config["source"])
 MODE, MODE_REASON = choose_mode(config["mode"], SOURCE)
 HAVE_NVCC = shutil.which("nvcc") is not None
+DRY_RUN = "-n" in sys.argv or "--dry-run" in sys.argv or "--dryrun" in sys.argv
 logger.info(f"nsightflow: {MODE_REASON}")
 if MODE == "replay" and not HAVE_NVCC:
     logger.info("nsightflow: nvcc not found; compile is skipped and register and "
@@ -66,6 +68,17 @@ def recorded(relative):
         return [str(path)] if path.exists() else []
 
     return inputs
+
+
+def archive_measurements():
+    """Measure mode: keep the previous raw outputs before jobs replace them."""
+    if MODE != "measure" or DRY_RUN:
+        return
+    from nsightflow.history import archive
+
+    folder = archive(Path("results"))
+    if folder is not None:
+        logger.info(f"nsightflow: previous measurements kept in {folder}")
 
 
 def report_targets():

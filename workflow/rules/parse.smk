@@ -23,5 +23,5 @@ rule parse_reports:
         r"""
         exec &> >(tee {log:q})
         python -m nsightflow parse {input.reports:q} -o {output.metrics:q} \
-            --rules {output.rules:q} --family {wildcards.family:q}
+            --rules {output.rules:q} --family {wildcards.family:q} --keep-going
         """

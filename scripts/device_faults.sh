@@ -1,0 +1,23 @@
+#!/bin/bash
+# On the GPU machine: the faulty family (wrong, broken, crashing, hanging variants among
+# good ones) through the whole pipeline, and `nsightflow doctor`.
+# Usage (device tool, carry [".device"]): source .device/env.sh; bash scripts/device_faults.sh
+set -u
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+python -m nsightflow doctor 2>&1 | tee "$OUT/doctor.txt"
+echo "doctor exit ${PIPESTATUS[0]}"
+rm -rf results logs .snakemake
+start=$(date +%s)
+snakemake --cores all --omit-from render_pdf --config kernels_dir=tests/data/families \
+    'verify={timeout_s: 20, seed: 408}' > "$OUT/faulty.log" 2>&1
+echo "faulty family: snakemake exit $? in $(( $(date +%s) - start )) s"
+nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv
+python -m nsightflow record --results results --out /tmp/rec --command \
+    "snakemake --cores all --config kernels_dir=tests/data/families 'verify={timeout_s: 20, seed: 408}'"
+tar czf "$OUT/faulty.tar.gz" -C /tmp rec
+python - <<'PY'
+import json, glob
+for p in sorted(glob.glob("results/verify/faulty/*.json")):
+    d = json.load(open(p)); print(d["variant"], d["status"], d["message"][:150].replace("\n", " "))
+PY

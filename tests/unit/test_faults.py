@@ -1,0 +1,190 @@
+"""The fault matrix on the CPU: each failure is recorded with its fix, and the run goes on.
+
+GPU-side rows (illegal address, a kernel that never ends) run on the H200 through the
+faulty family; here the isolation itself is tested with worker self-tests that die and
+hang the way such kernels do.
+"""
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from nsightflow import isolate
+from nsightflow.errors import ManifestError
+from nsightflow.history import archive
+from nsightflow.parse import parse_files
+from nsightflow.provenance import write_json
+from nsightflow.registry import load_family
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_crashing_worker_is_recorded_not_fatal():
+    result = isolate.run_task("selftest-crash", {}, timeout_s=60)
+    assert result["status"] == "crashed"
+    assert "exited with code -11" in result["message"]  # SIGSEGV
+
+
+def test_a_hanging_worker_is_killed_at_its_time_limit():
+    result = isolate.run_task("selftest-hang", {}, timeout_s=2)
+    assert result["status"] == "timeout"
+    assert "2 s" in result["message"] and "timeout_s" in result["message"]
+
+
+def _profile(tmp_path: Path, path_dirs: list[Path]) -> dict:
+    verify = tmp_path / "verify.json"
+    write_json(
+        verify,
+        {"family": "jacobi2d", "variant": "v0_naive", "status": "ok", "message": ""},
+    )
+    env = {**os.environ, "PATH": os.pathsep.join(str(p) for p in path_dirs)}
+    out = tmp_path / "profile"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "nsightflow",
+            "profile",
+            "--kernels-dir",
+            str(ROOT / "kernels"),
+            "--family",
+            "jacobi2d",
+            "--variant",
+            "v0_naive",
+            "--cubin",
+            str(tmp_path / "none.cubin"),
+            "--verify",
+            str(verify),
+            "--out-dir",
+            str(out),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads((out / "profile.json").read_text())
+
+
+def test_ncu_missing_is_data_with_a_fix(tmp_path):
+    record = _profile(tmp_path, [Path(sys.executable).parent])
+    assert record["status"] == "ncu_unavailable"
+    assert "ncu (Nsight Compute CLI) not found on PATH" in record["message"]
+
+
+@pytest.mark.parametrize(
+    ("output", "fix"),
+    [
+        (
+            "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission",
+            "NVreg_RestrictProfilingToAdminUsers=0",
+        ),
+        (
+            "==ERROR== Failed to initialize the profiler: LibraryNotLoaded",
+            "replay mode",
+        ),
+    ],
+)
+def test_counters_not_permitted_is_data_with_a_fix(tmp_path, output, fix):
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    ncu = fake / "ncu"
+    ncu.write_text(f"#!/bin/sh\necho '{output}' >&2\nexit 1\n")
+    ncu.chmod(ncu.stat().st_mode | stat.S_IEXEC)
+    record = _profile(
+        tmp_path, [fake, Path(sys.executable).parent, Path("/usr/bin"), Path("/bin")]
+    )
+    assert record["status"] == "ncu_unavailable"
+    assert fix in record["message"]
+
+
+def test_a_truncated_report_is_shown_not_dropped(recording, tmp_path):
+    good = recording / "profile/jacobi2d/v0_naive/n2048.ncu-rep"
+    bad = tmp_path / "n8192.ncu-rep"
+    bad.write_bytes(good.read_bytes()[:1000])
+    shutil.copy(good, tmp_path / "n2048.ncu-rep")
+    metrics, rules = parse_files([tmp_path], keep_going=True)
+    assert set(metrics["size"]) == {2048}
+    error = rules[rules["rule"] == "ReportUnreadable"]
+    assert len(error) == 1 and "n8192.ncu-rep" in error.iloc[0]["message"]
+
+
+def _family_with(tmp_path: Path, edit) -> Path:
+    folder = tmp_path / "jacobi2d"
+    shutil.copytree(ROOT / "kernels/jacobi2d", folder)
+    data = yaml.safe_load((folder / "family.yaml").read_text())
+    edit(data)
+    (folder / "family.yaml").write_text(yaml.safe_dump(data))
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        (
+            lambda d: d["variants"]["v0_naive"].update(defines={"N": "1; rm -rf ~"}),
+            "variants.v0_naive.defines.N",
+        ),
+        (
+            lambda d: d["variants"]["v0_naive"].update(defines={"A B": 1}),
+            "variants.v0_naive.defines",
+        ),
+        (
+            lambda d: d["variants"]["v0_naive"].update(source="../../etc/passwd.cu"),
+            "variants.v0_naive.source",
+        ),
+        (
+            lambda d: d["variants"]["v0_naive"].update(kernel="k$(reboot)"),
+            "variants.v0_naive.kernel",
+        ),
+        (
+            lambda d: d["variants"].update({"v9_Bad;name": d["variants"]["v0_naive"]}),
+            "variants",
+        ),
+    ],
+)
+def test_shell_text_in_a_manifest_is_rejected(tmp_path, edit, field):
+    with pytest.raises(ManifestError) as info:
+        load_family(_family_with(tmp_path, edit))
+    assert f"field {field}" in str(info.value)
+
+
+def test_malformed_config_fails_before_any_job(workdir):
+    (workdir / "config.yaml").write_text(
+        (workdir / "config.yaml").read_text().replace("arch: sm_90", "arch: 90")
+    )
+    proc = subprocess.run(
+        ["snakemake", "-n", "--cores", "1"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode != 0
+    text = proc.stdout + proc.stderr
+    assert "common.smk" in text and "Error validating config file" in text
+    assert "90 is not of type 'string'" in text and "arch" in text
+    assert "Job stats" not in text
+
+
+def test_previous_measurements_are_archived_not_lost(tmp_path):
+    results = tmp_path / "results"
+    write_json(results / "time/jacobi2d/v0_naive.json", {"variant": "v0_naive"})
+    (results / "profile/jacobi2d/v0_naive").mkdir(parents=True)
+    (results / "profile/jacobi2d/v0_naive/n2048.ncu-rep").write_bytes(b"measured")
+    folder = archive(results)
+    assert folder is not None and folder.parent == results / "history"
+    assert (
+        folder / "profile/jacobi2d/v0_naive/n2048.ncu-rep"
+    ).read_bytes() == b"measured"
+    assert json.loads((folder / "time/jacobi2d/v0_naive.json").read_text())["variant"]
+    assert archive(tmp_path / "empty") is None
