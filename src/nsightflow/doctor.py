@@ -51,7 +51,7 @@ def nsys_check() -> tuple[bool, str]:
                 ],
                 capture_output=True,
                 text=True,
-                timeout=120,
+                timeout=30,
                 check=False,
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
