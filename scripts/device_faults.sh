@@ -9,12 +9,13 @@ python -m nsightflow doctor 2>&1 | tee "$OUT/doctor.txt"
 echo "doctor exit ${PIPESTATUS[0]}"
 rm -rf results logs .snakemake
 start=$(date +%s)
-snakemake --cores all --omit-from render_pdf --config kernels_dir=tests/data/families \
-    'verify={timeout_s: 20, seed: 408}' > "$OUT/faulty.log" 2>&1
+printf 'kernels_dir: tests/data/families\nverify: {timeout_s: 20, seed: 408}\n' > /tmp/faulty.yaml
+snakemake --cores all --omit-from render_pdf --configfile config.yaml /tmp/faulty.yaml \
+    > "$OUT/faulty.log" 2>&1
 echo "faulty family: snakemake exit $? in $(( $(date +%s) - start )) s"
 nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv
 python -m nsightflow record --results results --out /tmp/rec --command \
-    "snakemake --cores all --config kernels_dir=tests/data/families 'verify={timeout_s: 20, seed: 408}'"
+    "snakemake --cores all --configfile config.yaml faulty.yaml (kernels_dir: tests/data/families, verify.timeout_s: 20)"
 tar czf "$OUT/faulty.tar.gz" -C /tmp rec
 python - <<'PY'
 import json, glob
