@@ -37,6 +37,11 @@ def is_activated(section):
     return bool(config[section].get("enabled", True))
 
 
+def variant_source(wildcards):
+    """The variant's CUDA file as its manifest names it (default <variant>.cu)."""
+    return str(FAMILIES[wildcards.family].variants[wildcards.variant].source)
+
+
 def variant_files(pattern):
     """Input function: `pattern` expanded over every variant of the wildcard's family."""
 

@@ -13,7 +13,7 @@ if MODE == "measure" or HAVE_NVCC:
 
     rule compile_variant:
         input:
-            source=f"{KERNELS}/{{family}}/{{variant}}.cu",
+            source=variant_source,
             manifest=f"{KERNELS}/{{family}}/family.yaml",
         output:
             cubin="results/build/{family}/{variant}.cubin",
