@@ -73,11 +73,16 @@ def test_speedups_follow_the_recorded_medians(recording, tmp_path):
 def test_wrong_and_broken_variants_are_kept_but_never_ranked(recording, tmp_path):
     frame = pd.read_csv(_analyze(recording, "faulty", tmp_path) / "analysis.csv")
     by_variant = frame.groupby("variant")
-    assert set(by_variant["status"].first()) == {"ok", "wrong", "compile_failed"}
-    bad = frame[frame["variant"] != "v0_naive"]
-    assert len(bad) == 2 * len(frame["size"].unique())  # every size still has a row
+    status = by_variant["status"].first()
+    assert status["v1_wrong"] == "wrong" and status["v2_broken"] == "compile_failed"
+    assert status["v3_oob"] == "crashed"  # illegal address on the H200, run went on
+    assert status["v5_late"] == "ok"  # the same kernel as v0, measured after the crash
+    bad = frame[~frame["variant"].isin(["v0_naive", "v5_late"])]
+    assert len(bad) == 4 * len(frame["size"].unique())  # every size still has a row
     assert bad["rank"].isna().all() and bad["speedup_vs_baseline"].isna().all()
-    assert (frame[frame["variant"] == "v0_naive"]["rank"] == 1).all()
+    ok = frame[frame["status"] == "ok"]
+    assert set(ok["variant"]) == {"v0_naive", "v5_late"}
+    assert set(ok["rank"]) <= {1, 2}  # equal kernels may tie
     wrong = json.loads((recording / "verify/faulty/v1_wrong.json").read_text())
     assert wrong["status"] == "wrong"  # recorded by the pipeline on the H200
 
