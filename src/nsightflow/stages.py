@@ -30,6 +30,36 @@ def _skipped(upstream: dict[str, Any], stage: str) -> dict[str, Any]:
     }
 
 
+def _isolated_stage(
+    task: str,
+    kernels_dir: Path,
+    ident: tuple[str, str],
+    upstream_path: Path,
+    spec_extra: dict[str, Any],
+) -> dict[str, Any]:
+    """Run a worker task for one variant unless the stage before it failed."""
+    family, variant = ident
+    upstream = _upstream(upstream_path)
+    timeout_s = float(spec_extra.pop("timeout_s"))
+    if upstream["status"] != "ok":
+        result = _skipped(upstream, task)
+    else:
+        spec = {
+            "kernels_dir": str(kernels_dir),
+            "family": family,
+            "variant": variant,
+            **spec_extra,
+        }
+        result = isolate.run_task(task, spec, timeout_s)
+    return {
+        "family": family,
+        "variant": variant,
+        **({"settings": spec_extra["settings"]} if "settings" in spec_extra else {}),
+        **result,
+        "provenance": provenance.collect(kernels_dir, **provenance.gpu_info()),
+    }
+
+
 def verify(
     kernels_dir: Path,
     ident: tuple[str, str],
@@ -38,25 +68,8 @@ def verify(
     seed: int,
 ) -> dict[str, Any]:
     """Run the verify worker unless compilation failed."""
-    family, variant = ident
-    upstream = _upstream(paths["resources"])
-    record: dict[str, Any] = {"family": family, "variant": variant}
-    if upstream["status"] != "ok":
-        result = _skipped(upstream, "verify")
-    else:
-        spec = {
-            "kernels_dir": str(kernels_dir),
-            "family": family,
-            "variant": variant,
-            "cubin": str(paths["cubin"]),
-            "seed": seed,
-        }
-        result = isolate.run_task("verify", spec, timeout_s)
-    return {
-        **record,
-        **result,
-        "provenance": provenance.collect(kernels_dir, **provenance.gpu_info()),
-    }
+    extra = {"cubin": str(paths["cubin"]), "seed": seed, "timeout_s": timeout_s}
+    return _isolated_stage("verify", kernels_dir, ident, paths["resources"], extra)
 
 
 def time(
@@ -67,30 +80,13 @@ def time(
     seed: int,
 ) -> dict[str, Any]:
     """Run the timing worker over the sweep unless verification failed."""
-    family, variant = ident
-    upstream = _upstream(paths["verify"])
-    record: dict[str, Any] = {
-        "family": family,
-        "variant": variant,
+    extra = {
+        "cubin": str(paths["cubin"]),
+        "seed": seed,
         "settings": settings.__dict__,
+        "timeout_s": settings.timeout_s,
     }
-    if upstream["status"] != "ok":
-        result = _skipped(upstream, "time")
-    else:
-        spec = {
-            "kernels_dir": str(kernels_dir),
-            "family": family,
-            "variant": variant,
-            "cubin": str(paths["cubin"]),
-            "seed": seed,
-            "settings": settings.__dict__,
-        }
-        result = isolate.run_task("time", spec, settings.timeout_s)
-    return {
-        **record,
-        **result,
-        "provenance": provenance.collect(kernels_dir, **provenance.gpu_info()),
-    }
+    return _isolated_stage("time", kernels_dir, ident, paths["verify"], extra)
 
 
 def profile(

@@ -188,3 +188,51 @@ def test_previous_measurements_are_archived_not_lost(tmp_path):
     ).read_bytes() == b"measured"
     assert json.loads((folder / "time/jacobi2d/v0_naive.json").read_text())["variant"]
     assert archive(tmp_path / "empty") is None
+
+
+@pytest.mark.parametrize(
+    ("stage", "upstream_flag", "upstream_status"),
+    [("verify", "--resources", "compile_failed"), ("time", "--verify", "wrong")],
+)
+def test_a_failed_stage_skips_the_next_as_data(
+    tmp_path, stage, upstream_flag, upstream_status
+):
+    upstream = tmp_path / "upstream.json"
+    write_json(
+        upstream,
+        {
+            "family": "faulty",
+            "variant": "v1_wrong",
+            "status": upstream_status,
+            "message": "n=1000: wrong",
+        },
+    )
+    out = tmp_path / "out.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "nsightflow",
+            stage,
+            "--kernels-dir",
+            str(ROOT / "tests/data/families"),
+            "--family",
+            "faulty",
+            "--variant",
+            "v1_wrong",
+            "--cubin",
+            str(tmp_path / "x.cubin"),
+            upstream_flag,
+            str(upstream),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    record = json.loads(out.read_text())
+    assert record["status"] == upstream_status and record["skipped"] is True
+    assert f"{stage} skipped" in record["message"] and "n=1000" in record["message"]
