@@ -264,8 +264,10 @@ def build_analysis(
     frame = grid.merge(
         timing.drop(columns="family"), on=["variant", "size"], how="left"
     )
-    unsupported = frame["timing_status"] == "unsupported"
-    frame.loc[unsupported & (frame["status"] == OK), "status"] = "unsupported"
+    # a size the variant does not accept, or one the concurrency guard refused to time
+    for special in ("unsupported", "gpu_busy"):
+        hit = frame["timing_status"] == special
+        frame.loc[hit & (frame["status"] == OK), "status"] = special
     frame = frame.drop(columns="timing_status")
     wide = wide_metrics(long_metrics)
     wide["variant"] = wide["variant"].astype(object)

@@ -37,6 +37,26 @@ class TimingSettings:
     settle_rel: float = 0.005
     timeout_s: float = 300.0
     cache: str = "auto"  # hot | cold | auto (cold where the working set fits the L2)
+    guard: str = "flag"  # other processes on the GPU: wait | refuse | flag
+    guard_wait_s: float = 600.0
+
+
+def wait_until_alone(settings: TimingSettings) -> tuple[bool, list[int]]:
+    """Apply the concurrency guard before sampling.
+
+    Returns:
+        Whether sampling may go on, and the other processes NVML listed (empty when
+        the GPU is ours). ``flag`` always goes on; ``refuse`` stops when others are
+        there; ``wait`` polls every 5 s until they leave or ``guard_wait_s`` passes.
+    """
+    deadline = time.perf_counter() + settings.guard_wait_s
+    while True:
+        others = list(gpu_state().get("other_processes", []))
+        if not others or settings.guard == "flag":
+            return True, others
+        if settings.guard == "refuse" or time.perf_counter() > deadline:
+            return False, others
+        time.sleep(5)
 
 
 def is_cold(cache: str, working_set_bytes: float, l2_bytes: int) -> bool:

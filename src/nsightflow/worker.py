@@ -62,6 +62,12 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
             if not variant.accepts_size(n):
                 rows.append({"size": n, "status": "unsupported"})
                 continue
+            alone, others = timing.wait_until_alone(settings)
+            if not alone:
+                rows.append(
+                    {"size": n, "status": "gpu_busy", "other_processes": others}
+                )
+                continue
             launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), n)
             launcher.setup(rng)
             for _ in range(settings.warmup):

@@ -84,3 +84,21 @@ def test_sampling_stops_at_max_reps_when_noisy():
         drifting, TimingSettings(min_reps=10, max_reps=200, budget_s=60)
     )
     assert not settled and len(samples) == 200
+
+
+def test_concurrency_guard_policies(monkeypatch):
+    from nsightflow import timing
+
+    states = iter([{"other_processes": [4242]}, {"other_processes": []}])
+    monkeypatch.setattr(timing, "gpu_state", lambda: next(states))
+    monkeypatch.setattr(timing.time, "sleep", lambda s: None)
+    assert timing.wait_until_alone(TimingSettings(guard="wait")) == (True, [])
+
+    busy = {"other_processes": [4242]}
+    monkeypatch.setattr(timing, "gpu_state", lambda: busy)
+    assert timing.wait_until_alone(TimingSettings(guard="refuse")) == (False, [4242])
+    assert timing.wait_until_alone(TimingSettings(guard="flag")) == (True, [4242])
+    assert timing.wait_until_alone(TimingSettings(guard="wait", guard_wait_s=0)) == (
+        False,
+        [4242],
+    )
