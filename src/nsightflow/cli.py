@@ -198,14 +198,18 @@ def _plot(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from nsightflow.report import write_report
 
-    write_report(args.analysis_dir, args.figures_dir, args.out_dir)
+    write_report(
+        args.analysis_dir, args.figures_dir, args.out_dir, language=args.language
+    )
     return 0
 
 
 def _pdf(args: argparse.Namespace) -> int:
     from nsightflow.pdf import write_pdf
 
-    write_pdf(args.html.read_text(), args.html.parent, args.output)
+    write_pdf(
+        args.html.read_text(), args.html.parent, args.output, language=args.language
+    )
     return 0
 
 
@@ -321,10 +325,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--analysis-dir", type=Path, required=True)
     p.add_argument("--figures-dir", type=Path, required=True)
     p.add_argument("--out-dir", type=Path, required=True)
+    p.add_argument(
+        "--language",
+        choices=["en", "zh"],
+        default="en",
+        help="language of the report's text (default: en)",
+    )
     p.set_defaults(handler=_report)
     p = sub.add_parser("pdf", help="report.html -> report.pdf (A4)")
     p.add_argument("html", type=Path)
     p.add_argument("-o", "--output", type=Path, required=True)
+    p.add_argument(
+        "--language",
+        choices=["en", "zh"],
+        help="zh embeds a CJK font (fonts-wqy-microhei); default: the page's <html lang>",
+    )
     p.set_defaults(handler=_pdf)
 
     p = sub.add_parser("index", help="index.md / index.html over all families")

@@ -3,7 +3,7 @@
 :func:`write_pdf` renders the page :func:`nsightflow.report.to_html` returns with
 xhtml2pdf (HTML and CSS laid out by ReportLab): pure Python from PyPI, with no
 browser, no LaTeX and no system library, so a machine that only pip-installs the
-project can render it. A print stylesheet is added after the report's own screen
+project can render an English report (a Chinese one also needs a CJK font package). A print stylesheet is added after the report's own screen
 style, and the page is prepared for paper first:
 
 * A4 portrait pages with a running footer (report title, page N of M).
@@ -17,20 +17,15 @@ style, and the page is prepared for paper first:
   and printed at their own resolution, shrunk to the text width and to at most
   MAX_FIGURE_HEIGHT_PT.
 
-Fonts: DejaVu Sans and DejaVu Sans Mono are embedded from the copy matplotlib
-ships (found without importing matplotlib); they cover Latin, Greek, Cyrillic,
-arrows and math symbols. Without them the PDF base fonts Helvetica and Courier
-are used, which cover Latin-1 only. Characters the font lacks, Chinese among
-them, fall back glyph by glyph to ReportLab's Adobe CID font ``STSong-Light``,
-which is named in the PDF but not embedded: the text is there, wraps and can be
-searched and extracted, but a viewer draws it only with a Chinese font of its
-own (Acrobat's Asian font pack; poppler-based viewers with ``poppler-data`` and
-a CJK font such as ``fonts-wqy-microhei`` or ``fonts-noto-cjk``), and shows
-boxes or blanks without one.
+Fonts (:mod:`nsightflow.pdf_fonts`): DejaVu Sans and DejaVu Sans Mono, embedded
+from the copy matplotlib ships. A Chinese report also embeds a CJK TrueType font
+(WenQuanYi Micro Hei from Debian's ``fonts-wqy-microhei``), so its pages show real
+glyphs in any viewer; an English report keeps the non-embedded ``STSong-Light``
+fallback for stray Chinese characters. Figure text stays English: the figures are
+PNGs drawn by matplotlib with its own fonts. The footer is in the report's language.
 """
 
 import base64
-import importlib.util
 import io
 import logging
 import math
@@ -42,7 +37,12 @@ from html import escape, unescape
 from pathlib import Path
 from typing import BinaryIO
 
+from nsightflow import i18n
 from nsightflow.errors import StageInputError
+from nsightflow.pdf_fonts import Meter as _Meter
+from nsightflow.pdf_fonts import cjk_font_file
+from nsightflow.pdf_fonts import dejavu_dir as _dejavu_dir
+from nsightflow.pdf_fonts import font_css as _font_css
 
 MM = 72 / 25.4  # PDF points per millimetre
 PAGE_WIDTH_MM = 210.0  # A4 portrait
@@ -50,32 +50,12 @@ MARGIN_MM = 15.0  # left and right
 TEXT_WIDTH_PT = (PAGE_WIDTH_MM - 2 * MARGIN_MM) * MM
 MAX_FIGURE_HEIGHT_PT = 120 * MM  # two figures and some text fit on one page
 DEFAULT_IMAGE_DPI = 96.0  # CSS pixels, for an image that states no resolution
-CJK_FALLBACK_FONT = "STSong-Light"  # ReportLab's CID font for Simplified Chinese
 RENDER_LIMIT_S = 300.0  # abandon a runaway render (the Jacobi report takes ~1 s)
 TABLE_FONT_PT = 7.5
 MIN_TABLE_FONT_PT = 5.0  # a wide table shrinks to this, then its words break
 CODE_IN_TABLE = 0.93  # size of ``code`` in a table cell, relative to the cell
 CELL_PADDING_PT = 6.5  # left and right padding and rule of one table cell
 MAX_UNBROKEN_EM = 9.0  # longer words in a table cell may break anywhere
-_WIDE_CHARS_FROM = 0x2E80  # CJK and full-width forms: about 1 em each
-
-# (file in matplotlib's mpl-data/fonts/ttf, CSS family, font-weight, font-style)
-_DEJAVU_FACES = (
-    ("DejaVuSans.ttf", "nsf-sans", "normal", "normal"),
-    ("DejaVuSans-Bold.ttf", "nsf-sans", "bold", "normal"),
-    ("DejaVuSans-Oblique.ttf", "nsf-sans", "normal", "italic"),
-    ("DejaVuSans-BoldOblique.ttf", "nsf-sans", "bold", "italic"),
-    ("DejaVuSansMono.ttf", "nsf-mono", "normal", "normal"),
-    ("DejaVuSansMono-Bold.ttf", "nsf-mono", "bold", "normal"),
-    ("DejaVuSansMono-Oblique.ttf", "nsf-mono", "normal", "italic"),
-    ("DejaVuSansMono-BoldOblique.ttf", "nsf-mono", "bold", "italic"),
-)
-# Faces table cells are measured with: DejaVu file, or base font without it.
-_METRIC_FACES = {
-    "regular": ("DejaVuSans.ttf", "Helvetica"),
-    "bold": ("DejaVuSans-Bold.ttf", "Helvetica-Bold"),
-    "mono": ("DejaVuSansMono.ttf", "Courier"),
-}
 
 PRINT_STYLE = """
 @page {
@@ -134,61 +114,7 @@ _TAG = re.compile(r"<[^>]*>")
 _TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
 _BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
 _HEAD_CLOSE = re.compile(r"</head\s*>", re.I)
-
-
-def _dejavu_dir() -> Path | None:
-    """The folder of matplotlib's bundled DejaVu fonts, found without importing it."""
-    spec = importlib.util.find_spec("matplotlib")
-    for location in (spec.submodule_search_locations or []) if spec else []:
-        folder = Path(location) / "mpl-data" / "fonts" / "ttf"
-        if all((folder / name).is_file() for name, *_ in _DEJAVU_FACES):
-            return folder
-    return None
-
-
-def _font_css(font_dir: Path | None) -> tuple[str, str, str]:
-    """``@font-face`` rules and the sans and monospace font stacks.
-
-    Args:
-        font_dir: Folder holding the DejaVu files, or None for the PDF base fonts.
-
-    Returns:
-        The rules (empty without font_dir), the sans stack and the mono stack.
-    """
-    if font_dir is None:
-        return "", f"Helvetica, {CJK_FALLBACK_FONT}", f"Courier, {CJK_FALLBACK_FONT}"
-    rules = "".join(
-        f"@font-face {{ font-family: {family}; font-weight: {weight}; "
-        f"font-style: {style}; src: url('{(font_dir / name).as_posix()}'); }}\n"
-        for name, family, weight, style in _DEJAVU_FACES
-    )
-    return rules, f"nsf-sans, {CJK_FALLBACK_FONT}", f"nsf-mono, {CJK_FALLBACK_FONT}"
-
-
-class _Meter:
-    """Widths of text in em, measured with the faces the PDF is set in."""
-
-    def __init__(self, font_dir: Path | None) -> None:
-        from reportlab.pdfbase import pdfmetrics
-        from reportlab.pdfbase.ttfonts import TTFont
-
-        self._string_width = pdfmetrics.stringWidth
-        self._faces: dict[str, str] = {}
-        registered = set(pdfmetrics.getRegisteredFontNames())
-        for face, (file_name, base_font) in _METRIC_FACES.items():
-            if font_dir is None:
-                self._faces[face] = base_font
-                continue
-            name = f"nsf-metrics-{face}"
-            if name not in registered:
-                pdfmetrics.registerFont(TTFont(name, str(font_dir / file_name)))
-            self._faces[face] = name
-
-    def em(self, text: str, face: str) -> float:
-        """Width of text set in one of the faces (regular, bold, mono), in em."""
-        wide = sum(1 for char in text if ord(char) >= _WIDE_CHARS_FROM)
-        narrow = "".join(char for char in text if ord(char) < _WIDE_CHARS_FROM)
-        return wide + float(self._string_width(narrow, self._faces[face], 1.0))
+_HTML_LANG = re.compile(r"""<html\b[^>]*?\slang\s*=\s*["']?([A-Za-z]+)""", re.I)
 
 
 def _runs(cell_html: str, header: bool) -> list[tuple[str, str, float]]:
@@ -462,9 +388,10 @@ def _print_page(html: str, font_css: str, sans: str, mono: str) -> str:
         "code_in_table": f"{100 * CODE_IN_TABLE:g}",
     }
     style_tag = f"<style>\n{font_css}{style}</style>\n"
+    pages = i18n.T("pdf_page_of", page="<pdf:pagenumber />", pages="<pdf:pagecount />")
     footer = (
         f'<div id="nsf-footer">{escape(title)}{" &middot; " if title else ""}'
-        "page <pdf:pagenumber /> of <pdf:pagecount /></div>\n"
+        f"{pages}</div>\n"
     )
     if _HEAD_CLOSE.search(html):
         html = _HEAD_CLOSE.sub(lambda m: style_tag + m.group(0), html, count=1)
@@ -493,7 +420,35 @@ def _quiet(logger_name: str) -> Iterator[None]:
         logger.setLevel(level)
 
 
-def write_pdf(html: str, base_dir: Path, output: Path) -> None:
+def page_language(html: str) -> i18n.Language:
+    """The report language a page declares in ``<html lang>`` (English without one)."""
+    match = _HTML_LANG.search(html)
+    code = match.group(1).lower() if match else ""
+    return (
+        i18n.parse_language(code) if code in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE
+    )
+
+
+def _prepare(html: str, base_dir: Path, language: str) -> tuple[str, list[Path]]:
+    """The page ready for xhtml2pdf, and the folders it may read files from.
+
+    Raises:
+        StageInputError: A figure cannot be printed, or a Chinese page has no
+            CJK font to embed.
+    """
+    font_dir = _dejavu_dir()
+    cjk_file = cjk_font_file() if language == "zh" else None
+    font_css, sans, mono = _font_css(font_dir, cjk_file)
+    page, figure_dirs = _local_figures(html, base_dir)
+    with i18n.language(language):
+        page = _print_page(_size_tables(page, _Meter(font_dir)), font_css, sans, mono)
+    fonts = [d for d in (font_dir, cjk_file.parent if cjk_file else None) if d]
+    return page, [*fonts, *figure_dirs]
+
+
+def write_pdf(
+    html: str, base_dir: Path, output: Path, language: str | None = None
+) -> None:
     """Render the standalone report HTML into a printable A4 PDF.
 
     Headings, paragraphs, lists, block quotes, tables and code blocks keep their
@@ -506,48 +461,56 @@ def write_pdf(html: str, base_dir: Path, output: Path) -> None:
         base_dir: Folder the page's relative image sources resolve against,
             normally the folder ``report.html`` is written to.
         output: Path of the PDF to write; its folder is created if needed.
+        language: ``en`` or ``zh``; None reads it from the page's ``<html
+            lang>``. A Chinese PDF embeds a CJK TrueType font and fails
+            without one (see :mod:`nsightflow.pdf_fonts`).
 
     Raises:
-        StageInputError: A figure is missing, remote or unreadable, or the page
-            cannot be rendered.
+        StageInputError: A figure is missing, remote or unreadable, a Chinese
+            page has no CJK font to embed, or the page cannot be rendered.
+        ValueError: The language is not one the catalogue has.
     """
-    from xhtml2pdf import pisa
-    from xhtml2pdf.config.resources import ResourceAccessPolicy
-
+    lang = i18n.parse_language(language) if language else page_language(html)
     base_dir = Path(base_dir).resolve()
-    font_dir = _dejavu_dir()
-    font_css, sans, mono = _font_css(font_dir)
-    page, figure_dirs = _local_figures(html, base_dir)
-    page = _print_page(_size_tables(page, _Meter(font_dir)), font_css, sans, mono)
-    policy = ResourceAccessPolicy(
-        allow_remote=False,
-        base_dir=base_dir,
-        extra_roots=tuple(d for d in (font_dir, *figure_dirs) if d is not None),
-        max_render_seconds=RENDER_LIMIT_S,
-    )
+    page, roots = _prepare(html, base_dir, lang)
     output.parent.mkdir(parents=True, exist_ok=True)
     partial = output.with_name(f".{output.name}.partial")
     try:
-        with partial.open("wb") as sink, _quiet("xhtml2pdf"):
-            status = pisa.CreatePDF(
-                page,
-                dest=sink,
-                path=str(base_dir / "report.html"),
-                encoding="utf-8",
-                resource_policy=policy,
-            )
-        if status.err:
-            raise StageInputError(
-                f"PDF report: xhtml2pdf reported {status.err} error(s) while "
-                f"rendering {output}"
-            )
+        _render(page, base_dir, roots, partial)
         partial.replace(output)
-    except StageInputError:
+    except StageInputError as exc:
         partial.unlink(missing_ok=True)
-        raise
+        raise StageInputError(f"{exc} while rendering {output}") from exc
     except Exception as exc:
         partial.unlink(missing_ok=True)
         raise StageInputError(
             f"PDF report: cannot render {output} from the report HTML "
             f"({type(exc).__name__}: {exc})"
         ) from exc
+
+
+def _render(page: str, base_dir: Path, roots: list[Path], sink_path: Path) -> None:
+    """Lay the prepared page out into ``sink_path`` with xhtml2pdf.
+
+    Raises:
+        StageInputError: xhtml2pdf reported errors.
+    """
+    from xhtml2pdf import pisa
+    from xhtml2pdf.config.resources import ResourceAccessPolicy
+
+    policy = ResourceAccessPolicy(
+        allow_remote=False,
+        base_dir=base_dir,
+        extra_roots=tuple(roots),
+        max_render_seconds=RENDER_LIMIT_S,
+    )
+    with sink_path.open("wb") as sink, _quiet("xhtml2pdf"):
+        status = pisa.CreatePDF(
+            page,
+            dest=sink,
+            path=str(base_dir / "report.html"),
+            encoding="utf-8",
+            resource_policy=policy,
+        )
+    if status.err:
+        raise StageInputError(f"PDF report: xhtml2pdf reported {status.err} error(s)")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from nsightflow.i18n import DEFAULT_LANGUAGE, HTML_LANG, parse_language
 from nsightflow.sections import ReportBuilder
 
 SUMMARY_COLUMNS = [
@@ -47,12 +48,26 @@ def summary_frame(analysis: pd.DataFrame) -> pd.DataFrame:
     return analysis.reindex(columns=SUMMARY_COLUMNS)
 
 
-def to_html(markdown_text: str, title: str, base_dir: Path | None = None) -> str:
+def to_html(
+    markdown_text: str,
+    title: str,
+    base_dir: Path | None = None,
+    language: str = DEFAULT_LANGUAGE,
+) -> str:
     """Standalone HTML of a Markdown report.
 
     Raw HTML in the Markdown is not passed through: every user-supplied string (variant
     names, ideas, compiler messages) arrives escaped. With ``base_dir``, figures are
     embedded as data URIs so the page is one self-contained file.
+
+    Args:
+        markdown_text: The report.
+        title: The page title.
+        base_dir: Folder the figures' relative paths resolve against; None leaves
+            them as links.
+        language: Language of the text. A page in any language but English says
+            so in ``<html lang>``, which browsers (and :mod:`nsightflow.pdf`) read to
+            pick fonts; an English page is written as before, without it.
     """
     import markdown
 
@@ -62,8 +77,12 @@ def to_html(markdown_text: str, title: str, base_dir: Path | None = None) -> str
     body = md.convert(markdown_text)
     if base_dir is not None:
         body = _IMG.sub(lambda m: _embed(m, base_dir), body)
+    lang = parse_language(language)
+    html_tag = (
+        "<html>" if lang == DEFAULT_LANGUAGE else f'<html lang="{HTML_LANG[lang]}">'
+    )
     return (
-        "<!doctype html>\n<html><head><meta charset='utf-8'>"
+        f"<!doctype html>\n{html_tag}<head><meta charset='utf-8'>"
         f"<title>{html.escape(title)}</title>"
         f"<style>{HTML_STYLE}</style></head><body>\n{body}\n</body></html>\n"
     )
@@ -85,14 +104,30 @@ def _write_csv(frame: pd.DataFrame, path: Path) -> None:
     frame.to_csv(path, index=False, float_format="%.10g")
 
 
-def write_report(analysis_dir: Path, figures_dir: Path, out_dir: Path) -> None:
-    """Write report.md, report.html (figures embedded) and summary.csv of one family."""
+def write_report(
+    analysis_dir: Path,
+    figures_dir: Path,
+    out_dir: Path,
+    language: str = DEFAULT_LANGUAGE,
+) -> None:
+    """Write report.md, report.html (figures embedded) and summary.csv of one family.
+
+    Args:
+        analysis_dir: Folder of the analyze stage's files for the family.
+        figures_dir: Folder of the plot stage's figures.
+        out_dir: Folder the report is written to.
+        language: Language of the report's text, ``en`` or ``zh``; figures and
+            ``summary.csv`` are the same in every language.
+
+    Raises:
+        ValueError: The language is not one the catalogue has.
+    """
     analysis = pd.read_csv(analysis_dir / "analysis.csv")
     stalls = pd.read_csv(analysis_dir / "stalls.csv")
     rules_path = analysis_dir / "rules.csv"
     rules = pd.read_csv(rules_path) if rules_path.stat().st_size > 1 else pd.DataFrame()
     ctx = json.loads((analysis_dir / "context.json").read_text())
-    text = ReportBuilder(analysis, stalls, rules, ctx).build()
+    text = ReportBuilder(analysis, stalls, rules, ctx, language=language).build()
     rel = (
         figures_dir.relative_to(out_dir)
         if figures_dir.is_relative_to(out_dir)
@@ -102,7 +137,8 @@ def write_report(analysis_dir: Path, figures_dir: Path, out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     title = ctx["family"]["title"]
     (out_dir / "report.md").write_text(text)
-    (out_dir / "report.html").write_text(to_html(text, title, base_dir=out_dir))
+    page = to_html(text, title, base_dir=out_dir, language=language)
+    (out_dir / "report.html").write_text(page)
     _write_csv(summary_frame(analysis), out_dir / "summary.csv")
 
 

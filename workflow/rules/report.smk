@@ -80,12 +80,14 @@ rule report_family:
         summary="results/report/{family}/summary.csv",
     log:
         "logs/report/{family}.log",
+    params:
+        language=config["report"]["language"],
     shell:
         r"""
         exec &> >(tee {log:q})
         python -m nsightflow report --analysis-dir results/analysis/{wildcards.family:q} \
             --figures-dir results/report/{wildcards.family:q}/figures \
-            --out-dir results/report/{wildcards.family:q}
+            --out-dir results/report/{wildcards.family:q} --language {params.language:q}
         """
 
 
@@ -96,10 +98,13 @@ rule render_pdf:
         pdf="results/report/{family}/report.pdf",
     log:
         "logs/report/{family}.pdf.log",
+    params:
+        language=config["report"]["language"],
     shell:
         r"""
         exec &> >(tee {log:q})
-        python -m nsightflow pdf {input.html:q} -o {output.pdf:q}
+        python -m nsightflow pdf {input.html:q} -o {output.pdf:q} \
+            --language {params.language:q}
         """
 
 
