@@ -60,6 +60,7 @@ def _time(args: argparse.Namespace) -> int:
         args.settle_rel,
         args.timeout_s,
         args.cache,
+        args.guard,
     )
     record = stages.time(
         args.kernels_dir,
@@ -256,6 +257,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget-s", type=float, default=1.0)
     p.add_argument("--settle-rel", type=float, default=0.005)
     p.add_argument("--cache", choices=["auto", "hot", "cold"], default="auto")
+    p.add_argument(
+        "--guard",
+        choices=["flag", "wait", "refuse"],
+        default="flag",
+        help="when other processes use the GPU: time and flag, wait, or refuse",
+    )
     p.add_argument("--timeout-s", type=float, default=300)
     p.set_defaults(handler=_time)
 

@@ -62,7 +62,7 @@ if MODE == "measure":
                 --warmup {params.t[warmup]} --min-reps {params.t[min_reps]} \
                 --max-reps {params.t[max_reps]} --budget-s {params.t[budget_s]} \
                 --settle-rel {params.t[settle_rel]} --timeout-s {params.t[timeout_s]} \
-                --cache {params.t[cache]} \
+                --cache {params.t[cache]} --guard {params.t[guard]} \
                 --seed {params.seed}
             """
 
