@@ -198,7 +198,8 @@ def stalls_figure(stalls: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
     import matplotlib
 
     with matplotlib.rc_context(STYLE):
-        fig = _new_figure(7, 3.8)
+        bars = stalls.groupby(["variant", "size"]).ngroups if not stalls.empty else 1
+        fig = _new_figure(7.5, max(3.0, 0.3 * bars + 1.2))  # one readable row per bar
         ax = fig.subplots()
         if stalls.empty:
             ax.text(
@@ -222,7 +223,7 @@ def stalls_figure(stalls: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
             index=["variant", "size"], columns="reason", values="cycles", aggfunc="sum"
         ).fillna(0.0)
         table = table[[*top, *(["other"] if "other" in table.columns else [])]]
-        labels = [f"{v}\nn={n}" for v, n in table.index]
+        labels = [f"{v}  n={n}" for v, n in table.index]
         left = np.zeros(len(table))
         import matplotlib as mpl
 
