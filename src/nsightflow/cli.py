@@ -158,6 +158,16 @@ def _parse(args: argparse.Namespace) -> int:
     from nsightflow.parse import parse_files, write_table
 
     metrics, rules = parse_files(args.reports, keep_going=args.keep_going)
+    if args.metrics:
+        from nsightflow.metrics import resolve
+
+        wanted = resolve(args.metrics)  # nvprof-era names accepted
+        missing = sorted(set(wanted) - set(metrics["metric"]))
+        if missing:
+            print(
+                f"WARNING: not in these reports: {', '.join(missing)}", file=sys.stderr
+            )
+        metrics = metrics[metrics["metric"].isin(wanted)]
     for message in rules[rules["type"] == "error"]["message"]:
         print(f"WARNING: {message}", file=sys.stderr)
     if args.family:
@@ -307,6 +317,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=Path, required=True, help=".csv or .parquet")
     p.add_argument("--rules", type=Path, help="also write ncu rule results here")
     p.add_argument("--family", help="family label for reports without profile.json")
+    p.add_argument(
+        "--metrics",
+        nargs="+",
+        metavar="NAME",
+        help="keep only these metrics (ncu names, or nvprof-era names such as "
+        "achieved_occupancy and gld_throughput, mapped to ncu's)",
+    )
     p.add_argument(
         "--keep-going",
         action="store_true",

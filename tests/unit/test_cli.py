@@ -58,3 +58,24 @@ def test_record_refuses_to_overwrite(recording, tmp_path):
     proc = _run("record", "--results", str(recording), "--out", str(target))
     assert proc.returncode == 2 and "never overwritten" in proc.stderr
     assert (target / "keep.txt").read_text() == "measured"
+
+
+def test_parse_accepts_nvprof_era_metric_names(recording, tmp_path):
+    out = tmp_path / "m.csv"
+    proc = _run(
+        "parse",
+        str(recording / "profile/jacobi2d/v0_naive/n8192.ncu-rep"),
+        "-o",
+        str(out),
+        "--metrics",
+        "achieved_occupancy",
+        "dram_read_bytes",
+    )
+    assert proc.returncode == 0, proc.stderr
+    import pandas as pd
+
+    table = pd.read_csv(out)
+    assert set(table["metric"]) == {
+        "sm__warps_active.avg.pct_of_peak_sustained_active",
+        "dram__bytes_read.sum",
+    }
