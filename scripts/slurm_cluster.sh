@@ -32,12 +32,20 @@ MEM_MB=${NSIGHTFLOW_SLURM_MEM_MB:-65536}
 CTLD_PORT=${NSIGHTFLOW_SLURM_CTLD_PORT:-6817}
 SLURMD_PORT=${NSIGHTFLOW_SLURM_SLURMD_PORT:-6818}
 NODE=localhost
+RUN_CONF=/run/slurm/conf
 
 die() { printf 'slurm_cluster: %s\n' "$*" >&2; exit 1; }
 say() { printf 'slurm_cluster: %s\n' "$*" >&2; }
+fail() { say "$*"; stop; exit 1; } # undo a half-done start
 
 alive() { # PIDFILE -> 0 when the process it names runs
     [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null
+}
+
+wait_pidfile() { # PIDFILE NAME: a forking daemon writes its PID file shortly after
+    for _ in $(seq 50); do alive "$1" && return 0; sleep 0.1; done
+    say "$2 did not start"
+    return 1
 }
 
 write_configs() {
@@ -71,6 +79,7 @@ AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/filetxt
 JobCompLoc=$DIR/jobcomp.log
 MpiDefault=none
+MailProg=/bin/true
 SchedulerType=sched/backfill
 # Start jobs within about a second: the defaults (a 3 s batch delay, backfill every
 # 30 s) leave CPU jobs queued behind GPU jobs waiting for a GPU on the same node.
@@ -78,7 +87,6 @@ SchedulerParameters=batch_sched_delay=0,bf_interval=1,bf_continue,sched_interval
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 GresTypes=gpu
-AccountingStorageTRES=gres/gpu
 # Without a default, a job with no --mem takes the whole node and jobs run one by one.
 DefMemPerCPU=1000
 # Finished jobs stay in squeue this long: the profile polls with squeue.
@@ -97,7 +105,9 @@ EOF
 NodeName=$NODE Name=gpu File=/dev/nvidia[0-$((GPUS - 1))]
 EOF
     cat >"$DIR/cgroup.conf" <<EOF
-# Read by slurmd only where a cgroup plugin is configured; slurm.conf uses none.
+# slurm.conf loads no cgroup plugin (proctrack/linuxproc, task/none), so nothing here
+# is enforced: a job could open any /dev/nvidia*, and CUDA_VISIBLE_DEVICES is what keeps
+# it to its GPU. A real GPU node sets ConstrainDevices=yes with task/cgroup.
 CgroupPlugin=autodetect
 ConstrainDevices=no
 EOF
@@ -113,7 +123,7 @@ echo "end \$SLURM_JOB_ID \$(date +%s.%N) gpus=\${SLURM_JOB_GPUS:-} partition=\${
 EOF
     cat >"$DIR/task_prolog.sh" <<EOF
 #!/bin/sh
-echo "task \$SLURM_JOB_ID.\${SLURM_STEP_ID:-} \$(date +%s.%N) cuda_visible_devices=\${CUDA_VISIBLE_DEVICES:-}" >>"$DIR/tasks.log"
+echo "task \$SLURM_JOB_ID.\${SLURM_STEP_ID:-batch} \$(date +%s.%N) cuda_visible_devices=\${CUDA_VISIBLE_DEVICES:-}" >>"$DIR/tasks.log"
 EOF
     chmod 755 "$DIR"/prolog.sh "$DIR"/epilog.sh "$DIR"/task_prolog.sh
     : >"$DIR/jobs.log"
@@ -125,9 +135,9 @@ make_fake_gpus() {
     for ((i = 0; i < GPUS; i++)); do
         dev=/dev/nvidia$i
         if [ -e "$dev" ]; then
-            [ -c "$dev" ] || die "$dev exists and is not a character device"
+            [ -c "$dev" ] || { say "$dev exists and is not a character device"; return 1; }
         else
-            mknod -m 666 "$dev" c 195 "$i" || die "cannot create $dev (mknod; needs root)"
+            mknod -m 666 "$dev" c 195 "$i" || { say "cannot create $dev (mknod)"; return 1; }
             echo "$dev" >>"$DIR/created_devices"
         fi
     done
@@ -138,42 +148,64 @@ start_munge() {
         dd if=/dev/urandom of="$DIR/munge/munge.key" bs=1024 count=1 status=none
         chmod 400 "$DIR/munge/munge.key"
     }
-    # --force: munged refuses root and /tmp-style parents otherwise.
+    # --force: munged otherwise refuses a socket in a folder closed to other users
+    # (this one is 0700: the key lies beside the socket).
     munged --force --key-file="$DIR/munge/munge.key" \
         --socket="$DIR/munge/munge.socket" --pid-file="$DIR/munge/munged.pid" \
-        --log-file="$DIR/munge/munged.log" --seed-file="$DIR/munge/munged.seed" ||
-        die "munged did not start; see $DIR/munge/munged.log"
+        --log-file="$DIR/munge/munged.log" --seed-file="$DIR/munge/munged.seed" >&2 &&
+        wait_pidfile "$DIR/munge/munged.pid" munged
 }
 
-wait_idle() { # until sinfo shows the node idle
-    local state=""
-    for _ in $(seq 120); do
-        state=$(SLURM_CONF="$DIR/slurm.conf" sinfo -h -n "$NODE" -o %t 2>/dev/null | head -1 || true)
+wait_idle() { # until sinfo shows the node idle, at most 60 s
+    local state="" deadline=$((SECONDS + 60))
+    while [ "$SECONDS" -lt "$deadline" ]; do
+        alive "$DIR/slurmctld.pid" || { say "slurmctld is not running"; break; }
+        alive "$DIR/slurmd.pid" || { say "slurmd is not running"; break; }
+        state=$(SLURM_CONF="$DIR/slurm.conf" timeout 5 sinfo -h -n "$NODE" -o %t 2>/dev/null | head -1 || true)
         case "$state" in idle | mix | alloc) return 0 ;; esac
         sleep 0.5
     done
-    say "node $NODE not idle after 60 s (state: '${state:-unreachable}'); logs:"
+    say "node $NODE not idle (state: '${state:-unreachable}'); logs:"
     tail -n 20 "$DIR/slurmctld.log" "$DIR/slurmd.log" >&2 || true
     return 1
 }
 
 start() {
     [ "$(id -u)" = 0 ] || die "start needs root (daemons, mknod)"
+    [ "$GPUS" -ge 1 ] || die "NSIGHTFLOW_SLURM_GPUS must be 1 or more"
     for cmd in munged slurmctld slurmd sinfo; do
         command -v "$cmd" >/dev/null || die "$cmd not found: apt-get install slurmctld slurmd slurm-client munge"
     done
     for pidfile in "$DIR/munge/munged.pid" "$DIR/slurmctld.pid" "$DIR/slurmd.pid"; do
         if alive "$pidfile"; then die "already running ($pidfile); stop it first"; fi
     done
-    rm -rf "$DIR/state" "$DIR/spool"
+    [ ! -e /etc/slurm/slurm.conf ] ||
+        die "/etc/slurm/slurm.conf exists: SLURM is set up here; this cluster is for machines without one"
+    [ ! -e "$RUN_CONF" ] || [ "$(readlink "$RUN_CONF")" = "$DIR" ] ||
+        die "$RUN_CONF exists (a configless slurmd runs here?)"
+    rm -rf "$DIR/state" "$DIR/spool" "$DIR"/*.log "$DIR/munge/munged.log"
     write_configs
-    make_fake_gpus
-    start_munge
+    # Inside a job the SLURM executor plugin runs `srun` with every SLURM_* variable
+    # removed, SLURM_CONF included; srun then looks where a configless slurmd keeps
+    # its copy of the configuration.
+    if [ ! -d "$(dirname "$RUN_CONF")" ]; then
+        mkdir -p "$(dirname "$RUN_CONF")"
+        dirname "$RUN_CONF" >"$DIR/created_run_dir"
+    fi
+    ln -sfn "$DIR" "$RUN_CONF"
+    make_fake_gpus || fail "no fake GPUs"
+    start_munge || fail "munged did not start; see $DIR/munge/munged.log"
     export SLURM_CONF="$DIR/slurm.conf"
     # Both daemons fork and write their PID files; -c: start with no saved state.
-    slurmctld -c -f "$SLURM_CONF" || { stop; die "slurmctld did not start; see $DIR/slurmctld.log"; }
-    slurmd -N "$NODE" -f "$SLURM_CONF" || { stop; die "slurmd did not start; see $DIR/slurmd.log"; }
-    wait_idle || { stop; die "cluster did not come up"; }
+    if ! { slurmctld -c -f "$SLURM_CONF" >&2 && wait_pidfile "$DIR/slurmctld.pid" slurmctld; }; then
+        tail -n 20 "$DIR/slurmctld.log" >&2 || true
+        fail "slurmctld did not start"
+    fi
+    if ! { slurmd -N "$NODE" -f "$SLURM_CONF" >&2 && wait_pidfile "$DIR/slurmd.pid" slurmd; }; then
+        tail -n 20 "$DIR/slurmd.log" >&2 || true
+        fail "slurmd did not start"
+    fi
+    wait_idle || fail "cluster did not come up"
     say "up: node $NODE, $CPUS CPUs, $MEM_MB MB, $GPUS fake GPUs; partitions cpu (default), gpu"
     echo "export SLURM_CONF=$SLURM_CONF"
 }
@@ -202,6 +234,11 @@ stop() {
     stop_pid "$DIR/slurmd.pid" slurmd
     stop_pid "$DIR/slurmctld.pid" slurmctld
     stop_pid "$DIR/munge/munged.pid" munged
+    if [ "$(readlink "$RUN_CONF" 2>/dev/null)" = "$DIR" ]; then rm -f "$RUN_CONF"; fi
+    if [ -s "$DIR/created_run_dir" ]; then
+        rmdir "$(cat "$DIR/created_run_dir")" 2>/dev/null || true
+        rm -f "$DIR/created_run_dir"
+    fi
     if [ -s "$DIR/created_devices" ]; then
         while read -r dev; do rm -f "$dev"; done <"$DIR/created_devices"
         : >"$DIR/created_devices"

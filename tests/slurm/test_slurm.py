@@ -1,0 +1,250 @@
+"""The workflow through SLURM (profiles/slurm/) on the one-node test cluster.
+
+The cluster (scripts/slurm_cluster.sh) has two fake GPUs declared as GRES. Nothing can
+measure on them, so the run replays the bundled recording; to still send GPU-asking
+jobs through SLURM, the replay twins of the GPU rules get the resources the profile
+gives the GPU rules, plus the GPU rules' own `gpu=1`. Whether jobs overlapped is read
+from the node's job records (prolog/epilog: start, end, GPU indexes; task prolog:
+CUDA_VISIBLE_DEVICES), never from Snakemake's own account.
+"""
+
+import itertools
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+# GPU rule (measure mode) -> the replay rule that stands in for it.
+GPU_TWINS = {
+    "verify_variant": "replay_verify",
+    "time_variant": "replay_time",
+    "profile_variant": "replay_profile",
+    "measure_ceilings": "replay_ceilings",
+}
+GPU_RULES = set(GPU_TWINS.values())
+REPORT_FILES = ("report.md", "report.html", "report.pdf", "summary.csv")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One SLURM job of a run, as the node recorded it."""
+
+    jobid: int
+    rule: str
+    start: float
+    end: float
+    partition: str
+    gpus: tuple[str, ...]  # SLURM_JOB_GPUS at allocation
+    # CUDA_VISIBLE_DEVICES per job step: "batch" runs the plugin's jobstep Snakemake,
+    # "0" the rule itself (the plugin's `srun --gpus=1 ...` for GPU rules)
+    visible: tuple[tuple[str, str], ...]
+
+    def rule_sees(self) -> str:
+        return dict(self.visible)["0"]
+
+    def overlaps(self, other: "Job") -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+def slurm_profile(workdir: Path, **extra: str) -> None:
+    """profiles/slurm/ of the copy, plus the GPU rules' resources on their twins."""
+    path = workdir / "profiles/slurm/config.yaml"
+    profile = yaml.safe_load(path.read_text())
+    for gpu_rule, twin in GPU_TWINS.items():
+        resources = profile["set-resources"][gpu_rule]
+        profile["set-resources"][twin] = {**resources, "gpu": 1, **extra}
+    path.write_text(yaml.safe_dump(profile, sort_keys=False))
+
+
+def snakemake_slurm(
+    workdir: Path, cluster: Path, *targets: str
+) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "NSIGHTFLOW_MODE"}
+    env["SLURM_CONF"] = str(cluster / "slurm.conf")
+    proc = subprocess.run(
+        [
+            "snakemake",
+            "--workflow-profile",
+            "profiles/slurm",
+            "--configfile",
+            ".test/config.yaml",  # Jacobi-2D only: about 40 jobs
+            "--config",
+            "mode=replay",
+            # the test cluster has no accounting database: poll with squeue
+            "--slurm-status-command",
+            "squeue",
+            "--slurm-init-seconds-before-status-checks",
+            "2",
+            "--slurm-no-account",
+            *targets,
+        ],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=540,
+        check=False,
+    )
+    (workdir / "snakemake.out").write_text(proc.stdout + proc.stderr)
+    return proc
+
+
+def submitted(workdir: Path) -> dict[int, str]:
+    """SLURM job id -> rule, from the per-job logs the profile keeps."""
+    logdir = workdir / "logs/slurm"
+    return {
+        int(log.stem): log.relative_to(logdir).parts[0].removeprefix("rule_")
+        for log in logdir.rglob("*.log")
+    }
+
+
+def node_records(cluster: Path, rules: dict[int, str]) -> list[Job]:
+    """The jobs of `rules` as the node's prolog, epilog and task prolog saw them."""
+    events: dict[int, dict[str, list[str]]] = {}
+    for line in (cluster / "jobs.log").read_text().splitlines():
+        kind, jobid, stamp, gpus, partition = line.split()
+        if int(jobid) in rules:
+            rec = events.setdefault(int(jobid), {})
+            rec[kind] = [stamp, gpus.removeprefix("gpus="), partition.split("=")[1]]
+    visible: dict[int, dict[str, str]] = {}
+    for line in (cluster / "tasks.log").read_text().splitlines():
+        _, jobstep, _, devices = line.split()
+        jobid, step = jobstep.split(".")
+        visible.setdefault(int(jobid), {})[step] = devices.split("=", 1)[1]
+    missing = set(rules) - {
+        j for j, rec in events.items() if {"start", "end"} <= set(rec)
+    }
+    assert not missing, f"jobs without start and end records: {sorted(missing)}"
+    return [
+        Job(
+            jobid=jobid,
+            rule=rules[jobid],
+            start=float(rec["start"][0]),
+            end=float(rec["end"][0]),
+            partition=rec["start"][2],
+            gpus=tuple(g for g in rec["start"][1].split(",") if g),
+            visible=tuple(sorted(visible.get(jobid, {}).items())),
+        )
+        for jobid, rec in sorted(events.items())
+    ]
+
+
+def node_gpus() -> int:
+    out = subprocess.run(
+        ["sinfo", "-h", "-o", "%G"], capture_output=True, text=True, check=True
+    )
+    match = re.search(r"gpu:(\d+)", out.stdout)
+    assert match, f"the test cluster declares no GPUs: {out.stdout}"
+    return int(match.group(1))
+
+
+@pytest.mark.slurm
+def test_replay_through_slurm_one_job_per_gpu(workdir, slurm_cluster):
+    slurm_profile(workdir)
+    proc = snakemake_slurm(workdir, slurm_cluster)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+    # The reports, with the numbers the H200 itself reported.
+    report = workdir / "results/report/jacobi2d"
+    for name in REPORT_FILES:
+        assert (report / name).stat().st_size > 0, name
+    on_gpu = ROOT / "tests/data/h200_gpu_reports/jacobi2d/summary.csv"
+    assert (report / "summary.csv").read_text() == on_gpu.read_text()
+    assert (workdir / "results/report/index.html").is_file()
+
+    # Every job ran through SLURM and kept its log; jobs parsed the Snakefile in the
+    # mode given on the command line, not in the profile's (measure) or auto.
+    rules = submitted(workdir)
+    assert set(rules.values()) >= GPU_RULES | {"parse_reports", "render_pdf"}
+    for log in (workdir / "logs/slurm").rglob("*.log"):
+        assert "nsightflow: config mode: replay" in log.read_text(), log
+
+    jobs = node_records(slurm_cluster, rules)
+    gpu_jobs = [j for j in jobs if j.rule in GPU_RULES]
+    cpu_jobs = [j for j in jobs if j.rule not in GPU_RULES]
+    assert len(gpu_jobs) == 3 * 6 + 1  # verify, time, profile x 6 variants; ceilings
+    # GPU jobs: one GPU each, in the gpu partition, and that GPU is what CUDA sees.
+    for job in gpu_jobs:
+        assert job.partition == "gpu" and len(job.gpus) == 1, job
+        assert dict(job.visible) == {"batch": job.gpus[0], "0": job.gpus[0]}, job
+    # CPU jobs: no GPU, nothing visible, in the default partition.
+    for job in cpu_jobs:
+        assert job.partition == "cpu" and job.gpus == (), job
+        assert dict(job.visible) == {"batch": "", "0": ""}, job
+
+    # Never two jobs on one GPU at once ...
+    for gpu in {j.gpus[0] for j in gpu_jobs}:
+        on_gpu_jobs = sorted(
+            (j for j in gpu_jobs if j.gpus[0] == gpu), key=lambda j: j.start
+        )
+        for a, b in itertools.pairwise(on_gpu_jobs):
+            assert b.start >= a.end, f"GPU {gpu}: {a} and {b} overlapped"
+    # ... although the node was shared: GPU jobs ran on all GPUs at once, and CPU
+    # jobs beside them (so the check above could have failed).
+    n_gpus = node_gpus()
+    assert {j.gpus[0] for j in gpu_jobs} == {str(i) for i in range(n_gpus)}
+    assert any(a.overlaps(b) for a in gpu_jobs for b in gpu_jobs if a.jobid < b.jobid)
+    assert any(a.overlaps(b) for a in gpu_jobs for b in cpu_jobs)
+
+
+@pytest.mark.slurm
+def test_exclusive_gpu_jobs_have_the_node_to_themselves(workdir, slurm_cluster):
+    """The profile's documented option slurm_extra: "'--exclusive'" on GPU rules."""
+    slurm_profile(workdir, slurm_extra="'--exclusive'")
+    from nsightflow.registry import load_family
+
+    variants = load_family(ROOT / "kernels/jacobi2d").variants
+    targets = [f"results/verify/jacobi2d/{v}.json" for v in variants] + [
+        f"results/build/jacobi2d/{v}.resources.json" for v in variants
+    ]
+    proc = snakemake_slurm(workdir, slurm_cluster, *targets)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+    jobs = node_records(slurm_cluster, submitted(workdir))
+    gpu_jobs = [j for j in jobs if j.rule in GPU_RULES]
+    assert len(gpu_jobs) == len(variants)
+    for gpu_job in gpu_jobs:
+        others = [j for j in jobs if j is not gpu_job and j.overlaps(gpu_job)]
+        assert not others, f"{gpu_job} shared the node with {others}"
+        # --exclusive allocates every GPU of the node; the rule's own step still
+        # gets one of them (the plugin's `srun --gpus=1`).
+        assert len(gpu_job.gpus) == node_gpus(), gpu_job
+        assert gpu_job.rule_sees() in gpu_job.gpus, gpu_job
+    # The CPU jobs ran side by side (the node did take several jobs at once).
+    cpu_jobs = [j for j in jobs if j.rule not in GPU_RULES]
+    assert any(a.overlaps(b) for a in cpu_jobs for b in cpu_jobs if a.jobid < b.jobid)
+
+
+def test_profile_pins_measure_and_asks_gpus_only_for_gpu_rules(workdir):
+    """Dry run with the profile as shipped, on a machine without a GPU."""
+    pytest.importorskip("snakemake_executor_plugin_slurm")
+    env = {k: v for k, v in os.environ.items() if k != "NSIGHTFLOW_MODE"}
+    proc = subprocess.run(
+        ["snakemake", "-n", "--workflow-profile", "profiles/slurm"],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "config mode: measure, but no usable GPU here" in proc.stdout
+    # rule name -> the resources line of each of its jobs
+    resources: dict[str, set[str]] = {}
+    for block in proc.stdout.split("\nrule ")[1:]:
+        name = block.split(":", 1)[0]
+        line = next(ln for ln in block.splitlines() if "resources:" in ln)
+        resources.setdefault(name, set()).add(line)
+    assert set(GPU_TWINS) <= set(resources)
+    for rule, lines in resources.items():
+        for line in lines:
+            if rule in GPU_TWINS:
+                assert "gpu=1" in line and "slurm_partition=gpu" in line, line
+            else:
+                assert "gpu=" not in line and "slurm_partition" not in line, line
