@@ -238,6 +238,15 @@ def stalls_figure(stalls: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
     return fig
 
 
+def _largest_profiled(analysis: pd.DataFrame) -> tuple[pd.DataFrame, int] | None:
+    """Correct, profiled rows at the largest profiled size, indexed by variant."""
+    prof = analysis[(analysis["status"] == "ok") & analysis["profiled"].astype(bool)]
+    if prof.empty:
+        return None
+    size = int(prof["size"].max())
+    return prof[prof["size"] == size].set_index("variant"), size
+
+
 def bytes_by_level_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
     """Bytes moved at DRAM, L2 and L1 per variant (largest profiled size) vs the ideal."""
     import matplotlib
@@ -245,14 +254,11 @@ def bytes_by_level_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure
     with matplotlib.rc_context(STYLE):
         fig = _new_figure(7, 3.6)
         ax = fig.subplots()
-        prof = analysis[
-            (analysis["status"] == "ok") & analysis["profiled"].astype(bool)
-        ]
-        if prof.empty:
+        largest = _largest_profiled(analysis)
+        if largest is None:
             ax.text(0.5, 0.5, "no ncu data", ha="center", transform=ax.transAxes)
             return fig
-        size = int(prof["size"].max())
-        rows = prof[prof["size"] == size].set_index("variant")
+        rows, size = largest
         levels = [
             ("dram_bytes", "DRAM"),
             ("l2_bytes_moved", "L2"),
@@ -279,15 +285,12 @@ def step_changes_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
     with matplotlib.rc_context(STYLE):
         fig = _new_figure(7, 3.8)
         ax = fig.subplots()
-        prof = analysis[
-            (analysis["status"] == "ok") & analysis["profiled"].astype(bool)
-        ]
+        largest = _largest_profiled(analysis)
         steps = [v for v in ctx["variants"] if v["improves_on"]]
-        if prof.empty or not steps:
+        if largest is None or not steps:
             ax.text(0.5, 0.5, "no profiled steps", ha="center", transform=ax.transAxes)
             return fig
-        size = int(prof["size"].max())
-        rows = prof[prof["size"] == size].set_index("variant")
+        rows, size = largest
         metrics = [m for m in STEP_METRICS if m in rows and rows[m].notna().any()]
         y = np.arange(len(metrics))
         height = 0.8 / len(steps)
