@@ -61,12 +61,9 @@ def test_fast_wrong_kernel_is_caught(tmp_path):
     assert any(s["unwritten_or_nonfinite"] > 0 for s in record["sizes"])
 
 
-@pytest.mark.gpu
-def test_timing_records_clocks_and_settles(tmp_path):
-    build_and_verify(FAULTY, "faulty", "v0_naive", tmp_path)
-    out = tmp_path / "time.json"
-    nsightflow(
-        "time",
+def _verified_v0(tmp_path: Path) -> list[str]:
+    """Stage arguments for the faulty family's v0, compiled and verified in tmp_path."""
+    return [
         "--kernels-dir",
         str(FAULTY),
         "--family",
@@ -77,6 +74,16 @@ def test_timing_records_clocks_and_settles(tmp_path):
         str(tmp_path / "v0_naive.cubin"),
         "--verify",
         str(tmp_path / "v0_naive.json"),
+    ]
+
+
+@pytest.mark.gpu
+def test_timing_records_clocks_and_settles(tmp_path):
+    build_and_verify(FAULTY, "faulty", "v0_naive", tmp_path)
+    out = tmp_path / "time.json"
+    nsightflow(
+        "time",
+        *_verified_v0(tmp_path),
         "--out",
         str(out),
     )
@@ -94,16 +101,7 @@ def test_profile_one_launch_and_parse(tmp_path):
     folder = tmp_path / "profile"
     nsightflow(
         "profile",
-        "--kernels-dir",
-        str(FAULTY),
-        "--family",
-        "faulty",
-        "--variant",
-        "v0_naive",
-        "--cubin",
-        str(tmp_path / "v0_naive.cubin"),
-        "--verify",
-        str(tmp_path / "v0_naive.json"),
+        *_verified_v0(tmp_path),
         "--out-dir",
         str(folder),
     )
