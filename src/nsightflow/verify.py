@@ -45,8 +45,14 @@ def compare(out: np.ndarray, ref: np.ndarray, tolerance: float) -> dict[str, Any
 
 
 def verify_sizes(family: Family, variant: Variant) -> list[int]:
-    """The manifest's verify sizes this variant accepts."""
-    return [n for n in family.verify_sizes if variant.accepts_size(n)]
+    """Every size the variant accepts among the sweep and the extra verify sizes.
+
+    A variant is verified at each size it is timed at (a kernel can be right at 1024
+    and wrong at 16384, e.g. from an int overflow in its indexing), plus the
+    manifest's ``verify_sizes``: odd sizes that exercise the bounds guards.
+    """
+    sizes = sorted(set(family.sizes) | set(family.verify_sizes))
+    return [n for n in sizes if variant.accepts_size(n)]
 
 
 def summarize(per_size: list[dict[str, Any]]) -> dict[str, Any]:

@@ -1,9 +1,14 @@
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from nsightflow.launch import poison
 from nsightflow.timing import TimingSettings, sample_until_settled, summarize
-from nsightflow.verify import compare
+from nsightflow.registry import load_family
+from nsightflow.verify import compare, verify_sizes
+
+KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 from nsightflow.verify import summarize as verify_summary
 
 
@@ -102,3 +107,15 @@ def test_concurrency_guard_policies(monkeypatch):
         False,
         [4242],
     )
+
+
+def test_verify_covers_every_accepted_sweep_size_and_the_odd_ones():
+    """Issue 3: a variant is checked at each size it is timed at, plus odd sizes."""
+    fam = load_family(KERNELS / "sgemm")
+    naive = verify_sizes(fam, fam.variants["v0_naive"])
+    blocked = verify_sizes(fam, fam.variants["v5_regblock2d"])
+    assert set(fam.sizes) <= set(naive)
+    assert {257, 1000} <= set(naive)
+    assert all(n % 128 == 0 for n in blocked)
+    assert set(blocked) == {n for n in set(naive) | {384} if n % 128 == 0}
+    assert 384 in blocked and 384 & (384 - 1)  # a multiple of the tile, not a power of 2
