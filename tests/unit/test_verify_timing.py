@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 
 from nsightflow.launch import poison
-from nsightflow.timing import TimingSettings, sample_until_settled, summarize
 from nsightflow.registry import load_family
+from nsightflow.timing import TimingSettings, sample_until_settled, summarize
 from nsightflow.verify import compare, verify_sizes
+from nsightflow.verify import summarize as verify_summary
 
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"
-from nsightflow.verify import summarize as verify_summary
 
 
 def test_compare_accepts_float32_rounding():
@@ -118,4 +118,6 @@ def test_verify_covers_every_accepted_sweep_size_and_the_odd_ones():
     assert {257, 1000} <= set(naive)
     assert all(n % 128 == 0 for n in blocked)
     assert set(blocked) == {n for n in set(naive) | {384} if n % 128 == 0}
-    assert 384 in blocked and 384 & (384 - 1)  # a multiple of the tile, not a power of 2
+    assert 384 in blocked and 384 & (
+        384 - 1
+    )  # a multiple of the tile, not a power of 2
