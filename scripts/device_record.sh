@@ -12,8 +12,8 @@ python -m nsightflow record --results results --out /tmp/h200 \
     --command "snakemake --cores all; snakemake --cores all --config kernels_dir=tests/data/families"
 tar czf "$OUT/h200.tar.gz" -C /tmp h200
 mkdir -p /tmp/fixtures
-ncu --import results/profile/jacobi2d/v1_smem/n2048.ncu-rep --csv --page raw \
-    > /tmp/fixtures/v1_smem_n2048.raw.csv
-cp results/profile/jacobi2d/v1_smem/n2048.ncu-rep /tmp/fixtures/v1_smem_n2048.ncu-rep
+REP=$(ls results/profile/jacobi2d/v1_smem/n*.ncu-rep)  # all profiled sizes, one report
+ncu --import "$REP" --csv --page raw > "/tmp/fixtures/v1_smem_$(basename "$REP" .ncu-rep).raw.csv"
+cp "$REP" "/tmp/fixtures/v1_smem_$(basename "$REP")"
 tar czf "$OUT/fixtures.tar.gz" -C /tmp fixtures
 python -m pytest -m "gpu or ncu" tests/gpu -q -p no:cacheprovider 2>&1 | tail -8

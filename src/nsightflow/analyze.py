@@ -32,8 +32,6 @@ NCU_COLUMNS: dict[str, str] = {
     "ncu_time_ns": M.TIME,
     "dram_read_bytes": M.DRAM_READ,
     "dram_write_bytes": M.DRAM_WRITE,
-    "sm_throughput_pct": M.SM_THROUGHPUT,
-    "mem_throughput_pct": M.MEM_THROUGHPUT,
     "smem_conflicts_ld": M.SMEM_CONFLICTS_LD,
     "smem_conflicts_st": M.SMEM_CONFLICTS_ST,
     "smem_wavefronts_ld": M.SMEM_WAVEFRONTS_LD,

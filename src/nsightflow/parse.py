@@ -56,6 +56,7 @@ RULE_COLUMNS = [
     "speedup_pct",
 ]
 _SIZE = re.compile(r"(?:^|[_\-.])n(\d+)(?:[_\-.]|$)")
+_SIZES = re.compile(r"(?:^|[_\-.])n(\d+(?:\+\d+)+)(?:[_\-.]|$)")
 _ROLLUPS = ("sum", "avg", "min", "max")
 
 
@@ -82,19 +83,40 @@ def size_from_name(path: Path) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _labels(path: Path) -> dict[str, Any]:
-    """family, variant and size of a report, from ``profile.json`` beside it if any."""
+def sizes_from_name(path: Path) -> list[int]:
+    """Sizes of a report holding several, in launch order: ``n2048+8192.ncu-rep``."""
+    match = _SIZES.search(path.name.split(".")[0])
+    return [int(s) for s in match.group(1).split("+")] if match else []
+
+
+def _labels(path: Path) -> tuple[dict[str, Any], list[int | None]]:
+    """Family and variant of a report, and the size of each of its profiled runs.
+
+    The profile stage profiles all sizes of a variant in one ncu run (one process
+    start instead of one per size), so one report holds the launches of each size in
+    order; ``profile.json`` beside it (or the ``n<a>+<b>`` file name) says which.
+    """
     meta_path = path.parent / "profile.json"
     if meta_path.is_file():
         meta = json.loads(meta_path.read_text())
-        for entry in meta.get("reports", []):
-            if entry.get("file") == path.name:
-                return {
-                    "family": meta["family"],
-                    "variant": meta["variant"],
-                    "size": entry["size"],
-                }
-    return {"family": "", "variant": "", "size": size_from_name(path)}
+        entries = [e for e in meta.get("reports", []) if e.get("file") == path.name]
+        if entries:
+            entries.sort(key=lambda e: e.get("result", 0))
+            names = {"family": meta["family"], "variant": meta["variant"]}
+            return names, [e["size"] for e in entries]
+    sizes = sizes_from_name(path) or [size_from_name(path)]
+    return {"family": "", "variant": ""}, list(sizes)
+
+
+def _per_size(path: Path, sizes: list[int | None], launches: int) -> int:
+    """Launches per size in a report: each size's run holds the same launches."""
+    if launches % len(sizes):
+        raise ReportParseError(
+            f"{path}: {launches} profiled launches cannot be split over its "
+            f"{len(sizes)} sizes {sizes}; the report is incomplete: re-run the "
+            "profile stage"
+        )
+    return launches // len(sizes)
 
 
 def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -126,7 +148,7 @@ def _read_columns(path: Path) -> tuple[dict[str, list[Any]], list[dict[str, Any]
             f"{path}: not a readable Nsight Compute report ({exc}); it may be "
             "truncated: re-run the profile stage"
         ) from exc
-    labels = _labels(path)
+    names_labels, sizes = _labels(path)
     # Columns as lists: building one dict per metric value dominated the parse time.
     launches: list[int] = []
     kernels: list[str] = []
@@ -167,7 +189,7 @@ def _read_columns(path: Path) -> tuple[dict[str, list[Any]], list[dict[str, Any]
                 rollups.append(meta[2])
                 values.append(value)
             rules += [
-                {**labels, "launch": launch, "kernel": kernel, **rule}
+                {**names_labels, "launch": launch, "kernel": kernel, **rule}
                 for rule in _rule_results(action)
             ]
             launch += 1
@@ -176,9 +198,15 @@ def _read_columns(path: Path) -> tuple[dict[str, list[Any]], list[dict[str, Any]
             f"{path}: holds no profiled launch; it is truncated, or ncu's kernel filter "
             "matched nothing: re-run the profile stage"
         )
+    # Launch numbers restart at 0 for each size's run.
+    per_size = _per_size(path, sizes, launch)
+    for rule in rules:
+        rule["size"] = sizes[rule["launch"] // per_size]
+        rule["launch"] %= per_size
     columns = {
-        **{k: [v] * len(values) for k, v in labels.items()},
-        "launch": launches,
+        **{k: [v] * len(values) for k, v in names_labels.items()},
+        "size": [sizes[i // per_size] for i in launches],
+        "launch": [i % per_size for i in launches],
         "kernel": kernels,
         "metric": names_col,
         "unit": units,
@@ -233,10 +261,13 @@ def read_ncu_csv(path: Path) -> pd.DataFrame:
             "ncu --import REPORT --csv --page raw > FILE.csv"
         )
     header, units, data = table[0], table[1], table[2:]
-    labels = {"family": "", "variant": "", "size": size_from_name(path)}
+    sizes = sizes_from_name(path) or [size_from_name(path)]
+    per_size = _per_size(path, sizes, len(data))
     kernel_col = header.index("Kernel Name")
     rows = []
-    for launch, record in enumerate(data):
+    for index, record in enumerate(data):
+        labels = {"family": "", "variant": "", "size": sizes[index // per_size]}
+        launch = index % per_size
         for col, name in enumerate(header):
             if "__" not in name or col >= len(record):
                 continue
@@ -326,7 +357,8 @@ def parse_files(
                 raise
             rules.append(
                 {
-                    **_labels(path),
+                    **_labels(path)[0],
+                    "size": _labels(path)[1][0],
                     "launch": 0,
                     "kernel": "",
                     "rule": "ReportUnreadable",

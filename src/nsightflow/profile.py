@@ -36,9 +36,17 @@ class NcuSettings:
 
 
 def ncu_argv(
-    settings: NcuSettings, kernel: str, report: Path, target: list[str]
+    settings: NcuSettings,
+    kernel: str,
+    report: Path,
+    target: list[str],
+    launches: int = 1,
 ) -> list[str]:
-    """The ncu command line profiling exactly one launch of ``kernel`` (pure)."""
+    """The ncu command line profiling the first ``launches`` launches of ``kernel``.
+
+    The target makes exactly one launch per profiled size, so nothing else (no
+    warm-up, no timing loop) is profiled.
+    """
     argv = [
         "ncu",
         "--clock-control",
@@ -48,7 +56,7 @@ def ncu_argv(
         "--launch-skip",
         "0",
         "--launch-count",
-        "1",
+        str(launches),
         "--target-processes",
         "all",
     ]
@@ -62,7 +70,7 @@ def ncu_argv(
 
 
 def worker_argv(spec_path: Path, result_path: Path) -> list[str]:
-    """The launcher process ncu runs: one launch of the variant at one size."""
+    """The launcher process ncu runs: one launch of the variant at each size."""
     return [
         sys.executable,
         "-m",
@@ -95,13 +103,12 @@ def require_ncu() -> str:
 _PASSES = re.compile(r"(\d+) pass(?:es)?\b")
 
 
-def replay_passes(output: str) -> int | None:
-    """How many replay passes ncu needed for the profiled kernel (from its output)."""
-    found = _PASSES.findall(output)
-    return int(found[-1]) if found else None
+def replay_passes(output: str) -> list[int]:
+    """Replay passes ncu needed for each profiled launch, in order (from its output)."""
+    return [int(p) for p in _PASSES.findall(output)]
 
 
-def run_ncu(argv: list[str], timeout_s: float) -> tuple[str, str, int | None]:
+def run_ncu(argv: list[str], timeout_s: float) -> tuple[str, str, list[int]]:
     """Run ncu; return (status, message, passes), status ok / profile_failed / timeout."""
     try:
         proc = subprocess.run(
@@ -111,7 +118,7 @@ def run_ncu(argv: list[str], timeout_s: float) -> tuple[str, str, int | None]:
         return (
             "timeout",
             f"ncu did not finish within {timeout_s:g} s (profile.timeout_s)",
-            None,
+            [],
         )
     output = proc.stdout + proc.stderr
     known = diagnose_ncu_failure(output)

@@ -1,7 +1,7 @@
 """Child-process entry for GPU work: ``python -m nsightflow.worker TASK SPEC RESULT``.
 
 Tasks: ``verify`` (all verify sizes), ``time`` (all sweep sizes), ``launch`` (one
-launch at one size, run under ncu by the profile stage). Spawned by
+launch at each given size, run under ncu by the profile stage). Spawned by
 :mod:`nsightflow.isolate`; a crash or hang here costs one variant, not the run.
 """
 
@@ -20,17 +20,25 @@ from nsightflow.registry import find_variant
 from nsightflow.verify import compare, summarize, verify_sizes
 
 
+def _rng(spec: dict[str, Any], n: int) -> np.random.Generator:
+    """The input generator for size ``n``, seeded by (seed, n).
+
+    Every variant, stage and process sees the same inputs at a given size, whichever
+    other sizes it accepts.
+    """
+    return np.random.default_rng([spec["seed"], n])
+
+
 def _verify(spec: dict[str, Any]) -> dict[str, Any]:
     family, variant = find_variant(
         Path(spec["kernels_dir"]), spec["family"], spec["variant"]
     )
-    rng = np.random.default_rng(spec["seed"])
     reference = family.reference_module().reference
     per_size = []
     with GpuContext() as gpu:
         for n in verify_sizes(family, variant):
             launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), n)
-            launcher.setup(rng)
+            launcher.setup(_rng(spec, n))
             launcher.launch()
             launcher.synchronize()
             outputs = launcher.outputs()
@@ -52,7 +60,6 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
         Path(spec["kernels_dir"]), spec["family"], spec["variant"]
     )
     settings = timing.TimingSettings(**spec["settings"])
-    rng = np.random.default_rng(spec["seed"])
     rows = []
     with GpuContext() as gpu:
         spin = load_helpers(gpu).get_function("spin_ns")
@@ -69,7 +76,7 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
                 )
                 continue
             launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), n)
-            launcher.setup(rng)
+            launcher.setup(_rng(spec, n))
             for _ in range(settings.warmup):
                 launcher.launch()
             launcher.synchronize()
@@ -144,13 +151,13 @@ def _launch(spec: dict[str, Any]) -> dict[str, Any]:
     family, variant = find_variant(
         Path(spec["kernels_dir"]), spec["family"], spec["variant"]
     )
-    rng = np.random.default_rng(spec["seed"])
     with GpuContext() as gpu:
-        launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), spec["n"])
-        launcher.setup(rng)
-        launcher.launch()
-        launcher.synchronize()
-        launcher.free()
+        for n in spec.get("sizes") or [spec["n"]]:
+            launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), n)
+            launcher.setup(_rng(spec, n))
+            launcher.launch()
+            launcher.synchronize()
+            launcher.free()
     return {"status": "ok", "message": ""}
 
 

@@ -33,6 +33,8 @@ def test_lean_argv_collects_the_declared_list_and_one_launch():
     assert argv[argv.index("--launch-count") + 1] == "1"
     assert argv[argv.index("--clock-control") + 1] == "none"
     assert argv[-2:] == ["python", "x.py"]
+    sizes = ncu_argv(NcuSettings(), "k", Path("r"), ["t"], launches=2)
+    assert sizes[sizes.index("--launch-count") + 1] == "2"
     full = ncu_argv(NcuSettings(set="full"), "k", Path("r"), ["t"])
     assert "--set" in full and "--metrics" not in full
 
@@ -52,6 +54,8 @@ def test_replay_passes_read_from_ncu_output():
         '==PROF== Profiling "jacobi2d_v0": 0%....50%....100% - 9 passes\n'
         "==PROF== Disconnected from process 123\n"
     )
-    assert replay_passes(out) == 9
-    assert replay_passes("==PROF== Profiling k: 100% - 1 pass") == 1
-    assert replay_passes("no profile here") is None
+    assert replay_passes(out) == [9]
+    two = out + '==PROF== Profiling "jacobi2d_v0": 0%....50%....100% - 10 passes\n'
+    assert replay_passes(two) == [9, 10]
+    assert replay_passes("==PROF== Profiling k: 100% - 1 pass") == [1]
+    assert replay_passes("no profile here") == []

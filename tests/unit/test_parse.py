@@ -145,3 +145,15 @@ def test_display_units_become_base_units(value, unit, expected):
 
     got = to_base_unit(value, unit)
     assert got[1] == expected[1] and got[0] == pytest.approx(expected[0])
+
+
+def test_sizes_of_a_multi_size_report_come_from_its_name(tmp_path):
+    from nsightflow.parse import _labels, _per_size, sizes_from_name
+
+    assert sizes_from_name(Path("n2048+8192.ncu-rep")) == [2048, 8192]
+    assert sizes_from_name(Path("n2048.ncu-rep")) == []
+    assert _labels(tmp_path / "n1024+4096.ncu-rep")[1] == [1024, 4096]
+    assert _labels(tmp_path / "n1024.ncu-rep")[1] == [1024]
+    assert _per_size(Path("r"), [1024, 4096], 4) == 2
+    with pytest.raises(ReportParseError, match="cannot be split over its 2 sizes"):
+        _per_size(Path("n1024+4096.ncu-rep"), [1024, 4096], 3)

@@ -23,6 +23,7 @@ if MODE == "measure":
             verify="results/verify/{family}/{variant}.json",
         log:
             "logs/verify/{family}/{variant}.log",
+        threads: config["verify"]["threads"]
         resources:
             gpu=1,
         params:
