@@ -15,6 +15,8 @@ This is the only module that imports ``ncu_report``.
 
 import csv
 import json
+import multiprocessing
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -158,6 +160,14 @@ def _read_columns(path: Path) -> tuple[dict[str, list[Any]], list[dict[str, Any]
     rollups: list[str] = []
     rules: list[dict[str, Any]] = []
     skip = {ncu.IMetric.ValueKind_STRING, ncu.IMetric.ValueKind_UNKNOWN}
+    # The extension's functions, without the per-call Python wrapper methods of
+    # IAction / IMetric: the inner loop below runs once per metric value.
+    c_api = ncu._ncu_report
+    by_name, has_value, as_double = (
+        c_api.IAction_metric_by_name,
+        c_api.IMetric_has_value,
+        c_api.IMetric_as_double,
+    )
     launch = 0
     for r in range(context.num_ranges()):
         rng = context.range_by_idx(r)
@@ -171,15 +181,15 @@ def _read_columns(path: Path) -> tuple[dict[str, list[Any]], list[dict[str, Any]
                     "truncated or corrupt: re-run the profile stage"
                 )
             for name in names:
-                metric = action.metric_by_name(name)
-                if not metric.has_value():
+                metric = by_name(action, name)
+                if not has_value(metric):
                     continue
                 meta = _META.get(name)
                 if meta is None:
                     meta = _META[name] = (metric.kind(), metric.unit(), rollup_of(name))
                 if meta[0] in skip:
                     continue
-                value = metric.as_double()
+                value = as_double(metric)
                 if value != value:  # NaN: ncu's placeholders carry no value
                     continue
                 launches.append(launch)
@@ -336,6 +346,28 @@ def expand_inputs(paths: list[Path]) -> list[Path]:
     return found
 
 
+def _read_one(path: Path) -> tuple[dict[str, list[Any]] | None, list[Any], str]:
+    """One report's columns and rules, or its parse error (picklable for a pool)."""
+    try:
+        cols, rules = _read_columns(path)
+    except ReportParseError as exc:
+        return None, [], str(exc)
+    return cols, rules, ""
+
+
+def _read_all(paths: list[Path]) -> list[tuple[dict[str, list[Any]] | None, list, str]]:
+    """Read reports on every CPU the process may use.
+
+    ncu_report is single-threaded and opening reports dominates the parse time.
+    """
+    workers = min(len(os.sched_getaffinity(0)), 8, len(paths) // 4)
+    if workers < 2:
+        return [_read_one(p) for p in paths]
+    # fork: the children inherit ncu_report loaded before pandas (see the import).
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return pool.map(_read_one, paths, chunksize=max(1, len(paths) // (4 * workers)))
+
+
 def parse_files(
     paths: list[Path], keep_going: bool = False
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -345,26 +377,25 @@ def parse_files(
     type ``error`` in the rules table (shown by the report) instead of an exception.
     """
     columns: dict[str, list[Any]] = {c: [] for c in METRIC_COLUMNS}
-    csv_frames, rules = [], []
-    for path in expand_inputs(paths):
-        if path.suffix == ".csv":
-            csv_frames.append(read_ncu_csv(path))
-            continue
-        try:
-            cols, file_rules = _read_columns(path)
-        except ReportParseError as exc:
+    files = expand_inputs(paths)
+    reps = [p for p in files if p.suffix != ".csv"]
+    csv_frames = [read_ncu_csv(p) for p in files if p.suffix == ".csv"]
+    rules: list[dict[str, Any]] = []
+    for path, (cols, file_rules, error) in zip(reps, _read_all(reps), strict=True):
+        if cols is None:
             if not keep_going:
-                raise
+                raise ReportParseError(error)
+            names, sizes = _labels(path)
             rules.append(
                 {
-                    **_labels(path)[0],
-                    "size": _labels(path)[1][0],
+                    **names,
+                    "size": sizes[0],
                     "launch": 0,
                     "kernel": "",
                     "rule": "ReportUnreadable",
                     "section": "",
                     "type": "error",
-                    "message": str(exc),
+                    "message": error,
                     "speedup_type": "",
                     "speedup_pct": float("nan"),
                 }
