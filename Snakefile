@@ -17,6 +17,7 @@ include: "workflow/rules/compile.smk"
 include: "workflow/rules/gpu.smk"
 include: "workflow/rules/replay.smk"
 include: "workflow/rules/parse.smk"
+include: "workflow/rules/timeline.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from nsightflow import provenance
+from nsightflow.cli_timeline import add_commands as add_timeline_commands
 from nsightflow.errors import NsightflowError
 
 Handler = Callable[[argparse.Namespace], int]
@@ -210,7 +211,11 @@ def _report(args: argparse.Namespace) -> int:
     from nsightflow.report import write_report
 
     write_report(
-        args.analysis_dir, args.figures_dir, args.out_dir, language=args.language
+        args.analysis_dir,
+        args.figures_dir,
+        args.out_dir,
+        language=args.language,
+        timeline=args.timeline[0] if args.timeline else None,
     )
     return 0
 
@@ -355,6 +360,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="en",
         help="language of the report's text (default: en)",
     )
+    p.add_argument(
+        "--timeline",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="the family's timeline_summary.csv: adds the timeline section",
+    )
     p.set_defaults(handler=_report)
     p = sub.add_parser("pdf", help="report.html -> report.pdf (A4)")
     p.add_argument("html", type=Path)
@@ -370,6 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report-dir", type=Path, default=Path("results/report"))
     p.add_argument("--families", nargs="+", required=True)
     p.set_defaults(handler=_index)
+    add_timeline_commands(sub)
     return parser
 
 

@@ -67,7 +67,10 @@ def nsys_check() -> tuple[bool, str]:
 
 def checks() -> list[Check]:
     """Probe GPU, toolchain and Python packages (no GPU work is launched)."""
+    from nsightflow.timeline import cupti_check
+
     gpu_ok, gpu_found = gpu_available()
+    cupti_ok, cupti_found = cupti_check()
     nvcc = provenance.nvcc_version()
     ncu = provenance.ncu_version()
     nsys_ok, nsys_found = nsys_check()
@@ -109,6 +112,14 @@ def checks() -> list[Check]:
             "measure",
         ),
         Check(
+            "cupti-python (timeline)",
+            cupti_ok,
+            cupti_found,
+            "pip install cupti-python: the timeline's fallback where nsys cannot "
+            "write reports",
+            "measure",
+        ),
+        Check(
             "compute-sanitizer",
             shutil.which("compute-sanitizer") is not None,
             shutil.which("compute-sanitizer") or "not on PATH",
@@ -144,6 +155,7 @@ def render(found: list[Check]) -> str:
 
 
 OPTIONAL = {"nsys (timeline)", "compute-sanitizer", "NVML (nvidia-ml-py)"}
+OPTIONAL |= {"cupti-python (timeline)"}  # the timeline runs with either backend
 
 
 def exit_status(found: list[Check]) -> int:

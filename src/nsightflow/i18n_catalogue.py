@@ -9,7 +9,10 @@ structure (``#``, ``-``, ``>``) is added by the code; emphasis and code spans
 inside a sentence are part of its template.
 """
 
+from nsightflow.i18n_timeline import TIMELINE_MESSAGES
+
 CATALOGUE: dict[str, dict[str, str]] = {
+    **TIMELINE_MESSAGES,  # the timeline section's messages
     # --- header -------------------------------------------------------------------
     "h_report": {
         "en": "{title}: optimization report",

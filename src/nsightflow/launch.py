@@ -81,8 +81,12 @@ class Launcher:
     _module: Any = None
     _call: tuple[Any, ...] = ()
 
-    def setup(self, rng: np.random.Generator) -> None:
-        """Load the cubin, generate inputs and allocate every buffer."""
+    def setup(self, rng: np.random.Generator, fill: str = "poison") -> None:
+        """Load the cubin, generate inputs and allocate every buffer.
+
+        Outputs are poisoned (``fill="poison"``: a host copy of NaN) for
+        verification, or zeroed on the device (``fill="zero"``), as a program would.
+        """
         cuda = self.gpu.cuda
         self._module = cuda.module_from_file(str(self.cubin))
         self._func = self._module.get_function(self.variant.kernel)
@@ -111,7 +115,10 @@ class Launcher:
         grid, block = self.variant.launch_shape(self.n)
         # Everything a launch needs, computed once: launches sit in timing loops.
         self._call = (grid, block, self.variant.dynamic_shared(self.n), self._args())
-        self.poison_outputs()
+        if fill == "zero":
+            self.zero_outputs()
+        else:
+            self.poison_outputs()
 
     def poison_outputs(self) -> None:
         """Overwrite every output buffer with the poison value."""
@@ -122,6 +129,15 @@ class Launcher:
                     self._buffers[arg.name],
                     poison(arg.shape_for(self.n, where), arg.dtype),
                 )
+
+    def zero_outputs(self) -> None:
+        """Set every output buffer to zero on the device (cuMemsetD8, no host copy)."""
+        where = f"{self.family.folder / 'family.yaml'}: args"
+        for arg in self.family.args:
+            if arg.role == "output":
+                shape = arg.shape_for(self.n, where)
+                nbytes = int(np.prod(shape)) * np.dtype(arg.dtype).itemsize
+                self.gpu.cuda.memset_d8(self._buffers[arg.name], 0, nbytes)
 
     def _args(self) -> list[Any]:
         from nsightflow.expr import evaluate

@@ -109,6 +109,8 @@ def replay_file(
         }
         if output.suffix == ".json":
             write_json(output, record)
+        elif output.suffix == ".csv":
+            _empty_table(output)
         else:
             output.mkdir(parents=True, exist_ok=True)
             write_json(output / "profile.json", {**record, "reports": []})
@@ -121,8 +123,20 @@ def replay_file(
         if meta.is_file():
             write_json(meta, _stamp(read_json(meta), recorded))
         return
+    if recorded.suffix == ".csv":  # a table: copied as is, its JSON record is stamped
+        output.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(recorded, output)
+        return
     data = read_json(recorded)
     write_json(output, _stamp(data, recorded))
+
+
+def _empty_table(output: Path) -> None:
+    """The header of a recorded table the recording lacks (the timeline's)."""
+    from nsightflow.timeline import empty_table
+
+    output.parent.mkdir(parents=True, exist_ok=True)
+    empty_table().to_csv(output, index=False)
 
 
 def _stamp(data: dict[str, Any], recorded: Path) -> dict[str, Any]:
@@ -137,8 +151,22 @@ RECORDED = (
     "time/*/*.json",
     "profile/*/*/*.ncu-rep",
     "profile/*/*/profile.json",
+    "timeline/*/*.json",
+    "timeline/*/*.csv",
     "ceilings.json",
 )
+
+
+def timeline_info(traced: dict[str, Any], command: str) -> dict[str, Any]:
+    """``recording.json``'s ``timeline`` entry: how and where the traces were made."""
+    prov = traced.get("provenance", {})
+    keys = ("gpu", "driver", "cuda_driver", "date", "kernels_git")
+    return {
+        **{k: prov.get(k) for k in keys},
+        "backend": traced.get("backend"),
+        "backend_note": traced.get("backend_note"),
+        "command": command,
+    }
 
 
 def record(results: Path, out: Path, command: str) -> dict[str, Any]:
@@ -177,5 +205,8 @@ def record(results: Path, out: Path, command: str) -> dict[str, Any]:
         "command": command,
         "families": sorted({f.parent.name for f in results.glob("verify/*/*.json")}),
     }
+    traced = next(iter(sorted(results.glob("timeline/*/*.json"))), None)
+    if traced is not None:
+        info["timeline"] = timeline_info(read_json(traced), command)
     (out / "recording.json").write_text(json.dumps(info, indent=2) + "\n")
     return info

@@ -109,6 +109,7 @@ def write_report(
     figures_dir: Path,
     out_dir: Path,
     language: str = DEFAULT_LANGUAGE,
+    timeline: Path | None = None,
 ) -> None:
     """Write report.md, report.html (figures embedded) and summary.csv of one family.
 
@@ -118,6 +119,8 @@ def write_report(
         out_dir: Folder the report is written to.
         language: Language of the report's text, ``en`` or ``zh``; figures and
             ``summary.csv`` are the same in every language.
+        timeline: ``timeline_summary.csv`` of the family; with it the report has a
+            timeline section (its figure ``timeline.png`` in ``figures_dir``).
 
     Raises:
         ValueError: The language is not one the catalogue has.
@@ -127,6 +130,8 @@ def write_report(
     rules_path = analysis_dir / "rules.csv"
     rules = pd.read_csv(rules_path) if rules_path.stat().st_size > 1 else pd.DataFrame()
     ctx = json.loads((analysis_dir / "context.json").read_text())
+    if timeline is not None:
+        ctx["timeline"] = pd.read_csv(timeline)
     text = ReportBuilder(analysis, stalls, rules, ctx, language=language).build()
     rel = (
         figures_dir.relative_to(out_dir)

@@ -8,7 +8,8 @@ variants, limitations and the provenance of every number.
 Every sentence, heading and table header comes from the catalogue of
 :mod:`nsightflow.i18n`, in the language the builder was given; the sections are split
 over this module (header, summary, sections 1 and 2),
-:mod:`nsightflow.sections_steps` (section 3) and :mod:`nsightflow.sections_appendix`.
+:mod:`nsightflow.sections_steps` (section 3), :mod:`nsightflow.sections_appendix` and
+:mod:`nsightflow.sections_timeline` (copies against kernel time, when traced).
 """
 
 import math
@@ -21,9 +22,10 @@ from nsightflow.i18n import T
 from nsightflow.sections_appendix import AppendixSections
 from nsightflow.sections_common import bullets, figure, fmt, source, table
 from nsightflow.sections_steps import StepSections
+from nsightflow.sections_timeline import TimelineSections
 
 
-class ReportBuilder(StepSections, AppendixSections):
+class ReportBuilder(StepSections, AppendixSections, TimelineSections):
     """Assembles the Markdown of one family from its analysis files.
 
     Args:
@@ -47,6 +49,7 @@ class ReportBuilder(StepSections, AppendixSections):
                 self.theory(),
                 self.steps(),
                 self.failures(),
+                self.timeline(),
                 self.measurement(),
                 self.limitations(),
                 self.provenance(),

@@ -1,7 +1,8 @@
 """Child-process entry for GPU work: ``python -m nsightflow.worker TASK SPEC RESULT``.
 
 Tasks: ``verify`` (all verify sizes), ``time`` (all sweep sizes), ``launch`` (one
-launch at each given size, run under ncu by the profile stage). Spawned by
+launch at each given size, run under ncu by the profile stage), ``timeline`` (the traced
+copy-in / launch / copy-out sequence, :mod:`nsightflow.timeline_gpu`). Spawned by
 :mod:`nsightflow.isolate`; a crash or hang here costs one variant, not the run.
 """
 
@@ -17,6 +18,7 @@ from nsightflow import timing
 from nsightflow.errors import NsightflowError
 from nsightflow.launch import GpuContext, Launcher, load_helpers
 from nsightflow.registry import find_variant
+from nsightflow.timeline_gpu import trace_sequences
 from nsightflow.verify import compare, summarize, verify_sizes
 
 
@@ -181,6 +183,7 @@ TASKS = {
     "verify": _verify,
     "time": _time,
     "launch": _launch,
+    "timeline": trace_sequences,
     "selftest-crash": _selftest_crash,
     "selftest-hang": _selftest_hang,
 }

@@ -74,6 +74,8 @@ rule report_family:
         rules="results/analysis/{family}/rules.csv",
         context="results/analysis/{family}/context.json",
         figures=rules.plot_family.output.figures,
+        timeline=timeline_inputs("summary"),
+        timeline_figure=timeline_inputs("figure"),
     output:
         md="results/report/{family}/report.md",
         html="results/report/{family}/report.html",
@@ -87,7 +89,8 @@ rule report_family:
         exec &> >(tee {log:q})
         python -m nsightflow report --analysis-dir results/analysis/{wildcards.family:q} \
             --figures-dir results/report/{wildcards.family:q}/figures \
-            --out-dir results/report/{wildcards.family:q} --language {params.language:q}
+            --out-dir results/report/{wildcards.family:q} --language {params.language:q} \
+            --timeline {input.timeline:q}
         """
 
 

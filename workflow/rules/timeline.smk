@@ -1,0 +1,133 @@
+"""
+Timeline: every copy and kernel of the sequence a program runs (allocate, copy in,
+launch, copy out), per variant, recorded with Nsight Systems where it can write
+reports, else with CUPTI (chosen once per run by choose_timeline_backend, which says
+why). Replay copies the recorded timelines; a variant the recording lacks becomes a
+`not_recorded` record. Switched by config `timeline.enabled`.
+
+REQUIRED INPUTS:
+    results/build/{family}/{variant}.cubin, results/verify/{family}/{variant}.json
+OUTPUTS:
+    results/timeline/backend.json                       (measure mode)
+    results/timeline/{family}/{variant}.json + .csv     (record, tidy table)
+    results/analysis/{family}/timeline.csv, timeline_summary.csv
+    results/report/{family}/figures/timeline.png
+"""
+
+
+TIMELINE = config["timeline"]
+
+
+def timeline_inputs(kind):
+    """The report's timeline inputs, or none when the timeline is switched off."""
+    if not is_activated("timeline"):
+        return []
+    return {
+        "summary": "results/analysis/{family}/timeline_summary.csv",
+        "figure": "results/report/{family}/figures/timeline.png",
+    }[kind]
+
+
+if is_activated("timeline") and MODE == "measure":
+
+    rule choose_timeline_backend:
+        output:
+            choice="results/timeline/backend.json",
+        log:
+            "logs/timeline/backend.log",
+        resources:
+            gpu=1,
+        params:
+            backend=TIMELINE["backend"],
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            python -m nsightflow timeline-backend --backend {params.backend:q} \
+                --out {output.choice:q}
+            """
+
+    rule timeline_variant:
+        input:
+            cubin="results/build/{family}/{variant}.cubin",
+            verify="results/verify/{family}/{variant}.json",
+            choice="results/timeline/backend.json",
+        output:
+            record="results/timeline/{family}/{variant}.json",
+            table="results/timeline/{family}/{variant}.csv",
+        log:
+            "logs/timeline/{family}/{variant}.log",
+        resources:
+            gpu=1,
+        params:
+            kernels=KERNELS,
+            t=TIMELINE,
+            sizes=" ".join(str(n) for n in TIMELINE["sizes"]),
+            seed=config["verify"]["seed"],
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            python -m nsightflow timeline --kernels-dir {params.kernels:q} \
+                --family {wildcards.family:q} --variant {wildcards.variant:q} \
+                --cubin {input.cubin:q} --verify {input.verify:q} \
+                --backend-choice {input.choice:q} --backend {params.t[backend]} \
+                --sizes {params.sizes} --timeout-s {params.t[timeout_s]} \
+                --seed {params.seed} --out {output.record:q} --table {output.table:q}
+            """
+
+
+if is_activated("timeline") and MODE == "replay":
+
+    rule replay_timeline:
+        input:
+            record=recorded("timeline/{family}/{variant}.json"),
+            table=recorded("timeline/{family}/{variant}.csv"),
+        output:
+            record="results/timeline/{family}/{variant}.json",
+            table="results/timeline/{family}/{variant}.csv",
+        log:
+            "logs/replay/timeline/{family}/{variant}.log",
+        params:
+            record=f"{SOURCE}/timeline/{{family}}/{{variant}}.json",
+            table=f"{SOURCE}/timeline/{{family}}/{{variant}}.csv",
+        shell:
+            r"""
+            python -m nsightflow replay {params.record:q} {output.record:q} \
+                --family {wildcards.family:q} --variant {wildcards.variant:q} &> {log:q}
+            python -m nsightflow replay {params.table:q} {output.table:q} \
+                --family {wildcards.family:q} --variant {wildcards.variant:q} &>> {log:q}
+            """
+
+
+if is_activated("timeline"):
+
+    rule analyze_timeline:
+        input:
+            records=variant_files("results/timeline/{family}/{variant}.json"),
+            tables=variant_files("results/timeline/{family}/{variant}.csv"),
+        output:
+            table="results/analysis/{family}/timeline.csv",
+            summary="results/analysis/{family}/timeline_summary.csv",
+        log:
+            "logs/analyze/{family}.timeline.log",
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            python -m nsightflow timeline-analyze --records {input.records:q} \
+                --tables {input.tables:q} --out-dir results/analysis/{wildcards.family:q}
+            """
+
+    rule plot_timeline:
+        input:
+            table="results/analysis/{family}/timeline.csv",
+            summary="results/analysis/{family}/timeline_summary.csv",
+        output:
+            figure="results/report/{family}/figures/timeline.png",
+        log:
+            "logs/plot/{family}.timeline.log",
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            python -m nsightflow timeline-plot \
+                --analysis-dir results/analysis/{wildcards.family:q} \
+                --family {wildcards.family:q} --out {output.figure:q}
+            """
