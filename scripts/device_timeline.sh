@@ -31,7 +31,7 @@ for f in "${FAMILIES[@]}"; do
     targets+=("results/analysis/$f/timeline_summary.csv" "results/report/$f/figures/timeline.png")
 done
 start=$(date +%s)
-timeout 420 snakemake --cores 16 "${targets[@]}" --config mode=measure \
+timeout 330 snakemake --cores 16 "${targets[@]}" --config mode=measure \
     > "$OUT/snakemake.log" 2>&1
 echo "snakemake exit $? after $(( $(date +%s) - start )) s"
 grep -E "nsightflow|Error|error" "$OUT/snakemake.log" | grep -v "^\s*$" | tail -20
