@@ -53,6 +53,9 @@ timeout 120 python -m nsightflow timeline --family jacobi2d --variant v0_naive \
 python -c "import json; r = json.load(open('/tmp/forced/v0_naive.json')); \
 print('forced nsys ->', r['backend'], '|', r['status'], '|', r['backend_note'])"
 
+echo "== GPU test of the timeline (CUPTI, jacobi2d v0_naive, n = 1024)"
+timeout 90 python -m pytest -q -p no:cacheprovider tests/gpu/test_timeline_gpu.py 2>&1 | tail -3
+
 echo "== record"
 python -m nsightflow record --results results --out /tmp/recording \
     --command "snakemake --cores 16 <timeline targets> --config mode=measure (scripts/device_timeline.sh)"

@@ -190,7 +190,7 @@ def test_unknown_unit_and_missing_header_are_named():
                 "Start (parsecs),Duration (ns),Bytes (B),Name\n1,1,,k\n", "t.csv"
             )
         )
-    with pytest.raises(ValueError, match="t.csv: no cuda_gpu_trace header"):
+    with pytest.raises(ValueError, match=r"t\.csv: no cuda_gpu_trace header"):
         timeline_nsys.read_gpu_trace("Time (%),Total Time (ns),Name\n", "t.csv")
 
 

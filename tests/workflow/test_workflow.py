@@ -69,12 +69,21 @@ def test_dry_run_default_config_measure(workdir):
                 "time_variant",
                 "profile_variant",
                 "parse_reports",
+                "timeline_variant",
             )
         },
         **{
             rule: f
-            for rule in ("analyze_family", "plot_family", "report_family", "render_pdf")
+            for rule in (
+                "analyze_family",
+                "plot_family",
+                "report_family",
+                "render_pdf",
+                "analyze_timeline",
+                "plot_timeline",
+            )
         },
+        "choose_timeline_backend": 1,
         "measure_ceilings": 1,
         "tabulate_ceilings": 1,
         "report_index": 1,
@@ -170,6 +179,9 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
         "time_variant": 1,
         "profile_variant": 1,
         "parse_reports": 1,
+        "timeline_variant": 1,
+        "analyze_timeline": 1,
+        "plot_timeline": 1,
         "analyze_family": 1,
         "plot_family": 1,
         "report_family": 1,

@@ -1,0 +1,63 @@
+"""The timeline stage in the workflow: its rules, and the replayed report on a CPU."""
+
+import re
+
+import pandas as pd
+from test_workflow import jobs, n_families, n_variants, snakemake
+
+TIMELINE_RULES = ("timeline_variant", "analyze_timeline", "plot_timeline")
+
+
+def test_measure_dry_run_chooses_the_backend_once_and_traces_every_variant(workdir):
+    proc = snakemake(workdir, "-n", mode="measure")
+    assert proc.returncode == 0, proc.stderr
+    counts = jobs(proc)
+    assert counts["choose_timeline_backend"] == 1
+    assert counts["timeline_variant"] == n_variants()
+    assert counts["analyze_timeline"] == counts["plot_timeline"] == n_families()
+
+
+def test_switched_off_timeline_has_no_jobs(workdir):
+    (workdir / "off.yaml").write_text("timeline:\n  enabled: false\n")
+    proc = snakemake(workdir, "-n", "--configfile", "off.yaml", mode="measure")
+    assert proc.returncode == 0, proc.stderr
+    counts = jobs(proc)
+    assert not set(counts) & {*TIMELINE_RULES, "choose_timeline_backend"}
+
+
+def test_replayed_report_shows_the_timeline_figure_and_transfer_table(workdir):
+    proc = snakemake(workdir, "--configfile", ".test/config.yaml")
+    assert proc.returncode == 0, proc.stderr
+    report = workdir / "results/report/jacobi2d"
+    md = (report / "report.md").read_text()
+    assert "## Timeline: copies and kernel" in md
+    assert "![copies and kernel of each variant](figures/timeline.png)" in md
+    assert "transfers dominate every variant" in md
+    assert (report / "figures/timeline.png").stat().st_size > 10_000
+    html = (report / "report.html").read_text()
+    assert re.search(r'<img alt="copies and kernel of each variant" src="data:', html)
+    assert "<th>HtoD GB/s</th>" in html
+    summary = pd.read_csv(workdir / "results/analysis/jacobi2d/timeline_summary.csv")
+    from nsightflow.registry import load_family
+
+    family = load_family(workdir / "kernels/jacobi2d")
+    assert set(summary["variant"]) == set(family.variants)
+    traced = summary[summary["status"] == "ok"]
+    assert set(traced["size"]) >= {8192} and set(traced["backend"]) == {"cupti"}
+    assert (report / "report.pdf").stat().st_size > 0
+
+
+def test_a_variant_missing_from_the_recording_is_shown_not_recorded(workdir):
+    (workdir / "examples/h200/timeline/jacobi2d/v1_smem.json").unlink()
+    (workdir / "examples/h200/timeline/jacobi2d/v1_smem.csv").unlink()
+    proc = snakemake(
+        workdir,
+        "--configfile",
+        ".test/config.yaml",
+        "results/report/jacobi2d/report.md",
+    )
+    assert proc.returncode == 0, proc.stderr
+    md = (workdir / "results/report/jacobi2d/report.md").read_text()
+    section = md.split("## Timeline: copies and kernel", 1)[1].split("\n## ", 1)[0]
+    assert "| `v1_smem` | not_recorded |" in section
+    assert "`v0_naive`" in section
