@@ -15,10 +15,12 @@ TIMELINE_MESSAGES: dict[str, dict[str, str]] = {
         "copy the inputs in from pageable host memory, zero the outputs, launch once, "
         "copy the outputs back. A first round warms up; the second was traced with "
         "{backend} on {gpu} ({date}). Bandwidth counts the bytes of each copy over "
-        "its duration.",
+        "its duration. Gaps between the bars in the figure are host work of the "
+        "launcher (building and converting inputs, sizing outputs), not GPU time.",
         "zh": "每个版本在 n = {sizes} 下按真实程序的顺序运行一遍：分配显存，把输入从"
         "可分页主机内存拷入，输出清零，launch 一次，再把输出拷回。第一轮用于预热；第二轮"
-        "用 {backend} 记录（{gpu}，{date}）。带宽为每次拷贝的字节数除以其耗时。",
+        "用 {backend} 记录（{gpu}，{date}）。带宽为每次拷贝的字节数除以其耗时。图中各段之间的"
+        "空白是启动器在主机端的工作（生成并转换输入、确定输出大小），不是 GPU 时间。",
     },
     "timeline_backend_cupti": {
         "en": "CUPTI activity tracing (cupti-python)",
@@ -37,8 +39,8 @@ TIMELINE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "各版本的数据拷贝与 kernel",
     },
     "col_copy_in_ms": {"en": "copy in [ms]", "zh": "拷入 [ms]"},
-    "col_memset_ms": {"en": "memset [ms]", "zh": "memset [ms]"},
-    "col_kernel_ms": {"en": "kernel [ms]", "zh": "kernel [ms]"},
+    "col_memset_us": {"en": "memset [us]", "zh": "memset [us]"},
+    "col_kernel_us": {"en": "kernel [us]", "zh": "kernel [us]"},
     "col_copy_out_ms": {"en": "copy out [ms]", "zh": "拷出 [ms]"},
     "col_htod_gbps": {"en": "HtoD GB/s", "zh": "HtoD GB/s"},
     "col_dtoh_gbps": {"en": "DtoH GB/s", "zh": "DtoH GB/s"},

@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.i18n import T
-from nsightflow.sections_common import SectionBase, bullets, figure, fmt, table
+from nsightflow.sections_common import SectionBase, bullets, figure, table
 
 
 def _span(values: pd.Series, digits: int) -> str:
@@ -42,8 +42,7 @@ def transfer_findings(rows: pd.DataFrame, n: int) -> list[str]:
                 transfer=_span(rows["transfer_ns"] / 1e6, 2),
                 kernel=_span(rows["kernel_ns"] / 1e6, 3),
                 ratio=_span(ratio, digits),
-            ),
-            T("timeline_advice"),
+            )
         ]
     if dominated.empty:
         return [T("timeline_dominate_none", n=n, ratio=_span(ratio, 2))]
@@ -53,8 +52,9 @@ def transfer_findings(rows: pd.DataFrame, n: int) -> list[str]:
             dominated["variant"], dominated["transfer_to_kernel"], strict=True
         )
     )
-    found = T("timeline_dominate_some", n=n, k=len(dominated), m=len(rows), which=which)
-    return [found, T("timeline_advice")]
+    return [
+        T("timeline_dominate_some", n=n, k=len(dominated), m=len(rows), which=which)
+    ]
 
 
 class TimelineSections(SectionBase):
@@ -77,7 +77,9 @@ class TimelineSections(SectionBase):
             found = []
             for n, rows in ok.groupby("size", sort=True):
                 found += transfer_findings(rows, int(n))
-            parts.append("\n".join(bullets(dict.fromkeys(found))))
+            if (ok["transfer_to_kernel"] > 1).any():
+                found.append(T("timeline_advice"))
+            parts.append("\n".join(bullets(found)))
         failed = summary[~summary["status"].isin(["ok", "unsupported"])]
         if not failed.empty:
             parts += [T("timeline_failed"), self._timeline_failed(failed)]
@@ -100,17 +102,17 @@ class TimelineSections(SectionBase):
 
     @staticmethod
     def _timeline_row(r: pd.Series) -> dict[str, Any]:
-        """One variant and size of the transfer table (times in ms, gap in us)."""
+        """One variant and size of the transfer table (copies in ms, the rest in us)."""
         return {
             T("col_variant"): f"`{r['variant']}`",
             T("col_n"): str(int(r["size"])),
             T("col_copy_in_ms"): r["htod_ns"] / 1e6,
-            T("col_memset_ms"): fmt(r["memset_ns"] / 1e6, 3),
-            T("col_kernel_ms"): fmt(r["kernel_ns"] / 1e6, 3),
+            T("col_memset_us"): r["memset_ns"] / 1e3,
+            T("col_kernel_us"): r["kernel_ns"] / 1e3,
             T("col_copy_out_ms"): r["dtoh_ns"] / 1e6,
             T("col_htod_gbps"): r["htod_gbps"],
             T("col_dtoh_gbps"): r["dtoh_gbps"],
-            T("col_transfer_ratio"): fmt(r["transfer_to_kernel"], 1),
+            T("col_transfer_ratio"): r["transfer_to_kernel"],
             T("col_launch_gap_us"): (
                 None if math.isnan(r["launch_gap_ns"]) else r["launch_gap_ns"] / 1e3
             ),

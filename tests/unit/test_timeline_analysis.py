@@ -109,14 +109,13 @@ def _ok(ratios: dict[str, float]) -> pd.DataFrame:
 def test_finding_when_transfers_dominate_every_variant_gives_the_ratio():
     found = transfer_findings(_ok({"v0": 150.0, "v1": 320.0}), 8192)
     assert "transfers dominate every variant" in found[0]
-    assert "150-320x the kernel time" in found[0]
-    assert "pinned host memory" in found[1]
+    assert "150-320x the kernel time" in found[0] and len(found) == 1
 
 
 def test_finding_names_the_variants_transfers_dominate():
     found = transfer_findings(_ok({"v0": 0.4, "v7": 3.25}), 4096)
     assert found[0].startswith("At n = 4096, transfers dominate 1 of 2 variants")
-    assert "`v7` 3.2x" in found[0] and "`v0`" not in found[0]
+    assert "`v7` 3.2x" in found[0] and "`v0`" not in found[0] and len(found) == 1
 
 
 def test_no_transfer_finding_when_kernels_take_longer():
