@@ -15,12 +15,12 @@ TIMELINE_MESSAGES: dict[str, dict[str, str]] = {
         "copy the inputs in from pageable host memory, zero the outputs, launch once, "
         "copy the outputs back. A first round warms up; the second was traced with "
         "{backend} on {gpu} ({date}). Bandwidth counts the bytes of each copy over "
-        "its duration. Gaps between the bars in the figure are host work of the "
-        "launcher (building and converting inputs, sizing outputs), not GPU time.",
+        "its duration. Gaps between the bars in the figure are host-side time in "
+        "which the GPU runs nothing of the sequence.",
         "zh": "每个版本在 n = {sizes} 下按真实程序的顺序运行一遍：分配显存，把输入从"
         "可分页主机内存拷入，输出清零，launch 一次，再把输出拷回。第一轮用于预热；第二轮"
         "用 {backend} 记录（{gpu}，{date}）。带宽为每次拷贝的字节数除以其耗时。图中各段之间的"
-        "空白是启动器在主机端的工作（生成并转换输入、确定输出大小），不是 GPU 时间。",
+        "空白是主机端耗时，其间 GPU 没有执行该序列的任何操作。",
     },
     "timeline_backend_cupti": {
         "en": "CUPTI activity tracing (cupti-python)",

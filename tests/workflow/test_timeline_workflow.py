@@ -36,7 +36,7 @@ def test_replayed_report_shows_the_timeline_figure_and_transfer_table(workdir):
     assert (report / "figures/timeline.png").stat().st_size > 10_000
     html = (report / "report.html").read_text()
     assert re.search(r'<img alt="copies and kernel of each variant" src="data:', html)
-    assert "<th>HtoD GB/s</th>" in html
+    assert re.search(r"<th[^>]*>HtoD GB/s</th>", html)
     summary = pd.read_csv(workdir / "results/analysis/jacobi2d/timeline_summary.csv")
     from nsightflow.registry import load_family
 
@@ -52,9 +52,9 @@ def test_a_variant_missing_from_the_recording_is_shown_not_recorded(workdir):
     (workdir / "examples/h200/timeline/jacobi2d/v1_smem.csv").unlink()
     proc = snakemake(
         workdir,
+        "results/report/jacobi2d/report.md",  # before --configfile, which is greedy
         "--configfile",
         ".test/config.yaml",
-        "results/report/jacobi2d/report.md",
     )
     assert proc.returncode == 0, proc.stderr
     md = (workdir / "results/report/jacobi2d/report.md").read_text()
