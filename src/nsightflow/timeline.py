@@ -173,7 +173,7 @@ def tidy(rows: list[dict[str, Any]], ident: tuple[str, str], size: int) -> pd.Da
         size=size,
         start_ns=frame["start_ns"].astype("int64") - origin,
         end_ns=frame["end_ns"].astype("int64") - origin,
-        bytes=pd.array(frame["bytes"], dtype="Int64"),  # blank for kernels
+        bytes=frame["bytes"].astype("Int64"),  # blank for kernels
     )
     return frame.sort_values("start_ns", kind="stable").reset_index(drop=True)[COLUMNS]
 

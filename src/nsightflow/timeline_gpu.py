@@ -18,11 +18,14 @@ from nsightflow.registry import Family, Variant, find_variant
 
 
 def run_sequence(
-    gpu: GpuContext, family: Family, variant: Variant, cubin: Path, n: int, rng: Any
+    gpu: GpuContext, family: Family, variant: Variant, cubin: Path, n: int, seed: int
 ) -> None:
-    """Allocate, copy in, zero the outputs, launch, copy out, free: once."""
+    """Allocate, copy in, zero the outputs, launch, copy out, free: once.
+
+    Inputs are seeded by (seed, n), as in the verify and time stages.
+    """
     launcher = Launcher(gpu, family, variant, cubin, n)
-    launcher.setup(rng, fill="zero")
+    launcher.setup(np.random.default_rng([seed, n]), fill="zero")
     launcher.launch()
     launcher.synchronize()
     launcher.outputs()
@@ -56,7 +59,6 @@ def trace_sequences(spec: dict[str, Any]) -> dict[str, Any]:
         from nsightflow.timeline_cupti import CuptiTracer
 
         tracer = CuptiTracer()  # before the context: every kind is then recorded
-    rng = np.random.default_rng(spec["seed"])
     sizes: list[dict[str, Any]] = []
     with GpuContext() as gpu:
         for n in spec["sizes"]:
@@ -64,9 +66,9 @@ def trace_sequences(spec: dict[str, Any]) -> dict[str, Any]:
                 sizes.append({"size": n, "status": "unsupported", "raw": []})
                 continue
             for _ in range(int(spec["rounds"]) - 1):
-                run_sequence(gpu, family, variant, Path(spec["cubin"]), n, rng)
+                run_sequence(gpu, family, variant, Path(spec["cubin"]), n, spec["seed"])
             start = tracer.now() if tracer else 0
-            run_sequence(gpu, family, variant, Path(spec["cubin"]), n, rng)
+            run_sequence(gpu, family, variant, Path(spec["cubin"]), n, spec["seed"])
             raw = tracer.collect(start, tracer.now()) if tracer else []
             sizes.append({"size": n, **_check(raw, tracer is not None), "raw": raw})
     if tracer:
