@@ -27,6 +27,8 @@ GPU_TWINS = {
     "measure_ceilings": "replay_ceilings",
 }
 GPU_RULES = set(GPU_TWINS.values())
+# GPU rules of measure mode only (the timeline's replay needs no GPU twin here).
+TIMELINE_GPU_RULES = {"choose_timeline_backend", "timeline_variant"}
 REPORT_FILES = ("report.md", "report.html", "report.pdf", "summary.csv")
 
 
@@ -241,10 +243,10 @@ def test_profile_pins_measure_and_asks_gpus_only_for_gpu_rules(workdir):
         name = block.split(":", 1)[0]
         line = next(ln for ln in block.splitlines() if "resources:" in ln)
         resources.setdefault(name, set()).add(line)
-    assert set(GPU_TWINS) <= set(resources)
+    assert set(GPU_TWINS) | TIMELINE_GPU_RULES <= set(resources)
     for rule, lines in resources.items():
         for line in lines:
-            if rule in GPU_TWINS:
+            if rule in set(GPU_TWINS) | TIMELINE_GPU_RULES:
                 assert "gpu=1" in line and "slurm_partition=gpu" in line, line
             else:
                 assert "gpu=" not in line and "slurm_partition" not in line, line
