@@ -168,6 +168,8 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
     # measure mode: that variant's GPU jobs too, and nothing of the other variants.
     # Stand in for a finished measurement run: touch the outputs in DAG order.
     source.write_text(source.read_text().replace("\n// edited\n", ""))
+    # measure mode's one-off timeline backend choice, which replay does not make
+    (workdir / "results/timeline/backend.json").write_text("{}\n")
     touch = snakemake(workdir, "--touch", "--rerun-triggers", "mtime", mode="measure")
     assert touch.returncode == 0, touch.stderr
     time.sleep(1.1)

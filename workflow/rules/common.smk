@@ -64,6 +64,16 @@ def metrics_inputs(kind):
     return variant_files(pattern)
 
 
+def timeline_inputs(kind):
+    """The report's timeline inputs, or none when the timeline is switched off."""
+    if not is_activated("timeline"):
+        return []
+    return {
+        "summary": "results/analysis/{family}/timeline_summary.csv",
+        "figure": "results/report/{family}/figures/timeline.png",
+    }[kind]
+
+
 def recorded(relative):
     """Input function: the recorded file when the recording has it, else nothing
     (the replay command then writes a `not_recorded` record)."""

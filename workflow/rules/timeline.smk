@@ -18,16 +18,6 @@ OUTPUTS:
 TIMELINE = config["timeline"]
 
 
-def timeline_inputs(kind):
-    """The report's timeline inputs, or none when the timeline is switched off."""
-    if not is_activated("timeline"):
-        return []
-    return {
-        "summary": "results/analysis/{family}/timeline_summary.csv",
-        "figure": "results/report/{family}/figures/timeline.png",
-    }[kind]
-
-
 if is_activated("timeline") and MODE == "measure":
 
     rule choose_timeline_backend:
