@@ -25,12 +25,26 @@ def sec(*names: str) -> list[str]:
 
 
 CANDIDATES = {
-    "A_ls_occ_wss_extraB": [*sec("LaunchStats", "Occupancy", "WarpStateStats"),
-                            "--metrics", ",".join(EXTRA_B)],
-    "B_ls_occ_extraB": [*sec("LaunchStats", "Occupancy"), "--metrics", ",".join(EXTRA_B)],
-    "C_ls_occ_extraC": [*sec("LaunchStats", "Occupancy"), "--metrics", ",".join(EXTRA_C)],
-    "D_sol_ls_occ_extraB": [*sec("SpeedOfLight", "LaunchStats", "Occupancy"),
-                            "--metrics", ",".join(EXTRA_B)],
+    "A_ls_occ_wss_extraB": [
+        *sec("LaunchStats", "Occupancy", "WarpStateStats"),
+        "--metrics",
+        ",".join(EXTRA_B),
+    ],
+    "B_ls_occ_extraB": [
+        *sec("LaunchStats", "Occupancy"),
+        "--metrics",
+        ",".join(EXTRA_B),
+    ],
+    "C_ls_occ_extraC": [
+        *sec("LaunchStats", "Occupancy"),
+        "--metrics",
+        ",".join(EXTRA_C),
+    ],
+    "D_sol_ls_occ_extraB": [
+        *sec("SpeedOfLight", "LaunchStats", "Occupancy"),
+        "--metrics",
+        ",".join(EXTRA_B),
+    ],
     "E_smem_pct_only": ["--metrics", M.SMEM_THROUGHPUT],
     "lean_now": [*sec(*M.SECTIONS), "--metrics", ",".join(M.EXTRA_METRICS)],
     "full": ["--set", "full"],
@@ -39,26 +53,58 @@ CANDIDATES = {
 
 def spec(n: int) -> Path:
     path = OUT / f"spec{n}.json"
-    path.write_text(json.dumps({
-        "kernels_dir": "kernels", "family": "jacobi2d", "variant": "v0_naive",
-        "cubin": "results/build/jacobi2d/v0_naive.cubin", "seed": 408, "n": n}))
+    path.write_text(
+        json.dumps(
+            {
+                "kernels_dir": "kernels",
+                "family": "jacobi2d",
+                "variant": "v0_naive",
+                "cubin": "results/build/jacobi2d/v0_naive.cubin",
+                "seed": 408,
+                "n": n,
+            }
+        )
+    )
     return path
 
 
-def ncu(opts: list[str], n: int, label: str, kernel: str = "jacobi2d_v0",
-        target: list[str] | None = None, keep: bool = False) -> dict:
+def ncu(
+    opts: list[str],
+    n: int,
+    label: str,
+    kernel: str = "jacobi2d_v0",
+    target: list[str] | None = None,
+    keep: bool = False,
+) -> dict:
     rep = OUT / f"{label}_n{n}.ncu-rep"
-    argv = ["ncu", "--clock-control", "none", "--kernel-name", kernel,
-            "--launch-count", "1", "--target-processes", "all", *opts,
-            "--export", str(rep), "--force-overwrite",
-            *(target or worker_argv(spec(n), OUT / "r.json"))]
+    argv = [
+        "ncu",
+        "--clock-control",
+        "none",
+        "--kernel-name",
+        kernel,
+        "--launch-count",
+        "1",
+        "--target-processes",
+        "all",
+        *opts,
+        "--export",
+        str(rep),
+        "--force-overwrite",
+        *(target or worker_argv(spec(n), OUT / "r.json")),
+    ]
     t0 = time.perf_counter()
     p = subprocess.run(argv, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - t0
     if not keep:
         rep.unlink(missing_ok=True)
-    row = {"label": label, "n": n, "passes": replay_passes(p.stdout + p.stderr),
-           "wall_s": round(wall, 2), "rc": p.returncode}
+    row = {
+        "label": label,
+        "n": n,
+        "passes": replay_passes(p.stdout + p.stderr),
+        "wall_s": round(wall, 2),
+        "rc": p.returncode,
+    }
     if p.returncode:
         row["err"] = (p.stdout + p.stderr)[-600:]
     print(row, flush=True)
@@ -78,7 +124,16 @@ FMA.write_text(
     "    for _ in range(3):\n"
     "        f(out, np.int32(4096), np.float32(0.999), np.float32(0.001),"
     " block=(256,1,1), grid=(132*32,1))\n"
-    "    gpu.ctx.synchronize()\n")
-rows.append(ncu(["--launch-skip", "2", "--set", "full"], 0, "fma_full", "fma_peak",
-                [sys.executable, str(FMA)], keep=True))
+    "    gpu.ctx.synchronize()\n"
+)
+rows.append(
+    ncu(
+        ["--launch-skip", "2", "--set", "full"],
+        0,
+        "fma_full",
+        "fma_peak",
+        [sys.executable, str(FMA)],
+        keep=True,
+    )
+)
 (OUT / "passes2.json").write_text(json.dumps(rows, indent=1))

@@ -18,6 +18,7 @@ import json
 import multiprocessing
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,11 +107,11 @@ def _labels(path: Path) -> tuple[dict[str, Any], list[int | None]]:
             entries.sort(key=lambda e: e.get("result", 0))
             names = {"family": meta["family"], "variant": meta["variant"]}
             return names, [e["size"] for e in entries]
-    sizes = sizes_from_name(path) or [size_from_name(path)]
-    return {"family": "", "variant": ""}, list(sizes)
+    sizes: list[int | None] = [*sizes_from_name(path)] or [size_from_name(path)]
+    return {"family": "", "variant": ""}, sizes
 
 
-def _per_size(path: Path, sizes: list[int | None], launches: int) -> int:
+def _per_size(path: Path, sizes: Sequence[int | None], launches: int) -> int:
     """Launches per size in a report: each size's run holds the same launches."""
     if launches % len(sizes):
         raise ReportParseError(
@@ -271,7 +272,7 @@ def read_ncu_csv(path: Path) -> pd.DataFrame:
             "ncu --import REPORT --csv --page raw > FILE.csv"
         )
     header, units, data = table[0], table[1], table[2:]
-    sizes = sizes_from_name(path) or [size_from_name(path)]
+    sizes: list[int | None] = [*sizes_from_name(path)] or [size_from_name(path)]
     per_size = _per_size(path, sizes, len(data))
     kernel_col = header.index("Kernel Name")
     rows = []
@@ -346,7 +347,10 @@ def expand_inputs(paths: list[Path]) -> list[Path]:
     return found
 
 
-def _read_one(path: Path) -> tuple[dict[str, list[Any]] | None, list[Any], str]:
+_Read = tuple[dict[str, list[Any]] | None, list[Any], str]
+
+
+def _read_one(path: Path) -> _Read:
     """One report's columns and rules, or its parse error (picklable for a pool)."""
     try:
         cols, rules = _read_columns(path)
@@ -355,7 +359,7 @@ def _read_one(path: Path) -> tuple[dict[str, list[Any]] | None, list[Any], str]:
     return cols, rules, ""
 
 
-def _read_all(paths: list[Path]) -> list[tuple[dict[str, list[Any]] | None, list, str]]:
+def _read_all(paths: list[Path]) -> list[_Read]:
     """Read reports on every CPU the process may use.
 
     ncu_report is single-threaded and opening reports dominates the parse time.
