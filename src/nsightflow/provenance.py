@@ -65,7 +65,9 @@ def gpu_info() -> dict[str, Any]:
     except pynvml.NVMLError:
         return {}
     try:
-        handle = pynvml.nvmlDeviceGetHandleByIndex(0)
+        from nsightflow.gpulock import nvml_handle
+
+        handle = nvml_handle(pynvml)  # the GPU this job was given
         cuda = pynvml.nvmlSystemGetCudaDriverVersion_v2()
         return {
             "gpu": pynvml.nvmlDeviceGetName(handle),

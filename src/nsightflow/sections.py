@@ -20,10 +20,11 @@ from nsightflow import diagnose, i18n
 from nsightflow.i18n import T
 from nsightflow.sections_appendix import AppendixSections
 from nsightflow.sections_common import bullets, figure, fmt, source, table
+from nsightflow.sections_sanitize import SanitizeSections
 from nsightflow.sections_steps import StepSections
 
 
-class ReportBuilder(StepSections, AppendixSections):
+class ReportBuilder(StepSections, AppendixSections, SanitizeSections):
     """Assembles the Markdown of one family from its analysis files.
 
     Args:
@@ -47,6 +48,7 @@ class ReportBuilder(StepSections, AppendixSections):
                 self.theory(),
                 self.steps(),
                 self.failures(),
+                self.sanitizer(),
                 self.measurement(),
                 self.limitations(),
                 self.provenance(),

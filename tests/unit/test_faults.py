@@ -236,3 +236,63 @@ def test_a_failed_stage_skips_the_next_as_data(
     record = json.loads(out.read_text())
     assert record["status"] == upstream_status and record["skipped"] is True
     assert f"{stage} skipped" in record["message"] and "n=1000" in record["message"]
+
+
+# A stand-in for the H200's nsys: it captures (a .qdstrm) but has no importer, so it
+# never writes the .nsys-rep report.
+FAKE_NSYS = """#!/bin/sh
+while [ $# -gt 0 ]; do
+  if [ "$1" = "-o" ]; then out="$2"; fi
+  shift
+done
+: > "$out.qdstrm"
+{rep}
+echo "Importer error status: Importation failed." >&2
+exit {code}
+"""
+
+
+def _fake_nsys(tmp_path: Path, writes_report: bool, code: int = 0) -> Path:
+    folder = tmp_path / "nsys-bin"
+    folder.mkdir()
+    nsys = folder / "nsys"
+    rep = ': > "$out.nsys-rep"' if writes_report else ""
+    nsys.write_text(FAKE_NSYS.format(rep=rep, code=code))
+    nsys.chmod(nsys.stat().st_mode | stat.S_IEXEC)
+    return folder
+
+
+@pytest.mark.parametrize("code", [0, 1])
+def test_nsys_that_cannot_write_reports_is_unusable(tmp_path, monkeypatch, code):
+    from nsightflow import doctor
+
+    monkeypatch.setenv("PATH", f"{_fake_nsys(tmp_path, False, code)}:/usr/bin:/bin")
+    ok, why = doctor.nsys_can_write_reports()
+    assert not ok
+    assert "probe.qdstrm" in why and "no .nsys-rep" in why
+    assert "Importation failed" in why
+
+
+def test_nsys_missing_or_working_is_told_apart(tmp_path, monkeypatch):
+    from nsightflow import doctor
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # nothing there
+    assert doctor.nsys_can_write_reports() == (False, "nsys not on PATH")
+    monkeypatch.setenv("PATH", f"{_fake_nsys(tmp_path, True)}:/usr/bin:/bin")
+    ok, why = doctor.nsys_can_write_reports()
+    assert ok and "writes .nsys-rep" in why
+
+
+def test_doctor_prints_the_unusable_nsys_with_its_fix(tmp_path):
+    env = {**os.environ, "PATH": f"{_fake_nsys(tmp_path, False)}:{os.environ['PATH']}"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "nsightflow", "doctor"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    line = next(ln for ln in proc.stdout.splitlines() if "nsys (timeline)" in ln)
+    assert line.startswith("[MISS]") and "no .nsys-rep" in line
+    assert "QdstrmImporter" in proc.stdout
