@@ -27,6 +27,7 @@ from nsightflow import metrics as M
 from nsightflow import sanitize as S
 from nsightflow.provenance import read_json, write_json
 from nsightflow.registry import Family, load_family
+from nsightflow.replay import recording_for
 
 OK = "ok"
 # Columns taken from ncu at profiled sizes: output column -> ncu metric.
@@ -452,6 +453,7 @@ def replay_context(
             for folder in Path(source).parents:
                 if (folder / "recording.json").is_file():
                     info = json.loads((folder / "recording.json").read_text())
-                    return {"source": str(folder), **info}
+                    family = record["timing"].get("family")
+                    return {"source": str(folder), **recording_for(info, family)}
             return {"source": source}
     return None

@@ -175,7 +175,9 @@ def _replay(args: argparse.Namespace) -> int:
 def _record(args: argparse.Namespace) -> int:
     from nsightflow.replay import record
 
-    info = record(args.results, args.out, args.command)
+    info = record(args.results, args.out, args.command, add=args.add)
+    if args.add:
+        info = info["additions"][-1]
     print(f"recorded {', '.join(info['families'])} on {info['gpu']} into {args.out}")
     return 0
 
@@ -356,6 +358,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results", type=Path, default=Path("results"))
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--command", default="snakemake --cores all")
+    p.add_argument(
+        "--add",
+        action="store_true",
+        help="add to the existing recording --out (listed under additions)",
+    )
     p.set_defaults(handler=_record)
 
     p = sub.add_parser("parse", help=".ncu-rep / ncu raw CSV -> long metrics table")
