@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -297,3 +298,32 @@ def test_doctor_prints_the_unusable_nsys_with_its_fix(tmp_path):
     line = next(ln for ln in proc.stdout.splitlines() if "nsys (timeline)" in ln)
     assert line.startswith("[MISS]") and "no .nsys-rep" in line
     assert "QdstrmImporter" in proc.stdout
+
+
+def test_two_runs_racing_for_one_gpu_are_caught_and_shown(recording, tmp_path):
+    """The guard's records (another process on the GPU) reach the report: a size it
+    refused stays out of the ranking, a size it flagged is marked. (Two runs on one
+    machine never measure at once at all: tests/unit/test_gpulock.py.)"""
+    from test_analyze_report import _analyze
+
+    from nsightflow.report import write_report
+
+    rec = tmp_path / "rec"
+    shutil.copytree(recording, rec)
+    path = rec / "time/jacobi2d/v2_coarsen2.json"
+    data = json.loads(path.read_text())
+    for row in data["rows"]:
+        if row["size"] == 512:
+            row.clear()
+            row.update(size=512, status="gpu_busy", other_processes=[4242])
+        if row["size"] == 8192:
+            row["gpu_after"]["other_processes"] = [4242]
+    path.write_text(json.dumps(data))
+    analysis = _analyze(rec, "jacobi2d", tmp_path)
+    frame = pd.read_csv(analysis / "analysis.csv")
+    v2 = frame[frame["variant"] == "v2_coarsen2"].set_index("size")
+    assert v2.loc[512, "status"] == "gpu_busy" and pd.isna(v2.loc[512, "rank"])
+    assert bool(v2.loc[8192, "shared_gpu"]) and v2.loc[8192, "status"] == "ok"
+    write_report(analysis, tmp_path / "figures", tmp_path / "report")
+    md = (tmp_path / "report/report.md").read_text()
+    assert "`v2_coarsen2` at n = 8192: measured on a shared GPU" in md
