@@ -17,8 +17,6 @@ analyze stage and kept out of the ranking.
 
 import json
 import re
-import shutil
-import subprocess
 import tempfile
 import time
 from collections import Counter
@@ -28,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow import doctor, isolate, provenance
-from nsightflow.profile import worker_argv
+from nsightflow.profile import launch_spec, worker_argv
 from nsightflow.registry import Family, Variant, find_variant
 from nsightflow.verify import verify_sizes
 
@@ -279,14 +277,7 @@ def sanitize(
         }
     family, variant = find_variant(kernels_dir, family_name, variant_name)
     n = sanitize_size(family, variant, settings.size)
-    spec = {
-        "kernels_dir": str(kernels_dir),
-        "family": family_name,
-        "variant": variant_name,
-        "cubin": str(paths["cubin"]),
-        "seed": seed,
-        "n": n,
-    }
+    spec = launch_spec(kernels_dir, ident, paths["cubin"], seed, [n])
     tools = [run_tool("memcheck", spec, settings.timeout_s)]
     smem = shared_memory_bytes(resources, variant, n)
     if tools[0]["unsupported"]:
@@ -310,27 +301,11 @@ def sanitize(
         "shared_bytes": smem,
         "tools": tools,
         "provenance": provenance.collect(
-            kernels_dir, compute_sanitizer=sanitizer_version(), **provenance.gpu_info()
+            kernels_dir,
+            compute_sanitizer=provenance.sanitizer_version(),
+            **provenance.gpu_info(),
         ),
     }
-
-
-def sanitizer_version() -> str | None:
-    """compute-sanitizer's version string, or None."""
-    if shutil.which("compute-sanitizer") is None:
-        return None
-    try:
-        out = subprocess.run(
-            ["compute-sanitizer", "--version"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        ).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    found = re.search(r"Version (\S+)", out)
-    return found.group(1) if found else None
 
 
 def memcheck_error(record: Mapping[str, Any]) -> str | None:

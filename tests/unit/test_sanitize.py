@@ -179,7 +179,7 @@ def test_racecheck_runs_only_where_shared_memory_is_used(fake_sanitizer, recordi
     assert [c["tool"] for c in calls] == ["memcheck", "memcheck", "racecheck"]
     for call in calls:  # the worker's launch task, argv only, at one small size
         assert call["target"][1:4] == ["-m", "nsightflow.worker", "launch"]
-        assert call["spec"]["n"] == 257
+        assert call["spec"]["sizes"] == [257]
 
 
 def test_a_hanging_launch_is_killed_with_its_process_group(
