@@ -1,6 +1,6 @@
 #!/bin/bash
 # On the GPU machine (issue 7), in one call, each phase bounded and logged to $OUT as
-# it goes (run 13 lost everything when the call hit its limit before the final tar):
+# it goes (run 15 lost everything when the call hit its limit before the final tar):
 #  1. `nsightflow doctor`, then again with Nsight Compute's bundled nsys on PATH (it
 #     captures but cannot write a report: the "nsys unusable" row);
 #  2. the faulty family (wrong, broken, crashing, hanging variants among good ones)
@@ -15,7 +15,14 @@ set -u
 OUT=${OUT:-/tmp/out}
 BUDGET_S=${BUDGET_S:-300} # whole script; the last phase gets what is left
 mkdir -p "$OUT"
-SMK=(snakemake --cores all --omit-from render_pdf ${DRY:+-n})
+# Targets first, then the list options, each closed by the next option: --configfile
+# and --omit-from are greedy and eat targets placed after them (run 15's miss).
+smk() { # smk LIMIT_S CONFIG TARGET...
+    local limit=$1 config=$2
+    shift 2
+    timeout "$limit" snakemake ${DRY:+-n} "$@" --cores all \
+        --configfile config.yaml "$config" --omit-from render_pdf
+}
 export NSIGHTFLOW_MODE=measure
 T0=$(date +%s)
 left() { echo $((BUDGET_S - ($(date +%s) - T0))); }
@@ -35,11 +42,10 @@ NSYS=$(ls /opt/nvidia/nsight-compute/*/host/target-linux-x64/nsys 2>/dev/null | 
 rm -rf results logs .snakemake
 printf 'kernels_dir: tests/data/families\nverify: {timeout_s: 15, seed: 408}\nsanitize: {timeout_s: 20}\n' >/tmp/faulty.yaml
 stamp "faulty: v4_hang alone"
-timeout 120 "${SMK[@]}" results/verify/faulty/v4_hang.json \
-    results/sanitize/faulty/v4_hang.json --configfile config.yaml /tmp/faulty.yaml \
-    >"$OUT/faulty_hang.log" 2>&1
+smk 120 /tmp/faulty.yaml results/verify/faulty/v4_hang.json \
+    results/sanitize/faulty/v4_hang.json >"$OUT/faulty_hang.log" 2>&1
 stamp "faulty v4_hang: exit $?"
-timeout 150 "${SMK[@]}" --configfile config.yaml /tmp/faulty.yaml >"$OUT/faulty.log" 2>&1
+smk 150 /tmp/faulty.yaml >"$OUT/faulty.log" 2>&1
 stamp "faulty family: exit $?"
 nvidia-smi --query-compute-apps=pid,name --format=csv,noheader | tee -a "$OUT/phases.txt"
 
@@ -59,8 +65,8 @@ for f in load_families(Path("kernels"), []):
 printf 'sanitize: {timeout_s: 45}\n' >/tmp/san.yaml
 REMAIN=$(($(left) - 45)) # keep 45 s for recording and the table
 stamp "ladders' sanitizer: $REMAIN s left for it"
-[ "$REMAIN" -gt 20 ] && timeout "$REMAIN" "${SMK[@]}" $TARGETS --configfile config.yaml \
-    /tmp/san.yaml >"$OUT/ladders.log" 2>&1
+[ "$REMAIN" -gt 20 ] && smk "$REMAIN" /tmp/san.yaml $TARGETS \
+    >"$OUT/ladders.log" 2>&1
 stamp "ladders' sanitizer: exit $?"
 [ -n "${DRY:-}" ] && exit 0
 
