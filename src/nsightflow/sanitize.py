@@ -148,7 +148,9 @@ def parse_output(text: str) -> dict[str, Any]:
         kind, is_api = _kind(finding)
         kinds[kind] += 1
         api += is_api
-    first = [ln for f in findings[:3] for ln in f][:FIRST_LINES]
+    # the first findings, a blank line between two
+    first = [ln for f in findings[:3] for ln in [*f, ""]][: FIRST_LINES + 2]
+    first = first[:-1] if first and not first[-1] else first
     return {
         "errors": errors,
         "hazards": hazards,

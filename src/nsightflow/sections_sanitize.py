@@ -27,8 +27,8 @@ def tool_cell(tool: dict[str, Any] | None, record: dict[str, Any]) -> str:
         return T("not_recorded")
     if record["status"] == "skipped":
         return T("san_skipped", status=record.get("upstream_status", "?"))
-    if tool is None:
-        return T("san_failed")
+    if tool is None:  # not run: the stage stopped before it
+        return ""
     status = tool.get("status")
     if status == "errors":
         return T("san_errors", n=tool.get("errors") or "?")

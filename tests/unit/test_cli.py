@@ -110,3 +110,19 @@ def test_record_adds_to_a_recording_and_says_what_it_replaced(recording, tmp_pat
         "record", "--add", "--results", str(later), "--out", str(tmp_path / "x")
     )
     assert proc.returncode == 2 and "not a recording" in proc.stderr
+
+
+def test_a_family_from_an_addition_names_that_run_in_its_banner():
+    from nsightflow.replay import recording_for
+
+    info = {
+        "date": "first",
+        "kernels_git": "aaa",
+        "additions": [
+            {"date": "later", "kernels_git": "bbb", "folders": ["time/faulty"]},
+            {"date": "sanitizer", "folders": ["sanitize/jacobi2d"]},
+        ],
+    }
+    assert recording_for(info, "faulty")["date"] == "later"
+    assert recording_for(info, "faulty")["kernels_git"] == "bbb"
+    assert recording_for(info, "jacobi2d") == {"date": "first", "kernels_git": "aaa"}

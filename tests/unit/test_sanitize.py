@@ -2,9 +2,8 @@
 
 compute-sanitizer cannot run here, so the stage is driven through a stand-in
 executable that prints output in compute-sanitizer's format (the documented layout:
-``========= `` prefix, one unindented line per finding, an ERROR SUMMARY). What the
-real tool printed on the H200 is recorded in examples/h200/sanitize/ (see
-test_recorded_sanitizer_findings).
+``========= `` prefix, one unindented line per finding, an ERROR SUMMARY). The real
+tool runs in tests/gpu/test_faults_gpu.py on the GPU machine.
 """
 
 import json
