@@ -8,7 +8,8 @@ Writes into ``results/analysis/<family>/``:
   rank among correct variants, and at profiled sizes the ncu metrics the report uses.
 - ``stalls.csv``: ``variant, size, reason, cycles, share`` (warp stall reasons).
 - ``rules.csv``: ncu's rule results of every profiled launch.
-- ``context.json``: family, variants (idea, status, resources), ceilings, provenance.
+- ``context.json``: family, variants (idea, status, resources, sanitizer findings),
+  ceilings, provenance.
 
 All functions that build frames are pure; only :func:`write_analysis` touches files.
 """
@@ -23,8 +24,10 @@ import numpy as np
 import pandas as pd
 
 from nsightflow import metrics as M
+from nsightflow import sanitize as S
 from nsightflow.provenance import read_json, write_json
 from nsightflow.registry import Family, load_family
+from nsightflow.replay import recording_for
 
 OK = "ok"
 # Columns taken from ncu at profiled sizes: output column -> ncu metric.
@@ -86,16 +89,25 @@ class AnalysisInputs:
     rules: list[Path] = field(default_factory=list)
     profiles: list[Path] = field(default_factory=list)  # profile folders (profile.json)
     ceilings: Path | None = None
+    sanitize: list[Path] = field(default_factory=list)  # none: stage switched off
 
 
 def variant_status(
-    resources: Mapping[str, Any], verify: Mapping[str, Any]
+    resources: Mapping[str, Any],
+    verify: Mapping[str, Any],
+    sanitize: Mapping[str, Any] | None = None,
 ) -> tuple[str, str]:
-    """The variant's overall status and message: the first stage that failed."""
+    """The variant's overall status and message: the first stage that failed.
+
+    A variant that verified but whose memcheck found a device-side error is
+    ``memcheck_error``: right by luck is not right.
+    """
     if not resources or not verify:
         return "not_recorded", "no compile or verify record for this variant"
     if resources.get("status") != OK:
         return str(resources.get("status")), str(resources.get("message", ""))
+    if verify.get("status") == OK and (bad := S.memcheck_error(sanitize or {})):
+        return "memcheck_error", bad
     return str(verify.get("status")), str(verify.get("message", ""))
 
 
@@ -251,7 +263,9 @@ def build_analysis(
     )
     grid.insert(0, "family", family.name)
     status = {
-        v: variant_status(r.get("resources", {}), r.get("verify", {}))
+        v: variant_status(
+            r.get("resources", {}), r.get("verify", {}), r.get("sanitize")
+        )
         for v, r in per_variant.items()
     }
     grid["status"] = grid["variant"].map(lambda v: status.get(v, ("missing", ""))[0])
@@ -306,7 +320,9 @@ def context(
     for name, var in family.variants.items():
         rec = per_variant.get(name, {})
         resources = rec.get("resources", {})
-        status, message = variant_status(resources, rec.get("verify", {}))
+        status, message = variant_status(
+            resources, rec.get("verify", {}), rec.get("sanitize")
+        )
         variants.append(
             {
                 "name": name,
@@ -321,9 +337,10 @@ def context(
                 "resources": resources.get("resources", {}),
                 "profile_status": rec.get("profile", {}).get("status"),
                 "profile_message": rec.get("profile", {}).get("message", ""),
+                "sanitize": S.summary(rec["sanitize"]) if "sanitize" in rec else None,
                 "files": {
                     kind: rec[kind]["_file"]
-                    for kind in ("resources", "verify", "timing")
+                    for kind in ("resources", "verify", "timing", "sanitize")
                     if "_file" in rec.get(kind, {})
                 }
                 | {"ncu_reports": rec.get("profile", {}).get("reports", [])},
@@ -391,6 +408,7 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
         ("resources", inputs.resources),
         ("verify", inputs.verify),
         ("timing", inputs.timing),
+        ("sanitize", inputs.sanitize),
     ):
         for variant, record in _records(paths).items():
             per_variant.setdefault(variant, {})[kind] = record
@@ -435,6 +453,7 @@ def replay_context(
             for folder in Path(source).parents:
                 if (folder / "recording.json").is_file():
                     info = json.loads((folder / "recording.json").read_text())
-                    return {"source": str(folder), **info}
+                    family = record["timing"].get("family")
+                    return {"source": str(folder), **recording_for(info, family)}
             return {"source": source}
     return None

@@ -99,6 +99,24 @@ def _profile(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sanitize(args: argparse.Namespace) -> int:
+    from nsightflow.sanitize import SanitizeSettings, sanitize
+
+    record = sanitize(
+        args.kernels_dir,
+        (args.family, args.variant),
+        {"cubin": args.cubin, "resources": args.resources},
+        SanitizeSettings(args.size, args.timeout_s),
+        args.seed,
+    )
+    provenance.write_json(args.out, record)
+    print(
+        f"{args.family}/{args.variant}: sanitize {record['status']}: "
+        f"{record['message']}"
+    )
+    return 0
+
+
 def _ceilings(args: argparse.Namespace) -> int:
     from nsightflow.ceilings import measure
 
@@ -138,6 +156,14 @@ def _doctor(args: argparse.Namespace) -> int:
     return status
 
 
+def _gpu_lock(args: argparse.Namespace) -> int:
+    from nsightflow.gpulock import run_locked
+
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    run_locked(command, args.devices, args.lock_dir, args.wait_s)
+    return 0  # not reached: run_locked replaces this process
+
+
 def _replay(args: argparse.Namespace) -> int:
     from nsightflow.replay import replay_file
 
@@ -150,7 +176,9 @@ def _replay(args: argparse.Namespace) -> int:
 def _record(args: argparse.Namespace) -> int:
     from nsightflow.replay import record
 
-    info = record(args.results, args.out, args.command)
+    info = record(args.results, args.out, args.command, add=args.add)
+    if args.add:
+        info = info["additions"][-1]
     print(f"recorded {', '.join(info['families'])} on {info['gpu']} into {args.out}")
     return 0
 
@@ -195,6 +223,7 @@ def _analyze(args: argparse.Namespace) -> int:
         args.rules,
         args.profiles,
         args.ceilings,
+        args.sanitize,
     )
     write_analysis(inputs, args.out_dir)
     return 0
@@ -290,6 +319,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout-s", type=float, default=300)
     p.set_defaults(handler=_profile)
 
+    p = sub.add_parser(
+        "sanitize", help="compute-sanitizer memcheck / racecheck on one launch"
+    )
+    _variant_args(p)
+    p.add_argument("--resources", type=Path, required=True)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--size", type=int, default=0, help="0: smallest verify size")
+    p.add_argument("--timeout-s", type=float, default=300)
+    p.set_defaults(handler=_sanitize)
+
     p = sub.add_parser("ceilings", help="measure copy bandwidth and FP32 FMA rate")
     p.add_argument("--out", type=Path, required=True)
     p.set_defaults(handler=_ceilings)
@@ -301,6 +340,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("doctor", help="what this machine can do, with fixes")
     p.set_defaults(handler=_doctor)
+
+    p = sub.add_parser(
+        "gpu-lock", help="run a command on a GPU no other GPU job holds (lock file)"
+    )
+    p.add_argument("--devices", nargs="+", default=[], help="device ids to use")
+    p.add_argument("--lock-dir", default="", help="default: the temporary folder")
+    p.add_argument("--wait-s", type=float, default=0.0, help="0: wait as needed")
+    p.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND ARGS...")
+    p.set_defaults(handler=_gpu_lock)
 
     p = sub.add_parser("replay", help="copy one recorded stage output into results/")
     p.add_argument("recorded", type=Path)
@@ -315,6 +363,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results", type=Path, default=Path("results"))
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--command", default="snakemake --cores all")
+    p.add_argument(
+        "--add",
+        action="store_true",
+        help="add to the existing recording --out (listed under additions)",
+    )
     p.set_defaults(handler=_record)
 
     p = sub.add_parser("parse", help=".ncu-rep / ncu raw CSV -> long metrics table")
@@ -339,7 +392,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("analyze", help="derive the family's analysis tables")
     p.add_argument("--kernels-dir", type=Path, default=Path("kernels"))
     p.add_argument("--family", required=True)
-    for name in ("resources", "verify", "timing", "metrics", "rules", "profiles"):
+    for name in (
+        "resources",
+        "verify",
+        "timing",
+        "metrics",
+        "rules",
+        "profiles",
+        "sanitize",
+    ):
         p.add_argument(f"--{name}", type=Path, nargs="*", default=[])
     p.add_argument("--ceilings", type=Path)
     p.add_argument("--out-dir", type=Path, required=True)

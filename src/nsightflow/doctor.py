@@ -28,41 +28,66 @@ def _module(name: str) -> bool:
     return importlib.util.find_spec(name) is not None
 
 
-def nsys_check() -> tuple[bool, str]:
-    """Whether nsys can write a report here (it can fail to import its own capture)."""
+def nsys_can_write_reports() -> tuple[bool, str]:
+    """Whether ``nsys`` here can write a ``.nsys-rep`` report, and what was found.
+
+    A tiny ``nsys profile`` of ``true`` is the probe: nsys can be missing, or present
+    but unable to import its own capture (it then leaves a ``.qdstrm`` and no
+    ``.nsys-rep``, as the Nsight Systems inside Nsight Compute does on the H200 here).
+    Timeline stages call this once and carry on without nsys when it says no.
+
+    Returns:
+        (True, what it wrote) or (False, why not, with what it left behind).
+    """
     import subprocess
     import tempfile
     from pathlib import Path
 
-    if shutil.which("nsys") is None:
-        return False, "not on PATH"
+    nsys = shutil.which("nsys")
+    if nsys is None:
+        return False, "nsys not on PATH"
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "probe"
+        argv = [nsys, "profile", "--trace=none", "--sample=none", "-o", str(out)]
         try:
             proc = subprocess.run(
-                [
-                    "nsys",
-                    "profile",
-                    "--trace=none",
-                    "--sample=none",
-                    "-o",
-                    str(out),
-                    "true",
-                ],
+                [*argv, "true"],
                 capture_output=True,
                 text=True,
                 timeout=30,
                 check=False,
+                cwd=tmp,
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
-            return False, f"nsys profile failed: {exc}"
-        if (out.with_suffix(".nsys-rep")).exists():
-            return True, "writes .nsys-rep reports"
+            return False, f"{nsys} profile failed: {exc}"
+        if out.with_suffix(".nsys-rep").is_file():
+            return True, f"{nsys} writes .nsys-rep reports"
         leftovers = sorted(p.name for p in Path(tmp).iterdir())
+        said = (proc.stdout + proc.stderr).strip().splitlines()
         return False, (
-            f"nsys profile wrote {leftovers or 'nothing'} but no .nsys-rep "
-            f"(exit {proc.returncode}): it cannot import its own capture here"
+            f"{nsys} profile wrote {', '.join(leftovers) or 'nothing'} but no "
+            f".nsys-rep (exit {proc.returncode}"
+            + (f": {said[-1][:200]}" if said else "")
+            + "): it cannot turn its capture into a report here"
         )
+
+
+def sanitizer_available() -> tuple[bool, str]:
+    """Whether ``compute-sanitizer`` is on PATH (the sanitize stage's first check).
+
+    Whether it supports the device shows only on a real run; the stage records
+    that failure with its message.
+    """
+    path = shutil.which("compute-sanitizer")
+    if path is None:
+        return False, "compute-sanitizer not on PATH"
+    return True, path
+
+
+SANITIZER_FIX = (
+    "compute-sanitizer comes with the CUDA toolkit: add its bin/ folder to PATH, "
+    "or set sanitize.enabled: false"
+)
 
 
 def checks() -> list[Check]:
@@ -73,7 +98,8 @@ def checks() -> list[Check]:
     cupti_ok, cupti_found = cupti_check()
     nvcc = provenance.nvcc_version()
     ncu = provenance.ncu_version()
-    nsys_ok, nsys_found = nsys_check()
+    nsys_ok, nsys_found = nsys_can_write_reports()
+    sanitizer_ok, sanitizer_found = sanitizer_available()
     return [
         Check(
             "GPU + pycuda",
@@ -108,7 +134,8 @@ def checks() -> list[Check]:
             "nsys (timeline)",
             nsys_ok,
             nsys_found,
-            "install Nsight Systems with its importer; the timeline is optional",
+            "install Nsight Systems (with its QdstrmImporter) and put nsys on PATH; "
+            "the timeline is optional",
             "measure",
         ),
         Check(
@@ -121,9 +148,9 @@ def checks() -> list[Check]:
         ),
         Check(
             "compute-sanitizer",
-            shutil.which("compute-sanitizer") is not None,
-            shutil.which("compute-sanitizer") or "not on PATH",
-            "comes with the CUDA toolkit (memcheck / racecheck)",
+            sanitizer_ok,
+            sanitizer_found,
+            SANITIZER_FIX,
             "measure",
         ),
         Check(

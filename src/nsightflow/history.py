@@ -10,7 +10,7 @@ import os
 import shutil
 from pathlib import Path
 
-RAW = ("verify", "time", "profile", "timeline", "ceilings.json")
+RAW = ("verify", "time", "profile", "timeline", "sanitize", "ceilings.json")
 
 
 def archive(results: Path) -> Path | None:

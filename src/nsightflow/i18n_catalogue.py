@@ -249,6 +249,61 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "missing above):",
         "zh": "无法读取的 Nsight Compute 报告（上文缺少它们的数据）：",
     },
+    # --- sanitizer (sections_sanitize.py) -------------------------------------------
+    "h_sanitizer": {
+        "en": "Memory and race checks (compute-sanitizer)",
+        "zh": "内存与竞争检查（compute-sanitizer）",
+    },
+    "sanitizer_intro": {
+        "en": "compute-sanitizer {version}: memcheck on every variant that compiled, "
+        "racecheck on the variants that use shared memory; one launch each, at the "
+        "size in the table (the tools slow kernels down 10-100x).",
+        "zh": "compute-sanitizer {version}：对每个编译成功的版本运行 memcheck，对使用"
+        "共享内存的版本再运行 racecheck；每个版本只启动一次，规模见下表（这些工具"
+        "会让 kernel 慢 10-100 倍）。",
+    },
+    "sanitizer_marked": {
+        "en": "memcheck found errors in {variants}: marked `memcheck_error` and kept "
+        "out of the ranking, however fast and however right their output.",
+        "zh": "memcheck 在 {variants} 中发现错误：标记为 `memcheck_error`，无论多快、"
+        "输出是否正确，都不参与排名。",
+    },
+    "sanitizer_all_clean": {
+        "en": "No variant had a memcheck or racecheck error.",
+        "zh": "所有版本均未发现 memcheck 或 racecheck 错误。",
+    },
+    "sanitizer_off": {
+        "en": "The sanitizer stage did not run: it is switched off "
+        "(`sanitize.enabled: false` in config.yaml).",
+        "zh": "sanitizer 阶段没有运行：已在 config.yaml 中关闭（`sanitize.enabled: "
+        "false`）。",
+    },
+    "sanitizer_unavailable": {
+        "en": "The sanitizer did not run on the machine that measured: {why}.",
+        "zh": "测量所用的机器上没有运行 sanitizer：{why}。",
+    },
+    "sanitizer_not_recorded": {
+        "en": "The recording holds no sanitizer results for this family: measure on "
+        "a GPU (config mode: measure) and record again.",
+        "zh": "录制数据中没有本 family 的 sanitizer 结果：请在 GPU 上测量（config "
+        "mode: measure）后重新录制。",
+    },
+    "sanitizer_first": {
+        "en": "First findings of `{variant}` ({tool}):",
+        "zh": "`{variant}` 的首批发现（{tool}）：",
+    },
+    "col_memcheck": {"en": "memcheck", "zh": "memcheck"},
+    "col_racecheck": {"en": "racecheck", "zh": "racecheck"},
+    "col_findings": {"en": "findings", "zh": "发现的问题"},
+    "san_clean": {"en": "clean", "zh": "无错误"},
+    "san_errors": {"en": "{n} errors", "zh": "{n} 个错误"},
+    "san_timeout": {"en": "timed out", "zh": "超时"},
+    "san_failed": {"en": "could not run", "zh": "无法运行"},
+    "san_no_smem": {
+        "en": "not run (no shared memory)",
+        "zh": "未运行（未使用共享内存）",
+    },
+    "san_skipped": {"en": "not run ({status})", "zh": "未运行（{status}）"},
     # --- measurement checks ---------------------------------------------------------
     "h_measurement": {"en": "Measurement checks", "zh": "测量检查"},
     "measurement_intro": {

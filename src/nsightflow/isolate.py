@@ -6,6 +6,8 @@ recorded status (``crashed`` / ``timeout``) instead of a lost run.
 """
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -57,3 +59,29 @@ def run_task(task: str, spec: dict[str, Any], timeout_s: float) -> dict[str, Any
             "message": f"{task} process exited with code {proc.returncode} and no "
             f"result:\n{proc.stderr[-TAIL:]}",
         }
+
+
+def run_argv(argv: list[str], timeout_s: float) -> tuple[int | None, str]:
+    """Run a tool that starts the worker itself (ncu, compute-sanitizer) with a limit.
+
+    The tool and the processes it starts run in a session of their own, so a kernel
+    that never ends is killed with its whole process group at the limit, not left
+    spinning on the GPU behind a killed tool.
+
+    Returns:
+        The exit code (None when the limit was hit) and stdout + stderr.
+    """
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, _ = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        return None, out or ""
+    return proc.returncode, out or ""

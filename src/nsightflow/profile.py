@@ -11,6 +11,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from nsightflow import metrics
 from nsightflow.errors import NcuUnavailableError
@@ -67,6 +68,21 @@ def ncu_argv(
             argv += ["--section", section]
         argv += ["--metrics", ",".join(metrics.EXTRA_METRICS)]
     return [*argv, "--export", str(report), "--force-overwrite", *target]
+
+
+def launch_spec(
+    kernels_dir: Path, ident: tuple[str, str], cubin: Path, seed: int, sizes: list[int]
+) -> dict[str, Any]:
+    """The worker's ``launch`` task: one launch of a variant per size (spec JSON)."""
+    family, variant = ident
+    return {
+        "kernels_dir": str(kernels_dir),
+        "family": family,
+        "variant": variant,
+        "cubin": str(cubin),
+        "seed": seed,
+        "sizes": sizes,
+    }
 
 
 def worker_argv(spec_path: Path, result_path: Path) -> list[str]:

@@ -44,6 +44,14 @@ def ncu_version() -> str | None:
     return match.group(1) if match else None
 
 
+@cache
+def sanitizer_version() -> str | None:
+    """``2025.3.0.0`` style version of the compute-sanitizer on PATH, or None."""
+    out = _run(["compute-sanitizer", "--version"])
+    match = re.search(r"Version (\S+)", out or "")
+    return match.group(1) if match else None
+
+
 def git_revision(path: Path) -> str | None:
     """Commit of the repository holding ``path``, with ``-dirty`` if it has changes."""
     rev = _run(["git", "rev-parse", "--short=12", "HEAD"], cwd=path)
@@ -65,7 +73,9 @@ def gpu_info() -> dict[str, Any]:
     except pynvml.NVMLError:
         return {}
     try:
-        handle = pynvml.nvmlDeviceGetHandleByIndex(0)
+        from nsightflow.gpulock import nvml_handle
+
+        handle = nvml_handle(pynvml)  # the GPU this job was given
         cuda = pynvml.nvmlSystemGetCudaDriverVersion_v2()
         return {
             "gpu": pynvml.nvmlDeviceGetName(handle),

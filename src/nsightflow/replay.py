@@ -1,7 +1,7 @@
 """Replay: rebuild reports from recorded raw outputs instead of measuring.
 
 A recording is a folder laid out like ``results/`` (``build/``, ``verify/``, ``time/``,
-``profile/``, ``ceilings.json``) plus ``recording.json`` saying where and when it was
+``profile/``, ``sanitize/``, ``ceilings.json``) plus ``recording.json`` saying where and when it was
 measured. The GPU rules are swapped for rules that copy a recorded file into
 ``results/`` and stamp it with ``replayed_from``.
 """
@@ -153,6 +153,7 @@ RECORDED = (
     "profile/*/*/profile.json",
     "timeline/*/*.json",
     "timeline/*/*.csv",
+    "sanitize/*/*.json",
     "ceilings.json",
 )
 
@@ -169,14 +170,20 @@ def timeline_info(traced: dict[str, Any], command: str) -> dict[str, Any]:
     }
 
 
-def record(results: Path, out: Path, command: str) -> dict[str, Any]:
+def record(results: Path, out: Path, command: str, add: bool = False) -> dict[str, Any]:
     """Copy the raw outputs of the GPU stages from ``results`` into a recording folder.
 
     Writes ``recording.json`` (GPU, driver, CUDA, nvcc, ncu, clock control, date, git
     revision, the command) from the provenance the stages stamped into their files.
     Cubins and derived tables are left out: replay rebuilds them.
+
+    With ``add``, ``out`` is an existing recording that gains these outputs (a
+    later run of some families or stages): its ``recording.json`` keeps its own
+    account and lists this run under ``additions``, naming every file it replaced.
     """
-    if out.exists() and any(out.iterdir()):
+    if add and not (out / "recording.json").is_file():
+        raise StageInputError(f"{out}: not a recording (no recording.json) to add to")
+    if not add and out.exists() and any(out.iterdir()):
         raise StageInputError(
             f"{out}: exists and is not empty; recordings are never "
             "overwritten, choose a new folder or remove it yourself"
@@ -184,13 +191,36 @@ def record(results: Path, out: Path, command: str) -> dict[str, Any]:
     files = sorted({p for pattern in RECORDED for p in results.glob(pattern)})
     if not files:
         raise StageInputError(f"{results}: no stage outputs to record")
+    replaced = [
+        str(p.relative_to(results))
+        for p in files
+        if (out / p.relative_to(results)).exists()
+    ]
     for path in files:
         target = out / path.relative_to(results)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, target)
-    timing = next(iter(sorted(results.glob("time/*/*.json"))), None)
+    info = _recording_info(results, command)
+    if add:
+        main = json.loads((out / "recording.json").read_text())
+        folders = sorted({"/".join(f.relative_to(results).parts[:2]) for f in files})
+        main.setdefault("additions", []).append(
+            {**info, "folders": folders, "files": len(files), "replaced": replaced}
+        )
+        info = main
+    (out / "recording.json").write_text(json.dumps(info, indent=2) + "\n")
+    return info
+
+
+def _recording_info(results: Path, command: str) -> dict[str, Any]:
+    """Where and how the outputs under ``results`` were measured."""
+    stamped = [
+        next(iter(sorted(results.glob(f"{stage}/*/*.json"))), None)
+        for stage in ("time", "sanitize", "verify")
+    ]
+    first = next((path for path in stamped if path is not None), None)
     prof = next(iter(sorted(results.glob("profile/*/*/profile.json"))), None)
-    t = read_json(timing).get("provenance", {}) if timing else {}
+    t = read_json(first).get("provenance", {}) if first else {}
     p = read_json(prof) if prof else {}
     info = {
         "gpu": t.get("gpu"),
@@ -203,10 +233,30 @@ def record(results: Path, out: Path, command: str) -> dict[str, Any]:
         "date": t.get("date"),
         "kernels_git": t.get("kernels_git"),
         "command": command,
-        "families": sorted({f.parent.name for f in results.glob("verify/*/*.json")}),
+        "families": sorted(
+            {
+                f.parent.name
+                for st in ("verify", "sanitize")
+                for f in results.glob(f"{st}/*/*.json")
+            }
+        ),
     }
     traced = next(iter(sorted(results.glob("timeline/*/*.json"))), None)
     if traced is not None:
         info["timeline"] = timeline_info(read_json(traced), command)
-    (out / "recording.json").write_text(json.dumps(info, indent=2) + "\n")
     return info
+
+
+def recording_for(info: dict[str, Any], family: str | None) -> dict[str, Any]:
+    """The account of the run a family's timings come from.
+
+    The recording's own, or that of the latest addition holding ``time/<family>``.
+    """
+    base = {k: v for k, v in info.items() if k != "additions"}
+    for addition in reversed(info.get("additions", [])):
+        if f"time/{family}" in addition.get("folders", []):
+            keep = {
+                k: v for k, v in addition.items() if k not in ("replaced", "folders")
+            }
+            return {**base, **keep}
+    return base

@@ -21,11 +21,12 @@ from nsightflow import diagnose, i18n
 from nsightflow.i18n import T
 from nsightflow.sections_appendix import AppendixSections
 from nsightflow.sections_common import bullets, figure, fmt, source, table
+from nsightflow.sections_sanitize import SanitizeSections
 from nsightflow.sections_steps import StepSections
 from nsightflow.sections_timeline import TimelineSections
 
 
-class ReportBuilder(StepSections, AppendixSections, TimelineSections):
+class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSections):
     """Assembles the Markdown of one family from its analysis files.
 
     Args:
@@ -50,6 +51,7 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections):
                 self.steps(),
                 self.failures(),
                 self.timeline(),
+                self.sanitizer(),
                 self.measurement(),
                 self.limitations(),
                 self.provenance(),

@@ -11,7 +11,14 @@ from typing import Any
 
 from nsightflow import isolate, provenance
 from nsightflow.errors import NcuUnavailableError
-from nsightflow.profile import NcuSettings, ncu_argv, require_ncu, run_ncu, worker_argv
+from nsightflow.profile import (
+    NcuSettings,
+    launch_spec,
+    ncu_argv,
+    require_ncu,
+    run_ncu,
+    worker_argv,
+)
 from nsightflow.registry import find_variant
 from nsightflow.timing import TimingSettings
 
@@ -146,14 +153,7 @@ def _profile_sizes(
         }
     report = out_dir / f"n{'+'.join(str(n) for n in sizes)}.ncu-rep"
     spec_path, result_path = out_dir / ".spec.json", out_dir / ".result.json"
-    spec = {
-        "kernels_dir": str(kernels_dir),
-        "family": family_name,
-        "variant": variant_name,
-        "cubin": str(paths["cubin"]),
-        "seed": seed,
-        "sizes": sizes,
-    }
+    spec = launch_spec(kernels_dir, ident, paths["cubin"], seed, sizes)
     provenance.write_json(spec_path, spec)
     argv = ncu_argv(
         settings,

@@ -97,9 +97,9 @@ def cupti_check() -> tuple[bool, str]:
 
 def probe_capabilities() -> Capabilities:
     """Probe nsys (can it write a report?) and cupti-python on this machine."""
-    from nsightflow.doctor import nsys_check
+    from nsightflow.doctor import nsys_can_write_reports
 
-    nsys_ok, nsys_found = nsys_check()
+    nsys_ok, nsys_found = nsys_can_write_reports()
     cupti_ok, cupti_found = cupti_check()
     return Capabilities(nsys_ok, nsys_found, cupti_ok, cupti_found)
 

@@ -136,7 +136,9 @@ def gpu_state() -> dict[str, Any]:
     except pynvml.NVMLError as exc:
         return {"nvml": f"unavailable: {exc}"}
     try:
-        h = pynvml.nvmlDeviceGetHandleByIndex(0)
+        from nsightflow.gpulock import nvml_handle
+
+        h = nvml_handle(pynvml)  # the GPU this job was given, not always index 0
         procs = pynvml.nvmlDeviceGetComputeRunningProcesses(h)
         others = [p.pid for p in procs if p.pid != os.getpid()]
         return {

@@ -24,6 +24,7 @@ GPU_TWINS = {
     "verify_variant": "replay_verify",
     "time_variant": "replay_time",
     "profile_variant": "replay_profile",
+    "sanitize_variant": "replay_sanitize",
     "measure_ceilings": "replay_ceilings",
 }
 GPU_RULES = set(GPU_TWINS.values())
@@ -169,7 +170,8 @@ def test_replay_through_slurm_one_job_per_gpu(workdir, slurm_cluster):
     jobs = node_records(slurm_cluster, rules)
     gpu_jobs = [j for j in jobs if j.rule in GPU_RULES]
     cpu_jobs = [j for j in jobs if j.rule not in GPU_RULES]
-    assert len(gpu_jobs) == 3 * 6 + 1  # verify, time, profile x 6 variants; ceilings
+    # verify, time, profile, sanitize x 6 variants; ceilings
+    assert len(gpu_jobs) == 4 * 6 + 1
     # GPU jobs: one GPU each, in the gpu partition, and that GPU is what CUDA sees.
     for job in gpu_jobs:
         assert job.partition == "gpu" and len(job.gpus) == 1, job
@@ -190,7 +192,15 @@ def test_replay_through_slurm_one_job_per_gpu(workdir, slurm_cluster):
     # jobs beside them (so the check above could have failed).
     n_gpus = node_gpus()
     assert {j.gpus[0] for j in gpu_jobs} == {str(i) for i in range(n_gpus)}
-    assert any(a.overlaps(b) for a in gpu_jobs for b in gpu_jobs if a.jobid < b.jobid)
+    # With two fake GPUs, GPU jobs ran in parallel, each pair on different devices.
+    parallel = [
+        (a, b)
+        for a in gpu_jobs
+        for b in gpu_jobs
+        if a.jobid < b.jobid and a.overlaps(b)
+    ]
+    assert parallel, "no two GPU jobs ran at the same time"
+    assert all(a.gpus[0] != b.gpus[0] for a, b in parallel)
     assert any(a.overlaps(b) for a in gpu_jobs for b in cpu_jobs)
 
 

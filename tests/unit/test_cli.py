@@ -1,3 +1,4 @@
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,49 @@ def test_parse_accepts_nvprof_era_metric_names(recording, tmp_path):
         "sm__warps_active.avg.pct_of_peak_sustained_active",
         "dram__bytes_read.sum",
     }
+
+
+def test_record_adds_to_a_recording_and_says_what_it_replaced(recording, tmp_path):
+    target = tmp_path / "rec"
+    assert (
+        _run("record", "--results", str(recording), "--out", str(target)).returncode
+        == 0
+    )
+    before = json.loads((target / "recording.json").read_text())
+    later = tmp_path / "later"
+    for path in (recording / "verify/faulty").glob("*.json"):
+        (later / "verify/faulty").mkdir(parents=True, exist_ok=True)
+        (later / "verify/faulty" / path.name).write_text(path.read_text())
+    (later / "sanitize/faulty").mkdir(parents=True)
+    (later / "sanitize/faulty/v0_naive.json").write_text(
+        (recording / "verify/faulty/v0_naive.json").read_text()
+    )
+    proc = _run("record", "--add", "--results", str(later), "--out", str(target))
+    assert proc.returncode == 0, proc.stderr
+    after = json.loads((target / "recording.json").read_text())
+    assert {k: after[k] for k in before} == before  # its own account is kept
+    (added,) = after["additions"]
+    assert added["folders"] == ["sanitize/faulty", "verify/faulty"]
+    assert "verify/faulty/v1_wrong.json" in added["replaced"]
+    assert "sanitize/faulty/v0_naive.json" not in added["replaced"]
+    assert (target / "sanitize/faulty/v0_naive.json").is_file()
+    proc = _run(
+        "record", "--add", "--results", str(later), "--out", str(tmp_path / "x")
+    )
+    assert proc.returncode == 2 and "not a recording" in proc.stderr
+
+
+def test_a_family_from_an_addition_names_that_run_in_its_banner():
+    from nsightflow.replay import recording_for
+
+    info = {
+        "date": "first",
+        "kernels_git": "aaa",
+        "additions": [
+            {"date": "later", "kernels_git": "bbb", "folders": ["time/faulty"]},
+            {"date": "sanitizer", "folders": ["sanitize/jacobi2d"]},
+        ],
+    }
+    assert recording_for(info, "faulty")["date"] == "later"
+    assert recording_for(info, "faulty")["kernels_git"] == "bbb"
+    assert recording_for(info, "jacobi2d") == {"date": "first", "kernels_git": "aaa"}

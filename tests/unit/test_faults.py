@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -236,3 +237,93 @@ def test_a_failed_stage_skips_the_next_as_data(
     record = json.loads(out.read_text())
     assert record["status"] == upstream_status and record["skipped"] is True
     assert f"{stage} skipped" in record["message"] and "n=1000" in record["message"]
+
+
+# A stand-in for the H200's nsys (Nsight Compute's bundled one): it captures (a
+# .qdstrm) but has no importer, so it never writes the .nsys-rep report. Its message
+# and exit code 0 are what that nsys printed on the H200 (docs/notes.md, run 15).
+FAKE_NSYS = """#!/bin/sh
+while [ $# -gt 0 ]; do
+  if [ "$1" = "-o" ]; then out="$2"; fi
+  shift
+done
+: > "$out.qdstrm"
+{rep}
+echo "Unable to retrieve the importer version: skipping importation of the QDSTRM file."
+exit {code}
+"""
+
+
+def _fake_nsys(tmp_path: Path, writes_report: bool, code: int = 0) -> Path:
+    folder = tmp_path / "nsys-bin"
+    folder.mkdir()
+    nsys = folder / "nsys"
+    rep = ': > "$out.nsys-rep"' if writes_report else ""
+    nsys.write_text(FAKE_NSYS.format(rep=rep, code=code))
+    nsys.chmod(nsys.stat().st_mode | stat.S_IEXEC)
+    return folder
+
+
+@pytest.mark.parametrize("code", [0, 1])
+def test_nsys_that_cannot_write_reports_is_unusable(tmp_path, monkeypatch, code):
+    from nsightflow import doctor
+
+    monkeypatch.setenv("PATH", f"{_fake_nsys(tmp_path, False, code)}:/usr/bin:/bin")
+    ok, why = doctor.nsys_can_write_reports()
+    assert not ok
+    assert "probe.qdstrm" in why and "no .nsys-rep" in why
+    assert "skipping importation of the QDSTRM file" in why
+
+
+def test_nsys_missing_or_working_is_told_apart(tmp_path, monkeypatch):
+    from nsightflow import doctor
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # nothing there
+    assert doctor.nsys_can_write_reports() == (False, "nsys not on PATH")
+    monkeypatch.setenv("PATH", f"{_fake_nsys(tmp_path, True)}:/usr/bin:/bin")
+    ok, why = doctor.nsys_can_write_reports()
+    assert ok and "writes .nsys-rep" in why
+
+
+def test_doctor_prints_the_unusable_nsys_with_its_fix(tmp_path):
+    env = {**os.environ, "PATH": f"{_fake_nsys(tmp_path, False)}:{os.environ['PATH']}"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "nsightflow", "doctor"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    line = next(ln for ln in proc.stdout.splitlines() if "nsys (timeline)" in ln)
+    assert line.startswith("[MISS]") and "no .nsys-rep" in line
+    assert "QdstrmImporter" in proc.stdout
+
+
+def test_two_runs_racing_for_one_gpu_are_caught_and_shown(recording, tmp_path):
+    """The guard's records (another process on the GPU) reach the report: a size it
+    refused stays out of the ranking, a size it flagged is marked. (Two runs on one
+    machine never measure at once at all: tests/unit/test_gpulock.py.)"""
+    from test_analyze_report import _analyze
+
+    from nsightflow.report import write_report
+
+    rec = tmp_path / "rec"
+    shutil.copytree(recording, rec)
+    path = rec / "time/jacobi2d/v2_coarsen2.json"
+    data = json.loads(path.read_text())
+    for row in data["rows"]:
+        if row["size"] == 512:
+            row.clear()
+            row.update(size=512, status="gpu_busy", other_processes=[4242])
+        if row["size"] == 8192:
+            row["gpu_after"]["other_processes"] = [4242]
+    path.write_text(json.dumps(data))
+    analysis = _analyze(rec, "jacobi2d", tmp_path)
+    frame = pd.read_csv(analysis / "analysis.csv")
+    v2 = frame[frame["variant"] == "v2_coarsen2"].set_index("size")
+    assert v2.loc[512, "status"] == "gpu_busy" and pd.isna(v2.loc[512, "rank"])
+    assert bool(v2.loc[8192, "shared_gpu"]) and v2.loc[8192, "status"] == "ok"
+    write_report(analysis, tmp_path / "figures", tmp_path / "report")
+    md = (tmp_path / "report/report.md").read_text()
+    assert "`v2_coarsen2` at n = 8192: measured on a shared GPU" in md

@@ -90,10 +90,10 @@ def test_probe_selects_nsys_only_where_it_writes_a_report(
 ):
     _fake_nsys(tmp_path, writes_report)
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
-    ok, found = doctor.nsys_check()
+    ok, found = doctor.nsys_can_write_reports()
     assert ok is writes_report
     if not writes_report:
-        assert "probe.qdstrm" in found and QDSTRM_ONLY in found
+        assert "probe.qdstrm" in found and "no .nsys-rep" in found
     probed = timeline.probe_capabilities()
     assert choose_backend("auto", probed).backend == (
         "nsys" if writes_report else ("cupti" if probed.cupti_ok else None)

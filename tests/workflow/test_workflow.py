@@ -68,6 +68,7 @@ def test_dry_run_default_config_measure(workdir):
                 "verify_variant",
                 "time_variant",
                 "profile_variant",
+                "sanitize_variant",
                 "parse_reports",
                 "timeline_variant",
             )
@@ -98,6 +99,7 @@ def test_dry_run_default_config_without_gpu_replays(workdir):
     assert "replaying the measurements recorded in examples/h200" in proc.stdout
     counts = jobs(proc)
     assert counts["replay_verify"] == n_variants() and "verify_variant" not in counts
+    assert counts["replay_sanitize"] == n_variants()
 
 
 def test_dry_run_test_config(workdir):
@@ -180,6 +182,7 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
         "verify_variant": 1,
         "time_variant": 1,
         "profile_variant": 1,
+        "sanitize_variant": 1,
         "parse_reports": 1,
         "timeline_variant": 1,
         "analyze_timeline": 1,

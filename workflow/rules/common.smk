@@ -3,6 +3,7 @@ Shared setup: validate the config, load the kernel registry, constrain wildcards
 provide the input functions the rules use. Logic lives in the nsightflow package.
 """
 
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 from snakemake.logging import logger
 from snakemake.utils import validate
 
+from nsightflow.gpulock import lock_command
 from nsightflow.registry import load_families
 from nsightflow.replay import choose_mode
 
@@ -21,6 +23,9 @@ FAMILIES = {f.name: f for f in load_families(KERNELS, config["families"])}
 SOURCE = Path(config["source"])
 MODE, MODE_REASON = choose_mode(config["mode"], SOURCE)
 HAVE_NVCC = shutil.which("nvcc") is not None
+# Prefix of every GPU rule's command: one GPU job per device (nsightflow.gpulock).
+# Use: `params: lock=GPU_LOCK` and `{params.lock} python -m nsightflow <stage> ...`.
+GPU_LOCK = shlex.join(lock_command(config["gpus"]))
 DRY_RUN = "-n" in sys.argv or "--dry-run" in sys.argv or "--dryrun" in sys.argv
 logger.info(f"nsightflow: {MODE_REASON}")
 if MODE == "replay" and not HAVE_NVCC:

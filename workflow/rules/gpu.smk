@@ -1,6 +1,8 @@
 """
 GPU stages: verify, time and profile each variant, and measure the GPU's ceilings.
-Every rule holds `gpu=1`, so with the default profile no two GPU jobs overlap.
+Every rule holds `gpu=1` (the default profile allows one such job at a time; with
+`--resources gpu=<count>` as many) and runs through GPU_LOCK, which gives each job a
+device of its own (CUDA_VISIBLE_DEVICES).
 
 REQUIRED INPUTS:
     results/build/{family}/{variant}.cubin (+ .resources.json)
@@ -27,13 +29,14 @@ if MODE == "measure":
         resources:
             gpu=1,
         params:
+            lock=GPU_LOCK,
             kernels=KERNELS,
             timeout=config["verify"]["timeout_s"],
             seed=config["verify"]["seed"],
         shell:
             r"""
             exec &> >(tee {log:q})
-            python -m nsightflow verify --kernels-dir {params.kernels:q} \
+            {params.lock} python -m nsightflow verify --kernels-dir {params.kernels:q} \
                 --family {wildcards.family:q} --variant {wildcards.variant:q} \
                 --cubin {input.cubin:q} --resources {input.resources:q} \
                 --out {output.verify:q} --timeout-s {params.timeout} --seed {params.seed}
@@ -51,13 +54,14 @@ if MODE == "measure":
         resources:
             gpu=1,
         params:
+            lock=GPU_LOCK,
             kernels=KERNELS,
             t=config["timing"],
             seed=config["verify"]["seed"],
         shell:
             r"""
             exec &> >(tee {log:q})
-            python -m nsightflow time --kernels-dir {params.kernels:q} \
+            {params.lock} python -m nsightflow time --kernels-dir {params.kernels:q} \
                 --family {wildcards.family:q} --variant {wildcards.variant:q} \
                 --cubin {input.cubin:q} --verify {input.verify:q} --out {output.timing:q} \
                 --warmup {params.t[warmup]} --min-reps {params.t[min_reps]} \
@@ -79,13 +83,14 @@ if MODE == "measure":
         resources:
             gpu=1,
         params:
+            lock=GPU_LOCK,
             kernels=KERNELS,
             p=config["profile"],
             seed=config["verify"]["seed"],
         shell:
             r"""
             exec &> >(tee {log:q})
-            python -m nsightflow profile --kernels-dir {params.kernels:q} \
+            {params.lock} python -m nsightflow profile --kernels-dir {params.kernels:q} \
                 --family {wildcards.family:q} --variant {wildcards.variant:q} \
                 --cubin {input.cubin:q} --verify {input.verify:q} \
                 --out-dir {output.reports:q} --clock-control {params.p[clock_control]} \
@@ -100,8 +105,10 @@ if MODE == "measure":
             "logs/ceilings.log",
         resources:
             gpu=1,
+        params:
+            lock=GPU_LOCK,
         shell:
             r"""
             exec &> >(tee {log:q})
-            python -m nsightflow ceilings --out {output.ceilings:q}
+            {params.lock} python -m nsightflow ceilings --out {output.ceilings:q}
             """

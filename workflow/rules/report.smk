@@ -19,6 +19,7 @@ rule analyze_family:
         metrics=metrics_inputs("metrics"),
         rules=metrics_inputs("rules"),
         profiles=metrics_inputs("profiles"),
+        sanitize=sanitize_inputs,
         ceilings="results/ceilings.json",
     output:
         analysis="results/analysis/{family}/analysis.csv",
@@ -38,7 +39,7 @@ rule analyze_family:
             --family {wildcards.family:q} --resources {input.resources:q} \
             --verify {input.verify:q} --timing {input.timing:q} \
             --metrics {input.metrics:q} --rules {input.rules:q} \
-            --profiles {input.profiles:q} \
+            --profiles {input.profiles:q} --sanitize {input.sanitize:q} \
             --ceilings {input.ceilings:q} --out-dir results/analysis/{wildcards.family:q}
         """
 

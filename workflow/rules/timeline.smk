@@ -29,10 +29,11 @@ if is_activated("timeline") and MODE == "measure":
             gpu=1,
         params:
             backend=TIMELINE["backend"],
+            lock=GPU_LOCK,
         shell:
             r"""
             exec &> >(tee {log:q})
-            python -m nsightflow timeline-backend --backend {params.backend:q} \
+            {params.lock} python -m nsightflow timeline-backend --backend {params.backend:q} \
                 --out {output.choice:q}
             """
 
@@ -53,10 +54,11 @@ if is_activated("timeline") and MODE == "measure":
             t=TIMELINE,
             sizes=" ".join(str(n) for n in TIMELINE["sizes"]),
             seed=config["verify"]["seed"],
+            lock=GPU_LOCK,
         shell:
             r"""
             exec &> >(tee {log:q})
-            python -m nsightflow timeline --kernels-dir {params.kernels:q} \
+            {params.lock} python -m nsightflow timeline --kernels-dir {params.kernels:q} \
                 --family {wildcards.family:q} --variant {wildcards.variant:q} \
                 --cubin {input.cubin:q} --verify {input.verify:q} \
                 --backend-choice {input.choice:q} --backend {params.t[backend]} \

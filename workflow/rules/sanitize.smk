@@ -1,0 +1,72 @@
+"""
+Sanitize: compute-sanitizer memcheck on every variant, racecheck on those that use
+shared memory, one launch at a small size (config `sanitize`). Measure mode runs it
+(gpu=1, through GPU_LOCK); replay mode copies the recorded JSON, and a variant the
+recording lacks becomes `not_recorded`. Where compute-sanitizer is missing, the stage
+records why (the doctor's check) and the report says so; the run goes on.
+
+REQUIRED INPUTS:
+    results/build/{family}/{variant}.cubin + .resources.json
+OUTPUTS:
+    results/sanitize/{family}/{variant}.json
+"""
+
+
+def sanitize_inputs(wildcards):
+    """The family's sanitizer records, or none when the stage is switched off."""
+    if not is_activated("sanitize"):
+        return []
+    return variant_files("results/sanitize/{family}/{variant}.json")(wildcards)
+
+
+if is_activated("sanitize") and MODE == "measure":
+    from nsightflow.doctor import sanitizer_available
+
+    SANITIZER_OK, SANITIZER_FOUND = sanitizer_available()
+    if not SANITIZER_OK:
+        logger.info(
+            f"nsightflow: {SANITIZER_FOUND}: the sanitizer stage records that it "
+            "did not run, and the reports say so"
+        )
+
+    rule sanitize_variant:
+        input:
+            cubin="results/build/{family}/{variant}.cubin",
+            resources="results/build/{family}/{variant}.resources.json",
+            reference=f"{KERNELS}/{{family}}/reference.py",
+        output:
+            sanitize="results/sanitize/{family}/{variant}.json",
+        log:
+            "logs/sanitize/{family}/{variant}.log",
+        resources:
+            gpu=1,
+        params:
+            lock=GPU_LOCK,
+            kernels=KERNELS,
+            s=config["sanitize"],
+            seed=config["verify"]["seed"],
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            {params.lock} python -m nsightflow sanitize --kernels-dir {params.kernels:q} \
+                --family {wildcards.family:q} --variant {wildcards.variant:q} \
+                --cubin {input.cubin:q} --resources {input.resources:q} \
+                --out {output.sanitize:q} --size {params.s[size]} \
+                --timeout-s {params.s[timeout_s]} --seed {params.seed}
+            """
+
+
+if is_activated("sanitize") and MODE == "replay":
+
+    rule replay_sanitize:
+        input:
+            recorded=recorded("sanitize/{family}/{variant}.json"),
+        output:
+            sanitize="results/sanitize/{family}/{variant}.json",
+        log:
+            "logs/replay/sanitize/{family}/{variant}.log",
+        params:
+            recorded=f"{SOURCE}/sanitize/{{family}}/{{variant}}.json",
+        shell:
+            "python -m nsightflow replay {params.recorded:q} {output.sanitize:q} "
+            "--family {wildcards.family:q} --variant {wildcards.variant:q} &> {log:q}"
