@@ -107,3 +107,10 @@ def report_targets():
         for family in FAMILIES
         for name in ("report.md", "report.html", "report.pdf", "summary.csv")
     ] + ["results/report/ceilings.csv", "results/report/index.html"]
+
+
+def sanitize_inputs(wildcards):
+    """The family's sanitizer records, or none when the stage is switched off."""
+    if not is_activated("sanitize"):
+        return []
+    return variant_files("results/sanitize/{family}/{variant}.json")(wildcards)

@@ -12,13 +12,6 @@ OUTPUTS:
 """
 
 
-def sanitize_inputs(wildcards):
-    """The family's sanitizer records, or none when the stage is switched off."""
-    if not is_activated("sanitize"):
-        return []
-    return variant_files("results/sanitize/{family}/{variant}.json")(wildcards)
-
-
 if is_activated("sanitize") and MODE == "measure":
     from nsightflow.doctor import sanitizer_available
 
