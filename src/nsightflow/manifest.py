@@ -24,6 +24,18 @@ def as_sizes(n: int | Sizes) -> dict[str, int]:
     return {"n": n} if isinstance(n, int | np.integer) else dict(n)
 
 
+def split_dims(shape: str) -> list[str]:
+    """The dimensions of a shape such as ``"n, cdiv(n, 4)"``: commas outside calls."""
+    dims, depth, start = [], 0, 0
+    for i, char in enumerate(shape):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            dims.append(shape[start:i])
+            start = i + 1
+    dims.append(shape[start:])
+    return [d.strip() for d in dims if d.strip()]
+
+
 @dataclass(frozen=True)
 class Arg:
     """One argument: an input, output or scratch array, a scalar, or a constant."""
@@ -37,7 +49,7 @@ class Arg:
 
     def shape_for(self, n: int | Sizes, where: str) -> tuple[int, ...]:
         """Array shape at size ``n`` (or at a sizes mapping)."""
-        parts = [p for p in str(self.shape).split(",") if p.strip()]
+        parts = split_dims(str(self.shape))
         sizes = as_sizes(n)
         return tuple(
             int(evaluate(p, sizes, f"{where}.{self.name}.shape")) for p in parts
