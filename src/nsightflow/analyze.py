@@ -67,6 +67,7 @@ NCU_COLUMNS: dict[str, str] = {
     # issue 8: divergence, instruction count, atomics
     "inst_executed": M.INST_EXECUTED,
     "threads_per_inst": M.THREADS_PER_INST,
+    "lanes_per_inst": M.LANES_PER_INST,
     "branch_uniform_pct": M.BRANCH_UNIFORM,
     "l2_red_sectors": M.L2_RED_SECTORS,
     "l2_atom_sectors": M.L2_ATOM_SECTORS,
@@ -197,7 +198,7 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     wide["peak_dram_gbps_datasheet"] = (
         wide["peak_dram_bytes_per_cycle"] * wide["dram_hz"] / 1e9
     )
-    wide["lane_efficiency_pct"] = 100 * wide["threads_per_inst"] / 32
+    wide["lane_efficiency_pct"] = 100 * wide["lanes_per_inst"] / 32
     wide["l2_atomic_sectors"] = wide["l2_red_sectors"] + wide["l2_atom_sectors"]
     wide["size"] = wide["size"].astype(int)
     return wide

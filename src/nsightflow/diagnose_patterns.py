@@ -16,8 +16,8 @@ from nsightflow.i18n import T
 LOW_LANES_PCT = 75.0  # below this lane efficiency a baseline is called divergent
 LANES_MOVED_PCT = 5.0  # lane efficiency / branch uniformity changes worth a line
 INSTRUCTIONS_MOVED_PCT = 20.0
-ATOMICS_MOVED_FACTOR = 2.0  # L2 or shared atomics that changed by this factor
-ATOMIC_RATE_MOVED_PCT = 25.0
+ATOMICS_MOVED_FACTOR = 1.25  # atomics or their conflicts that changed by this factor
+ATOMIC_RATE_MOVED_PCT = 25.0  # or an L2 atomic throughput that moved this much
 
 
 def pattern_state(row: Mapping[str, Any]) -> list[str]:
@@ -68,20 +68,12 @@ def atomic_findings(before: Mapping[str, Any], after: Mapping[str, Any]) -> list
     ta, tb = _num(after, "ncu_time_us"), _num(before, "ncu_time_us")
     if _ok(aa) and _ok(ab) and _ok(ta) and _ok(tb) and max(aa, ab) > 0:
         rate0, rate1 = ab / tb, aa / ta
-        if _factor(ab, aa) >= ATOMICS_MOVED_FACTOR:
+        if (
+            _factor(ab, aa) >= ATOMICS_MOVED_FACTOR
+            or abs(pct_change(rate0, rate1)) >= ATOMIC_RATE_MOVED_PCT
+        ):
             found.append(
                 T("l2_atomics_moved", before=ab, after=aa, rate0=rate0, rate1=rate1)
-            )
-        elif abs(pct_change(rate0, rate1)) >= ATOMIC_RATE_MOVED_PCT:
-            verdict = T("atomic_contention" if rate1 < rate0 else "atomic_relief")
-            found.append(
-                T(
-                    "atomic_rate_moved",
-                    sectors=aa,
-                    rate0=rate0,
-                    rate1=rate1,
-                    verdict=verdict,
-                )
             )
     sa, sb = _num(after, "shared_atom_inst"), _num(before, "shared_atom_inst")
     if _ok(sa) and _ok(sb) and _factor(sb, sa) >= ATOMICS_MOVED_FACTOR:

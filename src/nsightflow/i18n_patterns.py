@@ -9,30 +9,31 @@ the launches of a multi-kernel variant. Same format as
 
 PATTERN_MESSAGES: dict[str, dict[str, str]] = {
     "lanes_low": {
-        "en": "Warp divergence: only {threads:.1f} of 32 lanes run each issued "
+        "en": "Warp divergence: only {threads:.1f} of 32 lanes do work in each issued "
         "instruction on average ({pct:.0f}% lane efficiency, "
-        "`smsp__thread_inst_executed_per_inst_executed.ratio`): threads of a warp "
-        "take different branches or idle in partial warps.",
-        "zh": "warp 分化：每条发射指令平均只有 32 个 lane 中的 {threads:.1f} 个在执行"
-        "（lane 效率 {pct:.0f}%，`smsp__thread_inst_executed_per_inst_executed.ratio`）："
-        "同一 warp 的线程走了不同分支，或在不满的 warp 中空闲。",
+        "`smsp__thread_inst_executed_pred_on_per_inst_executed.ratio`): the other "
+        "threads of the warp are inactive or predicated off (divergent branches, "
+        "partly used warps).",
+        "zh": "warp 分化：每条发射指令平均只有 32 个 lane 中的 {threads:.1f} 个在工作"
+        "（lane 效率 {pct:.0f}%，`smsp__thread_inst_executed_pred_on_per_inst_executed.ratio`）："
+        "同一 warp 的其余线程处于非活跃或被谓词关闭状态（分支分化、warp 未用满）。",
     },
     "lanes_rose": {
         "en": "Lane efficiency {before:.0f}% -> {after:.0f}% ({t0:.1f} -> {t1:.1f} "
-        "active threads per warp instruction, "
-        "`smsp__thread_inst_executed_per_inst_executed.ratio`): less warp divergence, "
+        "working threads per warp instruction, "
+        "`smsp__thread_inst_executed_pred_on_per_inst_executed.ratio`): less warp divergence, "
         "fewer idle lanes.",
         "zh": "lane 效率 {before:.0f}% -> {after:.0f}%（每条 warp 指令的活跃线程 "
-        "{t0:.1f} -> {t1:.1f}，`smsp__thread_inst_executed_per_inst_executed.ratio`）："
+        "{t0:.1f} -> {t1:.1f}，`smsp__thread_inst_executed_pred_on_per_inst_executed.ratio`）："
         "warp 分化减少，空闲 lane 减少。",
     },
     "lanes_fell": {
         "en": "Lane efficiency {before:.0f}% -> {after:.0f}% ({t0:.1f} -> {t1:.1f} "
-        "active threads per warp instruction, "
-        "`smsp__thread_inst_executed_per_inst_executed.ratio`): more lanes idle "
+        "working threads per warp instruction, "
+        "`smsp__thread_inst_executed_pred_on_per_inst_executed.ratio`): more lanes idle "
         "(divergent branches or partly used warps).",
         "zh": "lane 效率 {before:.0f}% -> {after:.0f}%（每条 warp 指令的活跃线程 "
-        "{t0:.1f} -> {t1:.1f}，`smsp__thread_inst_executed_per_inst_executed.ratio`）："
+        "{t0:.1f} -> {t1:.1f}，`smsp__thread_inst_executed_pred_on_per_inst_executed.ratio`）："
         "更多 lane 空闲（分支分化或 warp 未用满）。",
     },
     "branches_moved": {
@@ -58,25 +59,10 @@ PATTERN_MESSAGES: dict[str, dict[str, str]] = {
     "l2_atomics_moved": {
         "en": "Global atomics in L2 {before:,.0f} -> {after:,.0f} sectors "
         "(`lts__t_sectors_op_red.sum` + `lts__t_sectors_op_atom.sum`); atomic "
-        "throughput {rate0:,.0f} -> {rate1:,.0f} sectors per microsecond.",
+        "throughput {rate0:,.0f} -> {rate1:,.0f} sectors per microsecond of the run.",
         "zh": "L2 中的全局原子操作 {before:,.0f} -> {after:,.0f} 个 sector"
         "（`lts__t_sectors_op_red.sum` + `lts__t_sectors_op_atom.sum`）；原子吞吐 "
         "{rate0:,.0f} -> {rate1:,.0f} 个 sector/微秒。",
-    },
-    "atomic_rate_moved": {
-        "en": "Same number of global atomics ({sectors:,.0f} L2 sectors), but the L2 "
-        "serves them at {rate0:,.0f} -> {rate1:,.0f} sectors per microsecond: "
-        "{verdict}.",
-        "zh": "全局原子操作数量相同（{sectors:,.0f} 个 L2 sector），但 L2 的处理速率 "
-        "{rate0:,.0f} -> {rate1:,.0f} 个 sector/微秒：{verdict}。",
-    },
-    "atomic_contention": {
-        "en": "updates to the same addresses serialize (contention)",
-        "zh": "对同一地址的更新被串行化（竞争）",
-    },
-    "atomic_relief": {
-        "en": "fewer updates wait on the same address",
-        "zh": "等待同一地址的更新减少",
     },
     "shared_atomics_moved": {
         "en": "Shared-memory atomic instructions {before:,.0f} -> {after:,.0f} "

@@ -93,8 +93,13 @@ def stall_metric(reason: str) -> str:
 # branch uniformity (warp divergence), the instruction count (coarsening, vector loads,
 # work efficiency; also the weight for averaging per-instruction ratios over the
 # launches of a multi-kernel variant), and atomics in L2 (global) and shared memory.
+# Lane efficiency counts the threads that are neither inactive nor predicated off per
+# warp instruction (ncu's "Avg. Not Predicated Off Threads Per Warp", from the
+# WarpStateStats section): the compiler turns short divergent branches into predicated
+# code, which the active-thread ratio alone does not show.
 INST_EXECUTED = "smsp__inst_executed.sum"
 THREADS_PER_INST = "smsp__thread_inst_executed_per_inst_executed.ratio"
+LANES_PER_INST = "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio"
 BRANCH_UNIFORM = "smsp__sass_average_branch_targets_threads_uniform.pct"
 L2_RED_SECTORS = "lts__t_sectors_op_red.sum"
 L2_ATOM_SECTORS = "lts__t_sectors_op_atom.sum"
@@ -144,7 +149,7 @@ EXTRA_METRICS: tuple[str, ...] = (
 
 # Metrics the report reads that the sections above (or ncu itself, for device
 # attributes) always collect, so they need no --metrics entry.
-FROM_SECTIONS: tuple[str, ...] = (L2_BYTES, THEORETICAL_OCCUPANCY)
+FROM_SECTIONS: tuple[str, ...] = (L2_BYTES, THEORETICAL_OCCUPANCY, LANES_PER_INST)
 
 # nvprof-era names used in course material, mapped to the ncu metrics above.
 ALIASES: dict[str, str] = {
@@ -182,7 +187,9 @@ def launch_rollup(metric: str) -> str:
     """
     if metric.startswith(("launch__", "device__")) or metric == THEORETICAL_OCCUPANCY:
         return "first"
-    if metric.endswith("_per_issue_active.ratio") or metric == THREADS_PER_INST:
+    if metric.endswith("_per_issue_active.ratio") or metric.endswith(
+        "_per_inst_executed.ratio"
+    ):
         return "per_instruction"
     if metric.endswith(".sum"):
         return "sum"

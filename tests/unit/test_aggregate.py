@@ -31,6 +31,7 @@ MAIN = {
     M.DRAM_READ: 4e6,
     M.INST_EXECUTED: 900.0,
     M.THREADS_PER_INST: 30.0,
+    M.LANES_PER_INST: 24.0,
     M.SM_THROUGHPUT: 60.0,
     M.REGISTERS: 32.0,
     STALL: 10.0,
@@ -40,6 +41,7 @@ FINISH = {
     M.DRAM_READ: 1e6,
     M.INST_EXECUTED: 100.0,
     M.THREADS_PER_INST: 10.0,
+    M.LANES_PER_INST: 8.0,
     M.SM_THROUGHPUT: 20.0,
     M.REGISTERS: 16.0,
     STALL: 30.0,
@@ -81,8 +83,9 @@ def test_single_launch_runs_pass_through_unchanged():
 def test_analysis_columns_and_stalls_use_the_whole_run():
     wide = wide_metrics(_long()).set_index("variant")
     assert wide.loc["v1_two", "ncu_time_ns"] == 4000.0
-    assert wide.loc["v1_two", "lane_efficiency_pct"] == pytest.approx(87.5)
-    assert wide.loc["v0_one", "lane_efficiency_pct"] == pytest.approx(93.75)
+    # (24 * 900 + 8 * 100) / 1000 = 22.4 of 32 lanes
+    assert wide.loc["v1_two", "lane_efficiency_pct"] == pytest.approx(70.0)
+    assert wide.loc["v0_one", "lane_efficiency_pct"] == pytest.approx(75.0)
     stalls = stall_frame(_long()).set_index("variant")
     assert stalls.loc["v1_two", "cycles"] == pytest.approx(12.0)
 

@@ -170,3 +170,12 @@ def test_sweeps_include_sizes_that_are_not_powers_of_two(family):
     sizes = set(fam.sizes) | set(fam.verify_sizes)
     assert any(n & (n - 1) for n in sizes)
     assert set(fam.profile_sizes) <= set(fam.sizes) and len(fam.profile_sizes) <= 2
+
+
+def test_an_explicit_revision_wins_over_the_enclosing_checkout(monkeypatch):
+    from nsightflow.provenance import git_revision
+
+    monkeypatch.delenv("NSIGHTFLOW_GIT_REVISION", raising=False)
+    assert git_revision(ROOT / "kernels") not in (None, "0123abcd")
+    monkeypatch.setenv("NSIGHTFLOW_GIT_REVISION", "0123abcd")
+    assert git_revision(ROOT / "kernels") == "0123abcd"
