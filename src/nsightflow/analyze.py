@@ -235,8 +235,9 @@ def add_derived(
     ideal FLOPs and bytes depend on them (see :func:`nsightflow.inputs.recorded_sizes`).
     """
     out = frame.copy()
-    out["ideal_flops"] = ideal_counts(out, family.ideal_flops, generated)
-    out["ideal_bytes"] = ideal_counts(out, family.ideal_bytes, generated)
+    sizes = (generated or {}) if family.generated else None
+    out["ideal_flops"] = ideal_counts(out, family.ideal_flops, sizes)
+    out["ideal_bytes"] = ideal_counts(out, family.ideal_bytes, sizes)
     out["ai_ideal"] = out["ideal_flops"] / out["ideal_bytes"]
     seconds = out["time_median_us"] * 1e-6
     out["gbps"] = out["ideal_bytes"] / seconds / 1e9

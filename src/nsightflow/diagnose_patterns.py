@@ -85,11 +85,16 @@ def atomic_findings(before: Mapping[str, Any], after: Mapping[str, Any]) -> list
                 "atomic_conflicts_moved",
                 before=cb,
                 after=ca,
-                per0=cb / sb if _ok(sb) and sb else math.nan,
-                per1=ca / sa if _ok(sa) and sa else math.nan,
+                per0=_per(cb, sb),
+                per1=_per(ca, sa),
             )
         )
     return found
+
+
+def _per(count: float, instructions: float) -> str:
+    """Count per instruction for the text, ``n/a`` without instructions."""
+    return f"{count / instructions:.2f}" if _ok(instructions) and instructions else "n/a"
 
 
 def _factor(a: float, b: float) -> float:

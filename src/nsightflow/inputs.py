@@ -158,8 +158,11 @@ def ideal_counts(
     count: Callable[[dict[str, int]], float],
     generated: Mapping[tuple[str, int], dict[str, int]] | None,
 ) -> pd.Series:
-    """Ideal FLOPs or bytes per row; NaN where a needed generated size is unknown."""
-    if not generated:
+    """Ideal FLOPs or bytes per row; NaN where a needed generated size is unknown.
+
+    ``generated`` is None for families whose counts need only n.
+    """
+    if generated is None:
         return frame["size"].map(lambda n: count({"n": n}))
 
     def one(variant: str, n: int) -> float:
