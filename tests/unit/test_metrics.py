@@ -20,7 +20,9 @@ def test_report_reads_only_declared_metrics():
 BEFORE_PATTERNS = {"jacobi2d", "sgemm"}
 
 
-@pytest.mark.parametrize("family", ["jacobi2d", "sgemm"])
+@pytest.mark.parametrize(
+    "family", ["jacobi2d", "sgemm", "vecadd", "reduction", "histogram"]
+)
 def test_recorded_reports_hold_every_declared_metric(recording, family):
     declared = set(M.EXTRA_METRICS) | set(M.FROM_SECTIONS)
     if family in BEFORE_PATTERNS:
