@@ -58,7 +58,8 @@ def _combine(group: pd.DataFrame, weights: dict[str, pd.Series]) -> dict[str, An
     """One metric over the launches of one run."""
     group = group.sort_values("launch")
     first = group.iloc[0]
-    row = {**first.to_dict(), "launch": 0}
+    row: dict[str, Any] = {str(k): v for k, v in first.items()}
+    row["launch"] = 0
     row["kernel"] = "+".join(dict.fromkeys(group["kernel"].astype(str)))
     rule = M.launch_rollup(str(first["metric"]))
     values = group["value"].to_numpy(dtype=float)
@@ -103,9 +104,10 @@ def launch_table(long: pd.DataFrame) -> dict[str, dict[str, list[dict[str, Any]]
         aggfunc="first",
     ).reset_index()
     out: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    for (variant, size), runs in wide.groupby(_KEYS):
+    for _, runs in wide.groupby(_KEYS):
+        variant, size = str(runs["variant"].iloc[0]), int(runs["size"].iloc[0])
         total = float(runs.get(M.TIME, pd.Series(dtype=float)).sum())
-        out.setdefault(str(variant), {})[str(int(size))] = [
+        out.setdefault(variant, {})[str(size)] = [
             {
                 "launch": int(r["launch"]),
                 "kernel": str(r["kernel"]),

@@ -94,7 +94,9 @@ def atomic_findings(before: Mapping[str, Any], after: Mapping[str, Any]) -> list
 
 def _per(count: float, instructions: float) -> str:
     """Count per instruction for the text, ``n/a`` without instructions."""
-    return f"{count / instructions:.2f}" if _ok(instructions) and instructions else "n/a"
+    return (
+        f"{count / instructions:.2f}" if _ok(instructions) and instructions else "n/a"
+    )
 
 
 def _factor(a: float, b: float) -> float:

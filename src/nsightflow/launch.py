@@ -89,7 +89,7 @@ class Launcher:
     variant: Variant
     cubin: Path
     n: int
-    inputs: GeneratedInputs | dict[str, Any] = field(default_factory=dict)
+    inputs: GeneratedInputs = field(default_factory=lambda: GeneratedInputs({}, ""))
     sizes: dict[str, int] = field(default_factory=dict)
     _buffers: dict[str, Any] = field(default_factory=dict)
     _fills: dict[str, tuple[Arg, tuple[int, ...]]] = field(default_factory=dict)

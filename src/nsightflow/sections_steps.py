@@ -179,7 +179,7 @@ def _pattern_deltas(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     """Before -> after of lane efficiency, instructions and atomics, where measured."""
     out = []
     for key, column, unit, digits, scale in _PATTERN_DELTAS:
-        x, y = a.get(column), b.get(column)
+        x, y = diagnose._num(a, column), diagnose._num(b, column)
         if not (diagnose._ok(x) and diagnose._ok(y)) or not (x or y):
             continue
         if column == "lane_efficiency_pct" and abs(y - x) < LANES_MOVED_PCT:
