@@ -38,7 +38,10 @@ def _rows(n: int, rng: np.random.Generator, kind: str) -> tuple[np.ndarray, np.n
 
 
 def _ell(
-    n: int, entries: tuple[np.ndarray, np.ndarray, np.ndarray], slot: np.ndarray, width: int
+    n: int,
+    entries: tuple[np.ndarray, np.ndarray, np.ndarray],
+    slot: np.ndarray,
+    width: int,
 ) -> tuple[Callable[[], np.ndarray], Callable[[], np.ndarray]]:
     """Column-major ELL arrays of the first ``width`` entries of each row, built on
     demand; padding entries have the row itself as column and value 0."""
@@ -98,7 +101,7 @@ def reference(inputs: dict[str, Any], n: int) -> dict[str, np.ndarray]:
     """y = A x in float64 from the CSR arrays."""
     row_ptr = np.asarray(inputs["row_ptr"], dtype=np.int64)
     rows = np.repeat(np.arange(n), np.diff(row_ptr))
-    products = inputs["val"].astype(np.float64) * inputs["x"].astype(np.float64)[
-        inputs["col"]
-    ]
+    products = (
+        inputs["val"].astype(np.float64) * inputs["x"].astype(np.float64)[inputs["col"]]
+    )
     return {"y": np.bincount(rows, weights=products, minlength=n)}

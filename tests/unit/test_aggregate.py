@@ -32,7 +32,7 @@ MAIN = {
     M.INST_EXECUTED: 900.0,
     M.THREADS_PER_INST: 30.0,
     M.LANES_PER_INST: 24.0,
-    M.SM_THROUGHPUT: 60.0,
+    M.ACHIEVED_OCCUPANCY: 60.0,
     M.REGISTERS: 32.0,
     STALL: 10.0,
 }
@@ -42,7 +42,7 @@ FINISH = {
     M.INST_EXECUTED: 100.0,
     M.THREADS_PER_INST: 10.0,
     M.LANES_PER_INST: 8.0,
-    M.SM_THROUGHPUT: 20.0,
+    M.ACHIEVED_OCCUPANCY: 20.0,
     M.REGISTERS: 16.0,
     STALL: 30.0,
 }
@@ -66,7 +66,7 @@ def test_counts_add_ratios_weight_attributes_come_from_the_main_kernel():
     assert two.loc[M.THREADS_PER_INST, "value"] == pytest.approx(28.0)
     assert two.loc[STALL, "value"] == pytest.approx(12.0)
     # percentages by duration: (60 * 3000 + 20 * 1000) / 4000
-    assert two.loc[M.SM_THROUGHPUT, "value"] == pytest.approx(50.0)
+    assert two.loc[M.ACHIEVED_OCCUPANCY, "value"] == pytest.approx(50.0)
     assert two.loc[M.REGISTERS, "value"] == 32.0
     assert two.loc[M.TIME, "kernel"] == "main+finish"
 
