@@ -85,6 +85,10 @@ class FakeDriver:
     def memcpy_dtoh(self, host: np.ndarray, buf: _Buffer) -> None:
         assert host.nbytes <= buf.nbytes
 
+    def memset_d8(self, buf: _Buffer, value: int, nbytes: int) -> None:
+        assert nbytes <= buf.nbytes
+        self.copies.append((buf, np.full(nbytes, value, dtype=np.uint8)))
+
 
 class FakeGpu:
     def __init__(self, driver: FakeDriver) -> None:
@@ -184,3 +188,15 @@ def test_generated_array_of_the_wrong_size_names_the_field(tmp_path):
     fam = load_family(folder)
     with pytest.raises(ManifestError, match="'A' with shape"):
         _setup(fam, fam.variants["v0_one_per_thread"], 10)
+
+
+def test_zero_fill_clears_outputs_and_scratch_on_the_device():
+    fam = load_family(ROOT / "kernels" / "reduction")
+    driver = FakeDriver()
+    launcher = Launcher(FakeGpu(driver), fam, fam.variants["v3_vec4"], Path("x"), 5000)  # type: ignore[arg-type]
+    launcher.setup(np.random.default_rng(0), fill="zero")
+    zeroed = {id(buf) for buf, arr in driver.copies if arr.dtype == np.uint8}
+    assert zeroed == {id(launcher._buffers["S"]), id(launcher._buffers["partial"])}
+    assert not any(
+        np.isnan(arr).any() for _, arr in driver.copies if arr.dtype.kind == "f"
+    )
