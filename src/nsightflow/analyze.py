@@ -25,6 +25,8 @@ import pandas as pd
 
 from nsightflow import metrics as M
 from nsightflow import sanitize as S
+from nsightflow.aggregate import aggregate_launches, launch_table
+from nsightflow.inputs import ideal_counts, recorded_sizes
 from nsightflow.provenance import read_json, write_json
 from nsightflow.registry import Family, load_family
 from nsightflow.replay import recording_for
@@ -62,6 +64,15 @@ NCU_COLUMNS: dict[str, str] = {
     "peak_dram_bytes_per_cycle": M.PEAK_DRAM_BYTES_PER_CYCLE,
     "dram_hz": M.DRAM_CYCLES_PER_SECOND,
     "l2_bytes": M.L2_BYTES,
+    # issue 8: divergence, instruction count, atomics
+    "inst_executed": M.INST_EXECUTED,
+    "threads_per_inst": M.THREADS_PER_INST,
+    "lanes_per_inst": M.LANES_PER_INST,
+    "branch_uniform_pct": M.BRANCH_UNIFORM,
+    "l2_red_sectors": M.L2_RED_SECTORS,
+    "l2_atom_sectors": M.L2_ATOM_SECTORS,
+    "shared_atom_inst": M.SHARED_ATOM_INST,
+    "smem_conflicts_atom": M.SMEM_CONFLICTS_ATOM,
 }
 TIMING_COLUMNS = [
     "cache",
@@ -150,8 +161,10 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     """One row per variant x size with the ncu metrics the report uses.
 
     Stall metrics stay out (see :func:`stall_frame`); sectors per request and measured
-    FLOPs (2*ffma + fadd + fmul) are derived here.
+    FLOPs (2*ffma + fadd + fmul) are derived here. The launches of a multi-kernel run
+    are combined first (:func:`nsightflow.aggregate.aggregate_launches`).
     """
+    long = aggregate_launches(long)
     wanted = long[long["metric"].isin(NCU_COLUMNS.values())] if len(long) else long
     if wanted.empty:  # profiling off, failed or not recorded: every column NaN
         wide = pd.DataFrame(columns=["variant", "size", *NCU_COLUMNS], dtype=float)
@@ -185,6 +198,8 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     wide["peak_dram_gbps_datasheet"] = (
         wide["peak_dram_bytes_per_cycle"] * wide["dram_hz"] / 1e9
     )
+    wide["lane_efficiency_pct"] = 100 * wide["lanes_per_inst"] / 32
+    wide["l2_atomic_sectors"] = wide["l2_red_sectors"] + wide["l2_atom_sectors"]
     wide["size"] = wide["size"].astype(int)
     return wide
 
@@ -192,6 +207,7 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
 def stall_frame(long: pd.DataFrame) -> pd.DataFrame:
     """Warp stall reasons per variant x size: cycles per issued instruction and share."""
     names = {M.stall_metric(r): r for r in M.STALL_REASONS}
+    long = aggregate_launches(long)
     stalls = long[long["metric"].isin(names)].copy()
     stalls["reason"] = stalls["metric"].map(names)
     stalls = stalls.rename(columns={"value": "cycles"})[
@@ -208,12 +224,20 @@ def stall_frame(long: pd.DataFrame) -> pd.DataFrame:
 
 
 def add_derived(
-    frame: pd.DataFrame, family: Family, ceilings: Mapping[str, Any]
+    frame: pd.DataFrame,
+    family: Family,
+    ceilings: Mapping[str, Any],
+    generated: Mapping[tuple[str, int], dict[str, int]] | None = None,
 ) -> pd.DataFrame:
-    """Achieved rates, % of ceilings, speedups and rank (returns a new frame)."""
+    """Achieved rates, % of ceilings, speedups and rank (returns a new frame).
+
+    ``generated`` holds the generator's sizes per (variant, n) for families whose
+    ideal FLOPs and bytes depend on them (see :func:`nsightflow.inputs.recorded_sizes`).
+    """
     out = frame.copy()
-    out["ideal_flops"] = out["size"].map(family.ideal_flops)
-    out["ideal_bytes"] = out["size"].map(family.ideal_bytes)
+    sizes = (generated or {}) if family.generated else None
+    out["ideal_flops"] = ideal_counts(out, family.ideal_flops, sizes)
+    out["ideal_bytes"] = ideal_counts(out, family.ideal_bytes, sizes)
     out["ai_ideal"] = out["ideal_flops"] / out["ideal_bytes"]
     seconds = out["time_median_us"] * 1e-6
     out["gbps"] = out["ideal_bytes"] / seconds / 1e9
@@ -285,7 +309,7 @@ def build_analysis(
     wide["variant"] = wide["variant"].astype(object)
     frame = frame.merge(wide, on=["variant", "size"], how="left")
     frame["profiled"] = frame["ncu_time_ns"].notna()
-    return add_derived(frame, family, ceilings)
+    return add_derived(frame, family, ceilings, recorded_sizes(per_variant))
 
 
 def _records(paths: list[Path]) -> dict[str, dict[str, Any]]:
@@ -431,6 +455,9 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     frame = build_analysis(family, per_variant, long, ceilings)
     ctx = context(family, per_variant, ceilings, frame)
     ctx["replay"] = replay_context(per_variant)
+    launches = launch_table(long)
+    if launches:  # multi-kernel variants: each launch's share of the run
+        ctx["launches"] = launches
     out_dir.mkdir(parents=True, exist_ok=True)
     frame.to_csv(out_dir / "analysis.csv", index=False)
     stalls = (

@@ -106,14 +106,23 @@ def compile_variant(variant: Variant, arch: str, cubin: Path) -> dict[str, Any]:
         cubin.write_bytes(b"")
         return {**record, "status": "compile_failed", "message": log.strip()}
     kernels = {r.kernel: r for r in parse_ptxas(log)}
-    res = kernels.get(variant.kernel)
-    if res is None:
+    missing = [k for k in variant.kernels if k not in kernels]
+    if missing:
         cubin.write_bytes(b"")
         return {
             **record,
             "status": "compile_failed",
-            "message": f"kernel {variant.kernel!r} not found in {variant.source}; "
+            "message": f"kernel {missing[0]!r} not found in {variant.source}; "
             f'entries: {sorted(kernels)}. Declare it extern "C" __global__ or fix '
             f"variants.{variant.name}.kernel in family.yaml",
         }
-    return {**record, "status": "ok", "message": "", "resources": res.__dict__}
+    result = {
+        **record,
+        "status": "ok",
+        "message": "",
+        "resources": kernels[variant.kernel].__dict__,
+    }
+    if len(variant.kernels) > 1:
+        # a multi-kernel variant: the first launch's kernel represents it, all listed
+        result["kernels"] = {k: kernels[k].__dict__ for k in variant.kernels}
+    return result

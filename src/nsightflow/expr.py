@@ -61,6 +61,28 @@ def evaluate(expression: str, names: Mapping[str, float], where: str = "") -> An
         ) from exc
 
 
+def names(expression: str, where: str = "") -> set[str]:
+    """The variable names an expression uses (function names excluded).
+
+    Raises:
+        ManifestError: the expression is not valid Python syntax.
+    """
+    try:
+        tree = ast.parse(str(expression).strip(), mode="eval")
+    except SyntaxError as exc:
+        raise ManifestError(f"{where}: cannot parse {expression!r}: {exc}") from exc
+    called = {
+        id(node.func)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    }
+    return {
+        node.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and id(node) not in called
+    }
+
+
 def _eval(node: ast.AST, names: Mapping[str, float]) -> Any:
     if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
         return node.value

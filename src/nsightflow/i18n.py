@@ -1,6 +1,7 @@
 """The report's words in English and Chinese: every sentence, heading and table header.
 
-The entries live in :mod:`nsightflow.i18n_catalogue`. Each is a :meth:`str.format`
+The entries live in :mod:`nsightflow.i18n_catalogue` (and, for the ECE408 pattern
+metrics, :mod:`nsightflow.i18n_patterns`). Each is a :meth:`str.format`
 template with named fields; both languages of an entry name the same fields.
 :func:`T` fills the template of the language in force, which :func:`language` sets
 for the ``with`` block that builds a report (English outside one). What stays as it
@@ -20,6 +21,9 @@ from string import Formatter
 from typing import Literal, get_args
 
 from nsightflow.i18n_catalogue import CATALOGUE
+from nsightflow.i18n_patterns import PATTERN_MESSAGES
+
+CATALOGUE.update(PATTERN_MESSAGES)
 
 Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)

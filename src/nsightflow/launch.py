@@ -1,7 +1,8 @@
 """The one launcher every GPU stage uses (pycuda).
 
-It loads a cubin, builds inputs from the family's generator, launches with the
-manifest's grid and block, and copies back.
+It loads a cubin, builds inputs from the family's generator, copies constants to their
+``__constant__`` symbols, initialises outputs and scratch (sentinel or zero), runs the
+variant's launches in order with the manifest's grids and blocks, and copies back.
 
 verify, time and profile all go through :class:`Launcher`, so what is profiled is
 exactly what was verified and timed. pycuda is imported lazily: CPU machines never
@@ -17,10 +18,25 @@ from typing import Any
 
 import numpy as np
 
-from nsightflow.errors import GpuUnavailableError
-from nsightflow.registry import Family, Variant
+from nsightflow.errors import GpuUnavailableError, ManifestError
+from nsightflow.inputs import (
+    GeneratedInputs,
+    call_generator,
+    host_array,
+    initial_fill,
+    plan_buffers,
+    sizes_of,
+)
+from nsightflow.registry import Arg, Family, Launch, Variant
 
-_TYPECHAR = {"float32": "f", "float64": "d", "int32": "i", "int64": "q", "uint32": "I"}
+_TYPECHAR = {
+    "float32": "f",
+    "float64": "d",
+    "int32": "i",
+    "int64": "q",
+    "uint32": "I",
+    "uint8": "B",
+}
 
 
 def _cuda() -> ModuleType:
@@ -37,9 +53,7 @@ def _cuda() -> ModuleType:
 
 def poison(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """Output buffer filled with a value no correct kernel writes (NaN or a sentinel)."""
-    dt = np.dtype(dtype)
-    fill: float | int = np.nan if dt.kind == "f" else np.iinfo(dt).max
-    return np.full(shape, fill, dtype=dt)
+    return initial_fill(dtype, "sentinel", shape)
 
 
 class GpuContext:
@@ -68,93 +82,111 @@ class GpuContext:
 
 @dataclass
 class Launcher:
-    """One variant at one size: buffers on the device and a prepared kernel."""
+    """One variant at one size: buffers on the device and its prepared launches."""
 
     gpu: GpuContext
     family: Family
     variant: Variant
     cubin: Path
     n: int
-    inputs: dict[str, np.ndarray] = field(default_factory=dict)
+    inputs: GeneratedInputs = field(default_factory=lambda: GeneratedInputs({}, ""))
+    sizes: dict[str, int] = field(default_factory=dict)
     _buffers: dict[str, Any] = field(default_factory=dict)
-    _func: Any = None
+    _fills: dict[str, tuple[Arg, tuple[int, ...]]] = field(default_factory=dict)
     _module: Any = None
-    _call: tuple[Any, ...] = ()
+    _calls: list[tuple[Any, ...]] = field(default_factory=list)
 
     def setup(self, rng: np.random.Generator, fill: str = "poison") -> None:
         """Load the cubin, generate inputs and allocate every buffer.
 
-        Outputs are poisoned (``fill="poison"``: a host copy of NaN) for
-        verification, or zeroed on the device (``fill="zero"``), as a program would.
+        ``fill="poison"`` (verification): outputs and scratch are initialised as the
+        variant declares, a sentinel (host copy of NaN or the type's largest value) or
+        zero. ``fill="zero"``: all of them zeroed on the device, as a program would.
         """
         cuda = self.gpu.cuda
         self._module = cuda.module_from_file(str(self.cubin))
-        self._func = self._module.get_function(self.variant.kernel)
-        self.inputs = self.family.generator()(self.n, rng)
-        where = f"{self.family.folder / 'family.yaml'}: args"
-        for arg in self.family.args:
-            if arg.role == "input":
-                if arg.name not in self.inputs:
-                    raise GpuUnavailableError(
-                        f"{self.family.folder / 'reference.py'}: generate() returned no "
-                        f"{arg.name!r} (declared as an input in {where})"
-                    )
-                array = np.ascontiguousarray(self.inputs[arg.name], dtype=arg.dtype)
-                self._buffers[arg.name] = cuda.to_device(array)
-            elif arg.role == "output":
-                shape = arg.shape_for(self.n, where)
-                self._buffers[arg.name] = cuda.mem_alloc(
-                    poison(shape, arg.dtype).nbytes
-                )
-        self._func.prepare(
-            "".join(
-                _TYPECHAR[a.dtype] if a.role == "scalar" else "P"
-                for a in self.family.args
-            )
+        self.inputs = call_generator(
+            self.family.generator(), self.family, self.variant, self.n, rng
         )
-        grid, block = self.variant.launch_shape(self.n)
+        self.sizes = sizes_of(self.family, self.n, self.inputs)
+        plan = plan_buffers(self.family, self.variant)
+        where = f"{self.family.folder / 'family.yaml'}: args"
+        for arg in plan.uploads:
+            array = host_array(self.family, arg, self.inputs, self.sizes)
+            # an empty input (e.g. no COO part) still gets a valid pointer
+            self._buffers[arg.name] = cuda.to_device(
+                array if array.size else np.zeros(1, array.dtype)
+            )
+        for arg in plan.allocations:
+            shape = arg.shape_for(self.sizes, where)
+            self._fills[arg.name] = (arg, shape)
+            nbytes = max(int(np.prod(shape)), 1) * np.dtype(arg.dtype).itemsize
+            self._buffers[arg.name] = cuda.mem_alloc(nbytes)
+        for arg in plan.constants:
+            self._copy_constant(arg)
         # Everything a launch needs, computed once: launches sit in timing loops.
-        self._call = (grid, block, self.variant.dynamic_shared(self.n), self._args())
+        # A launch with an empty grid has nothing to do at this size (e.g. no COO part).
+        calls = [self._prepare(launch) for launch in self.variant.launches]
+        self._calls = [c for c in calls if min(c[1]) > 0]
         if fill == "zero":
             self.zero_outputs()
         else:
-            self.poison_outputs()
+            self.initialize_buffers()
 
-    def poison_outputs(self) -> None:
-        """Overwrite every output buffer with the poison value."""
-        where = f"{self.family.folder / 'family.yaml'}: args"
-        for arg in self.family.args:
-            if arg.role == "output":
-                self.gpu.cuda.memcpy_htod(
-                    self._buffers[arg.name],
-                    poison(arg.shape_for(self.n, where), arg.dtype),
-                )
+    def _copy_constant(self, arg: Arg) -> None:
+        """Copy a generated array to the module's ``__constant__`` symbol ``arg.name``."""
+        array = host_array(self.family, arg, self.inputs, self.sizes)
+        try:
+            symbol, size = self._module.get_global(arg.name)
+        except self.gpu.cuda.Error as exc:
+            raise ManifestError(
+                f"{self.variant.source}: no __constant__ symbol {arg.name!r} (declared "
+                f"as a constant in {self.family.folder / 'family.yaml'}); declare "
+                f"`__constant__ {arg.dtype} {arg.name}[...]` at file scope"
+            ) from exc
+        if array.nbytes > size:
+            raise ManifestError(
+                f"{self.variant.source}: __constant__ {arg.name} holds {size} bytes, "
+                f"the generated array {array.nbytes}"
+            )
+        self.gpu.cuda.memcpy_htod(symbol, array)
+
+    def _prepare(self, launch: Launch) -> tuple[Any, ...]:
+        func = self._module.get_function(launch.kernel)
+        func.prepare(
+            "".join(
+                _TYPECHAR[a.dtype] if a.role == "scalar" else "P" for a in launch.args
+            )
+        )
+        where = self.variant.where
+        grid, block = launch.shape(self.sizes, where)
+        values = [
+            a.value_for(self.sizes, where)
+            if a.role == "scalar"
+            else self._buffers[a.name]
+            for a in launch.args
+        ]
+        return func, grid, block, launch.dynamic_shared(self.sizes, where), values
+
+    def initialize_buffers(self) -> None:
+        """Fill outputs and scratch as the variant needs: sentinel or zero."""
+        for name, (arg, shape) in self._fills.items():
+            how = self.variant.init_of(arg)
+            self.gpu.cuda.memcpy_htod(
+                self._buffers[name], initial_fill(arg.dtype, how, shape)
+            )
 
     def zero_outputs(self) -> None:
-        """Set every output buffer to zero on the device (cuMemsetD8, no host copy)."""
-        where = f"{self.family.folder / 'family.yaml'}: args"
-        for arg in self.family.args:
-            if arg.role == "output":
-                shape = arg.shape_for(self.n, where)
-                nbytes = int(np.prod(shape)) * np.dtype(arg.dtype).itemsize
-                self.gpu.cuda.memset_d8(self._buffers[arg.name], 0, nbytes)
-
-    def _args(self) -> list[Any]:
-        from nsightflow.expr import evaluate
-
-        values: list[Any] = []
-        for arg in self.family.args:
-            if arg.role == "scalar":
-                raw = evaluate(str(arg.value), {"n": self.n}, f"args.{arg.name}.value")
-                values.append(np.dtype(arg.dtype).type(raw))
-            else:
-                values.append(self._buffers[arg.name])
-        return values
+        """Set every output and scratch buffer to zero on the device (cuMemsetD8)."""
+        for name, (arg, shape) in self._fills.items():
+            nbytes = int(np.prod(shape)) * np.dtype(arg.dtype).itemsize
+            if nbytes:
+                self.gpu.cuda.memset_d8(self._buffers[name], 0, nbytes)
 
     def launch(self, stream: Any = None) -> None:
-        """One asynchronous launch with the manifest's grid and block."""
-        grid, block, shared, args = self._call
-        self._func.prepared_async_call(grid, block, stream, *args, shared_size=shared)
+        """The variant's launches in order, asynchronously, on one stream."""
+        for func, grid, block, shared, args in self._calls:
+            func.prepared_async_call(grid, block, stream, *args, shared_size=shared)
 
     def synchronize(self) -> None:
         """Wait for the device; a kernel fault raises here."""
@@ -162,13 +194,12 @@ class Launcher:
 
     def outputs(self) -> dict[str, np.ndarray]:
         """Copy every output back to the host."""
-        where = f"{self.family.folder / 'family.yaml'}: args"
         result = {}
-        for arg in self.family.args:
+        for name, (arg, shape) in self._fills.items():
             if arg.role == "output":
-                host = np.empty(arg.shape_for(self.n, where), dtype=arg.dtype)
-                self.gpu.cuda.memcpy_dtoh(host, self._buffers[arg.name])
-                result[arg.name] = host
+                host = np.empty(shape, dtype=arg.dtype)
+                self.gpu.cuda.memcpy_dtoh(host, self._buffers[name])
+                result[name] = host
         return result
 
     def free(self) -> None:

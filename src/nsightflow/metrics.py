@@ -88,6 +88,34 @@ def stall_metric(reason: str) -> str:
     return f"smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio"
 
 
+# --- ECE408 pattern families (issue 8) -------------------------------------------------
+# What the reduction, histogram, scan and vecadd ladders change: lane efficiency and
+# branch uniformity (warp divergence), the instruction count (coarsening, vector loads,
+# work efficiency; also the weight for averaging per-instruction ratios over the
+# launches of a multi-kernel variant), and atomics in L2 (global) and shared memory.
+# Lane efficiency counts the threads that are neither inactive nor predicated off per
+# warp instruction (ncu's "Avg. Not Predicated Off Threads Per Warp", from the
+# WarpStateStats section): the compiler turns short divergent branches into predicated
+# code, which the active-thread ratio alone does not show.
+INST_EXECUTED = "smsp__inst_executed.sum"
+THREADS_PER_INST = "smsp__thread_inst_executed_per_inst_executed.ratio"
+LANES_PER_INST = "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio"
+BRANCH_UNIFORM = "smsp__sass_average_branch_targets_threads_uniform.pct"
+L2_RED_SECTORS = "lts__t_sectors_op_red.sum"
+L2_ATOM_SECTORS = "lts__t_sectors_op_atom.sum"
+SHARED_ATOM_INST = "smsp__sass_inst_executed_op_shared_atom.sum"
+SMEM_CONFLICTS_ATOM = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum"
+PATTERN_METRICS: tuple[str, ...] = (
+    INST_EXECUTED,
+    THREADS_PER_INST,
+    BRANCH_UNIFORM,
+    L2_RED_SECTORS,
+    L2_ATOM_SECTORS,
+    SHARED_ATOM_INST,
+    SMEM_CONFLICTS_ATOM,
+)
+# ----------------------------------------------------------------------------------------
+
 EXTRA_METRICS: tuple[str, ...] = (
     TIME,
     DRAM_READ,
@@ -116,11 +144,12 @@ EXTRA_METRICS: tuple[str, ...] = (
     DRAM_CYCLES_PER_SECOND,
     *OCCUPANCY_LIMITS,
     *(stall_metric(r) for r in STALL_REASONS),
+    *PATTERN_METRICS,
 )
 
 # Metrics the report reads that the sections above (or ncu itself, for device
 # attributes) always collect, so they need no --metrics entry.
-FROM_SECTIONS: tuple[str, ...] = (L2_BYTES, THEORETICAL_OCCUPANCY)
+FROM_SECTIONS: tuple[str, ...] = (L2_BYTES, THEORETICAL_OCCUPANCY, LANES_PER_INST)
 
 # nvprof-era names used in course material, mapped to the ncu metrics above.
 ALIASES: dict[str, str] = {
@@ -146,3 +175,22 @@ ALIASES: dict[str, str] = {
 def resolve(names: list[str]) -> list[str]:
     """The ncu metric names for user-given names, nvprof-era aliases mapped (``ALIASES``)."""
     return [ALIASES.get(name, name) for name in names]
+
+
+def launch_rollup(metric: str) -> str:
+    """How one metric combines over the launches of a multi-kernel run.
+
+    ``sum``: counts (bytes, sectors, instructions, durations); ``first``: launch and
+    device attributes, taken from the first (main) kernel; ``per_instruction``: ratios
+    per issued instruction, weighted by each launch's issued instructions; ``time``:
+    percentages and rates, weighted by each launch's duration.
+    """
+    if metric.startswith(("launch__", "device__")) or metric == THEORETICAL_OCCUPANCY:
+        return "first"
+    if metric.endswith("_per_issue_active.ratio") or metric.endswith(
+        "_per_inst_executed.ratio"
+    ):
+        return "per_instruction"
+    if metric.endswith(".sum"):
+        return "sum"
+    return "time"

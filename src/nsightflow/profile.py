@@ -1,4 +1,6 @@
-"""Profile stage: the launcher under Nsight Compute, one launch per variant and size.
+"""Profile stage: the launcher under Nsight Compute, one run per variant and size.
+
+A run is one launch, or every launch of a multi-kernel variant's sequence.
 
 Writes ``results/profile/<family>/<variant>/n<size>.ncu-rep`` and ``profile.json``
 beside them (ncu version, sections, metrics, clock control, argv, status per size),
@@ -9,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,24 +39,33 @@ class NcuSettings:
     timeout_s: float = 300.0
 
 
+def kernel_filter(kernels: str | Sequence[str]) -> str:
+    """The value for ncu's ``--kernel-name``: the name, or a regex matching the names."""
+    names = [kernels] if isinstance(kernels, str) else list(dict.fromkeys(kernels))
+    if len(names) == 1:
+        return names[0]
+    return "regex:^(" + "|".join(re.escape(k) for k in names) + ")$"
+
+
 def ncu_argv(
     settings: NcuSettings,
-    kernel: str,
+    kernel: str | Sequence[str],
     report: Path,
     target: list[str],
     launches: int = 1,
 ) -> list[str]:
-    """The ncu command line profiling the first ``launches`` launches of ``kernel``.
+    """The ncu command line profiling the first ``launches`` launches of the kernels.
 
-    The target makes exactly one launch per profiled size, so nothing else (no
-    warm-up, no timing loop) is profiled.
+    The target makes exactly one run per profiled size, one launch each or a
+    multi-kernel variant's sequence of launches, so nothing else (no warm-up, no
+    timing loop) is profiled and the report holds every launch of each run.
     """
     argv = [
         "ncu",
         "--clock-control",
         settings.clock_control,
         "--kernel-name",
-        kernel,
+        kernel_filter(kernel),
         "--launch-skip",
         "0",
         "--launch-count",

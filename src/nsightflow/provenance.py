@@ -53,11 +53,17 @@ def sanitizer_version() -> str | None:
 
 
 def git_revision(path: Path) -> str | None:
-    """Commit of the repository holding ``path``, with ``-dirty`` if it has changes."""
+    """Commit of the repository holding ``path``, with ``-dirty`` if it has changes.
+
+    ``NSIGHTFLOW_GIT_REVISION``, when set, wins: a copy shipped to a GPU node has no
+    .git, or sits inside another checkout whose revision is not that of the copy.
+    """
+    told = os.environ.get("NSIGHTFLOW_GIT_REVISION")
+    if told:
+        return told
     rev = _run(["git", "rev-parse", "--short=12", "HEAD"], cwd=path)
     if rev is None:
-        # A copy without .git (e.g. shipped to a GPU node) may be told its revision.
-        return os.environ.get("NSIGHTFLOW_GIT_REVISION")
+        return None
     dirty = _run(["git", "status", "--porcelain", "--", "."], cwd=path)
     return rev.strip() + ("-dirty" if dirty else "")
 

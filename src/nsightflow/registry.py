@@ -4,124 +4,48 @@ A family folder holds the manifest (validated against ``schemas/family.schema.ya
 one ``.cu`` file per variant and ``reference.py`` (``generate`` and ``reference``).
 The registry's variant table defines the workflow's ``{family}`` / ``{variant}``
 wildcards.
+
+Expressions in a manifest (shapes, grids, scalar values, flops, bytes) are evaluated
+over *sizes*: ``n`` and the integer sizes ``generate(n, rng)`` returns (the manifest's
+``generated`` list, e.g. ``nnz`` of a sparse matrix). A variant is one kernel or an
+ordered list of ``launches``; the loader checks every name an expression or a launch
+uses, so a bad manifest fails at load time naming the file and field.
 """
 
-import importlib.util
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import jsonschema
-import numpy as np
 import yaml
 
 from nsightflow.errors import ManifestError
-from nsightflow.expr import evaluate
+from nsightflow.expr import names as expr_names
+from nsightflow.manifest import (
+    ARRAY_ROLES,
+    Arg,
+    Family,
+    Launch,
+    Sizes,
+    Variant,
+    as_sizes,
+)
+
+__all__ = [
+    "ARRAY_ROLES",
+    "Arg",
+    "Family",
+    "Launch",
+    "Sizes",
+    "Variant",
+    "as_sizes",
+    "find_variant",
+    "load_families",
+    "load_family",
+]
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "family.schema.yaml"
-
-
-@dataclass(frozen=True)
-class Arg:
-    """One kernel argument: an input or output array, or a scalar."""
-
-    name: str
-    role: str  # input | output | scalar
-    dtype: str
-    shape: str | None = None
-    value: str | None = None
-
-    def shape_for(self, n: int, where: str) -> tuple[int, ...]:
-        """Array shape at size ``n``."""
-        parts = [p for p in str(self.shape).split(",") if p.strip()]
-        return tuple(
-            int(evaluate(p, {"n": n}, f"{where}.{self.name}.shape")) for p in parts
-        )
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One kernel variant of a family, as declared in its manifest."""
-
-    family: str
-    name: str
-    source: Path
-    kernel: str
-    block: tuple[int, ...]
-    grid: tuple[str, ...]
-    idea: str
-    improves_on: str | None = None
-    shared_bytes: str = "0"
-    accepts: str | None = None
-    defines: Mapping[str, int | str] = field(default_factory=dict)
-
-    @property
-    def where(self) -> str:
-        """Manifest location for error messages."""
-        return f"{self.source.parent / 'family.yaml'}: variants.{self.name}"
-
-    def launch_shape(self, n: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
-        """(grid, block) for size ``n``, each padded to three dimensions."""
-        grid = [int(evaluate(g, {"n": n}, f"{self.where}.grid")) for g in self.grid]
-        block = list(self.block)
-        return _dim3(grid), _dim3(block)
-
-    def dynamic_shared(self, n: int) -> int:
-        """Dynamic shared memory per block in bytes at size ``n``."""
-        return int(evaluate(self.shared_bytes, {"n": n}, f"{self.where}.shared_bytes"))
-
-    def accepts_size(self, n: int) -> bool:
-        """Whether the variant supports size ``n`` (manifest ``accepts``)."""
-        if self.accepts is None:
-            return True
-        return bool(evaluate(self.accepts, {"n": n}, f"{self.where}.accepts"))
-
-
-@dataclass(frozen=True)
-class Family:
-    """A kernel family: sizes, ideal work, reference and variants."""
-
-    name: str
-    title: str
-    description: str
-    folder: Path
-    sizes: tuple[int, ...]
-    profile_sizes: tuple[int, ...]
-    verify_sizes: tuple[int, ...]
-    flops: str
-    bytes: str
-    tolerance: float
-    baseline: str
-    args: tuple[Arg, ...]
-    variants: Mapping[str, Variant]
-
-    def ideal_flops(self, n: int) -> float:
-        """Ideal floating-point operations at size ``n``."""
-        return float(
-            evaluate(self.flops, {"n": n}, f"{self.folder}/family.yaml: flops")
-        )
-
-    def ideal_bytes(self, n: int) -> float:
-        """Ideal DRAM bytes (each input read once, each output written once)."""
-        return float(
-            evaluate(self.bytes, {"n": n}, f"{self.folder}/family.yaml: bytes")
-        )
-
-    def reference_module(self) -> ModuleType:
-        """The family's ``reference.py`` module."""
-        return _load_module(self.folder / "reference.py")
-
-    def generator(self) -> Callable[[int, np.random.Generator], dict[str, np.ndarray]]:
-        """``generate(n, rng)`` from ``reference.py``."""
-        return self.reference_module().generate  # type: ignore[no-any-return]
-
-
-def _dim3(values: list[int]) -> tuple[int, int, int]:
-    padded = [*values, 1, 1][:3]
-    return padded[0], padded[1], padded[2]
 
 
 @cache
@@ -130,27 +54,8 @@ def _schema() -> dict[str, Any]:
         return yaml.safe_load(fh)  # type: ignore[no-any-return]
 
 
-def _load_module(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"nsf_ref_{path.parent.name}", path)
-    if spec is None or spec.loader is None:
-        raise ManifestError(f"{path}: cannot import the family's reference module")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    for name in ("generate", "reference"):
-        if not callable(getattr(module, name, None)):
-            raise ManifestError(
-                f"{path}: define {name}(...); see kernels/jacobi2d/reference.py"
-            )
-    return module
-
-
-def load_family(folder: Path) -> Family:
-    """Read and validate one family folder.
-
-    Raises:
-        ManifestError: naming the file and field at fault, and how to fix it.
-    """
-    path = folder / "family.yaml"
+def _read_manifest(path: Path) -> dict[str, Any]:
+    """The manifest's YAML, checked against the schema."""
     if not path.is_file():
         raise ManifestError(f"{path}: missing; every family folder needs a family.yaml")
     with path.open() as fh:
@@ -166,18 +71,33 @@ def load_family(folder: Path) -> Family:
         err = errors[0]
         field_path = ".".join(str(p) for p in err.path) or "(top level)"
         raise ManifestError(f"{path}: field {field_path}: {err.message}")
+    return data  # type: ignore[no-any-return]
+
+
+def load_family(folder: Path) -> Family:
+    """Read and validate one family folder.
+
+    Raises:
+        ManifestError: naming the file and field at fault, and how to fix it.
+    """
+    path = folder / "family.yaml"
+    data = _read_manifest(path)
     if data["name"] != folder.name:
         raise ManifestError(
             f"{path}: field name: {data['name']!r} must equal the folder name "
             f"{folder.name!r}"
         )
-    args = tuple(Arg(**a) for a in data["args"])
+    args = _family_args(path, data["args"])
+    generated = tuple(data.get("generated", []))
+    known = {"n", *generated}
+    for key in ("flops", "bytes"):
+        _check_names(path, key, data[key], known)
     for i, arg in enumerate(args):
-        needed = "value" if arg.role == "scalar" else "shape"
-        if getattr(arg, needed) is None:
-            raise ManifestError(f"{path}: field args.{i}: {arg.role} needs '{needed}'")
+        for attr in ("shape", "value"):
+            if getattr(arg, attr) is not None:
+                _check_names(path, f"args.{i}.{attr}", getattr(arg, attr), known)
     variants = {
-        name: _variant(folder, name, entry)
+        name: _variant(folder, name, entry, args, known)
         for name, entry in sorted(
             data["variants"].items(), key=lambda kv: _order(kv[0])
         )
@@ -211,7 +131,34 @@ def load_family(folder: Path) -> Family:
         baseline=data["baseline"],
         args=args,
         variants=variants,
+        generated=generated,
     )
+
+
+def _family_args(path: Path, entries: list[dict[str, Any]]) -> tuple[Arg, ...]:
+    args = tuple(Arg(**a) for a in entries)
+    seen: set[str] = set()
+    for i, arg in enumerate(args):
+        needed = "value" if arg.role == "scalar" else "shape"
+        if getattr(arg, needed) is None:
+            raise ManifestError(f"{path}: field args.{i}: {arg.role} needs '{needed}'")
+        if arg.name in seen:
+            raise ManifestError(
+                f"{path}: field args.{i}.name: {arg.name!r} is declared twice"
+            )
+        seen.add(arg.name)
+    return args
+
+
+def _check_names(path: Path, key: str, expression: str, known: set[str]) -> None:
+    """Reject an expression that uses a name that is neither n nor a generated size."""
+    unknown = expr_names(expression, f"{path}: field {key}") - known
+    if unknown:
+        raise ManifestError(
+            f"{path}: field {key}: {expression!r} uses {sorted(unknown)}; known sizes "
+            f"are {sorted(known)} (declare sizes that generate() returns under "
+            "'generated')"
+        )
 
 
 def _order(variant: str) -> tuple[int, str]:
@@ -220,26 +167,141 @@ def _order(variant: str) -> tuple[int, str]:
     return int(number), variant
 
 
-def _variant(folder: Path, name: str, entry: dict[str, Any]) -> Variant:
+def _variant(
+    folder: Path,
+    name: str,
+    entry: dict[str, Any],
+    args: tuple[Arg, ...],
+    known: set[str],
+) -> Variant:
+    path = folder / "family.yaml"
+    where = f"variants.{name}"
     source = folder / entry.get("source", f"{name}.cu")
     if not source.is_file():
         raise ManifestError(
-            f"{folder / 'family.yaml'}: field variants.{name}.source: {source} does "
+            f"{path}: field {where}.source: {source} does "
             "not exist; add the file or set 'source'"
         )
+    if entry.get("accepts") is not None:
+        _check_names(path, f"{where}.accepts", entry["accepts"], {"n"})
+    scratch = tuple(Arg(role="scratch", **s) for s in entry.get("scratch", []))
+    for i, buf in enumerate(scratch):
+        _check_names(path, f"{where}.scratch.{i}.shape", str(buf.shape), known)
+    clash = {s.name for s in scratch} & {a.name for a in args}
+    if clash:
+        raise ManifestError(
+            f"{path}: field {where}.scratch: {sorted(clash)} already name family args; "
+            "rename the scratch buffer"
+        )
+    pool = {a.name: a for a in (*args, *scratch)}
+    launches = tuple(
+        _launch(path, f"{where}.launches.{i}", spec, args, pool, known)
+        for i, spec in enumerate(_launch_specs(path, where, entry))
+    )
+    _check_init(path, where, entry.get("init", {}), pool)
     return Variant(
         family=folder.name,
         name=name,
         source=source,
-        kernel=entry["kernel"],
-        block=tuple(entry["block"]),
-        grid=tuple(entry["grid"]),
         idea=entry["idea"],
+        launches=launches,
         improves_on=entry.get("improves_on"),
-        shared_bytes=str(entry.get("shared_bytes", "0")),
         accepts=entry.get("accepts"),
         defines=dict(entry.get("defines", {})),
+        scratch=scratch,
+        init=dict(entry.get("init", {})),
+        generator_args=dict(entry.get("generator_args", {})),
     )
+
+
+def _check_init(
+    path: Path, where: str, init: Mapping[str, str], pool: Mapping[str, Arg]
+) -> None:
+    """A variant's ``init`` may only name outputs and scratch buffers."""
+    buffers = sorted(a for a, v in pool.items() if v.role in ("output", "scratch"))
+    for arg_name in init:
+        if arg_name not in buffers:
+            raise ManifestError(
+                f"{path}: field {where}.init.{arg_name}: not an output or scratch "
+                f"buffer; choose from {buffers}"
+            )
+
+
+_SINGLE = ("kernel", "block", "grid")
+
+
+def _launch_specs(
+    path: Path, where: str, entry: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The variant's launches: its ``launches`` list, or one from kernel/block/grid."""
+    single = [k for k in (*_SINGLE, "shared_bytes", "args") if k in entry]
+    if "launches" in entry:
+        if single:
+            raise ManifestError(
+                f"{path}: field {where}: give either 'launches' or "
+                f"kernel/block/grid, not both (found {single} beside 'launches')"
+            )
+        return list(entry["launches"])
+    missing = [k for k in _SINGLE if k not in entry]
+    if missing:
+        raise ManifestError(
+            f"{path}: field {where}: {missing} missing; a variant needs kernel, block "
+            "and grid, or a 'launches' list"
+        )
+    return [{k: entry[k] for k in single}]
+
+
+def _launch(
+    path: Path,
+    where: str,
+    spec: dict[str, Any],
+    args: tuple[Arg, ...],
+    pool: Mapping[str, Arg],
+    known: set[str],
+) -> Launch:
+    """One launch with its argument names resolved (and checked) to ``Arg``s."""
+    for i, g in enumerate(spec["grid"]):
+        _check_names(path, f"{where}.grid.{i}", g, known)
+    shared = str(spec.get("shared_bytes", "0"))
+    _check_names(path, f"{where}.shared_bytes", shared, known)
+    if "args" not in spec:
+        resolved = tuple(a for a in args if a.role != "constant")
+    else:
+        resolved = tuple(
+            _launch_arg(path, f"{where}.args.{i}", item, pool, known)
+            for i, item in enumerate(spec["args"])
+        )
+    return Launch(
+        kernel=spec["kernel"],
+        block=tuple(spec["block"]),
+        grid=tuple(spec["grid"]),
+        args=resolved,
+        shared_bytes=shared,
+    )
+
+
+def _launch_arg(
+    path: Path,
+    where: str,
+    item: str | dict[str, str],
+    pool: Mapping[str, Arg],
+    known: set[str],
+) -> Arg:
+    if isinstance(item, dict):
+        _check_names(path, f"{where}.value", item["value"], known)
+        return Arg(role="scalar", **item)
+    arg = pool.get(item)
+    if arg is None:
+        raise ManifestError(
+            f"{path}: field {where}: unknown argument {item!r}; choose from "
+            f"{sorted(pool)} or give an inline scalar {{name, dtype, value}}"
+        )
+    if arg.role == "constant":
+        raise ManifestError(
+            f"{path}: field {where}: {item!r} is a __constant__ array, not a kernel "
+            "argument; the launcher copies it to the module symbol of that name"
+        )
+    return arg
 
 
 def load_families(kernels_dir: Path, names: list[str] | None = None) -> list[Family]:

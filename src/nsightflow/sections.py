@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow import diagnose, i18n
+from nsightflow import diagnose, diagnose_patterns, i18n
 from nsightflow.i18n import T
 from nsightflow.sections_appendix import AppendixSections
 from nsightflow.sections_common import bullets, figure, fmt, source, table
@@ -298,6 +298,7 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
             ),
         ]
         found = diagnose.baseline_findings(r, self.stalls)
+        found += diagnose_patterns.pattern_state(r)
         found += diagnose.occupancy_findings(r)
         found += diagnose.spill_findings(self.variants[base]["resources"])
         return [

@@ -121,10 +121,14 @@ class SectionBase:
         if section:
             r = r[r["section"] == section]
         out = []
+        # a multi-kernel run: say which launch's kernel each rule is about
+        several = "kernel" in r and r["kernel"].nunique() > 1
         for rule in r.to_dict("records"):
             pct = float(rule["speedup_pct"])
             speedup = "" if math.isnan(pct) else T("rule_quote_speedup", pct=pct)
             text = diagnose.clean_ncu_text(str(rule["message"]))
+            if several:
+                text = f"`{rule['kernel']}`: {text}"
             out.append(
                 "> " + T("rule_quote", rule=rule["rule"], speedup=speedup, text=text)
             )

@@ -8,9 +8,10 @@ rules Nsight Compute raised, and a verdict at the largest profiled size.
 import math
 from typing import Any
 
-from nsightflow import diagnose
+from nsightflow import diagnose, diagnose_patterns
+from nsightflow.diagnose_patterns import LANES_MOVED_PCT
 from nsightflow.i18n import T
-from nsightflow.sections_common import SectionBase, bullets, delta, diff, figure
+from nsightflow.sections_common import SectionBase, bullets, delta, diff, figure, fmt
 
 
 class StepSections(SectionBase):
@@ -56,11 +57,26 @@ class StepSections(SectionBase):
         lines += bullets(self._deltas(a, b))
         lines += ["", T("diagnosis"), ""]
         found = diagnose.step_findings(a, b, self.stalls)
+        found += diagnose_patterns.divergence_findings(a, b)
+        found += diagnose_patterns.atomic_findings(a, b)
         found += diagnose.occupancy_findings(b)
         found += diagnose.spill_findings(v["resources"])
         found += diagnose.rule_changes(self.rules, before, name, n)
         lines += bullets(found)
+        lines += self._launch_split(name, n)
         return lines + self.rule_quotes(name, n, "WarpStateStats")
+
+    def _launch_split(self, name: str, n: int) -> list[str]:
+        """A multi-kernel variant's launches at size ``n``: kernel, share, duration."""
+        runs = self.ctx.get("launches", {}).get(name, {}).get(str(n))
+        if not runs:
+            return []
+        parts = ", ".join(
+            f"`{r['kernel']}` {fmt(100 * r['time_share'], 0)}% ({fmt(r['time_us'])} us)"
+            for r in runs
+        )
+        text = T("launch_split", variant=name, count=len(runs), n=n, parts=parts)
+        return ["", text]
 
     def _verdict(self, name: str, before: str) -> list[str]:
         """Whether the step paid at the largest profiled size (nothing if untimed)."""
@@ -139,9 +155,34 @@ class StepSections(SectionBase):
                 1,
             ),
             delta(T("delta_registers"), a["registers"], b["registers"], "", 0),
+            *_pattern_deltas(a, b),
             T("delta_top_stalls")
             + " "
             + ", ".join(f"{t.reason} {t.cycles:.1f}" for t in top_a.itertuples())
             + " -> "
             + ", ".join(f"{t.reason} {t.cycles:.1f}" for t in top_b.itertuples()),
         ]
+
+
+# Key-metric lines of the ECE408 pattern metrics, shown where both sides were measured
+# and the metric moved (lane efficiency by at least 5 points, counts by any amount), so
+# the reports of kernels without divergence or atomics read as before.
+_PATTERN_DELTAS = (
+    ("delta_lane_efficiency", "lane_efficiency_pct", "%", 1, 1.0),
+    ("delta_instructions", "inst_executed", " M", 2, 1e-6),
+    ("delta_l2_atomics", "l2_atomic_sectors", "", 0, 1.0),
+    ("delta_shared_atomics", "shared_atom_inst", "", 0, 1.0),
+)
+
+
+def _pattern_deltas(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """Before -> after of lane efficiency, instructions and atomics, where measured."""
+    out = []
+    for key, column, unit, digits, scale in _PATTERN_DELTAS:
+        x, y = diagnose._num(a, column), diagnose._num(b, column)
+        if not (diagnose._ok(x) and diagnose._ok(y)) or not (x or y):
+            continue
+        if column == "lane_efficiency_pct" and abs(y - x) < LANES_MOVED_PCT:
+            continue
+        out.append(delta(T(key), scale * x, scale * y, unit, digits))
+    return out

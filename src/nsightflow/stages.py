@@ -157,10 +157,10 @@ def _profile_sizes(
     provenance.write_json(spec_path, spec)
     argv = ncu_argv(
         settings,
-        variant.kernel,
+        variant.kernels,
         report,
         worker_argv(spec_path, result_path),
-        len(sizes),
+        len(sizes) * len(variant.launches),
     )
     start = _time.perf_counter()
     status, message, passes = run_ncu(argv, settings.timeout_s)

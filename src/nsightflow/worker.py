@@ -51,6 +51,7 @@ def _verify(spec: dict[str, Any]) -> dict[str, Any]:
                     {
                         "n": n,
                         "output": name,
+                        **_generated(launcher),
                         **compare(out, expected[name], family.tolerance),
                     }
                 )
@@ -82,7 +83,9 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
             for _ in range(settings.warmup):
                 launcher.launch()
             launcher.synchronize()
-            cold = timing.is_cold(settings.cache, family.ideal_bytes(n), l2)
+            cold = timing.is_cold(
+                settings.cache, family.ideal_bytes(launcher.sizes), l2
+            )
             runner = _Batch(gpu, launcher, spin, flush if cold else None, l2)
             before = timing.gpu_state()
             samples, settled = timing.sample_until_settled(runner.run, settings)
@@ -98,10 +101,17 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
                     "gpu_before": before,
                     "gpu_after": after,
                     "throttled": timing.throttled(before, after),
+                    **_generated(launcher),
                 }
             )
         flush.free()
     return {"status": "ok", "message": "", "rows": rows}
+
+
+def _generated(launcher: Launcher) -> dict[str, Any]:
+    """The generated sizes besides n (e.g. nnz), for the ideal FLOPs and bytes."""
+    extra = {k: v for k, v in launcher.sizes.items() if k != "n"}
+    return {"generated": extra} if extra else {}
 
 
 class _Batch:

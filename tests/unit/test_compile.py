@@ -84,3 +84,33 @@ def test_smem_variant_reports_its_tile():
     # (8 + 2) x (32 + 2) floats of tile
     assert record["resources"]["shared_bytes"] == 10 * 34 * 4
     assert record["resources"]["barriers"] == 1
+
+
+# The recorded pattern families (vecadd, reduction, histogram) compile through the
+# pipeline's compile rule in tests/workflow's replay test; these three here.
+UNRECORDED = ("conv2d", "scan", "spmv")
+
+
+@needs_nvcc
+def test_unrecorded_pattern_families_compile_every_kernel(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    variants = [
+        var
+        for name in UNRECORDED
+        for var in load_family(ROOT / "kernels" / name).variants.values()
+    ]
+
+    def build(var):
+        return compile_variant(
+            var, "sm_90", tmp_path / f"{var.family}_{var.name}.cubin"
+        )
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        records = list(pool.map(build, variants))
+    for var, record in zip(variants, records, strict=True):
+        assert record["status"] == "ok", (var.name, record["message"])
+        res = record["resources"]
+        assert res["kernel"] == var.kernel and res["spill_store_bytes"] == 0
+        if len(var.kernels) > 1:  # every launch's kernel was found, with resources
+            assert set(record["kernels"]) == set(var.kernels)

@@ -81,5 +81,5 @@ def test_bad_manifest_names_file_and_field(tmp_path, edit, message):
 
 
 def test_unknown_family_lists_available():
-    with pytest.raises(ManifestError, match="available: \\['jacobi2d', 'sgemm'\\]"):
+    with pytest.raises(ManifestError, match=r"available: \[.*'jacobi2d', .*'sgemm'"):
         load_families(ROOT / "kernels", ["nbody"])

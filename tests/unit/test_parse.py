@@ -23,9 +23,14 @@ def _reports(recording: Path) -> list[Path]:
 def test_every_numeric_value_equals_ncu_report(recording):
     for path in _reports(recording):
         metrics, _ = read_ncu_rep(path)
-        action = ncu_report.load_report(str(path)).range_by_idx(0).action_by_idx(0)
-        assert len(metrics) > 500
+        rng = ncu_report.load_report(str(path)).range_by_idx(0)
+        actions = [rng.action_by_idx(i) for i in range(rng.num_actions())]
+        # launches restart at 0 for each size's run (multi-kernel runs have several)
+        sizes = list(dict.fromkeys(metrics["size"]))
+        per_size = len(actions) // len(sizes)
+        assert len(metrics) > 500 * len(actions)
         for row in metrics.itertuples():
+            action = actions[sizes.index(row.size) * per_size + row.launch]
             assert row.value == action.metric_by_name(row.metric).as_double(), (
                 row.metric
             )

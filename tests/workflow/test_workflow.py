@@ -10,6 +10,10 @@ import pandas as pd
 
 REPORT_FILES = ("report.md", "report.html", "report.pdf", "summary.csv")
 ROOT = Path(__file__).resolve().parents[2]
+# The full replay runs below take the two first families; the pattern families have a
+# replay test of their own (CI time: each family adds its compiles and a report).
+PINNED = ("--config", "families=[jacobi2d,sgemm]")
+PATTERNS = ("histogram", "reduction", "vecadd")  # the recorded pattern families
 
 
 def n_variants() -> int:
@@ -108,7 +112,7 @@ def test_dry_run_test_config(workdir):
 
 
 def test_replay_run_builds_reports_and_reruns_only_what_changed(workdir):
-    proc = snakemake(workdir)
+    proc = snakemake(workdir, *PINNED)
     assert proc.returncode == 0, proc.stderr
     for name in REPORT_FILES:
         assert (workdir / "results/report/jacobi2d" / name).stat().st_size > 0
@@ -130,7 +134,7 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(workdir):
         "NVIDIA H200"
     ) == 1
 
-    again = snakemake(workdir, "-n")
+    again = snakemake(workdir, "-n", *PINNED)
     assert "Nothing to be done" in again.stdout + again.stderr
 
     time.sleep(1.1)  # coarse file-system timestamps
@@ -139,7 +143,7 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(workdir):
     recorded.write_text(
         recorded.read_text().replace('"family"', '"note": "edited", "family"', 1)
     )
-    assert jobs(snakemake(workdir, "-n")) == {
+    assert jobs(snakemake(workdir, "-n", *PINNED)) == {
         "replay_time": 1,
         "analyze_family": 1,
         "plot_family": 1,
@@ -151,12 +155,12 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(workdir):
 
 
 def test_changing_one_source_reruns_only_that_variant(workdir):
-    assert snakemake(workdir).returncode == 0
+    assert snakemake(workdir, *PINNED).returncode == 0
     time.sleep(1.1)
     source = workdir / "kernels/jacobi2d/v1_smem.cu"
     source.write_text(source.read_text() + "\n// edited\n")
     # replay mode: recompile (resources feed the report), then the family's report
-    proc = snakemake(workdir, "-n")
+    proc = snakemake(workdir, "-n", *PINNED)
     assert jobs(proc) == {
         "compile_variant": 1,
         "analyze_family": 1,
@@ -172,11 +176,15 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
     source.write_text(source.read_text().replace("\n// edited\n", ""))
     # measure mode's one-off timeline backend choice, which replay does not make
     (workdir / "results/timeline/backend.json").write_text("{}\n")
-    touch = snakemake(workdir, "--touch", "--rerun-triggers", "mtime", mode="measure")
+    touch = snakemake(
+        workdir, "--touch", "--rerun-triggers", "mtime", *PINNED, mode="measure"
+    )
     assert touch.returncode == 0, touch.stderr
     time.sleep(1.1)
     source.write_text(source.read_text() + "\n// edited\n")
-    proc = snakemake(workdir, "-n", "--rerun-triggers", "mtime", mode="measure")
+    proc = snakemake(
+        workdir, "-n", "--rerun-triggers", "mtime", *PINNED, mode="measure"
+    )
     assert jobs(proc) == {
         "compile_variant": 1,
         "verify_variant": 1,
@@ -198,3 +206,29 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
         "variant=v0_naive" not in proc.stdout
         and "variant=v2_coarsen2" not in proc.stdout
     )
+
+
+def test_replay_of_the_pattern_families(workdir):
+    """vecadd, reduction and histogram from the recording: the H200's own numbers, the
+    provenance of their addition, and a diagnosis that names each step's metrics."""
+    families = "families=[" + ",".join(PATTERNS) + "]"
+    proc = snakemake(workdir, "--omit-from", "render_pdf", "--config", families)
+    assert proc.returncode == 0, proc.stderr
+    reports = workdir / "results/report"
+    for family in PATTERNS:
+        on_gpu = ROOT / "tests/data/h200_gpu_reports" / family / "summary.csv"
+        assert (reports / family / "summary.csv").read_text() == on_gpu.read_text()
+        summary = pd.read_csv(reports / family / "summary.csv")
+        assert set(summary["status"]) == {"ok"}, family  # every variant, every size
+        md = (reports / family / "report.md").read_text()
+        assert "kernels revision d5ffe17e642c" in md, family  # the addition's own
+    md = {f: (reports / f / "report.md").read_text() for f in PATTERNS}
+    # reduction: divergence in the baseline, instructions and lanes per step, launches
+    assert "Warp divergence: only 20.3 of 32 lanes" in md["reduction"]
+    assert "Issued warp instructions 20.13 M -> 3.93 M" in md["reduction"]
+    assert "`v1_sequential` runs 2 launches at n = 16777216" in md["reduction"]
+    # histogram: global atomics leave the L2 for shared memory
+    assert "Global atomics in L2 17,797,310 -> 50,688 sectors" in md["histogram"]
+    assert "`smsp__sass_inst_executed_op_shared_atom.sum`" in md["histogram"]
+    # vecadd: float4 loads carry 4x the sectors per request
+    assert "Global load sectors per request 4.00 -> 16.00" in md["vecadd"]
