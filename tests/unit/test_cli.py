@@ -93,8 +93,9 @@ def test_record_adds_to_a_recording_and_says_what_it_replaced(recording, tmp_pat
     for path in (recording / "verify/faulty").glob("*.json"):
         (later / "verify/faulty").mkdir(parents=True, exist_ok=True)
         (later / "verify/faulty" / path.name).write_text(path.read_text())
-    (later / "sanitize/faulty").mkdir(parents=True)
-    (later / "sanitize/faulty/v0_naive.json").write_text(
+    # A folder the recording does not hold yet: added, not replaced.
+    (later / "sanitize/later").mkdir(parents=True)
+    (later / "sanitize/later/v0_naive.json").write_text(
         (recording / "verify/faulty/v0_naive.json").read_text()
     )
     proc = _run("record", "--add", "--results", str(later), "--out", str(target))
@@ -102,10 +103,10 @@ def test_record_adds_to_a_recording_and_says_what_it_replaced(recording, tmp_pat
     after = json.loads((target / "recording.json").read_text())
     assert {k: after[k] for k in before} == before  # its own account is kept
     (added,) = after["additions"]
-    assert added["folders"] == ["sanitize/faulty", "verify/faulty"]
+    assert added["folders"] == ["sanitize/later", "verify/faulty"]
     assert "verify/faulty/v1_wrong.json" in added["replaced"]
-    assert "sanitize/faulty/v0_naive.json" not in added["replaced"]
-    assert (target / "sanitize/faulty/v0_naive.json").is_file()
+    assert "sanitize/later/v0_naive.json" not in added["replaced"]
+    assert (target / "sanitize/later/v0_naive.json").is_file()
     proc = _run(
         "record", "--add", "--results", str(later), "--out", str(tmp_path / "x")
     )

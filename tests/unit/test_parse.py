@@ -28,7 +28,8 @@ def test_every_numeric_value_equals_ncu_report(recording):
         # launches restart at 0 for each size's run (multi-kernel runs have several)
         sizes = list(dict.fromkeys(metrics["size"]))
         per_size = len(actions) // len(sizes)
-        assert len(metrics) > 500 * len(actions)
+        # ~380 values per launch with the lean set (3 sections), > 500 with 4 sections
+        assert len(metrics) > 300 * len(actions)
         for row in metrics.itertuples():
             action = actions[sizes.index(row.size) * per_size + row.launch]
             assert row.value == action.metric_by_name(row.metric).as_double(), (
