@@ -107,11 +107,14 @@ def variant_status(
     resources: Mapping[str, Any],
     verify: Mapping[str, Any],
     sanitize: Mapping[str, Any] | None = None,
+    timing: Mapping[str, Any] | None = None,
 ) -> tuple[str, str]:
     """The variant's overall status and message: the first stage that failed.
 
     A variant that verified but whose memcheck found a device-side error is
-    ``memcheck_error``: right by luck is not right.
+    ``memcheck_error``: right by luck is not right. One that verified but whose
+    time stage failed as a whole (timeout, crash, not recorded) takes that status:
+    shown, never ranked.
     """
     if not resources or not verify:
         return "not_recorded", "no compile or verify record for this variant"
@@ -119,6 +122,9 @@ def variant_status(
         return str(resources.get("status")), str(resources.get("message", ""))
     if verify.get("status") == OK and (bad := S.memcheck_error(sanitize or {})):
         return "memcheck_error", bad
+    timed = timing or {}
+    if verify.get("status") == OK and timed.get("status", OK) != OK:
+        return str(timed["status"]), "time stage: " + str(timed.get("message", ""))
     return str(verify.get("status")), str(verify.get("message", ""))
 
 
@@ -288,7 +294,10 @@ def build_analysis(
     grid.insert(0, "family", family.name)
     status = {
         v: variant_status(
-            r.get("resources", {}), r.get("verify", {}), r.get("sanitize")
+            r.get("resources", {}),
+            r.get("verify", {}),
+            r.get("sanitize"),
+            r.get("timing"),
         )
         for v, r in per_variant.items()
     }
@@ -345,7 +354,7 @@ def context(
         rec = per_variant.get(name, {})
         resources = rec.get("resources", {})
         status, message = variant_status(
-            resources, rec.get("verify", {}), rec.get("sanitize")
+            resources, rec.get("verify", {}), rec.get("sanitize"), rec.get("timing")
         )
         variants.append(
             {

@@ -102,12 +102,17 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "timing_method": {
         "en": "Median kernel time in us (CUDA events; launches queued back to back "
-        "behind a spin kernel, so the GPU's L2 stays warm; warm-up {warmup} "
-        "launches, then batches until the median moves less than {settle:.1f}% or "
-        "{budget} s pass):",
+        "behind a spin kernel; warm-up {warmup} launches, then batches until the "
+        "median moves less than {settle:.1f}% or {budget} s pass). L2 between "
+        "launches, per size: {modes}.",
         "zh": "kernel 耗时中位数，单位 us（CUDA events 计时；各次启动排在一个自旋 "
-        "kernel 之后背靠背执行，GPU 的 L2 因此保持热状态；先预热 {warmup} 次，再分批"
-        "采样，直到中位数的变化小于 {settle:.1f}% 或用时达到 {budget} s）：",
+        "kernel 之后背靠背执行；先预热 {warmup} 次，再分批采样，直到中位数的变化小于 "
+        "{settle:.1f}% 或用时达到 {budget} s）。各规模两次启动之间 L2 的状态：{modes}。",
+    },
+    "no_timings": {
+        "en": "No variant of this family has timings; the summary and the section on "
+        "failed variants give each one's status.",
+        "zh": "本族没有任何变体的计时数据；各变体的状态见摘要和失败变体一节。",
     },
     "col_size": {"en": "size", "zh": "规模"},
     # --- 2. theory ------------------------------------------------------------------

@@ -58,7 +58,7 @@ def perf_vs_size_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
     with matplotlib.rc_context(STYLE):
         fig = _new_figure(9, 3.6)
         ax_t, ax_bw = fig.subplots(1, 2)
-        ok = analysis[analysis["status"] == "ok"]
+        ok = analysis[(analysis["status"] == "ok") & analysis["time_median_us"].notna()]
         colors = _colors(list(dict.fromkeys(analysis["variant"])))
         for variant, rows in ok.groupby("variant", sort=False):
             rows = rows.sort_values("size")
@@ -105,7 +105,10 @@ def perf_vs_size_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
         for ax in (ax_t, ax_bw):
             ax.set_xscale("log", base=2)
             ax.set_xlabel("problem size n")
-        ax_t.set_yscale("log")
+            if ok.empty:
+                ax.text(0.5, 0.5, "no timings", ha="center", transform=ax.transAxes)
+        if not ok.empty:
+            ax_t.set_yscale("log")
         ax_t.set_ylabel("median time [us] (IQR bars)")
         ax_bw.set_ylabel("achieved bandwidth [GB/s] (ideal bytes / time)")
         ax_bw.legend(fontsize=7, loc="lower right")

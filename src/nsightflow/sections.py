@@ -173,17 +173,26 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
 
     def baseline(self) -> str:
         """Section 1: every variant over the size sweep."""
-        times = self.a.pivot_table(
+        timed = self.a.dropna(subset=["time_median_us"])
+        if timed.empty:
+            return f"## {T('h_baseline')}\n\n{T('no_timings')}"
+        times = timed.pivot_table(
             index="size", columns="variant", values="time_median_us"
         ).reset_index()
         times["size"] = times["size"].astype(int).astype(str)
         times = times.rename(columns={"size": T("col_size")})
         s = self.ctx["provenance"].get("timing_settings", {})
+        modes: dict[Any, Any] = (
+            timed.groupby("size")["cache"].first().dropna().to_dict()
+            if "cache" in timed
+            else {}
+        )
         method = T(
             "timing_method",
-            warmup=s.get("warmup", "?"),
+            warmup=s.get("warmup", "n/a"),
             settle=100 * float(s.get("settle_rel", 0)),
-            budget=s.get("budget_s", "?"),
+            budget=s.get("budget_s", "n/a"),
+            modes=", ".join(f"{int(n)} {mode}" for n, mode in modes.items()) or "n/a",
         )
         return (
             f"## {T('h_baseline')}\n\n"

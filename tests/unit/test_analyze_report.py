@@ -1,4 +1,5 @@
 import json
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -187,3 +188,33 @@ def test_every_number_names_its_raw_file(recording, tmp_path):
         "n2048.ncu-rep",
         "n8192.ncu-rep",
     ]
+
+
+def test_a_family_without_any_timing_says_so_without_placeholders(recording, tmp_path):
+    """A recording that lacks a family's timings (a family added after it was made)."""
+    from nsightflow.replay import replay_file
+
+    partial = tmp_path / "rec"
+    for sub in ("build/jacobi2d", "verify/jacobi2d", "profile/jacobi2d"):
+        (partial / sub).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(recording / sub, partial / sub)
+    for name in ("ceilings.json", "recording.json"):
+        shutil.copy(recording / name, partial / name)
+    for verify in (recording / "verify/jacobi2d").glob("*.json"):
+        variant = verify.stem
+        replay_file(
+            partial / "time/jacobi2d" / "absent.json",
+            partial / "time/jacobi2d" / f"{variant}.json",
+            ("jacobi2d", variant),
+        )
+    analysis = _analyze(partial, "jacobi2d", tmp_path)
+    out = tmp_path / "report"
+    write_figures(analysis, out / "figures")
+    write_report(analysis, out / "figures", out)
+    md = (out / "report.md").read_text()
+    baseline = md.split("## 1.")[1].split("## 2.")[0]
+    assert "No variant of this family has timings" in baseline
+    assert "?" not in baseline and "| size" not in baseline
+    summary = pd.read_csv(out / "summary.csv")
+    assert set(summary["status"]) == {"not_recorded"}  # verified, but never timed
+    assert "| `v0_naive`" in md and "not_recorded" in md.split("## 1.")[0]
