@@ -92,6 +92,11 @@ def sizes_from_name(path: Path) -> list[int]:
     return [int(s) for s in match.group(1).split("+")] if match else []
 
 
+def _file_sizes(path: Path) -> list[int | None]:
+    """Sizes named by a file: ``n2048+8192`` -> [2048, 8192], ``n2048`` -> [2048]."""
+    return [*sizes_from_name(path)] or [size_from_name(path)]
+
+
 def _labels(path: Path) -> tuple[dict[str, Any], list[int | None]]:
     """Family and variant of a report, and the size of each of its profiled runs.
 
@@ -107,8 +112,7 @@ def _labels(path: Path) -> tuple[dict[str, Any], list[int | None]]:
             entries.sort(key=lambda e: e.get("result", 0))
             names = {"family": meta["family"], "variant": meta["variant"]}
             return names, [e["size"] for e in entries]
-    sizes: list[int | None] = [*sizes_from_name(path)] or [size_from_name(path)]
-    return {"family": "", "variant": ""}, sizes
+    return {"family": "", "variant": ""}, _file_sizes(path)
 
 
 def _per_size(path: Path, sizes: Sequence[int | None], launches: int) -> int:
@@ -272,7 +276,7 @@ def read_ncu_csv(path: Path) -> pd.DataFrame:
             "ncu --import REPORT --csv --page raw > FILE.csv"
         )
     header, units, data = table[0], table[1], table[2:]
-    sizes: list[int | None] = [*sizes_from_name(path)] or [size_from_name(path)]
+    sizes = _file_sizes(path)
     per_size = _per_size(path, sizes, len(data))
     kernel_col = header.index("Kernel Name")
     rows = []

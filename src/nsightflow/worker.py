@@ -164,7 +164,7 @@ def _launch(spec: dict[str, Any]) -> dict[str, Any]:
         Path(spec["kernels_dir"]), spec["family"], spec["variant"]
     )
     with GpuContext() as gpu:
-        for n in spec.get("sizes") or [spec["n"]]:
+        for n in spec["sizes"]:
             launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), n)
             launcher.setup(_rng(spec, n))
             launcher.launch()
