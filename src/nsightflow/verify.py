@@ -42,11 +42,15 @@ def _errors(oc: np.ndarray, rc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def compare(out: np.ndarray, ref: np.ndarray, tolerance: float) -> dict[str, Any]:
     """Relative L2 error of ``out`` against a float64 ``ref``, and the first mismatch.
 
-    An element is a mismatch when it is not finite where the reference is, or when it
-    differs by more than ``tolerance`` relative to the reference's RMS magnitude.
+    Float outputs: an element is a mismatch when it is not finite where the reference
+    is, or when it differs by more than ``tolerance`` relative to the reference's RMS
+    magnitude; the output passes when its relative L2 error is within ``tolerance``.
     One pass gathers the sums; a second one, only when something can mismatch,
     finds the first mismatching element.
+    Integer outputs (counts, indices) must match exactly: see :func:`compare_exact`.
     """
+    if out.dtype.kind in "iu":
+        return compare_exact(out, ref)
     ref_sq = diff_sq = max_abs = 0.0
     bad = 0
     for _, oc, rc in _chunks(out, ref):
@@ -76,6 +80,34 @@ def compare(out: np.ndarray, ref: np.ndarray, tolerance: float) -> dict[str, Any
         "rel_l2_error": rel_l2 if not bad else float("inf"),
         "unwritten_or_nonfinite": bad,
         "max_abs_error": max_abs,
+        "first_mismatch": first,
+    }
+
+
+def compare_exact(out: np.ndarray, ref: np.ndarray) -> dict[str, Any]:
+    """Integer outputs: every element equal; the sentinel marks unwritten elements."""
+    r = np.asarray(ref).astype(np.float64)
+    o = out.astype(np.float64)
+    mismatch = o != r
+    unwritten = mismatch & (out == np.iinfo(out.dtype).max)
+    diff = np.abs(o - r)
+    first = None
+    if mismatch.any():
+        index = np.unravel_index(int(np.argmax(mismatch)), mismatch.shape)
+        first = {
+            "index": [int(i) for i in index],
+            "got": float(o[index]),
+            "expected": float(r[index]),
+        }
+    ref_norm = float(np.linalg.norm(r)) or 1.0
+    return {
+        "ok": not mismatch.any(),
+        "exact": True,
+        "mismatches": int(mismatch.sum()),
+        "rel_l2_error": float(np.linalg.norm(np.where(unwritten, 0.0, diff)))
+        / ref_norm,
+        "unwritten_or_nonfinite": int(unwritten.sum()),
+        "max_abs_error": float(np.max(np.where(unwritten, 0.0, diff), initial=0.0)),
         "first_mismatch": first,
     }
 
