@@ -59,7 +59,7 @@ for fam in $FAMILIES; do
     done_families="$done_families $fam"
 done
 mkdir -p logs && mv logs_*.txt logs/ 2>/dev/null
-tar czf "$OUT/families.tar.gz" results/verify results/time results/profile \
+tar czf "$OUT/families.tar.gz" results/verify results/time results/profile results/sanitize results/timeline \
     results/build/*/*.resources.json results/report results/analysis logs 2>/dev/null
 ls -la "$OUT"
 python - "$done_families" <<'PY'

@@ -213,8 +213,14 @@ def _traffic_findings(before: Mapping[str, Any], after: Mapping[str, Any]) -> li
         _num(before, "sectors_per_request"),
     )
     if _ok(spr_a) and _ok(spr_b) and abs(spr_a - spr_b) > 0.5:
-        key = "sectors_scattered" if spr_a < spr_b else "sectors_denser"
-        found.append(T(key, before=spr_b, after=spr_a))
+        found.append(
+            T(
+                "sectors_moved",
+                before=spr_b,
+                after=spr_a,
+                reading=T(_sectors_key(spr_a)),
+            )
+        )
     dram_a, dram_b = _num(after, "dram_bytes"), _num(before, "dram_bytes")
     if _ok(dram_a) and _ok(dram_b) and abs(pct_change(dram_b, dram_a)) > 5:
         found.append(T("dram_moved", before=dram_b / 1e6, after=dram_a / 1e6))
@@ -226,6 +232,19 @@ def _traffic_findings(before: Mapping[str, Any], after: Mapping[str, Any]) -> li
     if _ok(reg_a) and _ok(reg_b) and reg_a != reg_b:
         found.append(T("registers_moved", before=reg_b, after=reg_a))
     return found
+
+
+def _sectors_key(sectors: float) -> str:
+    """How to read global load sectors per request (32-byte sectors, 32 lanes).
+
+    A warp's 32 coalesced 4-byte loads touch 4 sectors, its 16-byte loads 16: fewer
+    than 4 means idle lanes or shared addresses, more than 16 scattered addresses.
+    """
+    if sectors > 16.5:
+        return "sectors_scattered"
+    if sectors < 3.5:
+        return "sectors_sparse"
+    return "sectors_dense"
 
 
 def _num(row: Mapping[str, Any], key: str) -> float:

@@ -513,17 +513,29 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "conflicts_removed": {"en": "removed", "zh": "已消除"},
     "conflicts_reduced": {"en": "reduced", "zh": "已减少"},
-    "sectors_scattered": {
-        "en": "Global load sectors per request {before:.2f} -> {after:.2f}: more "
-        "scattered, partially used requests (e.g. halo loads by a few threads).",
-        "zh": "每次全局加载请求的 sector 数 {before:.2f} -> {after:.2f}：请求更分散、"
-        "利用不充分（例如少数线程加载光环数据）。",
+    "sectors_moved": {
+        "en": "Global load sectors per request {before:.2f} -> {after:.2f} "
+        "(`l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum` / requests): {reading}",
+        "zh": "每次全局加载请求的 sector 数 {before:.2f} -> {after:.2f}"
+        "（`l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum` / 请求数）：{reading}",
     },
-    "sectors_denser": {
-        "en": "Global load sectors per request {before:.2f} -> {after:.2f}: each "
-        "request now serves more data.",
-        "zh": "每次全局加载请求的 sector 数 {before:.2f} -> {after:.2f}：每次请求现在"
-        "服务更多数据。",
+    "sectors_scattered": {
+        "en": "more than the 16 sectors even a whole warp's 16-byte loads touch: the "
+        "warp's addresses are scattered and most of each sector is wasted.",
+        "zh": "超过整个 warp 做 16 字节加载时所需的 16 个 sector：warp 的地址分散，"
+        "每个 sector 大部分被浪费。",
+    },
+    "sectors_sparse": {
+        "en": "fewer than the 4 sectors of a warp's 32 coalesced 4-byte loads: lanes "
+        "sit idle or share addresses.",
+        "zh": "少于一个 warp 32 个合并 4 字节加载所需的 4 个 sector：有 lane 空闲或"
+        "共享地址。",
+    },
+    "sectors_dense": {
+        "en": "between the 4 sectors of a warp's coalesced 4-byte loads and the 16 of "
+        "its 16-byte loads: wider loads, or 4-byte loads spread over more sectors.",
+        "zh": "介于一个 warp 合并 4 字节加载的 4 个 sector 与 16 字节加载的 16 个之间："
+        "加载更宽，或 4 字节加载分布在更多 sector 上。",
     },
     "dram_moved": {
         "en": "DRAM bytes {before:,.1f} MB -> {after:,.1f} MB.",
