@@ -521,9 +521,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "sectors_scattered": {
         "en": "more than the 16 sectors even a whole warp's 16-byte loads touch: the "
-        "warp's addresses are scattered and most of each sector is wasted.",
+        "warp's addresses are spread out, so each request fetches sectors it uses only "
+        "in part (L1 may serve the rest to a later request).",
         "zh": "超过整个 warp 做 16 字节加载时所需的 16 个 sector：warp 的地址分散，"
-        "每个 sector 大部分被浪费。",
+        "每次请求取回的 sector 只用到一部分（其余部分或许由 L1 供给后续请求）。",
     },
     "sectors_sparse": {
         "en": "fewer than the 4 sectors of a warp's 32 coalesced 4-byte loads: lanes "

@@ -23,7 +23,18 @@ BEFORE_PATTERNS = {"jacobi2d", "sgemm", "faulty"}
 
 
 @pytest.mark.parametrize(
-    "family", ["jacobi2d", "sgemm", "vecadd", "reduction", "histogram", "faulty"]
+    "family",
+    [
+        "jacobi2d",
+        "sgemm",
+        "vecadd",
+        "reduction",
+        "histogram",
+        "conv2d",
+        "scan",
+        "spmv",
+        "faulty",
+    ],
 )
 def test_recorded_reports_hold_every_declared_metric(recording, family):
     declared = set(M.EXTRA_METRICS) | set(M.FROM_SECTIONS)
