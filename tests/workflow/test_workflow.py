@@ -211,21 +211,29 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
     )
 
 
-def test_replay_of_the_pattern_families(workdir):
-    """vecadd, reduction and histogram from the recording: the H200's own numbers, the
-    provenance of their addition, and a diagnosis that names each step's metrics."""
-    families = "families=[" + ",".join(PATTERNS) + "]"
-    proc = snakemake(workdir, "--omit-from", "render_pdf", "--config", families)
+def replay_recorded(workdir: Path, families: tuple[str, ...], revision: str) -> dict:
+    """Replay ``families`` from the recording; check that each summary.csv is the one
+    the H200 wrote, that every variant is ok at every size and that the report names
+    the kernels revision of the run the family was recorded by. Returns report.md."""
+    config = "families=[" + ",".join(families) + "]"
+    proc = snakemake(workdir, "--omit-from", "render_pdf", "--config", config)
     assert proc.returncode == 0, proc.stderr
     reports = workdir / "results/report"
-    for family in PATTERNS:
+    md = {}
+    for family in families:
         on_gpu = ROOT / "tests/data/h200_gpu_reports" / family / "summary.csv"
         assert (reports / family / "summary.csv").read_text() == on_gpu.read_text()
         summary = pd.read_csv(reports / family / "summary.csv")
         assert set(summary["status"]) == {"ok"}, family  # every variant, every size
-        md = (reports / family / "report.md").read_text()
-        assert "kernels revision d5ffe17e642c" in md, family  # the addition's own
-    md = {f: (reports / f / "report.md").read_text() for f in PATTERNS}
+        md[family] = (reports / family / "report.md").read_text()
+        assert f"kernels revision {revision}" in md[family], family
+    return md
+
+
+def test_replay_of_the_pattern_families(workdir):
+    """vecadd, reduction and histogram from the recording: the H200's own numbers, the
+    provenance of their addition, and a diagnosis that names each step's metrics."""
+    md = replay_recorded(workdir, PATTERNS, "d5ffe17e642c")
     # reduction: divergence in the baseline, instructions and lanes per step, launches
     assert "Warp divergence: only 20.3 of 32 lanes" in md["reduction"]
     assert "Issued warp instructions 20.13 M -> 3.93 M" in md["reduction"]
@@ -240,15 +248,8 @@ def test_replay_of_the_pattern_families(workdir):
 def test_replay_of_the_later_pattern_families(workdir):
     """conv2d, scan and spmv from their own addition: every variant verified and timed
     at every size, and a diagnosis that names the metric each step moved."""
-    families = "families=[" + ",".join(PATTERNS_2) + "]"
-    proc = snakemake(workdir, "--omit-from", "render_pdf", "--config", families)
-    assert proc.returncode == 0, proc.stderr
-    reports = workdir / "results/report"
+    md = replay_recorded(workdir, PATTERNS_2, "f105e6fa3045")
     for family in PATTERNS_2:
-        on_gpu = ROOT / "tests/data/h200_gpu_reports" / family / "summary.csv"
-        assert (reports / family / "summary.csv").read_text() == on_gpu.read_text()
-        summary = pd.read_csv(reports / family / "summary.csv")
-        assert set(summary["status"]) == {"ok"}, family
         checked = [
             size
             for path in (ROOT / "examples/h200/verify" / family).glob("*.json")
@@ -256,9 +257,6 @@ def test_replay_of_the_later_pattern_families(workdir):
         ]
         assert any(s["n"] & (s["n"] - 1) for s in checked), family  # odd sizes too
         assert all(s["ok"] and s["rel_l2_error"] < 1e-5 for s in checked), family
-        md = (reports / family / "report.md").read_text()
-        assert "kernels revision f105e6fa3045" in md, family
-    md = {f: (reports / f / "report.md").read_text() for f in PATTERNS_2}
     # conv2d: tiling brings barrier stalls and cuts issued instructions
     assert "Stall **barrier** rose from 0.00 to 2.43" in md["conv2d"]
     assert "Issued warp instructions 125.28 M -> 84.48 M" in md["conv2d"]
