@@ -1,16 +1,19 @@
 #!/bin/bash
 # On the GPU machine: measure whole families with every stage (compile, verify at every
 # size, time, profile, sanitizer, timeline, this GPU's own ceilings), and run only the
-# sanitizer for others; then every raw output goes to $OUT as results.tar.gz, ready
-# for `nsightflow record`. Usage (device tool, carry [".device"]):
+# stages named in UNTIL (and what they need) for the families in PARTIAL; then every
+# raw output goes to $OUT as results.tar.gz, ready for `nsightflow record`. Usage
+# (device tool, carry [".device"]):
 #   source .device/env.sh; export NSIGHTFLOW_GIT_REVISION=<rev>; \
-#   FAMILIES="jacobi2d" SANITIZE_ONLY="conv2d scan spmv" bash scripts/device_rerecord.sh
+#   FAMILIES="jacobi2d" PARTIAL="conv2d scan spmv" UNTIL="sanitize_variant" \
+#   bash scripts/device_rerecord.sh
 # STOP_S (default 540): the whole script's budget; each snakemake gets what is left.
 set -u
 OUT=${OUT:-/tmp/out}
 STOP_S=${STOP_S:-540}
-FAMILIES=${FAMILIES:-"jacobi2d sgemm"}
-SANITIZE_ONLY=${SANITIZE_ONLY:-}
+FAMILIES=${FAMILIES-"jacobi2d sgemm"}  # empty: none
+PARTIAL=${PARTIAL:-}
+UNTIL=${UNTIL:-sanitize_variant}
 mkdir -p "$OUT" logs
 export PATH=/usr/local/cuda/bin:$PATH  # compute-sanitizer
 T0=$(date +%s)
@@ -28,8 +31,9 @@ list() { echo "[$(echo "$*" | tr ' ' ',')]"; }
 for fam in $FAMILIES; do
     run "$fam" --omit-from render_pdf --config "families=[$fam]"
 done
-if [ -n "$SANITIZE_ONLY" ]; then
-    run sanitize --until sanitize_variant --config "families=$(list "$SANITIZE_ONLY")"
+if [ -n "$PARTIAL" ]; then
+    # shellcheck disable=SC2086  # UNTIL is a list of rule names
+    run partial --until $UNTIL --config "families=$(list "$PARTIAL")"
 fi
 tar czf "$OUT/results.tar.gz" results/ceilings.json results/verify results/time \
     results/profile results/sanitize results/timeline results/build/*/*.resources.json \

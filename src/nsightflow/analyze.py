@@ -453,11 +453,13 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
             "status": meta["status"],
             "message": meta.get("message", ""),
             "argv": (meta.get("reports") or [{}])[0].get("argv", []),
-            "reports": [
-                str(folder / r["file"])
-                for r in meta.get("reports", [])
-                if r.get("status") == "ok"
-            ],
+            "reports": list(  # one file holds every size profiled in one process
+                dict.fromkeys(
+                    str(folder / r["file"])
+                    for r in meta.get("reports", [])
+                    if r.get("status") == "ok"
+                )
+            ),
         }
     ceilings = read_json(inputs.ceilings) if inputs.ceilings else {}
     long = _read_tables(inputs.metrics)

@@ -147,7 +147,7 @@ def node_gpus() -> int:
 
 
 @pytest.mark.slurm
-def test_replay_through_slurm_one_job_per_gpu(workdir, slurm_cluster):
+def test_replay_through_slurm_one_job_per_gpu(workdir, slurm_cluster, same_as_on_gpu):
     slurm_profile(workdir)
     proc = snakemake_slurm(workdir, slurm_cluster)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -156,8 +156,7 @@ def test_replay_through_slurm_one_job_per_gpu(workdir, slurm_cluster):
     report = workdir / "results/report/jacobi2d"
     for name in REPORT_FILES:
         assert (report / name).stat().st_size > 0, name
-    on_gpu = ROOT / "tests/data/h200_gpu_reports/jacobi2d/summary.csv"
-    assert (report / "summary.csv").read_text() == on_gpu.read_text()
+    same_as_on_gpu(report / "summary.csv", "jacobi2d")
     assert (workdir / "results/report/index.html").is_file()
 
     # Every job ran through SLURM and kept its log; jobs parsed the Snakefile in the

@@ -20,7 +20,7 @@ def test_parse_cli_writes_table(recording, tmp_path):
     out = tmp_path / "m.csv"
     proc = _run(
         "parse",
-        str(recording / "profile/jacobi2d/v0_naive/n2048.ncu-rep"),
+        str(recording / "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"),
         "-o",
         str(out),
     )
@@ -65,7 +65,7 @@ def test_parse_accepts_nvprof_era_metric_names(recording, tmp_path):
     out = tmp_path / "m.csv"
     proc = _run(
         "parse",
-        str(recording / "profile/jacobi2d/v0_naive/n8192.ncu-rep"),
+        str(recording / "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"),
         "-o",
         str(out),
         "--metrics",

@@ -109,14 +109,14 @@ def test_counters_not_permitted_is_data_with_a_fix(tmp_path, output, fix):
 
 
 def test_a_truncated_report_is_shown_not_dropped(recording, tmp_path):
-    good = recording / "profile/jacobi2d/v0_naive/n2048.ncu-rep"
-    bad = tmp_path / "n8192.ncu-rep"
+    good = recording / "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"
+    bad = tmp_path / "n4096.ncu-rep"
     bad.write_bytes(good.read_bytes()[:1000])
-    shutil.copy(good, tmp_path / "n2048.ncu-rep")
+    shutil.copy(good, tmp_path / good.name)
     metrics, rules = parse_files([tmp_path], keep_going=True)
-    assert set(metrics["size"]) == {2048}
+    assert set(metrics["size"]) == {2048, 8192}
     error = rules[rules["rule"] == "ReportUnreadable"]
-    assert len(error) == 1 and "n8192.ncu-rep" in error.iloc[0]["message"]
+    assert len(error) == 1 and "n4096.ncu-rep" in error.iloc[0]["message"]
 
 
 def _family_with(tmp_path: Path, edit) -> Path:

@@ -11,7 +11,10 @@ from nsightflow.parse import (
     read_ncu_rep,
     rollup_of,
     size_from_name,
+    sizes_from_name,
 )
+
+V0 = "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"  # both profiled sizes, one process
 
 
 def _reports(recording: Path) -> list[Path]:
@@ -46,20 +49,21 @@ def test_key_metrics_of_jacobi_reports(recording, metric):
         assert row["value"] == action.metric_by_name(metric).as_double()
         assert row["unit"] == action.metric_by_name(metric).unit()
         assert row["rollup"] == "sum"
-        assert row["family"] == "jacobi2d" and row["size"] == size_from_name(path)
+        assert row["family"] == "jacobi2d" and row["size"] == sizes_from_name(path)[0]
         assert row["kernel"].startswith("jacobi2d_v")
 
 
 def test_dram_bytes_are_physically_plausible(recording):
     # one read of A at n = 8192 is 268,435,456 bytes; ncu must see about that
-    path = recording / "profile/jacobi2d/v0_naive/n8192.ncu-rep"
-    metrics, _ = read_ncu_rep(path)
-    value = metrics.set_index("metric").loc["dram__bytes_read.sum", "value"]
+    metrics, _ = read_ncu_rep(recording / V0)
+    at_8192 = metrics[metrics["size"] == 8192].set_index("metric")
+    value = at_8192.loc["dram__bytes_read.sum", "value"]
     assert 0.95 * 8192**2 * 4 < value < 1.3 * 8192**2 * 4
 
 
 def test_rule_results_carry_speedups(recording):
-    _, rules = read_ncu_rep(recording / "profile/jacobi2d/v0_naive/n8192.ncu-rep")
+    _, rules = read_ncu_rep(recording / V0)
+    rules = rules[rules["size"] == 8192]
     cpi = rules[(rules["rule"] == "CPIStall") & (rules["type"] == "optimization")]
     assert not cpi.empty
     assert "scoreboard" in cpi.iloc[0]["message"]
@@ -83,10 +87,10 @@ def test_rollup_and_size_from_names():
 
 
 def test_truncated_report_is_a_clear_error(recording, tmp_path):
-    src = recording / "profile/jacobi2d/v0_naive/n2048.ncu-rep"
-    bad = tmp_path / "n2048.ncu-rep"
+    src = recording / V0
+    bad = tmp_path / "n2048+8192.ncu-rep"
     bad.write_bytes(src.read_bytes()[: src.stat().st_size // 3])
-    with pytest.raises(ReportParseError, match=r"n2048\.ncu-rep"):
+    with pytest.raises(ReportParseError, match=r"n2048\+8192\.ncu-rep"):
         read_ncu_rep(bad)
 
 
@@ -100,11 +104,11 @@ def test_empty_or_missing_report(tmp_path):
 
 def test_copied_report_without_meta_still_parses(recording, tmp_path):
     shutil.copy(
-        recording / "profile/jacobi2d/v2_coarsen2/n8192.ncu-rep",
-        tmp_path / "x_n8192.ncu-rep",
+        recording / "profile/jacobi2d/v2_coarsen2/n2048+8192.ncu-rep",
+        tmp_path / "x_n2048+8192.ncu-rep",
     )
-    metrics, _ = read_ncu_rep(tmp_path / "x_n8192.ncu-rep")
-    assert set(metrics["size"]) == {8192} and set(metrics["variant"]) == {""}
+    metrics, _ = read_ncu_rep(tmp_path / "x_n2048+8192.ncu-rep")
+    assert set(metrics["size"]) == {2048, 8192} and set(metrics["variant"]) == {""}
 
 
 CSV_FIXTURE = Path(__file__).resolve().parents[1] / "data" / "ncu" / "h200"

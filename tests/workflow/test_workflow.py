@@ -114,7 +114,9 @@ def test_dry_run_test_config(workdir):
     assert proc.returncode == 0, proc.stderr
 
 
-def test_replay_run_builds_reports_and_reruns_only_what_changed(workdir):
+def test_replay_run_builds_reports_and_reruns_only_what_changed(
+    workdir, same_as_on_gpu
+):
     proc = snakemake(workdir, *PINNED)
     assert proc.returncode == 0, proc.stderr
     for name in REPORT_FILES:
@@ -130,9 +132,7 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(workdir):
     assert (workdir / "results/report/index.html").is_file()
     # The same numbers as the report the H200 itself wrote from this recording.
     for family in ("jacobi2d", "sgemm"):
-        on_gpu = ROOT / "tests/data/h200_gpu_reports" / family / "summary.csv"
-        replayed = workdir / "results/report" / family / "summary.csv"
-        assert replayed.read_text() == on_gpu.read_text(), family
+        same_as_on_gpu(workdir / "results/report" / family / "summary.csv", family)
     assert (workdir / "results/report/ceilings.csv").read_text().count(
         "NVIDIA H200"
     ) == 1
@@ -211,7 +211,9 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
     )
 
 
-def replay_recorded(workdir: Path, families: tuple[str, ...], revision: str) -> dict:
+def replay_recorded(
+    workdir: Path, families: tuple[str, ...], revision: str, same_as_on_gpu
+) -> dict:
     """Replay ``families`` from the recording; check that each summary.csv is the one
     the H200 wrote, that every variant is ok at every size and that the report names
     the kernels revision of the run the family was recorded by. Returns report.md."""
@@ -221,8 +223,7 @@ def replay_recorded(workdir: Path, families: tuple[str, ...], revision: str) -> 
     reports = workdir / "results/report"
     md = {}
     for family in families:
-        on_gpu = ROOT / "tests/data/h200_gpu_reports" / family / "summary.csv"
-        assert (reports / family / "summary.csv").read_text() == on_gpu.read_text()
+        same_as_on_gpu(reports / family / "summary.csv", family)
         summary = pd.read_csv(reports / family / "summary.csv")
         assert set(summary["status"]) == {"ok"}, family  # every variant, every size
         md[family] = (reports / family / "report.md").read_text()
@@ -230,10 +231,10 @@ def replay_recorded(workdir: Path, families: tuple[str, ...], revision: str) -> 
     return md
 
 
-def test_replay_of_the_pattern_families(workdir):
+def test_replay_of_the_pattern_families(workdir, same_as_on_gpu):
     """vecadd, reduction and histogram from the recording: the H200's own numbers, the
     provenance of their addition, and a diagnosis that names each step's metrics."""
-    md = replay_recorded(workdir, PATTERNS, "d5ffe17e642c")
+    md = replay_recorded(workdir, PATTERNS, "d5ffe17e642c", same_as_on_gpu)
     # reduction: divergence in the baseline, instructions and lanes per step, launches
     assert "Warp divergence: only 20.3 of 32 lanes" in md["reduction"]
     assert "Issued warp instructions 20.13 M -> 3.93 M" in md["reduction"]
@@ -245,10 +246,10 @@ def test_replay_of_the_pattern_families(workdir):
     assert "Global load sectors per request 4.00 -> 16.00" in md["vecadd"]
 
 
-def test_replay_of_the_later_pattern_families(workdir):
+def test_replay_of_the_later_pattern_families(workdir, same_as_on_gpu):
     """conv2d, scan and spmv from their own addition: every variant verified and timed
     at every size, and a diagnosis that names the metric each step moved."""
-    md = replay_recorded(workdir, PATTERNS_2, "f105e6fa3045")
+    md = replay_recorded(workdir, PATTERNS_2, "f105e6fa3045", same_as_on_gpu)
     for family in PATTERNS_2:
         checked = [
             size
