@@ -216,7 +216,7 @@ def _recording_info(results: Path, command: str) -> dict[str, Any]:
     """Where and how the outputs under ``results`` were measured."""
     stamped = [
         next(iter(sorted(results.glob(f"{stage}/*/*.json"))), None)
-        for stage in ("time", "sanitize", "verify")
+        for stage in ("time", "sanitize", "verify", "timeline")
     ]
     first = next((path for path in stamped if path is not None), None)
     prof = next(iter(sorted(results.glob("profile/*/*/profile.json"))), None)
@@ -236,7 +236,7 @@ def _recording_info(results: Path, command: str) -> dict[str, Any]:
         "families": sorted(
             {
                 f.parent.name
-                for st in ("verify", "sanitize")
+                for st in ("verify", "sanitize", "timeline")
                 for f in results.glob(f"{st}/*/*.json")
             }
         ),

@@ -1,4 +1,5 @@
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -111,6 +112,23 @@ def test_record_adds_to_a_recording_and_says_what_it_replaced(recording, tmp_pat
         "record", "--add", "--results", str(later), "--out", str(tmp_path / "x")
     )
     assert proc.returncode == 2 and "not a recording" in proc.stderr
+
+
+def test_an_addition_of_traces_alone_names_their_gpu_and_families(recording, tmp_path):
+    target = tmp_path / "rec"
+    target.mkdir()
+    (target / "recording.json").write_text('{"gpu": "NVIDIA H200"}')
+    later = tmp_path / "later"
+    (later / "timeline").mkdir(parents=True)
+    shutil.copytree(recording / "timeline/jacobi2d", later / "timeline/jacobi2d")
+    proc = _run("record", "--add", "--results", str(later), "--out", str(target))
+    assert proc.returncode == 0, proc.stderr
+    (added,) = json.loads((target / "recording.json").read_text())["additions"]
+    first = sorted(recording.glob("timeline/jacobi2d/*.json"))[0]
+    traced = json.loads(first.read_text())
+    assert added["families"] == ["jacobi2d"] and added["gpu"] == "NVIDIA H200"
+    assert added["date"] == traced["provenance"]["date"]
+    assert added["timeline"]["backend"] == traced["backend"]
 
 
 def test_a_family_from_an_addition_names_that_run_in_its_banner():
