@@ -67,9 +67,12 @@ TIMELINE_MESSAGES: dict[str, dict[str, str]] = {
     "timeline_advice": {
         "en": "A kernel much shorter than its copies pays off only when the data "
         "stays on the GPU across many launches; pinned host memory (cudaMallocHost) "
-        "raises the copy bandwidth, and copies on streams overlap with compute.",
+        "raises the copy bandwidth, and copies on streams overlap with compute. A "
+        "copy into freshly allocated pageable memory also pays the page faults of "
+        "its first touch: reuse the host buffer or pin it.",
         "zh": "kernel 比数据拷贝短得多时，只有数据在 GPU 上驻留并被多次 launch 复用才划算；"
-        "锁页主机内存（cudaMallocHost）可提高拷贝带宽，多个 stream 可让拷贝与计算重叠。",
+        "锁页主机内存（cudaMallocHost）可提高拷贝带宽，多个 stream 可让拷贝与计算重叠。"
+        "拷贝到新分配的可分页内存时，还要承担首次访问的缺页开销：复用主机缓冲区或将其锁页。",
     },
     "timeline_failed": {
         "en": "Variants without a trace, kept with their status:",

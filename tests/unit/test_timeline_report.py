@@ -112,7 +112,7 @@ def test_report_has_the_timeline_figure_table_and_finding(
         assert "transfers dominate every variant" in section
         assert f"{ratio.min():,.0f}-{ratio.max():,.0f}x the kernel time" in section
         assert re.search(r"\| `v4_vec4` +\| 8192 \|", section)
-        assert section.rstrip().endswith("copies on streams overlap with compute.")
+        assert section.rstrip().endswith("reuse the host buffer or pin it.")
     html = (out / "report.html").read_text()
     assert html.count("data:image/png;base64,") == 6  # 5 figures + the timeline
     write_pdf(html, out, out / "report.pdf")
