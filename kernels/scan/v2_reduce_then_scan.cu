@@ -8,45 +8,7 @@
 // (X twice, Y once) instead of 16 n (X, Y written, Y re-read and re-written), and
 // 2 barriers per 8192 elements instead of ~20 per 2048.
 
-#include "scan_common.cuh"
-
-#define THREADS 512
-#define PER 16
-#define TILE (THREADS * PER)
-
-__device__ __forceinline__ float block_total(float v) {
-    __shared__ float warp_sums[32];
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    for (int offset = 16; offset > 0; offset >>= 1)
-        v += __shfl_down_sync(0xffffffffu, v, offset);
-    if (lane == 0) warp_sums[warp] = v;
-    __syncthreads();
-    v = 0.0f;
-    if (warp == 0) {
-        v = lane < THREADS / 32 ? warp_sums[lane] : 0.0f;
-        for (int offset = 16; offset > 0; offset >>= 1)
-            v += __shfl_down_sync(0xffffffffu, v, offset);
-    }
-    return v;
-}
-
-extern "C" __global__ void scan_v2_reduce(const float* __restrict__ X,
-                                          float* __restrict__ sums, int n) {
-    size_t base = (size_t)blockIdx.x * TILE;
-    float v = 0.0f;
-    if (base + TILE <= (size_t)n) {  // full tile: coalesced float4 loads
-        const float4* X4 = reinterpret_cast<const float4*>(X + base);
-#pragma unroll
-        for (int k = 0; k < PER / 4; ++k) {
-            float4 x = X4[k * THREADS + threadIdx.x];
-            v += (x.x + x.y) + (x.z + x.w);
-        }
-    } else {
-        for (size_t i = base + threadIdx.x; i < (size_t)n; i += THREADS) v += X[i];
-    }
-    v = block_total(v);
-    if (threadIdx.x == 0) sums[blockIdx.x] = v;
-}
+#include "reduce_then_scan.cuh"  // tile shape and pass 1 (scan_v2_reduce), shared with v3
 
 extern "C" __global__ void scan_v2_scan(const float* __restrict__ X,
                                         float* __restrict__ Y,

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from nsightflow.compile import compile_variant, nvcc_argv, parse_ptxas
+from nsightflow.compile import compile_variant, local_includes, nvcc_argv, parse_ptxas
 from nsightflow.registry import load_family
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,3 +114,23 @@ def test_unrecorded_pattern_families_compile_every_kernel(tmp_path):
         assert res["kernel"] == var.kernel and res["spill_store_bytes"] == 0
         if len(var.kernels) > 1:  # every launch's kernel was found, with resources
             assert set(record["kernels"]) == set(var.kernels)
+
+
+def test_local_includes_follow_quotes_recursively_from_each_file(tmp_path):
+    (tmp_path / "common").mkdir()
+    (tmp_path / "common/inner.cuh").write_text("#define X 1\n")
+    (tmp_path / "common/outer.cuh").write_text('#include "inner.cuh"\n')
+    (tmp_path / "v0.cu").write_text(
+        '#include <cuda_fp16.h>\n  #  include "common/outer.cuh"\n'
+        '#include "absent.cuh"\n// #include is text here\n'
+    )
+    found = local_includes(tmp_path / "v0.cu")
+    assert found == sorted(
+        [
+            (tmp_path / "common/inner.cuh").resolve(),
+            (tmp_path / "common/outer.cuh").resolve(),
+        ]
+    )
+    # a header that includes itself (guarded) is listed once, and the walk ends
+    (tmp_path / "common/inner.cuh").write_text('#pragma once\n#include "inner.cuh"\n')
+    assert len(local_includes(tmp_path / "v0.cu")) == 2

@@ -211,6 +211,19 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
     )
 
 
+def test_changing_a_header_recompiles_the_variants_that_include_it(workdir):
+    scan = ("--omit-from", "render_pdf", "--config", "families=[scan]")
+    assert snakemake(workdir, *scan).returncode == 0
+    time.sleep(1.1)
+    header = workdir / "kernels/scan/reduce_then_scan.cuh"  # v2 and v3 include it
+    header.write_text(header.read_text() + "\n// edited\n")
+    proc = snakemake(workdir, "-n", *scan)
+    assert jobs(proc)["compile_variant"] == 2, proc.stdout
+    compiled = set(re.findall(r"variant=(\w+)", proc.stdout))
+    assert {"v2_reduce_then_scan", "v3_smem_transpose"} <= compiled
+    assert not compiled & {"v0_kogge_stone", "v1_brent_kung"}
+
+
 def replay_recorded(
     workdir: Path, families: tuple[str, ...], revision: str, same_as_on_gpu
 ) -> dict:

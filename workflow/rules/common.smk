@@ -11,6 +11,7 @@ from pathlib import Path
 from snakemake.logging import logger
 from snakemake.utils import validate
 
+from nsightflow.compile import local_includes
 from nsightflow.gpulock import lock_command
 from nsightflow.registry import load_families
 from nsightflow.replay import choose_mode
@@ -45,6 +46,11 @@ def is_activated(section):
 def variant_source(wildcards):
     """The variant's CUDA file as its manifest names it (default <variant>.cu)."""
     return str(FAMILIES[wildcards.family].variants[wildcards.variant].source)
+
+
+def variant_headers(wildcards):
+    """The headers the variant's source includes ("..." includes, recursively)."""
+    return [str(p) for p in local_includes(Path(variant_source(wildcards)))]
 
 
 def variant_files(pattern):

@@ -2,7 +2,7 @@
 Compile each kernel variant with nvcc and parse ptxas resources.
 
 REQUIRED INPUTS:
-    kernels/{family}/{variant}.cu, kernels/{family}/family.yaml
+    kernels/{family}/{variant}.cu, the headers it includes, kernels/{family}/family.yaml
 OUTPUTS:
     results/build/{family}/{variant}.cubin
     results/build/{family}/{variant}.resources.json   (status, registers, smem, spills)
@@ -14,6 +14,7 @@ if MODE == "measure" or HAVE_NVCC:
     rule compile_variant:
         input:
             source=variant_source,
+            headers=variant_headers,
             manifest=f"{KERNELS}/{{family}}/family.yaml",
         output:
             cubin="results/build/{family}/{variant}.cubin",
