@@ -457,6 +457,13 @@ def main(argv: list[str] | None = None) -> int:
     except NsightflowError as exc:
         print(f"ERROR: {exc}", file=sys.stderr)
         return 2
+    except FileNotFoundError as exc:  # an input the user named, or an earlier stage's
+        print(
+            f"ERROR: {exc.filename}: no such file or folder; check the path, or run "
+            "the stage that writes it first",
+            file=sys.stderr,
+        )
+        return 2
     except Exception:
         traceback.print_exc()
         print(

@@ -281,15 +281,22 @@ def bytes_by_level_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure
     return fig
 
 
+STEP_CLIP = 64.0  # the step-changes axis spans 1/64x .. 64x; beyond, bars are labelled
+
+
 def step_changes_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
-    """Relative change of key metrics per step vs the step it improves on."""
+    """Ratio after / before of key metrics per step, on a log axis.
+
+    2x and 1/2x are bars of the same length; ratios beyond 1/64x .. 64x are clipped to
+    the axis and labelled with their value.
+    """
     import matplotlib
 
     with matplotlib.rc_context(STYLE):
-        fig = _new_figure(7, 3.8)
+        steps = [v for v in ctx["variants"] if v["improves_on"]]
+        fig = _new_figure(7, 3.8 + 0.2 * ((len(steps) + 1) // 2))  # legend rows below
         ax = fig.subplots()
         largest = _largest_profiled(analysis)
-        steps = [v for v in ctx["variants"] if v["improves_on"]]
         if largest is None or not steps:
             ax.text(0.5, 0.5, "no profiled steps", ha="center", transform=ax.transAxes)
             return fig
@@ -297,24 +304,47 @@ def step_changes_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
         metrics = [m for m in STEP_METRICS if m in rows and rows[m].notna().any()]
         y = np.arange(len(metrics))
         height = 0.8 / len(steps)
+        ax.set_xscale("log", base=2)
         for i, step in enumerate(steps):
             before, after = step["improves_on"], step["name"]
             if before not in rows.index or after not in rows.index:
                 continue
-            change = [
-                100 * (rows.loc[after, m] / rows.loc[before, m] - 1)
-                if rows.loc[before, m]
-                else np.nan
-                for m in metrics
-            ]
-            ax.barh(y + i * height, change, height, label=f"{before} -> {after}")
-        ax.axvline(0, color="k", lw=0.8)
+            ratio = np.array(
+                [
+                    rows.loc[after, m] / rows.loc[before, m]
+                    if rows.loc[before, m]
+                    else np.nan
+                    for m in metrics
+                ],
+                dtype=float,
+            )
+            shown = np.clip(ratio, 1 / STEP_CLIP, STEP_CLIP)
+            ax.barh(
+                y + i * height, shown - 1, height, left=1, label=f"{before} -> {after}"
+            )
+            for row, (r, x) in enumerate(zip(ratio, shown, strict=True)):
+                if np.isfinite(r) and r != x:  # clipped: say the true ratio
+                    text = (
+                        "0" if r == 0 else f"{r:,.0f}x" if r > 1 else f"1/{1 / r:,.0f}x"
+                    )
+                    ax.text(
+                        x,
+                        y[row] + i * height,
+                        f" {text} ",
+                        va="center",
+                        ha="left" if r > 1 else "right",
+                        fontsize=7,
+                    )
+        ax.axvline(1, color="k", lw=0.8)
+        ticks = [2.0**k for k in range(-6, 7, 2)]
+        ax.set_xticks(ticks, [f"{t:g}x" if t >= 1 else f"1/{1 / t:g}x" for t in ticks])
+        ax.set_xlim(1 / STEP_CLIP / 2, STEP_CLIP * 2)
         ax.set_yticks(
             y + height * (len(steps) - 1) / 2, [STEP_METRICS[m] for m in metrics]
         )
         ax.invert_yaxis()
-        ax.set_xlabel(f"change vs the previous step at n = {size} [%]")
-        ax.legend(fontsize=7)
+        ax.set_xlabel(f"after / before, vs the previous step at n = {size} (log scale)")
+        fig.legend(fontsize=7, loc="outside lower center", ncols=min(len(steps), 2))
         ax.set_title(f"{ctx['family']['title']}: what each step changed")
     return fig
 

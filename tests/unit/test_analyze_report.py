@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 KERNELS = {
     "jacobi2d": ROOT / "kernels",
     "sgemm": ROOT / "kernels",
+    "histogram": ROOT / "kernels",
     "faulty": ROOT / "tests" / "data" / "families",
 }
 
@@ -215,3 +216,25 @@ def test_a_family_without_any_timing_says_so_without_placeholders(recording, tmp
     summary = pd.read_csv(out / "summary.csv")
     assert set(summary["status"]) == {"not_recorded"}  # verified, but never timed
     assert "| `v0_naive`" in md and "not_recorded" in md.split("## 1.")[0]
+
+
+def test_step_changes_show_ratios_on_a_log_axis_and_label_clipped_ones(
+    recording, tmp_path
+):
+    """Histogram's privatization step cuts the time ~170x: beyond the axis, so the
+    bar is clipped and carries the ratio computed from the analysis."""
+    from nsightflow.plot import STEP_CLIP, step_changes_figure
+
+    analysis = _analyze(recording, "histogram", tmp_path)
+    frame = pd.read_csv(analysis / "analysis.csv")
+    ctx = json.loads((analysis / "context.json").read_text())
+    size = frame.loc[frame["profiled"].astype(bool), "size"].max()
+    at = frame[frame["size"] == size].set_index("variant")["time_median_us"]
+    ratio = at["v1_private"] / at["v0_global_atomic"]
+    assert ratio < 1 / STEP_CLIP
+    ax = step_changes_figure(frame, ctx).axes[0]
+    assert ax.get_xscale() == "log"
+    labels = {t.get_text().strip() for t in ax.texts}
+    assert f"1/{1 / ratio:,.0f}x" in labels
+    ends = [b.get_x() + b.get_width() for b in ax.patches]  # bars start at 1x
+    assert min(ends) == pytest.approx(1 / STEP_CLIP)  # the clipped bar ends at the axis

@@ -37,6 +37,15 @@ def test_parse_cli_missing_file_exits_2(tmp_path):
     assert proc.stderr.startswith("ERROR: ") and "absent.ncu-rep" in proc.stderr
 
 
+def test_a_missing_stage_input_names_the_file_not_a_bug(tmp_path):
+    proc = _run(
+        "plot", "--analysis-dir", str(tmp_path / "none"), "--out-dir", str(tmp_path)
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("ERROR: ") and "bug" not in proc.stderr
+    assert str(tmp_path / "none" / "analysis.csv") in proc.stderr
+
+
 def test_unknown_variant_names_the_manifest(tmp_path):
     proc = _run(
         "compile",
