@@ -65,9 +65,9 @@ def _assert_same_as_on_gpu(replayed: Path, family: str) -> None:
     used = json.loads((ON_GPU / family / "ceilings.json").read_text())
     recorded = json.loads((RECORDING / "ceilings.json").read_text())
     for column, ceiling in CEILING_SHARES.items():
-        both = (ours[column] != "") & (gpu[column] != "")
-        assert (both == (gpu[column] != "")).all(), (family, column)
-        ratio = ours[column][both].astype(float) / gpu[column][both].astype(float)
+        filled = gpu[column] != ""
+        assert (filled == (ours[column] != "")).all(), (family, column)
+        ratio = ours[column][filled].astype(float) / gpu[column][filled].astype(float)
         expected = used[ceiling] / recorded[ceiling]
         assert np.allclose(ratio, expected, rtol=1e-9), (family, column)
 

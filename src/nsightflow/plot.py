@@ -284,6 +284,13 @@ def bytes_by_level_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure
 STEP_CLIP = 64.0  # the step-changes axis spans 1/64x .. 64x; beyond, bars are labelled
 
 
+def _times(ratio: float) -> str:
+    """A ratio as the step-changes axis writes it: 16x, 1x, 1/4x, 0."""
+    if ratio == 0:
+        return "0"
+    return f"{ratio:,.0f}x" if ratio >= 1 else f"1/{1 / ratio:,.0f}x"
+
+
 def step_changes_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
     """Ratio after / before of key metrics per step, on a log axis.
 
@@ -324,20 +331,17 @@ def step_changes_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Figure:
             )
             for row, (r, x) in enumerate(zip(ratio, shown, strict=True)):
                 if np.isfinite(r) and r != x:  # clipped: say the true ratio
-                    text = (
-                        "0" if r == 0 else f"{r:,.0f}x" if r > 1 else f"1/{1 / r:,.0f}x"
-                    )
                     ax.text(
                         x,
                         y[row] + i * height,
-                        f" {text} ",
+                        f" {_times(r)} ",
                         va="center",
                         ha="left" if r > 1 else "right",
                         fontsize=7,
                     )
         ax.axvline(1, color="k", lw=0.8)
         ticks = [2.0**k for k in range(-6, 7, 2)]
-        ax.set_xticks(ticks, [f"{t:g}x" if t >= 1 else f"1/{1 / t:g}x" for t in ticks])
+        ax.set_xticks(ticks, [_times(t) for t in ticks])
         ax.set_xlim(1 / STEP_CLIP / 2, STEP_CLIP * 2)
         ax.set_yticks(
             y + height * (len(steps) - 1) / 2, [STEP_METRICS[m] for m in metrics]
