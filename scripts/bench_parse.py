@@ -3,7 +3,7 @@
 import time
 from pathlib import Path
 
-from nsightflow.parse import parse_files
+from nsightflow.tools.ncu_parse import parse_files
 
 ROOT = Path(__file__).resolve().parents[1]
 reports = sorted((ROOT / "examples" / "h200" / "profile").glob("*/*/*.ncu-rep"))

@@ -24,7 +24,7 @@ ncu --query-metrics --chip gh100 > /tmp/metrics.txt 2>&1
 python - <<'PY'
 import re
 from pathlib import Path
-from nsightflow import metrics
+from nsightflow.tools import ncu_metrics as metrics
 known = set(re.findall(r"^(\w+__\w+)", Path("/tmp/metrics.txt").read_text(), re.M))
 def base(m):
     return re.sub(r"\.(sum|avg|max|min|ratio|pct)(\..*)?$", "", m)
@@ -34,7 +34,7 @@ if len(known) < 500:
 missing = [m for m in metrics.PATTERN_METRICS if base(m) not in known]
 print(f"preflight: {len(known)} ncu base metrics; unknown here: {missing or 'none'}")
 if missing:  # this copy only: the lean set without them
-    with Path("src/nsightflow/metrics.py").open("a") as fh:
+    with Path("src/nsightflow/tools/ncu_metrics.py").open("a") as fh:
         fh.write(f"\nEXTRA_METRICS = tuple(m for m in EXTRA_METRICS if m not in {missing!r})\n")
 PY
 

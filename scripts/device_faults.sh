@@ -59,7 +59,7 @@ stamp "one memcheck (jacobi2d v0_naive): exit $?, $((($(date +%s%N) - start) / 1
 
 TARGETS=$(python -c '
 from pathlib import Path
-from nsightflow.registry import load_families
+from nsightflow.family.registry import load_families
 for f in load_families(Path("kernels"), []):
     print(*(f"results/sanitize/{f.name}/{v}.json" for v in f.variants))')
 printf 'sanitize: {timeout_s: 45}\n' >/tmp/san.yaml

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from nsightflow.replay import gpu_available
+from nsightflow.machine.recording import gpu_available
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDING = ROOT / "examples" / "h200"

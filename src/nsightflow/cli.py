@@ -11,16 +11,16 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from nsightflow import provenance
-from nsightflow.cli_timeline import add_commands as add_timeline_commands
 from nsightflow.errors import NsightflowError
+from nsightflow.machine import provenance
+from nsightflow.stages.timeline import add_commands as add_timeline_commands
 
 Handler = Callable[[argparse.Namespace], int]
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from nsightflow.compile import compile_variant
-    from nsightflow.registry import find_variant
+    from nsightflow.family.registry import find_variant
+    from nsightflow.tools.nvcc import compile_variant
 
     _, variant = find_variant(args.kernels_dir, args.family, args.variant)
     record = compile_variant(variant, args.arch, args.cubin)
@@ -33,7 +33,7 @@ def _compile(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from nsightflow import stages
+    from nsightflow.gpu import driver as stages
 
     record = stages.verify(
         args.kernels_dir,
@@ -50,8 +50,8 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _time(args: argparse.Namespace) -> int:
-    from nsightflow import stages
-    from nsightflow.timing import TimingSettings
+    from nsightflow.gpu import driver as stages
+    from nsightflow.gpu.timing import TimingSettings
 
     settings = TimingSettings(
         args.warmup,
@@ -81,8 +81,8 @@ def _time(args: argparse.Namespace) -> int:
 
 
 def _profile(args: argparse.Namespace) -> int:
-    from nsightflow import stages
-    from nsightflow.profile import NcuSettings
+    from nsightflow.gpu import driver as stages
+    from nsightflow.tools.ncu import NcuSettings
 
     settings = NcuSettings(args.clock_control, args.set, args.timeout_s)
     record = stages.profile(
@@ -100,7 +100,7 @@ def _profile(args: argparse.Namespace) -> int:
 
 
 def _sanitize(args: argparse.Namespace) -> int:
-    from nsightflow.sanitize import SanitizeSettings, sanitize
+    from nsightflow.tools.sanitizer import SanitizeSettings, sanitize
 
     record = sanitize(
         args.kernels_dir,
@@ -118,7 +118,7 @@ def _sanitize(args: argparse.Namespace) -> int:
 
 
 def _ceilings(args: argparse.Namespace) -> int:
-    from nsightflow.ceilings import measure
+    from nsightflow.gpu.ceilings import measure
 
     record = measure()
     provenance.write_json(
@@ -143,7 +143,7 @@ def _ceilings_table(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from nsightflow.doctor import checks, exit_status, render
+    from nsightflow.machine.doctor import checks, exit_status, render
 
     found = checks()
     print(render(found))
@@ -157,7 +157,7 @@ def _doctor(args: argparse.Namespace) -> int:
 
 
 def _gpu_lock(args: argparse.Namespace) -> int:
-    from nsightflow.gpulock import run_locked
+    from nsightflow.machine.gpulock import run_locked
 
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     run_locked(command, args.devices, args.lock_dir, args.wait_s)
@@ -165,7 +165,7 @@ def _gpu_lock(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from nsightflow.replay import replay_file
+    from nsightflow.machine.recording import replay_file
 
     ident = (args.family, args.variant) if args.family and args.variant else None
     replay_file(args.recorded, args.output, ident)
@@ -174,7 +174,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _record(args: argparse.Namespace) -> int:
-    from nsightflow.replay import record
+    from nsightflow.machine.recording import record
 
     info = record(args.results, args.out, args.command, add=args.add)
     if args.add:
@@ -184,11 +184,11 @@ def _record(args: argparse.Namespace) -> int:
 
 
 def _parse(args: argparse.Namespace) -> int:
-    from nsightflow.parse import parse_files, write_table
+    from nsightflow.tools.ncu_parse import parse_files, write_table
 
     metrics, rules = parse_files(args.reports, keep_going=args.keep_going)
     if args.metrics:
-        from nsightflow.metrics import resolve
+        from nsightflow.tools.ncu_metrics import resolve
 
         wanted = resolve(args.metrics)  # nvprof-era names accepted
         missing = sorted(set(wanted) - set(metrics["metric"]))
@@ -212,7 +212,7 @@ def _parse(args: argparse.Namespace) -> int:
 
 
 def _analyze(args: argparse.Namespace) -> int:
-    from nsightflow.analyze import AnalysisInputs, write_analysis
+    from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
 
     inputs = AnalysisInputs(
         args.kernels_dir / args.family,
@@ -230,14 +230,14 @@ def _analyze(args: argparse.Namespace) -> int:
 
 
 def _plot(args: argparse.Namespace) -> int:
-    from nsightflow.plot import write_figures
+    from nsightflow.plot.figures import write_figures
 
     write_figures(args.analysis_dir, args.out_dir)
     return 0
 
 
 def _report(args: argparse.Namespace) -> int:
-    from nsightflow.report import write_report
+    from nsightflow.report.build import write_report
 
     write_report(
         args.analysis_dir,
@@ -250,7 +250,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _pdf(args: argparse.Namespace) -> int:
-    from nsightflow.pdf import write_pdf
+    from nsightflow.report.pdf.build import write_pdf
 
     write_pdf(
         args.html.read_text(), args.html.parent, args.output, language=args.language
@@ -259,7 +259,7 @@ def _pdf(args: argparse.Namespace) -> int:
 
 
 def _index(args: argparse.Namespace) -> int:
-    from nsightflow.report import write_index
+    from nsightflow.report.build import write_index
 
     write_index(args.report_dir, args.families)
     return 0

@@ -207,7 +207,7 @@ def test_replay_through_slurm_one_job_per_gpu(workdir, slurm_cluster, same_as_on
 def test_exclusive_gpu_jobs_have_the_node_to_themselves(workdir, slurm_cluster):
     """The profile's documented option slurm_extra: "'--exclusive'" on GPU rules."""
     slurm_profile(workdir, slurm_extra="'--exclusive'")
-    from nsightflow.registry import load_family
+    from nsightflow.family.registry import load_family
 
     variants = load_family(ROOT / "kernels/jacobi2d").variants
     targets = [f"results/verify/jacobi2d/{v}.json" for v in variants] + [

@@ -3,9 +3,9 @@
 import pandas as pd
 import pytest
 
-from nsightflow import metrics as M
-from nsightflow.aggregate import aggregate_launches, launch_table
-from nsightflow.analyze import stall_frame, wide_metrics
+from nsightflow.analysis.analyze import stall_frame, wide_metrics
+from nsightflow.analysis.launches import aggregate_launches, launch_table
+from nsightflow.tools import ncu_metrics as M
 
 
 def _rows(variant: str, launch: int, kernel: str, values: dict[str, float]):

@@ -5,10 +5,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nsightflow.analyze import AnalysisInputs, add_derived, write_analysis
-from nsightflow.plot import FIGURES, write_figures
-from nsightflow.registry import load_family
-from nsightflow.report import SUMMARY_COLUMNS, write_report
+from nsightflow.analysis.analyze import AnalysisInputs, add_derived, write_analysis
+from nsightflow.family.registry import load_family
+from nsightflow.plot.figures import FIGURES, write_figures
+from nsightflow.report.build import SUMMARY_COLUMNS, write_report
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = {
@@ -21,7 +21,7 @@ KERNELS = {
 
 def _analyze(recording: Path, family: str, tmp_path: Path) -> Path:
     """parse -> analyze on the recording, as the workflow does, into tmp_path."""
-    from nsightflow.parse import parse_files, write_table
+    from nsightflow.tools.ncu_parse import parse_files, write_table
 
     metrics, rules = [], []
     for folder in sorted(recording.glob(f"profile/{family}/*")):
@@ -126,7 +126,7 @@ def test_report_from_recording(recording, tmp_path, family):
         assert png.read_bytes()[:4] == b"\x89PNG" and f"figures/{name}.png" in md
     html = (out / "report.html").read_text()
     assert "<table>" in html and html.count("data:image/png;base64,") == len(FIGURES)
-    from nsightflow.pdf import write_pdf
+    from nsightflow.report.pdf.build import write_pdf
 
     write_pdf(html, out, out / "report.pdf")
     assert (out / "report.pdf").read_bytes()[:5] == b"%PDF-"
@@ -163,8 +163,8 @@ def test_report_from_recording(recording, tmp_path, family):
 
 
 def test_user_strings_are_escaped_in_html(recording, tmp_path):
-    from nsightflow.report import to_html
-    from nsightflow.sections import ReportBuilder
+    from nsightflow.report.build import to_html
+    from nsightflow.report.sections.family import ReportBuilder
 
     analysis = _analyze(recording, "faulty", tmp_path)
     ctx = json.loads((analysis / "context.json").read_text())
@@ -190,7 +190,7 @@ def test_every_number_names_its_raw_file(recording, tmp_path):
 
 def test_a_family_without_any_timing_says_so_without_placeholders(recording, tmp_path):
     """A recording that lacks a family's timings (a family added after it was made)."""
-    from nsightflow.replay import replay_file
+    from nsightflow.machine.recording import replay_file
 
     partial = tmp_path / "rec"
     for sub in ("build/jacobi2d", "verify/jacobi2d", "profile/jacobi2d"):
@@ -223,7 +223,7 @@ def test_step_changes_show_ratios_on_a_log_axis_and_label_clipped_ones(
 ):
     """Histogram's privatization step cuts the time ~170x: beyond the axis, so the
     bar is clipped and carries the ratio computed from the analysis."""
-    from nsightflow.plot import STEP_CLIP, step_changes_figure
+    from nsightflow.plot.figures import STEP_CLIP, step_changes_figure
 
     analysis = _analyze(recording, "histogram", tmp_path)
     frame = pd.read_csv(analysis / "analysis.csv")

@@ -141,7 +141,7 @@ def test_an_addition_of_traces_alone_names_their_gpu_and_families(recording, tmp
 
 
 def test_a_family_from_an_addition_names_that_run_in_its_banner():
-    from nsightflow.replay import recording_for
+    from nsightflow.machine.recording import recording_for
 
     info = {
         "date": "first",

@@ -3,8 +3,13 @@ from pathlib import Path
 
 import pytest
 
-from nsightflow.compile import compile_variant, local_includes, nvcc_argv, parse_ptxas
-from nsightflow.registry import load_family
+from nsightflow.family.registry import load_family
+from nsightflow.tools.nvcc import (
+    compile_variant,
+    local_includes,
+    nvcc_argv,
+    parse_ptxas,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 FAMILIES = [

@@ -4,8 +4,8 @@ import pytest
 import yaml
 
 from nsightflow.errors import ManifestError
-from nsightflow.expr import evaluate
-from nsightflow.registry import load_families, load_family
+from nsightflow.family.expr import evaluate
+from nsightflow.family.registry import load_families, load_family
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,12 +17,12 @@ import pandas as pd
 import pytest
 import yaml
 
-from nsightflow import isolate
 from nsightflow.errors import ManifestError
-from nsightflow.history import archive
-from nsightflow.parse import parse_files
-from nsightflow.provenance import write_json
-from nsightflow.registry import load_family
+from nsightflow.family.registry import load_family
+from nsightflow.gpu import isolate
+from nsightflow.machine.history import archive
+from nsightflow.machine.provenance import write_json
+from nsightflow.tools.ncu_parse import parse_files
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -266,7 +266,7 @@ def _fake_nsys(tmp_path: Path, writes_report: bool, code: int = 0) -> Path:
 
 @pytest.mark.parametrize("code", [0, 1])
 def test_nsys_that_cannot_write_reports_is_unusable(tmp_path, monkeypatch, code):
-    from nsightflow import doctor
+    from nsightflow.machine import doctor
 
     monkeypatch.setenv("PATH", f"{_fake_nsys(tmp_path, False, code)}:/usr/bin:/bin")
     ok, why = doctor.nsys_can_write_reports()
@@ -276,7 +276,7 @@ def test_nsys_that_cannot_write_reports_is_unusable(tmp_path, monkeypatch, code)
 
 
 def test_nsys_missing_or_working_is_told_apart(tmp_path, monkeypatch):
-    from nsightflow import doctor
+    from nsightflow.machine import doctor
 
     monkeypatch.setenv("PATH", str(tmp_path))  # nothing there
     assert doctor.nsys_can_write_reports() == (False, "nsys not on PATH")
@@ -306,7 +306,7 @@ def test_two_runs_racing_for_one_gpu_are_caught_and_shown(recording, tmp_path):
     machine never measure at once at all: tests/unit/test_gpulock.py.)"""
     from test_analyze_report import _analyze
 
-    from nsightflow.report import write_report
+    from nsightflow.report.build import write_report
 
     rec = tmp_path / "rec"
     shutil.copytree(recording, rec)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from nsightflow.errors import GpuUnavailableError
-from nsightflow.gpulock import candidates, lock_command, lock_dir
+from nsightflow.machine.gpulock import candidates, lock_command, lock_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 JOB = """

@@ -15,13 +15,14 @@ from PIL import Image
 from pypdf import PdfReader
 from test_analyze_report import _analyze
 
-from nsightflow import i18n, pdf_fonts
 from nsightflow.cli import build_parser
 from nsightflow.errors import StageInputError
-from nsightflow.i18n import CATALOGUE, LANGUAGES, T, field_names
-from nsightflow.pdf import page_language, write_pdf
-from nsightflow.plot import write_figures
-from nsightflow.report import to_html, write_report
+from nsightflow.plot.figures import write_figures
+from nsightflow.report import i18n
+from nsightflow.report.build import to_html, write_report
+from nsightflow.report.i18n import CATALOGUE, LANGUAGES, T, field_names
+from nsightflow.report.pdf import fonts as pdf_fonts
+from nsightflow.report.pdf.build import page_language, write_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 PDFTOPPM = shutil.which("pdftoppm")

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from nsightflow.errors import ManifestError
-from nsightflow.launch import Launcher
-from nsightflow.registry import load_families, load_family
+from nsightflow.family.registry import load_families, load_family
+from nsightflow.gpu.launch import Launcher
 
 ROOT = Path(__file__).resolve().parents[2]
 NEW = ["conv2d", "histogram", "reduction", "scan", "spmv", "vecadd"]

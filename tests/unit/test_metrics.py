@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from nsightflow import metrics as M
-from nsightflow.analyze import NCU_COLUMNS
-from nsightflow.parse import read_ncu_rep
-from nsightflow.profile import NcuSettings, ncu_argv
+from nsightflow.analysis.analyze import NCU_COLUMNS
+from nsightflow.tools import ncu_metrics as M
+from nsightflow.tools.ncu import NcuSettings, ncu_argv
+from nsightflow.tools.ncu_parse import read_ncu_rep
 
 
 def test_report_reads_only_declared_metrics():
@@ -72,7 +72,7 @@ def test_nvprof_aliases_map_to_ncu_names():
 
 
 def test_replay_passes_read_from_ncu_output():
-    from nsightflow.profile import replay_passes
+    from nsightflow.tools.ncu import replay_passes
 
     out = (
         '==PROF== Profiling "jacobi2d_v0": 0%....50%....100% - 9 passes\n'

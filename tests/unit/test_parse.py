@@ -5,7 +5,7 @@ import ncu_report
 import pytest
 
 from nsightflow.errors import ReportParseError
-from nsightflow.parse import (
+from nsightflow.tools.ncu_parse import (
     METRIC_COLUMNS,
     parse_files,
     read_ncu_rep,
@@ -116,7 +116,7 @@ CSV_FIXTURE = Path(__file__).resolve().parents[1] / "data" / "ncu" / "h200"
 
 def test_raw_csv_matches_the_report_it_was_exported_from():
     # v1_smem_n2048.raw.csv = ncu --import v1_smem_n2048.ncu-rep --csv --page raw (H200)
-    from nsightflow.parse import read_ncu_csv
+    from nsightflow.tools.ncu_parse import read_ncu_csv
 
     csv = read_ncu_csv(CSV_FIXTURE / "v1_smem_n2048.raw.csv").set_index("metric")
     rep, _ = read_ncu_rep(CSV_FIXTURE / "v1_smem_n2048.ncu-rep")
@@ -151,14 +151,14 @@ def test_raw_csv_matches_the_report_it_was_exported_from():
     ],
 )
 def test_display_units_become_base_units(value, unit, expected):
-    from nsightflow.parse import to_base_unit
+    from nsightflow.tools.ncu_parse import to_base_unit
 
     got = to_base_unit(value, unit)
     assert got[1] == expected[1] and got[0] == pytest.approx(expected[0])
 
 
 def test_sizes_of_a_multi_size_report_come_from_its_name(tmp_path):
-    from nsightflow.parse import _labels, _per_size, sizes_from_name
+    from nsightflow.tools.ncu_parse import _labels, _per_size, sizes_from_name
 
     assert sizes_from_name(Path("n2048+8192.ncu-rep")) == [2048, 8192]
     assert sizes_from_name(Path("n2048.ncu-rep")) == []

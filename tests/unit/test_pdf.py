@@ -7,9 +7,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from pypdf import PdfReader
 
-from nsightflow import pdf
 from nsightflow.errors import NsightflowError, StageInputError
-from nsightflow.report import to_html
+from nsightflow.report.build import to_html
+from nsightflow.report.pdf import build as pdf
 
 A4 = (595.28, 841.89)  # points
 

@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 from nsightflow.errors import ManifestError
-from nsightflow.expr import names
-from nsightflow.registry import load_family
-from nsightflow.verify import compare
+from nsightflow.family.expr import names
+from nsightflow.family.registry import load_family
+from nsightflow.gpu.verify import compare
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -173,7 +173,7 @@ def test_sweeps_include_sizes_that_are_not_powers_of_two(family):
 
 
 def test_an_explicit_revision_wins_over_the_enclosing_checkout(monkeypatch):
-    from nsightflow.provenance import git_revision
+    from nsightflow.machine.provenance import git_revision
 
     monkeypatch.delenv("NSIGHTFLOW_GIT_REVISION", raising=False)
     assert git_revision(ROOT / "kernels") not in (None, "0123abcd")

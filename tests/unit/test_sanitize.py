@@ -17,9 +17,9 @@ import pandas as pd
 import pytest
 from test_analyze_report import _analyze
 
-from nsightflow import sanitize as S
-from nsightflow.provenance import write_json
-from nsightflow.registry import load_family
+from nsightflow.family.registry import load_family
+from nsightflow.machine.provenance import write_json
+from nsightflow.tools import sanitizer as S
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,7 +92,7 @@ def test_clean_race_unsupported_and_silent_runs_are_told_apart():
 
 
 def test_sanitizer_argv_wraps_the_worker_launch():
-    target = ["python", "-m", "nsightflow.worker", "launch", "s.json", "r.json"]
+    target = ["python", "-m", "nsightflow.gpu.worker", "launch", "s.json", "r.json"]
     assert S.sanitizer_argv("racecheck", target) == [
         "compute-sanitizer",
         "--tool",
@@ -177,7 +177,7 @@ def test_racecheck_runs_only_where_shared_memory_is_used(fake_sanitizer, recordi
     calls = _calls(fake_sanitizer)
     assert [c["tool"] for c in calls] == ["memcheck", "memcheck", "racecheck"]
     for call in calls:  # the worker's launch task, argv only, at one small size
-        assert call["target"][1:4] == ["-m", "nsightflow.worker", "launch"]
+        assert call["target"][1:4] == ["-m", "nsightflow.gpu.worker", "launch"]
         assert call["spec"]["sizes"] == [257]
 
 
@@ -273,8 +273,8 @@ def _records(tmp_path: Path, recording: Path, bad: str | None) -> list[Path]:
 
 
 def _report(tmp_path: Path, recording: Path, sanitize: list[Path]) -> tuple:
-    from nsightflow.analyze import AnalysisInputs, write_analysis
-    from nsightflow.sections import ReportBuilder
+    from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
+    from nsightflow.report.sections.family import ReportBuilder
 
     base = _analyze(recording, "jacobi2d", tmp_path)  # without sanitizer records
     inputs = AnalysisInputs(
@@ -354,7 +354,7 @@ def test_the_report_says_why_the_sanitizer_did_not_run(
 
 
 def test_replay_copies_sanitizer_records_and_marks_missing_ones(tmp_path):
-    from nsightflow.replay import replay_file
+    from nsightflow.machine.recording import replay_file
 
     out = tmp_path / "results/sanitize/faulty/v9_new.json"
     replay_file(tmp_path / "rec/sanitize/faulty/v9_new.json", out, ("faulty", "v9_new"))

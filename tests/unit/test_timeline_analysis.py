@@ -4,15 +4,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from nsightflow import i18n
-from nsightflow.sections_timeline import transfer_findings
-from nsightflow.timeline import COLUMNS, tidy
-from nsightflow.timeline_analyze import (
+from nsightflow.analysis.timeline import (
     SUMMARY_COLUMNS,
     key_size,
     sequence_summary,
     summarize,
 )
+from nsightflow.gpu.timeline import COLUMNS, tidy
+from nsightflow.report import i18n
+from nsightflow.report.sections.timeline import transfer_findings
 
 MIB = 2**20
 

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from nsightflow import doctor, timeline, timeline_nsys
-from nsightflow.timeline import Capabilities, choose_backend
+from nsightflow.gpu import timeline
+from nsightflow.gpu.timeline import Capabilities, choose_backend
+from nsightflow.machine import doctor
+from nsightflow.tools import nsys as timeline_nsys
 
 ROOT = Path(__file__).resolve().parents[2]
 NSYS_CSV = (

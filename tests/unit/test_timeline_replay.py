@@ -4,8 +4,8 @@ import json
 
 import pandas as pd
 
-from nsightflow.replay import record, replay_file
-from nsightflow.timeline import COLUMNS
+from nsightflow.gpu.timeline import COLUMNS
+from nsightflow.machine.recording import record, replay_file
 
 
 def test_a_recorded_table_is_replayed_as_it_is(recording, tmp_path):

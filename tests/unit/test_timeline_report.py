@@ -11,13 +11,13 @@ import pytest
 from pypdf import PdfReader
 from test_analyze_report import _analyze
 
-from nsightflow.pdf import write_pdf
-from nsightflow.plot import write_figures
-from nsightflow.plot_timeline import write_figure
-from nsightflow.registry import load_family
-from nsightflow.report import write_report
-from nsightflow.timeline import table_of
-from nsightflow.timeline_analyze import write_analysis
+from nsightflow.analysis.timeline import write_analysis
+from nsightflow.family.registry import load_family
+from nsightflow.gpu.timeline import table_of
+from nsightflow.plot.figures import write_figures
+from nsightflow.plot.timeline import write_figure
+from nsightflow.report.build import write_report
+from nsightflow.report.pdf.build import write_pdf
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data/timeline/h200"
 SEQUENCES = {  # the copies each family's sequence makes, in order

@@ -3,11 +3,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nsightflow.launch import poison
-from nsightflow.registry import load_family
-from nsightflow.timing import TimingSettings, sample_until_settled, summarize
-from nsightflow.verify import compare, verify_sizes
-from nsightflow.verify import summarize as verify_summary
+from nsightflow.family.registry import load_family
+from nsightflow.gpu.launch import poison
+from nsightflow.gpu.timing import TimingSettings, sample_until_settled, summarize
+from nsightflow.gpu.verify import compare, verify_sizes
+from nsightflow.gpu.verify import summarize as verify_summary
 
 KERNELS = Path(__file__).resolve().parents[2] / "kernels"
 
@@ -92,7 +92,7 @@ def test_sampling_stops_at_max_reps_when_noisy():
 
 
 def test_concurrency_guard_policies(monkeypatch):
-    from nsightflow import timing
+    from nsightflow.gpu import timing
 
     states = iter([{"other_processes": [4242]}, {"other_processes": []}])
     monkeypatch.setattr(timing, "gpu_state", lambda: next(states))

@@ -38,7 +38,7 @@ def test_replayed_report_shows_the_timeline_figure_and_transfer_table(workdir):
     assert re.search(r'<img alt="copies and kernel of each variant" src="data:', html)
     assert re.search(r"<th[^>]*>HtoD GB/s</th>", html)
     summary = pd.read_csv(workdir / "results/analysis/jacobi2d/timeline_summary.csv")
-    from nsightflow.registry import load_family
+    from nsightflow.family.registry import load_family
 
     family = load_family(workdir / "kernels/jacobi2d")
     assert set(summary["variant"]) == set(family.variants)

@@ -21,13 +21,13 @@ PATTERNS_2 = {"conv2d": "f105e6fa3045", "scan": "b4d985c2e4e8", "spmv": "f105e6f
 
 def n_variants() -> int:
     """Variants of every default family: the job counts scale with it."""
-    from nsightflow.registry import load_families
+    from nsightflow.family.registry import load_families
 
     return sum(len(f.variants) for f in load_families(ROOT / "kernels"))
 
 
 def n_families() -> int:
-    from nsightflow.registry import load_families
+    from nsightflow.family.registry import load_families
 
     return len(load_families(ROOT / "kernels"))
 
@@ -124,7 +124,7 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(
     md = (workdir / "results/report/jacobi2d/report.md").read_text()
     assert "Replayed, not measured here" in md and "NVIDIA H200" in md
     summary = pd.read_csv(workdir / "results/report/jacobi2d/summary.csv")
-    from nsightflow.registry import load_family
+    from nsightflow.family.registry import load_family
 
     assert set(summary["variant"]) == set(
         load_family(ROOT / "kernels/jacobi2d").variants

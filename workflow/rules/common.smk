@@ -11,10 +11,10 @@ from pathlib import Path
 from snakemake.logging import logger
 from snakemake.utils import validate
 
-from nsightflow.compile import local_includes
-from nsightflow.gpulock import lock_command
-from nsightflow.registry import load_families
-from nsightflow.replay import choose_mode
+from nsightflow.tools.nvcc import local_includes
+from nsightflow.machine.gpulock import lock_command
+from nsightflow.family.registry import load_families
+from nsightflow.machine.recording import choose_mode
 
 
 validate(config, schema="../schemas/config.schema.yaml")
@@ -24,7 +24,7 @@ FAMILIES = {f.name: f for f in load_families(KERNELS, config["families"])}
 SOURCE = Path(config["source"])
 MODE, MODE_REASON = choose_mode(config["mode"], SOURCE)
 HAVE_NVCC = shutil.which("nvcc") is not None
-# Prefix of every GPU rule's command: one GPU job per device (nsightflow.gpulock).
+# Prefix of every GPU rule's command: one GPU job per device (nsightflow.machine.gpulock).
 # Use: `params: lock=GPU_LOCK` and `{params.lock} python -m nsightflow <stage> ...`.
 GPU_LOCK = shlex.join(lock_command(config["gpus"]))
 DRY_RUN = "-n" in sys.argv or "--dry-run" in sys.argv or "--dryrun" in sys.argv
@@ -100,7 +100,7 @@ def archive_measurements():
     """Measure mode: keep the previous raw outputs before jobs replace them."""
     if MODE != "measure" or DRY_RUN:
         return
-    from nsightflow.history import archive
+    from nsightflow.machine.history import archive
 
     folder = archive(Path("results"))
     if folder is not None:

@@ -13,7 +13,7 @@ OUTPUTS:
 
 
 if is_activated("sanitize") and MODE == "measure":
-    from nsightflow.doctor import sanitizer_available
+    from nsightflow.machine.doctor import sanitizer_available
 
     SANITIZER_OK, SANITIZER_FOUND = sanitizer_available()
     if not SANITIZER_OK:

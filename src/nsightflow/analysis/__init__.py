@@ -1,0 +1,1 @@
+"""Analysis: pure pandas over the stages' outputs (no GPU, no tools, no machine probes)."""

@@ -1,0 +1,497 @@
+"""Analyze stage: join compile, verify, timing and ncu data of one family.
+
+Writes into ``results/analysis/<family>/``:
+
+- ``analysis.csv``, one row per variant x swept size (see :data:`COLUMNS`): status,
+  timing statistics, achieved GB/s and GFLOP/s from the family's ideal counts, % of the
+  measured ceilings, speedups vs the baseline and vs the step each variant improves on,
+  rank among correct variants, and at profiled sizes the ncu metrics the report uses.
+- ``stalls.csv``: ``variant, size, reason, cycles, share`` (warp stall reasons).
+- ``rules.csv``: ncu's rule results of every profiled launch.
+- ``context.json``: family, variants (idea, status, resources, sanitizer findings),
+  ceilings, provenance.
+
+All functions that build frames are pure; only :func:`write_analysis` touches files.
+"""
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nsightflow.analysis.launches import aggregate_launches, launch_table
+from nsightflow.family.inputs import ideal_counts, recorded_sizes
+from nsightflow.family.registry import Family, load_family
+from nsightflow.machine.provenance import read_json, write_json
+from nsightflow.machine.recording import recording_for
+from nsightflow.tools import ncu_metrics as M
+from nsightflow.tools import sanitizer as S
+
+OK = "ok"
+# Columns taken from ncu at profiled sizes: output column -> ncu metric.
+NCU_COLUMNS: dict[str, str] = {
+    "ncu_time_ns": M.TIME,
+    "dram_read_bytes": M.DRAM_READ,
+    "dram_write_bytes": M.DRAM_WRITE,
+    "smem_conflicts_ld": M.SMEM_CONFLICTS_LD,
+    "smem_conflicts_st": M.SMEM_CONFLICTS_ST,
+    "smem_wavefronts_ld": M.SMEM_WAVEFRONTS_LD,
+    "smem_wavefronts_st": M.SMEM_WAVEFRONTS_ST,
+    "shared_ld_inst": M.SHARED_LD_INST,
+    "shared_st_inst": M.SHARED_ST_INST,
+    "global_ld_sectors": M.GLOBAL_LD_SECTORS,
+    "global_st_sectors": M.GLOBAL_ST_SECTORS,
+    "l2_sectors": M.L2_SECTORS,
+    "occ_limit_registers": M.OCCUPANCY_LIMITS[0],
+    "occ_limit_shared_mem": M.OCCUPANCY_LIMITS[1],
+    "occ_limit_warps": M.OCCUPANCY_LIMITS[2],
+    "occ_limit_blocks": M.OCCUPANCY_LIMITS[3],
+    "global_ld_requests": M.GLOBAL_LD_REQUESTS,
+    "achieved_occupancy_pct": M.ACHIEVED_OCCUPANCY,
+    "theoretical_occupancy_pct": M.THEORETICAL_OCCUPANCY,
+    "registers": M.REGISTERS,
+    "l2_hit_pct": M.L2_HIT_RATE,
+    "smem_throughput_pct": M.SMEM_THROUGHPUT,
+    "ffma": M.FFMA,
+    "fadd": M.FADD,
+    "fmul": M.FMUL,
+    "peak_ffma_per_cycle": M.PEAK_FFMA_PER_CYCLE,
+    "sm_hz": M.SM_CYCLES_PER_SECOND,
+    "peak_dram_bytes_per_cycle": M.PEAK_DRAM_BYTES_PER_CYCLE,
+    "dram_hz": M.DRAM_CYCLES_PER_SECOND,
+    "l2_bytes": M.L2_BYTES,
+    # issue 8: divergence, instruction count, atomics
+    "inst_executed": M.INST_EXECUTED,
+    "threads_per_inst": M.THREADS_PER_INST,
+    "lanes_per_inst": M.LANES_PER_INST,
+    "branch_uniform_pct": M.BRANCH_UNIFORM,
+    "l2_red_sectors": M.L2_RED_SECTORS,
+    "l2_atom_sectors": M.L2_ATOM_SECTORS,
+    "shared_atom_inst": M.SHARED_ATOM_INST,
+    "smem_conflicts_atom": M.SMEM_CONFLICTS_ATOM,
+}
+TIMING_COLUMNS = [
+    "cache",
+    "throttled",
+    "time_median_us",
+    "time_q1_us",
+    "time_q3_us",
+    "time_iqr_us",
+    "time_min_us",
+    "reps",
+    "cv",
+    "settled",
+]
+
+
+@dataclass(frozen=True)
+class AnalysisInputs:
+    """Files the analyze stage reads (lists hold one file per variant)."""
+
+    family_dir: Path
+    resources: list[Path] = field(default_factory=list)
+    verify: list[Path] = field(default_factory=list)
+    timing: list[Path] = field(default_factory=list)
+    metrics: list[Path] = field(default_factory=list)
+    rules: list[Path] = field(default_factory=list)
+    profiles: list[Path] = field(default_factory=list)  # profile folders (profile.json)
+    ceilings: Path | None = None
+    sanitize: list[Path] = field(default_factory=list)  # none: stage switched off
+
+
+def variant_status(
+    resources: Mapping[str, Any],
+    verify: Mapping[str, Any],
+    sanitize: Mapping[str, Any] | None = None,
+    timing: Mapping[str, Any] | None = None,
+) -> tuple[str, str]:
+    """The variant's overall status and message: the first stage that failed.
+
+    A variant that verified but whose memcheck found a device-side error is
+    ``memcheck_error``: right by luck is not right. One that verified but whose
+    time stage failed as a whole (timeout, crash, not recorded) takes that status:
+    shown, never ranked.
+    """
+    if not resources or not verify:
+        return "not_recorded", "no compile or verify record for this variant"
+    if resources.get("status") != OK:
+        return str(resources.get("status")), str(resources.get("message", ""))
+    if verify.get("status") == OK and (bad := S.memcheck_error(sanitize or {})):
+        return "memcheck_error", bad
+    timed = timing or {}
+    if verify.get("status") == OK and timed.get("status", OK) != OK:
+        return str(timed["status"]), "time stage: " + str(timed.get("message", ""))
+    return str(verify.get("status")), str(verify.get("message", ""))
+
+
+def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
+    """Timing rows of every variant: ``family, variant, size, status, time_*...``."""
+    rows = []
+    for variant, record in records.items():
+        for row in record.get("rows", []):
+            rows.append(
+                {
+                    "family": family,
+                    "variant": variant,
+                    "size": row["size"],
+                    "timing_status": row.get("status", OK),
+                    **{c: row.get(c) for c in TIMING_COLUMNS},
+                    "shared_gpu": bool(
+                        (row.get("gpu_before") or {}).get("other_processes")
+                        or (row.get("gpu_after") or {}).get("other_processes")
+                    ),
+                    # recordings made before cache modes existed were all hot
+                    "cache": row.get(
+                        "cache", "hot" if "time_median_us" in row else None
+                    ),
+                }
+            )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "family",
+            "variant",
+            "size",
+            "timing_status",
+            "shared_gpu",
+            *TIMING_COLUMNS,
+        ],
+    )
+
+
+def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
+    """One row per variant x size with the ncu metrics the report uses.
+
+    Stall metrics stay out (see :func:`stall_frame`); sectors per request and measured
+    FLOPs (2*ffma + fadd + fmul) are derived here. The launches of a multi-kernel run
+    are combined first (:func:`nsightflow.analysis.launches.aggregate_launches`).
+    """
+    long = aggregate_launches(long)
+    wanted = long[long["metric"].isin(NCU_COLUMNS.values())] if len(long) else long
+    if wanted.empty:  # profiling off, failed or not recorded: every column NaN
+        wide = pd.DataFrame(columns=["variant", "size", *NCU_COLUMNS], dtype=float)
+    else:
+        wide = wanted.pivot_table(
+            index=["variant", "size"], columns="metric", values="value", aggfunc="first"
+        )
+        wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
+        wide = wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
+    wide["sectors_per_request"] = wide["global_ld_sectors"] / wide["global_ld_requests"]
+    # ncu counts a conflict as a wavefront beyond the access's minimum (1 for 32-bit,
+    # 4 for 128-bit accesses), so conflicts / wavefronts is the share of replays.
+    wavefronts = wide["smem_wavefronts_ld"] + wide["smem_wavefronts_st"]
+    wide["smem_wavefronts_per_inst"] = wavefronts / (
+        wide["shared_ld_inst"] + wide["shared_st_inst"]
+    ).replace(0, np.nan)
+    wide["smem_conflict_share"] = (
+        wide["smem_conflicts_ld"] + wide["smem_conflicts_st"]
+    ) / wavefronts.replace(0, np.nan)
+    wide["measured_flops"] = 2 * wide["ffma"] + wide["fadd"] + wide["fmul"]
+    wide["dram_bytes"] = wide["dram_read_bytes"] + wide["dram_write_bytes"]
+    wide["l2_bytes_moved"] = wide["l2_sectors"] * M.SECTOR_BYTES
+    wide["l1_bytes_moved"] = (wide["global_ld_sectors"] + wide["global_st_sectors"]) * (
+        M.SECTOR_BYTES
+    )
+    wide["ncu_time_us"] = wide["ncu_time_ns"] / 1e3
+    wide["dram_gbps"] = wide["dram_bytes"] / wide["ncu_time_ns"]  # bytes/ns = GB/s
+    wide["peak_fp32_gflops_datasheet"] = (
+        2 * wide["peak_ffma_per_cycle"] * wide["sm_hz"] / 1e9
+    )
+    wide["peak_dram_gbps_datasheet"] = (
+        wide["peak_dram_bytes_per_cycle"] * wide["dram_hz"] / 1e9
+    )
+    wide["lane_efficiency_pct"] = 100 * wide["lanes_per_inst"] / 32
+    wide["l2_atomic_sectors"] = wide["l2_red_sectors"] + wide["l2_atom_sectors"]
+    wide["size"] = wide["size"].astype(int)
+    return wide
+
+
+def stall_frame(long: pd.DataFrame) -> pd.DataFrame:
+    """Warp stall reasons per variant x size: cycles per issued instruction and share."""
+    names = {M.stall_metric(r): r for r in M.STALL_REASONS}
+    long = aggregate_launches(long)
+    stalls = long[long["metric"].isin(names)].copy()
+    stalls["reason"] = stalls["metric"].map(names)
+    stalls = stalls.rename(columns={"value": "cycles"})[
+        ["variant", "size", "reason", "cycles"]
+    ]
+    # "selected" is the issuing warp itself, not a stall.
+    stalls = stalls[stalls["reason"] != "selected"]
+    totals = stalls.groupby(["variant", "size"])["cycles"].transform("sum")
+    stalls["share"] = stalls["cycles"] / totals.replace(0, np.nan)
+    stalls["size"] = stalls["size"].astype(int)
+    return stalls.sort_values(
+        ["variant", "size", "cycles"], ascending=[True, True, False]
+    ).reset_index(drop=True)
+
+
+def add_derived(
+    frame: pd.DataFrame,
+    family: Family,
+    ceilings: Mapping[str, Any],
+    generated: Mapping[tuple[str, int], dict[str, int]] | None = None,
+) -> pd.DataFrame:
+    """Achieved rates, % of ceilings, speedups and rank (returns a new frame).
+
+    ``generated`` holds the generator's sizes per (variant, n) for families whose
+    ideal FLOPs and bytes depend on them (see :func:`nsightflow.family.inputs.recorded_sizes`).
+    """
+    out = frame.copy()
+    sizes = (generated or {}) if family.generated else None
+    out["ideal_flops"] = ideal_counts(out, family.ideal_flops, sizes)
+    out["ideal_bytes"] = ideal_counts(out, family.ideal_bytes, sizes)
+    out["ai_ideal"] = out["ideal_flops"] / out["ideal_bytes"]
+    seconds = out["time_median_us"] * 1e-6
+    out["gbps"] = out["ideal_bytes"] / seconds / 1e9
+    out["gflops"] = out["ideal_flops"] / seconds / 1e9
+    copy = ceilings.get("copy_gbps")
+    fp32 = ceilings.get("fp32_gflops")
+    out["pct_of_copy_bw"] = 100 * out["gbps"] / copy if copy else np.nan
+    out["pct_of_fp32_peak"] = 100 * out["gflops"] / fp32 if fp32 else np.nan
+    ok = out["status"] == OK
+    times = out[ok].set_index(["variant", "size"])["time_median_us"]
+    base = out["size"].map(lambda n: times.get((family.baseline, n), np.nan))
+    out["speedup_vs_baseline"] = np.where(ok, base / out["time_median_us"], np.nan)
+    previous = out.apply(
+        lambda r: times.get(
+            (family.variants[r["variant"]].improves_on, r["size"]), np.nan
+        ),
+        axis=1,
+    )
+    out["speedup_vs_previous"] = np.where(ok, previous / out["time_median_us"], np.nan)
+    # Cross-check: ncu's duration of its one profiled launch vs the event median.
+    if "ncu_time_us" in out:
+        out["ncu_vs_event_pct"] = 100 * (out["ncu_time_us"] / out["time_median_us"] - 1)
+    out["rank"] = out[ok].groupby("size")["time_median_us"].rank(method="min")
+    return out
+
+
+def build_analysis(
+    family: Family,
+    per_variant: Mapping[str, Mapping[str, Any]],
+    long_metrics: pd.DataFrame,
+    ceilings: Mapping[str, Any],
+) -> pd.DataFrame:
+    """The analysis table: every variant x swept size, failed variants included.
+
+    Args:
+        family: the family manifest.
+        per_variant: variant -> {"resources", "verify", "timing"} stage records.
+        long_metrics: parsed ncu metrics of the family (long format; may be empty).
+        ceilings: measured ceilings (``copy_gbps``, ``fp32_gflops``).
+
+    Returns:
+        One row per variant and size; columns are documented in the module docstring.
+    """
+    grid = pd.DataFrame(
+        [(v, n) for v in family.variants for n in family.sizes],
+        columns=["variant", "size"],
+    )
+    grid.insert(0, "family", family.name)
+    status = {
+        v: variant_status(
+            r.get("resources", {}),
+            r.get("verify", {}),
+            r.get("sanitize"),
+            r.get("timing"),
+        )
+        for v, r in per_variant.items()
+    }
+    grid["status"] = grid["variant"].map(lambda v: status.get(v, ("missing", ""))[0])
+    grid["message"] = grid["variant"].map(lambda v: status.get(v, ("", "no record"))[1])
+    timing = timing_frame(
+        family.name, {v: r.get("timing", {}) for v, r in per_variant.items()}
+    )
+    frame = grid.merge(
+        timing.drop(columns="family"), on=["variant", "size"], how="left"
+    )
+    # a size the variant does not accept, or one the concurrency guard refused to time
+    for special in ("unsupported", "gpu_busy"):
+        hit = frame["timing_status"] == special
+        frame.loc[hit & (frame["status"] == OK), "status"] = special
+    frame = frame.drop(columns="timing_status")
+    wide = wide_metrics(long_metrics)
+    wide["variant"] = wide["variant"].astype(object)
+    frame = frame.merge(wide, on=["variant", "size"], how="left")
+    frame["profiled"] = frame["ncu_time_ns"].notna()
+    return add_derived(frame, family, ceilings, recorded_sizes(per_variant))
+
+
+def _records(paths: list[Path]) -> dict[str, dict[str, Any]]:
+    found = {}
+    for path in paths:
+        data = read_json(path)
+        data["_file"] = _origin(path, data)
+        found[data["variant"]] = data
+    return found
+
+
+def _origin(path: Path, data: Mapping[str, Any]) -> str:
+    """The raw file a number comes from: the recorded one for replayed outputs."""
+    source = data.get("replayed_from")
+    return f"{path} (replayed from {source})" if source else str(path)
+
+
+def _read_tables(paths: list[Path]) -> pd.DataFrame:
+    frames = [pd.read_csv(p) for p in paths if p.stat().st_size > 0]
+    frames = [f for f in frames if not f.empty]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def context(
+    family: Family,
+    per_variant: Mapping[str, Mapping[str, Any]],
+    ceilings: Mapping[str, Any],
+    frame: pd.DataFrame,
+) -> dict[str, Any]:
+    """Everything the report needs besides the tables: family, variants, provenance."""
+    variants = []
+    for name, var in family.variants.items():
+        rec = per_variant.get(name, {})
+        resources = rec.get("resources", {})
+        status, message = variant_status(
+            resources, rec.get("verify", {}), rec.get("sanitize"), rec.get("timing")
+        )
+        variants.append(
+            {
+                "name": name,
+                "kernel": var.kernel,
+                "idea": var.idea,
+                "improves_on": var.improves_on,
+                "source": str(var.source),
+                "block": list(var.block),
+                "grid": list(var.grid),
+                "status": status,
+                "message": message,
+                "resources": resources.get("resources", {}),
+                "profile_status": rec.get("profile", {}).get("status"),
+                "profile_message": rec.get("profile", {}).get("message", ""),
+                "sanitize": S.summary(rec["sanitize"]) if "sanitize" in rec else None,
+                "files": {
+                    kind: rec[kind]["_file"]
+                    for kind in ("resources", "verify", "timing", "sanitize")
+                    if "_file" in rec.get(kind, {})
+                }
+                | {"ncu_reports": rec.get("profile", {}).get("reports", [])},
+                "verify_sizes": [
+                    s.get("n") for s in rec.get("verify", {}).get("sizes", [])
+                ],
+                "max_rel_error": max(
+                    (
+                        s.get("rel_l2_error", 0.0)
+                        for s in rec.get("verify", {}).get("sizes", [])
+                    ),
+                    default=None,
+                ),
+            }
+        )
+    peaks = frame[
+        ["peak_fp32_gflops_datasheet", "peak_dram_gbps_datasheet", "l2_bytes"]
+    ].max()
+    first = next(iter(per_variant.values()), {})
+    return {
+        "family": {
+            "name": family.name,
+            "title": family.title,
+            "description": family.description,
+            "flops": family.flops,
+            "bytes": family.bytes,
+            "tolerance": family.tolerance,
+            "baseline": family.baseline,
+            "sizes": list(family.sizes),
+            "profile_sizes": list(family.profile_sizes),
+            "verify_sizes": list(family.verify_sizes),
+        },
+        "variants": variants,
+        "ceilings": {
+            "gpu": ceilings.get("gpu"),
+            "copy_gbps": ceilings.get("copy_gbps"),
+            "fp32_gflops": ceilings.get("fp32_gflops"),
+            "vendor_sgemm_gflops": ceilings.get("vendor_sgemm_gflops"),
+            "vendor_sgemm_note": ceilings.get("vendor_sgemm_note"),
+            "method": ceilings.get("method"),
+            "datasheet_fp32_gflops": _num(peaks["peak_fp32_gflops_datasheet"]),
+            "datasheet_dram_gbps": _num(peaks["peak_dram_gbps_datasheet"]),
+            "l2_bytes": _num(peaks["l2_bytes"]),
+        },
+        "provenance": {
+            "timing": first.get("timing", {}).get("provenance", {}),
+            "timing_settings": first.get("timing", {}).get("settings", {}),
+            "profile": first.get("profile", {}),
+            "compile": first.get("resources", {}).get("provenance", {}),
+            "compile_argv": first.get("resources", {}).get("argv", []),
+            "ceilings": ceilings.get("provenance", {}),
+        },
+    }
+
+
+def _num(value: Any) -> float | None:
+    return None if pd.isna(value) else float(value)
+
+
+def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
+    """Read the family's stage outputs and write the four analysis files."""
+    family = load_family(inputs.family_dir)
+    per_variant: dict[str, dict[str, Any]] = {v: {} for v in family.variants}
+    for kind, paths in (
+        ("resources", inputs.resources),
+        ("verify", inputs.verify),
+        ("timing", inputs.timing),
+        ("sanitize", inputs.sanitize),
+    ):
+        for variant, record in _records(paths).items():
+            per_variant.setdefault(variant, {})[kind] = record
+    for folder in inputs.profiles:
+        meta = read_json(folder / "profile.json")
+        per_variant.setdefault(meta["variant"], {})["profile"] = {
+            **meta.get("settings", {}),
+            **meta.get("provenance", {}),
+            "status": meta["status"],
+            "message": meta.get("message", ""),
+            "argv": (meta.get("reports") or [{}])[0].get("argv", []),
+            "reports": list(  # one file holds every size profiled in one process
+                dict.fromkeys(
+                    str(folder / r["file"])
+                    for r in meta.get("reports", [])
+                    if r.get("status") == "ok"
+                )
+            ),
+        }
+    ceilings = read_json(inputs.ceilings) if inputs.ceilings else {}
+    long = _read_tables(inputs.metrics)
+    frame = build_analysis(family, per_variant, long, ceilings)
+    ctx = context(family, per_variant, ceilings, frame)
+    ctx["replay"] = replay_context(per_variant)
+    launches = launch_table(long)
+    if launches:  # multi-kernel variants: each launch's share of the run
+        ctx["launches"] = launches
+    out_dir.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(out_dir / "analysis.csv", index=False)
+    stalls = (
+        stall_frame(long)
+        if not long.empty
+        else pd.DataFrame(columns=["variant", "size", "reason", "cycles", "share"])
+    )
+    stalls.to_csv(out_dir / "stalls.csv", index=False)
+    _read_tables(inputs.rules).to_csv(out_dir / "rules.csv", index=False)
+    write_json(out_dir / "context.json", ctx)
+
+
+def replay_context(
+    per_variant: Mapping[str, Mapping[str, Any]],
+) -> dict[str, Any] | None:
+    """Where replayed measurements came from (``recording.json``), or None if measured."""
+    for record in per_variant.values():
+        source = record.get("timing", {}).get("replayed_from")
+        if source:
+            for folder in Path(source).parents:
+                if (folder / "recording.json").is_file():
+                    info = json.loads((folder / "recording.json").read_text())
+                    family = record["timing"].get("family")
+                    return {"source": str(folder), **recording_for(info, family)}
+            return {"source": source}
+    return None

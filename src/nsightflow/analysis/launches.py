@@ -1,0 +1,123 @@
+"""The launches of one profiled run, combined: multi-kernel variants as one row.
+
+A multi-kernel variant (e.g. a hierarchical scan: tile scan, scan of the tile sums, add
+offsets) is profiled as one run of several launches. The analysis compares variants,
+so each (variant, size) gets one value per metric, combined by
+:func:`nsightflow.tools.ncu_metrics.launch_rollup`: counts add up, per-instruction ratios are
+averaged with each launch's issued instructions as weights, percentages and rates with
+each launch's duration, and launch attributes come from the first (main) kernel. The
+per-launch split stays available through :func:`launch_table`. Runs of a single launch
+pass through untouched. Pure functions.
+"""
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nsightflow.tools import ncu_metrics as M
+
+_KEYS = ["variant", "size"]
+
+
+def _multi(long: pd.DataFrame) -> pd.Series:
+    """Rows that belong to a run of more than one launch."""
+    launches = long.groupby(_KEYS)["launch"].transform("nunique")
+    return launches > 1
+
+
+def aggregate_launches(long: pd.DataFrame) -> pd.DataFrame:
+    """One row per variant, size and metric (the input itself if every run is single).
+
+    Args:
+        long: parsed metrics (``variant, size, launch, kernel, metric, value, ...``).
+
+    Returns:
+        The same columns; combined rows carry ``launch`` 0 and the kernels joined
+        with ``+``.
+    """
+    if long.empty or "launch" not in long:
+        return long
+    multi = _multi(long)
+    if not multi.any():
+        return long
+    many = long[multi]
+    weights = {
+        name: many[many["metric"] == metric].set_index([*_KEYS, "launch"])["value"]
+        for name, metric in (("time", M.TIME), ("per_instruction", M.INST_EXECUTED))
+    }
+    rows = [
+        _combine(group, weights)
+        for _, group in many.groupby([*_KEYS, "metric"], sort=False)
+    ]
+    combined = pd.DataFrame(rows, columns=long.columns)
+    return pd.concat([long[~multi], combined], ignore_index=True)
+
+
+def _combine(group: pd.DataFrame, weights: dict[str, pd.Series]) -> dict[str, Any]:
+    """One metric over the launches of one run."""
+    group = group.sort_values("launch")
+    first = group.iloc[0]
+    row: dict[str, Any] = {str(k): v for k, v in first.items()}
+    row["launch"] = 0
+    row["kernel"] = "+".join(dict.fromkeys(group["kernel"].astype(str)))
+    rule = M.launch_rollup(str(first["metric"]))
+    values = group["value"].to_numpy(dtype=float)
+    if rule == "first":
+        row["value"] = values[0]
+    elif rule == "sum":
+        row["value"] = float(values.sum())
+    else:
+        row["value"] = _weighted(group, values, weights.get(rule, weights["time"]))
+        if np.isnan(row["value"]) and rule == "per_instruction":
+            row["value"] = _weighted(group, values, weights["time"])
+    return row
+
+
+def _weighted(group: pd.DataFrame, values: np.ndarray, weight: pd.Series) -> float:
+    index = pd.MultiIndex.from_arrays(
+        [group["variant"], group["size"], group["launch"]]
+    )
+    w = weight.reindex(index).to_numpy(dtype=float)
+    if np.isnan(w).any() or w.sum() <= 0:
+        return float("nan")
+    return float((values * w).sum() / w.sum())
+
+
+def launch_table(long: pd.DataFrame) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Per multi-launch run: each launch's kernel, duration and DRAM bytes.
+
+    Returns:
+        ``{variant: {size: [{launch, kernel, time_us, dram_bytes, time_share}]}}``
+        (sizes as strings, for JSON); single-launch runs are left out.
+    """
+    if long.empty or "launch" not in long:
+        return {}
+    many = long[_multi(long)]
+    wanted = many[many["metric"].isin([M.TIME, M.DRAM_READ, M.DRAM_WRITE])]
+    if wanted.empty:
+        return {}
+    wide = wanted.pivot_table(
+        index=[*_KEYS, "launch", "kernel"],
+        columns="metric",
+        values="value",
+        aggfunc="first",
+    ).reset_index()
+    out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for _, runs in wide.groupby(_KEYS):
+        variant, size = str(runs["variant"].iloc[0]), int(runs["size"].iloc[0])
+        total = float(runs.get(M.TIME, pd.Series(dtype=float)).sum())
+        out.setdefault(variant, {})[str(size)] = [
+            {
+                "launch": int(r["launch"]),
+                "kernel": str(r["kernel"]),
+                "time_us": float(r.get(M.TIME, np.nan)) / 1e3,
+                "dram_bytes": float(r.get(M.DRAM_READ, 0.0))
+                + float(r.get(M.DRAM_WRITE, 0.0)),
+                "time_share": float(r.get(M.TIME, np.nan)) / total
+                if total
+                else float("nan"),
+            }
+            for r in runs.sort_values("launch").to_dict("records")
+        ]
+    return out

@@ -1,0 +1,1 @@
+"""Kernel families: the manifest model, its loading and validation, expressions, inputs."""

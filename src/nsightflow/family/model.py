@@ -1,0 +1,205 @@
+"""The manifest's data model: arguments, launches, variants and families.
+
+Built and validated by :mod:`nsightflow.family.registry`; every expression in it is evaluated
+over *sizes*: ``n`` plus the integer sizes the family's ``generate`` returns.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from nsightflow.errors import ManifestError
+from nsightflow.family.expr import evaluate
+
+ARRAY_ROLES = ("input", "output", "scratch", "constant")
+Sizes = Mapping[str, int]
+
+
+def as_sizes(n: int | Sizes) -> dict[str, int]:
+    """``{"n": n}`` for a bare size; a sizes mapping as it is."""
+    return {"n": n} if isinstance(n, int | np.integer) else dict(n)
+
+
+def split_dims(shape: str) -> list[str]:
+    """The dimensions of a shape such as ``"n, cdiv(n, 4)"``: commas outside calls."""
+    dims, depth, start = [], 0, 0
+    for i, char in enumerate(shape):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            dims.append(shape[start:i])
+            start = i + 1
+    dims.append(shape[start:])
+    return [d.strip() for d in dims if d.strip()]
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument: an input, output or scratch array, a scalar, or a constant."""
+
+    name: str
+    role: str  # input | output | scalar | scratch | constant
+    dtype: str
+    shape: str | None = None
+    value: str | None = None
+    init: str = "sentinel"  # outputs and scratch: sentinel | zero
+
+    def shape_for(self, n: int | Sizes, where: str) -> tuple[int, ...]:
+        """Array shape at size ``n`` (or at a sizes mapping)."""
+        parts = split_dims(str(self.shape))
+        sizes = as_sizes(n)
+        return tuple(
+            int(evaluate(p, sizes, f"{where}.{self.name}.shape")) for p in parts
+        )
+
+    def value_for(self, n: int | Sizes, where: str) -> Any:
+        """A scalar's value at size ``n``, in its dtype."""
+        raw = evaluate(str(self.value), as_sizes(n), f"{where}.{self.name}.value")
+        return np.dtype(self.dtype).type(raw)
+
+
+@dataclass(frozen=True)
+class Launch:
+    """One kernel launch of a variant: kernel, shape and arguments."""
+
+    kernel: str
+    block: tuple[int, ...]
+    grid: tuple[str, ...]
+    args: tuple[Arg, ...]
+    shared_bytes: str = "0"
+
+    def shape(
+        self, n: int | Sizes, where: str
+    ) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+        """(grid, block) at size ``n``, each padded to three dimensions."""
+        sizes = as_sizes(n)
+        grid = [int(evaluate(g, sizes, f"{where}.grid")) for g in self.grid]
+        return _dim3(grid), _dim3(list(self.block))
+
+    def dynamic_shared(self, n: int | Sizes, where: str) -> int:
+        """Dynamic shared memory per block in bytes at size ``n``."""
+        return int(evaluate(self.shared_bytes, as_sizes(n), f"{where}.shared_bytes"))
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One kernel variant of a family, as declared in its manifest."""
+
+    family: str
+    name: str
+    source: Path
+    idea: str
+    launches: tuple[Launch, ...]
+    improves_on: str | None = None
+    accepts: str | None = None
+    defines: Mapping[str, int | str] = field(default_factory=dict)
+    scratch: tuple[Arg, ...] = ()
+    init: Mapping[str, str] = field(default_factory=dict)
+    generator_args: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def where(self) -> str:
+        """Manifest location for error messages."""
+        return f"{self.source.parent / 'family.yaml'}: variants.{self.name}"
+
+    @property
+    def kernel(self) -> str:
+        """The main kernel: the first launch's (its resources represent the variant)."""
+        return self.launches[0].kernel
+
+    @property
+    def block(self) -> tuple[int, ...]:
+        """The first launch's block."""
+        return self.launches[0].block
+
+    @property
+    def grid(self) -> tuple[str, ...]:
+        """The first launch's grid expressions."""
+        return self.launches[0].grid
+
+    @property
+    def kernels(self) -> tuple[str, ...]:
+        """Every kernel the variant launches, each once, in launch order."""
+        return tuple(dict.fromkeys(launch.kernel for launch in self.launches))
+
+    def launch_shape(
+        self, n: int | Sizes
+    ) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+        """(grid, block) of the first launch at size ``n``."""
+        return self.launches[0].shape(n, self.where)
+
+    def dynamic_shared(self, n: int | Sizes) -> int:
+        """Dynamic shared memory per block of the first launch at size ``n``."""
+        return self.launches[0].dynamic_shared(n, self.where)
+
+    def accepts_size(self, n: int) -> bool:
+        """Whether the variant supports size ``n`` (manifest ``accepts``)."""
+        if self.accepts is None:
+            return True
+        return bool(evaluate(self.accepts, {"n": n}, f"{self.where}.accepts"))
+
+    def init_of(self, arg: Arg) -> str:
+        """How this variant needs ``arg`` initialised before it runs."""
+        return self.init.get(arg.name, arg.init)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A kernel family: sizes, ideal work, reference and variants."""
+
+    name: str
+    title: str
+    description: str
+    folder: Path
+    sizes: tuple[int, ...]
+    profile_sizes: tuple[int, ...]
+    verify_sizes: tuple[int, ...]
+    flops: str
+    bytes: str
+    tolerance: float
+    baseline: str
+    args: tuple[Arg, ...]
+    variants: Mapping[str, Variant]
+    generated: tuple[str, ...] = ()
+
+    def ideal_flops(self, n: int | Sizes) -> float:
+        """Ideal floating-point operations at size ``n`` (or a sizes mapping)."""
+        where = f"{self.folder}/family.yaml: flops"
+        return float(evaluate(self.flops, as_sizes(n), where))
+
+    def ideal_bytes(self, n: int | Sizes) -> float:
+        """Ideal DRAM bytes (each input read once, each output written once)."""
+        where = f"{self.folder}/family.yaml: bytes"
+        return float(evaluate(self.bytes, as_sizes(n), where))
+
+    def reference_module(self) -> ModuleType:
+        """The family's ``reference.py`` module."""
+        return _load_module(self.folder / "reference.py")
+
+    def generator(self) -> Callable[..., dict[str, Any]]:
+        """``generate(n, rng, **generator_args)`` from ``reference.py``."""
+        return self.reference_module().generate  # type: ignore[no-any-return]
+
+
+def _dim3(values: list[int]) -> tuple[int, int, int]:
+    padded = [*values, 1, 1][:3]
+    return padded[0], padded[1], padded[2]
+
+
+def _load_module(path: Path) -> ModuleType:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"nsf_ref_{path.parent.name}", path)
+    if spec is None or spec.loader is None:
+        raise ManifestError(f"{path}: cannot import the family's reference module")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for name in ("generate", "reference"):
+        if not callable(getattr(module, name, None)):
+            raise ManifestError(
+                f"{path}: define {name}(...); see kernels/jacobi2d/reference.py"
+            )
+    return module

@@ -1,0 +1,1 @@
+"""GPU work: the launcher, its worker process, isolation, timing, verification, tracing."""

@@ -1,0 +1,115 @@
+"""Measured ceilings of the GPU: device-to-device copy bandwidth and FP32 FMA rate.
+
+Datasheet peaks come from ncu's device attributes (see :mod:`nsightflow.analysis.analyze`);
+these are what the same GPU actually reaches, measured once per run with CUDA events.
+"""
+
+import time
+from typing import Any
+
+import numpy as np
+
+from nsightflow.gpu.launch import GpuContext, load_helpers
+
+COPY_BYTES = 2 * 1024**3  # 2 GiB each way: far beyond the 60 MB L2 of an H200
+REPS = 20
+
+
+def _median_ms(gpu: GpuContext, run: Any) -> float:
+    cuda = gpu.cuda
+    # Warm-up of about 0.3 s: an idle GPU sits at a low clock and ramps up under load.
+    deadline = time.perf_counter() + 0.3
+    while time.perf_counter() < deadline:
+        run()
+        gpu.ctx.synchronize()
+    times = []
+    for _ in range(REPS):
+        start, end = cuda.Event(), cuda.Event()
+        start.record()
+        run()
+        end.record()
+        end.synchronize()
+        times.append(start.time_till(end))
+    return float(np.median(times))
+
+
+VENDOR_SGEMM_N = 8192
+
+
+def vendor_sgemm() -> dict[str, Any]:
+    """The rate of cuBLAS SGEMM through cupy where installed (else None)."""
+    try:
+        import cupy as cp
+    except ImportError:
+        return {"vendor_sgemm_gflops": None, "vendor_sgemm_note": "cupy not installed"}
+    n = VENDOR_SGEMM_N
+    rng = cp.random.default_rng(0)
+    a = rng.random((n, n), dtype=cp.float32)
+    b = rng.random((n, n), dtype=cp.float32)
+    c = cp.empty((n, n), dtype=cp.float32)
+    for _ in range(3):  # warm-up: cuBLAS handle, heuristics, clocks
+        cp.matmul(a, b, out=c)
+    times = []
+    for _ in range(REPS):
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        cp.matmul(a, b, out=c)
+        end.record()
+        end.synchronize()
+        times.append(cp.cuda.get_elapsed_time(start, end))
+    ms = float(np.median(times))
+    del a, b, c
+    cp.get_default_memory_pool().free_all_blocks()
+    return {
+        "vendor_sgemm_gflops": 2 * n**3 / (ms * 1e-3) / 1e9,
+        "vendor_sgemm_note": f"cupy.matmul (cuBLAS) float32, n = {n}, median of {REPS}",
+    }
+
+
+def measure() -> dict[str, Any]:
+    """Copy bandwidth (bytes read + written), FP32 FMA rate and vendor SGEMM rate."""
+    vendor = vendor_sgemm()  # before pycuda's context: cupy uses the primary one
+    with GpuContext() as gpu:
+        cuda = gpu.cuda
+        src = cuda.mem_alloc(COPY_BYTES)
+        dst = cuda.mem_alloc(COPY_BYTES)
+        cuda.memset_d32(src, 0x3F800000, COPY_BYTES // 4)
+        ms = _median_ms(gpu, lambda: cuda.memcpy_dtod(dst, src, COPY_BYTES))
+        copy_gbps = 2 * COPY_BYTES / (ms * 1e-3) / 1e9
+        src.free()
+        dst.free()
+
+        fma = load_helpers(gpu).get_function("fma_peak")
+        sms = gpu.device.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
+        per_sm = gpu.device.get_attribute(
+            cuda.device_attribute.MAX_THREADS_PER_MULTIPROCESSOR
+        )
+        # One full wave: every block resident from start to end. With 32 blocks per
+        # SM (4 waves) ncu showed the SMs active only 96.8% of the elapsed cycles
+        # (blocks of a wave end unevenly), capping the rate at 60 of 66.9 TFLOP/s.
+        threads = 256
+        blocks, iters = sms * (per_sm // threads), 16384
+        out = cuda.mem_alloc(blocks * threads * 4)
+        ms = _median_ms(
+            gpu,
+            lambda: fma(
+                out,
+                np.int32(iters),
+                np.float32(0.999),
+                np.float32(0.001),
+                block=(threads, 1, 1),
+                grid=(blocks, 1),
+            ),
+        )
+        fp32_gflops = 2 * 8 * iters * blocks * threads / (ms * 1e-3) / 1e9
+        out.free()
+        return {
+            **vendor,
+            "gpu": gpu.device.name(),
+            "copy_gbps": copy_gbps,
+            "copy_bytes": 2 * COPY_BYTES,
+            "fp32_gflops": fp32_gflops,
+            "method": f"copy: cuMemcpyDtoD of {COPY_BYTES} B, median of {REPS}; fp32: "
+            f"{blocks}x{threads} threads, 8 FMA chains x {iters} iterations, median of "
+            f"{REPS}",
+        }

@@ -1,0 +1,228 @@
+"""The one launcher every GPU stage uses (pycuda).
+
+It loads a cubin, builds inputs from the family's generator, copies constants to their
+``__constant__`` symbols, initialises outputs and scratch (sentinel or zero), runs the
+variant's launches in order with the manifest's grids and blocks, and copies back.
+
+verify, time and profile all go through :class:`Launcher`, so what is profiled is
+exactly what was verified and timed. pycuda is imported lazily: CPU machines never
+need it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from nsightflow.errors import GpuUnavailableError, ManifestError
+from nsightflow.family.inputs import (
+    GeneratedInputs,
+    call_generator,
+    host_array,
+    initial_fill,
+    plan_buffers,
+    sizes_of,
+)
+from nsightflow.family.registry import Arg, Family, Launch, Variant
+
+_TYPECHAR = {
+    "float32": "f",
+    "float64": "d",
+    "int32": "i",
+    "int64": "q",
+    "uint32": "I",
+    "uint8": "B",
+}
+
+
+def _cuda() -> ModuleType:
+    try:
+        import pycuda.driver as cuda
+    except ImportError as exc:
+        raise GpuUnavailableError(
+            "pycuda is not installed: pip install -e '.[gpu]' on a machine with a CUDA "
+            "GPU, or run in replay mode (config: mode: replay); `nsightflow doctor` "
+            "lists what this machine lacks"
+        ) from exc
+    return cuda  # type: ignore[no-any-return]
+
+
+def poison(shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    """Output buffer filled with a value no correct kernel writes (NaN or a sentinel)."""
+    return initial_fill(dtype, "sentinel", shape)
+
+
+class GpuContext:
+    """A CUDA context on device 0, usable as a context manager."""
+
+    def __init__(self) -> None:
+        self.cuda = _cuda()
+        try:
+            self.cuda.init()
+            if self.cuda.Device.count() == 0:
+                raise GpuUnavailableError(
+                    "no CUDA device visible; run `nsightflow doctor`"
+                )
+            self.device = self.cuda.Device(0)
+            self.ctx = self.device.make_context()
+        except self.cuda.Error as exc:
+            raise GpuUnavailableError(f"cannot open a CUDA context: {exc}") from exc
+
+    def __enter__(self) -> GpuContext:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.ctx.pop()
+        self.ctx.detach()
+
+
+@dataclass
+class Launcher:
+    """One variant at one size: buffers on the device and its prepared launches."""
+
+    gpu: GpuContext
+    family: Family
+    variant: Variant
+    cubin: Path
+    n: int
+    inputs: GeneratedInputs = field(default_factory=lambda: GeneratedInputs({}, ""))
+    sizes: dict[str, int] = field(default_factory=dict)
+    _buffers: dict[str, Any] = field(default_factory=dict)
+    _fills: dict[str, tuple[Arg, tuple[int, ...]]] = field(default_factory=dict)
+    _module: Any = None
+    _calls: list[tuple[Any, ...]] = field(default_factory=list)
+
+    def setup(self, rng: np.random.Generator, fill: str = "poison") -> None:
+        """Load the cubin, generate inputs and allocate every buffer.
+
+        ``fill="poison"`` (verification): outputs and scratch are initialised as the
+        variant declares, a sentinel (host copy of NaN or the type's largest value) or
+        zero. ``fill="zero"``: all of them zeroed on the device, as a program would.
+        """
+        cuda = self.gpu.cuda
+        self._module = cuda.module_from_file(str(self.cubin))
+        self.inputs = call_generator(
+            self.family.generator(), self.family, self.variant, self.n, rng
+        )
+        self.sizes = sizes_of(self.family, self.n, self.inputs)
+        plan = plan_buffers(self.family, self.variant)
+        where = f"{self.family.folder / 'family.yaml'}: args"
+        for arg in plan.uploads:
+            array = host_array(self.family, arg, self.inputs, self.sizes)
+            # an empty input (e.g. no COO part) still gets a valid pointer
+            self._buffers[arg.name] = cuda.to_device(
+                array if array.size else np.zeros(1, array.dtype)
+            )
+        for arg in plan.allocations:
+            shape = arg.shape_for(self.sizes, where)
+            self._fills[arg.name] = (arg, shape)
+            nbytes = max(int(np.prod(shape)), 1) * np.dtype(arg.dtype).itemsize
+            self._buffers[arg.name] = cuda.mem_alloc(nbytes)
+        for arg in plan.constants:
+            self._copy_constant(arg)
+        # Everything a launch needs, computed once: launches sit in timing loops.
+        # A launch with an empty grid has nothing to do at this size (e.g. no COO part).
+        calls = [self._prepare(launch) for launch in self.variant.launches]
+        self._calls = [c for c in calls if min(c[1]) > 0]
+        if fill == "zero":
+            self.zero_outputs()
+        else:
+            self.initialize_buffers()
+
+    def _copy_constant(self, arg: Arg) -> None:
+        """Copy a generated array to the module's ``__constant__`` symbol ``arg.name``."""
+        array = host_array(self.family, arg, self.inputs, self.sizes)
+        try:
+            symbol, size = self._module.get_global(arg.name)
+        except self.gpu.cuda.Error as exc:
+            raise ManifestError(
+                f"{self.variant.source}: no __constant__ symbol {arg.name!r} (declared "
+                f"as a constant in {self.family.folder / 'family.yaml'}); declare "
+                f"`__constant__ {arg.dtype} {arg.name}[...]` at file scope"
+            ) from exc
+        if array.nbytes > size:
+            raise ManifestError(
+                f"{self.variant.source}: __constant__ {arg.name} holds {size} bytes, "
+                f"the generated array {array.nbytes}"
+            )
+        self.gpu.cuda.memcpy_htod(symbol, array)
+
+    def _prepare(self, launch: Launch) -> tuple[Any, ...]:
+        func = self._module.get_function(launch.kernel)
+        func.prepare(
+            "".join(
+                _TYPECHAR[a.dtype] if a.role == "scalar" else "P" for a in launch.args
+            )
+        )
+        where = self.variant.where
+        grid, block = launch.shape(self.sizes, where)
+        values = [
+            a.value_for(self.sizes, where)
+            if a.role == "scalar"
+            else self._buffers[a.name]
+            for a in launch.args
+        ]
+        return func, grid, block, launch.dynamic_shared(self.sizes, where), values
+
+    def initialize_buffers(self) -> None:
+        """Fill outputs and scratch as the variant needs: sentinel or zero."""
+        for name, (arg, shape) in self._fills.items():
+            how = self.variant.init_of(arg)
+            self.gpu.cuda.memcpy_htod(
+                self._buffers[name], initial_fill(arg.dtype, how, shape)
+            )
+
+    def zero_outputs(self) -> None:
+        """Set every output and scratch buffer to zero on the device (cuMemsetD8)."""
+        for name, (arg, shape) in self._fills.items():
+            nbytes = int(np.prod(shape)) * np.dtype(arg.dtype).itemsize
+            if nbytes:
+                self.gpu.cuda.memset_d8(self._buffers[name], 0, nbytes)
+
+    def launch(self, stream: Any = None) -> None:
+        """The variant's launches in order, asynchronously, on one stream."""
+        for func, grid, block, shared, args in self._calls:
+            func.prepared_async_call(grid, block, stream, *args, shared_size=shared)
+
+    def synchronize(self) -> None:
+        """Wait for the device; a kernel fault raises here."""
+        self.gpu.ctx.synchronize()
+
+    def outputs(self) -> dict[str, np.ndarray]:
+        """Copy every output back to the host."""
+        result = {}
+        for name, (arg, shape) in self._fills.items():
+            if arg.role == "output":
+                host = np.empty(shape, dtype=arg.dtype)
+                self.gpu.cuda.memcpy_dtoh(host, self._buffers[name])
+                result[name] = host
+        return result
+
+    def free(self) -> None:
+        """Release device buffers."""
+        for buf in self._buffers.values():
+            buf.free()
+        self._buffers.clear()
+
+
+def load_helpers(gpu: GpuContext) -> Any:
+    """Nsightflow's own helper kernels (``cuda/helpers.cu``), built for this GPU."""
+    import subprocess
+    import tempfile
+
+    source = Path(__file__).parent / "cuda" / "helpers.cu"
+    with tempfile.TemporaryDirectory() as tmp:
+        cubin = Path(tmp) / "helpers.cubin"
+        proc = subprocess.run(
+            ["nvcc", "-arch=native", "-cubin", "-O3", "-o", str(cubin), str(source)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if proc.returncode != 0:
+            raise GpuUnavailableError(f"nvcc could not build {source}: {proc.stderr}")
+        return gpu.cuda.module_from_file(str(cubin))

@@ -1,0 +1,279 @@
+"""Timeline stage: every copy and kernel of a realistic run, with start and end times.
+
+Per variant, one process runs the launcher's sequence at each timeline size (allocate,
+copy the inputs in, clear the outputs, launch, copy the outputs back) once to warm up
+and once more under a tracer. Two backends record it:
+
+- ``nsys``: Nsight Systems around the process, then its ``cuda_gpu_trace`` report as
+  CSV (:mod:`nsightflow.tools.nsys`);
+- ``cupti``: CUPTI activity records collected in the process itself through NVIDIA's
+  ``cupti-python`` (:mod:`nsightflow.gpu.cupti`).
+
+Which one runs is decided once per run from what the machine can do
+(:func:`choose_backend`, written to ``results/timeline/backend.json``): nsys where it
+can write reports, else CUPTI, saying why. Both give the same tidy table, written to
+``results/timeline/<family>/<variant>.csv`` beside a JSON record (status, backend,
+the raw records per size, provenance).
+"""
+
+import importlib.util
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+
+from nsightflow.family.registry import Family, find_variant
+from nsightflow.gpu import driver as stages
+from nsightflow.gpu import isolate
+from nsightflow.machine import provenance
+
+# The tidy table both backends produce; times in ns from the first activity of the
+# traced sequence of that variant and size, bytes only for copies and memsets.
+COLUMNS = [
+    "family",
+    "variant",
+    "size",
+    "kind",
+    "name",
+    "start_ns",
+    "end_ns",
+    "bytes",
+    "stream",
+]
+# Values of ``kind``.
+KINDS = (
+    "memcpy_htod",
+    "memset",
+    "kernel",
+    "memcpy_dtoh",
+    "memcpy_dtod",
+    "memcpy_other",
+)
+Backend = Literal["auto", "cupti", "nsys"]
+ROUNDS = 2  # sequences per size: one warm-up (dropped), one traced
+
+
+@dataclass(frozen=True)
+class TimelineSettings:
+    """How the timeline is recorded (config.yaml ``timeline``).
+
+    ``sizes`` empty means the family's profiled sizes.
+    """
+
+    sizes: tuple[int, ...] = ()
+    backend: Backend = "auto"
+    timeout_s: float = 300.0
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What this machine offers for tracing, and what was found."""
+
+    nsys_ok: bool
+    nsys_found: str
+    cupti_ok: bool
+    cupti_found: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The backend that runs (None: neither can), and the sentence that says why."""
+
+    backend: Literal["cupti", "nsys"] | None
+    message: str
+    requested: str = "auto"
+    capabilities: dict[str, Any] = field(default_factory=dict)
+
+
+def cupti_check() -> tuple[bool, str]:
+    """Whether ``cupti-python`` imports here (it loads libcupti)."""
+    if importlib.util.find_spec("cupti") is None:
+        return False, "cupti-python is not installed (pip install cupti-python)"
+    try:
+        from cupti import cupti  # noqa: F401
+    except (ImportError, OSError) as exc:
+        return False, f"cupti-python does not load: {exc}"
+    return True, "cupti-python loads"
+
+
+def probe_capabilities() -> Capabilities:
+    """Probe nsys (can it write a report?) and cupti-python on this machine."""
+    from nsightflow.machine.doctor import nsys_can_write_reports
+
+    nsys_ok, nsys_found = nsys_can_write_reports()
+    cupti_ok, cupti_found = cupti_check()
+    return Capabilities(nsys_ok, nsys_found, cupti_ok, cupti_found)
+
+
+def choose_backend(requested: str, caps: Capabilities) -> Choice:
+    """The backend to use for ``requested`` (auto, nsys or cupti) on this machine.
+
+    nsys wins where it can write reports; otherwise CUPTI, with the reason nsys was
+    passed over. None when neither works: the stage then records that as data.
+    """
+    info = caps.__dict__.copy()
+    if requested in ("auto", "nsys") and caps.nsys_ok:
+        return Choice("nsys", f"Nsight Systems: {caps.nsys_found}", requested, info)
+    if requested in ("auto", "nsys"):
+        why = f"nsys cannot be used here ({caps.nsys_found})"
+        if caps.cupti_ok:
+            return Choice(
+                "cupti",
+                f"{why}: falling back to CUPTI activity tracing (cupti-python)",
+                requested,
+                info,
+            )
+        return Choice(
+            None,
+            f"{why}, and {caps.cupti_found}: no timeline backend; install Nsight "
+            "Systems with its importer or `pip install cupti-python`, or set "
+            "timeline.enabled: false",
+            requested,
+            info,
+        )
+    if caps.cupti_ok:
+        return Choice("cupti", "CUPTI activity tracing (cupti-python)", requested, info)
+    return Choice(
+        None,
+        f"timeline.backend is cupti, but {caps.cupti_found}: `pip install "
+        "cupti-python` on the GPU machine, or set timeline.backend: auto",
+        requested,
+        info,
+    )
+
+
+def timeline_sizes(family: Family, settings: TimelineSettings) -> list[int]:
+    """The sizes to trace: the configured ones, else the family's profiled sizes."""
+    return list(settings.sizes) or list(family.profile_sizes)
+
+
+def empty_table() -> pd.DataFrame:
+    """The timeline table with no rows."""
+    return pd.DataFrame(columns=COLUMNS)
+
+
+def tidy(rows: list[dict[str, Any]], ident: tuple[str, str], size: int) -> pd.DataFrame:
+    """Activities of one traced sequence as the timeline table, in time order.
+
+    Args:
+        rows: Dicts with ``kind, name, start_ns, end_ns, bytes, stream`` (raw
+            timestamps of either backend).
+        ident: (family, variant).
+        size: The problem size of the sequence.
+
+    Returns:
+        :data:`COLUMNS`; times shifted so that the first activity starts at 0.
+    """
+    if not rows:
+        return empty_table()
+    frame = pd.DataFrame(rows)
+    origin = int(frame["start_ns"].min())
+    frame = frame.assign(
+        family=ident[0],
+        variant=ident[1],
+        size=size,
+        start_ns=frame["start_ns"].astype("int64") - origin,
+        end_ns=frame["end_ns"].astype("int64") - origin,
+        bytes=frame["bytes"].astype("Int64"),  # blank for kernels
+    )
+    return frame.sort_values("start_ns", kind="stable").reset_index(drop=True)[COLUMNS]
+
+
+def table_of(record: dict[str, Any]) -> pd.DataFrame:
+    """The timeline table of a stage record (its raw records per size)."""
+    from nsightflow.gpu import cupti as timeline_cupti
+    from nsightflow.tools import nsys as timeline_nsys
+
+    convert = {"cupti": timeline_cupti.rows, "nsys": timeline_nsys.rows}
+    ident = (record["family"], record["variant"])
+    frames = [
+        tidy(convert[record["backend"]](s.get("raw", [])), ident, int(s["size"]))
+        for s in record.get("sizes", [])
+        if s.get("status") == "ok"
+    ]
+    frames = [f for f in frames if not f.empty]
+    return pd.concat(frames, ignore_index=True) if frames else empty_table()
+
+
+def record_variant(
+    kernels_dir: Path,
+    ident: tuple[str, str],
+    paths: dict[str, Path],
+    settings: TimelineSettings,
+    seed: int,
+) -> dict[str, Any]:
+    """Trace one variant at every timeline size with the chosen backend.
+
+    Args:
+        kernels_dir: Folder of families.
+        ident: (family, variant).
+        paths: ``cubin``, ``verify`` (upstream status) and ``backend`` (the choice
+            written by ``nsightflow timeline-backend``).
+        settings: Sizes, backend asked for, time limit.
+        seed: Input seed.
+
+    Returns:
+        The record for ``<variant>.json``; :func:`table_of` turns it into the table.
+    """
+    family_name, variant_name = ident
+    choice = provenance.read_json(paths["backend"])
+    base = {
+        "family": family_name,
+        "variant": variant_name,
+        "requested_backend": settings.backend,
+        "backend": choice["backend"],
+        "backend_note": choice["message"],
+        "sizes": [],
+    }
+    upstream = stages._upstream(paths["verify"])
+    if upstream["status"] != "ok":
+        return {**base, **stages._skipped(upstream, "timeline")}
+    if choice["backend"] is None:
+        return {**base, "status": "timeline_unavailable", "message": choice["message"]}
+    family, _ = find_variant(kernels_dir, family_name, variant_name)
+    spec = {
+        "kernels_dir": str(kernels_dir),
+        "family": family_name,
+        "variant": variant_name,
+        "cubin": str(paths["cubin"]),
+        "seed": seed,
+        "sizes": timeline_sizes(family, settings),
+        "rounds": ROUNDS,
+    }
+    result, note = _run_backend(choice["backend"], spec, settings.timeout_s)
+    return {
+        **base,
+        "backend_note": note or base["backend_note"],
+        **result,
+        "provenance": provenance.collect(kernels_dir, **provenance.gpu_info()),
+    }
+
+
+def _run_backend(
+    backend: str, spec: dict[str, Any], timeout_s: float
+) -> tuple[dict[str, Any], str | None]:
+    """Run the traced sequences; return the result and, after a fallback, why.
+
+    An nsys that cannot turn its capture into a report (``nsys_failed``) hands over
+    to CUPTI where cupti-python loads, and the note says so.
+    """
+    if backend == "nsys":
+        from nsightflow.tools import nsys as timeline_nsys
+
+        result = timeline_nsys.record(spec, timeout_s)
+        if result["status"] != "nsys_failed" or not cupti_check()[0]:
+            return {**result, "backend": "nsys"}, None
+        note = f"{result['message']}: falling back to CUPTI activity tracing"
+        print(f"nsightflow timeline: {note}")
+        return _run_backend("cupti", spec, timeout_s)[0], note
+    result = isolate.run_task("timeline", {**spec, "trace": "cupti"}, timeout_s)
+    return {**result, "backend": "cupti"}, None
+
+
+def write_outputs(record: dict[str, Any], json_path: Path, csv_path: Path) -> None:
+    """Write the record and its table (header only when nothing was traced)."""
+    provenance.write_json(json_path, record)
+    csv_path.parent.mkdir(parents=True, exist_ok=True)
+    table = table_of(record) if record.get("backend") else empty_table()
+    table.to_csv(csv_path, index=False)

@@ -1,0 +1,157 @@
+"""Time stage: CUDA-event timing of each variant over the family's size sweep.
+
+Per size: warm-up launches, then batches of event-timed launches until the median
+settles (moves less than ``settle_rel`` between batches) or the budget ends. Kept per
+size: median, quartiles, IQR, min, repetitions, coefficient of variation, whether it
+settled, and GPU state (clocks, throttle reasons, other processes) before and after.
+"""
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+# Launches queued per batch behind the spin kernel (the driver's launch queue holds
+# about a thousand), and how long the spin lasts per queued launch: generous against
+# Python's ~10 us per launch + event record, so the queue is full before the spin ends.
+MAX_BATCH = 200
+SPIN_NS_PER_LAUNCH = 40_000
+# Cold mode writes FLUSH_FACTOR x the L2 size between launches to evict the inputs.
+FLUSH_FACTOR = 2
+# NVML clock-event reasons that mean the GPU slowed itself down (power, thermal,
+# sync boost aside): sw power cap 0x4, hw slowdown 0x8, sw thermal 0x20,
+# hw thermal 0x40, hw power brake 0x80 (nvml.h, nvmlClocksEventReason*).
+THROTTLE_MASK = 0x4 | 0x8 | 0x20 | 0x40 | 0x80
+
+
+@dataclass(frozen=True)
+class TimingSettings:
+    """Sampling settings (config.yaml ``timing``)."""
+
+    warmup: int = 5
+    min_reps: int = 30
+    max_reps: int = 2000
+    budget_s: float = 1.0
+    settle_rel: float = 0.005
+    timeout_s: float = 300.0
+    cache: str = "auto"  # hot | cold | auto (cold where the working set fits the L2)
+    guard: str = "flag"  # other processes on the GPU: wait | refuse | flag
+    guard_wait_s: float = 600.0
+
+
+def wait_until_alone(settings: TimingSettings) -> tuple[bool, list[int]]:
+    """Apply the concurrency guard before sampling.
+
+    Returns:
+        Whether sampling may go on, and the other processes NVML listed (empty when
+        the GPU is ours). ``flag`` always goes on; ``refuse`` stops when others are
+        there; ``wait`` polls every 5 s until they leave or ``guard_wait_s`` passes.
+    """
+    deadline = time.perf_counter() + settings.guard_wait_s
+    while True:
+        others = list(gpu_state().get("other_processes", []))
+        if not others or settings.guard == "flag":
+            return True, others
+        if settings.guard == "refuse" or time.perf_counter() > deadline:
+            return False, others
+        time.sleep(5)
+
+
+def is_cold(cache: str, working_set_bytes: float, l2_bytes: int) -> bool:
+    """Whether to flush the L2 between launches at this size."""
+    if cache == "auto":
+        return working_set_bytes <= l2_bytes
+    return cache == "cold"
+
+
+def throttled(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Whether NVML reported a power or thermal slowdown before or after sampling."""
+    reasons = [s.get("throttle_reasons") for s in (before, after)]
+    return any(isinstance(r, int) and r & THROTTLE_MASK for r in reasons)
+
+
+def summarize(samples_us: list[float]) -> dict[str, float | int]:
+    """Robust statistics of one size's samples, in microseconds."""
+    a = np.asarray(samples_us, dtype=np.float64)
+    q1, med, q3 = np.percentile(a, [25, 50, 75])
+    mean = float(a.mean())
+    return {
+        "time_median_us": float(med),
+        "time_q1_us": float(q1),
+        "time_q3_us": float(q3),
+        "time_iqr_us": float(q3 - q1),
+        "time_min_us": float(a.min()),
+        "time_max_us": float(a.max()),
+        "time_mean_us": mean,
+        "cv": float(a.std(ddof=1) / mean) if a.size > 1 and mean > 0 else 0.0,
+        "reps": int(a.size),
+    }
+
+
+def sample_until_settled(
+    timed_batch: Callable[[int], list[float]], settings: TimingSettings
+) -> tuple[list[float], bool]:
+    """Collect samples in batches until the median settles or a limit is reached.
+
+    Args:
+        timed_batch: runs ``k`` timed launches and returns their times in us.
+        settings: repetition limits, budget and settle threshold.
+
+    Returns:
+        All samples and whether the median settled before a limit ended sampling.
+    """
+    samples: list[float] = []
+    batch = max(settings.min_reps // 3, 5)
+    previous = None
+    start = time.perf_counter()
+    while True:
+        samples.extend(timed_batch(batch))
+        median = float(np.median(samples))
+        if len(samples) >= settings.min_reps and previous is not None:
+            if abs(median - previous) <= settings.settle_rel * median:
+                return samples, True
+        if len(samples) >= settings.max_reps:
+            return samples, False
+        if (
+            time.perf_counter() - start > settings.budget_s
+            and len(samples) >= settings.min_reps
+        ):
+            return samples, False
+        previous = median
+        batch = min(batch * 2, settings.max_reps - len(samples))
+
+
+def gpu_state() -> dict[str, Any]:
+    """NVML snapshot: clocks, temperature, power, throttle reasons, other processes."""
+    try:
+        import pynvml
+    except ImportError:
+        return {"nvml": "unavailable (pip install nvidia-ml-py)"}
+    import os
+
+    try:
+        pynvml.nvmlInit()
+    except pynvml.NVMLError as exc:
+        return {"nvml": f"unavailable: {exc}"}
+    try:
+        from nsightflow.machine.gpulock import nvml_handle
+
+        h = nvml_handle(pynvml)  # the GPU this job was given, not always index 0
+        procs = pynvml.nvmlDeviceGetComputeRunningProcesses(h)
+        others = [p.pid for p in procs if p.pid != os.getpid()]
+        return {
+            "sm_clock_mhz": pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM),
+            "mem_clock_mhz": pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_MEM),
+            "temperature_c": pynvml.nvmlDeviceGetTemperature(
+                h, pynvml.NVML_TEMPERATURE_GPU
+            ),
+            "power_w": pynvml.nvmlDeviceGetPowerUsage(h) / 1000.0,
+            "throttle_reasons": int(pynvml.nvmlDeviceGetCurrentClocksEventReasons(h)),
+            "other_processes": others,
+        }
+    except pynvml.NVMLError as exc:
+        return {"nvml": f"error: {exc}"}
+    finally:
+        pynvml.nvmlShutdown()

@@ -1,0 +1,143 @@
+"""Verify stage: run each variant on random inputs and compare with the numpy reference.
+
+Writes ``results/verify/<family>/<variant>.json`` with ``status`` (ok / wrong /
+crashed / timeout / skipped), the relative L2 error per size, the sizes tried and the
+first mismatching element. Expected failures are data: the stage exits 0.
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from nsightflow.family.registry import Family, Variant
+
+# Elements compared per chunk: float64 temporaries of a few MB stay in the CPU's
+# caches; whole-array temporaries of a 16384^2 grid (2 GiB each) made the comparison
+# the slowest part of verification.
+_CHUNK = 1 << 20
+
+
+def _chunks(
+    out: np.ndarray, ref: np.ndarray
+) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """(offset, out chunk, ref chunk) in float64, ``_CHUNK`` elements at a time."""
+    o, r = out.reshape(-1), ref.reshape(-1)
+    for i in range(0, r.size, _CHUNK):
+        yield (
+            i,
+            o[i : i + _CHUNK].astype(np.float64),
+            r[i : i + _CHUNK].astype(np.float64),
+        )
+
+
+def _errors(oc: np.ndarray, rc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """|out - ref| (0 where out is unwritten or non-finite) and where that happened."""
+    bad_value = ~np.isfinite(oc) & np.isfinite(rc)
+    diff = np.abs(oc - rc)
+    diff[bad_value] = 0.0
+    return diff, bad_value
+
+
+def compare(out: np.ndarray, ref: np.ndarray, tolerance: float) -> dict[str, Any]:
+    """Relative L2 error of ``out`` against a float64 ``ref``, and the first mismatch.
+
+    Float outputs: an element is a mismatch when it is not finite where the reference
+    is, or when it differs by more than ``tolerance`` relative to the reference's RMS
+    magnitude; the output passes when its relative L2 error is within ``tolerance``.
+    One pass gathers the sums; a second one, only when something can mismatch,
+    finds the first mismatching element.
+    Integer outputs (counts, indices) must match exactly: see :func:`compare_exact`.
+    """
+    if out.dtype.kind in "iu":
+        return compare_exact(out, ref)
+    ref_sq = diff_sq = max_abs = 0.0
+    bad = 0
+    for _, oc, rc in _chunks(out, ref):
+        diff, bad_value = _errors(oc, rc)
+        ref_sq += float(np.dot(rc, rc))
+        diff_sq += float(np.dot(diff, diff))
+        bad += int(bad_value.sum())
+        max_abs = max(max_abs, float(diff.max(initial=0.0)))
+    ref_norm = ref_sq**0.5 or 1.0
+    threshold = tolerance * max(ref_norm / np.sqrt(max(ref.size, 1)), 1e-30) * 10
+    first = None
+    if bad or max_abs > threshold:
+        for i, oc, rc in _chunks(out, ref):
+            diff, bad_value = _errors(oc, rc)
+            mismatch = bad_value | (diff > threshold)
+            if mismatch.any():
+                index = np.unravel_index(i + int(np.argmax(mismatch)), out.shape)
+                first = {
+                    "index": [int(k) for k in index],
+                    "got": float(out[index]),
+                    "expected": float(ref[index]),
+                }
+                break
+    rel_l2 = diff_sq**0.5 / ref_norm
+    return {
+        "ok": not bad and rel_l2 <= tolerance,
+        "rel_l2_error": rel_l2 if not bad else float("inf"),
+        "unwritten_or_nonfinite": bad,
+        "max_abs_error": max_abs,
+        "first_mismatch": first,
+    }
+
+
+def compare_exact(out: np.ndarray, ref: np.ndarray) -> dict[str, Any]:
+    """Integer outputs: every element equal; the sentinel marks unwritten elements."""
+    r = np.asarray(ref).astype(np.float64)
+    o = out.astype(np.float64)
+    mismatch = o != r
+    unwritten = mismatch & (out == np.iinfo(out.dtype).max)
+    diff = np.abs(o - r)
+    first = None
+    if mismatch.any():
+        index = np.unravel_index(int(np.argmax(mismatch)), mismatch.shape)
+        first = {
+            "index": [int(i) for i in index],
+            "got": float(o[index]),
+            "expected": float(r[index]),
+        }
+    ref_norm = float(np.linalg.norm(r)) or 1.0
+    return {
+        "ok": not mismatch.any(),
+        "exact": True,
+        "mismatches": int(mismatch.sum()),
+        "rel_l2_error": float(np.linalg.norm(np.where(unwritten, 0.0, diff)))
+        / ref_norm,
+        "unwritten_or_nonfinite": int(unwritten.sum()),
+        "max_abs_error": float(np.max(np.where(unwritten, 0.0, diff), initial=0.0)),
+        "first_mismatch": first,
+    }
+
+
+def verify_sizes(family: Family, variant: Variant) -> list[int]:
+    """Every size the variant accepts among the sweep and the extra verify sizes.
+
+    A variant is verified at each size it is timed at (a kernel can be right at 1024
+    and wrong at 16384, e.g. from an int overflow in its indexing), plus the
+    manifest's ``verify_sizes``: odd sizes that exercise the bounds guards.
+    """
+    sizes = sorted(set(family.sizes) | set(family.verify_sizes))
+    return [n for n in sizes if variant.accepts_size(n)]
+
+
+def summarize(per_size: list[dict[str, Any]]) -> dict[str, Any]:
+    """Overall status from per-size comparisons: ``ok`` only if every size passed."""
+    failed = [r for r in per_size if not r["ok"]]
+    if not per_size:
+        return {
+            "status": "skipped",
+            "message": "no verify size accepted by the variant",
+        }
+    if failed:
+        worst = failed[0]
+        return {
+            "status": "wrong",
+            "message": f"n={worst['n']}: relative L2 error {worst['rel_l2_error']:.3g}, "
+            f"{worst['unwritten_or_nonfinite']} unwritten or non-finite elements, "
+            f"first mismatch {worst['first_mismatch']}",
+        }
+    worst_err = max(r["rel_l2_error"] for r in per_size)
+    return {"status": "ok", "message": f"max relative L2 error {worst_err:.3g}"}

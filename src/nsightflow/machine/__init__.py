@@ -1,0 +1,1 @@
+"""This machine: capabilities, doctor, the GPU lock, provenance, history, recordings."""

@@ -1,0 +1,190 @@
+"""``nsightflow doctor``: what this machine can do, each problem with its fix.
+
+Exit status 0 when the full pipeline (measure mode) can run here, 1 when only replay
+can. Counter access is checked by ncu itself on the first profile; a failure there is
+reported with its fix by the profile stage.
+"""
+
+import importlib.util
+import shutil
+from dataclasses import dataclass
+
+from nsightflow.machine import provenance
+from nsightflow.machine.recording import gpu_available
+
+
+@dataclass(frozen=True)
+class Check:
+    """One capability: whether it is there, what was found, how to fix it."""
+
+    name: str
+    ok: bool
+    found: str
+    fix: str
+    needed_for: str  # "measure" or "replay"
+
+
+def _module(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
+
+
+def nsys_can_write_reports() -> tuple[bool, str]:
+    """Whether ``nsys`` here can write a ``.nsys-rep`` report, and what was found.
+
+    A tiny ``nsys profile`` of ``true`` is the probe: nsys can be missing, or present
+    but unable to import its own capture (it then leaves a ``.qdstrm`` and no
+    ``.nsys-rep``, as the Nsight Systems inside Nsight Compute does on the H200 here).
+    Timeline stages call this once and carry on without nsys when it says no.
+
+    Returns:
+        (True, what it wrote) or (False, why not, with what it left behind).
+    """
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    nsys = shutil.which("nsys")
+    if nsys is None:
+        return False, "nsys not on PATH"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "probe"
+        argv = [nsys, "profile", "--trace=none", "--sample=none", "-o", str(out)]
+        try:
+            proc = subprocess.run(
+                [*argv, "true"],
+                capture_output=True,
+                text=True,
+                timeout=30,
+                check=False,
+                cwd=tmp,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return False, f"{nsys} profile failed: {exc}"
+        if out.with_suffix(".nsys-rep").is_file():
+            return True, f"{nsys} writes .nsys-rep reports"
+        leftovers = sorted(p.name for p in Path(tmp).iterdir())
+        said = (proc.stdout + proc.stderr).strip().splitlines()
+        return False, (
+            f"{nsys} profile wrote {', '.join(leftovers) or 'nothing'} but no "
+            f".nsys-rep (exit {proc.returncode}"
+            + (f": {said[-1][:200]}" if said else "")
+            + "): it cannot turn its capture into a report here"
+        )
+
+
+def sanitizer_available() -> tuple[bool, str]:
+    """Whether ``compute-sanitizer`` is on PATH (the sanitize stage's first check).
+
+    Whether it supports the device shows only on a real run; the stage records
+    that failure with its message.
+    """
+    path = shutil.which("compute-sanitizer")
+    if path is None:
+        return False, "compute-sanitizer not on PATH"
+    return True, path
+
+
+SANITIZER_FIX = (
+    "compute-sanitizer comes with the CUDA toolkit: add its bin/ folder to PATH, "
+    "or set sanitize.enabled: false"
+)
+
+
+def checks() -> list[Check]:
+    """Probe GPU, toolchain and Python packages (no GPU work is launched)."""
+    from nsightflow.gpu.timeline import cupti_check
+
+    gpu_ok, gpu_found = gpu_available()
+    cupti_ok, cupti_found = cupti_check()
+    nvcc = provenance.nvcc_version()
+    ncu = provenance.ncu_version()
+    nsys_ok, nsys_found = nsys_can_write_reports()
+    sanitizer_ok, sanitizer_found = sanitizer_available()
+    return [
+        Check(
+            "GPU + pycuda",
+            gpu_ok,
+            gpu_found,
+            "install the NVIDIA driver and `pip install -e '.[gpu]'`",
+            "measure",
+        ),
+        Check(
+            "NVML (nvidia-ml-py)",
+            _module("pynvml"),
+            "importable" if _module("pynvml") else "missing",
+            "pip install nvidia-ml-py (clocks and other processes "
+            "are then recorded with every timing)",
+            "measure",
+        ),
+        Check(
+            "nvcc",
+            nvcc is not None,
+            nvcc or "not on PATH",
+            "install the CUDA toolkit and put its bin/ on PATH",
+            "measure",
+        ),
+        Check(
+            "ncu",
+            ncu is not None,
+            ncu or "not on PATH",
+            "install Nsight Compute and put ncu on PATH, or set profile.enabled: false",
+            "measure",
+        ),
+        Check(
+            "nsys (timeline)",
+            nsys_ok,
+            nsys_found,
+            "install Nsight Systems (with its QdstrmImporter) and put nsys on PATH; "
+            "the timeline is optional",
+            "measure",
+        ),
+        Check(
+            "cupti-python (timeline)",
+            cupti_ok,
+            cupti_found,
+            "pip install cupti-python: the timeline's fallback where nsys cannot "
+            "write reports",
+            "measure",
+        ),
+        Check(
+            "compute-sanitizer",
+            sanitizer_ok,
+            sanitizer_found,
+            SANITIZER_FIX,
+            "measure",
+        ),
+        Check(
+            "ncu_report",
+            _module("ncu_report"),
+            "importable" if _module("ncu_report") else "missing",
+            "pip install ncu-report",
+            "replay",
+        ),
+        Check(
+            "snakemake",
+            shutil.which("snakemake") is not None,
+            shutil.which("snakemake") or "not on PATH",
+            "pip install -e .",
+            "replay",
+        ),
+    ]
+
+
+def render(found: list[Check]) -> str:
+    """A readable table of the checks with fixes for what is missing."""
+    lines = []
+    for c in found:
+        mark = "ok  " if c.ok else "MISS"
+        lines.append(f"[{mark}] {c.name:22s} {c.found}")
+        if not c.ok:
+            lines.append(f"       fix: {c.fix} (needed to {c.needed_for})")
+    return "\n".join(lines)
+
+
+OPTIONAL = {"nsys (timeline)", "compute-sanitizer", "NVML (nvidia-ml-py)"}
+OPTIONAL |= {"cupti-python (timeline)"}  # the timeline runs with either backend
+
+
+def exit_status(found: list[Check]) -> int:
+    """0: measure mode can run here (optional tools aside); 1: only replay can."""
+    return 0 if all(c.ok for c in found if c.name not in OPTIONAL) else 1

@@ -1,0 +1,1 @@
+"""Figures from the analysis tables (matplotlib's object API)."""

@@ -1,0 +1,120 @@
+"""The timeline figure of a family: copies and kernel of each variant at one size.
+
+Left, the traced sequence of every variant on one time axis (copy in, memset,
+kernel, copy out as bars, the kernel's duration written beside it, since it is often
+too short to see); right, the duration of each phase on a log scale. Built with the
+object API like :mod:`nsightflow.plot.figures`; only :func:`write_figure` saves.
+"""
+
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from nsightflow.analysis.timeline import key_size
+from nsightflow.plot.figures import STYLE, _new_figure
+
+# Phases in sequence order: kind -> (label, colour).
+PHASES = {
+    "memcpy_htod": ("copy in (HtoD)", "#4c72b0"),
+    "memset": ("memset", "#8c8c8c"),
+    "kernel": ("kernel", "#dd8452"),
+    "memcpy_dtoh": ("copy out (DtoH)", "#55a868"),
+}
+OTHER = "#c44e52"  # any other copy
+
+
+def _gantt(ax: matplotlib.axes.Axes, rows: pd.DataFrame, y: int) -> None:
+    """One variant's sequence as bars on row ``y`` (times in ms)."""
+    for kind, group in rows.groupby("kind", sort=False):
+        colour = PHASES.get(str(kind), ("", OTHER))[1]
+        spans = [
+            (s / 1e6, (e - s) / 1e6)
+            for s, e in zip(group["start_ns"], group["end_ns"], strict=True)
+        ]
+        ax.broken_barh(spans, (y - 0.35, 0.7), color=colour)
+    kernels = rows[rows["kind"] == "kernel"]
+    if not kernels.empty:
+        took = (kernels["end_ns"] - kernels["start_ns"]).sum() / 1e6
+        ax.annotate(
+            f"kernel {took:.3g} ms",
+            (kernels["end_ns"].max() / 1e6, y),
+            xytext=(3, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=7,
+        )
+
+
+def _durations(ax: matplotlib.axes.Axes, summary: pd.DataFrame) -> None:
+    """Duration of each phase per variant, grouped bars on a log axis."""
+    columns = {
+        "memcpy_htod": "htod_ns",
+        "memset": "memset_ns",
+        "kernel": "kernel_ns",
+        "memcpy_dtoh": "dtoh_ns",
+    }
+    y = np.arange(len(summary))
+    height = 0.8 / len(columns)
+    for i, (kind, column) in enumerate(columns.items()):
+        label, colour = PHASES[kind]
+        values = summary[column].astype(float) / 1e6
+        ax.barh(
+            y + (i - 1.5) * height,
+            values.where(values > 0),
+            height,
+            color=colour,
+            label=label,
+        )
+    ax.set_xscale("log")
+    ax.set_yticks(y, [""] * len(y))
+    ax.invert_yaxis()
+    ax.set_xlabel("duration [ms, log scale]")
+
+
+def timeline_figure(table: pd.DataFrame, summary: pd.DataFrame, family: str) -> Figure:
+    """The family's timeline at its largest traced size; a note when none exists."""
+    with matplotlib.rc_context(STYLE):
+        size = key_size(summary)
+        shown = (
+            summary[summary["size"] == size].reset_index(drop=True)
+            if size is not None
+            else summary.iloc[0:0]
+        )
+        fig = _new_figure(10, 1.6 + 0.42 * max(len(shown), 1))
+        ax_t, ax_d = fig.subplots(1, 2, width_ratios=[3, 2])
+        if size is None:
+            for ax in (ax_t, ax_d):
+                ax.text(
+                    0.5,
+                    0.5,
+                    "no timeline recorded",
+                    ha="center",
+                    transform=ax.transAxes,
+                )
+            return fig
+        rows = table[table["size"] == size]
+        for y, variant in enumerate(shown["variant"]):
+            _gantt(ax_t, rows[rows["variant"] == variant], y)
+        ax_t.set_yticks(range(len(shown)), shown["variant"])
+        ax_t.set_ylim(len(shown) - 0.5, -0.5)
+        ax_t.set_xlabel("time from the first copy [ms]")
+        _durations(ax_d, shown)
+        backend = shown["backend"].dropna()
+        how = f" ({backend.iloc[0]})" if not backend.empty else ""
+        fig.suptitle(f"{family}: copies and kernel at n = {size}{how}")
+        fig.legend(
+            *ax_d.get_legend_handles_labels(), loc="outside lower center", ncols=4
+        )
+    return fig
+
+
+def write_figure(analysis_dir: Path, out: Path, family: str) -> Path:
+    """Build the timeline figure from ``timeline.csv`` / ``timeline_summary.csv``."""
+    table = pd.read_csv(analysis_dir / "timeline.csv")
+    summary = pd.read_csv(analysis_dir / "timeline_summary.csv")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    timeline_figure(table, summary, family).savefig(out, dpi=150)
+    return out

@@ -1,0 +1,1 @@
+"""Reports: sections, findings (the diagnosis rules), words (i18n), HTML and PDF."""

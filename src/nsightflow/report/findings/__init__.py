@@ -1,0 +1,1 @@
+"""Findings: the diagnosis rules over the analysis table."""

@@ -1,0 +1,107 @@
+"""Diagnosis rules for the ECE408 pattern metrics (issue 8).
+
+Keyed on metrics, not on families: warp divergence (lane efficiency, branch
+uniformity), issued instructions, global atomics in the L2 with their throughput, and
+shared-memory atomics with their conflicts. Each finding cites the ncu metric behind
+it. Families whose profiles lack these metrics (NaN) get no finding. Pure functions.
+"""
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from nsightflow.report.findings.core import _num, _ok, pct_change
+from nsightflow.report.i18n import T
+
+LOW_LANES_PCT = 75.0  # below this lane efficiency a baseline is called divergent
+LANES_MOVED_PCT = 5.0  # lane efficiency / branch uniformity changes worth a line
+INSTRUCTIONS_MOVED_PCT = 20.0
+ATOMICS_MOVED_FACTOR = 1.25  # atomics or their conflicts that changed by this factor
+ATOMIC_RATE_MOVED_PCT = 25.0  # or an L2 atomic throughput that moved this much
+
+
+def pattern_state(row: Mapping[str, Any]) -> list[str]:
+    """Divergence and global atomics of one variant at one profiled size."""
+    found = []
+    lanes = _num(row, "lane_efficiency_pct")
+    if _ok(lanes) and lanes < LOW_LANES_PCT:
+        found.append(T("lanes_low", threads=lanes * 32 / 100, pct=lanes))
+    atomics = _num(row, "l2_atomic_sectors")
+    time_us = _num(row, "ncu_time_us")
+    if _ok(atomics) and atomics > 0 and _ok(time_us) and time_us > 0:
+        found.append(T("l2_atomics", sectors=atomics, rate=atomics / time_us))
+    return found
+
+
+def divergence_findings(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> list[str]:
+    """Lane efficiency, branch uniformity and issued instructions that a step moved."""
+    found = []
+    la, lb = _num(after, "lane_efficiency_pct"), _num(before, "lane_efficiency_pct")
+    if _ok(la) and _ok(lb) and abs(la - lb) >= LANES_MOVED_PCT:
+        found.append(
+            T(
+                "lanes_rose" if la > lb else "lanes_fell",
+                before=lb,
+                after=la,
+                t0=lb * 32 / 100,
+                t1=la * 32 / 100,
+            )
+        )
+    ba, bb = _num(after, "branch_uniform_pct"), _num(before, "branch_uniform_pct")
+    if _ok(ba) and _ok(bb) and abs(ba - bb) >= LANES_MOVED_PCT:
+        found.append(T("branches_moved", before=bb, after=ba))
+    ia, ib = _num(after, "inst_executed"), _num(before, "inst_executed")
+    change = pct_change(ib, ia)
+    if _ok(change) and abs(change) >= INSTRUCTIONS_MOVED_PCT:
+        found.append(
+            T("instructions_moved", before=ib / 1e6, after=ia / 1e6, pct=change)
+        )
+    return found
+
+
+def atomic_findings(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Global atomics in L2 and shared-memory atomics a step moved, with their rates."""
+    found = []
+    aa, ab = _num(after, "l2_atomic_sectors"), _num(before, "l2_atomic_sectors")
+    ta, tb = _num(after, "ncu_time_us"), _num(before, "ncu_time_us")
+    if _ok(aa) and _ok(ab) and _ok(ta) and _ok(tb) and max(aa, ab) > 0:
+        rate0, rate1 = ab / tb, aa / ta
+        if (
+            _factor(ab, aa) >= ATOMICS_MOVED_FACTOR
+            or abs(pct_change(rate0, rate1)) >= ATOMIC_RATE_MOVED_PCT
+        ):
+            found.append(
+                T("l2_atomics_moved", before=ab, after=aa, rate0=rate0, rate1=rate1)
+            )
+    sa, sb = _num(after, "shared_atom_inst"), _num(before, "shared_atom_inst")
+    if _ok(sa) and _ok(sb) and _factor(sb, sa) >= ATOMICS_MOVED_FACTOR:
+        found.append(T("shared_atomics_moved", before=sb, after=sa))
+    ca, cb = _num(after, "smem_conflicts_atom"), _num(before, "smem_conflicts_atom")
+    if _ok(ca) and _ok(cb) and _factor(cb, ca) >= ATOMICS_MOVED_FACTOR:
+        found.append(
+            T(
+                "atomic_conflicts_moved",
+                before=cb,
+                after=ca,
+                per0=_per(cb, sb),
+                per1=_per(ca, sa),
+            )
+        )
+    return found
+
+
+def _per(count: float, instructions: float) -> str:
+    """Count per instruction for the text, ``n/a`` without instructions."""
+    return (
+        f"{count / instructions:.2f}" if _ok(instructions) and instructions else "n/a"
+    )
+
+
+def _factor(a: float, b: float) -> float:
+    """How many times larger the larger of two counts is (inf from zero to non-zero)."""
+    low, high = sorted((a, b))
+    if high <= 0:
+        return 1.0
+    return math.inf if low <= 0 else high / low

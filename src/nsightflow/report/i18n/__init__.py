@@ -1,0 +1,105 @@
+"""The report's words in English and Chinese: every sentence, heading and table header.
+
+The entries live in :mod:`nsightflow.report.i18n.catalogue` (and, for the ECE408 pattern
+metrics, :mod:`nsightflow.report.i18n.patterns`). Each is a :meth:`str.format`
+template with named fields; both languages of an entry name the same fields.
+:func:`T` fills the template of the language in force, which :func:`language` sets
+for the ``with`` block that builds a report (English outside one). What stays as it
+is in every language: ncu metric names, variant names, numbers, code, the family
+manifest's own texts (title, description, ideas), the stages' error messages, and
+the rule texts Nsight Compute wrote, which are quoted.
+
+The Chinese terms follow the seed Jacobi-2D report (基础测评, 理论分析, bound 定位,
+逐级优化策略及实验结果, 相关性能指标, 原因分析) and keep the English words Chinese
+CUDA writing keeps: kernel, warp, block, bank, sector, roofline.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from string import Formatter
+from typing import Literal, get_args
+
+from nsightflow.report.i18n.catalogue import CATALOGUE
+from nsightflow.report.i18n.patterns import PATTERN_MESSAGES
+
+CATALOGUE.update(PATTERN_MESSAGES)
+
+Language = Literal["en", "zh"]
+LANGUAGES: tuple[Language, ...] = get_args(Language)
+DEFAULT_LANGUAGE: Language = "en"
+HTML_LANG: dict[Language, str] = {"en": "en", "zh": "zh-CN"}
+
+_CURRENT: ContextVar[Language] = ContextVar("nsightflow_language", default="en")
+
+__all__ = [
+    "CATALOGUE",
+    "DEFAULT_LANGUAGE",
+    "HTML_LANG",
+    "LANGUAGES",
+    "Language",
+    "T",
+    "current",
+    "field_names",
+    "language",
+    "parse_language",
+]
+
+
+def parse_language(value: str) -> Language:
+    """A language code checked against :data:`LANGUAGES`.
+
+    Args:
+        value: ``en`` or ``zh``.
+
+    Raises:
+        ValueError: The code is not one the catalogue has.
+    """
+    if value not in LANGUAGES:
+        raise ValueError(
+            f"report language {value!r} is not one of {', '.join(LANGUAGES)}"
+        )
+    return value
+
+
+def current() -> Language:
+    """The language :func:`T` writes in now."""
+    return _CURRENT.get()
+
+
+@contextmanager
+def language(value: str) -> Iterator[Language]:
+    """Write every message of the ``with`` block in one language.
+
+    Args:
+        value: ``en`` or ``zh``.
+
+    Yields:
+        The language, checked.
+
+    Raises:
+        ValueError: The code is not one the catalogue has.
+    """
+    token = _CURRENT.set(parse_language(value))
+    try:
+        yield _CURRENT.get()
+    finally:
+        _CURRENT.reset(token)
+
+
+def T(key: str, /, **fields: object) -> str:
+    """The message ``key`` in the current language, its named fields filled in.
+
+    Args:
+        key: A key of :data:`CATALOGUE`.
+        **fields: One value per named field of the template.
+
+    Raises:
+        KeyError: The key is unknown, or a field of the template is not given.
+    """
+    return CATALOGUE[key][_CURRENT.get()].format(**fields)
+
+
+def field_names(template: str) -> set[str]:
+    """The named fields of a template (``{pct:.1f}`` names ``pct``)."""
+    return {name for _, name, _, _ in Formatter().parse(template) if name}

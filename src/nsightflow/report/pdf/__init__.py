@@ -1,0 +1,1 @@
+"""PDF output of a family report."""

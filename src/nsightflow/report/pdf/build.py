@@ -1,0 +1,516 @@
+"""PDF output: a printable A4 ``report.pdf`` from the standalone report HTML.
+
+:func:`write_pdf` renders the page :func:`nsightflow.report.build.to_html` returns with
+xhtml2pdf (HTML and CSS laid out by ReportLab): pure Python from PyPI, with no
+browser, no LaTeX and no system library, so a machine that only pip-installs the
+project can render an English report (a Chinese one also needs a CJK font package). A print stylesheet is added after the report's own screen
+style, and the page is prepared for paper first:
+
+* A4 portrait pages with a running footer (report title, page N of M).
+* Tables span the text width with columns sized from their content, measured
+  with the fonts they are set in; a table whose words do not fit side by side
+  shrinks its font (down to MIN_TABLE_FONT_PT), and words longer than a column
+  (paths, metric names) break rather than run off the page. Header rows repeat
+  on every page a table spans.
+* Code blocks are monospace and wrap long lines.
+* Figures are read relative to the report folder, checked before the render,
+  and printed at their own resolution, shrunk to the text width and to at most
+  MAX_FIGURE_HEIGHT_PT.
+
+Fonts (:mod:`nsightflow.report.pdf.fonts`): DejaVu Sans and DejaVu Sans Mono, embedded
+from the copy matplotlib ships. A Chinese report also embeds a CJK TrueType font
+(WenQuanYi Micro Hei from Debian's ``fonts-wqy-microhei``), so its pages show real
+glyphs in any viewer; an English report keeps the non-embedded ``STSong-Light``
+fallback for stray Chinese characters. Figure text stays English: the figures are
+PNGs drawn by matplotlib with its own fonts. The footer is in the report's language.
+"""
+
+import base64
+import io
+import logging
+import math
+import re
+import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from html import escape, unescape
+from pathlib import Path
+from typing import BinaryIO
+
+from nsightflow.errors import StageInputError
+from nsightflow.report import i18n
+from nsightflow.report.pdf.fonts import Meter as _Meter
+from nsightflow.report.pdf.fonts import cjk_font_file
+from nsightflow.report.pdf.fonts import dejavu_dir as _dejavu_dir
+from nsightflow.report.pdf.fonts import font_css as _font_css
+
+MM = 72 / 25.4  # PDF points per millimetre
+PAGE_WIDTH_MM = 210.0  # A4 portrait
+MARGIN_MM = 15.0  # left and right
+TEXT_WIDTH_PT = (PAGE_WIDTH_MM - 2 * MARGIN_MM) * MM
+MAX_FIGURE_HEIGHT_PT = 120 * MM  # two figures and some text fit on one page
+DEFAULT_IMAGE_DPI = 96.0  # CSS pixels, for an image that states no resolution
+RENDER_LIMIT_S = 300.0  # abandon a runaway render (the Jacobi report takes ~1 s)
+TABLE_FONT_PT = 7.5
+MIN_TABLE_FONT_PT = 5.0  # a wide table shrinks to this, then its words break
+CODE_IN_TABLE = 0.93  # size of ``code`` in a table cell, relative to the cell
+CELL_PADDING_PT = 6.5  # left and right padding and rule of one table cell
+MAX_UNBROKEN_EM = 9.0  # longer words in a table cell may break anywhere
+
+PRINT_STYLE = """
+@page {
+    size: a4 portrait;
+    margin: 14mm %(margin)smm 18mm %(margin)smm;
+    @frame footer {
+        -pdf-frame-content: nsf-footer;
+        bottom: 8mm; height: 6mm;
+        margin-left: %(margin)smm; margin-right: %(margin)smm;
+    }
+}
+body { font-family: %(sans)s; font-size: 9pt; line-height: 1.35; color: #222222;
+       margin: 0; padding: 0; }
+h1, h2, h3, h4, h5, h6 { color: #111111; -pdf-keep-with-next: true;
+                         margin: 0; padding: 0; }
+h1 { font-size: 16pt; padding-bottom: 4pt; }
+h2 { font-size: 13pt; padding-top: 10pt; padding-bottom: 3pt;
+     border-bottom: 0.5pt solid #bbbbbb; }
+h3 { font-size: 11pt; padding-top: 8pt; padding-bottom: 2pt; }
+h4, h5, h6 { font-size: 9.5pt; padding-top: 6pt; }
+p, li, blockquote, h1, h2, h3, h4, h5, h6, pre, code, td, th {
+    overflow-wrap: anywhere; }
+p { margin: 0; padding-top: 3pt; padding-bottom: 3pt; }
+ul, ol { margin-top: 2pt; margin-bottom: 2pt; }
+li { padding-bottom: 1pt; }
+blockquote { margin: 4pt 0 4pt 8pt; padding: 2pt 0 2pt 6pt; color: #444444;
+             border-left: 2pt solid #cccccc; background-color: #fafafa; }
+code { font-family: %(mono)s; font-size: 90%%; background-color: #f3f4f6; }
+pre { font-family: %(mono)s; font-size: 7pt; line-height: 1.25;
+      white-space: pre-wrap; background-color: #f6f8fa;
+      border: 0.5pt solid #e1e4e8; padding: 5pt; margin: 4pt 0; }
+pre code { font-size: 100%%; background-color: #f6f8fa; }
+table { font-size: %(table_font)spt; line-height: 1.2; margin: 4pt 0;
+        width: 100%%; }
+th, td { border: 0.5pt solid #cccccc; padding: 2pt 3pt 1pt 3pt;
+         vertical-align: top; }
+th { background-color: #f0f0f0; }
+td code, th code { font-size: %(code_in_table)s%%; }
+img { margin: 4pt 0; }
+#nsf-footer { font-size: 7pt; color: #777777; text-align: center; }
+"""
+
+_ATTR_VALUE = r"""\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)"""
+_IMG_TAG = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
+_SRC_ATTR = re.compile(r"""\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+_IMG_SIZE_ATTRS = re.compile(rf"\s(?:width|height|style){_ATTR_VALUE}", re.I)
+_WIDTH_ATTR = re.compile(rf"\swidth{_ATTR_VALUE}", re.I)
+_STYLE_ATTR = re.compile(r"""\sstyle\s*=\s*["']""", re.I)
+_SPAN_ATTR = re.compile(r"\s(?:colspan|rowspan)\s*=", re.I)
+_TABLE = re.compile(r"<table\b([^>]*)>(.*?)</table\s*>", re.I | re.S)
+_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr\s*>", re.I | re.S)
+_CELL = re.compile(r"<(t[hd])\b([^>]*)>(.*?)</t[hd]\s*>", re.I | re.S)
+_CODE = re.compile(r"<code\b[^>]*>(.*?)</code\s*>", re.I | re.S)
+_BOLD = re.compile(r"<(?:strong|b)\b[^>]*>(.*?)</(?:strong|b)\s*>", re.I | re.S)
+_TAG = re.compile(r"<[^>]*>")
+_TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
+_BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
+_HEAD_CLOSE = re.compile(r"</head\s*>", re.I)
+_HTML_LANG = re.compile(r"""<html\b[^>]*?\slang\s*=\s*["']?([A-Za-z]+)""", re.I)
+
+
+def _runs(cell_html: str, header: bool) -> list[tuple[str, str, float]]:
+    """Plain-text runs of a table cell: (text, face, size relative to the cell)."""
+    runs: list[tuple[str, str, float]] = []
+    plain = "bold" if header else "regular"
+    position = 0
+    for code in _CODE.finditer(cell_html):
+        runs.append((cell_html[position : code.start()], plain, 1.0))
+        runs.append((code.group(1), "mono", CODE_IN_TABLE))
+        position = code.end()
+    runs.append((cell_html[position:], plain, 1.0))
+    split: list[tuple[str, str, float]] = []
+    for html_text, face, size in runs:
+        if face == "regular":  # <strong> inside a body cell
+            position = 0
+            for bold in _BOLD.finditer(html_text):
+                split.append((html_text[position : bold.start()], face, size))
+                split.append((bold.group(1), "bold", size))
+                position = bold.end()
+            html_text = html_text[position:]
+        split.append((html_text, face, size))
+    return [
+        (" ".join(unescape(_TAG.sub(" ", text)).split()), face, size)
+        for text, face, size in split
+        if text
+    ]
+
+
+def _demands(
+    rows: list[list[tuple[str, str]]], meter: _Meter
+) -> tuple[list[float], list[float]]:
+    """Least and wanted width of each column of a table, in em of the table font.
+
+    The least width is a column's widest word, capped at MAX_UNBROKEN_EM since
+    longer words may break anywhere; the wanted width sets its widest cell on
+    one line.
+
+    Args:
+        rows: (tag, inner HTML) of each cell, row by row, all rows equally long.
+        meter: Measures text in the PDF's faces.
+
+    Returns:
+        The least and the wanted width of each column.
+    """
+    least = [0.0] * len(rows[0])
+    wanted = [0.0] * len(rows[0])
+    for row in rows:
+        for col, (tag, cell_html) in enumerate(row):
+            runs = _runs(cell_html, header=tag.lower() == "th")
+            space = meter.em(" ", "regular")
+            line = sum(meter.em(text, face) * size for text, face, size in runs)
+            line += space * max(0, len(runs) - 1)
+            words = [
+                min(MAX_UNBROKEN_EM, meter.em(word, face) * size)
+                for text, face, size in runs
+                for word in text.split()
+            ]
+            least[col] = max(least[col], max(words, default=0.0))
+            wanted[col] = max(wanted[col], line)
+    return least, wanted
+
+
+def _table_layout(
+    rows: list[list[tuple[str, str]]], meter: _Meter
+) -> tuple[float, list[float]]:
+    """Font size and column widths of a full-width table, as a browser sets them.
+
+    Every column gets its least width, and what is left of the text width is
+    shared in proportion to how much more each column wants. If the least widths
+    do not fit side by side at TABLE_FONT_PT, the font shrinks until they do,
+    down to MIN_TABLE_FONT_PT; below that, words break to fit.
+
+    Args:
+        rows: (tag, inner HTML) of each cell, row by row, all rows equally long.
+        meter: Measures text in the PDF's faces.
+
+    Returns:
+        The font size in points and one width per column in points; the widths
+        add up to the text width.
+    """
+    least_em, wanted_em = _demands(rows, meter)
+    space = TEXT_WIDTH_PT - CELL_PADDING_PT * len(least_em)
+    font_pt = TABLE_FONT_PT
+    if sum(least_em) * font_pt > space:
+        fitting = math.floor(20 * space / sum(least_em)) / 20
+        font_pt = max(MIN_TABLE_FONT_PT, fitting)
+    least = [em * font_pt for em in least_em]
+    wanted = [em * font_pt for em in wanted_em]
+    if sum(least) >= space:
+        widths = least
+    elif sum(wanted) <= space:
+        widths = wanted
+    else:
+        share = (space - sum(least)) / (sum(wanted) - sum(least))
+        widths = [m + (w - m) * share for w, m in zip(wanted, least, strict=True)]
+    scale = max(space, 1.0) / max(sum(widths), 1e-9)
+    return font_pt, [w * scale + CELL_PADDING_PT for w in widths]
+
+
+def _with_style(attrs: str, declaration: str) -> str:
+    """A tag's attributes with a CSS declaration put first in its style."""
+    match = _STYLE_ATTR.search(attrs)
+    if match is None:
+        return f'{attrs} style="{declaration}"'
+    return f"{attrs[: match.end()]}{declaration}; {attrs[match.end() :]}"
+
+
+def _size_tables(html: str, meter: _Meter) -> str:
+    """Give every simple table column widths on its first row and a font that fits.
+
+    Tables with spanning cells, ragged rows or a nested table are left to
+    xhtml2pdf, which shares the width equally between their columns.
+    """
+
+    def size(match: re.Match[str]) -> str:
+        attrs, inner = match.group(1), match.group(2)
+        rows = [
+            [(tag, content) for tag, _, content in _CELL.findall(row)]
+            for row in _ROW.findall(inner)
+        ]
+        rows = [row for row in rows if row]
+        if (
+            not rows
+            or "<table" in inner.lower()
+            or any(len(row) != len(rows[0]) for row in rows)
+            or _SPAN_ATTR.search(inner)
+        ):
+            return match.group(0)
+        font_pt, widths = _table_layout(rows, meter)
+        percents = iter(100 * width / sum(widths) for width in widths)
+
+        def with_width(cell: re.Match[str]) -> str:
+            tag, cell_attrs, content = cell.groups()
+            cell_attrs = _WIDTH_ATTR.sub("", cell_attrs)
+            return f'<{tag}{cell_attrs} width="{next(percents):.2f}%">{content}</{tag}>'
+
+        first_row = _ROW.search(inner)
+        assert first_row is not None  # rows is not empty
+        inner = (
+            inner[: first_row.start()]
+            + _CELL.sub(with_width, first_row.group(0))
+            + inner[first_row.end() :]
+        )
+        if font_pt != TABLE_FONT_PT:
+            attrs = _with_style(attrs, f"font-size: {font_pt:g}pt")
+        return f"<table{attrs}>{inner}</table>"
+
+    return _TABLE.sub(size, html)
+
+
+def _print_size(image: BinaryIO | Path, name: str) -> tuple[float, float]:
+    """Printed width and height of an image, in points, after checking it reads.
+
+    The image prints at its own resolution (its dpi, or 96 without one), shrunk
+    to the text width and to MAX_FIGURE_HEIGHT_PT.
+
+    Args:
+        image: The image file, or its bytes as a stream.
+        name: What to call the image in an error.
+
+    Raises:
+        StageInputError: The image cannot be read.
+    """
+    from PIL import Image
+
+    try:
+        with Image.open(image) as opened:
+            width_px, height_px = opened.size
+            dpi: object = opened.info.get("dpi")
+            opened.verify()
+    except Exception as exc:  # PIL raises several types for a corrupt file
+        raise StageInputError(
+            f"PDF report: figure {name} cannot be read as an image ({exc})"
+        ) from exc
+    dpi_x = dpi_y = DEFAULT_IMAGE_DPI
+    if isinstance(dpi, tuple) and len(dpi) == 2:
+        x, y = (float(value) for value in dpi)
+        if all(math.isfinite(d) and d >= 10 for d in (x, y)):
+            dpi_x, dpi_y = x, y
+    width, height = width_px * 72 / dpi_x, height_px * 72 / dpi_y
+    scale = min(1.0, TEXT_WIDTH_PT / width, MAX_FIGURE_HEIGHT_PT / height)
+    return width * scale, height * scale
+
+
+def _figure(src: str, base_dir: Path) -> tuple[str, Path | None, float, float]:
+    """Where an ``<img src>`` points, checked, and the image's printed size.
+
+    Args:
+        src: The ``src`` attribute, unescaped.
+        base_dir: Folder a relative source is resolved against.
+
+    Returns:
+        The source to render from (an absolute path, or the ``data:`` URI as it
+        is), the file's path (None for a data URI), and width and height in
+        points.
+
+    Raises:
+        StageInputError: The source is remote, or the image is missing or
+            cannot be read.
+    """
+    if src.startswith("data:"):
+        header, _, payload = src.partition(",")
+        try:
+            if header.endswith(";base64"):
+                data = base64.b64decode(payload, validate=False)
+            else:
+                data = urllib.parse.unquote_to_bytes(payload)
+        except ValueError as exc:
+            raise StageInputError(
+                f"PDF report: an embedded figure is not valid base64 ({exc})"
+            ) from exc
+        return (src, None, *_print_size(io.BytesIO(data), "embedded in the page"))
+    parts = urllib.parse.urlsplit(src)
+    if parts.scheme not in ("", "file") or parts.netloc:
+        raise StageInputError(
+            f"PDF report: figure {src!r} is not a local file; the PDF is rendered "
+            "offline and reads figures relative to the report folder only"
+        )
+    path = base_dir / urllib.parse.unquote(parts.path)  # an absolute path wins
+    if not path.is_file():
+        raise StageInputError(
+            f"PDF report: figure {src!r} is missing (looked for {path}); run the "
+            "plot stage first or fix the link in the report"
+        )
+    path = path.resolve()
+    return (path.as_posix(), path, *_print_size(path, str(path)))
+
+
+def _local_figures(html: str, base_dir: Path) -> tuple[str, list[Path]]:
+    """Check every ``<img>``, point it at its absolute file and give it a print size.
+
+    Args:
+        html: The report page.
+        base_dir: Folder relative image sources are resolved against.
+
+    Returns:
+        The rewritten page and the folders its image files are in.
+
+    Raises:
+        StageInputError: A figure is remote, missing or unreadable.
+    """
+    folders: list[Path] = []
+
+    def rewrite(match: re.Match[str]) -> str:
+        tag = match.group(0)
+        src_match = _SRC_ATTR.search(tag)
+        if src_match is None:
+            return ""  # an image without a source draws nothing anyway
+        src = unescape(next(group for group in src_match.groups() if group is not None))
+        source, path, width, height = _figure(src.strip(), base_dir)
+        if path is not None and path.parent not in folders:
+            folders.append(path.parent)
+        new_src = f' src="{escape(source)}"'
+        tag = _SRC_ATTR.sub(lambda _: new_src, tag, count=1)
+        tag = _IMG_SIZE_ATTRS.sub("", tag).removesuffix(">").removesuffix("/").rstrip()
+        return f'{tag} style="width: {width:.1f}pt; height: {height:.1f}pt" />'
+
+    return _IMG_TAG.sub(rewrite, html), folders
+
+
+def _print_page(html: str, font_css: str, sans: str, mono: str) -> str:
+    """The page with the print stylesheet and the running footer added."""
+    title_match = _TITLE.search(html)
+    title = " ".join(unescape(title_match.group(1)).split()) if title_match else ""
+    style = PRINT_STYLE % {
+        "margin": f"{MARGIN_MM:g}",
+        "sans": sans,
+        "mono": mono,
+        "table_font": f"{TABLE_FONT_PT:g}",
+        "code_in_table": f"{100 * CODE_IN_TABLE:g}",
+    }
+    style_tag = f"<style>\n{font_css}{style}</style>\n"
+    pages = i18n.T("pdf_page_of", page="<pdf:pagenumber />", pages="<pdf:pagecount />")
+    footer = (
+        f'<div id="nsf-footer">{escape(title)}{" &middot; " if title else ""}'
+        f"{pages}</div>\n"
+    )
+    if _HEAD_CLOSE.search(html):
+        html = _HEAD_CLOSE.sub(lambda m: style_tag + m.group(0), html, count=1)
+    else:
+        html = style_tag + html
+    if _BODY_OPEN.search(html):
+        return _BODY_OPEN.sub(lambda m: m.group(0) + footer, html, count=1)
+    return footer + html
+
+
+@contextmanager
+def _quiet(logger_name: str) -> Iterator[None]:
+    """Hold a library's logger at ERROR while it renders.
+
+    xhtml2pdf warns once per character that no font can draw and for each screen
+    CSS property it does not implement (``overflow-x``, ``border-collapse``);
+    figures, the one thing it would otherwise drop with only a warning, are
+    checked before the render.
+    """
+    logger = logging.getLogger(logger_name)
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def page_language(html: str) -> i18n.Language:
+    """The report language a page declares in ``<html lang>`` (English without one)."""
+    match = _HTML_LANG.search(html)
+    code = match.group(1).lower() if match else ""
+    return (
+        i18n.parse_language(code) if code in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE
+    )
+
+
+def _prepare(html: str, base_dir: Path, language: str) -> tuple[str, list[Path]]:
+    """The page ready for xhtml2pdf, and the folders it may read files from.
+
+    Raises:
+        StageInputError: A figure cannot be printed, or a Chinese page has no
+            CJK font to embed.
+    """
+    font_dir = _dejavu_dir()
+    cjk_file = cjk_font_file() if language == "zh" else None
+    font_css, sans, mono = _font_css(font_dir, cjk_file)
+    page, figure_dirs = _local_figures(html, base_dir)
+    with i18n.language(language):
+        page = _print_page(_size_tables(page, _Meter(font_dir)), font_css, sans, mono)
+    fonts = [d for d in (font_dir, cjk_file.parent if cjk_file else None) if d]
+    return page, [*fonts, *figure_dirs]
+
+
+def write_pdf(
+    html: str, base_dir: Path, output: Path, language: str | None = None
+) -> None:
+    """Render the standalone report HTML into a printable A4 PDF.
+
+    Headings, paragraphs, lists, block quotes, tables and code blocks keep their
+    structure; PNG figures are read relative to ``base_dir``, as a browser reads
+    them next to ``report.html``. The PDF is written through a temporary file
+    beside ``output``, so a failed render leaves no partial PDF behind.
+
+    Args:
+        html: The page :func:`nsightflow.report.build.to_html` returns.
+        base_dir: Folder the page's relative image sources resolve against,
+            normally the folder ``report.html`` is written to.
+        output: Path of the PDF to write; its folder is created if needed.
+        language: ``en`` or ``zh``; None reads it from the page's ``<html
+            lang>``. A Chinese PDF embeds a CJK TrueType font and fails
+            without one (see :mod:`nsightflow.report.pdf.fonts`).
+
+    Raises:
+        StageInputError: A figure is missing, remote or unreadable, a Chinese
+            page has no CJK font to embed, or the page cannot be rendered.
+        ValueError: The language is not one the catalogue has.
+    """
+    lang = i18n.parse_language(language) if language else page_language(html)
+    base_dir = Path(base_dir).resolve()
+    page, roots = _prepare(html, base_dir, lang)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    partial = output.with_name(f".{output.name}.partial")
+    try:
+        _render(page, base_dir, roots, partial)
+        partial.replace(output)
+    except StageInputError as exc:
+        partial.unlink(missing_ok=True)
+        raise StageInputError(f"{exc} while rendering {output}") from exc
+    except Exception as exc:
+        partial.unlink(missing_ok=True)
+        raise StageInputError(
+            f"PDF report: cannot render {output} from the report HTML "
+            f"({type(exc).__name__}: {exc})"
+        ) from exc
+
+
+def _render(page: str, base_dir: Path, roots: list[Path], sink_path: Path) -> None:
+    """Lay the prepared page out into ``sink_path`` with xhtml2pdf.
+
+    Raises:
+        StageInputError: xhtml2pdf reported errors.
+    """
+    from xhtml2pdf import pisa
+    from xhtml2pdf.config.resources import ResourceAccessPolicy
+
+    policy = ResourceAccessPolicy(
+        allow_remote=False,
+        base_dir=base_dir,
+        extra_roots=tuple(roots),
+        max_render_seconds=RENDER_LIMIT_S,
+    )
+    with sink_path.open("wb") as sink, _quiet("xhtml2pdf"):
+        status = pisa.CreatePDF(
+            page,
+            dest=sink,
+            path=str(base_dir / "report.html"),
+            encoding="utf-8",
+            resource_policy=policy,
+        )
+    if status.err:
+        raise StageInputError(f"PDF report: xhtml2pdf reported {status.err} error(s)")

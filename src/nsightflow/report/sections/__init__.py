@@ -1,0 +1,1 @@
+"""The sections of a family report, in the order of the seed Jacobi-2D report."""

@@ -1,0 +1,165 @@
+"""The closing sections of a family report.
+
+Section 4 (variants that failed, profiles that could not be taken), the measurement
+checks, the limitations, and the provenance of every number.
+"""
+
+import json
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.report.findings import core as diagnose
+from nsightflow.report.i18n import T
+from nsightflow.report.sections.common import SectionBase, bullets, table
+
+
+class AppendixSections(SectionBase):
+    """Failures, measurement checks, limitations and provenance."""
+
+    def failures(self) -> str:
+        """Section 4: variants that failed, and profiles that could not be taken."""
+        bad = [v for v in self.variants.values() if v["status"] != "ok"]
+        unprofiled = [
+            v
+            for v in self.variants.values()
+            if v["status"] == "ok" and v.get("profile_status") not in (None, "ok")
+        ]
+        unreadable = (
+            self.rules[self.rules["rule"] == "ReportUnreadable"]
+            if not self.rules.empty
+            else pd.DataFrame()
+        )
+        if not bad and not unprofiled and unreadable.empty:
+            return ""
+        parts = [f"## {T('h_failures')}"]
+        if bad:
+            parts += [T("failed_kept"), self._failed_table(bad)]
+        if unprofiled:
+            parts += [T("unprofiled"), self._unprofiled_table(unprofiled)]
+        if not unreadable.empty:
+            parts += [T("unreadable"), "\n".join(bullets(unreadable["message"]))]
+        return "\n\n".join(parts)
+
+    @staticmethod
+    def _failed_table(bad: list[dict[str, Any]]) -> str:
+        rows = [
+            {
+                T("col_variant"): f"`{v['name']}`",
+                T("col_status"): v["status"],
+                T("col_message"): v["message"].replace("\n", " ")[:300],
+            }
+            for v in bad
+        ]
+        return table(pd.DataFrame(rows))
+
+    @staticmethod
+    def _unprofiled_table(unprofiled: list[dict[str, Any]]) -> str:
+        rows = [
+            {
+                T("col_variant"): f"`{v['name']}`",
+                T("col_profile"): v["profile_status"],
+                T("col_fix"): v["profile_message"].replace("\n", " ")[:400],
+            }
+            for v in unprofiled
+        ]
+        return table(pd.DataFrame(rows))
+
+    def measurement(self) -> str:
+        """Timing quality per profiled size, and ncu's time against the events'."""
+        rows = self.a[(self.a["status"] == "ok") & self.a["profiled"].astype(bool)]
+        if rows.empty:
+            return ""
+        frame = pd.DataFrame(
+            {
+                T("col_variant"): rows["variant"].map(lambda v: f"`{v}`"),
+                T("col_n"): rows["size"].astype(int).astype(str),
+                T("col_cache"): rows["cache"] if "cache" in rows else None,
+                T("col_event_median"): rows["time_median_us"],
+                T("col_iqr"): rows["time_iqr_us"],
+                T("col_cv"): 100 * rows["cv"],
+                T("col_reps"): rows["reps"].astype(int).astype(str),
+                T("col_ncu_time"): rows["ncu_time_us"],
+                T("col_ncu_vs_events"): rows["ncu_vs_event_pct"],
+            }
+        )
+        found = diagnose.measurement_findings(self.a[self.a["status"] == "ok"])
+        checks = "\n".join(bullets(found)) if found else T("no_disagreement")
+        return (
+            f"## {T('h_measurement')}\n\n"
+            + T("measurement_intro", pct=diagnose.CROSS_CHECK_PCT)
+            + "\n\n"
+            + table(frame)
+            + "\n\n"
+            + checks
+        )
+
+    def limitations(self) -> str:
+        """What these numbers do not show, stated with the settings that produced them."""
+        clock = self.ctx["provenance"].get("profile", {}).get("clock_control", "n/a")
+        items = [
+            T("lim_cache"),
+            T("lim_clock_none" if clock == "none" else "lim_clock_locked", clock=clock),
+            T("lim_one_gpu"),
+            T("lim_ideal"),
+            T("lim_stalls"),
+        ]
+        return f"## {T('h_limitations')}\n\n" + "\n".join(bullets(items))
+
+    def raw_files(self) -> str:
+        """Which raw file and command each variant's numbers come from."""
+        rows = []
+        for name, v in self.variants.items():
+            files = v.get("files", {})
+            rows.append(
+                {
+                    T("col_variant"): f"`{name}`",
+                    T("col_compile"): files.get("resources", ""),
+                    T("col_verify"): files.get("verify", ""),
+                    T("col_timing"): files.get("timing", ""),
+                    T("col_ncu_reports"): ", ".join(files.get("ncu_reports", [])),
+                }
+            )
+        return table(pd.DataFrame(rows))
+
+    def provenance(self) -> str:
+        """Appendix: GPU, versions, settings and commands."""
+        frame = pd.DataFrame(
+            self._provenance_rows(), columns=[T("col_item"), T("col_value")]
+        )
+        return (
+            f"## {T('h_provenance')}\n\n"
+            + frame.to_markdown(index=False)
+            + "\n\n"
+            + T("raw_files_intro")
+            + "\n\n"
+            + self.raw_files()
+        )
+
+    def _provenance_rows(self) -> list[tuple[str, Any]]:
+        p = self.ctx["provenance"]
+        timing, profile, comp = (
+            p.get("timing", {}),
+            p.get("profile", {}),
+            p.get("compile", {}),
+        )
+        argv = profile.get("argv")
+        return [
+            (T("prov_gpu"), timing.get("gpu")),
+            (T("prov_driver"), timing.get("driver")),
+            (T("prov_cuda"), timing.get("cuda_driver")),
+            (T("prov_nvcc"), comp.get("nvcc")),
+            (T("prov_ncu"), profile.get("ncu")),
+            (T("prov_clock"), profile.get("clock_control")),
+            (T("prov_set"), profile.get("set")),
+            (T("prov_git"), timing.get("kernels_git") or T("not_recorded")),
+            (T("prov_timed"), timing.get("date")),
+            (T("prov_profiled"), profile.get("date")),
+            (T("prov_timing_settings"), json.dumps(p.get("timing_settings", {}))),
+            (T("prov_compile_cmd"), " ".join(p.get("compile_argv", []))),
+            (
+                T("prov_profile_cmd"),
+                " ".join(argv[:6]) + " ..." if argv else "n/a",
+            ),
+            (T("prov_ceilings"), self.ctx["ceilings"].get("method")),
+        ]

@@ -1,0 +1,135 @@
+"""What the report's sections share: number formats, tables, sources and the base builder.
+
+:class:`SectionBase` holds one family's analysis files and answers the look-ups every
+section needs; the sections themselves are in :mod:`nsightflow.report.sections.family`,
+:mod:`nsightflow.report.sections.steps` and :mod:`nsightflow.report.sections.appendix`.
+"""
+
+import difflib
+import math
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.report.findings import core as diagnose
+from nsightflow.report.i18n import T, parse_language
+
+
+def fmt(value: Any, digits: int = 2, unit: str = "") -> str:
+    """A number for the text: ``n/a`` when missing, thousands separated from 1000."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    if isinstance(value, float) and abs(value) >= 1000:
+        return f"{value:,.0f}{unit}"
+    return f"{value:.{digits}f}{unit}" if isinstance(value, float) else f"{value}{unit}"
+
+
+def delta(name: str, before: Any, after: Any, unit: str = "", digits: int = 2) -> str:
+    """``name before -> after (+x.x%)``, the relative change left out when undefined."""
+    change = diagnose.pct_change(before, after)
+    tail = "" if math.isnan(change) else f" ({change:+.1f}%)"
+    return f"{name} {fmt(before, digits)}{unit} -> {fmt(after, digits)}{unit}{tail}"
+
+
+def table(frame: pd.DataFrame) -> str:
+    """A Markdown table of a frame, missing values as blank cells."""
+    clean = frame.astype(object).where(frame.notna(), None)  # NaN -> blank cell
+    return clean.to_markdown(index=False, floatfmt=",.2f", missingval="")
+
+
+def bullets(items: Iterable[str]) -> list[str]:
+    """Markdown list items."""
+    return [f"- {item}" for item in items]
+
+
+def figure(caption_key: str, name: str) -> str:
+    """A Markdown image of one of the plot stage's figures."""
+    return f"![{T(caption_key)}](figures/{name}.png)"
+
+
+def source(path: str) -> str:
+    """A variant's source text, or a comment saying it is missing."""
+    file = Path(path)
+    return file.read_text().strip() if file.is_file() else f"// {path} not found"
+
+
+def diff(before: str, after: str) -> str:
+    """Unified diff of two variant sources, file names as in the kernels folder."""
+    a = source(before).splitlines()
+    b = source(after).splitlines()
+    lines = difflib.unified_diff(
+        a, b, fromfile=Path(before).name, tofile=Path(after).name, lineterm="", n=2
+    )
+    return "\n".join(lines)
+
+
+class SectionBase:
+    """One family's analysis files and the look-ups every section needs.
+
+    Args:
+        analysis: ``analysis.csv``: one row per variant and size.
+        stalls: ``stalls.csv``: stall reasons per variant and profiled size.
+        rules: ``rules.csv``: Nsight Compute's rule results (may be empty).
+        ctx: ``context.json``: family manifest, variants, ceilings, provenance.
+        language: Language of the report's text, ``en`` or ``zh``.
+
+    Raises:
+        ValueError: The language is not one the catalogue has.
+    """
+
+    def __init__(
+        self,
+        analysis: pd.DataFrame,
+        stalls: pd.DataFrame,
+        rules: pd.DataFrame,
+        ctx: dict[str, Any],
+        language: str = "en",
+    ) -> None:
+        self.a = analysis
+        self.stalls = stalls
+        self.rules = rules
+        self.ctx = ctx
+        self.language = parse_language(language)
+        self.fam = ctx["family"]
+        self.variants = {v["name"]: v for v in ctx["variants"]}
+        profiled = analysis[analysis["profiled"].astype(bool)]["size"]
+        self.profile_sizes = (
+            sorted(profiled.unique().tolist()) or self.fam["profile_sizes"]
+        )
+        self.key_size = (
+            max(self.profile_sizes) if self.profile_sizes else max(self.fam["sizes"])
+        )
+
+    def row(self, variant: str, size: int) -> dict[str, Any]:
+        """The analysis row of a variant at a size (empty dict when absent)."""
+        rows = self.a[(self.a["variant"] == variant) & (self.a["size"] == size)]
+        return {str(k): v for k, v in rows.iloc[0].items()} if not rows.empty else {}
+
+    def rule_quotes(
+        self, variant: str, size: int, section: str | None = None
+    ) -> list[str]:
+        """Nsight Compute's optimization rules for one launch, quoted as it wrote them."""
+        if self.rules.empty:
+            return []
+        r = self.rules[
+            (self.rules["variant"] == variant)
+            & (self.rules["size"] == size)
+            & (self.rules["type"] == "optimization")
+        ]
+        if section:
+            r = r[r["section"] == section]
+        out = []
+        # a multi-kernel run: say which launch's kernel each rule is about
+        several = "kernel" in r and r["kernel"].nunique() > 1
+        for rule in r.to_dict("records"):
+            pct = float(rule["speedup_pct"])
+            speedup = "" if math.isnan(pct) else T("rule_quote_speedup", pct=pct)
+            text = diagnose.clean_ncu_text(str(rule["message"]))
+            if several:
+                text = f"`{rule['kernel']}`: {text}"
+            out.append(
+                "> " + T("rule_quote", rule=rule["rule"], speedup=speedup, text=text)
+            )
+        return out

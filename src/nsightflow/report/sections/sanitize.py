@@ -1,0 +1,110 @@
+"""The report's section on compute-sanitizer: memcheck and racecheck per variant.
+
+Reads the ``sanitize`` entry each variant has in ``context.json`` (see
+:func:`nsightflow.tools.sanitizer.summary`); a family without any says why: the stage was
+switched off, compute-sanitizer was missing on the machine that measured, or the
+recording predates the stage.
+"""
+
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.report.i18n import T
+from nsightflow.report.sections.common import SectionBase, table
+
+_NOT_RUN = ("sanitizer_unavailable", "not_recorded")
+
+
+def _cell_text(text: str) -> str:
+    """Sanitizer text in a table cell: a code span, nothing that breaks the table."""
+    return "`" + text.replace("`", "'").replace("|", "/") + "`"
+
+
+def tool_cell(tool: dict[str, Any] | None, record: dict[str, Any]) -> str:
+    """One tool's outcome for the table."""
+    if record["status"] == "not_recorded":
+        return T("not_recorded")
+    if record["status"] == "skipped":
+        return T("san_skipped", status=record.get("upstream_status", "?"))
+    if tool is None:  # not run: the stage stopped before it
+        return ""
+    status = tool.get("status")
+    if status == "errors":
+        return T("san_errors", n=tool.get("errors") or "?")
+    if status == "not_applicable":
+        return T("san_no_smem")
+    return T(
+        {"clean": "san_clean", "timeout": "san_timeout"}.get(str(status), "san_failed")
+    )
+
+
+class SanitizeSections(SectionBase):
+    """Memory and race checks (compute-sanitizer)."""
+
+    def sanitizer(self) -> str:
+        """The section: what ran, a row per variant, the first findings."""
+        records = {
+            name: v["sanitize"]
+            for name, v in self.variants.items()
+            if v.get("sanitize") is not None
+        }
+        head = f"## {T('h_sanitizer')}\n\n"
+        if not records:
+            return head + T("sanitizer_off")
+        statuses = {r["status"] for r in records.values()}
+        if statuses == {"not_recorded"}:
+            return head + T("sanitizer_not_recorded")
+        if statuses - {"skipped"} <= set(_NOT_RUN):
+            unavailable = next(
+                r for r in records.values() if r["status"] == "sanitizer_unavailable"
+            )
+            return head + T("sanitizer_unavailable", why=unavailable["message"])
+        version = next((r["version"] for r in records.values() if r["version"]), "?")
+        parts = [T("sanitizer_intro", version=version), self._table(records)]
+        marked = [
+            n for n, v in self.variants.items() if v["status"] == "memcheck_error"
+        ]
+        if marked:
+            parts.append(
+                T("sanitizer_marked", variants=", ".join(f"`{n}`" for n in marked))
+            )
+        elif not any(
+            t.get("status") == "errors" for r in records.values() for t in r["tools"]
+        ):
+            parts.append(T("sanitizer_all_clean"))
+        parts += self._first_findings(records)
+        return head + "\n\n".join(parts)
+
+    @staticmethod
+    def _table(records: dict[str, dict[str, Any]]) -> str:
+        rows = []
+        for name, record in records.items():
+            tools = {t["tool"]: t for t in record["tools"]}
+            kinds = [k for t in record["tools"] for k in t.get("kinds", {})]
+            rows.append(
+                {
+                    T("col_variant"): f"`{name}`",
+                    T("col_n"): record.get("size"),
+                    T("col_memcheck"): tool_cell(tools.get("memcheck"), record),
+                    T("col_racecheck"): tool_cell(tools.get("racecheck"), record),
+                    T("col_findings"): "; ".join(_cell_text(k) for k in kinds[:3]),
+                }
+            )
+        return table(pd.DataFrame(rows))
+
+    @staticmethod
+    def _first_findings(records: dict[str, dict[str, Any]]) -> list[str]:
+        """The first lines of each tool's findings, as the sanitizer wrote them."""
+        parts = []
+        for name, record in records.items():
+            for tool in record["tools"]:
+                if tool.get("status") != "errors" or not tool.get("first"):
+                    continue
+                parts.append(
+                    T("sanitizer_first", variant=name, tool=tool["tool"])
+                    + "\n\n```text\n"
+                    + "\n".join(tool["first"])
+                    + "\n```"
+                )
+        return parts

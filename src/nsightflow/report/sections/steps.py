@@ -1,0 +1,196 @@
+"""Section 3 of a family report: one subsection per optimization step.
+
+Each step shows its source diff against the variant it improves on, the key metrics
+before -> after at every profiled size, the findings that explain the change, the
+rules Nsight Compute raised, and a verdict at the largest profiled size.
+"""
+
+import math
+from typing import Any
+
+from nsightflow.report.findings import core as diagnose
+from nsightflow.report.findings import patterns as diagnose_patterns
+from nsightflow.report.findings.patterns import LANES_MOVED_PCT
+from nsightflow.report.i18n import T
+from nsightflow.report.sections.common import (
+    SectionBase,
+    bullets,
+    delta,
+    diff,
+    figure,
+    fmt,
+)
+
+
+class StepSections(SectionBase):
+    """Section 3: the optimization steps."""
+
+    def steps(self) -> str:
+        """Section 3: one subsection per optimization step."""
+        lines = [f"## {T('h_steps')}", "", figure("fig_step_changes", "step_changes")]
+        k = 0
+        for name, v in self.variants.items():
+            if v["improves_on"]:
+                k += 1
+                lines += self._step(k, name, v)
+        return "\n".join(lines)
+
+    def _step(self, k: int, name: str, v: dict[str, Any]) -> list[str]:
+        """Subsection 3.k: the step that made variant ``name``."""
+        before = v["improves_on"]
+        lines = [
+            "",
+            "### " + T("h_step", k=k, variant=name, idea=v["idea"]),
+            "",
+            T("step_intro", before=before, status=v["status"]),
+            "",
+            "```diff",
+            diff(self.variants[before]["source"], v["source"]),
+            "```",
+        ]
+        if v["status"] != "ok":
+            return [*lines, "", T("not_measured", message=v["message"][:800])]
+        for n in self.profile_sizes:
+            a, b = self.row(before, n), self.row(name, n)
+            if a and b:
+                lines += self._step_at(n, a, b, v)
+        return lines + self._verdict(name, before)
+
+    def _step_at(
+        self, n: int, a: dict[str, Any], b: dict[str, Any], v: dict[str, Any]
+    ) -> list[str]:
+        """Key metrics and diagnosis of one step at one profiled size."""
+        before, name = a["variant"], b["variant"]
+        lines = ["", T("key_metrics", n=n, before=before, after=name), ""]
+        lines += bullets(self._deltas(a, b))
+        lines += ["", T("diagnosis"), ""]
+        found = diagnose.step_findings(a, b, self.stalls)
+        found += diagnose_patterns.divergence_findings(a, b)
+        found += diagnose_patterns.atomic_findings(a, b)
+        found += diagnose.occupancy_findings(b)
+        found += diagnose.spill_findings(v["resources"])
+        found += diagnose.rule_changes(self.rules, before, name, n)
+        lines += bullets(found)
+        lines += self._launch_split(name, n)
+        return lines + self.rule_quotes(name, n, "WarpStateStats")
+
+    def _launch_split(self, name: str, n: int) -> list[str]:
+        """A multi-kernel variant's launches at size ``n``: kernel, share, duration."""
+        runs = self.ctx.get("launches", {}).get(name, {}).get(str(n))
+        if not runs:
+            return []
+        parts = ", ".join(
+            f"`{r['kernel']}` {fmt(100 * r['time_share'], 0)}% ({fmt(r['time_us'])} us)"
+            for r in runs
+        )
+        text = T("launch_split", variant=name, count=len(runs), n=n, parts=parts)
+        return ["", text]
+
+    def _verdict(self, name: str, before: str) -> list[str]:
+        """Whether the step paid at the largest profiled size (nothing if untimed)."""
+        row = self.row(name, self.key_size)
+        speedup = row.get("speedup_vs_previous")
+        if speedup is None or math.isnan(speedup):
+            return []
+        baseline = self.fam["baseline"]
+        vs_baseline = (
+            ""
+            if before == baseline
+            else T(
+                "verdict_vs_baseline",
+                speedup=row["speedup_vs_baseline"],
+                baseline=baseline,
+            )
+        )
+        key = "verdict_pays" if speedup > 1.0 else "verdict_does_not_pay"
+        text = T(
+            key,
+            n=self.key_size,
+            speedup=speedup,
+            before=before,
+            vs_baseline=vs_baseline,
+        )
+        return ["", text]
+
+    def _deltas(self, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+        """Before -> after of the step's key metrics, ncu's where both were profiled."""
+        out = [
+            delta(
+                T("delta_event_time"), a["time_median_us"], b["time_median_us"], " us"
+            ),
+            delta(T("delta_bandwidth"), a["gbps"], b["gbps"], " GB/s", 0),
+            delta(T("delta_gflops"), a["gflops"], b["gflops"], "", 0),
+        ]
+        if a.get("profiled") and b.get("profiled"):
+            out += self._ncu_deltas(a, b)
+        return out
+
+    def _ncu_deltas(self, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+        """Before -> after of the metrics Nsight Compute measured, and the top stalls."""
+
+        def conflicts(row: dict[str, Any]) -> float:
+            return diagnose._sum(row, "smem_conflicts_ld", "smem_conflicts_st")
+
+        top_a = diagnose.top_stalls(self.stalls, a["variant"], a["size"])
+        top_b = diagnose.top_stalls(self.stalls, b["variant"], b["size"])
+        return [
+            delta(
+                "ncu gpu__time_duration.sum", a["ncu_time_us"], b["ncu_time_us"], " us"
+            ),
+            delta(
+                "dram__bytes_read.sum",
+                a["dram_read_bytes"],
+                b["dram_read_bytes"],
+                " B",
+                0,
+            ),
+            delta(
+                "dram__bytes_write.sum",
+                a["dram_write_bytes"],
+                b["dram_write_bytes"],
+                " B",
+                0,
+            ),
+            delta(
+                T("delta_dram_bandwidth"), a["dram_gbps"], b["dram_gbps"], " GB/s", 0
+            ),
+            delta(T("delta_conflicts"), conflicts(a), conflicts(b), "", 0),
+            delta(
+                T("delta_occupancy"),
+                a["achieved_occupancy_pct"],
+                b["achieved_occupancy_pct"],
+                "%",
+                1,
+            ),
+            delta(T("delta_registers"), a["registers"], b["registers"], "", 0),
+            *_pattern_deltas(a, b),
+            T("delta_top_stalls")
+            + " "
+            + ", ".join(f"{t.reason} {t.cycles:.1f}" for t in top_a.itertuples())
+            + " -> "
+            + ", ".join(f"{t.reason} {t.cycles:.1f}" for t in top_b.itertuples()),
+        ]
+
+
+# Key-metric lines of the ECE408 pattern metrics, shown where both sides were measured
+# and the metric moved (lane efficiency by at least 5 points, counts by any amount), so
+# the reports of kernels without divergence or atomics read as before.
+_PATTERN_DELTAS = (
+    ("delta_lane_efficiency", "lane_efficiency_pct", "%", 1, 1.0),
+    ("delta_instructions", "inst_executed", " M", 2, 1e-6),
+    ("delta_l2_atomics", "l2_atomic_sectors", "", 0, 1.0),
+    ("delta_shared_atomics", "shared_atom_inst", "", 0, 1.0),
+)
+
+
+def _pattern_deltas(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """Before -> after of lane efficiency, instructions and atomics, where measured."""
+    out = []
+    for key, column, unit, digits, scale in _PATTERN_DELTAS:
+        x, y = diagnose._num(a, column), diagnose._num(b, column)
+        if not (diagnose._ok(x) and diagnose._ok(y)) or not (x or y):
+            continue
+        if column == "lane_efficiency_pct" and abs(y - x) < LANES_MOVED_PCT:
+            continue
+        out.append(delta(T(key), scale * x, scale * y, unit, digits))
+    return out

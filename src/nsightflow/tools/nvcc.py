@@ -1,0 +1,150 @@
+"""Compile stage: ``.cu`` -> ``.cubin`` plus a resources JSON parsed from ptxas.
+
+A variant nvcc rejects is data: its JSON gets ``status: compile_failed`` and the
+compiler's message, an empty cubin is written, and the stage exits 0.
+"""
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from nsightflow.errors import CompileError
+from nsightflow.family.registry import Variant
+from nsightflow.machine import provenance
+
+_USED = re.compile(r"Used (\d+) registers")
+_SMEM = re.compile(r"(\d+) bytes smem")
+_BARRIERS = re.compile(r"used (\d+) barriers")
+_FRAME = re.compile(
+    r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads"
+)
+_ENTRY = re.compile(r"Compiling entry function '([^']+)'")
+
+
+@dataclass(frozen=True)
+class Resources:
+    """Per-kernel resources reported by ``ptxas -v``."""
+
+    kernel: str
+    registers: int
+    shared_bytes: int
+    barriers: int
+    stack_frame_bytes: int
+    spill_store_bytes: int
+    spill_load_bytes: int
+
+
+LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def local_includes(source: Path) -> list[Path]:
+    """The headers ``source`` includes with ``#include "..."``, recursively.
+
+    Each name is taken relative to the file that includes it; names that do not exist
+    there (system headers, include paths) are left to nvcc. A change to any header
+    listed must recompile the variant.
+    """
+    found: dict[Path, None] = {}
+    todo = [source]
+    while todo:
+        including = todo.pop()
+        for name in LOCAL_INCLUDE.findall(including.read_text(errors="replace")):
+            path = (including.parent / name).resolve()
+            if path.is_file() and path not in found:
+                found[path] = None
+                todo.append(path)
+    return sorted(found)
+
+
+def nvcc_argv(variant: Variant, arch: str, cubin: Path) -> list[str]:
+    """The nvcc command line for one variant (pure; tested exactly)."""
+    defines = [f"-D{k}={v}" for k, v in sorted(variant.defines.items())]
+    return [
+        "nvcc",
+        f"-arch={arch}",
+        "-cubin",
+        "-O3",
+        "-lineinfo",
+        "-Xptxas",
+        "-v",
+        *defines,
+        "-o",
+        str(cubin),
+        str(variant.source),
+    ]
+
+
+def parse_ptxas(text: str) -> list[Resources]:
+    """Resources of every entry function in ptxas ``-v`` output."""
+    found: list[Resources] = []
+    blocks = _ENTRY.split(text)
+    # split() yields [prefix, name1, body1, name2, body2, ...]
+    for name, body in zip(blocks[1::2], blocks[2::2], strict=True):
+        regs = _USED.search(body)
+        smem = _SMEM.search(body)
+        bars = _BARRIERS.search(body)
+        frame = _FRAME.search(body)
+        found.append(
+            Resources(
+                kernel=name,
+                registers=int(regs.group(1)) if regs else 0,
+                shared_bytes=int(smem.group(1)) if smem else 0,
+                barriers=int(bars.group(1)) if bars else 0,
+                stack_frame_bytes=int(frame.group(1)) if frame else 0,
+                spill_store_bytes=int(frame.group(2)) if frame else 0,
+                spill_load_bytes=int(frame.group(3)) if frame else 0,
+            )
+        )
+    return found
+
+
+def compile_variant(variant: Variant, arch: str, cubin: Path) -> dict[str, Any]:
+    """Run nvcc and return the resources record (status ok or compile_failed).
+
+    Raises:
+        CompileError: nvcc is not on PATH (a tool problem, not a variant problem).
+    """
+    if shutil.which("nvcc") is None:
+        raise CompileError(
+            "nvcc not found on PATH: install the CUDA toolkit or add its bin/ folder "
+            "to PATH (replay mode needs no nvcc)"
+        )
+    cubin.parent.mkdir(parents=True, exist_ok=True)
+    argv = nvcc_argv(variant, arch, cubin)
+    proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+    log = proc.stdout + proc.stderr
+    record: dict[str, Any] = {
+        "family": variant.family,
+        "variant": variant.name,
+        "kernel": variant.kernel,
+        "arch": arch,
+        "argv": argv,
+        "provenance": provenance.collect(variant.source.parent),
+    }
+    if proc.returncode != 0:
+        cubin.write_bytes(b"")
+        return {**record, "status": "compile_failed", "message": log.strip()}
+    kernels = {r.kernel: r for r in parse_ptxas(log)}
+    missing = [k for k in variant.kernels if k not in kernels]
+    if missing:
+        cubin.write_bytes(b"")
+        return {
+            **record,
+            "status": "compile_failed",
+            "message": f"kernel {missing[0]!r} not found in {variant.source}; "
+            f'entries: {sorted(kernels)}. Declare it extern "C" __global__ or fix '
+            f"variants.{variant.name}.kernel in family.yaml",
+        }
+    result = {
+        **record,
+        "status": "ok",
+        "message": "",
+        "resources": kernels[variant.kernel].__dict__,
+    }
+    if len(variant.kernels) > 1:
+        # a multi-kernel variant: the first launch's kernel represents it, all listed
+        result["kernels"] = {k: kernels[k].__dict__ for k in variant.kernels}
+    return result
