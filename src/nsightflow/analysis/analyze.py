@@ -26,8 +26,8 @@ import pandas as pd
 from nsightflow.analysis.launches import aggregate_launches, launch_table
 from nsightflow.family.inputs import ideal_counts, recorded_sizes
 from nsightflow.family.registry import Family, load_family
+from nsightflow.io import recording_for
 from nsightflow.machine.provenance import read_json, write_json
-from nsightflow.machine.recording import recording_for
 from nsightflow.tools import ncu_metrics as M
 from nsightflow.tools import sanitizer as S
 
@@ -368,6 +368,7 @@ def context(
                 "status": status,
                 "message": message,
                 "resources": resources.get("resources", {}),
+                "source_changed": resources.get("source_changed_note", ""),
                 "profile_status": rec.get("profile", {}).get("status"),
                 "profile_message": rec.get("profile", {}).get("message", ""),
                 "sanitize": S.summary(rec["sanitize"]) if "sanitize" in rec else None,

@@ -166,6 +166,8 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
         }
 
     def _note(self, name: str, v: dict[str, Any], r: dict[str, Any]) -> str:
+        if v.get("source_changed"):
+            return T("note_source_changed")
         if v["status"] != "ok":
             return T("note_failed", status=v["status"])
         previous = r.get("speedup_vs_previous", math.nan)
