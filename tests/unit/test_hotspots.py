@@ -217,7 +217,12 @@ def _instructions(**labels):
 
 def test_lines_sum_their_instructions_and_shares_sum_to_one_per_launch():
     lines = line_table(_instructions())
-    assert lines[["launch", "line"]].values.tolist() == [[0, 7], [0, 9], [1, 12], [1, 13]]
+    assert lines[["launch", "line"]].to_numpy().tolist() == [
+        [0, 7],
+        [0, 9],
+        [1, 12],
+        [1, 13],
+    ]
     assert lines["samples"].tolist() == [75, 25, 9, 1]
     assert lines.groupby("launch")["share"].sum().tolist() == pytest.approx([1, 1])
     first = lines.iloc[0]
@@ -411,3 +416,55 @@ def test_html_shows_the_pipes_of_code_in_a_table(recording, tmp_path):
     page = (tmp_path / "report_en" / "report.html").read_text()
     assert "<code>if (i &gt;= n || j &gt;= n) return;</code>" in page
     assert "\\|" not in page
+
+
+def test_multi_kernel_variants_show_each_launch_in_launch_order(
+    recording, tmp_path, monkeypatch
+):
+    import test_analyze_report
+
+    monkeypatch.setitem(test_analyze_report.KERNELS, "scan", ROOT / "kernels")
+    analysis = _analyze(recording, "scan", tmp_path)
+    n = int(pd.read_csv(analysis / "analysis.csv").query("profiled")["size"].max())
+    kernels = {
+        "v0_kogge_stone": ["scan_v0_tiles", "scan_tile_sums", "scan_add_offsets"],
+        "v1_brent_kung": ["scan_v1_tiles", None, "scan_add_offsets"],
+    }
+    rows = [
+        {
+            "family": "scan",
+            "variant": variant,
+            "size": n,
+            "launch": launch,
+            "kernel": kernel,
+            "pc": 0,
+            "sass": "X",
+            "file": "x.cu",
+            "line": 10 + launch,
+            "source": f"line_of_launch_{launch}",
+            "reason": "long_scoreboard",
+            "samples": 100 * (launch + 1),
+        }
+        for variant, names in kernels.items()
+        for launch, kernel in enumerate(names)
+        if kernel
+    ]
+    build_hotspots(pd.DataFrame(rows), KERNELS / "scan", {}).to_csv(
+        analysis / "hotspots.csv", index=False
+    )
+    text = _report(analysis, tmp_path)
+    baseline = text[text.index("## 2.") : text.index("## 3.")]
+    captions = [line for line in baseline.splitlines() if line.startswith("Launch ")]
+    assert captions == [
+        "Launch 0: `scan_v0_tiles` (100 samples)",
+        "Launch 1: `scan_tile_sums` (200 samples)",
+        "Launch 2: `scan_add_offsets` (300 samples)",
+    ]
+    step = text[text.index("### 3.1") : text.index("### 3.2")]
+    assert (
+        "Launch 1: `scan_tile_sums` (200 samples) -> `not sampled` (0 samples)" in step
+    )
+    assert step.index("Launch 0:") < step.index("Launch 1:") < step.index("Launch 2:")
+    # the launch with the most samples is the run's hottest
+    hot = pd.read_csv(analysis / "hotspots.csv")
+    assert hottest_line(hot, "v0_kogge_stone", n).line == 12
