@@ -64,13 +64,14 @@ class HotspotSections(SectionBase):
         return ["", T("hot_none", variant=variant, n=n)]
 
     def hotspot_baseline(self) -> list[str]:
-        """The baseline's hottest lines at the largest profiled size."""
+        """The baseline's hottest lines at the largest profiled size (Markdown lines)."""
         if self._hotspots() is None:
             return []
         base, n = self.fam["baseline"], self.key_size
         launches = self._sampled(base, n)
         if not launches:
-            return self._missing(base, n)
+            missing = self._missing(base, n)
+            return [*missing, ""] if missing else []
         total = sum(int(lines["samples"].sum()) for _, _, lines in launches)
         out = ["", T("hot_intro", variant=base, n=n, samples=f"{total:,}")]
         for launch, kernel, lines in launches:
@@ -79,7 +80,7 @@ class HotspotSections(SectionBase):
                 caption = T("hot_launch", launch=launch, kernel=kernel, samples=samples)
                 out += ["", caption]
             out += ["", table(pd.DataFrame(_one_side(lines)))]
-        return out
+        return [*out, ""]
 
     def hotspot_step(self, before: str, after: str) -> list[str]:
         """Before and after of a step's hottest lines, side by side, per launch."""
