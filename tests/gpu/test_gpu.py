@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,6 +109,14 @@ def test_profile_one_launch_and_parse(tmp_path):
     )
     meta = json.loads((folder / "profile.json").read_text())
     assert meta["status"] == "ok" and meta["settings"]["clock_control"] == "none"
-    nsightflow("parse", str(folder), "-o", str(tmp_path / "m.csv"))
+    source = tmp_path / "m.source.csv"
+    nsightflow(
+        "parse", str(folder), "-o", str(tmp_path / "m.csv"), "--source", str(source)
+    )
     text = (tmp_path / "m.csv").read_text()
     assert "gpu__time_duration.sum" in text and "dram__bytes_read.sum" in text
+    # the lean set samples warps per instruction (issue 22), mapped to source lines
+    samples = pd.read_csv(source)
+    assert samples["samples"].sum() > 0
+    code = (FAULTY / "faulty" / "v0_naive.cu").read_text().splitlines()
+    assert samples["line"].between(1, len(code)).all()

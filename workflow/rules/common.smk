@@ -68,6 +68,7 @@ def metrics_inputs(kind):
     pattern = {
         "metrics": "results/metrics/{family}/{variant}.csv",
         "rules": "results/metrics/{family}/{variant}.rules.csv",
+        "source": "results/metrics/{family}/{variant}.source.csv",
         "profiles": "results/profile/{family}/{variant}",
     }[kind]
     if not is_activated("profile"):

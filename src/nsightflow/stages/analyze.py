@@ -17,6 +17,7 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "rules",
         "profiles",
         "sanitize",
+        "source",
     ):
         p.add_argument(f"--{name}", type=Path, nargs="*", default=[])
     p.add_argument("--ceilings", type=Path)
@@ -38,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
         args.profiles,
         args.ceilings,
         args.sanitize,
+        args.source,
     )
     write_analysis(inputs, args.out_dir)
     return 0

@@ -11,6 +11,11 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.add_argument("reports", type=Path, nargs="+", help="files or folders")
     p.add_argument("-o", "--output", type=Path, required=True, help=".csv or .parquet")
     p.add_argument("--rules", type=Path, help="also write ncu rule results here")
+    p.add_argument(
+        "--source",
+        type=Path,
+        help="also write the per-instruction warp samples (with source lines) here",
+    )
     p.add_argument("--family", help="family label for reports without profile.json")
     p.add_argument(
         "--metrics",
@@ -49,6 +54,17 @@ def run(args: argparse.Namespace) -> int:
     write_table(metrics, args.output)
     if args.rules:
         write_table(rules, args.rules)
+    if args.source:  # per-instruction warp samples (issue 22)
+        from nsightflow.tools.ncu_source import parse_source_files
+
+        samples, notes = parse_source_files(args.reports, keep_going=args.keep_going)
+        for note in notes:
+            print(f"WARNING: {note}", file=sys.stderr)
+        if args.family:
+            samples["family"] = samples["family"].mask(
+                samples["family"] == "", args.family
+            )
+        write_table(samples, args.source)
     print(
         f"{len(metrics)} metric values from {metrics['launch'].nunique()} launch(es) "
         f"-> {args.output}"

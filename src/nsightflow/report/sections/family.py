@@ -234,6 +234,7 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
         ]
         for n in self.profile_sizes:
             lines += self._baseline_at(n)
+        lines += self.hotspot_baseline()
         return "\n".join(
             [
                 *lines,

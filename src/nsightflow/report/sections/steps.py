@@ -13,16 +13,16 @@ from nsightflow.report.findings import patterns as diagnose_patterns
 from nsightflow.report.findings.patterns import LANES_MOVED_PCT
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.common import (
-    SectionBase,
     bullets,
     delta,
     diff,
     figure,
     fmt,
 )
+from nsightflow.report.sections.hotspots import HotspotSections
 
 
-class StepSections(SectionBase):
+class StepSections(HotspotSections):
     """Section 3: the optimization steps."""
 
     def steps(self) -> str:
@@ -54,6 +54,7 @@ class StepSections(SectionBase):
             a, b = self.row(before, n), self.row(name, n)
             if a and b:
                 lines += self._step_at(n, a, b, v)
+        lines += self.hotspot_step(before, name)
         return lines + self._verdict(name, before)
 
     def _step_at(
