@@ -13,6 +13,7 @@ from pathlib import Path
 
 from nsightflow.errors import NsightflowError
 from nsightflow.machine import provenance
+from nsightflow.stages.compare import add_command as add_compare_command
 from nsightflow.stages.timeline import add_commands as add_timeline_commands
 
 Handler = Callable[[argparse.Namespace], int]
@@ -444,6 +445,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--families", nargs="+", required=True)
     p.set_defaults(handler=_index)
     add_timeline_commands(sub)
+    add_compare_command(sub)
     return parser
 
 

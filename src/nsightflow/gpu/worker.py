@@ -97,6 +97,7 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
                     "status": "ok",
                     "cache": "cold" if cold else "hot",
                     **timing.summarize(samples),
+                    "samples_ns": timing.encode_samples(samples),
                     "settled": settled,
                     "gpu_before": before,
                     "gpu_after": after,
@@ -105,7 +106,8 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
                 }
             )
         flush.free()
-    return {"status": "ok", "message": "", "rows": rows}
+    source = timing.source_record(variant)
+    return {"status": "ok", "message": "", "rows": rows, "source": source}
 
 
 def _generated(launcher: Launcher) -> dict[str, Any]:
