@@ -159,7 +159,9 @@ def counter_moves(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
             if va is None or vb is None:
                 continue
             rows.append({k: r[k] for k in keys} | _move(counter, kind, va, vb))
-    return pd.DataFrame(rows, columns=COUNTER_COLUMNS)
+    moves = pd.DataFrame(rows, columns=COUNTER_COLUMNS)
+    moves["moved"] = moves["moved"].astype(bool)  # a boolean mask even when empty
+    return moves
 
 
 def _number(value: Any) -> float | None:

@@ -335,6 +335,7 @@ class CompareReport:
             return ""
         out = [f"## {T('h_cmp_gpus')}", T("cmp_gpus_intro")]
         for family, rows in s.groupby("family", sort=True):
+            rows = rows[rows["size"] == rows["size"].max()]  # the ladder at its top
             frame = pd.DataFrame(
                 {
                     T("cmp_col_variant"): rows["variant"].map(code),

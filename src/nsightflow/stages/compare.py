@@ -20,22 +20,21 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from nsightflow.errors import StageInputError
-
 
 def parse_change(text: str) -> float:
     """``2%`` -> 0.02; ``0.02`` -> 0.02.
 
     Raises:
-        StageInputError: Neither a percentage nor a fraction below 1.
+        argparse.ArgumentTypeError: Neither a percentage nor a fraction below 1
+            (argparse prints it with the option's name and exits 2).
     """
     try:
         value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
     except ValueError:
         value = -1.0
     if not 0 <= value < 1:
-        raise StageInputError(
-            f"--min {text}: expected a percentage such as 2% (or the fraction 0.02)"
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected a percentage such as 2% (or the fraction 0.02)"
         )
     return value
 
@@ -152,7 +151,8 @@ def table(comparison: Any) -> Any:
     """compare.csv: the pairs with their variant's code status and moved counters.
 
     Adds ``code`` (changed / same / unknown) and ``counters_moved`` (``counter
-    change`` of each counter that moved at that size).
+    change`` of each counter that moved at that size); across GPUs also
+    ``ceiling, pct_a, pct_b`` (each run's share of its own GPU's ceiling).
     """
     pairs = comparison.pairs
     code = comparison.sources[["family", "variant", "code"]]
@@ -171,7 +171,13 @@ def table(comparison: Any) -> Any:
         .agg("; ".join)
         .rename("counters_moved")
     )
-    return out.merge(joined.reset_index(), on=["family", "variant", "size"], how="left")
+    out = out.merge(joined.reset_index(), on=["family", "variant", "size"], how="left")
+    if len(comparison.shares):  # across GPUs: each run's share of its own ceiling
+        shares = comparison.shares[
+            ["family", "variant", "size", "ceiling", "pct_a", "pct_b"]
+        ]
+        out = out.merge(shares, on=["family", "variant", "size"], how="left")
+    return out
 
 
 def add_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

@@ -192,11 +192,13 @@ COMPARE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "h_cmp_gpus": {"en": "Across GPUs", "zh": "跨 GPU 对比"},
     "cmp_gpus_intro": {
-        "en": "The runs used different GPUs. Beside the ratio of times, each variant's "
-        "share of its own GPU's measured ceiling (the one it comes closest to in A): "
-        "equal shares mean the ladder has the same shape on both GPUs.",
-        "zh": "两次运行使用了不同的 GPU。除耗时之比外，下表给出每个版本占其所在 GPU 实测"
-        "上限的比例（取其在 A 中最接近的那个上限）：比例相同说明优化阶梯在两块 GPU 上形状一致。",
+        "en": "The runs used different GPUs. At each family's largest size, beside the "
+        "ratio of times, each variant's share of its own GPU's measured ceiling (the one "
+        "it comes closest to in A): equal shares mean the ladder has the same shape on "
+        "both GPUs. compare.csv has them at every size.",
+        "zh": "两次运行使用了不同的 GPU。下表在每个 family 的最大规模下，除耗时之比外，给出"
+        "每个版本占其所在 GPU 实测上限的比例（取其在 A 中最接近的那个上限）：比例相同说明"
+        "优化阶梯在两块 GPU 上形状一致。compare.csv 含所有规模的数据。",
     },
     "cmp_ceiling_copy": {"en": "copy bandwidth", "zh": "拷贝带宽"},
     "cmp_ceiling_fp32": {"en": "FP32 rate", "zh": "FP32 算力"},
