@@ -3,7 +3,8 @@
 One panel per family; along x the variants, and within each variant its sizes from
 small (left) to large (right); the y axis is the ratio of median times on a log scale
 (up: B slower), each point with its confidence interval and coloured by its verdict;
-the shaded band is the threshold's floor. Returns a :class:`Figure`; the CLI saves it.
+the shaded band is the threshold's floor; open markers are pairs whose two runs were
+not timed alike (a caveat: cache mode, other processes, throttling, clocks). Returns a :class:`Figure`; the CLI saves it.
 """
 
 import numpy as np
@@ -55,9 +56,20 @@ def ratio_figure(pairs: pd.DataFrame, floor: float) -> Figure:
         ]
         band = Patch(
             color=BAND_COLOR,
-            label=f"+-{100 * floor:.0f}% (a noisy pair's own threshold is wider)",
+            label=f"threshold floor +-{100 * floor:.0f}%",
         )
-        fig.legend(handles=[*handles, band], loc="outside upper center", ncols=5)
+        unlike = Line2D(
+            [],
+            [],
+            color="#555555",
+            mfc="white",
+            marker="o",
+            ls="",
+            label="timed unlike",
+        )
+        fig.legend(
+            handles=[*handles, unlike, band], loc="outside upper center", ncols=6
+        )
     return fig
 
 
@@ -89,23 +101,26 @@ def _panel(ax: Axes, rows: pd.DataFrame, family: str, floor: float) -> None:
     )
     ax.axhspan(1 / (1 + floor), 1 + floor, color=BAND_COLOR, lw=0)
     ax.axhline(1.0, color="#555555", lw=0.8)
+    alike = (rows["caveats"].fillna("") == "").to_numpy()
     for verdict, color in VERDICT_COLORS.items():
-        hit = (rows["verdict"] == verdict).to_numpy()
-        if not hit.any():
-            continue
-        ratio = rows["ratio"].to_numpy()[hit]
-        low = rows["ci_low"].to_numpy()[hit]
-        high = rows["ci_high"].to_numpy()[hit]
-        ax.errorbar(
-            x[hit],
-            ratio,
-            yerr=[ratio - low, high - ratio],
-            fmt="o",
-            ms=3.5,
-            color=color,
-            elinewidth=1.2,
-            capsize=1.5,
-        )
+        for same_setup in (True, False):
+            hit = (rows["verdict"] == verdict).to_numpy() & (alike == same_setup)
+            if not hit.any():
+                continue
+            ratio = rows["ratio"].to_numpy()[hit]
+            low = rows["ci_low"].to_numpy()[hit]
+            high = rows["ci_high"].to_numpy()[hit]
+            ax.errorbar(
+                x[hit],
+                ratio,
+                yerr=[ratio - low, high - ratio],
+                fmt="o",
+                ms=3.5,
+                color=color,
+                mfc=color if same_setup else "white",
+                elinewidth=1.2,
+                capsize=1.5,
+            )
     ratios = rows[["ratio", "ci_low", "ci_high"]].to_numpy(dtype=float)
     top = max(1 + 2 * floor, float(np.nanmax(ratios)) * 1.05)
     bottom = min(1 / (1 + 2 * floor), float(np.nanmin(ratios)) / 1.05)
