@@ -31,7 +31,7 @@ SAME, FASTER, SLOWER, UNCERTAIN = "SAME", "FASTER", "SLOWER", "UNCERTAIN"
 VERDICTS = (SAME, FASTER, SLOWER, UNCERTAIN)
 # The floor of the threshold. Between the two recorded H200 runs of the same Jacobi-2D
 # and SGEMM kernels a day apart (examples/h200 at a382fd9 vs now, both timed hot, all
-# 44 pairs above 20 us) the median moved by -2.6% .. +0.3%; scan's two runs of one day
+# 34 pairs above 20 us) the median moved by -2.6% .. +0.3%; scan's two runs of one day
 # by at most 2.0%. 3% sits above both (docs/notes.md, "Issue 19: compare").
 DEFAULT_MIN_CHANGE = 0.03
 # Standard error of a normal sample's median: sqrt(pi/2) sigma / sqrt(n), with
