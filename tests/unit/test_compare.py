@@ -10,6 +10,7 @@ import json
 import math
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -307,6 +308,19 @@ def test_bad_input_is_one_line_naming_the_folder(tmp_path, capfd):
         main(["compare", "a", "b", "--min", "2"])
     assert exc.value.code == 2
     assert "--min" in capfd.readouterr().err
+
+
+def test_the_cli_help_states_the_default_floor_and_loads_no_pandas():
+    from nsightflow.stages.compare import DEFAULT_MIN_HELP
+
+    assert DEFAULT_MIN_HELP == f"{C.DEFAULT_MIN_CHANGE:.0%}"
+    # `nsightflow parse` builds the same parser and must load ncu_report first
+    code = "import sys; from nsightflow.cli import build_parser; build_parser(); "
+    code += "print('pandas' in sys.modules)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False"
 
 
 def test_families_not_timed_are_named(recording, tmp_path, capfd):

@@ -20,6 +20,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+# analysis.compare.DEFAULT_MIN_CHANGE as the help says it (a test keeps them equal;
+# importing it here would load pandas for every subcommand).
+DEFAULT_MIN_HELP = "3%"
+
 
 def parse_change(text: str) -> float:
     """``2%`` -> 0.02; ``0.02`` -> 0.02.
@@ -105,7 +109,8 @@ def _compare(args: argparse.Namespace) -> int:
     from nsightflow.analysis.runs import fill_sources, load_run
     from nsightflow.family.registry import load_families
 
-    settings = C.CompareSettings(min_change=args.min, confidence=args.confidence)
+    floor = C.DEFAULT_MIN_CHANGE if args.min is None else args.min
+    settings = C.CompareSettings(min_change=floor, confidence=args.confidence)
     read = [load_run(p, args.families, not args.no_counters) for p in (args.a, args.b)]
     a, b = fill_sources(read[0], read[1], git_sources(args.kernels_dir))
     families = (
@@ -181,9 +186,11 @@ def table(comparison: Any) -> Any:
 
 
 def add_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    """Register ``compare`` on the CLI's subparsers."""
-    from nsightflow.analysis.compare import DEFAULT_MIN_CHANGE
+    """Register ``compare`` on the CLI's subparsers.
 
+    Imports nothing heavy: every subcommand builds this parser, and ``parse`` must load
+    ``ncu_report`` before pandas (see :mod:`nsightflow.tools.ncu_parse`).
+    """
     p = sub.add_parser(
         "compare",
         help="B against A: SAME / FASTER / SLOWER / UNCERTAIN per variant and size",
@@ -198,9 +205,9 @@ def add_command(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> N
     p.add_argument(
         "--min",
         type=parse_change,
-        default=DEFAULT_MIN_CHANGE,
+        default=None,
         metavar="PCT",
-        help=f"smallest change that counts, e.g. 2%% (default {DEFAULT_MIN_CHANGE:.0%}); "
+        help=f"smallest change that counts, e.g. 2%% (default {DEFAULT_MIN_HELP}); "
         "a pair's own noise (relative IQR) raises it",
     )
     p.add_argument(
