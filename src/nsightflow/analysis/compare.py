@@ -14,18 +14,24 @@ median's standard error of a normal sample, 0.93 IQR / sqrt(n), on the log scale
 ``basis`` column says which. The threshold defaults to the noise the data shows: the
 larger relative IQR of the pair's two sample sets, and never less than
 :data:`DEFAULT_MIN_CHANGE`, the run-to-run drift between recorded runs (``--min``
-changes that floor). Pure functions over frames; see :mod:`nsightflow.analysis.runs`
-for reading runs.
+changes that floor). Across GPUs, :func:`ceiling_shares` sets each pair's share of its
+own GPU's measured ceiling beside the ratio. Pure functions over frames; see
+:mod:`nsightflow.analysis.runs` for reading runs.
 """
 
 import math
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from nsightflow.analysis.runs import Run
+from nsightflow.family.inputs import ideal_counts
+from nsightflow.family.model import Family
 
 SAME, FASTER, SLOWER, UNCERTAIN = "SAME", "FASTER", "SLOWER", "UNCERTAIN"
 VERDICTS = (SAME, FASTER, SLOWER, UNCERTAIN)
@@ -315,3 +321,66 @@ def exit_status(pairs: pd.DataFrame, statuses: pd.DataFrame, fail_on: str) -> in
         return int(bool((pairs["verdict"] == SLOWER).any() or len(broke)))
     moved = pairs["verdict"].isin([SLOWER, FASTER]).any()
     return int(bool(moved or len(statuses)))
+
+
+def ceiling_shares(
+    pairs: pd.DataFrame, families: Mapping[str, Family], a: Run, b: Run
+) -> pd.DataFrame:
+    """Each pair's share of its own GPU's measured ceilings, where the GPUs differ.
+
+    The share is that of the ceiling the variant comes closest to in A (copy
+    bandwidth for the ideal bytes, FP32 rate for the ideal FLOPs), so one column per
+    run shows whether the ladder has the same shape on both GPUs.
+
+    Returns:
+        ``family, variant, size, gpu_a, gpu_b, ratio, ceiling, pct_a, pct_b``; empty
+        when every family was timed on one GPU model.
+    """
+    columns = ["family", "variant", "size", "gpu_a", "gpu_b", "ratio", "ceiling"]
+    columns += ["pct_a", "pct_b"]
+    rows = []
+    for family, group in pairs.groupby("family", sort=True):
+        gpus = [run.families.get(str(family), {}).get("gpu") for run in (a, b)]
+        manifest = families.get(str(family))
+        if gpus[0] == gpus[1] or manifest is None:
+            continue
+        generated = _generated(a, str(family)) if manifest.generated else None
+        ideal_b = ideal_counts(group, manifest.ideal_bytes, generated)
+        ideal_f = ideal_counts(group, manifest.ideal_flops, generated)
+        for i, r in enumerate(group.to_dict("records")):
+            pcts = {
+                name: [
+                    100 * work / (t * 1e-6) / 1e9 / float(run.ceilings[key])
+                    if run.ceilings.get(key)
+                    else math.nan
+                    for t, run in ((r["median_a_us"], a), (r["median_b_us"], b))
+                ]
+                for name, key, work in (
+                    ("copy", "copy_gbps", ideal_b.iloc[i]),
+                    ("fp32", "fp32_gflops", ideal_f.iloc[i]),
+                )
+            }
+            name = max(pcts, key=lambda n: np.nan_to_num(pcts[n][0], nan=-1.0))
+            rows.append(
+                {
+                    "family": family,
+                    "variant": r["variant"],
+                    "size": r["size"],
+                    "gpu_a": gpus[0],
+                    "gpu_b": gpus[1],
+                    "ratio": r["ratio"],
+                    "ceiling": name,
+                    "pct_a": pcts[name][0],
+                    "pct_b": pcts[name][1],
+                }
+            )
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _generated(run: Run, family: str) -> dict[tuple[str, int], dict[str, int]]:
+    timed = run.timings[run.timings["family"] == family]
+    return {
+        (str(r["variant"]), int(r["size"])): dict(r["generated"])
+        for r in timed.to_dict("records")
+        if isinstance(r.get("generated"), dict)
+    }

@@ -4,8 +4,9 @@ The likely causes of a verdict of :mod:`nsightflow.analysis.compare`: the ncu co
 that moved where both runs profiled a variant at a size, the rule results that appeared
 or went away, what the runs were measured with (GPU, driver, CUDA, ncu, clocks, kernels
 revision, timing settings), whether each variant's code changed (with the diff), and
-across GPUs each variant's share of its own GPU's measured ceilings. Pure functions
-over frames; :func:`compare_runs` assembles everything.
+and :func:`compare_runs` assembles everything (with each variant's share of its own
+GPU's ceilings across GPUs, :func:`nsightflow.analysis.compare.ceiling_shares`).
+Pure functions over frames.
 """
 
 import difflib
@@ -21,7 +22,6 @@ from nsightflow.analysis import compare as C
 from nsightflow.analysis.analyze import NCU_COLUMNS, stall_frame, wide_metrics
 from nsightflow.analysis.launches import aggregate_launches
 from nsightflow.analysis.runs import Run, plain_revision
-from nsightflow.family.inputs import ideal_counts
 from nsightflow.family.model import Family
 from nsightflow.tools import ncu_metrics as M
 
@@ -106,7 +106,7 @@ class Comparison:
     rules: pd.DataFrame  # rule_changes
     provenance: pd.DataFrame  # provenance_diff
     sources: pd.DataFrame  # source_changes
-    shares: pd.DataFrame  # ceiling_shares (empty unless the GPUs differ)
+    shares: pd.DataFrame  # compare.ceiling_shares (empty unless the GPUs differ)
 
 
 def counter_table(run: Run) -> pd.DataFrame:
@@ -331,69 +331,6 @@ def _diff(a: Mapping[str, str], b: Mapping[str, str], name: str) -> str:
     return "\n".join(lines)
 
 
-def ceiling_shares(
-    pairs: pd.DataFrame, families: Mapping[str, Family], a: Run, b: Run
-) -> pd.DataFrame:
-    """Each pair's share of its own GPU's measured ceilings, where the GPUs differ.
-
-    The share is that of the ceiling the variant comes closest to in A (copy
-    bandwidth for the ideal bytes, FP32 rate for the ideal FLOPs), so one column per
-    run shows whether the ladder has the same shape on both GPUs.
-
-    Returns:
-        ``family, variant, size, gpu_a, gpu_b, ratio, ceiling, pct_a, pct_b``; empty
-        when every family was timed on one GPU model.
-    """
-    columns = ["family", "variant", "size", "gpu_a", "gpu_b", "ratio", "ceiling"]
-    columns += ["pct_a", "pct_b"]
-    rows = []
-    for family, group in pairs.groupby("family", sort=True):
-        gpus = [run.families.get(str(family), {}).get("gpu") for run in (a, b)]
-        manifest = families.get(str(family))
-        if gpus[0] == gpus[1] or manifest is None:
-            continue
-        generated = _generated(a, str(family)) if manifest.generated else None
-        ideal_b = ideal_counts(group, manifest.ideal_bytes, generated)
-        ideal_f = ideal_counts(group, manifest.ideal_flops, generated)
-        for i, r in enumerate(group.to_dict("records")):
-            pcts = {
-                name: [
-                    100 * work / (t * 1e-6) / 1e9 / float(run.ceilings[key])
-                    if run.ceilings.get(key)
-                    else math.nan
-                    for t, run in ((r["median_a_us"], a), (r["median_b_us"], b))
-                ]
-                for name, key, work in (
-                    ("copy", "copy_gbps", ideal_b.iloc[i]),
-                    ("fp32", "fp32_gflops", ideal_f.iloc[i]),
-                )
-            }
-            name = max(pcts, key=lambda n: np.nan_to_num(pcts[n][0], nan=-1.0))
-            rows.append(
-                {
-                    "family": family,
-                    "variant": r["variant"],
-                    "size": r["size"],
-                    "gpu_a": gpus[0],
-                    "gpu_b": gpus[1],
-                    "ratio": r["ratio"],
-                    "ceiling": name,
-                    "pct_a": pcts[name][0],
-                    "pct_b": pcts[name][1],
-                }
-            )
-    return pd.DataFrame(rows, columns=columns)
-
-
-def _generated(run: Run, family: str) -> dict[tuple[str, int], dict[str, int]]:
-    timed = run.timings[run.timings["family"] == family]
-    return {
-        (str(r["variant"]), int(r["size"])): dict(r["generated"])
-        for r in timed.to_dict("records")
-        if isinstance(r.get("generated"), dict)
-    }
-
-
 def compare_runs(
     a: Run, b: Run, settings: C.CompareSettings, families: Mapping[str, Family]
 ) -> Comparison:
@@ -417,5 +354,5 @@ def compare_runs(
         rules=rule_changes(a, b),
         provenance=provenance_diff(a, b),
         sources=source_changes(a, b),
-        shares=ceiling_shares(pairs, families, a, b),
+        shares=C.ceiling_shares(pairs, families, a, b),
     )
