@@ -59,8 +59,8 @@ def _slow_quartiles(factor):
 
 
 def _add_samples(seed):
-    """Samples like the time stage keeps: reps values around the recorded median
-    with its IQR, in 32 ns event ticks."""
+    """Samples like the time stage keeps: reps values with the recorded median and
+    about its IQR, in 32 ns event ticks."""
 
     def change(record):
         rng = np.random.default_rng(seed)
@@ -68,7 +68,8 @@ def _add_samples(seed):
             if "time_median_us" not in row:
                 continue
             sigma = row["time_iqr_us"] / 1.349
-            values = row["time_median_us"] + sigma * rng.standard_normal(row["reps"])
+            z = rng.standard_normal(row["reps"])
+            values = row["time_median_us"] + sigma * (z - np.median(z))
             ticks = np.maximum(1, np.round(values / 0.032)) * 0.032
             row["samples_ns"] = encode_samples(ticks.tolist())
 
@@ -151,6 +152,8 @@ def test_samples_slowed_10_percent_are_slower_from_the_samples(recording, tmp_pa
     assert (
         (pairs["ci_low"] <= pairs["ratio"]) & (pairs["ratio"] <= pairs["ci_high"])
     ).all()
+    assert set(pairs["caveats"].dropna()) == {"edited_b"}  # the medians were not
+    assert pairs["caveats"].notna().sum() == 4  # edited with the samples: said so
     rc, same = _compare(a, a, tmp_path / "aa", "--no-counters", "--fail-on", "changed")
     assert rc == 0 and set(same["verdict"]) == {"SAME"}
 

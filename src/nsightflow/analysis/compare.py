@@ -243,7 +243,8 @@ def caveats(r: dict[str, Any]) -> list[str]:
     ``cache``: one run flushed the L2 between launches, the other did not;
     ``shared_gpu_a`` / ``_b``: other processes used the GPU; ``throttled_a`` / ``_b``:
     NVML reported a power or thermal slowdown; ``clock``: the SM clocks at the start
-    differ by more than 5%.
+    differ by more than 5%; ``edited_a`` / ``_b``: the median of the samples and the
+    stored median differ by more than 0.5% (a file edited by hand; the samples count).
     """
     found = []
     if r.get("cache_a") != r.get("cache_b"):
@@ -252,6 +253,10 @@ def caveats(r: dict[str, Any]) -> list[str]:
         for flag in ("shared_gpu", "throttled"):
             if r.get(f"{flag}_{side}") is True:
                 found.append(f"{flag}_{side}")
+        samples, stored = r.get(f"samples_{side}"), r.get(f"time_median_us_{side}")
+        if isinstance(samples, np.ndarray) and samples.size and stored:
+            if abs(float(np.median(samples)) / float(stored) - 1) > 0.005:
+                found.append(f"edited_{side}")
     clocks = [r.get("sm_clock_mhz_a"), r.get("sm_clock_mhz_b")]
     known = sorted(float(c) for c in clocks if isinstance(c, int | float) and c > 0)
     if len(known) == 2 and known[1] > 1.05 * known[0]:

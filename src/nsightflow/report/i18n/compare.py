@@ -125,6 +125,14 @@ COMPARE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "B's GPU slowed itself down",
         "zh": "B 的 GPU 发生了降频",
     },
+    "cmp_caveat_edited_a": {
+        "en": "A's samples and stored median disagree (the samples count)",
+        "zh": "A 的样本与保存的中位数不一致（以样本为准）",
+    },
+    "cmp_caveat_edited_b": {
+        "en": "B's samples and stored median disagree (the samples count)",
+        "zh": "B 的样本与保存的中位数不一致（以样本为准）",
+    },
     "cmp_caveat_clock": {
         "en": "SM clocks differ by over 5%",
         "zh": "SM 时钟相差超过 5%",
