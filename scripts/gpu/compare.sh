@@ -43,7 +43,8 @@ pass() { # pass NAME [SNAKEMAKE-ARGS...]: the time stage of every variant, then 
     local name=$1 start left
     shift
     start=$(elapsed)
-    left=$(((STOP_S - start) / ${PASSES_LEFT}))
+    left=$(((STOP_S - start) / PASSES_LEFT))
+    [ "$left" -lt 30 ] && left=30 # timeout 0 would mean no limit at all
     # shellcheck disable=SC2086
     timeout "$left" snakemake --cores all --until time_variant --rerun-triggers mtime \
         "$@" --config $CONFIG > "logs/aa_$name.txt" 2>&1
