@@ -66,6 +66,7 @@ RULE_COLUMNS = [
     "family",
     "variant",
     "size",
+    "launch",
     "kernel",
     "rule",
     "type",
@@ -195,18 +196,20 @@ def rule_changes(a: Run, b: Run) -> pd.DataFrame:
     """Nsight Compute rule results (optimizations, warnings) in one run only.
 
     Only launches profiled in both runs, and rules of sections both collected, count:
-    a rule "appeared" where B has it and A, having looked, does not. A rule that fires
-    more than once for a launch is kept once, with its largest estimated speedup.
-    Returns :data:`RULE_COLUMNS`.
+    a rule "appeared" where B has it and A, having looked, does not. Launches are
+    matched by their place in the variant's run (a renamed kernel is the same launch);
+    ``kernel`` names the kernel of the run that has the rule. A rule that fires more
+    than once for a launch is kept once, with its largest estimated speedup. Returns
+    :data:`RULE_COLUMNS`.
     """
-    keys = ["family", "variant", "size", "kernel", "rule", "type"]
+    keys = ["family", "variant", "size", "launch", "rule", "type"]
     if a.rules.empty or b.rules.empty:
         return pd.DataFrame(columns=RULE_COLUMNS)
     fired = [
         r.rules[r.rules["type"].isin(["optimization", "warning"])]
         .groupby(keys, as_index=False)["speedup_pct"]
         .max()
-        .merge(r.rules[[*keys, "section"]].drop_duplicates(keys), on=keys)
+        .merge(r.rules[[*keys, "section", "kernel"]].drop_duplicates(keys), on=keys)
         for r in (a, b)
     ]
     profiled = (
@@ -219,8 +222,8 @@ def rule_changes(a: Run, b: Run) -> pd.DataFrame:
         f[[_collected(r, (a, b)) for r in f[["family", "section"]].itertuples()]]
         for f in fired
     ]
-    merged = both_looked[0][[*keys, "speedup_pct"]].merge(
-        both_looked[1][[*keys, "speedup_pct"]],
+    merged = both_looked[0][[*keys, "speedup_pct", "kernel"]].merge(
+        both_looked[1][[*keys, "speedup_pct", "kernel"]],
         on=keys,
         how="outer",
         indicator=True,
@@ -229,6 +232,7 @@ def rule_changes(a: Run, b: Run) -> pd.DataFrame:
     one = merged[merged["_merge"] != "both"].copy()
     one["change"] = one["_merge"].map({"left_only": "gone", "right_only": "appeared"})
     one["speedup_pct"] = one["speedup_pct_b"].fillna(one["speedup_pct_a"])
+    one["kernel"] = one["kernel_b"].fillna(one["kernel_a"])
     out: pd.DataFrame = one[RULE_COLUMNS].sort_values(keys).reset_index(drop=True)
     return out
 

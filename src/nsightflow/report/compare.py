@@ -41,6 +41,11 @@ def _value(text: str) -> str:
     return code(text) if text not in ("None", "") else "-"
 
 
+def _count(value: float) -> str:
+    """A counter's value: whole from 1000 on, three significant digits below."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
+
+
 def _pct(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value:+.1f}%"
 
@@ -233,15 +238,16 @@ class CompareReport:
             frame = pd.DataFrame(
                 {
                     T("cmp_col_counter"): moved["counter"].map(code),
-                    "A": moved["a"].map(lambda v: f"{v:,.4g}"),
-                    "B": moved["b"].map(lambda v: f"{v:,.4g}"),
+                    "A": moved["a"].map(_count),
+                    "B": moved["b"].map(_count),
                     T("cmp_col_change"): [
                         f"{c:+.1f} pp" if k == "pp" else _pct(c)
                         for c, k in zip(moved["change"], moved["kind"], strict=True)
                     ],
                 }
             )
-            out.append(T("cmp_counters_at", n=size) + "\n\n" + table(frame))
+            text = frame.to_markdown(index=False, disable_numparse=True)
+            out.append(T("cmp_counters_at", n=size) + "\n\n" + text)
         return out
 
     def _rules(self, family: str, variant: str) -> list[str]:

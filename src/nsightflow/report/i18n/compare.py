@@ -31,8 +31,8 @@ COMPARE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "两次运行对比：B 相对于 A",
     },
     "cmp_run": {
-        "en": "{path}: {kind}, {gpu}, {date}, {families} families",
-        "zh": "{path}：{kind}，{gpu}，{date}，{families} 个 family",
+        "en": "{path}: {kind}, {gpu}, {date}, families: {families}",
+        "zh": "{path}：{kind}，{gpu}，{date}，family 数：{families}",
     },
     "cmp_kind_recording": {"en": "a recording", "zh": "记录"},
     "cmp_kind_history": {"en": "a kept earlier run", "zh": "保存的历史运行"},
