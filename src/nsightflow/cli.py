@@ -36,6 +36,7 @@ STAGES = (
     "report",
     "pdf",
     "index",
+    "compare",
     "record",
     "replay",
     "replay_family",

@@ -2,6 +2,7 @@
 visibly elsewhere). Run with `pytest -m "gpu or ncu"` on the GPU machine."""
 
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -89,12 +90,18 @@ def test_timing_records_clocks_and_settles(tmp_path):
         "--out",
         str(out),
     )
-    rows = json.loads(out.read_text())["rows"]
+    record = json.loads(out.read_text())
+    rows = record["rows"]
     assert [r["size"] for r in rows] == [1048576, 4194304]
     for r in rows:
         assert 0 < r["time_min_us"] <= r["time_median_us"] <= r["time_q3_us"]
         assert r["reps"] >= 30
         assert "sm_clock_mhz" in r["gpu_before"]
+        # issue 19: the samples the median came from, kept in whole nanoseconds
+        samples = [int(s) / 1000 for s in r["samples_ns"].split()]
+        assert len(samples) == r["reps"]
+        assert abs(statistics.median(samples) - r["time_median_us"]) < 0.001
+    assert "faulty/v0_naive.cu" in record["source"]["files"]
 
 
 @pytest.mark.ncu

@@ -98,6 +98,7 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
                     "status": Status.OK,
                     "cache": "cold" if cold else "hot",
                     **timing.summarize(samples),
+                    "samples_ns": timing.encode_samples(samples),
                     "settled": settled,
                     "gpu_before": before,
                     "gpu_after": after,
@@ -106,7 +107,8 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
                 }
             )
         flush.free()
-    return {"status": Status.OK, "message": "", "rows": rows}
+    source = timing.source_record(variant)
+    return {"status": Status.OK, "message": "", "rows": rows, "source": source}
 
 
 def _generated(launcher: Launcher) -> dict[str, Any]:
