@@ -10,6 +10,7 @@ from pypdf import PdfReader
 from nsightflow.errors import NsightflowError, StageInputError
 from nsightflow.report.build import to_html
 from nsightflow.report.pdf import build as pdf
+from nsightflow.report.pdf import tables
 
 A4 = (595.28, 841.89)  # points
 
@@ -166,16 +167,16 @@ def test_wide_tables_and_long_code_lines_stay_on_the_page(report_dir):
 def test_table_columns_fill_the_text_width_and_shrink_when_crowded():
     meter = pdf._Meter(pdf._dejavu_dir())
     narrow = [[("th", "size"), ("th", "v0_naive")], [("td", "512"), ("td", "4.70")]]
-    font, widths = pdf._table_layout(narrow, meter)
-    assert font == pdf.TABLE_FONT_PT
-    assert sum(widths) == pytest.approx(pdf.TEXT_WIDTH_PT)
+    font, widths = tables._table_layout(narrow, meter)
+    assert font == tables.TABLE_FONT_PT
+    assert sum(widths) == pytest.approx(tables.TEXT_WIDTH_PT)
 
     crowded = [[("td", f"{1234567.891 * (i + 1):,.3f}") for i in range(16)]]
-    font, widths = pdf._table_layout(crowded, meter)
-    assert pdf.MIN_TABLE_FONT_PT <= font < pdf.TABLE_FONT_PT
-    assert sum(widths) == pytest.approx(pdf.TEXT_WIDTH_PT)
+    font, widths = tables._table_layout(crowded, meter)
+    assert tables.MIN_TABLE_FONT_PT <= font < tables.TABLE_FONT_PT
+    assert sum(widths) == pytest.approx(tables.TEXT_WIDTH_PT)
 
-    html = pdf._size_tables(
+    html = tables._size_tables(
         "<table><tr>"
         + "".join(f"<td>{t}</td>" for _, t in crowded[0])
         + "</tr></table>",

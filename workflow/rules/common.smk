@@ -15,6 +15,7 @@ from nsightflow.tools.nvcc import local_includes
 from nsightflow.machine.gpulock import lock_command
 from nsightflow.family.registry import load_families
 from nsightflow.machine.recording import choose_mode
+from nsightflow.plot.names import STEP_DIR, figure_files
 
 
 validate(config, schema="../schemas/config.schema.yaml")
@@ -27,6 +28,7 @@ HAVE_NVCC = shutil.which("nvcc") is not None
 # Prefix of every GPU rule's command: one GPU job per device (nsightflow.machine.gpulock).
 # Use: `params: lock=GPU_LOCK` and `{params.lock} python -m nsightflow <stage> ...`.
 GPU_LOCK = shlex.join(lock_command(config["gpus"]))
+FIGURE_FILES = figure_files()  # the plot stage's files, named in nsightflow.plot.names
 DRY_RUN = "-n" in sys.argv or "--dry-run" in sys.argv or "--dryrun" in sys.argv
 logger.info(f"nsightflow: {MODE_REASON}")
 if MODE == "replay" and not HAVE_NVCC:

@@ -61,15 +61,15 @@ def choose_lens(analysis: pd.DataFrame) -> LensChoice:
         lens: Lens = "compute" if compute > len(decided) / 2 else "memory"
         return LensChoice(
             lens,
-            f"regime: {compute} of {len(decided)} variants compute-bound at n = {size}",
+            f"regime: {compute} of {len(decided)} compute-bound at n = {size_text(size)}",
         )
     copy = _median(at, "pct_of_copy_bw")
     fp32 = _median(at, "pct_of_fp32_peak")
     lens = "compute" if fp32 > copy else "memory"
     return LensChoice(
         lens,
-        f"closer ceiling at n = {size}: {fp32:.0f}% of FP32 peak vs "
-        f"{copy:.0f}% of copy bandwidth (median)",
+        f"median at n = {size_text(size)}: {fp32:.0f}% of FP32 peak, "
+        f"{copy:.0f}% of copy BW",
     )
 
 

@@ -80,5 +80,5 @@ def write_figures(analysis_dir: Path, out_dir: Path) -> list[Path]:
     for stem, fig in family_figures(
         analysis, stalls, ctx, read_findings(analysis_dir)
     ).items():
-        paths += save(fig, out_dir / stem)
+        paths += save(fig, out_dir, stem)
     return paths

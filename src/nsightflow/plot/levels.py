@@ -17,7 +17,7 @@ from nsightflow.plot.style import (
     family_variants,
     log_limits,
     matplotlib_context,
-    unit_formatter,
+    unit_axis,
 )
 from nsightflow.plot.svg import TippedFigure, tipped_figure
 
@@ -81,7 +81,7 @@ def bytes_by_level_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Tipped
         else:
             ax.set_xlim(0, max(positive, default=1.0) * 1.1)
             ax.set_xlabel("bytes moved (ncu)")
-        ax.xaxis.set_major_formatter(unit_formatter(bytes_text))
+        unit_axis(ax.xaxis, bytes_text)
         ax.set_yticks(y, list(rows.index))
         ax.invert_yaxis()
         ax.grid(False, axis="y")

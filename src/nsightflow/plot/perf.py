@@ -20,7 +20,7 @@ from nsightflow.plot.style import (
     log_limits,
     matplotlib_context,
     time_text,
-    unit_formatter,
+    unit_axis,
     variant_handles,
     variant_styles,
 )
@@ -49,7 +49,7 @@ def value_axis(ax: Axes, values: list[float], text: Any, floor: float = 0.0) -> 
         ax.set_ylim(*log_limits(positive, 1.4))
     elif positive:
         ax.set_ylim(floor, max(positive) * 1.12)
-    ax.yaxis.set_major_formatter(unit_formatter(text))
+    unit_axis(ax.yaxis, text)
 
 
 def _time_panel(

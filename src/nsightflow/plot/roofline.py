@@ -29,7 +29,7 @@ from nsightflow.plot.style import (
     log_limits,
     matplotlib_context,
     short_name,
-    unit_formatter,
+    unit_axis,
     variant_handles,
     variant_styles,
 )
@@ -195,19 +195,16 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
     with matplotlib_context():
         points = roofline_points(analysis)
         sizes = sorted(int(n) for n in points["size"].unique())[-MAX_PANELS:]
-        fig = tipped_figure(2.2 + 3.4 * max(len(sizes), 1), 4.4)
+        fig = tipped_figure(max(7.5, 1.0 + 3.6 * len(sizes)), 5.6 if sizes else 1.6)
         if not sizes:
-            ax = fig.subplots()
-            ax.text(
+            fig.text(
                 0.5,
                 0.5,
                 "no FP32 operations counted by ncu (or not profiled):\n"
                 "a roofline needs FLOPs",
                 ha="center",
                 va="center",
-                transform=ax.transAxes,
             )
-            ax.set_axis_off()
             fig.suptitle(f"{ctx['family']['title']}: roofline")
             return fig
         axes = np.atleast_1d(fig.subplots(1, len(sizes), sharey=True))
@@ -245,7 +242,8 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
             all_labels.append((ax, _panel(fig, ax, rows, ctx, size), rows))
             ax.set_title(f"n = {data.size_text(size)}")
             ax.set_xlabel("arithmetic intensity [FLOP / byte] (ncu counts)")
-            ax.yaxis.set_major_formatter(unit_formatter(flops_text))
+            unit_axis(ax.yaxis, flops_text)
+            unit_axis(ax.xaxis, lambda v: f"{v:g}")
         axes[0].set_ylabel("FLOP rate (ncu FLOPs / ncu time)")
         shown = [v for v in family_variants(ctx) if v in set(points["variant"])]
         handles = variant_handles(shown, ctx)
@@ -276,7 +274,7 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
                     label=f"{vendor.name}{at}: {flops_text(vendor.gflops)}\n(rate only; its bytes not measured)",
                 )
             )
-        fig.legend(handles=handles, loc="outside right upper")
+        fig.legend(handles=handles, loc="outside lower center", ncols=4)
         fig.suptitle(f"{ctx['family']['title']}: hierarchical roofline")
         for ax, labels, rows in all_labels:
             avoid = [

@@ -18,6 +18,7 @@ from nsightflow.plot.style import (
     family_variants,
     log_limits,
     matplotlib_context,
+    unit_axis,
     variant_styles,
 )
 from nsightflow.plot.svg import TippedFigure, tipped_figure
@@ -73,6 +74,7 @@ def stalls_figure(stalls: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:
                 f"{total:.3g} stall cycles per issued instruction",
             )
         ax_total.set_xscale("log")
+        unit_axis(ax_total.xaxis, lambda v: f"{v:g}")
         low, high = log_limits(totals[totals > 0].tolist(), 1.5)
         ax_total.set_xlim(low, high)
         ax_total.set_yticks(y, labels)

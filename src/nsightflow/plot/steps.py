@@ -108,7 +108,10 @@ def ratio_cell(before: float, after: float) -> tuple[float, str, bool]:
     if after == 0:
         return -RATIO_SPAN, "→ 0", True
     ratio = after / before
-    text = f"{ratio:.2g}x" if ratio < 10 else f"{ratio:,.0f}x"
+    if ratio < 0.1:  # 1/170x reads better than 0.0059x
+        text = f"1/{1 / ratio:,.0f}x"
+    else:
+        text = f"{ratio:.2g}x" if ratio < 10 else f"{ratio:,.0f}x"
     return math.log2(ratio), text, False
 
 
@@ -132,7 +135,7 @@ def step_changes_figure(
         ]
         steps = [(b, a) for b, a in steps if b in rows.index and a in rows.index]
         fig = tipped_figure(
-            2.6 + 0.78 * max(len(steps), 1), 1.5 + 0.3 * max(len(metrics), 1)
+            max(6.5, 2.6 + 0.78 * len(steps)), 1.7 + 0.3 * max(len(metrics), 1)
         )
         ax = fig.subplots()
         if not steps or not metrics:
@@ -183,7 +186,7 @@ def step_changes_figure(
             ticks, labels=[f"{2.0**t:g}x" if t >= 0 else f"1/{2**-t}x" for t in ticks]
         )
         bar.set_label(
-            "after / before (hatched: from or to 0; outlined: the step's primary cause)"
+            "after / before\n(hatched: from or to 0; outlined: the step's primary cause)"
         )
         ax.set_title(
             f"{ctx['family']['title']}: what each step changed, n = {data.size_text(size)}"

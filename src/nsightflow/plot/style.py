@@ -16,7 +16,7 @@ import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 # Font families in fallback order: DejaVu Sans (matplotlib's own) for Latin text,
 # then a CJK font for Chinese text that comes from the manifests (titles, ideas).
@@ -182,6 +182,12 @@ def count_text(value: float) -> str:
 def unit_formatter(text: Any) -> FuncFormatter:
     """A tick formatter writing each tick with the unit that fits it."""
     return FuncFormatter(lambda value, _pos: text(value) if value > 0 else "0")
+
+
+def unit_axis(axis: Any, text: Any) -> None:
+    """Major ticks written with their unit; minor ticks (log axes) left unwritten."""
+    axis.set_major_formatter(unit_formatter(text))
+    axis.set_minor_formatter(NullFormatter())
 
 
 def log_limits(values: list[float], margin: float = 1.6) -> tuple[float, float]:

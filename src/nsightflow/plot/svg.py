@@ -20,6 +20,7 @@ from nsightflow.plot.style import DPI, matplotlib_context
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
 TIP_PREFIX = "nsf-tip-"
+FIGURE_ATTR = "data-nsf-figure"  # on the <svg> root: the figure's stem
 
 
 class TippedFigure(Figure):
@@ -43,8 +44,12 @@ def tipped_figure(width: float, height: float) -> TippedFigure:
     return fig
 
 
-def add_titles(svg: Path, tooltips: dict[str, str]) -> int:
+def add_titles(svg: Path, tooltips: dict[str, str], name: str) -> int:
     """Insert a ``<title>`` into each element of ``svg`` whose id has a tooltip.
+
+    The root also gets ``data-nsf-figure="<name>"`` (the stem relative to the
+    figures folder), by which the PDF stage finds the PNG of an SVG inlined in
+    the report page.
 
     Returns:
         How many titles were inserted.
@@ -52,6 +57,7 @@ def add_titles(svg: Path, tooltips: dict[str, str]) -> int:
     ET.register_namespace("", SVG_NS)
     ET.register_namespace("xlink", XLINK_NS)
     tree = ET.parse(svg)
+    tree.getroot().set(FIGURE_ATTR, name)
     inserted = 0
     for element in tree.getroot().iter():
         text = tooltips.get(element.get("id", ""))
@@ -65,14 +71,20 @@ def add_titles(svg: Path, tooltips: dict[str, str]) -> int:
     return inserted
 
 
-def save(fig: Figure, stem: Path) -> list[Path]:
-    """Write ``<stem>.png`` and ``<stem>.svg`` (with tooltips) of one figure."""
+def save(fig: Figure, folder: Path, name: str) -> list[Path]:
+    """Write ``<folder>/<name>.png`` and ``.svg`` (with tooltips) of one figure.
+
+    Args:
+        fig: The figure.
+        folder: The figures folder.
+        name: The figure's stem relative to ``folder`` (``roofline``,
+            ``steps/step_v1_tiled32``).
+    """
+    stem = folder / name
     stem.parent.mkdir(parents=True, exist_ok=True)
-    png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
+    png, svg = stem.parent / f"{stem.name}.png", stem.parent / f"{stem.name}.svg"
     with matplotlib_context():  # svg.fonttype is read when saving
         fig.savefig(png, dpi=DPI)
         fig.savefig(svg)
-    tooltips = getattr(fig, "tooltips", {})
-    if tooltips:
-        add_titles(svg, tooltips)
+    add_titles(svg, getattr(fig, "tooltips", {}), name)
     return [png, svg]

@@ -14,7 +14,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from nsightflow.analysis.timeline import key_size
-from nsightflow.plot.style import matplotlib_context, new_figure
+from nsightflow.plot.style import matplotlib_context, new_figure, unit_axis
 from nsightflow.plot.svg import save
 
 # Phases in sequence order: kind -> (label, colour).
@@ -70,6 +70,7 @@ def _durations(ax: matplotlib.axes.Axes, summary: pd.DataFrame) -> None:
             label=label,
         )
     ax.set_xscale("log")
+    unit_axis(ax.xaxis, lambda v: f"{v:g}")
     ax.set_yticks(y, [""] * len(y))
     ax.invert_yaxis()
     ax.set_xlabel("duration [ms, log scale]")
@@ -117,5 +118,5 @@ def write_figure(analysis_dir: Path, out: Path, family: str) -> Path:
     table = pd.read_csv(analysis_dir / "timeline.csv")
     summary = pd.read_csv(analysis_dir / "timeline_summary.csv")
     out.parent.mkdir(parents=True, exist_ok=True)
-    save(timeline_figure(table, summary, family), out.with_suffix(""))
+    save(timeline_figure(table, summary, family), out.parent, out.stem)
     return out
