@@ -15,6 +15,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 from nsightflow.plot import data
 from nsightflow.plot.style import (
     bandwidth_text,
+    bytes_text,
     family_variants,
     flops_text,
     log_limits,
@@ -164,10 +165,10 @@ def perf_vs_size_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFi
         basis = _rate_panel(fig, ax_r, ok, ctx)
         boundary = data.l2_boundary(analysis, ctx)
         if boundary is not None:
-            l2 = ctx["ceilings"]["l2_bytes"] / 1e6
+            l2 = bytes_text(ctx["ceilings"]["l2_bytes"])
             for ax in (ax_t, ax_r):
                 ax.axvline(boundary, color="grey", ls=":", lw=1)
-            ax_t.lines[-1].set_label(f"working set > L2 ({l2:.0f} MB) from here")
+            ax_t.lines[-1].set_label(f"working set > L2 ({l2}) from here")
         ax_r.set_title(f"{ax_r.get_title()}\n({basis})", fontsize=7.5)
         handles = variant_handles(list(dict.fromkeys(ok["variant"])), ctx)
         for ax in (ax_t, ax_r):

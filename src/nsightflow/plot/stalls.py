@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from nsightflow.plot import data
+from nsightflow.plot.perf import LOG_SPAN
 from nsightflow.plot.style import (
     STALL_COLOURS,
     family_variants,
@@ -73,13 +74,17 @@ def stalls_figure(stalls: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:
                 f"{variant}, n = {data.size_text(size)}, "
                 f"{total:.3g} stall cycles per issued instruction",
             )
-        ax_total.set_xscale("log")
+        positive = totals[totals > 0].tolist()
+        if positive and max(positive) / min(positive) > LOG_SPAN:
+            ax_total.set_xscale("log")
+            ax_total.set_xlim(*log_limits(positive, 1.5))
+            ax_total.set_xlabel("stall cycles per issued instruction (log)")
+        else:
+            ax_total.set_xlim(0, max(positive, default=1.0) * 1.1)
+            ax_total.set_xlabel("stall cycles per issued instruction")
         unit_axis(ax_total.xaxis, lambda v: f"{v:g}")
-        low, high = log_limits(totals[totals > 0].tolist(), 1.5)
-        ax_total.set_xlim(low, high)
         ax_total.set_yticks(y, labels)
         ax_total.invert_yaxis()
-        ax_total.set_xlabel("stall cycles per issued instruction (log)")
         ax_total.set_title("how long warps wait")
         shares = table.div(totals.where(totals > 0), axis=0).fillna(0.0)
         left = np.zeros(len(table))

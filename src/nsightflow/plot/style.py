@@ -16,7 +16,7 @@ import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FuncFormatter, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 # Font families in fallback order: DejaVu Sans (matplotlib's own) for Latin text,
 # then a CJK font for Chinese text that comes from the manifests (titles, ideas).
@@ -185,7 +185,15 @@ def unit_formatter(text: Any) -> FuncFormatter:
 
 
 def unit_axis(axis: Any, text: Any) -> None:
-    """Major ticks written with their unit; minor ticks (log axes) left unwritten."""
+    """Major ticks written with their unit; minor ticks (log axes) left unwritten.
+
+    A log axis spanning under three decades also gets ticks at 2x and 5x, so it
+    never shows a single labelled tick. Call it after the scale and limits are set.
+    """
+    if axis.get_scale() == "log":
+        low, high = sorted(axis.get_view_interval())
+        if low > 0 and high / low < 1e3:
+            axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     axis.set_major_formatter(unit_formatter(text))
     axis.set_minor_formatter(NullFormatter())
 
