@@ -4,9 +4,11 @@ Used by the tests on every figure of the bundled recording; the boxes are
 matplotlib's own window extents of each visible text after the layout ran.
 """
 
+from typing import Any
+
 from matplotlib.figure import Figure
 from matplotlib.text import Text
-from matplotlib.transforms import Bbox
+from matplotlib.transforms import BboxBase
 
 SLACK_PX = 0.5  # boxes that touch within half a pixel do not count as overlapping
 
@@ -15,9 +17,12 @@ def visible_texts(fig: Figure) -> list[Text]:
     """Every drawn, non-empty text of the figure (ticks, labels, legends, notes)."""
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     fig.canvas.draw()
-    hidden = set()  # tick labels matplotlib keeps but does not draw (off the view)
+    hidden: set[int] = (
+        set()
+    )  # tick labels matplotlib keeps but does not draw (off the view)
     for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
+        axes: list[Any] = [ax.xaxis, ax.yaxis]
+        for axis in axes:
             drawn = set(axis._update_ticks())  # the ticks inside the view
             for tick in [*axis.majorTicks, *axis.minorTicks]:
                 if tick not in drawn:
@@ -48,15 +53,15 @@ def text_overlaps(fig: Figure) -> list[tuple[str, str]]:
     return problems
 
 
-def _overlap(a: Bbox, b: Bbox) -> bool:
-    return (
+def _overlap(a: BboxBase, b: BboxBase) -> bool:
+    return bool(
         min(a.x1, b.x1) - max(a.x0, b.x0) > SLACK_PX
         and min(a.y1, b.y1) - max(a.y0, b.y0) > SLACK_PX
     )
 
 
-def _inside(box: Bbox, canvas: Bbox) -> bool:
-    return (
+def _inside(box: BboxBase, canvas: BboxBase) -> bool:
+    return bool(
         box.x0 >= canvas.x0 - SLACK_PX
         and box.x1 <= canvas.x1 + SLACK_PX
         and box.y0 >= canvas.y0 - SLACK_PX

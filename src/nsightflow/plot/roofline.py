@@ -214,12 +214,12 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
         bw = c.get("copy_gbps") or 0.0
         tops = [p for p in (c.get("fp32_gflops"), data_vendor(ctx)) if p]
         perf = points["perf"].tolist()
-        # Fit y to the points and to the roofs above them; a peak 10x above every
+        # Fit y to the points and to the roofs above them; a roof 3x above every
         # point is left off the axis rather than squashing the points.
         ai_max = float(np.nanmax(points["ai_dram_bytes"].to_numpy(dtype=float)))
         ai_max = ai_max if np.isfinite(ai_max) else xlim[1]
         roof_at_data = [min(bw * ai_max, t) for t in tops] if bw else tops
-        ylim = log_limits(perf + [r for r in roof_at_data if r < 10 * max(perf)], 1.5)
+        ylim = log_limits(perf + [r for r in roof_at_data if r < 3 * max(perf)], 1.5)
         all_labels = []
         for ax, size in zip(axes, sizes, strict=True):
             rows = points[points["size"] == size]
