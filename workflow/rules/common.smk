@@ -15,6 +15,7 @@ from nsightflow.machine.gpulock import lock_command
 from nsightflow.family.registry import load_families
 from nsightflow.machine.recording import choose_mode
 from nsightflow.machine.replay import ReplayStages, variant_outputs
+from nsightflow.plot.names import STEP_DIR, figure_files
 
 validate(config, schema="../schemas/config.schema.yaml")
 
@@ -26,6 +27,7 @@ HAVE_NVCC = shutil.which("nvcc") is not None
 # Prefix of every GPU rule's command: one GPU job per device (nsightflow.machine.gpulock).
 # Use: `params: lock=GPU_LOCK` and `{params.lock} python -m nsightflow <stage> ...`.
 GPU_LOCK = shlex.join(lock_command(config["gpus"]))
+FIGURE_FILES = figure_files()  # the plot stage's files, named in nsightflow.plot.names
 logger.info(f"nsightflow: {MODE_REASON}")
 if MODE == "replay" and not HAVE_NVCC:
     logger.info(

@@ -6,7 +6,8 @@ REQUIRED INPUTS:
 OUTPUTS:
     results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, hotspots.csv,
                                  context.json)
-    results/report/{family}/    (report.md, report.html, summary.csv, figures/*.png)
+    results/report/{family}/    (report.md, report.html, summary.csv, figures/*.png + .svg,
+                                 figures/steps/step_<variant>.png + .svg)
     results/report/ceilings.csv
 """
 
@@ -54,14 +55,8 @@ rule plot_family:
         stalls="results/analysis/{family}/stalls.csv",
         context="results/analysis/{family}/context.json",
     output:
-        figures=multiext(
-            "results/report/{family}/figures/",
-            "perf_vs_size.png",
-            "roofline.png",
-            "stalls.png",
-            "bytes_by_level.png",
-            "step_changes.png",
-        ),
+        figures=expand("results/report/{{family}}/figures/{name}", name=FIGURE_FILES),
+        steps=directory(f"results/report/{{family}}/figures/{STEP_DIR}"),
     log:
         "logs/plot/{family}.log",
     shell:
@@ -80,6 +75,7 @@ rule report_family:
         hotspots="results/analysis/{family}/hotspots.csv",
         context="results/analysis/{family}/context.json",
         figures=rules.plot_family.output.figures,
+        steps=rules.plot_family.output.steps,
         timeline=timeline_inputs("summary"),
         timeline_figure=timeline_inputs("figure"),
     output:

@@ -90,6 +90,7 @@ if is_activated("timeline"):
             summary="results/analysis/{family}/timeline_summary.csv",
         output:
             figure="results/report/{family}/figures/timeline.png",
+            svg="results/report/{family}/figures/timeline.svg",
         log:
             "logs/plot/{family}.timeline.log",
         shell:

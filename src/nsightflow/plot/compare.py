@@ -16,7 +16,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 
 from nsightflow.analysis import compare as C
-from nsightflow.plot.figures import STYLE, _new_figure
+from nsightflow.plot.style import matplotlib_context, new_figure
 
 VERDICT_COLORS = {
     C.SAME: "#7f7f7f",
@@ -42,11 +42,9 @@ def ratio_figure(pairs: pd.DataFrame, floor: float) -> Figure:
         pairs: :func:`nsightflow.analysis.compare.pair_timings`.
         floor: The threshold's floor (relative), drawn as a band around 1.
     """
-    import matplotlib
-
     families = sorted(pairs["family"].unique())
-    with matplotlib.rc_context(STYLE):
-        fig = _new_figure(9, PANEL_HEIGHT * max(1, len(families)) + 0.4)
+    with matplotlib_context():
+        fig = new_figure(9, PANEL_HEIGHT * max(1, len(families)) + 0.4)
         axes = fig.subplots(max(1, len(families)), 1, squeeze=False)[:, 0]
         for ax, family in zip(axes, families, strict=False):
             _panel(ax, pairs[pairs["family"] == family], str(family), floor)

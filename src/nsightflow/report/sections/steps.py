@@ -50,6 +50,7 @@ class StepSections(HotspotSections):
         ]
         if v["status"] != "ok":
             return [*lines, "", T("not_measured", message=v["message"][:800])]
+        lines += ["", figure("fig_step", f"steps/step_{name}")]  # plot.names.step_stem
         for n in self.profile_sizes:
             a, b = self.row(before, n), self.row(name, n)
             if a and b:
