@@ -163,7 +163,7 @@ def test_report_from_recording(recording, tmp_path, family):
 
 
 def test_user_strings_are_escaped_in_html(recording, tmp_path):
-    from nsightflow.report.build import to_html
+    from nsightflow.report.html import to_html
     from nsightflow.report.sections.family import ReportBuilder
 
     analysis = _analyze(recording, "faulty", tmp_path)

@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 from pypdf import PdfReader
 
 from nsightflow.errors import NsightflowError, StageInputError
-from nsightflow.report.build import to_html
+from nsightflow.report.html import to_html
 from nsightflow.report.pdf import build as pdf
 
 A4 = (595.28, 841.89)  # points

@@ -6,7 +6,8 @@ REQUIRED INPUTS:
 OUTPUTS:
     results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, hotspots.csv,
                                  context.json)
-    results/report/{family}/    (report.md, report.html, summary.csv, figures/*.png)
+    results/report/{family}/    (report.md, report.html, report.json, summary.csv,
+                                 figures/*.png)
     results/report/ceilings.csv
 """
 
@@ -85,6 +86,7 @@ rule report_family:
     output:
         md="results/report/{family}/report.md",
         html="results/report/{family}/report.html",
+        facts="results/report/{family}/report.json",
         summary="results/report/{family}/summary.csv",
     log:
         "logs/report/{family}.log",
@@ -134,6 +136,7 @@ rule tabulate_ceilings:
 rule report_index:
     input:
         summaries=expand("results/report/{family}/summary.csv", family=FAMILIES),
+        facts=expand("results/report/{family}/report.json", family=FAMILIES),
     output:
         md="results/report/index.md",
         html="results/report/index.html",

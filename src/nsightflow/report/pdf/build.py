@@ -1,6 +1,6 @@
 """PDF output: a printable A4 ``report.pdf`` from the standalone report HTML.
 
-:func:`write_pdf` renders the page :func:`nsightflow.report.build.to_html` returns with
+:func:`write_pdf` renders the page :func:`nsightflow.report.html.to_html` returns with
 xhtml2pdf (HTML and CSS laid out by ReportLab): pure Python from PyPI, with no
 browser, no LaTeX and no system library, so a machine that only pip-installs the
 project can render an English report (a Chinese one also needs a CJK font package). A print stylesheet is added after the report's own screen
@@ -39,6 +39,7 @@ from typing import BinaryIO
 
 from nsightflow.errors import StageInputError
 from nsightflow.report import i18n
+from nsightflow.report.html import png_figures
 from nsightflow.report.pdf.fonts import Meter as _Meter
 from nsightflow.report.pdf.fonts import cjk_font_file
 from nsightflow.report.pdf.fonts import dejavu_dir as _dejavu_dir
@@ -439,7 +440,8 @@ def _prepare(html: str, base_dir: Path, language: str) -> tuple[str, list[Path]]
     font_dir = _dejavu_dir()
     cjk_file = cjk_font_file() if language == "zh" else None
     font_css, sans, mono = _font_css(font_dir, cjk_file)
-    page, figure_dirs = _local_figures(html, base_dir)
+    # inline SVG figures print as their PNG, which xhtml2pdf can lay out
+    page, figure_dirs = _local_figures(png_figures(html), base_dir)
     with i18n.language(language):
         page = _print_page(_size_tables(page, _Meter(font_dir)), font_css, sans, mono)
     fonts = [d for d in (font_dir, cjk_file.parent if cjk_file else None) if d]
@@ -457,7 +459,7 @@ def write_pdf(
     beside ``output``, so a failed render leaves no partial PDF behind.
 
     Args:
-        html: The page :func:`nsightflow.report.build.to_html` returns.
+        html: The page :func:`nsightflow.report.html.to_html` returns.
         base_dir: Folder the page's relative image sources resolve against,
             normally the folder ``report.html`` is written to.
         output: Path of the PDF to write; its folder is created if needed.
