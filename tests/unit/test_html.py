@@ -8,7 +8,8 @@ import pytest
 from PIL import Image
 
 from nsightflow.errors import StageInputError
-from nsightflow.report.html import png_figures, to_html, write_page
+from nsightflow.report.embed import png_figures
+from nsightflow.report.html import to_html, write_page
 from nsightflow.report.i18n import T, language
 from nsightflow.report.index import index_page
 from nsightflow.report.pdf.build import write_pdf

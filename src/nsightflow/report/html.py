@@ -16,10 +16,10 @@ from the network (system fonts, no scripts). On top of the converted Markdown it
 * links from a table's first-column variant to that variant's section (its step, or
   the baseline's section).
 
-:mod:`nsightflow.report.index` writes the index page with the same style.
+:mod:`nsightflow.report.embed` embeds the figures; :mod:`nsightflow.report.index`
+writes the index page with the same style.
 """
 
-import base64
 import copy
 import html
 import json
@@ -37,7 +37,7 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
-from nsightflow.errors import StageInputError
+from nsightflow.report.embed import data_uri, figure, slug
 from nsightflow.report.i18n import (
     CATALOGUE,
     DEFAULT_LANGUAGE,
@@ -50,18 +50,6 @@ from nsightflow.report.i18n import (
 
 LONG_CELL = 60  # characters: a longer table cell is set on one line, whole on hover
 VARIANT_FIELD = "variant"  # a heading template naming a variant is that variant's
-_NUMBERING = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")
-_SVG_START = re.compile(r"<svg\b", re.I)
-_UNSAFE_SVG = re.compile(
-    r"<(?:script|foreignObject|iframe)\b|\son\w+\s*=|"
-    r"""(?:xlink:)?href\s*=\s*["'](?!#|data:image/)""",
-    re.I,
-)
-# The PDF stage prints the PNG of an inline SVG figure (see :func:`png_figures`).
-_SVG_FIGURE = re.compile(
-    r'<div class="svg" data-png="([^"]*)" role="img" aria-label="([^"]*)">.*?</div>',
-    re.S,
-)
 
 
 @cache
@@ -123,7 +111,12 @@ class Rendered:
 
 
 def render(markdown_text: str, base_dir: Path | None, lang: Language) -> Rendered:
-    """The page body of a Markdown report, its sections and its figures."""
+    """The page body of a Markdown report, its sections and its figures.
+
+    Raises:
+        StageInputError: An SVG figure holds a script, an event handler or a link
+            out of the page (see :func:`nsightflow.report.embed.inline_svg`).
+    """
     found = Rendered("")
     md = Markdown(extensions=["tables", "fenced_code", _Page(base_dir, lang, found)])
     md.preprocessors.deregister("html_block")
@@ -131,38 +124,6 @@ def render(markdown_text: str, base_dir: Path | None, lang: Language) -> Rendere
     with language(lang):
         found.body = md.convert(markdown_text)
     return found
-
-
-def png_figures(page_html: str) -> str:
-    """The page with each inline SVG figure replaced by its PNG (for the PDF stage)."""
-    return _SVG_FIGURE.sub(
-        lambda m: f'<img alt="{m.group(2)}" src="{m.group(1)}" />', page_html
-    )
-
-
-def data_uri(path: Path) -> str:
-    """A PNG file as a ``data:`` URI."""
-    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
-
-
-def inline_svg(path: Path) -> str:
-    """An SVG file's ``<svg>`` element, checked to hold nothing that acts or loads.
-
-    Raises:
-        StageInputError: The file is not an SVG or holds a script, an event handler
-            or a link out of the page.
-    """
-    text = path.read_text(encoding="utf-8")
-    start = _SVG_START.search(text)
-    if start is None:
-        raise StageInputError(f"{path}: not an SVG file (no <svg> element); re-plot")
-    bad = _UNSAFE_SVG.search(text)
-    if bad is not None:
-        raise StageInputError(
-            f"{path}: holds {bad.group(0).strip()!r}, which a report page does not "
-            "embed; delete the file and re-run the plot stage"
-        )
-    return text[start.start() :].strip()
 
 
 @cache
@@ -182,18 +143,8 @@ def _heading_patterns(lang: Language) -> list[tuple[str, re.Pattern[str]]]:
     return patterns
 
 
-def figure_id(src: str) -> str:
-    """The id of a figure's ``<figure>``: ``figures/roofline.png`` -> ``figure-roofline``."""
-    return f"figure-{_slug(Path(src).stem)}"
-
-
 def _text(element: ET.Element) -> str:
     return " ".join("".join(element.itertext()).split())
-
-
-def _slug(text: str) -> str:
-    words = re.findall(r"\w+", _NUMBERING.sub("", text).lower())
-    return "-".join(words)[:60] or "section"
 
 
 class _Page(Extension):
@@ -229,12 +180,12 @@ class _PageTree(Treeprocessor):
             if h.tag not in ("h1", "h2", "h3", "h4"):
                 continue
             text = _text(h)
-            stem, variant = _slug(text), None
+            stem, variant = slug(text), None
             for key, pattern in _heading_patterns(self.ext.lang):
                 match = pattern.fullmatch(text)
                 if match:
                     variant = match.groupdict().get(VARIANT_FIELD)
-                    stem = f"{key}-{_slug(variant)}" if variant else key
+                    stem = f"{key}-{slug(variant)}" if variant else key
                     break
             ident, k = stem, 1
             while ident in used:
@@ -273,7 +224,7 @@ class _PageTree(Treeprocessor):
 
     def _figures(self, root: ET.Element) -> None:
         """A paragraph that is one figure becomes a ``<figure>`` with it embedded."""
-        for p in root.iter("p"):
+        for p in list(root.iter("p")):
             images = list(p)
             if len(images) != 1 or images[0].tag != "img" or (p.text or "").strip():
                 continue
@@ -281,7 +232,7 @@ class _PageTree(Treeprocessor):
             if (img.tail or "").strip():
                 continue
             self.ext.found.figures.append(img.get("src", ""))
-            markup = self._figure(img.get("src", ""), img.get("alt", ""))
+            markup = figure(img.get("src", ""), img.get("alt", ""), self.ext.base_dir)
             p.remove(img)
             p.text = self.md.htmlStash.store(markup)
         if self.ext.base_dir is None:
@@ -290,25 +241,6 @@ class _PageTree(Treeprocessor):
             path = self.ext.base_dir / img.get("src", "")
             if path.suffix == ".png" and path.is_file():
                 img.set("src", data_uri(path))
-
-    def _figure(self, src: str, alt: str) -> str:
-        """A figure embedded: its SVG inline where one is beside the PNG, else the PNG.
-
-        No caption: the figure's own title says what it shows; ``alt`` is its text
-        for screen readers.
-        """
-        base, esc = self.ext.base_dir, html.escape
-        if base is not None and (base / src).with_suffix(".svg").is_file():
-            svg = inline_svg((base / src).with_suffix(".svg"))
-            body = (
-                f'<div class="svg" data-png="{esc(src)}" role="img" '
-                f'aria-label="{esc(alt)}">{svg}</div>'
-            )
-        elif base is not None and (base / src).is_file():
-            body = f'<img alt="{esc(alt)}" src="{data_uri(base / src)}" />'
-        else:
-            body = f'<img alt="{esc(alt)}" src="{esc(src)}" />'
-        return f'<figure id="{figure_id(src)}">{body}</figure>'
 
     def _contents(self, root: ET.Element) -> None:
         """A table of contents (sections, their subsections) before the first section."""

@@ -17,7 +17,8 @@ from typing import Any
 from urllib.parse import quote
 
 from nsightflow.errors import StageInputError
-from nsightflow.report.html import figure_id, page, render
+from nsightflow.report.embed import figure_id
+from nsightflow.report.html import page, render
 from nsightflow.report.i18n import DEFAULT_LANGUAGE, T, language, parse_language
 
 THUMBNAIL_PX = 480  # width of a card's figure: sharp at 240 CSS pixels on a 2x screen

@@ -39,7 +39,7 @@ from typing import BinaryIO
 
 from nsightflow.errors import StageInputError
 from nsightflow.report import i18n
-from nsightflow.report.html import png_figures
+from nsightflow.report.embed import png_figures
 from nsightflow.report.pdf.fonts import Meter as _Meter
 from nsightflow.report.pdf.fonts import cjk_font_file
 from nsightflow.report.pdf.fonts import dejavu_dir as _dejavu_dir
