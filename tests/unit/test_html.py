@@ -185,6 +185,11 @@ def test_report_json_says_measured_or_replayed_and_counts_statuses(tmp_path):
     }
     assert facts["main_figure"] == "figures/perf_vs_size.png"
     assert (tmp_path / "report.html").read_text().count('id="figure-perf_vs_size"') == 1
+    timing = {"gpu": "NVIDIA H200", "date": "2026-11-30T02:00:02+00:00"}
+    write_page(md, _context(replay, timing, ["ok"]), tmp_path, "en")
+    facts = json.loads((tmp_path / "report.json").read_text())
+    # the family's own run's date, not the recording's first
+    assert (facts["data"], facts["date"]) == ("replayed", "2026-11-30T02:00:02+00:00")
     timing = {"gpu": "NVIDIA A100", "date": "2026-01-02T03:04:05+00:00"}
     write_page(md, _context(None, timing, ["ok"]), tmp_path, "en")
     facts = json.loads((tmp_path / "report.json").read_text())

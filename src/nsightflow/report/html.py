@@ -330,21 +330,18 @@ def write_page(
 
 
 def _origin(ctx: dict[str, Any]) -> dict[str, Any]:
-    """Measured here, replayed from a recording, or not measured; on which GPU, when."""
+    """Measured here, replayed from a recording, or not measured; on which GPU, when.
+
+    The GPU and date are the family's own timing run's; a replayed family without one
+    gets the recording's (a recording can hold runs of several dates).
+    """
     replay = ctx.get("replay") or {}
     timing = ctx["provenance"].get("timing", {})
-    if replay:
-        return {
-            "data": "replayed",
-            "gpu": replay.get("gpu"),
-            "date": replay.get("date"),
-            "recording": replay.get("source"),
-        }
-    if timing.get("date"):
-        return {
-            "data": "measured",
-            "gpu": timing.get("gpu"),
-            "date": timing.get("date"),
-            "recording": None,
-        }
-    return {"data": "not_measured", "gpu": None, "date": None, "recording": None}
+    if not replay and not timing.get("date"):
+        return {"data": "not_measured", "gpu": None, "date": None, "recording": None}
+    return {
+        "data": "replayed" if replay else "measured",
+        "gpu": timing.get("gpu") or replay.get("gpu"),
+        "date": timing.get("date") or replay.get("date"),
+        "recording": replay.get("source"),
+    }
