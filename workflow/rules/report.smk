@@ -4,7 +4,8 @@ Analyze, plot and report each family; tabulate the GPU's measured ceilings.
 REQUIRED INPUTS:
     results/build, verify, time, metrics of every variant of {family}; results/ceilings.json
 OUTPUTS:
-    results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, context.json)
+    results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, context.json,
+                                 findings.csv)
     results/report/{family}/    (report.md, report.html, summary.csv, figures/*.png)
     results/report/ceilings.csv
 """
@@ -26,6 +27,7 @@ rule analyze_family:
         stalls="results/analysis/{family}/stalls.csv",
         rules="results/analysis/{family}/rules.csv",
         context="results/analysis/{family}/context.json",
+        findings="results/analysis/{family}/findings.csv",
     log:
         "logs/analyze/{family}.log",
     benchmark:
@@ -74,6 +76,7 @@ rule report_family:
         stalls="results/analysis/{family}/stalls.csv",
         rules="results/analysis/{family}/rules.csv",
         context="results/analysis/{family}/context.json",
+        findings="results/analysis/{family}/findings.csv",
         figures=rules.plot_family.output.figures,
         timeline=timeline_inputs("summary"),
         timeline_figure=timeline_inputs("figure"),
@@ -129,6 +132,8 @@ rule tabulate_ceilings:
 rule report_index:
     input:
         summaries=expand("results/report/{family}/summary.csv", family=FAMILIES),
+        findings=expand("results/analysis/{family}/findings.csv", family=FAMILIES),
+        contexts=expand("results/analysis/{family}/context.json", family=FAMILIES),
     output:
         md="results/report/index.md",
         html="results/report/index.html",
