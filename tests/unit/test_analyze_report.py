@@ -15,6 +15,7 @@ KERNELS = {
     "jacobi2d": ROOT / "kernels",
     "sgemm": ROOT / "kernels",
     "histogram": ROOT / "kernels",
+    "spmv": ROOT / "kernels",
     "faulty": ROOT / "tests" / "data" / "families",
 }
 
