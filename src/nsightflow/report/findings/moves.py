@@ -104,6 +104,8 @@ def traffic(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
 
 def _stores(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
     """Stores that became coalesced or uncoalesced (by the same evidence as a cause)."""
+    if not (_stores_measured(a) and _stores_measured(b)):
+        return []
     was, now = stores_uncoalesced(a), stores_uncoalesced(b)
     if (was is None) == (now is None):
         return []
@@ -122,6 +124,12 @@ def _stores(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
             after=y,
         )
     ]
+
+
+def _stores_measured(row: Mapping[str, Any]) -> bool:
+    """Whether any metric that shows store coalescing was measured (and not n/a)."""
+    keys = ("st_bytes_per_sector", "st_sectors_per_request", "st_sectors_per_written_sector")
+    return any(ok(measured_ratio(row, k)) for k in keys)
 
 
 def _zero(value: float) -> float:

@@ -184,8 +184,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "基线耗时的各项原因（从大到小），以及各自的改进方向和消除后的耗时（不低于"
         "其受限类型的上限）：",
     },
-    "role_primary": {"en": "Primary cause:", "zh": "主要原因："},
-    "role_secondary": {"en": "Also:", "zh": "其次："},
+    "role_primary": {"en": "Primary cause: {text}", "zh": "主要原因：{text}"},
+    "role_secondary": {"en": "Also: {text}", "zh": "其次：{text}"},
     "metrics_moved": {"en": "Metrics that moved:", "zh": "变化的指标："},
     "h_conclusion": {"en": "Conclusion", "zh": "结论"},
     "fig_stalls": {"en": "stall reasons", "zh": "warp 停顿原因"},

@@ -137,9 +137,9 @@ class SectionBase:
         for r in records:
             text = render_row(r)
             if r["role"] == "primary" and r["section"] in ("baseline", "step"):
-                text = T("role_primary") + " " + text
+                text = T("role_primary", text=text)
             elif r["role"] == "secondary":
-                text = T("role_secondary") + " " + text
+                text = T("role_secondary", text=text)
             out.append(text)
         return out
 
