@@ -88,9 +88,33 @@ def test_step_terms_split_the_log_time_ratio_exactly():
     )
     terms = step_terms(a, b)
     assert sum(terms.values()) == pytest.approx(math.log(70 / 120))
-    assert terms["instructions"] == pytest.approx(math.log(0.6))
     assert terms["occupancy"] == pytest.approx(math.log(50 / 55))
+    assert terms["clock"] == pytest.approx(math.log(2 / 1.9))
+    # whole warp-cycles: long_scoreboard 6 x 1e8 -> 5 x 6e7, over their log mean
+    total_a, total_b = 10 * 1e8, 9 * 6e7
+    mean = (total_b - total_a) / math.log(total_b / total_a)
+    assert terms["long_scoreboard"] == pytest.approx((5 * 6e7 - 6 * 1e8) / mean)
     assert step_terms(a, launch(cycles_per_issue=NAN)) == {}
+
+
+def test_adding_cheap_instructions_is_not_read_as_less_waiting():
+    """Twice the instructions at the same stalled warp-cycles halve every stall per
+    instruction: the waiting did not change, and no stall is named as what fell."""
+    a = launch()
+    b = launch(
+        inst_executed=2e8,
+        cycles_per_issue=5.5,  # the same 8.5e8 stall cycles + 2e8 issue cycles
+        stall_long_scoreboard=3.0,
+        stall_lg_throttle=0.5,
+        stall_mio_throttle=0.5,
+        stall_not_selected=0.25,
+        stall_drain=0.25,
+        ncu_time_us=132.0,
+    )
+    terms = step_terms(a, b)
+    assert terms["long_scoreboard"] == pytest.approx(0.0, abs=1e-12)
+    ranked, _ = step_causes(a, b)
+    assert ranked[0].rule == "issue"  # the added issue cycles made it slower
 
 
 # --- causes: preconditions ------------------------------------------------------------
@@ -355,13 +379,13 @@ def test_unprofiled_size_borrows_a_profiled_regime_only_at_a_similar_rate():
 # --- steps: one primary, ranked by how much of the change each factor makes -------------
 
 
-def test_fewer_instructions_are_the_primary_cause_when_they_make_the_change():
-    a = launch()
-    b = launch(ncu_time_us=62.0, time_median_us=62.0, inst_executed=5e7)
+def test_the_largest_factor_in_the_direction_of_the_change_is_primary():
+    a = launch()  # long_scoreboard: 6 of 10 cycles per instruction
+    b = launch(ncu_time_us=72.0, cycles_per_issue=6.0, stall_long_scoreboard=2.0)
     ranked, total = step_causes(a, b)
-    assert ranked[0].rule == "instructions"
-    assert ranked[0].share == pytest.approx(math.log(0.5) / total)
-    assert [f.rule for f in ranked].count("instructions") == 1
+    assert ranked[0].rule == "memory_latency"
+    assert 0 < ranked[0].share <= 1.0 and total < 0
+    assert [f.rule for f in ranked].count("memory_latency") == 1
 
 
 def test_removed_bank_conflicts_are_named_from_the_launch_that_had_them():

@@ -206,9 +206,7 @@ def _headlines(folder: Path) -> str:
         return ""
     found = pd.read_csv(path, keep_default_na=False, na_values=[""])
     heads = found[found["section"] == "headline"]
-    texts = [
-        render("index_headline", json.loads(str(p))) for p in heads["params"]
-    ]
+    texts = [render("index_headline", json.loads(str(p))) for p in heads["params"]]
     return "; ".join(texts)
 
 

@@ -88,6 +88,7 @@ class FamilyFindings:
         if rows.empty:
             return {}
         out = {str(k): v for k, v in rows.iloc[0].items()}
+        out["copy_gbps"] = self.ctx["ceilings"].get("copy_gbps")
         res = self.variants.get(variant, {}).get("resources", {}) or {}
         spilled = (res.get("spill_store_bytes") or 0) + (
             res.get("spill_load_bytes") or 0

@@ -11,10 +11,14 @@ up, a last partial wave, a grid smaller than the GPU).
 
 - A launch's time splits into each stall reason's share of the active time, plus the
   idle time (:func:`time_split`).
-- A step's time change splits exactly into factors: ``ln(t1/t0) = ln(I1/I0) +
-  sum_r (c1_r - c0_r) / L + ln(W0/W1) + ln(f0/f1) + ln(idle factor)`` with ``L`` the
-  logarithmic mean of the two CPIs (:func:`step_terms`). Each term's ``exp(term) - 1``
-  is the change that factor alone would have made.
+- A step's time change splits exactly into factors (:func:`step_terms`): with the
+  warp-cycles each reason took, ``A_r = c_r x I`` (``selected`` is the issue cycle of
+  each instruction), ``ln(t1/t0) = sum_r (A1_r - A0_r) / L + ln(W0/W1) + ln(f0/f1) +
+  ln(idle factor)``, ``L`` the logarithmic mean of the two launches' total
+  warp-cycles. Whole warp-cycles, not cycles per instruction: a step that adds cheap
+  instructions dilutes every per-instruction stall without removing any waiting, and
+  this split does not mistake that for a cause. Each term's ``exp(term) - 1`` is the
+  change that factor alone would have made.
 
 Pure functions over the analysis rows; a row holds its stall reasons as ``stall_<reason>``.
 """
@@ -118,23 +122,26 @@ def time_split(row: Mapping[str, Any]) -> dict[str, float] | None:
 def step_terms(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, float]:
     """The exact split of ``ln(t_after / t_before)`` (ncu's times) into factors.
 
-    Keys: ``instructions``, ``occupancy``, ``clock``, ``idle`` and one per stall reason
-    (``selected`` absorbs what the reasons do not). Empty when a factor is missing.
+    Keys: ``occupancy``, ``clock``, ``idle`` and one per stall reason with
+    ``selected`` (the issue cycles, which also absorb what the reasons do not). Empty
+    when a factor is missing.
     """
     a, b = launch(before), launch(after)
     if a is None or b is None:
         return {}
     terms = {
-        "instructions": math.log(b.instructions / a.instructions),
         "occupancy": math.log(a.warps / b.warps),
         "clock": math.log(a.clock_hz / b.clock_hz),
         "idle": math.log(b.idle_factor / a.idle_factor) + math.log(a.sms / b.sms),
     }
-    mean = _log_mean(a.cpi, b.cpi)
+    total_a, total_b = a.cpi * a.instructions, b.cpi * b.instructions
+    mean = _log_mean(total_a, total_b)
     for reason in STALLS:
-        terms[reason] = (b.stalls[reason] - a.stalls[reason]) / mean
-    rest = math.log(b.cpi / a.cpi) - sum(terms[r] for r in STALLS)
-    terms["selected"] = rest  # the issue cycle and rounding: about 1 cycle each
+        cycles_a = a.stalls[reason] * a.instructions
+        cycles_b = b.stalls[reason] * b.instructions
+        terms[reason] = (cycles_b - cycles_a) / mean
+    rest = math.log(total_b / total_a) - sum(terms[r] for r in STALLS)
+    terms["selected"] = rest  # the issue cycles (1 per instruction) and rounding
     return terms
 
 

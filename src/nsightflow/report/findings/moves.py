@@ -128,7 +128,11 @@ def _stores(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
 
 def _stores_measured(row: Mapping[str, Any]) -> bool:
     """Whether any metric that shows store coalescing was measured (and not n/a)."""
-    keys = ("st_bytes_per_sector", "st_sectors_per_request", "st_sectors_per_written_sector")
+    keys = (
+        "st_bytes_per_sector",
+        "st_sectors_per_request",
+        "st_sectors_per_written_sector",
+    )
     return any(ok(measured_ratio(row, k)) for k in keys)
 
 
@@ -336,13 +340,22 @@ def dram_state(row: Mapping[str, Any]) -> list[Finding]:
                 "ratio": ratio,
                 "moved": moved / 1e6,
                 "ideal": ideal / 1e6,
-                "verdict": msg("dram_absorbed" if ratio < 1.2 else "dram_reread"),
+                "verdict": msg(_dram_verdict(ratio)),
             },
             metric="dram__bytes_read.sum + dram__bytes_write.sum",
             value=ratio,
             threshold=1.2,
         )
     ]
+
+
+BELOW_IDEAL = 0.8  # DRAM bytes / ideal below which part of the data never left the L2
+
+
+def _dram_verdict(ratio: float) -> str:
+    if ratio < BELOW_IDEAL:
+        return "dram_below_ideal"
+    return "dram_absorbed" if ratio < 1.2 else "dram_reread"
 
 
 def rule_changes(

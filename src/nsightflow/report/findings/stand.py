@@ -260,6 +260,8 @@ def sweep(rows: pd.DataFrame, l2_bytes: float | None) -> list[Finding]:
                     "variant": records[0]["variant"],
                     "spans": [
                         msg("sweep_span", regime=regime_label(g), first=a, last=b)
+                        if a != b
+                        else msg("sweep_span_one", regime=regime_label(g), n=a)
                         for g, a, b in spans
                     ],
                 },

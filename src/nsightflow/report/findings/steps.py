@@ -1,8 +1,8 @@
 """Why a step changed the time: its factors ranked by how much of the change each makes.
 
 :func:`nsightflow.report.findings.model.step_terms` splits ``ln(t1/t0)`` of the two
-profiled launches exactly into factors (issued instructions, each stall reason,
-occupancy, clock, idle SM time). The stall reasons are grouped and named as mechanisms
+profiled launches exactly into factors (the warp-cycles of each stall reason, the
+issue cycles of the instructions, occupancy, clock, idle SM time). The stall reasons are grouped and named as mechanisms
 (:mod:`nsightflow.report.findings.causes`, on the launch where the group is larger), and
 factors naming the same mechanism are added. The factor that moved the time most in
 the direction it went is the step's primary cause; the others that alone change the
@@ -25,17 +25,17 @@ from nsightflow.report.findings.record import Finding, msg
 
 UNCHANGED = math.log(1.02)  # below a 2% change of ncu's time: no change
 MIN_ALONE_PCT = 5.0  # a factor that alone changes the time less is not listed
-FACTORS = ("instructions", "occupancy", "clock")
+FACTORS = ("occupancy", "clock")
 
 # What a step's idea sets out to reduce, read from the manifest's idea text (a
 # heuristic over our ladders' words: case-insensitive regular expression ->
 # mechanisms of :mod:`nsightflow.report.findings.causes`).
 EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"pad|swizzl|without bank conflicts|conflicts disappear", ("bank_conflicts",)),
-    (r"float4|vector|16-byte|wider", ("instructions", "bytes_in_flight", "lsu_queue")),
+    (r"float4|vector|16-byte|wider", ("issue", "bytes_in_flight", "lsu_queue")),
     (
         r"coarsen|per thread|outputs? of a|reus|strip|two vertically|outer product",
-        ("instructions",),
+        ("issue",),
     ),
     (r"double.buffer|two shared buffers|overlap", ("barrier", "memory_latency")),
     (
@@ -44,12 +44,12 @@ EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (r"privati|sub-histogram|shared-memory histogram", ("global_atomics",)),
     (r"fewer lanes per shared address|4 lanes", ("shared_atomics",)),
-    (r"shuffle", ("barrier", "shared_pipe", "instructions")),
-    (r"sequential addressing|divergen|lanes? idle", ("instructions",)),
-    (r"grid-stride|one wave", ("idle_sms", "tail_effect", "instructions")),
+    (r"shuffle", ("barrier", "shared_pipe", "issue")),
+    (r"sequential addressing|divergen|lanes? idle", ("issue",)),
+    (r"grid-stride|one wave", ("idle_sms", "tail_effect", "issue")),
     (r"coalesc|column-major", ("uncoalesced_loads", "uncoalesced_stores")),
     (r"bytes instead|without its padding", ("dram_excess", "bytes_in_flight")),
-    (r"work-efficient|adds per element|~2 adds", ("instructions",)),
+    (r"work-efficient|adds per element|~2 adds", ("issue",)),
 )
 
 
@@ -72,7 +72,14 @@ def _grouped(
         if term == 0.0:
             continue
         row = after if term > 0 else before
-        name, evidence = name_group(row, group)
+        name, found = name_group(row, group)
+        # say whose metrics the evidence is: the launch where the group is larger;
+        # for the issue cycles, which instructions changed
+        evidence = (
+            _factor_evidence(before, after, "instructions")
+            if group == "issue"
+            else msg("ev_in", variant=str(row.get("variant", "")), evidence=found)
+        )
         entry = out.setdefault(name, {"term": 0.0, "reasons": (), "evidence": evidence})
         entry["term"] += term
         entry["reasons"] += reasons
@@ -113,7 +120,56 @@ def step_causes(
         for i, kv in enumerate(ranked)
         if i == 0 or abs(alone(kv[1]["term"])) >= MIN_ALONE_PCT
     ]
-    return [_change(before, after, n, e, total) for n, e in listed], total
+    found = [_change(before, after, n, e, total) for n, e in listed]
+    bytes_moved = dram_time_change(before, after)
+    return ([bytes_moved] if bytes_moved else []) + found, total
+
+
+DRAM_SATURATED_PCT = 60.0  # a side whose DRAM runs this close to the copy bandwidth
+DRAM_BYTES_MOVED = 0.2  # relative change of DRAM bytes that can decide a step
+DRAM_SHARE = 0.5  # the DRAM-time change must account for this much of the change
+
+
+def dram_time_change(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> Finding | None:
+    """The DRAM bytes a step moved, at the measured copy bandwidth, as its cause.
+
+    Only where DRAM runs near the copy bandwidth on one side (its time is its bytes
+    over the bandwidth), the bytes changed by a fifth or more, and their time change
+    at the copy bandwidth accounts for half of ncu's time change or more, in its
+    direction. The count of instructions that fell with the loads is then a
+    consequence, not a rival cause.
+    """
+    copy = num(after, "copy_gbps")
+    x, y = num(before, "dram_bytes"), num(after, "dram_bytes")
+    t0, t1 = num(before, "ncu_time_us"), num(after, "ncu_time_us")
+    saturated = max(num(before, "dram_pct"), num(after, "dram_pct"))
+    if not all(ok(v) and v > 0 for v in (copy, x, y, t0, t1)) or t0 == t1:
+        return None
+    if not (ok(saturated) and saturated >= DRAM_SATURATED_PCT):
+        return None
+    if abs(y - x) < DRAM_BYTES_MOVED * x:
+        return None
+    d0, d1 = x / copy / 1e3, y / copy / 1e3  # us at the copy bandwidth
+    share = (d1 - d0) / (t1 - t0)
+    if share < DRAM_SHARE:
+        return None
+    return Finding(
+        rule="dram_bytes",
+        params=msg(
+            "cause_change",
+            label=msg("mech_dram_bytes"),
+            alone=100 * (d1 - d0) / t0,
+            detail=msg("detail_dram_bytes", x=x / 1e6, y=y / 1e6, d0=d0, d1=d1),
+            evidence=msg("ev_dram_bytes", pct=saturated),
+        ),
+        metric="dram__bytes_read.sum + dram__bytes_write.sum",
+        before=x,
+        after=y,
+        threshold=DRAM_SATURATED_PCT,
+        share=share,
+    )
 
 
 def _change(
@@ -134,11 +190,9 @@ def _change(
         "detail": detail,
         "evidence": evidence,
     }
-    if not unchanged:
-        fields["share"] = 100 * term / total
     return Finding(
         rule=name,
-        params=msg("cause_offset" if unchanged else "cause_change", **fields),
+        params=msg("cause_change", **fields),
         metric=metric,
         before=x,
         after=y,
@@ -188,14 +242,6 @@ def _detail(
     reasons: tuple[str, ...],
 ) -> tuple[dict[str, Any], str, float, float]:
     """What moved for one factor: a message, its metric, before and after."""
-    if name == "instructions":
-        x, y = num(before, "inst_executed"), num(after, "inst_executed")
-        return (
-            msg("detail_instructions", x=x / 1e6, y=y / 1e6),
-            ("smsp__inst_executed.sum"),
-            x,
-            y,
-        )
     if name == "occupancy":
         x, y = (
             num(before, "achieved_occupancy_pct"),
@@ -223,14 +269,32 @@ def _detail(
             x,
             y,
         )
-    stalls = [r for r in reasons if r != "selected"] or ["selected"]
-    x = sum(num(before, f"stall_{r}") for r in stalls if ok(num(before, f"stall_{r}")))
-    y = sum(num(after, f"stall_{r}") for r in stalls if ok(num(after, f"stall_{r}")))
-    text = " + ".join(f"`{r}`" for r in stalls)
+    i0, i1 = num(before, "inst_executed"), num(after, "inst_executed")
+    c0 = sum(_cycles(before, r) for r in reasons)
+    c1 = sum(_cycles(after, r) for r in reasons)
+    text = " + ".join(f"`{r}`" for r in reasons)
     metric = " + ".join(
-        f"smsp__average_warps_issue_stalled_{r}_per_issue_active.ratio" for r in stalls
+        f"smsp__average_warps_issue_stalled_{r}_per_issue_active.ratio" for r in reasons
     )
-    return msg("detail_stalls", reasons=text, x=x, y=y), metric, x, y
+    detail = msg(
+        "detail_stalls",
+        reasons=text,
+        x=c0 * i0 / 1e6,
+        y=c1 * i1 / 1e6,
+        cx=c0,
+        cy=c1,
+        ix=i0 / 1e6,
+        iy=i1 / 1e6,
+    )
+    return detail, metric + " x smsp__inst_executed.sum", c0 * i0, c1 * i1
+
+
+def _cycles(row: Mapping[str, Any], reason: str) -> float:
+    """Warp cycles per issued instruction of one reason (``selected``: 1, the issue)."""
+    if reason == "selected":
+        return 1.0
+    value = num(row, f"stall_{reason}")
+    return value if ok(value) else 0.0
 
 
 def _idle_pct(row: Mapping[str, Any]) -> float:
@@ -253,10 +317,11 @@ def expectation(
         for f in ranked
         if f.rule in expected and ok(f.share) and f.share * total < 0
     ]
-    named = [f.rule for f in ranked if f.rule != "step_unchanged"]
-    observed = named[0] if named else ""
+    observed = ranked[0].rule if ranked else ""
     faster = total < 0
-    if not expected:
+    if observed == "step_unchanged":
+        verdict = "expect_unchanged"
+    elif not expected:
         verdict = "expect_unknown"
     elif helped:
         verdict = "expect_met" if faster else "expect_offset"

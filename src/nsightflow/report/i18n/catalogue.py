@@ -174,8 +174,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "寄存器",
     },
     "h_input_baseline": {
-        "en": "The baseline `{variant}` of input {input}",
-        "zh": "输入 {input} 的基线 `{variant}`",
+        "en": "The baseline `{variant}` ({input})",
+        "zh": "基线 `{variant}`（{input}）",
     },
     "h_plan": {"en": "2.3 Optimization plan", "zh": "2.3 优化方案分析"},
     "plan_intro": {
@@ -459,6 +459,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "dram_absorbed": {
         "en": "the caches absorb the re-reads",
         "zh": "缓存吸收了重复读取",
+    },
+    "dram_below_ideal": {
+        "en": "less than one read and one write of each element: part of the data "
+        "stays in the L2 (inputs already there, writes not yet written back)",
+        "zh": "少于每个元素读一次、写一次：部分数据留在 L2 中（输入已在 L2，写入尚未"
+        "写回）",
     },
     "dram_reread": {"en": "data is re-read from DRAM", "zh": "数据被从 DRAM 重复读取"},
     "stall_rose": {

@@ -28,6 +28,7 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "在途字节不足以用满 DRAM 带宽",
     },
     "mech_memory_latency": {"en": "Global-memory latency", "zh": "全局内存延迟"},
+    "mech_dram_bytes": {"en": "DRAM bytes", "zh": "DRAM 字节数"},
     "mech_lsu_queue": {"en": "Load/store queue full", "zh": "load/store 队列已满"},
     "mech_store_drain": {"en": "Store drain", "zh": "存储排空"},
     "mech_bank_conflicts": {
@@ -49,7 +50,10 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "en": "Instruction issue (issue slots busy)",
         "zh": "指令发射（发射槽繁忙）",
     },
-    "mech_issue": {"en": "Instruction issue", "zh": "指令发射"},
+    "mech_issue": {
+        "en": "Instruction issue (the instruction count)",
+        "zh": "指令发射（指令数）",
+    },
     "mech_dependency": {"en": "Instruction dependencies", "zh": "指令依赖"},
     "mech_membar": {"en": "Memory fences", "zh": "内存栅栏"},
     "mech_frontend": {"en": "Instruction fetch and branches", "zh": "取指与分支"},
@@ -67,7 +71,6 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "尾部效应（最后一波很小）",
     },
     "mech_idle_sms": {"en": "Idle SM time", "zh": "SM 空闲时间"},
-    "mech_instructions": {"en": "Issued instructions", "zh": "发射的指令数"},
     "mech_occupancy": {
         "en": "Occupancy (resident warps)",
         "zh": "占用率（驻留 warp 数）",
@@ -75,8 +78,8 @@ MECHANISMS: dict[str, dict[str, str]] = {
     "mech_clock": {"en": "SM clock", "zh": "SM 时钟"},
     "mech_unknown": {"en": "not determined", "zh": "未确定"},
     "mech_step_unchanged": {
-        "en": "no change (its factors offset each other)",
-        "zh": "没有变化（各因素相互抵消）",
+        "en": "no change of ncu's launch time (its factors offset each other)",
+        "zh": "ncu 测得的启动时间没有变化（各因素相互抵消）",
     },
     "mech_step_time_only": {
         "en": "not profiled at a common size",
@@ -444,19 +447,24 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "cause_change": {
         "en": "**{label}**: {detail}; alone this changes the launch time by "
-        "{alone:+.0f}% ({share:.0f}% of the change). {evidence}",
-        "zh": "**{label}**：{detail}；仅此一项使启动时间变化 {alone:+.0f}%（占总变化"
-        "的 {share:.0f}%）。{evidence}",
-    },
-    "cause_offset": {
-        "en": "**{label}**: {detail}; alone this changes the launch time by "
         "{alone:+.0f}%. {evidence}",
         "zh": "**{label}**：{detail}；仅此一项使启动时间变化 {alone:+.0f}%。{evidence}",
     },
-    "detail_instructions": {
-        "en": "issued warp instructions {x:,.2f} M -> {y:,.2f} M "
-        "(`smsp__inst_executed.sum`)",
-        "zh": "发射的 warp 指令 {x:,.2f} M -> {y:,.2f} M（`smsp__inst_executed.sum`）",
+    "detail_dram_bytes": {
+        "en": "DRAM bytes {x:,.1f} MB -> {y:,.1f} MB (`dram__bytes_read.sum` + "
+        "`dram__bytes_write.sum`), {d0:,.1f} -> {d1:,.1f} us at the measured copy "
+        "bandwidth",
+        "zh": "DRAM 字节数 {x:,.1f} MB -> {y:,.1f} MB（`dram__bytes_read.sum` + "
+        "`dram__bytes_write.sum`），按实测拷贝带宽计为 {d0:,.1f} -> {d1:,.1f} us",
+    },
+    "ev_dram_bytes": {
+        "en": "DRAM runs at {pct:.0f}% of the copy bandwidth (>= 60%) on one side: its "
+        "time follows its bytes.",
+        "zh": "一侧的 DRAM 达到拷贝带宽的 {pct:.0f}%（>= 60%）：其耗时取决于字节数。",
+    },
+    "ev_in": {
+        "en": "In `{variant}`: {evidence}",
+        "zh": "在 `{variant}` 中：{evidence}",
     },
     "detail_occupancy": {
         "en": "achieved occupancy {x:.0f}% -> {y:.0f}% "
@@ -473,8 +481,10 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "SM 空闲时间占启动时长的 {x:.0f}% -> {y:.0f}%",
     },
     "detail_stalls": {
-        "en": "{reasons} {x:.2f} -> {y:.2f} warp cycles per issued instruction",
-        "zh": "{reasons} 每条发射指令 {x:.2f} -> {y:.2f} 个 warp 周期",
+        "en": "{reasons} {x:,.1f} M -> {y:,.1f} M warp-cycles ({cx:.2f} -> {cy:.2f} per "
+        "issued instruction, over {ix:,.2f} M -> {iy:,.2f} M instructions)",
+        "zh": "{reasons} {x:,.1f} M -> {y:,.1f} M 个 warp 周期（每条发射指令 {cx:.2f} -> "
+        "{cy:.2f} 个，指令数 {ix:,.2f} M -> {iy:,.2f} M）",
     },
     "step_unchanged": {
         "en": "**No change**: ncu's time moved {pct:+.1f}% (under 2%); the factors "
@@ -516,6 +526,10 @@ SENTENCES: dict[str, dict[str, str]] = {
     "expect_not_met": {
         "en": "Not as expected: none of it made the launch faster.",
         "zh": "与预期不符：这些都没有让启动变快。",
+    },
+    "expect_unchanged": {
+        "en": "ncu's launch time did not change measurably.",
+        "zh": "ncu 测得的启动时间没有可测量的变化。",
     },
     "expect_unknown": {
         "en": "The idea names no mechanism these rules know.",
@@ -676,6 +690,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "{regime} at n = {first}..{last}",
         "zh": "n = {first}..{last} 时{regime}",
     },
+    "sweep_span_one": {"en": "{regime} at n = {n}", "zh": "n = {n} 时{regime}"},
     "sweep_drop": {
         "en": "`{variant}`: throughput falls {pct:.0f}% from {rate_a} at n = {n_a} to "
         "{rate_b} at n = {n_b}: {reason}.",

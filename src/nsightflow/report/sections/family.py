@@ -264,8 +264,9 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
         return out
 
     def _input_heading(self, variant: str) -> str:
-        v = self.variants[variant]
-        return T("h_input_baseline", variant=variant, input=v.get("input") or "")
+        label = self.variants[variant].get("input") or ""
+        text = T("input_named", label=label) if label else T("input_default")
+        return T("h_input_baseline", variant=variant, input=text)
 
     def _baseline_at(self, base: str, n: int) -> list[str]:
         """A baseline under Nsight Compute at one profiled size, and what limits it."""

@@ -104,7 +104,7 @@ class StepSections(SectionBase):
         speedup = row.get("speedup_vs_previous")
         if speedup is None or math.isnan(speedup):
             return []
-        baseline = self.fam["baseline"]
+        baseline = self.variants[name].get("input_baseline") or self.fam["baseline"]
         vs_baseline = (
             ""
             if before == baseline
