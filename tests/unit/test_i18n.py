@@ -199,7 +199,9 @@ def test_chinese_and_english_reports_carry_the_same_numbers(reports):
     en = (reports["jacobi2d", "en"] / "report.md").read_text()
     zh = (reports["jacobi2d", "zh"] / "report.md").read_text()
     assert sorted(number.findall(zh)) == sorted(number.findall(en))
-    assert "主要原因：**屏障（__syncthreads）**" in zh and "停顿 **barrier** 从每条" in zh
+    assert (
+        "主要原因：**屏障（__syncthreads）**" in zh and "停顿 **barrier** 从每条" in zh
+    )
     assert "Primary cause: **Barriers (__syncthreads)**" in en
     assert "dram__bytes_read.sum" in zh and "+++ v1_smem.cu" in zh
 

@@ -159,9 +159,14 @@ def _cycles_per_issue(long: pd.DataFrame) -> pd.DataFrame:
     stalls = long[long["metric"].isin(names)] if len(long) else long
     if stalls.empty:
         return pd.DataFrame({"variant": [], "size": [], "cycles_per_issue": []})
-    summed = stalls.groupby(["variant", "size"], as_index=False)["value"].sum()
+    summed = (
+        stalls.groupby(["variant", "size"])["value"]
+        .sum()
+        .rename("cycles_per_issue")
+        .reset_index()
+    )
     summed["variant"] = summed["variant"].astype(object)
-    return summed.rename(columns={"value": "cycles_per_issue"})
+    return summed
 
 
 def stall_frame(long: pd.DataFrame) -> pd.DataFrame:

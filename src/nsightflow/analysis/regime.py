@@ -67,7 +67,8 @@ def add_regime(
     for column in rates.columns:
         out[column] = rates[column]
     out["ridge"] = fp32 / copy if copy and fp32 else np.nan
-    evidence = [_evidence(r) for r in out.to_dict("records")]
+    records = [{str(k): v for k, v in r.items()} for r in out.to_dict("records")]
+    evidence = [_evidence(r) for r in records]
     for side in ("memory", "compute"):
         out[f"{side}_pct"] = [
             _top(e[side])[1] if e[side] else math.nan for e in evidence

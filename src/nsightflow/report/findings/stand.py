@@ -18,7 +18,7 @@ Pure functions over analysis rows (dicts, stall reasons as ``stall_<reason>``).
 """
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -176,7 +176,7 @@ def _input(row: Mapping[str, Any]) -> dict[str, Any]:
 
 def conclusion(
     best: Mapping[str, Any],
-    steps: list[tuple[Mapping[str, Any], str]],
+    steps: Sequence[tuple[Mapping[str, Any], str]],
     stand_rule: str,
 ) -> list[Finding]:
     """Best variant, one line per step and what to try next, for one input.
@@ -248,7 +248,11 @@ def _next(best: Mapping[str, Any], stand_rule: str) -> Finding:
 def sweep(rows: pd.DataFrame, l2_bytes: float | None) -> list[Finding]:
     """Regime changes and throughput drops along one variant's size sweep."""
     rows = rows.sort_values("size")
-    records = [r for r in rows.to_dict("records") if r.get("regime")]
+    records = [
+        {str(k): v for k, v in r.items()}
+        for r in rows.to_dict("records")
+        if r.get("regime")
+    ]
     found = []
     regimes = [str(r["regime"]) for r in records]
     if len(set(regimes)) > 1:

@@ -443,7 +443,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "**{label}** takes {share:.0f}% of the launch ({us:,.1f} of {total:,.1f} "
         "us; {reasons}). {evidence} What helps: {fix}.",
         "zh": "**{label}** 占本次启动的 {share:.0f}%（{total:,.1f} us 中的 {us:,.1f} "
-        "us；{reasons}）。{evidence} 改进方向：{fix}。",
+        "us；{reasons}）。{evidence}改进方向：{fix}。",
     },
     "cause_change": {
         "en": "**{label}**: {detail}; alone this changes the launch time by "
