@@ -370,7 +370,7 @@ def test_unprofiled_size_borrows_a_profiled_regime_only_at_a_similar_rate():
     out = add_regime(rows, ceilings, None).set_index("size")
     assert out.loc[4096, "regime"] == "compute"
     assert out.loc[8192, "regime"] == "compute"  # 1.00x the GFLOP/s of n = 4096
-    assert "as at n = 4096" in out.loc[8192, "regime_basis"]
+    assert out.loc[8192, "regime_basis"].startswith("n = 4096: ")
     assert out.loc[256, "regime"] == "latency"  # 0.02x: its own timing decides
     assert out.loc[4096, "lens"] == "compute"
     assert rows.columns.tolist()[-1] == "pct_of_fp32_peak"  # input left as it was

@@ -8,6 +8,8 @@ Writes into ``results/analysis/<family>/``:
   rank among correct variants, and at profiled sizes the ncu metrics the report uses.
 - ``stalls.csv``: ``variant, size, reason, cycles, share`` (warp stall reasons).
 - ``rules.csv``: ncu's rule results of every profiled launch.
+- ``hotspots.csv``: warp-state samples per CUDA source line of every profiled launch
+  (:mod:`nsightflow.analysis.hotspots`).
 - ``context.json``: family, variants (idea, status, resources, sanitizer findings),
   ceilings, provenance.
 - ``findings.csv``: the diagnosis as records (:mod:`nsightflow.report.findings.build`).
@@ -34,12 +36,13 @@ from nsightflow.analysis.derived import (
     stall_frame,
     wide_metrics,
 )
+from nsightflow.analysis.hotspots import write_hotspots
 from nsightflow.analysis.launches import launch_table
 from nsightflow.analysis.regime import add_regime
 from nsightflow.family.inputs import recorded_sizes
 from nsightflow.family.registry import Family, load_family
+from nsightflow.io import recording_for
 from nsightflow.machine.provenance import read_json, write_json
-from nsightflow.machine.recording import recording_for
 from nsightflow.tools import sanitizer as S
 
 __all__ = [
@@ -79,6 +82,7 @@ class AnalysisInputs:
     profiles: list[Path] = field(default_factory=list)  # profile folders (profile.json)
     ceilings: Path | None = None
     sanitize: list[Path] = field(default_factory=list)  # none: stage switched off
+    source: list[Path] = field(default_factory=list)  # per-instruction warp samples
 
 
 def variant_status(
@@ -251,6 +255,7 @@ def context(
                 "status": status,
                 "message": message,
                 "resources": resources.get("resources", {}),
+                "source_changed": resources.get("source_changed_note", ""),
                 "profile_status": rec.get("profile", {}).get("status"),
                 "profile_message": rec.get("profile", {}).get("message", ""),
                 "sanitize": S.summary(rec["sanitize"]) if "sanitize" in rec else None,
@@ -362,6 +367,7 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     )
     stalls.to_csv(out_dir / "stalls.csv", index=False)
     _read_tables(inputs.rules).to_csv(out_dir / "rules.csv", index=False)
+    write_hotspots(inputs.source, inputs.family_dir, out_dir / "hotspots.csv")
     write_json(out_dir / "context.json", ctx)
     # The diagnosis rules live with the report's words (report/findings); their
     # records are analysis output: findings.csv beside the tables they read.

@@ -143,14 +143,14 @@ def _clean(value: float) -> float:
 def _evidence(row: Mapping[str, Any]) -> dict[str, Any]:
     """The throughputs one row offers, by side, each named by the metric behind it."""
     memory = {
-        "achieved GB/s (ideal bytes) / copy bandwidth": _num(row, "pct_of_copy_bw"),
+        "ideal_bytes/t/copy_gbps": _num(row, "pct_of_copy_bw"),
         _dram_name(row): _num(row, "dram_pct"),
         "lts__throughput.avg.pct_of_peak_sustained_elapsed": _num(
             row, "l2_throughput_pct"
         ),
     }
     compute = {
-        "achieved GFLOP/s (ideal FLOPs) / FP32 peak": _num(row, "pct_of_fp32_peak"),
+        "ideal_flops/t/fp32_gflops": _num(row, "pct_of_fp32_peak"),
         _fma_name(row): _num(row, "fma_pct"),
         _issue_name(row): _num(row, "issue_pct"),
     }
@@ -165,19 +165,19 @@ def _evidence(row: Mapping[str, Any]) -> dict[str, Any]:
 def _dram_name(row: Mapping[str, Any]) -> str:
     if row.get("dram_source") == COUNTER:
         return "dram__throughput.avg.pct_of_peak_sustained_elapsed"
-    return "DRAM GB/s (dram__bytes_read.sum + dram__bytes_write.sum) / copy bandwidth"
+    return "(dram__bytes_read.sum+dram__bytes_write.sum)/t/copy_gbps"
 
 
 def _fma_name(row: Mapping[str, Any]) -> str:
     if row.get("fma_source") == COUNTER:
         return "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active"
-    return "FP32 FMA rate (smsp__sass_thread_inst_executed_op_ffma_pred_on.sum) / peak"
+    return "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum/t/peak"
 
 
 def _issue_name(row: Mapping[str, Any]) -> str:
     if row.get("issue_source") == COUNTER:
         return "sm__inst_issued.avg.pct_of_peak_sustained_active"
-    return "issue rate (smsp__inst_executed.sum per sub-partition cycle)"
+    return "smsp__inst_executed.sum/t/issue_slots"
 
 
 def classify(evidence: Mapping[str, Any]) -> tuple[str, str]:
@@ -203,19 +203,20 @@ def classify(evidence: Mapping[str, Any]) -> tuple[str, str]:
     side = _side(ai, ridge)
     pick = {"memory": (m_name, m_pct), "compute": (c_name, c_pct)}.get(side)
     if pick and pick[1] >= MODERATE_PCT:
+        relation = ">=" if side == "compute" else "<="
+        factor = f"{RIDGE_MARGIN:g}x" if side == "compute" else f"1/{RIDGE_MARGIN:g}x"
         return side, (
-            f"intensity {ai:.2f} FLOP/B vs ridge {ridge:.1f} and {pick[0]} = "
+            f"AI {ai:.2f} {relation} {factor} ridge {ridge:.1f}; {pick[0]} = "
             f"{pick[1]:.0f}% >= {MODERATE_PCT:.0f}%"
         )
     return "latency", (
-        f"memory {m_pct:.0f}% ({m_name}) and compute {c_pct:.0f}% ({c_name}) "
-        f"< {HIGH_PCT:.0f}%"
+        f"{m_name} = {m_pct:.0f}%, {c_name} = {c_pct:.0f}% < {HIGH_PCT:.0f}%"
     )
 
 
 def _top(side: Mapping[str, float]) -> tuple[str, float]:
     if not side:
-        return "not measured", 0.0
+        return "n/a", 0.0
     name = max(side, key=lambda k: side[k])
     return name, side[name]
 
@@ -250,8 +251,7 @@ def _borrow_profiled(frame: pd.DataFrame) -> pd.DataFrame:
             if 1 / SIMILAR_RATE <= ratio <= SIMILAR_RATE:
                 out.loc[i, "regime"] = peer["regime"]
                 out.loc[i, "regime_basis"] = (
-                    f"as at n = {peer['size']} (ncu: {peer['regime_basis']}); "
-                    f"{column} {ratio:.2f}x that size's"
+                    f"n = {peer['size']}: {peer['regime_basis']}; {column} x{ratio:.2f}"
                 )
                 break
     return out

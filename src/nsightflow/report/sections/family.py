@@ -136,6 +136,8 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
         }
 
     def _note(self, name: str, v: dict[str, Any], r: dict[str, Any]) -> str:
+        if v.get("source_changed"):
+            return T("note_source_changed")
         if v["status"] != "ok":
             return T("note_failed", status=v["status"])
         previous = r.get("speedup_vs_previous", math.nan)
@@ -202,6 +204,7 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
                 lines += ["#### " + self._input_heading(base_of_input), ""]
             for n in self.profile_sizes:
                 lines += self._baseline_at(base_of_input, n)
+        lines += self.hotspot_baseline()
         lines += self._plan()
         return "\n".join(
             [

@@ -18,16 +18,16 @@ from nsightflow.report.findings.record import render_row
 from nsightflow.report.findings.stand import step_verdict
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.common import (
-    SectionBase,
     bullets,
     delta,
     diff,
     figure,
     fmt,
 )
+from nsightflow.report.sections.hotspots import HotspotSections
 
 
-class StepSections(SectionBase):
+class StepSections(HotspotSections):
     """Section 3: the optimization steps, and the conclusion."""
 
     def steps(self) -> str:
@@ -58,10 +58,12 @@ class StepSections(SectionBase):
         if v.get("input", "") != self.variants[before].get("input", ""):
             found = self.said(self.found("step", name))
             return [*lines, "", *bullets(found)]
+        lines += ["", figure("fig_step", f"steps/step_{name}")]  # plot.names.step_stem
         for n in self.profile_sizes:
             a, b = self.row(before, n), self.row(name, n)
             if a and b:
                 lines += self._step_at(n, a, b)
+        lines += self.hotspot_step(before, name)
         return lines + self._verdict(name, before)
 
     def _step_at(self, n: int, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
