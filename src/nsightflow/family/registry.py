@@ -132,6 +132,7 @@ def load_family(folder: Path) -> Family:
         args=args,
         variants=variants,
         generated=generated,
+        vendor=data.get("vendor"),
     )
 
 
