@@ -13,6 +13,7 @@ from pathlib import Path
 
 from nsightflow.errors import NsightflowError
 from nsightflow.machine import provenance
+from nsightflow.stages.sweep import add_commands as add_sweep_commands
 from nsightflow.stages.timeline import add_commands as add_timeline_commands
 
 Handler = Callable[[argparse.Namespace], int]
@@ -23,6 +24,11 @@ def _compile(args: argparse.Namespace) -> int:
     from nsightflow.tools.nvcc import compile_variant
 
     _, variant = find_variant(args.kernels_dir, args.family, args.variant)
+    if args.sweep:  # the sweep's best configuration, when it found one
+        from nsightflow.gpu.sweep import best_params
+
+        best = best_params(args.sweep[0])
+        variant = variant.with_params(best) if best else variant
     record = compile_variant(variant, args.arch, args.cubin)
     provenance.write_json(args.resources, record)
     print(
@@ -245,6 +251,7 @@ def _report(args: argparse.Namespace) -> int:
         args.out_dir,
         language=args.language,
         timeline=args.timeline[0] if args.timeline else None,
+        sweep=args.sweep[0] if args.sweep else None,
     )
     return 0
 
@@ -282,6 +289,13 @@ def build_parser() -> argparse.ArgumentParser:
     _variant_args(p)
     p.add_argument("--arch", default="sm_90")
     p.add_argument("--resources", type=Path, required=True)
+    p.add_argument(
+        "--sweep",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="the variant's sweep record: compile its best configuration",
+    )
     p.set_defaults(handler=_compile)
 
     p = sub.add_parser("verify", help="check one variant against the numpy reference")
@@ -428,6 +442,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         help="the family's timeline_summary.csv: adds the timeline section",
     )
+    p.add_argument(
+        "--sweep",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="the family's sweep_summary.csv (sweep.csv beside it): adds the sweep "
+        "section",
+    )
     p.set_defaults(handler=_report)
     p = sub.add_parser("pdf", help="report.html -> report.pdf (A4)")
     p.add_argument("html", type=Path)
@@ -444,6 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--families", nargs="+", required=True)
     p.set_defaults(handler=_index)
     add_timeline_commands(sub)
+    add_sweep_commands(sub)
     return parser
 
 

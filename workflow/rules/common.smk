@@ -115,6 +115,44 @@ def report_targets():
     ] + ["results/report/ceilings.csv", "results/report/index.html"]
 
 
+def swept(family):
+    """The family's variants that declare params, when sweeps are switched on."""
+    if not is_activated("sweep"):
+        return []
+    return [name for name, v in FAMILIES[family].variants.items() if v.params]
+
+
+def swept_files(pattern):
+    """Input function: `pattern` expanded over the family's swept variants."""
+    return lambda wildcards: [
+        pattern.format(family=wildcards.family, variant=v)
+        for v in swept(wildcards.family)
+    ]
+
+
+def swept_names(wildcards):
+    """The family's swept variants, space-separated (a rule's params)."""
+    return " ".join(swept(wildcards.family))
+
+
+def sweep_record(wildcards):
+    """The variant's sweep record when it is swept (compile builds its best)."""
+    if wildcards.variant not in swept(wildcards.family):
+        return []
+    return [f"results/sweep/{wildcards.family}/{wildcards.variant}.json"]
+
+
+def sweep_inputs(kind):
+    """The report's sweep inputs, or none for a family without swept variants."""
+    path = {
+        "summary": "results/analysis/{family}/sweep_summary.csv",
+        "figures": "results/report/{family}/figures/sweep",
+    }[kind]
+    return lambda wildcards: (
+        [path.format(family=wildcards.family)] if swept(wildcards.family) else []
+    )
+
+
 def sanitize_inputs(wildcards):
     """The family's sanitizer records, or none when the stage is switched off."""
     if not is_activated("sanitize"):

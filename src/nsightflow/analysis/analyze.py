@@ -25,7 +25,8 @@ import pandas as pd
 
 from nsightflow.analysis.launches import aggregate_launches, launch_table
 from nsightflow.family.inputs import ideal_counts, recorded_sizes
-from nsightflow.family.registry import Family, load_family
+from nsightflow.errors import ManifestError
+from nsightflow.family.registry import Family, Variant, load_family
 from nsightflow.machine.provenance import read_json, write_json
 from nsightflow.machine.recording import recording_for
 from nsightflow.tools import ncu_metrics as M
@@ -350,9 +351,10 @@ def context(
 ) -> dict[str, Any]:
     """Everything the report needs besides the tables: family, variants, provenance."""
     variants = []
-    for name, var in family.variants.items():
+    for name, base in family.variants.items():
         rec = per_variant.get(name, {})
         resources = rec.get("resources", {})
+        var = _as_compiled(base, resources)
         status, message = variant_status(
             resources, rec.get("verify", {}), rec.get("sanitize"), rec.get("timing")
         )
@@ -365,6 +367,7 @@ def context(
                 "source": str(var.source),
                 "block": list(var.block),
                 "grid": list(var.grid),
+                "params": dict(var.config),
                 "status": status,
                 "message": message,
                 "resources": resources.get("resources", {}),
@@ -427,6 +430,17 @@ def context(
             "ceilings": ceilings.get("provenance", {}),
         },
     }
+
+
+def _as_compiled(variant: Variant, resources: Mapping[str, Any]) -> Variant:
+    """The variant at the parameters it was compiled (and so measured) at.
+
+    A recording made before the manifest changed its axes keeps the defaults.
+    """
+    try:
+        return variant.with_params(resources.get("params", {}))
+    except ManifestError:
+        return variant
 
 
 def _num(value: Any) -> float | None:

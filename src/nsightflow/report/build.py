@@ -110,6 +110,7 @@ def write_report(
     out_dir: Path,
     language: str = DEFAULT_LANGUAGE,
     timeline: Path | None = None,
+    sweep: Path | None = None,
 ) -> None:
     """Write report.md, report.html (figures embedded) and summary.csv of one family.
 
@@ -121,6 +122,8 @@ def write_report(
             ``summary.csv`` are the same in every language.
         timeline: ``timeline_summary.csv`` of the family; with it the report has a
             timeline section (its figure ``timeline.png`` in ``figures_dir``).
+        sweep: ``sweep_summary.csv`` of the family (``sweep.csv`` beside it); with
+            it the report has a sweep section (heatmaps in ``figures_dir/sweep``).
 
     Raises:
         ValueError: The language is not one the catalogue has.
@@ -132,6 +135,11 @@ def write_report(
     ctx = json.loads((analysis_dir / "context.json").read_text())
     if timeline is not None:
         ctx["timeline"] = pd.read_csv(timeline)
+    if sweep is not None:
+        ctx["sweep"] = {
+            "summary": pd.read_csv(sweep),
+            "configs": pd.read_csv(sweep.parent / "sweep.csv"),
+        }
     text = ReportBuilder(analysis, stalls, rules, ctx, language=language).build()
     rel = (
         figures_dir.relative_to(out_dir)

@@ -61,7 +61,7 @@ def local_includes(source: Path) -> list[Path]:
 
 def nvcc_argv(variant: Variant, arch: str, cubin: Path) -> list[str]:
     """The nvcc command line for one variant (pure; tested exactly)."""
-    defines = [f"-D{k}={v}" for k, v in sorted(variant.defines.items())]
+    defines = [f"-D{k}={v}" for k, v in sorted(variant.compile_defines.items())]
     return [
         "nvcc",
         f"-arch={arch}",
@@ -122,6 +122,7 @@ def compile_variant(variant: Variant, arch: str, cubin: Path) -> dict[str, Any]:
         "kernel": variant.kernel,
         "arch": arch,
         "argv": argv,
+        **({"params": dict(variant.config)} if variant.config else {}),
         "provenance": provenance.collect(variant.source.parent),
     }
     if proc.returncode != 0:

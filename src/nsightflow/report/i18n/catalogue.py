@@ -9,10 +9,12 @@ structure (``#``, ``-``, ``>``) is added by the code; emphasis and code spans
 inside a sentence are part of its template.
 """
 
+from nsightflow.report.i18n.sweep import SWEEP_MESSAGES
 from nsightflow.report.i18n.timeline import TIMELINE_MESSAGES
 
 CATALOGUE: dict[str, dict[str, str]] = {
     **TIMELINE_MESSAGES,  # the timeline section's messages
+    **SWEEP_MESSAGES,  # the sweep section's messages
     # --- header -------------------------------------------------------------------
     "h_report": {
         "en": "{title}: optimization report",

@@ -44,6 +44,7 @@ class StepSections(SectionBase):
             "",
             T("step_intro", before=before, status=v["status"]),
             "",
+            *([note, ""] if (note := self.config_note(name)) else []),
             "```diff",
             diff(self.variants[before]["source"], v["source"]),
             "```",
