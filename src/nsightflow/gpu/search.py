@@ -21,6 +21,7 @@ import math
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from nsightflow.errors import NsightflowError
@@ -119,18 +120,21 @@ def _kernel_tuner(
     by_values = {tuple(c["params"][a] for a in names): c for c in configs}
     max_configs, seed = limits
 
-    def runnable(*values: int) -> bool:
-        return tuple(values) in by_values
+    def runnable(p: Any) -> bool:
+        # Kernel Tuner passes a dict of the values (one value when there is one axis)
+        values = tuple(p[a] for a in names) if isinstance(p, dict) else (p,)
+        return tuple(int(v) for v in values) in by_values
 
-    space = kt.Searchspace(
-        {a: list(v) for a, v in axes.items()}, [(runnable, names)], 1024
-    )
-    runner = _runner(kt, by_values, evaluate)
-    fevals = min(max_configs or space.size, space.size)
+    space = kt.Searchspace({a: list(v) for a, v in axes.items()}, [runnable], 1024)
+    distinct = min(max_configs or space.size, space.size)
+    runner = _runner(kt, by_values, evaluate, distinct)
+    # Kernel Tuner counts a repeated configuration as an evaluation again; the runner
+    # stops at `distinct` different ones, this only bounds a strategy that cycles.
+    fevals = REPEATS * distinct
     options = kt.Options(
         tune_params={a: list(v) for a, v in axes.items()},
-        objective="time",
-        objective_higher_is_better=False,
+        objective=["time"],
+        objective_higher_is_better=[False],
         objectives=None,
         strategy_options=kt.Options(max_fevals=fevals),
         budget=kt.util.TuningBudget(None, fevals),
@@ -141,8 +145,8 @@ def _kernel_tuner(
         cache={},
         cachefile=None,
         simulation_mode=False,
-        restrictions=[(runnable, names)],
-        restrictions_unmodified=[(runnable, names)],
+        restrictions=[runnable],
+        restrictions_unmodified=[runnable],
         seed=seed,
         strategy=strategy,
         eps=1,
@@ -151,7 +155,11 @@ def _kernel_tuner(
 
     np.random.seed(seed)
     kt.strategy_map[strategy].tune(space, runner, options)
-    return int(runner.evaluated)
+    return len(runner.seen)
+
+
+# Evaluations (repeats included) a strategy may ask for per distinct configuration.
+REPEATS = 20
 
 
 class SweepStrategyError(NsightflowError):
@@ -176,29 +184,36 @@ def _import_kernel_tuner(strategy: str) -> Any:
             f"strategies {sorted(strategy_map)} nor 'exhaustive'"
         )
 
-    class _Modules:
-        pass
-
-    mods = _Modules()
-    for name, value in (
-        ("util", util),
-        ("Options", Options),
-        ("strategy_map", strategy_map),
-        ("Runner", Runner),
-        ("Searchspace", Searchspace),
-    ):
-        setattr(mods, name, value)
-    return mods
+    return SimpleNamespace(
+        util=util,
+        Options=Options,
+        strategy_map=strategy_map,
+        Runner=Runner,
+        Searchspace=Searchspace,
+    )
 
 
-def _runner(kt: Any, by_values: Mapping[tuple[int, ...], dict[str, Any]], evaluate: Evaluate) -> Any:
-    """A Kernel Tuner runner that evaluates through nsightflow (cache first)."""
+def _runner(
+    kt: Any,
+    by_values: Mapping[tuple[int, ...], dict[str, Any]],
+    evaluate: Evaluate,
+    distinct: int,
+) -> Any:
+    """A Kernel Tuner runner that evaluates through nsightflow (cache first).
+
+    It stops the strategy (spends its budget) once ``distinct`` different
+    configurations have results, or when nsightflow's own time budget is spent.
+    """
+    device = SimpleNamespace(max_threads=1024, name="nsightflow", quiet=True)
 
     class NsightflowRunner(kt.Runner):  # type: ignore[misc]
-        evaluated = 0
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: set[tuple[int, ...]] = set()
+            self.dev = device
 
         def get_device_info(self) -> Any:
-            return type("Device", (), {"max_threads": 1024, "name": "nsightflow"})()
+            return device
 
         def get_environment(self, tuning_options: Any) -> dict[str, Any]:
             return {"device_name": "nsightflow"}
@@ -217,7 +232,9 @@ def _runner(kt: Any, by_values: Mapping[tuple[int, ...], dict[str, Any]], evalua
                     tuning_options.budget.add_evaluations(10**9)
                     results.append(None)
                     continue
-                self.evaluated += 1
+                self.seen.add(values)
+                if len(self.seen) >= distinct:
+                    tuning_options.budget.add_evaluations(10**9)
                 cost = outcome.get("geomean_us")
                 if outcome.get("status") == "ok" and cost and math.isfinite(cost):
                     params["time"] = float(cost)

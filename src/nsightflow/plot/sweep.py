@@ -36,18 +36,44 @@ SHORT = {
 }
 
 
-def heat_axes(axes: Mapping[str, list[int]]) -> tuple[str | None, str | None]:
-    """The two axes to draw: those with the most values (declaration order on ties).
+def heat_axes(
+    axes: Mapping[str, list[int]], configs: pd.DataFrame | None = None, size: int = 0
+) -> tuple[str | None, str | None]:
+    """The two axes to draw: those along which the time moves most from the best.
+
+    An axis's effect is the slowest over the fastest time on the line through the
+    best configuration along that axis (the other parameters at the best's values).
+    Without times (no configuration ran), the axes with the most values.
 
     Returns:
-        (x axis, y axis); y is None when only one axis varies, both when none does.
+        (x axis, y axis), in declaration order; y is None when only one axis
+        varies, both are None when none does.
     """
     varying = [a for a, v in axes.items() if len(v) > 1]
-    ranked = sorted(varying, key=lambda a: -len(axes[a]))[:2]
+    effect = {a: float(len(axes[a])) for a in varying}
+    best = _anchor(configs) if configs is not None else None
+    if best is not None and size:
+        for a in varying:
+            line = configs[configs["status"] == "ok"]  # type: ignore[index]
+            for other in axes:
+                if other != a:
+                    line = line[line[f"param_{other}"] == best[f"param_{other}"]]
+            times = line[f"time_us_{size}"].dropna().astype(float)
+            effect[a] = float(times.max() / times.min()) if len(times) > 1 else 1.0
+    ranked = sorted(varying, key=lambda a: -effect[a])[:2]
     ranked.sort(key=list(axes).index)
     x = ranked[-1] if ranked else None
     y = ranked[0] if len(ranked) == 2 else None
     return x, y
+
+
+def _anchor(configs: pd.DataFrame) -> pd.Series | None:
+    """The best configuration's row (the default's when none is best), or None."""
+    for column in ("is_best", "is_default"):
+        rows = configs[configs[column].astype(bool)]
+        if not rows.empty:
+            return rows.iloc[0]
+    return None
 
 
 def heat_grid(
@@ -64,14 +90,12 @@ def heat_grid(
         (times in us, NaN where none; labels, "" where no such configuration;
         (x axis, y axis)).
     """
-    x, y = heat_axes(axes)
+    x, y = heat_axes(axes, configs, size)
     xs = axes[x] if x else [None]
     ys = axes[y] if y else [None]
-    anchor = configs[configs["is_best"].astype(bool)]
-    if anchor.empty:
-        anchor = configs[configs["is_default"].astype(bool)]
+    anchor = _anchor(configs)
     fixed = {
-        a: anchor.iloc[0][f"param_{a}"] if not anchor.empty else v[0]
+        a: anchor[f"param_{a}"] if anchor is not None else v[0]
         for a, v in axes.items()
         if a not in (x, y)
     }
@@ -101,10 +125,10 @@ def _fmt_time(us: float) -> str:
 
 def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
     """One variant's heatmap; a note when its sweep has no configurations."""
-    with matplotlib.rc_context(STYLE):
+    with matplotlib.rc_context({**STYLE, "axes.grid": False}):
         axes = json.loads(str(summary.get("axes") or "{}"))
         sizes = json.loads(str(summary.get("sizes") or "[]"))
-        title = f"{summary['family']} {summary['variant']}"
+        title = f"{summary['family']} {summary['variant']}".strip()
         if configs.empty or not axes or not sizes:
             fig = _new_figure(6, 2)
             ax = fig.subplots()
@@ -116,26 +140,33 @@ def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
         rows, cols = times.shape
         fig = _new_figure(max(4.5, 1.3 * cols + 2.5), max(2.4, 0.55 * rows + 1.8))
         ax = fig.subplots()
-        shown = np.ma.masked_invalid(times)
-        image = ax.imshow(shown, cmap="viridis_r", aspect="auto")
+        scale, unit = (1000.0, "ms") if np.nanmax(times, initial=0) >= 1000 else (1.0, "us")
+        image = ax.imshow(
+            np.ma.masked_invalid(times / scale), cmap="viridis_r", aspect="auto"
+        )
         ax.set_facecolor("#e6e6e6")  # cells without a time
+        middle = np.nanmedian(times) if np.isfinite(times).any() else 0.0
         for i in range(rows):
             for j in range(cols):
-                if labels[i][j]:
-                    dark = not np.isnan(times[i, j]) and times[i, j] < np.nanmedian(times)
-                    ax.text(j, i, labels[i][j], ha="center", va="center",
-                            fontsize=7, color="white" if dark else "black")
+                # viridis_r: fast cells are light (dark text), slow ones dark
+                slow = bool(np.isfinite(times[i, j]) and times[i, j] > middle)
+                ax.text(j, i, labels[i][j], ha="center", va="center", fontsize=7,
+                        color="white" if slow else "black")
         ax.set_xticks(range(cols), [str(v) for v in axes[x]] if x else [""])
         ax.set_yticks(range(rows), [str(v) for v in axes[y]] if y else [""])
         ax.set_xlabel(x or "")
         ax.set_ylabel(y or "")
-        _mark(ax, configs, axes, (x, y), "is_default", "--")
-        _mark(ax, configs, axes, (x, y), "is_best", "-")
-        fig.colorbar(image, ax=ax, label=f"median time at n = {size} [us]")
-        others = [a for a in axes if a not in (x, y)]
+        anchor = _anchor(configs)
+        for column, style in (("is_default", "--"), ("is_best", "-")):
+            _mark(ax, configs, axes, (x, y), (column, style), anchor)
+        fig.colorbar(image, ax=ax, label=f"median time at n = {size} [{unit}]")
+        others = [a for a in axes if a not in (x, y) and len(axes[a]) > 1]
         held = ", ".join(others) + " at the best's values" if others else ""
-        ax.set_title(f"{title}: time over {x}{' x ' + y if y else ''}"
-                     + (f"\n({held})" if held else ""), fontsize=9)
+        ax.set_title(
+            f"{title}: time over {x}{' x ' + y if y else ''}"
+            + (f"\n({held}; best boxed, default dashed)" if held else ""),
+            fontsize=9,
+        )
     return fig
 
 
@@ -144,19 +175,24 @@ def _mark(
     configs: pd.DataFrame,
     axes: Mapping[str, list[int]],
     drawn: tuple[str | None, str | None],
-    column: str,
-    style: str,
+    how: tuple[str, str],
+    anchor: pd.Series | None,
 ) -> None:
-    """Box the cell of the best (solid) or default (dashed) configuration if drawn."""
+    """Box the best (solid) or default (dashed) configuration if it is on the plane."""
     x, y = drawn
+    column, style = how
     rows = configs[configs[column].astype(bool)]
-    if rows.empty:
+    if rows.empty or anchor is None:
         return
     row = rows.iloc[0]
+    if any(row[f"param_{a}"] != anchor[f"param_{a}"] for a in axes if a not in drawn):
+        return  # held at other values than the plane shows
     j = axes[x].index(row[f"param_{x}"]) if x else 0
     i = axes[y].index(row[f"param_{y}"]) if y else 0
-    ax.add_patch(Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False,
-                           edgecolor="#c44e52", linewidth=2, linestyle=style))
+    ax.add_patch(
+        Rectangle((j - 0.47, i - 0.47), 0.94, 0.94, fill=False,
+                  edgecolor="#c44e52", linewidth=2, linestyle=style)
+    )
 
 
 def write_figures(analysis_dir: Path, out_dir: Path, variants: list[str]) -> list[Path]:

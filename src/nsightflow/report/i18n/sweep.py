@@ -84,12 +84,12 @@ SWEEP_MESSAGES: dict[str, dict[str, str]] = {
     "sweep_rate_time": {"en": "{us}", "zh": "{us}"},
     "sweep_cost": {
         "en": "Cost: {compile} s compiling on the CPU, {wall} s on the GPU "
-        "({per_config} s per configuration run); {resumed} results came from the "
-        "cache of an earlier, interrupted sweep; the GPU process was restarted "
-        "{restarts} times after a configuration that killed it.",
-        "zh": "开销：CPU 上编译 {compile} s，GPU 上 {wall} s（每个运行的配置 {per_config} s）；"
-        "其中 {resumed} 个结果来自之前中断的扫描的缓存；因某个配置导致进程退出，GPU 进程"
-        "重启了 {restarts} 次。",
+        "({per_config} s per configuration run). Results taken from the cache of an "
+        "earlier, interrupted sweep: {resumed}; restarts of the GPU process after a "
+        "configuration that killed it: {restarts}.",
+        "zh": "开销：CPU 上编译 {compile} s，GPU 上 {wall} s（每个运行的配置 {per_config} s）。"
+        "取自之前中断的扫描缓存的结果：{resumed} 个；因某个配置导致进程退出而重启 GPU 进程："
+        "{restarts} 次。",
     },
     "fig_sweep": {
         "en": "time of `{variant}` over two parameters, the others at the best's values",
