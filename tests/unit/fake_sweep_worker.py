@@ -50,8 +50,13 @@ def main() -> int:
         if die_after and len(cache._entries) >= die_after:
             os._exit(9)  # killed between configurations
         inflight.write_text(
-            json.dumps({"id": config["id"], "cubin_sha": config["cubin_sha"],
-                        "started": time.time()})
+            json.dumps(
+                {
+                    "id": config["id"],
+                    "cubin_sha": config["cubin_sha"],
+                    "started": time.time(),
+                }
+            )
         )
         time.sleep(sleep_s)
         result = {**result_of(config["params"]), "evaluated": True, "wall_s": 0.01}
@@ -65,8 +70,9 @@ def main() -> int:
         for k, v in c["params"].items():
             if v not in axes.setdefault(k, []):
                 axes[k].append(v)
-    done = search(s["strategy"], axes, spec["configs"], evaluate,
-                  (s["max_configs"], s["seed"]))
+    done = search(
+        s["strategy"], axes, spec["configs"], evaluate, (s["max_configs"], s["seed"])
+    )
     Path(sys.argv[2]).write_text(json.dumps({"status": "ok", "evaluated": done}))
     return 0
 

@@ -50,7 +50,10 @@ def test_plan_records_constraint_and_thread_limits_as_data():
             },
             "too_much_shared_memory",
         ),
-        ({"status": "compile_failed", "message": "x.cu(3): error: bad"}, "compile_failed"),
+        (
+            {"status": "compile_failed", "message": "x.cu(3): error: bad"},
+            "compile_failed",
+        ),
         ({"status": "ok", "resources": {"registers": 80}}, "too_many_registers"),
         ({"status": "ok", "resources": {"registers": 64}}, "ok"),
     ],
@@ -121,9 +124,7 @@ def test_assemble_ranks_by_the_geometric_mean_and_lists_what_did_not_run(tmp_pat
     cache.append("A1", "s1", {"status": "ok", "times_us": {"4": 10.0, "8": 100.0}})
     cache.append("A2", "s2", {"status": "ok", "times_us": {"4": 12.0, "8": 60.0}})
     skipped = {"id": "A4", "params": {"A": 4}, "status": "constraint", "message": "c"}
-    record = S.assemble(
-        _compiled([*cfg, skipped], {"A": 1}), cfg, cache, (4, 8)
-    )
+    record = S.assemble(_compiled([*cfg, skipped], {"A": 1}), cfg, cache, (4, 8))
     by_id = {c["id"]: c for c in record["configs"]}
     assert record["best"]["id"] == "A2"
     assert record["best"]["geomean_us"] == pytest.approx((12 * 60) ** 0.5)
@@ -155,17 +156,29 @@ def _prepared(tmp_path, monkeypatch, space="full"):
     }
     provenance.write_json(tmp_path / "compile.json", record)
     monkeypatch.setattr(
-        S, "_worker_argv", lambda spec, result: [sys.executable, str(FAKE), str(spec), str(result)]
+        S,
+        "_worker_argv",
+        lambda spec, result: [sys.executable, str(FAKE), str(spec), str(result)],
     )
-    monkeypatch.setenv("PYTHONPATH", f"{ROOT / 'src'}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    monkeypatch.setenv(
+        "PYTHONPATH", f"{ROOT / 'src'}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
+    )
     return S.SweepPaths(
-        tmp_path / "compile.json", build, tmp_path / "cache.jsonl", tmp_path / "out.json"
+        tmp_path / "compile.json",
+        build,
+        tmp_path / "cache.jsonl",
+        tmp_path / "out.json",
     )
 
 
 def _run(paths, **settings):
     defaults = {"config_timeout_s": 2.0, "budget_s": 120.0}
-    return S.run(FAMILIES, ("sweepy", "v0_modes"), paths, S.SweepSettings(**{**defaults, **settings}))
+    return S.run(
+        FAMILIES,
+        ("sweepy", "v0_modes"),
+        paths,
+        S.SweepSettings(**{**defaults, **settings}),
+    )
 
 
 def test_a_crash_and_a_hang_cost_their_configuration_only(tmp_path, monkeypatch):
@@ -190,7 +203,11 @@ def test_an_interrupted_sweep_resumes_from_its_cache(tmp_path, monkeypatch):
     paths = _prepared(tmp_path, monkeypatch)
     monkeypatch.setenv("FAKE_SWEEP_DIE_AFTER", "2")  # killed after two results
     first = _run(paths)
-    ran = [c["id"] for c in first["configs"] if c["status"] not in ("not_run", "constraint", "too_many_threads")]
+    ran = [
+        c["id"]
+        for c in first["configs"]
+        if c["status"] not in ("not_run", "constraint", "too_many_threads")
+    ]
     assert len(ran) == 2
     assert any("worker exited 9" in c for c in first["crashes"])
     monkeypatch.delenv("FAKE_SWEEP_DIE_AFTER")
@@ -258,7 +275,10 @@ def test_a_kernel_tuner_strategy_chooses_within_max_configs_and_uses_the_cache()
 
     def evaluate(c):
         seen.append(c["id"])
-        return {"status": "ok", "geomean_us": float(c["params"]["X"] * 10 + c["params"]["Y"])}
+        return {
+            "status": "ok",
+            "geomean_us": float(c["params"]["X"] * 10 + c["params"]["Y"]),
+        }
 
     done = search("random_sample", axes, _configs(), evaluate, (5, 7))
     assert done == 5 and len(set(seen)) == 5

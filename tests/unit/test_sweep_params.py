@@ -31,7 +31,13 @@ def _copy(tmp_path: Path, family: str, edit, source: str | None = None) -> Path:
 def test_sgemm_v7_loads_at_its_defaults_with_the_hand_picked_shape():
     var = load_family(ROOT / "kernels" / "sgemm").variants["v7_double_buffer"]
     assert var.config == {
-        "BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8, "WN": 16, "MIN_BLOCKS": 2
+        "BM": 128,
+        "BN": 128,
+        "BK": 8,
+        "TM": 8,
+        "TN": 8,
+        "WN": 16,
+        "MIN_BLOCKS": 2,
     }
     # the shape the manifest had before it was parameterized
     assert var.launch_shape(4096) == ((32, 32, 1), (256, 1, 1))
@@ -135,7 +141,9 @@ def test_an_unguarded_define_of_a_param_is_refused(tmp_path):
         "#define ROWS 8", "#define ROWS 8\n#if 0", 1
     )
     folder = _copy(tmp_path, "jacobi2d", lambda d: None, "v3_colstrip.cu\n" + unguarded)
-    with pytest.raises(ManifestError, match=r"#define ROWS is not inside '#ifndef ROWS'"):
+    with pytest.raises(
+        ManifestError, match=r"#define ROWS is not inside '#ifndef ROWS'"
+    ):
         load_family(folder)
 
 

@@ -15,7 +15,8 @@ from nsightflow.gpu.search import SweepCache
 from nsightflow.machine import provenance
 from nsightflow.plot.sweep import heat_axes, heat_grid, write_figures
 from nsightflow.report import i18n
-from nsightflow.report.sections.sweep import SweepSections
+from nsightflow.report.sections.family import ReportBuilder
+from nsightflow.report.sections.sweep import SweepSections, config_note
 
 ROOT = Path(__file__).resolve().parents[2]
 FAMILY = load_family(ROOT / "kernels" / "sgemm")
@@ -48,14 +49,22 @@ def _record(tmp_path: Path) -> dict:
         p = e["params"]
         smem = 2 * p["BK"] * (p["BM"] + 4 + p["BN"]) * 4
         if smem > 48 * 1024:
-            e.update(status="too_much_shared_memory", message="uses too much shared data")
+            e.update(
+                status="too_much_shared_memory", message="uses too much shared data"
+            )
             continue
         e.update(status="ok", cubin_sha=e["id"], resources={"registers": 128})
         runnable.append(e)
         if e["id"] == WRONG:
-            result = {"status": "wrong_result", "message": "n=256: relative L2 error 0.7"}
+            result = {
+                "status": "wrong_result",
+                "message": "n=256: relative L2 error 0.7",
+            }
         elif e["id"] == CRASHED:
-            result = {"status": "launch_failed", "message": "the process died (exit -11)"}
+            result = {
+                "status": "launch_failed",
+                "message": "the process died (exit -11)",
+            }
         else:
             times = {str(n): t * _factor(p) for n, t in BASE_US.items()}
             result = {"status": "ok", "times_us": times, "wall_s": 0.9}
@@ -94,16 +103,20 @@ def test_the_summary_measures_the_spread_against_the_default(tables):
     assert counts["constraint"] == 32 and counts["too_much_shared_memory"] == 8
     assert row["ok"] == 64 - 8 - 2 and row["invalid"] == 96 - row["ok"]
     best = "BM128_BN128_BK16_TM8_TN8_WN16_MIN_BLOCKS2"
-    assert row["best_id"] == best and configs.set_index("config_id").loc[best, "is_best"]
+    assert (
+        row["best_id"] == best and configs.set_index("config_id").loc[best, "is_best"]
+    )
     assert row["default_over_best"] == pytest.approx(1 / 0.95)
     # worst: BM 64, WN 8, TM 16 spilling at two blocks per SM
     assert row["worst_over_best"] == pytest.approx(2.5 * 1.1 * 1.03 / 0.95)
     gflops = 2 * 8192**3 / (BASE_US[8192] * 0.95 * 1e3)
-    assert configs.set_index("config_id").loc[best, "gflops_8192"] == pytest.approx(gflops)
+    assert configs.set_index("config_id").loc[best, "gflops_8192"] == pytest.approx(
+        gflops
+    )
 
 
 def test_the_heatmap_holds_the_others_at_the_best(tables):
-    configs, summary = tables
+    configs, _summary = tables
     axes = {a.name: list(a.values) for a in V7.params}
     mine = configs[configs["variant"] == V7.name]
     assert heat_axes(axes) == ("TM", "BM")  # no times: TM has 3 values, BM is first
@@ -132,7 +145,7 @@ def test_invalid_cells_show_their_reason():
             "is_default": [True, False, False, False],
         }
     )
-    times, labels, drawn = heat_grid(configs, axes, 4)
+    _times, labels, drawn = heat_grid(configs, axes, 4)
     assert drawn == ("BM", "BK")
     assert labels == [["5.0 us", "4.0 us"], ["smem", "constraint"]]
 
@@ -161,7 +174,7 @@ def _section(tables, language: str = "en") -> str:
     }
     section = SweepSections(analysis, pd.DataFrame(), pd.DataFrame(), ctx, language)
     with i18n.language(language):
-        return section.sweeps() + "\n" + section.config_note(V7.name)
+        return section.sweeps() + "\n" + config_note(section.variants, ctx, V7.name)
 
 
 def test_the_section_reads_the_best_against_cublas_and_lists_the_invalid(tables):
@@ -171,7 +184,9 @@ def test_the_section_reads_the_best_against_cublas_and_lists_the_invalid(tables)
         f"{gflops:,.0f} GFLOP/s ({100 * gflops / 64400:.1f}% of the measured FP32 "
         f"peak, {100 * gflops / 51100:.1f}% of cuBLAS)"
     )
-    assert f"Best `BM128_BN128_BK16_TM8_TN8_WN16_MIN_BLOCKS2`: {rate} at n = 8192" in text
+    assert (
+        f"Best `BM128_BN128_BK16_TM8_TN8_WN16_MIN_BLOCKS2`: {rate} at n = 8192" in text
+    )
     assert "the default `BM128_BN128_BK8_TM8_TN8_WN16_MIN_BLOCKS2` **1.05x**" in text
     assert "Tuning pays: the best configuration is 5.0% faster" in text
     assert "42 of 96 configurations have no time" in text
@@ -201,3 +216,9 @@ def test_a_sweep_the_recording_lacks_is_said_so(tmp_path):
     text = _section((configs, summary))
     assert f"`{V7.name}`: no sweep recorded" in text
     assert "runs at its default configuration" in text
+
+
+def test_the_report_builder_keeps_the_sweep_methods():
+    # a name shared with another section's mixin would silently replace one of them
+    names = [n for n in vars(SweepSections) if n.startswith("_sweep") or n == "sweeps"]
+    assert all(getattr(ReportBuilder, n) is getattr(SweepSections, n) for n in names)

@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 
 from nsightflow.analysis.launches import aggregate_launches, launch_table
-from nsightflow.family.inputs import ideal_counts, recorded_sizes
 from nsightflow.errors import ManifestError
+from nsightflow.family.inputs import ideal_counts, recorded_sizes
 from nsightflow.family.registry import Family, Variant, load_family
 from nsightflow.machine.provenance import read_json, write_json
 from nsightflow.machine.recording import recording_for

@@ -16,7 +16,7 @@
 """
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +147,7 @@ def summary_row(record: Mapping[str, Any], configs: pd.DataFrame) -> dict[str, A
 
 
 def sweep_tables(
-    records: list[Mapping[str, Any]], family: Family | None
+    records: Sequence[Mapping[str, Any]], family: Family | None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(configurations, summary) of the family's sweep records."""
     frames = [config_frame(r, family) for r in records]

@@ -92,7 +92,9 @@ def space_size(axes: tuple[ParamAxis, ...], space: str = "full") -> int:
     return size
 
 
-def points(axes: tuple[ParamAxis, ...], space: str = "full") -> Iterator[dict[str, int]]:
+def points(
+    axes: tuple[ParamAxis, ...], space: str = "full"
+) -> Iterator[dict[str, int]]:
     """Every point of the space, the first axis varying slowest."""
     names = [a.name for a in axes]
     for combo in itertools.product(*(a.chosen(space) for a in axes)):
@@ -146,7 +148,8 @@ def check_source_guards(
                 if match.group(1) != name:
                     continue
                 guards = [
-                    m for m in _IFNDEF.finditer(text[: match.start()])
+                    m
+                    for m in _IFNDEF.finditer(text[: match.start()])
                     if m.group(1) == name
                 ]
                 if not guards:

@@ -200,8 +200,11 @@ def _order(variant: str) -> tuple[int, str]:
 
 @dataclass(frozen=True)
 class _FamilyTuning:
-    """The family-level ``params`` (inherited by the variants that use them) and
-    ``constraints`` (applied where a variant has every parameter they name)."""
+    """The family-level ``params`` and ``constraints``.
+
+    A parameter reaches the variants that use it; a constraint applies where a
+    variant has every parameter it names.
+    """
 
     axes: tuple[ParamAxis, ...] = ()
     constraints: tuple[str, ...] = ()
@@ -274,7 +277,9 @@ def _uses(source: Path, entry: Mapping[str, Any], name: str) -> bool:
     from nsightflow.tools.nvcc import local_includes  # tools import the registry
 
     texts = [p.read_text(errors="replace") for p in (source, *local_includes(source))]
-    shape = [str(entry.get(k, "")) for k in ("block", "grid", "shared_bytes", "launches")]
+    shape = [
+        str(entry.get(k, "")) for k in ("block", "grid", "shared_bytes", "launches")
+    ]
     return any(re.search(rf"\b{re.escape(name)}\b", t) for t in (*texts, *shape))
 
 

@@ -218,7 +218,7 @@ def run(
     Returns:
         The sweep record (see :func:`assemble`).
     """
-    family, variant = find_variant(kernels_dir, *ident)
+    family, _variant = find_variant(kernels_dir, *ident)
     compiled = provenance.read_json(paths.compiled)
     runnable = [
         {**c, "cubin": str(paths.build_dir / c["cubin"])}
@@ -298,7 +298,9 @@ def _drive(
                     # died outside any configuration (setup): nothing to skip, so stop
                     progress.crashes.append(f"worker exited {code}: {err[-TAIL:]}")
                     return {"status": "crashed", "message": err[-TAIL:]}
-                progress.restarts += 1  # a configuration's fault, recorded by the worker
+                progress.restarts += (
+                    1  # a configuration's fault, recorded by the worker
+                )
                 if progress.restarts >= limit:
                     return {"status": "crashed", "message": "too many restarts"}
                 continue

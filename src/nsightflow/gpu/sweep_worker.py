@@ -29,7 +29,7 @@ from nsightflow.family.registry import Family, Variant, find_variant
 from nsightflow.gpu import timing
 from nsightflow.gpu.launch import GpuContext, Launcher, load_helpers
 from nsightflow.gpu.search import SweepCache, search
-from nsightflow.gpu.verify import compare, verify_sizes
+from nsightflow.gpu.verify import compare
 from nsightflow.gpu.worker import _Batch
 
 POISONED = 3  # exit code: the context is unusable after a configuration's fault

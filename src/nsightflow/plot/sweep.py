@@ -140,7 +140,9 @@ def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
         rows, cols = times.shape
         fig = _new_figure(max(4.5, 1.3 * cols + 2.5), max(2.4, 0.55 * rows + 1.8))
         ax = fig.subplots()
-        scale, unit = (1000.0, "ms") if np.nanmax(times, initial=0) >= 1000 else (1.0, "us")
+        scale, unit = (
+            (1000.0, "ms") if np.nanmax(times, initial=0) >= 1000 else (1.0, "us")
+        )
         image = ax.imshow(
             np.ma.masked_invalid(times / scale), cmap="viridis_r", aspect="auto"
         )
@@ -150,8 +152,15 @@ def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
             for j in range(cols):
                 # viridis_r: fast cells are light (dark text), slow ones dark
                 slow = bool(np.isfinite(times[i, j]) and times[i, j] > middle)
-                ax.text(j, i, labels[i][j], ha="center", va="center", fontsize=7,
-                        color="white" if slow else "black")
+                ax.text(
+                    j,
+                    i,
+                    labels[i][j],
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if slow else "black",
+                )
         ax.set_xticks(range(cols), [str(v) for v in axes[x]] if x else [""])
         ax.set_yticks(range(rows), [str(v) for v in axes[y]] if y else [""])
         ax.set_xlabel(x or "")
@@ -190,8 +199,15 @@ def _mark(
     j = axes[x].index(row[f"param_{x}"]) if x else 0
     i = axes[y].index(row[f"param_{y}"]) if y else 0
     ax.add_patch(
-        Rectangle((j - 0.47, i - 0.47), 0.94, 0.94, fill=False,
-                  edgecolor="#c44e52", linewidth=2, linestyle=style)
+        Rectangle(
+            (j - 0.47, i - 0.47),
+            0.94,
+            0.94,
+            fill=False,
+            edgecolor="#c44e52",
+            linewidth=2,
+            linestyle=style,
+        )
     )
 
 
@@ -203,8 +219,8 @@ def write_figures(analysis_dir: Path, out_dir: Path, variants: list[str]) -> lis
     written = []
     for variant in variants:
         rows = summary[summary["variant"] == variant]
-        info = (
-            rows.iloc[0].to_dict()
+        info: dict[str, Any] = (
+            {str(k): v for k, v in rows.iloc[0].items()}
             if not rows.empty
             else {"family": "", "variant": variant}
         )

@@ -20,6 +20,7 @@ from nsightflow.report.sections.common import (
     figure,
     fmt,
 )
+from nsightflow.report.sections.sweep import config_note
 
 
 class StepSections(SectionBase):
@@ -44,7 +45,11 @@ class StepSections(SectionBase):
             "",
             T("step_intro", before=before, status=v["status"]),
             "",
-            *([note, ""] if (note := self.config_note(name)) else []),
+            *(
+                [note, ""]
+                if (note := config_note(self.variants, self.ctx, name))
+                else []
+            ),
             "```diff",
             diff(self.variants[before]["source"], v["source"]),
             "```",

@@ -41,13 +41,13 @@ class SweepSections(SectionBase):
         parts = [f"## {T('h_sweep')}"]
         measured = summary[summary["configs"] > 0]
         if not measured.empty:
-            parts.append(self._intro(measured.iloc[0]))
+            parts.append(self._sweep_intro(measured.iloc[0]))
         for _, row in summary.iterrows():
             mine = configs[configs["variant"] == row["variant"]]
-            parts.append(self._variant(row, mine))
+            parts.append(self._sweep_variant(row, mine))
         return "\n\n".join(parts)
 
-    def _intro(self, row: pd.Series) -> str:
+    def _sweep_intro(self, row: pd.Series) -> str:
         strategy = str(row["strategy"])
         how = (
             T("sweep_strategy_exhaustive")
@@ -63,19 +63,33 @@ class SweepSections(SectionBase):
             date=row.get("date") if isinstance(row.get("date"), str) else "?",
         )
 
-    def _variant(self, row: pd.Series, configs: pd.DataFrame) -> str:
+    def _sweep_variant(self, row: pd.Series, configs: pd.DataFrame) -> str:
         variant = str(row["variant"])
         if row["status"] == "not_recorded" or configs.empty:
             return T("sweep_not_recorded", variant=variant, message=row["status"])
         head = "### " + T("h_sweep_variant", variant=variant, n=len(configs))
         if row["status"] != "ok":
-            return head + "\n\n" + T(
-                "sweep_none_valid", variant=variant, message=row["message"]
-            ) + "\n\n" + self._invalid(configs)
+            return (
+                head
+                + "\n\n"
+                + T("sweep_none_valid", variant=variant, message=row["message"])
+                + "\n\n"
+                + self._sweep_invalid(configs)
+            )
         sizes = [int(n) for n in json.loads(str(row["sizes"]))]
-        parts = [head, self._spread(row, configs, sizes), self._verdict(row)]
-        parts.append(f"![{T('fig_sweep', variant=variant)}](figures/sweep/{variant}.png)")
-        parts += [T("sweep_top"), self._top(configs, sizes), self._invalid(configs)]
+        parts = [
+            head,
+            self._sweep_spread(row, configs, sizes),
+            self._sweep_verdict(row),
+        ]
+        parts.append(
+            f"![{T('fig_sweep', variant=variant)}](figures/sweep/{variant}.png)"
+        )
+        parts += [
+            T("sweep_top"),
+            self._sweep_top(configs, sizes),
+            self._sweep_invalid(configs),
+        ]
         parts.append(
             T(
                 "sweep_cost",
@@ -88,14 +102,16 @@ class SweepSections(SectionBase):
         )
         return "\n\n".join(parts)
 
-    def _spread(self, row: pd.Series, configs: pd.DataFrame, sizes: list[int]) -> str:
+    def _sweep_spread(
+        self, row: pd.Series, configs: pd.DataFrame, sizes: list[int]
+    ) -> str:
         best = configs[configs["is_best"].astype(bool)].iloc[0]
         n = max(sizes)
         default = row["default_over_best"]
         return T(
             "sweep_spread",
             best=row["best_id"],
-            rate=self._rate(best, n),
+            rate=self._sweep_rate(best, n),
             n=n,
             sizes=", ".join(str(s) for s in sizes),
             best_us=_us(row["best_us"]),
@@ -107,7 +123,7 @@ class SweepSections(SectionBase):
         )
 
     @staticmethod
-    def _verdict(row: pd.Series) -> str:
+    def _sweep_verdict(row: pd.Series) -> str:
         ratio = row["default_over_best"]
         if pd.isna(ratio):
             return T("sweep_no_default")
@@ -115,13 +131,15 @@ class SweepSections(SectionBase):
             return T("sweep_default_best", ratio=float(ratio))
         return T("sweep_default_gain", gain=100 * (1 - 1 / ratio), ratio=float(ratio))
 
-    def _rate(self, config: pd.Series, n: int) -> str:
+    def _sweep_rate(self, config: pd.Series, n: int) -> str:
         """GFLOP/s or GB/s of a configuration at ``n`` against the measured ceiling."""
         gflops, gbps = config.get(f"gflops_{n}"), config.get(f"gbps_{n}")
         c = self.ctx["ceilings"]
         if pd.isna(gflops) or pd.isna(gbps) or not gbps:
             return T("sweep_rate_time", us=_us(config.get(f"time_us_{n}")))
-        if self.compute_bound_ai(float(gflops) / float(gbps)) and c.get("fp32_gflops"):
+        if self._sweep_compute_bound(float(gflops) / float(gbps)) and c.get(
+            "fp32_gflops"
+        ):
             vendor = c.get("vendor_sgemm_gflops")
             tail = (
                 T("sweep_rate_vendor", pct=100 * float(gflops) / vendor)
@@ -135,14 +153,14 @@ class SweepSections(SectionBase):
             return T("sweep_rate_memory", gbps=float(gbps), pct=pct)
         return T("sweep_rate_time", us=_us(config.get(f"time_us_{n}")))
 
-    def compute_bound_ai(self, ai: float) -> bool:
+    def _sweep_compute_bound(self, ai: float) -> bool:
         """Whether arithmetic intensity ``ai`` is past the measured ridge point."""
         c = self.ctx["ceilings"]
         if not c.get("copy_gbps") or not c.get("fp32_gflops"):
             return False
-        return ai > c["fp32_gflops"] / c["copy_gbps"]
+        return bool(ai > c["fp32_gflops"] / c["copy_gbps"])
 
-    def _top(self, configs: pd.DataFrame, sizes: list[int]) -> str:
+    def _sweep_top(self, configs: pd.DataFrame, sizes: list[int]) -> str:
         ok = configs[configs["status"] == "ok"].sort_values("geomean_us")
         best = float(ok["geomean_us"].min())
         n = max(sizes)
@@ -151,13 +169,13 @@ class SweepSections(SectionBase):
             row: dict[str, Any] = {T("col_configuration"): f"`{c['config_id']}`"}
             for s in sizes:
                 row[T("col_time_n_us", n=s)] = c.get(f"time_us_{s}")
-            row[T("col_rate_at", n=n)] = self._rate(c, n)
+            row[T("col_rate_at", n=n)] = self._sweep_rate(c, n)
             row[T("col_vs_best")] = float(c["geomean_us"]) / best
             rows.append(row)
         return table(pd.DataFrame(rows))
 
     @staticmethod
-    def _invalid(configs: pd.DataFrame) -> str:
+    def _sweep_invalid(configs: pd.DataFrame) -> str:
         bad = configs[configs["status"] != "ok"]
         if bad.empty:
             return T("sweep_all_valid")
@@ -170,30 +188,42 @@ class SweepSections(SectionBase):
                 {
                     T("col_reason"): T(f"reason_{reason}"),
                     T("col_count"): len(group),
-                    T("col_examples"): ", ".join(ids) + (f" (+{more})" if more > 0 else ""),
+                    T("col_examples"): ", ".join(ids)
+                    + (f" (+{more})" if more > 0 else ""),
                     T("col_message"): message[:160],
                 }
             )
         intro = T("sweep_invalid", k=len(bad), n=len(configs))
         return intro + "\n\n" + table(pd.DataFrame(rows))
 
-    def config_note(self, variant: str) -> str:
-        """Which configuration a variant was measured at, for its step section."""
-        params = self.variants.get(variant, {}).get("params") or {}
-        if not params:
-            return ""
-        sweep = self.ctx.get("sweep")
-        best = None
-        if sweep:
-            s = sweep["summary"]
-            hit = s[(s["variant"] == variant) & (s["status"] == "ok")]
-            best = hit.iloc[0]["best_id"] if not hit.empty else None
-        config = "_".join(f"{k}{v}" for k, v in params.items())
-        how = "sweep_config_best" if best == config else "sweep_config_default"
-        return T("sweep_config_note", how=T(how), config=config)
-
 
 def _num(value: Any, digits: int) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
     return f"{float(value):.{digits}f}"
+
+
+def config_note(variants: dict[str, Any], ctx: dict[str, Any], variant: str) -> str:
+    """Which configuration a variant was measured at, for its step section.
+
+    Args:
+        variants: The report's variants by name (their ``params`` in force).
+        ctx: The report context (``sweep`` when the family was swept).
+        variant: The variant's name.
+
+    Returns:
+        A sentence naming the configuration and whether it is the sweep's best; ""
+        for a variant without params.
+    """
+    params = variants.get(variant, {}).get("params") or {}
+    if not params:
+        return ""
+    best = None
+    sweep = ctx.get("sweep")
+    if sweep:
+        s = sweep["summary"]
+        hit = s[(s["variant"] == variant) & (s["status"] == "ok")]
+        best = hit.iloc[0]["best_id"] if not hit.empty else None
+    config = "_".join(f"{k}{v}" for k, v in params.items())
+    how = "sweep_config_best" if best == config else "sweep_config_default"
+    return T("sweep_config_note", how=T(how), config=config)
