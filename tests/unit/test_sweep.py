@@ -300,3 +300,37 @@ def test_best_params_reads_the_record(tmp_path):
     provenance.write_json(path, {"status": "not_recorded"})
     assert S.best_params(path) is None
     assert json.loads(path.read_text())["status"] == "not_recorded"
+
+
+# --- the real worker, on a CPU stand-in for pycuda -----------------------------------
+
+FAKE_PYCUDA = Path(__file__).with_name("fake_pycuda")
+FAKE_BIN = Path(__file__).with_name("fake_bin")
+
+
+def test_the_worker_verifies_times_and_survives_faults_on_a_fake_gpu(
+    tmp_path, monkeypatch
+):
+    paths = _prepared(tmp_path, monkeypatch)
+    monkeypatch.undo()  # the real worker, not the stand-in
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join([str(FAKE_PYCUDA), str(ROOT / "src")])
+    )
+    monkeypatch.setenv("PATH", f"{FAKE_BIN}{os.pathsep}{os.environ['PATH']}")
+    record = _run(paths, config_timeout_s=5.0)
+    by_id = {c["id"]: c for c in record["configs"]}
+    status = {i: c["status"] for i, c in by_id.items()}
+    assert status["BLOCK256_MODE1"] == "wrong_result"
+    assert "n=1000: relative L2 error" in by_id["BLOCK256_MODE1"]["message"]
+    assert status["BLOCK256_MODE3"] == "launch_failed"
+    assert "illegal memory access" in by_id["BLOCK256_MODE3"]["message"]
+    assert status["BLOCK256_MODE4"] == "launch_failed"
+    assert "hung" in by_id["BLOCK256_MODE4"]["message"]
+    assert status["BLOCK256_MODE6"] == "launch_failed"
+    assert "invalid argument" in by_id["BLOCK256_MODE6"]["message"]
+    # the fake clock: a launch takes 10 + BLOCK / 64 us
+    assert by_id["BLOCK128_MODE0"]["times_us"] == {"1048576": pytest.approx(12.0)}
+    assert by_id["BLOCK256_MODE0"]["times_us"] == {"1048576": pytest.approx(14.0)}
+    assert by_id["BLOCK256_MODE0"]["verify_n"] == 1000
+    assert record["best"]["id"] == "BLOCK128_MODE0"
+    assert record["restarts"] == 2  # after the illegal address and after the hang

@@ -32,6 +32,17 @@ def n_families() -> int:
     return len(load_families(ROOT / "kernels"))
 
 
+def n_swept() -> tuple[int, int]:
+    """(variants, families) with declared params: the sweep rules' job counts."""
+    from nsightflow.family.registry import load_families
+
+    swept = [
+        [v for v in f.variants.values() if v.params]
+        for f in load_families(ROOT / "kernels")
+    ]
+    return sum(len(s) for s in swept), sum(1 for s in swept if s)
+
+
 def snakemake(
     workdir: Path, *args: str, mode: str | None = None
 ) -> subprocess.CompletedProcess:
@@ -67,7 +78,12 @@ def test_dry_run_default_config_measure(workdir):
     proc = snakemake(workdir, "-n", mode="measure")
     assert proc.returncode == 0, proc.stderr
     v, f = n_variants(), n_families()
+    sv, sf = n_swept()
     assert jobs(proc) == {
+        "compile_sweep": sv,
+        "sweep_variant": sv,
+        "analyze_sweep": sf,
+        "plot_sweep": sf,
         **{
             rule: v
             for rule in (
@@ -107,6 +123,30 @@ def test_dry_run_default_config_without_gpu_replays(workdir):
     counts = jobs(proc)
     assert counts["replay_verify"] == n_variants() and "verify_variant" not in counts
     assert counts["replay_sanitize"] == n_variants()
+    assert counts["replay_sweep"] == n_swept()[0] and "sweep_variant" not in counts
+
+
+def test_swept_variants_compile_their_best_and_the_switch_turns_sweeps_off(workdir):
+    proc = snakemake(
+        workdir, "-n", "-p", "--config", "families=[jacobi2d]", mode="measure"
+    )
+    assert proc.returncode == 0, proc.stderr
+    # the swept variant compiles from its sweep record; an unswept one from nothing
+    shell = re.sub(r"\\\n\s*", "", proc.stdout)  # shell lines joined
+    assert re.search(
+        r"sweep-compile --kernels-dir kernels --family jacobi2d "
+        r"--variant v5_strip_vec4 --space quick",
+        shell,
+    )
+    assert (
+        "v5_strip_vec4.resources.json --sweep results/sweep/jacobi2d/v5_strip_vec4.json"
+        in shell
+    )
+    assert re.search(r"v0_naive.resources.json --sweep *$", shell, re.M)
+    (workdir / "off.yaml").write_text("families: [jacobi2d]\nsweep: {enabled: false}\n")
+    off = snakemake(workdir, "-n", "--configfile", "off.yaml", mode="measure")
+    assert off.returncode == 0, off.stderr
+    assert not {"compile_sweep", "sweep_variant", "analyze_sweep"} & set(jobs(off))
 
 
 def test_dry_run_test_config(workdir):

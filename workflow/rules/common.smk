@@ -116,10 +116,16 @@ def report_targets():
 
 
 def swept(family):
-    """The family's variants that declare params, when sweeps are switched on."""
+    """The family's variants that declare params, when sweeps are switched on
+    (only those config `sweep.variants` names, when it names any)."""
     if not is_activated("sweep"):
         return []
-    return [name for name, v in FAMILIES[family].variants.items() if v.params]
+    chosen = config["sweep"]["variants"]
+    return [
+        name
+        for name, v in FAMILIES[family].variants.items()
+        if v.params and (not chosen or f"{family}/{name}" in chosen)
+    ]
 
 
 def swept_files(pattern):

@@ -347,7 +347,9 @@ def _watch(
 
     The worker runs in a session of its own so that killing it takes everything it
     started; SIGTERM or SIGINT to this process (Snakemake stopping a job, Ctrl-C)
-    kills the worker first, so no kernel is left running on the GPU.
+    kills the worker first, so no kernel is left running on the GPU. So does losing
+    this process's parent (a job shell killed without its children): the sweep
+    stops rather than running on unseen.
 
     Returns:
         The exit code (None when killed), stderr's tail, and whether it hung.
@@ -361,9 +363,12 @@ def _watch(
 
         old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT)}
         hung = False
+        parent = os.getppid()
         try:
             while proc.poll() is None:
                 time.sleep(0.2)
+                if os.getppid() != parent:
+                    stop(signal.SIGHUP, None)
                 current = _read_inflight(inflight)
                 if current and current["elapsed"] > settings.config_timeout_s:
                     _kill(proc)
