@@ -46,7 +46,7 @@ def init() -> None:
     pass
 
 
-class device_attribute:  # noqa: N801  (pycuda's name)
+class device_attribute:  # pycuda's name
     L2_CACHE_SIZE = "l2"
 
 
