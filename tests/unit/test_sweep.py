@@ -334,3 +334,28 @@ def test_the_worker_verifies_times_and_survives_faults_on_a_fake_gpu(
     assert by_id["BLOCK256_MODE0"]["verify_n"] == 1000
     assert record["best"]["id"] == "BLOCK128_MODE0"
     assert record["restarts"] == 2  # after the illegal address and after the hang
+
+
+@needs_nvcc
+def test_compile_builds_the_best_configuration_of_a_sweep(tmp_path):
+    from nsightflow.cli import main
+
+    record = tmp_path / "sweep.json"
+    best = {"BLOCK_X": 128, "BLOCK_Y": 2, "ROWS": 16}
+    provenance.write_json(record, {"best": {"id": "x", "params": best}})
+    out = tmp_path / "v5.resources.json"
+    argv = ["compile", "--family", "jacobi2d", "--variant", "v5_strip_vec4"]
+    argv += [
+        "--kernels-dir",
+        str(ROOT / "kernels"),
+        "--cubin",
+        str(tmp_path / "v5.cubin"),
+    ]
+    assert main([*argv, "--resources", str(out), "--sweep", str(record)]) == 0
+    built = json.loads(out.read_text())
+    assert built["status"] == "ok" and built["params"] == best
+    assert "-DROWS=16" in built["argv"] and "-DBLOCK_X=128" in built["argv"]
+    # a sweep without a best (not recorded, nothing valid): the defaults
+    provenance.write_json(record, {"status": "not_recorded"})
+    assert main([*argv, "--resources", str(out), "--sweep", str(record)]) == 0
+    assert json.loads(out.read_text())["params"]["ROWS"] == 8
