@@ -214,8 +214,10 @@ def test_a_sweep_the_recording_lacks_is_said_so(tmp_path):
         [{"family": "sgemm", "variant": V7.name, "status": "not_recorded"}], FAMILY
     )
     text = _section((configs, summary))
-    assert f"`{V7.name}`: no sweep recorded" in text
-    assert "runs at its default configuration" in text
+    assert (
+        f"`{V7.name}`: no sweep in these measurements; it runs at its default" in text
+    )
+    assert "configuration `BM128_BN128_BK8_TM8_TN8_WN16_MIN_BLOCKS2`." in text
 
 
 def test_the_report_builder_keeps_the_sweep_methods():

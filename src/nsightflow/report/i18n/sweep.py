@@ -108,9 +108,9 @@ SWEEP_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "所有配置均编译、验证并运行成功。",
     },
     "sweep_not_recorded": {
-        "en": "`{variant}`: no sweep recorded ({message}); it runs at its default "
-        "configuration.",
-        "zh": "`{variant}`：没有扫描记录（{message}）；它以默认配置运行。",
+        "en": "`{variant}`: no sweep in these measurements; it runs at its default "
+        "configuration `{config}`.",
+        "zh": "`{variant}`：这些测量中没有它的扫描记录；它以默认配置 `{config}` 运行。",
     },
     "sweep_none_valid": {
         "en": "`{variant}`: no configuration compiled, verified and ran ({message}); "

@@ -66,7 +66,9 @@ class SweepSections(SectionBase):
     def _sweep_variant(self, row: pd.Series, configs: pd.DataFrame) -> str:
         variant = str(row["variant"])
         if row["status"] == "not_recorded" or configs.empty:
-            return T("sweep_not_recorded", variant=variant, message=row["status"])
+            params = self.variants.get(variant, {}).get("params") or {}
+            config = "_".join(f"{k}{v}" for k, v in params.items()) or "?"
+            return T("sweep_not_recorded", variant=variant, config=config)
         head = "### " + T("h_sweep_variant", variant=variant, n=len(configs))
         if row["status"] != "ok":
             return (
