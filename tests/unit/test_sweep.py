@@ -359,3 +359,22 @@ def test_compile_builds_the_best_configuration_of_a_sweep(tmp_path):
     provenance.write_json(record, {"status": "not_recorded"})
     assert main([*argv, "--resources", str(out), "--sweep", str(record)]) == 0
     assert json.loads(out.read_text())["params"]["ROWS"] == 8
+
+
+def test_a_recording_keeps_the_sweep_records_only(recording, tmp_path):
+    from nsightflow.machine.recording import record
+
+    results = tmp_path / "results"
+    shutil.copytree(recording / "time" / "faulty", results / "time" / "faulty")
+    sweep = results / "sweep" / "sweepy"
+    (sweep / "v0_modes" / "build").mkdir(parents=True)
+    provenance.write_json(sweep / "v0_modes.json", {"best": None, "status": "x"})
+    provenance.write_json(sweep / "v0_modes" / "compile.json", {"configs": []})
+    (sweep / "v0_modes" / "cache.jsonl").write_text("{}\n")
+    (sweep / "v0_modes" / "build" / "BLOCK256_MODE0.cubin").write_bytes(b"\0")
+    record(results, tmp_path / "rec", "test")
+    kept = sorted(
+        str(p.relative_to(tmp_path / "rec")) for p in (tmp_path / "rec").rglob("*")
+    )
+    assert "sweep/sweepy/v0_modes.json" in kept
+    assert not [k for k in kept if k.startswith("sweep/sweepy/v0_modes/")]
