@@ -159,8 +159,15 @@ def test_figures_are_written_for_every_swept_variant(tmp_path):
     out = tmp_path / "analysis"
     write_analysis([tmp_path / "v7.json", tmp_path / "v6.json"], out, FAMILY)
     written = write_figures(out, tmp_path / "figures", ["v6_vectorized", V7.name])
-    assert [p.name for p in written] == ["v6_vectorized.png", f"{V7.name}.png"]
-    assert all(p.stat().st_size > 5000 for p in written)
+    names = [
+        "v6_vectorized.png",
+        "v6_vectorized.svg",
+        f"{V7.name}.png",
+        f"{V7.name}.svg",
+    ]
+    assert [p.name for p in written] == names
+    assert all(p.stat().st_size > 1000 for p in written)
+    assert written[2].stat().st_size > 4 * written[0].stat().st_size  # a heatmap
 
 
 def _section(tables, language: str = "en") -> str:

@@ -4,8 +4,10 @@ Analyze, plot and report each family; tabulate the GPU's measured ceilings.
 REQUIRED INPUTS:
     results/build, verify, time, metrics of every variant of {family}; results/ceilings.json
 OUTPUTS:
-    results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, context.json)
-    results/report/{family}/    (report.md, report.html, summary.csv, figures/*.png)
+    results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, hotspots.csv,
+                                 context.json)
+    results/report/{family}/    (report.md, report.html, summary.csv, figures/*.png + .svg,
+                                 figures/steps/step_<variant>.png + .svg)
     results/report/ceilings.csv
 """
 
@@ -18,6 +20,7 @@ rule analyze_family:
         timing=variant_files("results/time/{family}/{variant}.json"),
         metrics=metrics_inputs("metrics"),
         rules=metrics_inputs("rules"),
+        source=metrics_inputs("source"),
         profiles=metrics_inputs("profiles"),
         sanitize=sanitize_inputs,
         ceilings="results/ceilings.json",
@@ -25,6 +28,7 @@ rule analyze_family:
         analysis="results/analysis/{family}/analysis.csv",
         stalls="results/analysis/{family}/stalls.csv",
         rules="results/analysis/{family}/rules.csv",
+        hotspots="results/analysis/{family}/hotspots.csv",
         context="results/analysis/{family}/context.json",
     log:
         "logs/analyze/{family}.log",
@@ -40,6 +44,7 @@ rule analyze_family:
             --verify {input.verify:q} --timing {input.timing:q} \
             --metrics {input.metrics:q} --rules {input.rules:q} \
             --profiles {input.profiles:q} --sanitize {input.sanitize:q} \
+            --source {input.source:q} \
             --ceilings {input.ceilings:q} --out-dir results/analysis/{wildcards.family:q}
         """
 
@@ -50,14 +55,8 @@ rule plot_family:
         stalls="results/analysis/{family}/stalls.csv",
         context="results/analysis/{family}/context.json",
     output:
-        figures=multiext(
-            "results/report/{family}/figures/",
-            "perf_vs_size.png",
-            "roofline.png",
-            "stalls.png",
-            "bytes_by_level.png",
-            "step_changes.png",
-        ),
+        figures=expand("results/report/{{family}}/figures/{name}", name=FIGURE_FILES),
+        steps=directory(f"results/report/{{family}}/figures/{STEP_DIR}"),
     log:
         "logs/plot/{family}.log",
     shell:
@@ -73,8 +72,10 @@ rule report_family:
         analysis="results/analysis/{family}/analysis.csv",
         stalls="results/analysis/{family}/stalls.csv",
         rules="results/analysis/{family}/rules.csv",
+        hotspots="results/analysis/{family}/hotspots.csv",
         context="results/analysis/{family}/context.json",
         figures=rules.plot_family.output.figures,
+        steps=rules.plot_family.output.steps,
         timeline=timeline_inputs("summary"),
         timeline_figure=timeline_inputs("figure"),
         sweep=sweep_inputs("summary"),

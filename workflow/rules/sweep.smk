@@ -3,8 +3,9 @@ Parameter sweeps: every configuration of a variant's declared params (config `sw
 is compiled (CPU, in parallel), verified at a small size and timed at the family's
 sweep sizes in one GPU process; compile_variant then builds the best configuration,
 so every later stage measures the variant at its best. Replay copies the recorded
-sweep records. The cache of results (cache.jsonl) is not a declared output: it
-survives an interrupted job, and the next run resumes from it.
+sweep records in the family's replay job (replay.smk). The cache of results
+(cache.jsonl) is not a declared output: it survives an interrupted job, and the next
+run resumes from it.
 
 REQUIRED INPUTS:
     kernels/{family}/{variant}.cu (+ headers), kernels/{family}/family.yaml
@@ -83,22 +84,6 @@ if is_activated("sweep") and MODE == "measure":
                 --max-reps {params.s[max_reps]} --rep-budget-s {params.s[rep_budget_s]} \
                 --cache-mode {params.cache_mode} --seed {params.seed}
             """
-
-
-if is_activated("sweep") and MODE == "replay":
-
-    rule replay_sweep:
-        input:
-            recorded=recorded("sweep/{family}/{variant}.json"),
-        output:
-            record="results/sweep/{family}/{variant}.json",
-        log:
-            "logs/replay/sweep/{family}/{variant}.log",
-        params:
-            recorded=f"{SOURCE}/sweep/{{family}}/{{variant}}.json",
-        shell:
-            "python -m nsightflow replay {params.recorded:q} {output.record:q} "
-            "--family {wildcards.family:q} --variant {wildcards.variant:q} &> {log:q}"
 
 
 if is_activated("sweep"):

@@ -24,7 +24,7 @@ import pandas as pd
 
 from nsightflow.errors import ManifestError
 from nsightflow.family.model import Family
-from nsightflow.machine.provenance import read_json
+from nsightflow.io import read_json
 
 SUMMARY_COLUMNS = [
     "family",

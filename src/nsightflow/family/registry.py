@@ -47,6 +47,7 @@ from nsightflow.family.params import (
     parse_axes,
     points,
 )
+from nsightflow.family.sources import local_includes
 
 __all__ = [
     "ARRAY_ROLES",
@@ -274,8 +275,6 @@ def _variant(
 
 def _uses(source: Path, entry: Mapping[str, Any], name: str) -> bool:
     """Whether a variant uses a family-level parameter (its sources or its shape)."""
-    from nsightflow.tools.nvcc import local_includes  # tools import the registry
-
     texts = [p.read_text(errors="replace") for p in (source, *local_includes(source))]
     shape = [
         str(entry.get(k, "")) for k in ("block", "grid", "shared_bytes", "launches")
@@ -326,8 +325,6 @@ def _check_space(variant: Variant) -> None:
             f"{where}.params: the defaults {variant.defaults} break the constraint "
             f"{unmet[0]!r}; change a default or the constraint"
         )
-    from nsightflow.tools.nvcc import local_includes  # tools import the registry
-
     texts = {
         p: p.read_text(errors="replace")
         for p in (variant.source, *local_includes(variant.source))

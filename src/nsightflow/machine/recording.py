@@ -9,38 +9,14 @@ measured. The GPU rules are swapped for rules that copy a recorded file into
 import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from nsightflow.errors import StageInputError
+from nsightflow.io import recording_for as recording_for
+from nsightflow.machine.capabilities import gpu_available
 from nsightflow.machine.provenance import read_json, write_json
-
-
-def gpu_available() -> tuple[bool, str]:
-    """Whether a CUDA GPU and pycuda are usable here, and why not."""
-    try:
-        import pycuda  # noqa: F401
-    except ImportError:
-        return False, "pycuda is not installed (pip install -e '.[gpu]')"
-    if shutil.which("nvidia-smi") is None and not Path("/dev/nvidia0").exists():
-        return False, "no NVIDIA driver or device found"
-    try:
-        out = subprocess.run(
-            ["nvidia-smi", "-L"],
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return False, f"nvidia-smi failed: {exc}"
-    if out.returncode != 0 or "GPU" not in out.stdout:
-        return (
-            False,
-            f"nvidia-smi lists no GPU: {(out.stdout + out.stderr).strip()[:200]}",
-        )
-    return True, out.stdout.strip().splitlines()[0]
+from nsightflow.records import Status
 
 
 def choose_mode(mode: str, source: Path) -> tuple[str, str]:
@@ -83,7 +59,7 @@ def recording_info(source: Path) -> dict[str, Any]:
     if not path.is_file():
         raise StageInputError(
             f"{path}: missing; config `source` must name a recording folder made by "
-            "scripts/record_example.sh (or copied back from a cluster run's results/)"
+            "scripts/gpu/run.sh (phase record) and `nsightflow record` (or copied back from a cluster run's results/)"
         )
     return json.loads(path.read_text())  # type: ignore[no-any-return]
 
@@ -102,7 +78,7 @@ def replay_file(
         record = {
             "family": ident[0],
             "variant": ident[1],
-            "status": "not_recorded",
+            "status": Status.NOT_RECORDED,
             "message": f"{recorded} is not in the recording: measure this variant on "
             "a GPU machine (config mode: measure) and record again",
             "replayed_from": str(recorded),
@@ -133,7 +109,7 @@ def replay_file(
 
 def _empty_table(output: Path) -> None:
     """The header of a recorded table the recording lacks (the timeline's)."""
-    from nsightflow.gpu.timeline import empty_table
+    from nsightflow.analysis.timeline import empty_table
 
     output.parent.mkdir(parents=True, exist_ok=True)
     empty_table().to_csv(output, index=False)
@@ -246,18 +222,3 @@ def _recording_info(results: Path, command: str) -> dict[str, Any]:
     if traced is not None:
         info["timeline"] = timeline_info(read_json(traced), command)
     return info
-
-
-def recording_for(info: dict[str, Any], family: str | None) -> dict[str, Any]:
-    """The account of the run a family's timings come from.
-
-    The recording's own, or that of the latest addition holding ``time/<family>``.
-    """
-    base = {k: v for k, v in info.items() if k != "additions"}
-    for addition in reversed(info.get("additions", [])):
-        if f"time/{family}" in addition.get("folders", []):
-            keep = {
-                k: v for k, v in addition.items() if k not in ("replaced", "folders")
-            }
-            return {**base, **keep}
-    return base

@@ -15,13 +15,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from nsightflow.plot.figures import STYLE, _new_figure
+from nsightflow.plot.style import matplotlib_context, new_figure
+from nsightflow.plot.svg import save
 
 SHORT = {
     "constraint": "constraint",
@@ -125,12 +125,12 @@ def _fmt_time(us: float) -> str:
 
 def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
     """One variant's heatmap; a note when its sweep has no configurations."""
-    with matplotlib.rc_context({**STYLE, "axes.grid": False}):
+    with matplotlib_context():
         axes = json.loads(str(summary.get("axes") or "{}"))
         sizes = json.loads(str(summary.get("sizes") or "[]"))
         title = f"{summary['family']} {summary['variant']}".strip()
         if configs.empty or not axes or not sizes:
-            fig = _new_figure(6, 2)
+            fig = new_figure(6, 2)
             ax = fig.subplots()
             ax.axis("off")
             ax.text(0.5, 0.5, f"{title}: no sweep recorded", ha="center")
@@ -138,8 +138,9 @@ def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
         size = int(max(sizes))
         times, labels, (x, y) = heat_grid(configs, axes, size)
         rows, cols = times.shape
-        fig = _new_figure(max(4.5, 1.3 * cols + 2.5), max(2.4, 0.55 * rows + 1.8))
+        fig = new_figure(max(4.5, 1.3 * cols + 2.5), max(2.4, 0.55 * rows + 1.8))
         ax = fig.subplots()
+        ax.grid(False)  # grid lines would cut the cells
         scale, unit = (
             (1000.0, "ms") if np.nanmax(times, initial=0) >= 1000 else (1.0, "us")
         )
@@ -212,7 +213,7 @@ def _mark(
 
 
 def write_figures(analysis_dir: Path, out_dir: Path, variants: list[str]) -> list[Path]:
-    """Write ``<variant>.png`` for every named variant into ``out_dir``."""
+    """Write ``<variant>.png`` (and ``.svg``) for every named variant into ``out_dir``."""
     configs = pd.read_csv(analysis_dir / "sweep.csv")
     summary = pd.read_csv(analysis_dir / "sweep_summary.csv")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -225,7 +226,5 @@ def write_figures(analysis_dir: Path, out_dir: Path, variants: list[str]) -> lis
             else {"family": "", "variant": variant}
         )
         mine = configs[configs["variant"] == variant] if not configs.empty else configs
-        out = out_dir / f"{variant}.png"
-        sweep_figure(mine, info).savefig(out, dpi=150)
-        written.append(out)
+        written += save(sweep_figure(mine, info), out_dir, variant)
     return written

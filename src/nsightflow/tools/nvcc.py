@@ -4,6 +4,7 @@ A variant nvcc rejects is data: its JSON gets ``status: compile_failed`` and the
 compiler's message, an empty cubin is written, and the stage exits 0.
 """
 
+import hashlib
 import re
 import shutil
 import subprocess
@@ -13,7 +14,10 @@ from typing import Any
 
 from nsightflow.errors import CompileError
 from nsightflow.family.registry import Variant
+from nsightflow.family.sources import LOCAL_INCLUDE as LOCAL_INCLUDE
+from nsightflow.family.sources import local_includes as local_includes
 from nsightflow.machine import provenance
+from nsightflow.records import Status
 
 _USED = re.compile(r"Used (\d+) registers")
 _SMEM = re.compile(r"(\d+) bytes smem")
@@ -37,26 +41,16 @@ class Resources:
     spill_load_bytes: int
 
 
-LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+def source_digest(source: Path) -> str:
+    """SHA-256 of a variant's source and every header it includes, in a fixed order.
 
-
-def local_includes(source: Path) -> list[Path]:
-    """The headers ``source`` includes with ``#include "..."``, recursively.
-
-    Each name is taken relative to the file that includes it; names that do not exist
-    there (system headers, include paths) are left to nvcc. A change to any header
-    listed must recompile the variant.
+    Recorded with the resources, so that replay can tell an unchanged source (its
+    recorded resources stand) from an edited one (compiled again and flagged).
     """
-    found: dict[Path, None] = {}
-    todo = [source]
-    while todo:
-        including = todo.pop()
-        for name in LOCAL_INCLUDE.findall(including.read_text(errors="replace")):
-            path = (including.parent / name).resolve()
-            if path.is_file() and path not in found:
-                found[path] = None
-                todo.append(path)
-    return sorted(found)
+    digest = hashlib.sha256(source.read_bytes())
+    for header in local_includes(source):
+        digest.update(b"\0" + header.name.encode() + b"\0" + header.read_bytes())
+    return digest.hexdigest()
 
 
 def nvcc_argv(variant: Variant, arch: str, cubin: Path) -> list[str]:
@@ -122,26 +116,27 @@ def compile_variant(variant: Variant, arch: str, cubin: Path) -> dict[str, Any]:
         "kernel": variant.kernel,
         "arch": arch,
         "argv": argv,
+        "source_sha256": source_digest(variant.source),
         **({"params": dict(variant.config)} if variant.config else {}),
         "provenance": provenance.collect(variant.source.parent),
     }
     if proc.returncode != 0:
         cubin.write_bytes(b"")
-        return {**record, "status": "compile_failed", "message": log.strip()}
+        return {**record, "status": Status.COMPILE_FAILED, "message": log.strip()}
     kernels = {r.kernel: r for r in parse_ptxas(log)}
     missing = [k for k in variant.kernels if k not in kernels]
     if missing:
         cubin.write_bytes(b"")
         return {
             **record,
-            "status": "compile_failed",
+            "status": Status.COMPILE_FAILED,
             "message": f"kernel {missing[0]!r} not found in {variant.source}; "
             f'entries: {sorted(kernels)}. Declare it extern "C" __global__ or fix '
             f"variants.{variant.name}.kernel in family.yaml",
         }
     result = {
         **record,
-        "status": "ok",
+        "status": Status.OK,
         "message": "",
         "resources": kernels[variant.kernel].__dict__,
     }

@@ -171,6 +171,8 @@ class ReportBuilder(
         }
 
     def _note(self, name: str, v: dict[str, Any], r: dict[str, Any]) -> str:
+        if v.get("source_changed"):
+            return T("note_source_changed")
         if v["status"] != "ok":
             return T("note_failed", status=v["status"])
         previous = r.get("speedup_vs_previous", math.nan)
@@ -237,6 +239,7 @@ class ReportBuilder(
         ]
         for n in self.profile_sizes:
             lines += self._baseline_at(n)
+        lines += self.hotspot_baseline()
         return "\n".join(
             [
                 *lines,
