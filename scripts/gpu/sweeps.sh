@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 20, on the GPU machine: parameter sweeps through the pipeline itself (measure
-# mode), from the repository root after `source .device/env.sh`:
+# mode), from the repository root after `source .device/env.sh` (alone, or as the
+# phase `sweeps` of scripts/gpu/run.sh):
 #   1. sweepy (tests/data/families): one variant whose MODE parameter is a deliberate
 #      fault: a wrong result, a compile error, an illegal address (the process dies and
 #      is restarted), a hang (killed after sweep.config_timeout_s), too much static and
