@@ -6,8 +6,8 @@ REQUIRED INPUTS:
 OUTPUTS:
     results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, hotspots.csv,
                                  context.json)
-    results/report/{family}/    (report.md, report.html, summary.csv, figures/*.png + .svg,
-                                 figures/steps/step_<variant>.png + .svg)
+    results/report/{family}/    (report.md, report.html, report.json, summary.csv,
+                                 figures/*.png + .svg, figures/steps/step_<variant>.png + .svg)
     results/report/ceilings.csv
 """
 
@@ -83,6 +83,7 @@ rule report_family:
     output:
         md="results/report/{family}/report.md",
         html="results/report/{family}/report.html",
+        facts="results/report/{family}/report.json",
         summary="results/report/{family}/summary.csv",
     log:
         "logs/report/{family}.log",
@@ -132,6 +133,7 @@ rule tabulate_ceilings:
 rule report_index:
     input:
         summaries=expand("results/report/{family}/summary.csv", family=FAMILIES),
+        facts=expand("results/report/{family}/report.json", family=FAMILIES),
     output:
         md="results/report/index.md",
         html="results/report/index.html",

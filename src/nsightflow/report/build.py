@@ -1,19 +1,18 @@
 """Report stage: ``report.md``, ``report.html`` and ``summary.csv`` of one family.
 
 The sections themselves are built in :mod:`nsightflow.report.sections.family`; this module writes the
-formats: Markdown, HTML (self-contained, user strings escaped), PDF, and the index
-over all families.
+formats: Markdown, HTML (:mod:`nsightflow.report.html`: self-contained, user strings
+escaped), and the index over all families (its page: :mod:`nsightflow.report.index`).
 """
 
-import base64
-import html
 import json
-import re
 from pathlib import Path
 
 import pandas as pd
 
-from nsightflow.report.i18n import DEFAULT_LANGUAGE, HTML_LANG, parse_language
+from nsightflow.report.html import write_page
+from nsightflow.report.i18n import DEFAULT_LANGUAGE
+from nsightflow.report.index import index_page
 from nsightflow.report.sections.family import ReportBuilder
 
 SUMMARY_COLUMNS = [
@@ -30,77 +29,11 @@ SUMMARY_COLUMNS = [
     "pct_of_copy_bw",
     "pct_of_fp32_peak",
 ]
-HTML_STYLE = """
-body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto;
-       padding: 0 1em; line-height: 1.45; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
-th { background: #f3f3f3; }
-td:first-child, th:first-child { text-align: left; }
-code, pre { background: #f6f8fa; font-size: 0.88em; }
-pre { padding: 0.8em; overflow-x: auto; }
-img { max-width: 100%; }
-"""
 
 
 def summary_frame(analysis: pd.DataFrame) -> pd.DataFrame:
     """``summary.csv``: one row per variant and size, the columns ARCHITECTURE names."""
     return analysis.reindex(columns=SUMMARY_COLUMNS)
-
-
-def to_html(
-    markdown_text: str,
-    title: str,
-    base_dir: Path | None = None,
-    language: str = DEFAULT_LANGUAGE,
-) -> str:
-    """Standalone HTML of a Markdown report.
-
-    Raw HTML in the Markdown is not passed through: every user-supplied string (variant
-    names, ideas, compiler messages) arrives escaped. With ``base_dir``, figures are
-    embedded as data URIs so the page is one self-contained file.
-
-    Args:
-        markdown_text: The report.
-        title: The page title.
-        base_dir: Folder the figures' relative paths resolve against; None leaves
-            them as links.
-        language: Language of the text. A page in any language but English says
-            so in ``<html lang>``, which browsers (and :mod:`nsightflow.report.pdf.build`) read to
-            pick fonts; an English page is written as before, without it.
-    """
-    import markdown
-
-    md = markdown.Markdown(extensions=["tables", "fenced_code"])
-    md.preprocessors.deregister("html_block")
-    md.inlinePatterns.deregister("html")
-    body = md.convert(markdown_text)
-    # A pipe in a table cell's code span is escaped for GitHub's Markdown (``\|``);
-    # Python-Markdown splits such cells right but keeps the backslash in the code.
-    body = _CELL_CODE.sub(lambda m: m.group(0).replace("\\|", "|"), body)
-    if base_dir is not None:
-        body = _IMG.sub(lambda m: _embed(m, base_dir), body)
-    lang = parse_language(language)
-    html_tag = (
-        "<html>" if lang == DEFAULT_LANGUAGE else f'<html lang="{HTML_LANG[lang]}">'
-    )
-    return (
-        f"<!doctype html>\n{html_tag}<head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)}</title>"
-        f"<style>{HTML_STYLE}</style></head><body>\n{body}\n</body></html>\n"
-    )
-
-
-_CELL_CODE = re.compile(r"<td[^>]*><code>.*?</code>")
-_IMG = re.compile(r'<img alt="([^"]*)" src="([^"]+\.png)"')
-
-
-def _embed(match: re.Match[str], base_dir: Path) -> str:
-    path = base_dir / match.group(2)
-    if not path.is_file():
-        return match.group(0)
-    data = base64.b64encode(path.read_bytes()).decode()
-    return f'<img alt="{match.group(1)}" src="data:image/png;base64,{data}"'
 
 
 def _write_csv(frame: pd.DataFrame, path: Path) -> None:
@@ -116,7 +49,7 @@ def write_report(
     timeline: Path | None = None,
     sweep: Path | None = None,
 ) -> None:
-    """Write report.md, report.html (figures embedded) and summary.csv of one family.
+    """Write report.md, report.html (figures embedded), report.json and summary.csv.
 
     Args:
         analysis_dir: Folder of the analyze stage's files for the family.
@@ -155,10 +88,8 @@ def write_report(
     )
     text = text.replace("](figures/", f"]({rel.as_posix()}/")
     out_dir.mkdir(parents=True, exist_ok=True)
-    title = ctx["family"]["title"]
     (out_dir / "report.md").write_text(text)
-    page = to_html(text, title, base_dir=out_dir, language=language)
-    (out_dir / "report.html").write_text(page)
+    write_page(text, ctx, out_dir, language)
     _write_csv(summary_frame(analysis), out_dir / "summary.csv")
 
 
@@ -192,4 +123,4 @@ def write_index(report_dir: Path, families: list[str]) -> None:
         + "\n\nMeasured ceilings of the GPU: [ceilings.csv](ceilings.csv).\n"
     )
     (report_dir / "index.md").write_text(text)
-    (report_dir / "index.html").write_text(to_html(text, "nsightflow reports"))
+    (report_dir / "index.html").write_text(index_page(text, report_dir, families))
