@@ -226,5 +226,9 @@ def write_figures(analysis_dir: Path, out_dir: Path, variants: list[str]) -> lis
             else {"family": "", "variant": variant}
         )
         mine = configs[configs["variant"] == variant] if not configs.empty else configs
-        written += save(sweep_figure(mine, info), out_dir, variant)
+        # named from the figures folder (``sweep/<variant>``), as the report's
+        # HTML and PDF stages find a figure's PNG beside its inline SVG
+        written += save(
+            sweep_figure(mine, info), out_dir.parent, f"{out_dir.name}/{variant}"
+        )
     return written
