@@ -102,7 +102,13 @@ def recorded_files(family):
     return sorted(
         str(path)
         for stage in (
-            "build", "verify", "time", "profile", "sanitize", "timeline", "sweep"
+            "build",
+            "verify",
+            "time",
+            "profile",
+            "sanitize",
+            "timeline",
+            "sweep",
         )
         for path in (SOURCE / stage / family.name).rglob("*")
         if path.is_file()
@@ -112,7 +118,9 @@ def recorded_files(family):
 def replay_outputs(family):
     """Every file (and profile folder) the family's replay job writes."""
     stages = ReplayStages(
-        is_activated("sanitize"), is_activated("timeline"), frozenset(swept(family.name))
+        is_activated("sanitize"),
+        is_activated("timeline"),
+        frozenset(swept(family.name)),
     )
     outputs = []
     for name in family.variants:

@@ -16,7 +16,6 @@ OUTPUTS:
     results/report/{family}/figures/sweep/{variant}.png
 """
 
-
 SWEEP = config["sweep"]
 
 
