@@ -174,12 +174,19 @@ def _section(tables, language: str = "en") -> str:
     configs, summary = tables
     analysis = pd.DataFrame({"profiled": [True], "size": [4096]})
     ctx = {
-        "family": {"name": "sgemm", "profile_sizes": [4096], "sizes": [4096]},
+        "family": {
+            "name": "sgemm",
+            "vendor": "sgemm",
+            "profile_sizes": [4096],
+            "sizes": [4096],
+        },
         "variants": [{"name": V7.name, "params": V7.defaults}],
         "ceilings": CEILINGS,
         "sweep": {"summary": summary, "configs": configs},
     }
-    section = SweepSections(analysis, pd.DataFrame(), pd.DataFrame(), ctx, language)
+    section = SweepSections(
+        analysis, pd.DataFrame(), pd.DataFrame(), ctx, language, findings=pd.DataFrame()
+    )
     with i18n.language(language):
         return section.sweeps() + "\n" + config_note(section.variants, ctx, V7.name)
 

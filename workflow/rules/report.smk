@@ -5,7 +5,7 @@ REQUIRED INPUTS:
     results/build, verify, time, metrics of every variant of {family}; results/ceilings.json
 OUTPUTS:
     results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, hotspots.csv,
-                                 context.json)
+                                 context.json, findings.csv)
     results/report/{family}/    (report.md, report.html, report.json, summary.csv,
                                  figures/*.png + .svg, figures/steps/step_<variant>.png + .svg)
     results/report/ceilings.csv
@@ -30,6 +30,7 @@ rule analyze_family:
         rules="results/analysis/{family}/rules.csv",
         hotspots="results/analysis/{family}/hotspots.csv",
         context="results/analysis/{family}/context.json",
+        findings="results/analysis/{family}/findings.csv",
     log:
         "logs/analyze/{family}.log",
     benchmark:
@@ -74,6 +75,7 @@ rule report_family:
         rules="results/analysis/{family}/rules.csv",
         hotspots="results/analysis/{family}/hotspots.csv",
         context="results/analysis/{family}/context.json",
+        findings="results/analysis/{family}/findings.csv",
         figures=rules.plot_family.output.figures,
         steps=rules.plot_family.output.steps,
         timeline=timeline_inputs("summary"),
@@ -134,6 +136,8 @@ rule report_index:
     input:
         summaries=expand("results/report/{family}/summary.csv", family=FAMILIES),
         facts=expand("results/report/{family}/report.json", family=FAMILIES),
+        findings=expand("results/analysis/{family}/findings.csv", family=FAMILIES),
+        contexts=expand("results/analysis/{family}/context.json", family=FAMILIES),
     output:
         md="results/report/index.md",
         html="results/report/index.html",

@@ -239,6 +239,7 @@ class Family:
     args: tuple[Arg, ...]
     variants: Mapping[str, Variant]
     generated: tuple[str, ...] = ()
+    vendor: str | None = None  # vendor library the compute ceiling is (ceilings.json)
     sweep_sizes: tuple[int, ...] = ()
 
     def ideal_flops(self, n: int | Sizes) -> float:

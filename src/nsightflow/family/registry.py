@@ -154,6 +154,7 @@ def load_family(folder: Path) -> Family:
         args=args,
         variants=variants,
         generated=generated,
+        vendor=data.get("vendor"),
         sweep_sizes=tuple(
             data.get("sweep_sizes", [max(data["profile_sizes"] or data["sizes"])])
         ),

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from nsightflow.report.findings.record import render
 from nsightflow.report.html import write_page
 from nsightflow.report.i18n import DEFAULT_LANGUAGE
 from nsightflow.report.index import index_page
@@ -28,6 +29,10 @@ SUMMARY_COLUMNS = [
     "gflops",
     "pct_of_copy_bw",
     "pct_of_fp32_peak",
+    "input",
+    "regime",
+    "regime_ceiling",
+    "regime_ceiling_pct",
 ]
 
 
@@ -80,7 +85,15 @@ def write_report(
             "summary": pd.read_csv(sweep),
             "configs": pd.read_csv(sweep.parent / "sweep.csv"),
         }
-    text = ReportBuilder(analysis, stalls, rules, ctx, language=language).build()
+    found_path = analysis_dir / "findings.csv"
+    found = (
+        pd.read_csv(found_path, keep_default_na=False, na_values=[""])
+        if found_path.is_file()
+        else None
+    )
+    text = ReportBuilder(
+        analysis, stalls, rules, ctx, language=language, findings=found
+    ).build()
     rel = (
         figures_dir.relative_to(out_dir)
         if figures_dir.is_relative_to(out_dir)
@@ -93,25 +106,31 @@ def write_report(
     _write_csv(summary_frame(analysis), out_dir / "summary.csv")
 
 
-def write_index(report_dir: Path, families: list[str]) -> None:
-    """``index.md`` / ``index.html`` over every family's report."""
+def write_index(
+    report_dir: Path, families: list[str], analysis_dir: Path | None = None
+) -> None:
+    """``index.md`` / ``index.html`` over every family's report.
+
+    Each family's line is its report's own headline (the ``headline`` findings of
+    ``findings.csv``: the same variant at the same size, one per input) and says
+    whether its numbers were replayed, from which GPU, or measured here.
+
+    Args:
+        report_dir: ``results/report``.
+        families: The families, in the order listed.
+        analysis_dir: ``results/analysis`` (default: beside ``report_dir``).
+    """
+    analysis_dir = analysis_dir or report_dir.parent / "analysis"
     rows = []
     for family in families:
         summary = pd.read_csv(report_dir / family / "summary.csv")
-        ok = summary[summary["status"] == "ok"]
-        key = int(summary["size"].max())
-        best = ok[ok["size"] == key].nsmallest(1, "time_median_us")
         failed = sorted(set(summary[summary["status"] != "ok"]["variant"]))
         rows.append(
             {
                 "family": f"[{family}]({family}/report.html)",
                 "variants": summary["variant"].nunique(),
-                "fastest at its largest size": (
-                    f"`{best.iloc[0]['variant']}` (n = {key}, "
-                    f"{best.iloc[0]['speedup_vs_baseline']:.2f}x)"
-                    if not best.empty
-                    else "none correct"
-                ),
+                "headline": _headlines(analysis_dir / family) or "none correct",
+                "numbers": _origin_of(analysis_dir / family),
                 "failed": ", ".join(f"`{v}`" for v in failed) or "none",
                 "files": f"[md]({family}/report.md), [pdf]({family}/report.pdf), "
                 f"[csv]({family}/summary.csv)",
@@ -124,3 +143,30 @@ def write_index(report_dir: Path, families: list[str]) -> None:
     )
     (report_dir / "index.md").write_text(text)
     (report_dir / "index.html").write_text(index_page(text, report_dir, families))
+
+
+def _headlines(folder: Path) -> str:
+    """The family report's headlines (one per input), as one table cell."""
+    path = folder / "findings.csv"
+    if not path.is_file():
+        return ""
+    found = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    heads = found[found["section"] == "headline"]
+    texts = [render("index_headline", json.loads(str(p))) for p in heads["params"]]
+    return "; ".join(texts)
+
+
+def _origin_of(folder: Path) -> str:
+    """Replayed (from which recording and GPU) or measured, from ``context.json``."""
+    path = folder / "context.json"
+    if not path.is_file():
+        return "n/a"
+    ctx = json.loads(path.read_text())
+    replay = ctx.get("replay")
+    timing = ctx.get("provenance", {}).get("timing", {})
+    if replay:
+        return (
+            f"replayed from `{replay.get('source', '?')}`, recorded on "
+            f"{replay.get('gpu', '?')} ({str(replay.get('date', '?'))[:10]})"
+        )
+    return f"measured on {timing.get('gpu', '?')} ({str(timing.get('date', '?'))[:10]})"

@@ -142,10 +142,12 @@ class SweepSections(SectionBase):
         if self._sweep_compute_bound(float(gflops) / float(gbps)) and c.get(
             "fp32_gflops"
         ):
-            vendor = c.get("vendor_sgemm_gflops")
+            # the vendor library the manifest names as its ceiling (cuBLAS for SGEMM)
+            library = self.fam.get("vendor")
+            vendor = c.get(f"vendor_{library}_gflops") if library else None
             tail = (
                 T("sweep_rate_vendor", pct=100 * float(gflops) / vendor)
-                if vendor and self.fam["name"] == "sgemm"
+                if vendor
                 else ""
             )
             pct = 100 * float(gflops) / c["fp32_gflops"]
