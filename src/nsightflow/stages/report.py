@@ -23,6 +23,14 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         default=[],
         help="the family's timeline_summary.csv: adds the timeline section",
     )
+    p.add_argument(
+        "--sweep",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="the family's sweep_summary.csv (sweep.csv beside it): adds the sweep "
+        "section",
+    )
     p.set_defaults(handler=run)
 
 
@@ -36,5 +44,6 @@ def run(args: argparse.Namespace) -> int:
         args.out_dir,
         language=args.language,
         timeline=args.timeline[0] if args.timeline else None,
+        sweep=args.sweep[0] if args.sweep else None,
     )
     return 0

@@ -25,6 +25,7 @@ from nsightflow.report.sections.common import (
     fmt,
 )
 from nsightflow.report.sections.hotspots import HotspotSections
+from nsightflow.report.sections.sweep import config_note
 
 
 class StepSections(HotspotSections):
@@ -49,6 +50,11 @@ class StepSections(HotspotSections):
             "",
             T("step_intro", before=before, status=v["status"]),
             "",
+            *(
+                [note, ""]
+                if (note := config_note(self.variants, self.ctx, name))
+                else []
+            ),
             "```diff",
             diff(self.variants[before]["source"], v["source"]),
             "```",
