@@ -259,7 +259,7 @@ def test_profile_pins_measure_and_asks_gpus_only_for_gpu_rules(workdir):
         name = block.split(":", 1)[0]
         line = next(ln for ln in block.splitlines() if "resources:" in ln)
         resources.setdefault(name, set()).add(line)
-    measured_on_gpu = set(GPU_RULES_MEASURE) | TIMELINE_GPU_RULES
+    measured_on_gpu = set(GPU_RULES_MEASURE) | TIMELINE_GPU_RULES | {"sweep_variant"}
     assert measured_on_gpu <= set(resources)
     for rule, lines in resources.items():
         for line in lines:

@@ -175,7 +175,7 @@ class _PageTree(Treeprocessor):
     def _heading_ids(self, root: ET.Element) -> dict[str, str]:
         """Give every heading a stable id; the variant -> section id it names."""
         used: set[str] = set()
-        variants: dict[str, str] = {}
+        ranked: dict[str, tuple[int, str]] = {}
         for h in root:
             if h.tag not in ("h1", "h2", "h3", "h4"):
                 continue
@@ -193,9 +193,13 @@ class _PageTree(Treeprocessor):
                 ident = f"{stem}-{k}"
             used.add(ident)
             h.set("id", ident)
-            if variant:
-                variants.setdefault(variant, ident)
-        return variants
+            if variant:  # a variant's own section: its step, else the baseline's
+                rank = (
+                    0 if ident.startswith("step-") else 1 if "baseline" in ident else 2
+                )
+                if variant not in ranked or rank < ranked[variant][0]:
+                    ranked[variant] = (rank, ident)
+        return {variant: ident for variant, (_, ident) in ranked.items()}
 
     def _tables(self, root: ET.Element, variants: dict[str, str]) -> None:
         """Box every table; clamp long cells; link first-column variants."""
