@@ -15,7 +15,8 @@ from nsightflow.plot import data
 from nsightflow.plot.check import text_overlaps
 from nsightflow.plot.figures import family_figures, write_figures
 from nsightflow.plot.names import FIGURES, figure_files, step_stem
-from nsightflow.plot.steps import ratio_cell, step_changes_figure, step_figure
+from nsightflow.plot.step_detail import step_figure
+from nsightflow.plot.steps import ratio_cell, step_changes_figure
 from nsightflow.plot.style import bandwidth_text, bytes_text, time_text
 
 FAMILIES = (

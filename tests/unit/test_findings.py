@@ -10,7 +10,7 @@ import pytest
 
 from nsightflow.analysis.regime import add_regime, classify
 from nsightflow.report.findings import causes as C
-from nsightflow.report.findings import moves, patterns, stand
+from nsightflow.report.findings import launch_state, moves, patterns, stand
 from nsightflow.report.findings.model import step_terms, time_split
 from nsightflow.report.findings.record import Finding, Where, place, render, row
 from nsightflow.report.findings.steps import (
@@ -284,7 +284,7 @@ def test_divergence_below_three_quarters_of_the_lanes(lanes, fires):
     ],
 )
 def test_occupancy_gap_is_never_called_a_tail_with_many_waves(achieved, waves, fires):
-    found = moves.occupancy_state(
+    found = launch_state.occupancy_state(
         launch(achieved_occupancy_pct=achieved, waves_per_sm=waves)
     )
     assert any(f.rule == "occupancy_gap" for f in found) == fires

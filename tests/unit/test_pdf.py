@@ -188,7 +188,7 @@ def test_table_columns_fill_the_text_width_and_wide_tables_split():
         part = [[row[c] for c in group] for row in crowded]
         font, _ = tables._table_layout(part, meter)
         assert font == tables.TABLE_FONT_PT
-    html = tables._split_wide_tables(
+    html = tables.split_wide_tables(
         "<table>"
         + "".join(
             "<tr>" + "".join(f"<td>{t}</td>" for _, t in row) + "</tr>"

@@ -11,7 +11,7 @@ Writes into ``results/analysis/<family>/``:
 - ``hotspots.csv``: warp-state samples per CUDA source line of every profiled launch
   (:mod:`nsightflow.analysis.hotspots`).
 - ``context.json``: family, variants (idea, status, resources, sanitizer findings),
-  ceilings, provenance.
+  ceilings, provenance (:mod:`nsightflow.analysis.context`).
 - ``findings.csv``: the diagnosis as records (:mod:`nsightflow.report.findings.build`).
 
 The table's columns: :mod:`nsightflow.analysis.derived` (metrics, rates, speedups per
@@ -20,7 +20,6 @@ input) and :mod:`nsightflow.analysis.regime` (regime, its ceiling and basis).
 All functions that build frames are pure; only :func:`write_analysis` touches files.
 """
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,23 +27,19 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.analysis.context import OK, context, replay_context, variant_status
 from nsightflow.analysis.derived import (
     NCU_COLUMNS,
     add_derived,
-    input_baselines,
-    input_label,
     stall_frame,
     wide_metrics,
 )
 from nsightflow.analysis.hotspots import write_hotspots
 from nsightflow.analysis.launches import launch_table
 from nsightflow.analysis.regime import add_regime
-from nsightflow.errors import ManifestError
 from nsightflow.family.inputs import recorded_sizes
-from nsightflow.family.registry import Family, Variant, load_family
-from nsightflow.io import recording_for
+from nsightflow.family.registry import Family, load_family
 from nsightflow.machine.provenance import read_json, write_json
-from nsightflow.tools import sanitizer as S
 
 __all__ = [
     "NCU_COLUMNS",
@@ -55,7 +50,6 @@ __all__ = [
     "wide_metrics",
     "write_analysis",
 ]
-OK = "ok"
 TIMING_COLUMNS = [
     "cache",
     "throttled",
@@ -84,31 +78,6 @@ class AnalysisInputs:
     ceilings: Path | None = None
     sanitize: list[Path] = field(default_factory=list)  # none: stage switched off
     source: list[Path] = field(default_factory=list)  # per-instruction warp samples
-
-
-def variant_status(
-    resources: Mapping[str, Any],
-    verify: Mapping[str, Any],
-    sanitize: Mapping[str, Any] | None = None,
-    timing: Mapping[str, Any] | None = None,
-) -> tuple[str, str]:
-    """The variant's overall status and message: the first stage that failed.
-
-    A variant that verified but whose memcheck found a device-side error is
-    ``memcheck_error``: right by luck is not right. One that verified but whose
-    time stage failed as a whole (timeout, crash, not recorded) takes that status:
-    shown, never ranked.
-    """
-    if not resources or not verify:
-        return "not_recorded", "no compile or verify record for this variant"
-    if resources.get("status") != OK:
-        return str(resources.get("status")), str(resources.get("message", ""))
-    if verify.get("status") == OK and (bad := S.memcheck_error(sanitize or {})):
-        return "memcheck_error", bad
-    timed = timing or {}
-    if verify.get("status") == OK and timed.get("status", OK) != OK:
-        return str(timed["status"]), "time stage: " + str(timed.get("message", ""))
-    return str(verify.get("status")), str(verify.get("message", ""))
 
 
 def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
@@ -227,115 +196,6 @@ def _read_tables(paths: list[Path]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def context(
-    family: Family,
-    per_variant: Mapping[str, Mapping[str, Any]],
-    ceilings: Mapping[str, Any],
-    frame: pd.DataFrame,
-) -> dict[str, Any]:
-    """Everything the report needs besides the tables: family, variants, provenance."""
-    variants = []
-    bases = input_baselines(family)
-    for name, base in family.variants.items():
-        rec = per_variant.get(name, {})
-        resources = rec.get("resources", {})
-        var = _as_compiled(base, resources)
-        status, message = variant_status(
-            resources, rec.get("verify", {}), rec.get("sanitize"), rec.get("timing")
-        )
-        variants.append(
-            {
-                "name": name,
-                "kernel": var.kernel,
-                "idea": var.idea,
-                "improves_on": var.improves_on,
-                "input": input_label(var.generator_args),
-                "input_baseline": bases[name],
-                "source": str(var.source),
-                "block": list(var.block),
-                "grid": list(var.grid),
-                "params": dict(var.config),
-                "status": status,
-                "message": message,
-                "resources": resources.get("resources", {}),
-                "source_changed": resources.get("source_changed_note", ""),
-                "profile_status": rec.get("profile", {}).get("status"),
-                "profile_message": rec.get("profile", {}).get("message", ""),
-                "sanitize": S.summary(rec["sanitize"]) if "sanitize" in rec else None,
-                "files": {
-                    kind: rec[kind]["_file"]
-                    for kind in ("resources", "verify", "timing", "sanitize")
-                    if "_file" in rec.get(kind, {})
-                }
-                | {"ncu_reports": rec.get("profile", {}).get("reports", [])},
-                "verify_sizes": [
-                    s.get("n") for s in rec.get("verify", {}).get("sizes", [])
-                ],
-                "max_rel_error": max(
-                    (
-                        s.get("rel_l2_error", 0.0)
-                        for s in rec.get("verify", {}).get("sizes", [])
-                    ),
-                    default=None,
-                ),
-            }
-        )
-    peaks = frame[
-        ["peak_fp32_gflops_datasheet", "peak_dram_gbps_datasheet", "l2_bytes"]
-    ].max()
-    first = next(iter(per_variant.values()), {})
-    return {
-        "family": {
-            "name": family.name,
-            "title": family.title,
-            "description": family.description,
-            "flops": family.flops,
-            "bytes": family.bytes,
-            "tolerance": family.tolerance,
-            "baseline": family.baseline,
-            "vendor": family.vendor,
-            "sizes": list(family.sizes),
-            "profile_sizes": list(family.profile_sizes),
-            "verify_sizes": list(family.verify_sizes),
-        },
-        "variants": variants,
-        "ceilings": {
-            "gpu": ceilings.get("gpu"),
-            "copy_gbps": ceilings.get("copy_gbps"),
-            "fp32_gflops": ceilings.get("fp32_gflops"),
-            "vendor_sgemm_gflops": ceilings.get("vendor_sgemm_gflops"),
-            "vendor_sgemm_note": ceilings.get("vendor_sgemm_note"),
-            "method": ceilings.get("method"),
-            "datasheet_fp32_gflops": _num(peaks["peak_fp32_gflops_datasheet"]),
-            "datasheet_dram_gbps": _num(peaks["peak_dram_gbps_datasheet"]),
-            "l2_bytes": _num(peaks["l2_bytes"]),
-        },
-        "provenance": {
-            "timing": first.get("timing", {}).get("provenance", {}),
-            "timing_settings": first.get("timing", {}).get("settings", {}),
-            "profile": first.get("profile", {}),
-            "compile": first.get("resources", {}).get("provenance", {}),
-            "compile_argv": first.get("resources", {}).get("argv", []),
-            "ceilings": ceilings.get("provenance", {}),
-        },
-    }
-
-
-def _as_compiled(variant: Variant, resources: Mapping[str, Any]) -> Variant:
-    """The variant at the parameters it was compiled (and so measured) at.
-
-    A recording made before the manifest changed its axes keeps the defaults.
-    """
-    try:
-        return variant.with_params(resources.get("params", {}))
-    except ManifestError:
-        return variant
-
-
-def _num(value: Any) -> float | None:
-    return None if pd.isna(value) else float(value)
-
-
 def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     """Read the family's stage outputs and write the four analysis files."""
     family = load_family(inputs.family_dir)
@@ -388,19 +248,3 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     from nsightflow.report.findings.build import write_findings
 
     write_findings(out_dir)
-
-
-def replay_context(
-    per_variant: Mapping[str, Mapping[str, Any]],
-) -> dict[str, Any] | None:
-    """Where replayed measurements came from (``recording.json``), or None if measured."""
-    for record in per_variant.values():
-        source = record.get("timing", {}).get("replayed_from")
-        if source:
-            for folder in Path(source).parents:
-                if (folder / "recording.json").is_file():
-                    info = json.loads((folder / "recording.json").read_text())
-                    family = record["timing"].get("family")
-                    return {"source": str(folder), **recording_for(info, family)}
-            return {"source": source}
-    return None

@@ -2,10 +2,10 @@
 
 Each ``*_figure`` function (in :mod:`~nsightflow.plot.perf`,
 :mod:`~nsightflow.plot.roofline`, :mod:`~nsightflow.plot.stalls`,
-:mod:`~nsightflow.plot.levels`, :mod:`~nsightflow.plot.steps`) takes frames and
-returns a figure built with matplotlib's object API (no pyplot); only
-:func:`write_figures` saves, as PNG and SVG (:mod:`nsightflow.plot.svg`). The file
-names are in :mod:`nsightflow.plot.names`.
+:mod:`~nsightflow.plot.levels`, :mod:`~nsightflow.plot.steps`,
+:mod:`~nsightflow.plot.step_detail`) takes frames and returns a figure built with
+matplotlib's object API (no pyplot); only :func:`write_figures` saves, as PNG and
+SVG (:mod:`nsightflow.plot.svg`). The file names are in :mod:`nsightflow.plot.names`.
 """
 
 import json
@@ -20,12 +20,8 @@ from nsightflow.plot.names import FIGURES, STEP_DIR, step_stem
 from nsightflow.plot.perf import perf_vs_size_figure
 from nsightflow.plot.roofline import roofline_figure
 from nsightflow.plot.stalls import stalls_figure
-from nsightflow.plot.steps import (
-    STEP_METRICS,
-    step_changes_figure,
-    step_figure,
-    steps_of,
-)
+from nsightflow.plot.step_detail import step_figure
+from nsightflow.plot.steps import STEP_METRICS, step_changes_figure, steps_of
 from nsightflow.plot.svg import save
 
 __all__ = [

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 
 from nsightflow.plot import data
 from nsightflow.plot.perf import LOG_SPAN
@@ -41,30 +42,8 @@ def bytes_by_level_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Tipped
         if rows.empty:
             ax.text(0.5, 0.5, "no ncu data", ha="center", transform=ax.transAxes)
             return fig
-        levels = [
-            lv for lv in LEVEL_BARS if lv[0] in rows and rows[lv[0]].notna().any()
-        ]
         y = np.arange(len(rows))
-        height = 0.8 / max(len(levels), 1)
-        values: list[float] = []
-        for i, (column, label, colour) in enumerate(levels):
-            bars = ax.barh(
-                y + (i - (len(levels) - 1) / 2) * height,
-                rows[column],
-                height,
-                color=colour,
-                label=label,
-            )
-            for variant, patch, value in zip(
-                rows.index, bars.patches, rows[column], strict=True
-            ):
-                if np.isfinite(value):
-                    fig.tip(
-                        patch,
-                        f"{variant}, n = {data.size_text(size)}, "
-                        f"{label}: {bytes_text(value)}",
-                    )
-            values += rows[column].dropna().tolist()
+        values = _level_bars(fig, ax, rows, y, size)
         ideal = float(rows["ideal_bytes"].iloc[0])
         ax.axvline(
             ideal,
@@ -73,14 +52,7 @@ def bytes_by_level_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Tipped
             lw=1,
             label=f"ideal (each byte once): {bytes_text(ideal)}",
         )
-        positive = [v for v in [*values, ideal] if v > 0]
-        if positive and max(positive) / min(positive) > LOG_SPAN:
-            ax.set_xscale("log")
-            ax.set_xlim(*log_limits(positive, 1.5))
-            ax.set_xlabel("bytes moved (ncu), log scale")
-        else:
-            ax.set_xlim(0, max(positive, default=1.0) * 1.1)
-            ax.set_xlabel("bytes moved (ncu)")
+        _bytes_axis(ax, [*values, ideal])
         unit_axis(ax.xaxis, bytes_text)
         ax.set_yticks(y, list(rows.index))
         ax.invert_yaxis()
@@ -91,3 +63,51 @@ def bytes_by_level_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Tipped
             f"n = {data.size_text(size)}"
         )
     return fig
+
+
+def _level_bars(
+    fig: TippedFigure,
+    ax: Axes,
+    rows: pd.DataFrame,
+    y: np.ndarray,
+    size: int | None,
+) -> list[float]:
+    """One bar per memory level and variant, grouped around ``y``, each with a tip.
+
+    Returns:
+        The bytes drawn (for the axis limits).
+    """
+    levels = [lv for lv in LEVEL_BARS if lv[0] in rows and rows[lv[0]].notna().any()]
+    height = 0.8 / max(len(levels), 1)
+    values: list[float] = []
+    for i, (column, label, colour) in enumerate(levels):
+        bars = ax.barh(
+            y + (i - (len(levels) - 1) / 2) * height,
+            rows[column],
+            height,
+            color=colour,
+            label=label,
+        )
+        for variant, patch, value in zip(
+            rows.index, bars.patches, rows[column], strict=True
+        ):
+            if np.isfinite(value):
+                fig.tip(
+                    patch,
+                    f"{variant}, n = {data.size_text(size)}, "
+                    f"{label}: {bytes_text(value)}",
+                )
+        values += rows[column].dropna().tolist()
+    return values
+
+
+def _bytes_axis(ax: Axes, values: list[float]) -> None:
+    """The bytes axis: log scale when ``values`` span more than :data:`LOG_SPAN`."""
+    positive = [v for v in values if v > 0]
+    if positive and max(positive) / min(positive) > LOG_SPAN:
+        ax.set_xscale("log")
+        ax.set_xlim(*log_limits(positive, 1.5))
+        ax.set_xlabel("bytes moved (ncu), log scale")
+    else:
+        ax.set_xlim(0, max(positive, default=1.0) * 1.1)
+        ax.set_xlabel("bytes moved (ncu)")

@@ -11,6 +11,7 @@ each step improves on to the step (DRAM points); each DRAM point is labelled wit
 the variant's short name. For SGEMM, cuBLAS's measured rate is a reference line.
 """
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -133,42 +134,69 @@ def _panel(
     labels: list[PointLabel] = []
     for row in rows.to_dict("records"):
         st = styles[row["variant"]]
-        xs = []
-        for level in LEVELS:
-            ai = row[f"ai_{level.column}"]
-            if not np.isfinite(ai):
-                continue
-            xs.append(ai)
-            (point,) = ax.plot(
-                [ai],
-                [row["perf"]],
-                ls="none",
-                ms=5.5,
-                fillstyle=level.fill,
-                markeredgewidth=1.0,
-                zorder=3,
-                **st,
-            )
-            fig.tip(
-                point,
-                f"{row['variant']}, n = {data.size_text(size)}, "
-                f"{flops_text(row['perf'])} at {ai:.3g} FLOP/byte "
-                f"({level.name}: {bytes_text(row[level.column])})",
-            )
-        if len(xs) > 1:
-            ax.plot(
-                [min(xs), max(xs)],
-                [row["perf"]] * 2,
-                color=st["color"],
-                lw=0.6,
-                zorder=2,
-            )
+        xs = _variant_points(fig, ax, row, st, size)
         dram = row["ai_dram_bytes"]
         x = dram if np.isfinite(dram) else (xs[0] if xs else np.nan)
         if np.isfinite(x):
             labels.append(
                 PointLabel(x, row["perf"], short_name(row["variant"]), st["color"])
             )
+    _step_arrows(ax, rows, ctx, styles)
+    return labels
+
+
+def _variant_points(
+    fig: TippedFigure,
+    ax: Axes,
+    row: dict[Hashable, Any],
+    st: dict[str, Any],
+    size: int,
+) -> list[float]:
+    """One variant's point per measured level, each tipped, joined by a thin line.
+
+    Returns:
+        The arithmetic intensities drawn (FLOP per byte), in :data:`LEVELS` order.
+    """
+    xs = []
+    for level in LEVELS:
+        ai = row[f"ai_{level.column}"]
+        if not np.isfinite(ai):
+            continue
+        xs.append(ai)
+        (point,) = ax.plot(
+            [ai],
+            [row["perf"]],
+            ls="none",
+            ms=5.5,
+            fillstyle=level.fill,
+            markeredgewidth=1.0,
+            zorder=3,
+            **st,
+        )
+        fig.tip(
+            point,
+            f"{row['variant']}, n = {data.size_text(size)}, "
+            f"{flops_text(row['perf'])} at {ai:.3g} FLOP/byte "
+            f"({level.name}: {bytes_text(row[level.column])})",
+        )
+    if len(xs) > 1:
+        ax.plot(
+            [min(xs), max(xs)],
+            [row["perf"]] * 2,
+            color=st["color"],
+            lw=0.6,
+            zorder=2,
+        )
+    return xs
+
+
+def _step_arrows(
+    ax: Axes,
+    rows: pd.DataFrame,
+    ctx: dict[str, Any],
+    styles: dict[str, dict[str, Any]],
+) -> None:
+    """An arrow from each variant's DRAM point to that of the step it improves on."""
     by_variant = rows.set_index("variant")
     for v in ctx["variants"]:
         before, after = v["improves_on"], v["name"]
@@ -187,7 +215,6 @@ def _panel(
                         "shrinkB": 4,
                     },
                 )
-    return labels
 
 
 def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:
@@ -210,16 +237,8 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
         axes = np.atleast_1d(fig.subplots(1, len(sizes), sharey=True))
         ai_cols = [f"ai_{lv.column}" for lv in LEVELS]
         xlim = log_limits(points[ai_cols].to_numpy().ravel().tolist(), 2.5)
-        c = ctx["ceilings"]
-        bw = c.get("copy_gbps") or 0.0
-        tops = [p for p in (c.get("fp32_gflops"), data_vendor(ctx)) if p]
-        perf = points["perf"].tolist()
-        # Fit y to the points and to the roofs above them; a roof 3x above every
-        # point is left off the axis rather than squashing the points.
-        ai_max = float(np.nanmax(points["ai_dram_bytes"].to_numpy(dtype=float)))
-        ai_max = ai_max if np.isfinite(ai_max) else xlim[1]
-        roof_at_data = [min(bw * ai_max, t) for t in tops] if bw else tops
-        ylim = log_limits(perf + [r for r in roof_at_data if r < 3 * max(perf)], 1.5)
+        ylim = _perf_limits(points, ctx, xlim)
+        vendor = data.vendor_point(ctx)
         all_labels = []
         for ax, size in zip(axes, sizes, strict=True):
             rows = points[points["size"] == size]
@@ -228,54 +247,15 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
             ax.set_xlim(*xlim)
             ax.set_ylim(*ylim)
             roof_handles = _roofs(ax, ctx, xlim)
-            vendor = data.vendor_point(ctx)
             if vendor is not None:
-                ax.axhline(vendor.gflops, color="k", ls=":", lw=1)
-                (star,) = ax.plot(
-                    [0.97],
-                    [vendor.gflops],
-                    "k*",
-                    ms=9,
-                    transform=ax.get_yaxis_transform(),
-                    zorder=4,
-                )
-                at = f" (n = {vendor.size})" if vendor.size else ""
-                fig.tip(star, f"{vendor.name}{at}, {flops_text(vendor.gflops)}")
+                _vendor_line(fig, ax, vendor)
             all_labels.append((ax, _panel(fig, ax, rows, ctx, size), rows))
             ax.set_title(f"n = {data.size_text(size)}")
             ax.set_xlabel("arithmetic intensity [FLOP / byte] (ncu counts)")
             unit_axis(ax.yaxis, flops_text)
             unit_axis(ax.xaxis, lambda v: f"{v:g}")
         axes[0].set_ylabel("FLOP rate (ncu FLOPs / ncu time)")
-        shown = [v for v in family_variants(ctx) if v in set(points["variant"])]
-        handles = variant_handles(shown, ctx)
-        handles += [
-            Line2D(
-                [],
-                [],
-                color="k",
-                marker="o",
-                ls="none",
-                ms=5,
-                fillstyle=lv.fill,
-                label=f"vs {lv.name} bytes",
-            )
-            for lv in LEVELS
-        ]
-        handles += roof_handles
-        if vendor is not None:
-            at = f" at n = {vendor.size}" if vendor.size else ""
-            handles.append(
-                Line2D(
-                    [],
-                    [],
-                    color="k",
-                    ls=":",
-                    marker="*",
-                    ms=7,
-                    label=f"{vendor.name}{at}: {flops_text(vendor.gflops)}\n(rate only; its bytes not measured)",
-                )
-            )
+        handles = _legend_handles(points, ctx, roof_handles, vendor)
         fig.legend(handles=handles, loc="outside lower center", ncols=4)
         fig.suptitle(f"{ctx['family']['title']}: hierarchical roofline")
         for ax, labels, rows in all_labels:
@@ -287,6 +267,77 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
             ]
             place_labels(ax, labels, avoid)
     return fig
+
+
+def _perf_limits(
+    points: pd.DataFrame, ctx: dict[str, Any], xlim: tuple[float, float]
+) -> tuple[float, float]:
+    """The FLOP-rate axis: the points and the roofs above them.
+
+    A roof 3x above every point is left off the axis rather than squashing the points.
+    """
+    c = ctx["ceilings"]
+    bw = c.get("copy_gbps") or 0.0
+    tops = [p for p in (c.get("fp32_gflops"), data_vendor(ctx)) if p]
+    perf = points["perf"].tolist()
+    ai_max = float(np.nanmax(points["ai_dram_bytes"].to_numpy(dtype=float)))
+    ai_max = ai_max if np.isfinite(ai_max) else xlim[1]
+    roof_at_data = [min(bw * ai_max, t) for t in tops] if bw else tops
+    return log_limits(perf + [r for r in roof_at_data if r < 3 * max(perf)], 1.5)
+
+
+def _vendor_line(fig: TippedFigure, ax: Axes, vendor: data.VendorPoint) -> None:
+    """The vendor library's measured rate: a dotted line and a tipped star."""
+    ax.axhline(vendor.gflops, color="k", ls=":", lw=1)
+    (star,) = ax.plot(
+        [0.97],
+        [vendor.gflops],
+        "k*",
+        ms=9,
+        transform=ax.get_yaxis_transform(),
+        zorder=4,
+    )
+    at = f" (n = {vendor.size})" if vendor.size else ""
+    fig.tip(star, f"{vendor.name}{at}, {flops_text(vendor.gflops)}")
+
+
+def _legend_handles(
+    points: pd.DataFrame,
+    ctx: dict[str, Any],
+    roof_handles: list[Line2D],
+    vendor: data.VendorPoint | None,
+) -> list[Line2D]:
+    """The legend: variants shown, one marker per level, the roofs, the vendor rate."""
+    shown = [v for v in family_variants(ctx) if v in set(points["variant"])]
+    handles = variant_handles(shown, ctx)
+    handles += [
+        Line2D(
+            [],
+            [],
+            color="k",
+            marker="o",
+            ls="none",
+            ms=5,
+            fillstyle=lv.fill,
+            label=f"vs {lv.name} bytes",
+        )
+        for lv in LEVELS
+    ]
+    handles += roof_handles
+    if vendor is not None:
+        at = f" at n = {vendor.size}" if vendor.size else ""
+        handles.append(
+            Line2D(
+                [],
+                [],
+                color="k",
+                ls=":",
+                marker="*",
+                ms=7,
+                label=f"{vendor.name}{at}: {flops_text(vendor.gflops)}\n(rate only; its bytes not measured)",
+            )
+        )
+    return handles
 
 
 def data_vendor(ctx: dict[str, Any]) -> float | None:

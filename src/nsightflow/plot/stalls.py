@@ -11,6 +11,7 @@ from typing import Any, cast
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 
 from nsightflow.plot import data
 from nsightflow.plot.perf import LOG_SPAN
@@ -62,57 +63,73 @@ def stalls_figure(stalls: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:
             return fig
         variants = family_variants(ctx)
         table = stall_table(stalls, variants)
-        styles = variant_styles(variants)
         y = np.arange(len(table))
-        totals = table.sum(axis=1)
-        labels = [f"{v}  n={data.size_text(n)}" for v, n in table.index]
-        for i, (key, total) in enumerate(totals.items()):
-            variant, size = cast(tuple[str, int], key)
-            bar = ax_total.barh(y[i], total, color=styles[variant]["color"], height=0.7)
-            fig.tip(
-                bar.patches[0],
-                f"{variant}, n = {data.size_text(size)}, "
-                f"{total:.3g} stall cycles per issued instruction",
-            )
-        positive = totals[totals > 0].tolist()
-        if positive and max(positive) / min(positive) > LOG_SPAN:
-            ax_total.set_xscale("log")
-            ax_total.set_xlim(*log_limits(positive, 1.5))
-            ax_total.set_xlabel("stall cycles per issued instruction (log)")
-        else:
-            ax_total.set_xlim(0, max(positive, default=1.0) * 1.1)
-            ax_total.set_xlabel("stall cycles per issued instruction")
-        unit_axis(ax_total.xaxis, lambda v: f"{v:g}")
-        ax_total.set_yticks(y, labels)
-        ax_total.invert_yaxis()
-        ax_total.set_title("how long warps wait")
-        shares = table.div(totals.where(totals > 0), axis=0).fillna(0.0)
-        left = np.zeros(len(table))
-        for reason in table.columns:
-            bars = ax_mix.barh(
-                y,
-                shares[reason],
-                left=left,
-                height=0.7,
-                color=STALL_COLOURS[reason],
-                label=reason,
-            )
-            for i, patch in enumerate(bars.patches):
-                if shares[reason].iloc[i] > 0:
-                    v, n = table.index[i]
-                    fig.tip(
-                        patch,
-                        f"{v}, n = {data.size_text(n)}, {reason}: "
-                        f"{100 * shares[reason].iloc[i]:.1f}% "
-                        f"({table[reason].iloc[i]:.3g} cycles per instruction)",
-                    )
-            left += shares[reason].to_numpy()
-        ax_mix.set_xlim(0, 1)
-        ax_mix.xaxis.set_major_formatter(lambda x, _p: f"{100 * x:.0f}%")
-        ax_mix.set_xlabel("share of the stall cycles, by reason")
-        ax_mix.set_title("why they wait")
-        ax_mix.tick_params(axis="y", left=False)
-        ax_mix.grid(False, axis="y")
+        _total_panel(fig, ax_total, table, y, variant_styles(variants))
+        _mix_panel(fig, ax_mix, table, y)
         fig.legend(loc="outside lower center", ncols=6)
         fig.suptitle(f"{ctx['family']['title']}: where warps wait")
     return fig
+
+
+def _total_panel(
+    fig: TippedFigure,
+    ax: Axes,
+    table: pd.DataFrame,
+    y: np.ndarray,
+    styles: dict[str, dict[str, Any]],
+) -> None:
+    """Left: total stall cycles per issued instruction of each row (log if wide)."""
+    totals = table.sum(axis=1)
+    labels = [f"{v}  n={data.size_text(n)}" for v, n in table.index]
+    for i, (key, total) in enumerate(totals.items()):
+        variant, size = cast(tuple[str, int], key)
+        bar = ax.barh(y[i], total, color=styles[variant]["color"], height=0.7)
+        fig.tip(
+            bar.patches[0],
+            f"{variant}, n = {data.size_text(size)}, "
+            f"{total:.3g} stall cycles per issued instruction",
+        )
+    positive = totals[totals > 0].tolist()
+    if positive and max(positive) / min(positive) > LOG_SPAN:
+        ax.set_xscale("log")
+        ax.set_xlim(*log_limits(positive, 1.5))
+        ax.set_xlabel("stall cycles per issued instruction (log)")
+    else:
+        ax.set_xlim(0, max(positive, default=1.0) * 1.1)
+        ax.set_xlabel("stall cycles per issued instruction")
+    unit_axis(ax.xaxis, lambda v: f"{v:g}")
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_title("how long warps wait")
+
+
+def _mix_panel(fig: TippedFigure, ax: Axes, table: pd.DataFrame, y: np.ndarray) -> None:
+    """Right: each row's stall reasons as stacked shares of its total, each tipped."""
+    totals = table.sum(axis=1)
+    shares = table.div(totals.where(totals > 0), axis=0).fillna(0.0)
+    left = np.zeros(len(table))
+    for reason in table.columns:
+        bars = ax.barh(
+            y,
+            shares[reason],
+            left=left,
+            height=0.7,
+            color=STALL_COLOURS[reason],
+            label=reason,
+        )
+        for i, patch in enumerate(bars.patches):
+            if shares[reason].iloc[i] > 0:
+                v, n = table.index[i]
+                fig.tip(
+                    patch,
+                    f"{v}, n = {data.size_text(n)}, {reason}: "
+                    f"{100 * shares[reason].iloc[i]:.1f}% "
+                    f"({table[reason].iloc[i]:.3g} cycles per instruction)",
+                )
+        left += shares[reason].to_numpy()
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(lambda x, _p: f"{100 * x:.0f}%")
+    ax.set_xlabel("share of the stall cycles, by reason")
+    ax.set_title("why they wait")
+    ax.tick_params(axis="y", left=False)
+    ax.grid(False, axis="y")

@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.derived import input_column
-from nsightflow.report.findings import moves, patterns, stand
+from nsightflow.report.findings import launch_state, moves, patterns, stand
 from nsightflow.report.findings.causes import cause_finding, causes
 from nsightflow.report.findings.record import Finding, Where, frame, place
 from nsightflow.report.findings.steps import expectation, step_causes
@@ -178,9 +178,9 @@ class FamilyFindings:
             found = [cause_finding(r, c) for c in causes(r)]
             if not found:
                 found = [Finding("baseline_unprofiled", params={"variant": name})]
-            info = moves.dram_state(r) + patterns.pattern_state(r)
-            info += moves.occupancy_state(r)
-            info += moves.spills(self.variants[name].get("resources") or {})
+            info = launch_state.dram_state(r) + patterns.pattern_state(r)
+            info += launch_state.occupancy_state(r)
+            info += launch_state.spills(self.variants[name].get("resources") or {})
             where = self._where(r, "baseline")
             self.rows += place(where, found, primary=True)
             self.rows += place(where, info)
@@ -253,7 +253,7 @@ class FamilyFindings:
         info += moves.traffic(a, b)
         info += patterns.divergence_findings(a, b)
         info += patterns.atomic_findings(a, b)
-        info += moves.spills(v.get("resources") or {})
+        info += launch_state.spills(v.get("resources") or {})
         info += moves.rule_changes(self.rules, a["variant"], name, int(b["size"]))
         self.rows += place(where, info)
 

@@ -1,9 +1,12 @@
-"""Metric facts behind the ranked causes: what a step moved, and a launch's notable state.
+"""Metric facts behind a step's ranked causes: what the step moved.
 
-Each rule states its precondition and stays silent otherwise: both sides measured, a
-ratio that ncu reports as 0 or n/a (sectors per request, branch uniformity, conflict
-share) is not a value, and the change exceeds the rule's threshold. These are ``info``
-records that the report lists after a step's or baseline's causes. Pure functions.
+Each rule compares the launch before the step with the one after it, states its
+precondition and stays silent otherwise: both sides measured, a ratio that ncu reports
+as 0 or n/a (sectors per request, branch uniformity, conflict share) is not a value,
+and the change exceeds the rule's threshold. These are ``info`` records that the report
+lists after a step's causes. A single launch's notable state (DRAM traffic against the
+ideal, occupancy, register spills) is in :mod:`nsightflow.report.findings.launch_state`.
+Pure functions.
 """
 
 import math
@@ -27,8 +30,6 @@ OCCUPANCY_MOVED_PP = 5.0
 CONFLICTS_FELL_SHARE = 0.05  # a conflict share worth saying it fell from
 STALL_MOVED_CYCLES = 0.5  # cycles per issued instruction
 STALLS_LISTED = 3
-OCC_GAP_PP = 20.0  # achieved below theoretical by this many points
-MANY_WAVES = 4.0  # with more waves per SM an occupancy gap is no tail effect
 RULE_MOVED_PP = 10.0
 
 
@@ -254,108 +255,6 @@ def regime_change(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
             evidence=f"{x} -> {y}",
         )
     ]
-
-
-def occupancy_state(row: Mapping[str, Any]) -> list[Finding]:
-    """What caps theoretical occupancy, and an achieved occupancy far below it."""
-    limits = {
-        k: num(row, k)
-        for k in (
-            "occ_limit_registers",
-            "occ_limit_shared_mem",
-            "occ_limit_warps",
-            "occ_limit_blocks",
-        )
-    }
-    limits = {k: v for k, v in limits.items() if ok(v)}
-    theoretical = num(row, "theoretical_occupancy_pct")
-    achieved = measured_ratio(row, "achieved_occupancy_pct")
-    found = []
-    if limits and ok(theoretical) and theoretical < 100:
-        key = min(limits, key=lambda k: limits[k])
-        found.append(
-            Finding(
-                "occupancy_capped",
-                params={
-                    "theoretical": theoretical,
-                    "limiter": msg("limiter_" + key.removeprefix("occ_limit_")),
-                    "blocks": limits[key],
-                    "metric": f"launch__occupancy_limit_{key.removeprefix('occ_limit_')}",
-                },
-                metric=f"launch__occupancy_limit_{key.removeprefix('occ_limit_')}",
-                value=theoretical,
-                threshold=100.0,
-            )
-        )
-    waves = measured_ratio(row, "waves_per_sm")
-    if ok(theoretical) and ok(achieved) and theoretical - achieved > OCC_GAP_PP:
-        if ok(waves) and waves > MANY_WAVES:
-            found.append(
-                Finding(
-                    "occupancy_gap",
-                    params={
-                        "achieved": achieved,
-                        "theoretical": theoretical,
-                        "waves": waves,
-                    },
-                    metric="sm__warps_active.avg.pct_of_peak_sustained_active",
-                    value=achieved,
-                    threshold=theoretical - OCC_GAP_PP,
-                )
-            )
-    return found
-
-
-def spills(resources: Mapping[str, Any]) -> list[Finding]:
-    """Register spills ptxas reported."""
-    stores = resources.get("spill_store_bytes", 0) or 0
-    loads = resources.get("spill_load_bytes", 0) or 0
-    if not (stores or loads):
-        return []
-    return [
-        Finding(
-            "spills",
-            params={
-                "stores": stores,
-                "loads": loads,
-                "registers": resources.get("registers"),
-            },
-            metric="ptxas spill stores + loads",
-            value=float(stores + loads),
-            threshold=0.0,
-        )
-    ]
-
-
-def dram_state(row: Mapping[str, Any]) -> list[Finding]:
-    """DRAM bytes against the ideal (where DRAM saw the traffic)."""
-    moved, ideal = num(row, "dram_bytes"), num(row, "ideal_bytes")
-    if not (ok(moved) and ok(ideal) and ideal > 0 and moved > 0):
-        return []
-    ratio = moved / ideal
-    return [
-        Finding(
-            "dram_traffic",
-            params={
-                "ratio": ratio,
-                "moved": moved / 1e6,
-                "ideal": ideal / 1e6,
-                "verdict": msg(_dram_verdict(ratio)),
-            },
-            metric="dram__bytes_read.sum + dram__bytes_write.sum",
-            value=ratio,
-            threshold=1.2,
-        )
-    ]
-
-
-BELOW_IDEAL = 0.8  # DRAM bytes / ideal below which part of the data never left the L2
-
-
-def _dram_verdict(ratio: float) -> str:
-    if ratio < BELOW_IDEAL:
-        return "dram_below_ideal"
-    return "dram_absorbed" if ratio < 1.2 else "dram_reread"
 
 
 def rule_changes(

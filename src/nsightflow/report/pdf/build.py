@@ -46,15 +46,15 @@ from nsightflow.report.pdf.fonts import cjk_font_file
 from nsightflow.report.pdf.fonts import dejavu_dir as _dejavu_dir
 from nsightflow.report.pdf.fonts import font_css as _font_css
 from nsightflow.report.pdf.tables import (
-    _ATTR_VALUE,
+    ATTR_VALUE,
     CODE_IN_TABLE,
     MARGIN_MM,
     MIN_FONT_PT,
     MM,
     TABLE_FONT_PT,
     TEXT_WIDTH_PT,
-    _size_tables,
-    _split_wide_tables,
+    size_tables,
+    split_wide_tables,
 )
 
 MAX_FIGURE_HEIGHT_PT = 120 * MM  # two figures and some text fit on one page
@@ -105,7 +105,7 @@ img { margin: 4pt 0; }
 
 _IMG_TAG = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
 _SRC_ATTR = re.compile(r"""\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
-_IMG_SIZE_ATTRS = re.compile(rf"\s(?:width|height|style){_ATTR_VALUE}", re.I)
+_IMG_SIZE_ATTRS = re.compile(rf"\s(?:width|height|style){ATTR_VALUE}", re.I)
 _TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
 _BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
 _HEAD_CLOSE = re.compile(r"</head\s*>", re.I)
@@ -290,7 +290,7 @@ def _prepare(html: str, base_dir: Path, language: str) -> tuple[str, list[Path]]
     page, figure_dirs = _local_figures(png_figures(html), base_dir)
     with i18n.language(language):
         meter = _Meter(font_dir)
-        page = _size_tables(_split_wide_tables(page, meter), meter)
+        page = size_tables(split_wide_tables(page, meter), meter)
         page = _print_page(page, font_css, sans, mono)
     fonts = [d for d in (font_dir, cjk_file.parent if cjk_file else None) if d]
     return page, [*fonts, *figure_dirs]

@@ -26,8 +26,8 @@ COMFORT_EM = 14.0  # a text column wider than this wraps; a split keeps it this 
 CELL_PADDING_PT = 6.5  # left and right padding and rule of one table cell
 MAX_UNBROKEN_EM = 9.0  # longer words in a table cell may break anywhere
 
-_ATTR_VALUE = r"""\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)"""
-_WIDTH_ATTR = re.compile(rf"\swidth{_ATTR_VALUE}", re.I)
+ATTR_VALUE = r"""\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)"""  # "= value" of an HTML attribute
+_WIDTH_ATTR = re.compile(rf"\swidth{ATTR_VALUE}", re.I)
 _STYLE_ATTR = re.compile(r"""\sstyle\s*=\s*["']""", re.I)
 _SPAN_ATTR = re.compile(r"\s(?:colspan|rowspan)\s*=", re.I)
 _TABLE = re.compile(r"<table\b([^>]*)>(.*?)</table\s*>", re.I | re.S)
@@ -144,7 +144,7 @@ def _with_style(attrs: str, declaration: str) -> str:
     return f"{attrs[: match.end()]}{declaration}; {attrs[match.end() :]}"
 
 
-def _size_tables(html: str, meter: _Meter) -> str:
+def size_tables(html: str, meter: _Meter) -> str:
     """Give every simple table column widths on its first row and a font that fits.
 
     Tables with spanning cells, ragged rows or a nested table are left to
@@ -234,7 +234,7 @@ def _fill_groups(comfort: list[float], limit: float) -> list[list[int]]:
     return [*groups, current]
 
 
-def _split_wide_tables(html: str, meter: _Meter) -> str:
+def split_wide_tables(html: str, meter: _Meter) -> str:
     """Split a simple table too wide for the page into tables of column groups.
 
     The 14-column summary would otherwise be set below MIN_FONT_PT or in columns

@@ -1,0 +1,218 @@
+"""``context.json`` of the analyze stage: everything the report needs besides the tables.
+
+One entry per variant (idea, status, resources, sanitizer findings, raw files), the
+family's manifest fields, the ceilings and the provenance of the measurements, and
+where replayed measurements came from. :func:`variant_status` (the first stage that
+failed) is shared with the analysis table (:mod:`nsightflow.analysis.analyze`).
+
+All functions are pure apart from :func:`replay_context`, which reads the recording's
+``recording.json``.
+"""
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.analysis.derived import input_baselines, input_label
+from nsightflow.errors import ManifestError
+from nsightflow.family.registry import Family, Variant
+from nsightflow.io import recording_for
+from nsightflow.tools import sanitizer as S
+
+__all__ = ["OK", "context", "replay_context", "variant_status"]
+OK = "ok"
+
+
+def variant_status(
+    resources: Mapping[str, Any],
+    verify: Mapping[str, Any],
+    sanitize: Mapping[str, Any] | None = None,
+    timing: Mapping[str, Any] | None = None,
+) -> tuple[str, str]:
+    """The variant's overall status and message: the first stage that failed.
+
+    A variant that verified but whose memcheck found a device-side error is
+    ``memcheck_error``: right by luck is not right. One that verified but whose
+    time stage failed as a whole (timeout, crash, not recorded) takes that status:
+    shown, never ranked.
+    """
+    if not resources or not verify:
+        return "not_recorded", "no compile or verify record for this variant"
+    if resources.get("status") != OK:
+        return str(resources.get("status")), str(resources.get("message", ""))
+    if verify.get("status") == OK and (bad := S.memcheck_error(sanitize or {})):
+        return "memcheck_error", bad
+    timed = timing or {}
+    if verify.get("status") == OK and timed.get("status", OK) != OK:
+        return str(timed["status"]), "time stage: " + str(timed.get("message", ""))
+    return str(verify.get("status")), str(verify.get("message", ""))
+
+
+def context(
+    family: Family,
+    per_variant: Mapping[str, Mapping[str, Any]],
+    ceilings: Mapping[str, Any],
+    frame: pd.DataFrame,
+) -> dict[str, Any]:
+    """Everything the report needs besides the tables: family, variants, provenance.
+
+    Args:
+        family: the family manifest.
+        per_variant: variant -> {"resources", "verify", "timing", "sanitize",
+            "profile"} stage records (each with ``_file``, the raw file it came from).
+        ceilings: measured ceilings and their provenance.
+        frame: the analysis table (:func:`nsightflow.analysis.analyze.build_analysis`),
+            read for the datasheet peaks and the L2 size.
+
+    Returns:
+        The ``context.json`` document, without its ``replay`` and ``launches`` keys.
+    """
+    bases = input_baselines(family)
+    variants = [
+        _variant_entry(name, base, per_variant.get(name, {}), bases[name])
+        for name, base in family.variants.items()
+    ]
+    first = next(iter(per_variant.values()), {})
+    return {
+        "family": _family_entry(family),
+        "variants": variants,
+        "ceilings": _ceilings_entry(ceilings, frame),
+        "provenance": _provenance_entry(first, ceilings),
+    }
+
+
+def _variant_entry(
+    name: str, base: Variant, rec: Mapping[str, Any], input_baseline: str
+) -> dict[str, Any]:
+    """One variant's entry: manifest fields at its compiled parameters, status, files.
+
+    Args:
+        name: the variant's name.
+        base: the variant as the manifest declares it.
+        rec: its stage records (may be empty: nothing recorded).
+        input_baseline: the variant its input is compared against
+            (:func:`nsightflow.analysis.derived.input_baselines`).
+    """
+    resources = rec.get("resources", {})
+    var = _as_compiled(base, resources)
+    status, message = variant_status(
+        resources, rec.get("verify", {}), rec.get("sanitize"), rec.get("timing")
+    )
+    verify_sizes = rec.get("verify", {}).get("sizes", [])
+    return {
+        "name": name,
+        "kernel": var.kernel,
+        "idea": var.idea,
+        "improves_on": var.improves_on,
+        "input": input_label(var.generator_args),
+        "input_baseline": input_baseline,
+        "source": str(var.source),
+        "block": list(var.block),
+        "grid": list(var.grid),
+        "params": dict(var.config),
+        "status": status,
+        "message": message,
+        "resources": resources.get("resources", {}),
+        "source_changed": resources.get("source_changed_note", ""),
+        "profile_status": rec.get("profile", {}).get("status"),
+        "profile_message": rec.get("profile", {}).get("message", ""),
+        "sanitize": S.summary(rec["sanitize"]) if "sanitize" in rec else None,
+        "files": _raw_files(rec),
+        "verify_sizes": [s.get("n") for s in verify_sizes],
+        "max_rel_error": max(
+            (s.get("rel_l2_error", 0.0) for s in verify_sizes), default=None
+        ),
+    }
+
+
+def _raw_files(rec: Mapping[str, Any]) -> dict[str, Any]:
+    """The raw files a variant's numbers come from, per stage, and its ncu reports."""
+    return {
+        kind: rec[kind]["_file"]
+        for kind in ("resources", "verify", "timing", "sanitize")
+        if "_file" in rec.get(kind, {})
+    } | {"ncu_reports": rec.get("profile", {}).get("reports", [])}
+
+
+def _family_entry(family: Family) -> dict[str, Any]:
+    """The manifest fields of the family the report shows."""
+    return {
+        "name": family.name,
+        "title": family.title,
+        "description": family.description,
+        "flops": family.flops,
+        "bytes": family.bytes,
+        "tolerance": family.tolerance,
+        "baseline": family.baseline,
+        "vendor": family.vendor,
+        "sizes": list(family.sizes),
+        "profile_sizes": list(family.profile_sizes),
+        "verify_sizes": list(family.verify_sizes),
+    }
+
+
+def _ceilings_entry(ceilings: Mapping[str, Any], frame: pd.DataFrame) -> dict[str, Any]:
+    """Measured ceilings, and the datasheet peaks and L2 size ncu reported."""
+    peaks = frame[
+        ["peak_fp32_gflops_datasheet", "peak_dram_gbps_datasheet", "l2_bytes"]
+    ].max()
+    return {
+        "gpu": ceilings.get("gpu"),
+        "copy_gbps": ceilings.get("copy_gbps"),
+        "fp32_gflops": ceilings.get("fp32_gflops"),
+        "vendor_sgemm_gflops": ceilings.get("vendor_sgemm_gflops"),
+        "vendor_sgemm_note": ceilings.get("vendor_sgemm_note"),
+        "method": ceilings.get("method"),
+        "datasheet_fp32_gflops": _num(peaks["peak_fp32_gflops_datasheet"]),
+        "datasheet_dram_gbps": _num(peaks["peak_dram_gbps_datasheet"]),
+        "l2_bytes": _num(peaks["l2_bytes"]),
+    }
+
+
+def _provenance_entry(
+    first: Mapping[str, Any], ceilings: Mapping[str, Any]
+) -> dict[str, Any]:
+    """How the measurements were made, read from the first variant's records."""
+    return {
+        "timing": first.get("timing", {}).get("provenance", {}),
+        "timing_settings": first.get("timing", {}).get("settings", {}),
+        "profile": first.get("profile", {}),
+        "compile": first.get("resources", {}).get("provenance", {}),
+        "compile_argv": first.get("resources", {}).get("argv", []),
+        "ceilings": ceilings.get("provenance", {}),
+    }
+
+
+def _as_compiled(variant: Variant, resources: Mapping[str, Any]) -> Variant:
+    """The variant at the parameters it was compiled (and so measured) at.
+
+    A recording made before the manifest changed its axes keeps the defaults.
+    """
+    try:
+        return variant.with_params(resources.get("params", {}))
+    except ManifestError:
+        return variant
+
+
+def _num(value: Any) -> float | None:
+    """A float, or None for a missing value (NaN)."""
+    return None if pd.isna(value) else float(value)
+
+
+def replay_context(
+    per_variant: Mapping[str, Mapping[str, Any]],
+) -> dict[str, Any] | None:
+    """Where replayed measurements came from (``recording.json``), or None if measured."""
+    for record in per_variant.values():
+        source = record.get("timing", {}).get("replayed_from")
+        if source:
+            for folder in Path(source).parents:
+                if (folder / "recording.json").is_file():
+                    info = json.loads((folder / "recording.json").read_text())
+                    family = record["timing"].get("family")
+                    return {"source": str(folder), **recording_for(info, family)}
+            return {"source": source}
+    return None
