@@ -15,6 +15,7 @@ import pytest
 
 from nsightflow.family.registry import load_family
 from nsightflow.gpu import sweep as S
+from nsightflow.gpu import sweep_space as SP
 from nsightflow.gpu.search import SweepCache, search
 from nsightflow.machine import provenance
 
@@ -29,7 +30,7 @@ def _variant():
 
 
 def test_plan_records_constraint_and_thread_limits_as_data():
-    entries = {e["id"]: e for e in S.plan(_variant(), "full")}
+    entries = {e["id"]: e for e in SP.plan(_variant(), "full")}
     assert len(entries) == 3 * 7
     assert entries["BLOCK128_MODE3"]["status"] == "constraint"
     assert "MODE == 0 or BLOCK == 256" in entries["BLOCK128_MODE3"]["message"]
@@ -62,12 +63,12 @@ def test_compile_failures_are_classified(record, status):
     # 1,024 threads: 80 registers need 81,920 of the 65,536 a block may hold
     var = load_family(ROOT / "kernels" / "jacobi2d").variants["v5_strip_vec4"]
     big = var.with_params({"BLOCK_X": 128, "BLOCK_Y": 8})
-    assert S.classify_compile(record, big)[0] == status
+    assert SP.classify_compile(record, big)[0] == status
 
 
 @needs_nvcc
 def test_compile_all_keeps_every_failure_with_its_reason(tmp_path):
-    record = S.compile_all(_variant(), "full", "sm_90", tmp_path / "build", jobs=2)
+    record = SP.compile_all(_variant(), "full", "sm_90", tmp_path / "build", jobs=2)
     status = {c["id"]: c["status"] for c in record["configs"]}
     assert status["BLOCK256_MODE2"] == "compile_failed"
     assert status["BLOCK256_MODE5"] == "too_much_shared_memory"
@@ -141,7 +142,7 @@ def _prepared(tmp_path, monkeypatch, space="full"):
     var = _variant()
     build = tmp_path / "build"
     build.mkdir()
-    entries = S.plan(var, space)
+    entries = SP.plan(var, space)
     for e in entries:
         if e["status"] == "pending":
             (build / f"{e['id']}.cubin").write_text(e["id"])

@@ -11,6 +11,7 @@ import pytest
 from nsightflow.analysis.sweep import sweep_tables, write_analysis
 from nsightflow.family.registry import load_family
 from nsightflow.gpu import sweep as S
+from nsightflow.gpu import sweep_space as SP
 from nsightflow.gpu.search import SweepCache
 from nsightflow.machine import provenance
 from nsightflow.plot.sweep import heat_axes, heat_grid, write_figures
@@ -40,7 +41,7 @@ def _factor(p: dict[str, int]) -> float:
 def _record(tmp_path: Path) -> dict:
     """A v7 full-space sweep: 32 points break a constraint, 8 need > 48 KB of shared
     memory, one computes wrong, one crashes, the rest have times."""
-    entries = S.plan(V7, "full")
+    entries = SP.plan(V7, "full")
     runnable = []
     cache = SweepCache(tmp_path / "cache.jsonl", "k")
     for e in entries:

@@ -174,16 +174,7 @@ def _profile_sizes(
     spec_path.unlink()
     result_path.unlink(missing_ok=True)
     shared = {"file": report.name, "status": status, "message": message, "argv": argv}
-    record["reports"] = [
-        {
-            "size": n,
-            "result": i,
-            **shared,
-            "passes": passes[i] if i < len(passes) else None,
-            "wall_s": round(wall / len(sizes), 2),
-        }
-        for i, n in enumerate(sizes)
-    ]
+    record["reports"] = _report_entries(sizes, shared, passes, wall)
     record["wall_s"] = round(wall, 2)
     if status != Status.OK:
         message = f"n={'+'.join(str(n) for n in sizes)}: {message}"
@@ -193,6 +184,22 @@ def _profile_sizes(
         "message": message,
         **_ncu_provenance(kernels_dir, settings),
     }
+
+
+def _report_entries(
+    sizes: list[int], shared: dict[str, Any], passes: list[int], wall: float
+) -> list[dict[str, Any]]:
+    """``profile.json``'s ``reports``: one entry per size, in the report's order."""
+    return [
+        {
+            "size": n,
+            "result": i,
+            **shared,
+            "passes": passes[i] if i < len(passes) else None,
+            "wall_s": round(wall / len(sizes), 2),
+        }
+        for i, n in enumerate(sizes)
+    ]
 
 
 def _ncu_provenance(kernels_dir: Path, settings: NcuSettings) -> dict[str, Any]:

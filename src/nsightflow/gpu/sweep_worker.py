@@ -30,7 +30,7 @@ from nsightflow.gpu import timing
 from nsightflow.gpu.launch import GpuContext, Launcher, load_helpers
 from nsightflow.gpu.search import SweepCache, search
 from nsightflow.gpu.verify import compare
-from nsightflow.gpu.worker import _Batch
+from nsightflow.gpu.worker import Batch
 
 POISONED = 3  # exit code: the context is unusable after a configuration's fault
 
@@ -156,7 +156,7 @@ class Evaluator:
             s["cache"], self.family.ideal_bytes(launcher.sizes), self.l2
         )
         flush = self.flush if cold else None
-        runner = _Batch(self.gpu, launcher, self.spin, flush, self.l2)
+        runner = Batch(self.gpu, launcher, self.spin, flush, self.l2)
         sampling = timing.TimingSettings(
             warmup=0,
             min_reps=s["min_reps"],

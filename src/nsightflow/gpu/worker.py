@@ -87,7 +87,7 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
             cold = timing.is_cold(
                 settings.cache, family.ideal_bytes(launcher.sizes), l2
             )
-            runner = _Batch(gpu, launcher, spin, flush if cold else None, l2)
+            runner = Batch(gpu, launcher, spin, flush if cold else None, l2)
             before = timing.gpu_state()
             samples, settled = timing.sample_until_settled(runner.run, settings)
             after = timing.gpu_state()
@@ -128,7 +128,7 @@ def _generated(launcher: Launcher) -> dict[str, Any]:
     return {"generated": extra} if extra else {}
 
 
-class _Batch:
+class Batch:
     """Timed launches queued behind a spinning kernel (see :mod:`nsightflow.gpu.timing`).
 
     Hot: launches back to back, an event between each. Cold: an L2-sized memset before
@@ -148,6 +148,7 @@ class _Batch:
         )
 
     def run(self, k: int) -> list[float]:
+        """Time ``k`` launches queued behind one spin kernel; their times in us."""
         cuda = self.gpu.cuda
         k = min(k, timing.MAX_BATCH)
         per_launch = timing.SPIN_NS_PER_LAUNCH * (2 if self.flush else 1)
