@@ -9,7 +9,9 @@ Expressions in a manifest (shapes, grids, scalar values, flops, bytes) are evalu
 over *sizes*: ``n`` and the integer sizes ``generate(n, rng)`` returns (the manifest's
 ``generated`` list, e.g. ``nnz`` of a sparse matrix). A variant is one kernel or an
 ordered list of ``launches``; the loader checks every name an expression or a launch
-uses, so a bad manifest fails at load time naming the file and field.
+uses, then evaluates every expression at every declared size
+(:func:`nsightflow.family.checks.check_family`), so a bad manifest fails at load time
+naming the file and field.
 """
 
 from collections.abc import Mapping
@@ -21,6 +23,7 @@ import jsonschema
 import yaml
 
 from nsightflow.errors import ManifestError
+from nsightflow.family.checks import check_block, check_family
 from nsightflow.family.expr import names as expr_names
 from nsightflow.family.model import (
     ARRAY_ROLES,
@@ -117,7 +120,7 @@ def load_family(folder: Path) -> Family:
         raise ManifestError(
             f"{folder / 'reference.py'}: missing (generate + reference)"
         )
-    return Family(
+    family = Family(
         name=data["name"],
         title=data.get("title", data["name"]),
         description=data.get("description", ""),
@@ -133,6 +136,8 @@ def load_family(folder: Path) -> Family:
         variants=variants,
         generated=generated,
     )
+    check_family(family)
+    return family
 
 
 def _family_args(path: Path, entries: list[dict[str, Any]]) -> tuple[Arg, ...]:
@@ -260,6 +265,7 @@ def _launch(
     known: set[str],
 ) -> Launch:
     """One launch with its argument names resolved (and checked) to ``Arg``s."""
+    check_block(tuple(spec["block"]), f"{path}: field {where}")
     for i, g in enumerate(spec["grid"]):
         _check_names(path, f"{where}.grid.{i}", g, known)
     shared = str(spec.get("shared_bytes", "0"))
