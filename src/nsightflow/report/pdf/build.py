@@ -13,6 +13,7 @@ style, and the page is prepared for paper first:
   (paths, metric names) break rather than run off the page. Header rows repeat
   on every page a table spans.
 * Code blocks are monospace and wrap long lines.
+* Links print as their text followed by their address in brackets.
 * Figures are read relative to the report folder, checked before the render,
   and printed at their own resolution, shrunk to the text width and to at most
   MAX_FIGURE_HEIGHT_PT.
@@ -43,6 +44,7 @@ from nsightflow.report.pdf.fonts import Meter as _Meter
 from nsightflow.report.pdf.fonts import cjk_font_file
 from nsightflow.report.pdf.fonts import dejavu_dir as _dejavu_dir
 from nsightflow.report.pdf.fonts import font_css as _font_css
+from nsightflow.report.text import links_as_text
 
 MM = 72 / 25.4  # PDF points per millimetre
 PAGE_WIDTH_MM = 210.0  # A4 portrait
@@ -439,7 +441,8 @@ def _prepare(html: str, base_dir: Path, language: str) -> tuple[str, list[Path]]
     font_dir = _dejavu_dir()
     cjk_file = cjk_font_file() if language == "zh" else None
     font_css, sans, mono = _font_css(font_dir, cjk_file)
-    page, figure_dirs = _local_figures(html, base_dir)
+    # paper has no links: each shows its address after its text
+    page, figure_dirs = _local_figures(links_as_text(html), base_dir)
     with i18n.language(language):
         page = _print_page(_size_tables(page, _Meter(font_dir)), font_css, sans, mono)
     fonts = [d for d in (font_dir, cjk_file.parent if cjk_file else None) if d]

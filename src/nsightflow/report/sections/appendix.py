@@ -12,6 +12,7 @@ import pandas as pd
 from nsightflow.report.findings import core as diagnose
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.common import SectionBase, bullets, table
+from nsightflow.report.text import plain
 
 
 class AppendixSections(SectionBase):
@@ -38,7 +39,10 @@ class AppendixSections(SectionBase):
         if unprofiled:
             parts += [T("unprofiled"), self._unprofiled_table(unprofiled)]
         if not unreadable.empty:
-            parts += [T("unreadable"), "\n".join(bullets(unreadable["message"]))]
+            parts += [
+                T("unreadable"),
+                "\n".join(bullets(map(plain, unreadable["message"]))),
+            ]
         return "\n\n".join(parts)
 
     @staticmethod
@@ -47,7 +51,7 @@ class AppendixSections(SectionBase):
             {
                 T("col_variant"): f"`{v['name']}`",
                 T("col_status"): v["status"],
-                T("col_message"): v["message"].replace("\n", " ")[:300],
+                T("col_message"): plain(v["message"][:300]),
             }
             for v in bad
         ]
@@ -59,7 +63,7 @@ class AppendixSections(SectionBase):
             {
                 T("col_variant"): f"`{v['name']}`",
                 T("col_profile"): v["profile_status"],
-                T("col_fix"): v["profile_message"].replace("\n", " ")[:400],
+                T("col_fix"): plain(v["profile_message"][:400]),
             }
             for v in unprofiled
         ]

@@ -26,6 +26,7 @@ from nsightflow.report.sections.common import bullets, figure, fmt, source, tabl
 from nsightflow.report.sections.sanitize import SanitizeSections
 from nsightflow.report.sections.steps import StepSections
 from nsightflow.report.sections.timeline import TimelineSections
+from nsightflow.report.text import code_block, inline
 
 
 class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSections):
@@ -63,9 +64,9 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
     def header(self) -> str:
         """Title, description, where and how it was measured, the result."""
         lines = [
-            "# " + T("h_report", title=self.fam["title"]),
+            "# " + T("h_report", title=inline(self.fam["title"])),
             "",
-            self.fam["description"],
+            inline(self.fam["description"], paragraphs=True),
             "",
             self._measured_on(),
         ]
@@ -171,7 +172,7 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
         previous = r.get("speedup_vs_previous", math.nan)
         if v["improves_on"] and not pd.isna(previous) and previous < 1:
             return T("note_slower", before=v["improves_on"])
-        return str(v["idea"])
+        return inline(v["idea"])
 
     def baseline(self) -> str:
         """Section 1: every variant over the size sweep."""
@@ -241,9 +242,7 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
                 "",
                 T("baseline_source", variant=base),
                 "",
-                "```cuda",
-                source(self.variants[base]["source"]),
-                "```",
+                code_block(source(self.variants[base]["source"]), "cuda"),
             ]
         )
 

@@ -20,6 +20,7 @@ from nsightflow.report.sections.common import (
     figure,
     fmt,
 )
+from nsightflow.report.text import code_block, inline, plain
 
 
 class StepSections(SectionBase):
@@ -40,16 +41,15 @@ class StepSections(SectionBase):
         before = v["improves_on"]
         lines = [
             "",
-            "### " + T("h_step", k=k, variant=name, idea=v["idea"]),
+            "### " + T("h_step", k=k, variant=name, idea=inline(v["idea"])),
             "",
             T("step_intro", before=before, status=v["status"]),
             "",
-            "```diff",
-            diff(self.variants[before]["source"], v["source"]),
-            "```",
+            code_block(diff(self.variants[before]["source"], v["source"]), "diff"),
         ]
         if v["status"] != "ok":
-            return [*lines, "", T("not_measured", message=v["message"][:800])]
+            message = plain(v["message"][:800])
+            return [*lines, "", T("not_measured", message=message)]
         for n in self.profile_sizes:
             a, b = self.row(before, n), self.row(name, n)
             if a and b:
