@@ -11,7 +11,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from nsightflow.errors import NsightflowError
+from nsightflow.errors import NsightflowError, describe
 from nsightflow.machine import provenance
 from nsightflow.stages.timeline import add_commands as add_timeline_commands
 
@@ -184,8 +184,13 @@ def _record(args: argparse.Namespace) -> int:
 
 
 def _parse(args: argparse.Namespace) -> int:
+    from nsightflow.tools import ncu_parse as P
     from nsightflow.tools.ncu_parse import parse_files, write_table
+    from nsightflow.tools.tables import check_outputs
 
+    outputs = [(args.output, P.METRIC_COLUMNS), (args.rules, P.RULE_COLUMNS)]
+    outputs = [(path, columns) for path, columns in outputs if path is not None]
+    check_outputs(outputs, P.expand_inputs(args.reports), force=args.force)
     metrics, rules = parse_files(args.reports, keep_going=args.keep_going)
     if args.metrics:
         from nsightflow.tools.ncu_metrics import resolve
@@ -204,9 +209,10 @@ def _parse(args: argparse.Namespace) -> int:
     write_table(metrics, args.output)
     if args.rules:
         write_table(rules, args.rules)
+    launches = P.count_launches(metrics)
     print(
-        f"{len(metrics)} metric values from {metrics['launch'].nunique()} launch(es) "
-        f"-> {args.output}"
+        f"{len(metrics)} metric values from {launches} "
+        f"launch{'' if launches == 1 else 'es'} -> {args.output}"
     )
     return 0
 
@@ -372,7 +378,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("parse", help=".ncu-rep / ncu raw CSV -> long metrics table")
     p.add_argument("reports", type=Path, nargs="+", help="files or folders")
-    p.add_argument("-o", "--output", type=Path, required=True, help=".csv or .parquet")
+    p.add_argument(
+        "-o", "--output", type=Path, required=True, help=".csv or .parquet (pyarrow)"
+    )
     p.add_argument("--rules", type=Path, help="also write ncu rule results here")
     p.add_argument("--family", help="family label for reports without profile.json")
     p.add_argument(
@@ -386,6 +394,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--keep-going",
         action="store_true",
         help="record unreadable reports as errors in the rules table and go on",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing output that is not a table written by parse",
     )
     p.set_defaults(handler=_parse)
 
@@ -464,7 +477,10 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    except Exception:
+    except Exception as exc:
+        if (message := describe(exc)) is not None:  # the machine's fault, not ours
+            print(f"ERROR: {message}", file=sys.stderr)
+            return 2
         traceback.print_exc()
         print(
             "This is a bug in nsightflow; please report it with the traceback above.",
