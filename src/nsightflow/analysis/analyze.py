@@ -14,7 +14,6 @@ Writes into ``results/analysis/<family>/``:
 All functions that build frames are pure; only :func:`write_analysis` touches files.
 """
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +26,7 @@ from nsightflow.analysis.launches import aggregate_launches, launch_table
 from nsightflow.family.inputs import ideal_counts, recorded_sizes
 from nsightflow.family.registry import Family, load_family
 from nsightflow.machine.provenance import read_json, write_json
-from nsightflow.machine.recording import recording_for
+from nsightflow.machine.recording import read_recorded, recording_for
 from nsightflow.tools import ncu_metrics as M
 from nsightflow.tools import sanitizer as S
 
@@ -313,6 +312,10 @@ def build_analysis(
     for special in ("unsupported", "gpu_busy"):
         hit = frame["timing_status"] == special
         frame.loc[hit & (frame["status"] == OK), "status"] = special
+    # a swept size the timing record lacks (recorded before the sweep had it)
+    absent = frame["timing_status"].isna() & (frame["status"] == OK)
+    frame.loc[absent, "status"] = "not_recorded"
+    frame.loc[absent, "message"] = "this size is not in the timing record"
     frame = frame.drop(columns="timing_status")
     wide = wide_metrics(long_metrics)
     wide["variant"] = wide["variant"].astype(object)
@@ -490,7 +493,7 @@ def replay_context(
         if source:
             for folder in Path(source).parents:
                 if (folder / "recording.json").is_file():
-                    info = json.loads((folder / "recording.json").read_text())
+                    info = read_recorded(folder / "recording.json")
                     family = record["timing"].get("family")
                     return {"source": str(folder), **recording_for(info, family)}
             return {"source": source}

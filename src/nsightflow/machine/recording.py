@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from nsightflow import SCHEMA_VERSION
 from nsightflow.errors import StageInputError
 from nsightflow.machine.provenance import read_json, write_json
 
@@ -47,10 +48,11 @@ def choose_mode(mode: str, source: Path) -> tuple[str, str]:
     """Resolve ``auto`` into ``measure`` or ``replay``; return (mode, explanation).
 
     Raises:
-        StageInputError: measuring was asked for without a GPU, or replay without a
-            recording.
+        StageInputError: the mode (or ``NSIGHTFLOW_MODE``, which overrides it) is not
+            one of :data:`MODES`, or replay was asked for without a recording.
     """
-    mode = os.environ.get("NSIGHTFLOW_MODE") or mode
+    override = checked_mode(os.environ.get("NSIGHTFLOW_MODE", ""), "NSIGHTFLOW_MODE")
+    mode = override or checked_mode(mode, "config.yaml: field mode")
     if mode in ("measure", "auto"):
         ok, why = gpu_available()
         if ok:
@@ -73,19 +75,76 @@ def choose_mode(mode: str, source: Path) -> tuple[str, str]:
     )
 
 
+MODES = ("auto", "measure", "replay")  # config.schema.yaml: mode
+
+
+def checked_mode(value: str, where: str) -> str:
+    """A mode (``auto``, ``measure``, ``replay``) or "" checked like the config key.
+
+    Raises:
+        StageInputError: the value is not one of :data:`MODES`, naming ``where``.
+    """
+    if value and value not in MODES:
+        raise StageInputError(
+            f"{where}: {value!r} is not one of {list(MODES)}; "
+            + (
+                "unset it, or set one of them (it overrides config key mode)"
+                if where == "NSIGHTFLOW_MODE"
+                else "choose one of them"
+            )
+        )
+    return value
+
+
+def read_recorded(path: Path, stage_output: bool = False) -> dict[str, Any]:
+    """One JSON file of a recording: every recorded JSON is read through here.
+
+    Args:
+        path: ``recording.json`` or a recorded stage output.
+        stage_output: Also check its ``schema_version`` (a stage wrote it).
+
+    Raises:
+        StageInputError: the file is missing, unreadable, not JSON, not an object or
+            of another schema version, naming the file and the fix.
+    """
+    fix = "restore it from a copy of the recording, or record again"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise StageInputError(f"{path}: missing from the recording; {fix}") from exc
+    except json.JSONDecodeError as exc:
+        raise StageInputError(
+            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
+            f"{exc.msg}); the file is corrupt or truncated: {fix}"
+        ) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StageInputError(f"{path}: cannot be read ({exc}); {fix}") from exc
+    if not isinstance(data, dict):
+        raise StageInputError(
+            f"{path}: holds a JSON {type(data).__name__}, not an object; {fix}"
+        )
+    if stage_output and data.get("schema_version") != SCHEMA_VERSION:
+        raise StageInputError(
+            f"{path}: field schema_version is {data.get('schema_version')!r}, "
+            f"expected {SCHEMA_VERSION}; record it again with this version"
+        )
+    return data
+
+
 def recording_info(source: Path) -> dict[str, Any]:
     """``recording.json`` of a recording folder.
 
     Raises:
-        StageInputError: the folder or its ``recording.json`` is missing.
+        StageInputError: the folder or its ``recording.json`` is missing or corrupt.
     """
     path = source / "recording.json"
     if not path.is_file():
         raise StageInputError(
-            f"{path}: missing; config `source` must name a recording folder made by "
-            "scripts/record_example.sh (or copied back from a cluster run's results/)"
+            f"{path}: missing; config `source` must name a recording folder: the "
+            "bundled examples/h200, or one made on a GPU machine with `nsightflow "
+            "record --results results --out DIR`"
         )
-    return json.loads(path.read_text())  # type: ignore[no-any-return]
+    return read_recorded(path)
 
 
 def replay_file(
@@ -121,13 +180,13 @@ def replay_file(
         shutil.copytree(recorded, output)
         meta = output / "profile.json"
         if meta.is_file():
-            write_json(meta, _stamp(read_json(meta), recorded))
+            write_json(meta, _stamp(read_recorded(meta, stage_output=True), recorded))
         return
     if recorded.suffix == ".csv":  # a table: copied as is, its JSON record is stamped
         output.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(recorded, output)
         return
-    data = read_json(recorded)
+    data = read_recorded(recorded, stage_output=True)
     write_json(output, _stamp(data, recorded))
 
 
@@ -202,7 +261,7 @@ def record(results: Path, out: Path, command: str, add: bool = False) -> dict[st
         shutil.copy2(path, target)
     info = _recording_info(results, command)
     if add:
-        main = json.loads((out / "recording.json").read_text())
+        main = read_recorded(out / "recording.json")
         folders = sorted({"/".join(f.relative_to(results).parts[:2]) for f in files})
         main.setdefault("additions", []).append(
             {**info, "folders": folders, "files": len(files), "replaced": replaced}

@@ -179,9 +179,7 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
         timed = self.a.dropna(subset=["time_median_us"])
         if timed.empty:
             return f"## {T('h_baseline')}\n\n{T('no_timings')}"
-        times = timed.pivot_table(
-            index="size", columns="variant", values="time_median_us"
-        ).reset_index()
+        times = self._times(timed)
         times["size"] = times["size"].astype(int).astype(str)
         times = times.rename(columns={"size": T("col_size")})
         s = self.ctx["provenance"].get("timing_settings", {})
@@ -206,6 +204,23 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
             + table(times)
             + self._regimes()
         )
+
+    def _times(self, timed: pd.DataFrame) -> pd.DataFrame:
+        """Median times, size by variant; a size the recording lacks says so."""
+        absent = self.a[self.a["status"] == "not_recorded"]
+        if absent.empty:
+            return timed.pivot_table(
+                index="size", columns="variant", values="time_median_us"
+            ).reset_index()
+        cells = pd.concat(
+            [
+                timed.assign(cell=timed["time_median_us"].map("{:,.2f}".format)),
+                absent.assign(cell=T("not_recorded")),
+            ]
+        )
+        return cells.pivot_table(
+            index="size", columns="variant", values="cell", aggfunc="first"
+        ).reset_index()
 
     def _regimes(self) -> str:
         l2 = self.ctx["ceilings"].get("l2_bytes")
