@@ -243,14 +243,18 @@ def _plot(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from nsightflow.report.build import write_report
+    from nsightflow.report.build import write_report, write_summary
 
+    if args.only == "summary":
+        write_summary(args.analysis_dir, args.out_dir)
+        return 0
     write_report(
         args.analysis_dir,
         args.figures_dir,
         args.out_dir,
         language=args.language,
         timeline=args.timeline[0] if args.timeline else None,
+        summary=args.only is None,
     )
     return 0
 
@@ -267,7 +271,7 @@ def _pdf(args: argparse.Namespace) -> int:
 def _index(args: argparse.Namespace) -> int:
     from nsightflow.report.build import write_index
 
-    write_index(args.report_dir, args.families)
+    write_index(args.report_dir, args.families, language=args.language)
     return 0
 
 
@@ -424,7 +428,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out-dir", type=Path, required=True)
     p.set_defaults(handler=_plot)
 
-    p = sub.add_parser("report", help="report.md / report.html / summary.csv")
+    p = sub.add_parser(
+        "report", help="report.md / report.html (report.zh.* in Chinese) / summary.csv"
+    )
     p.add_argument("--analysis-dir", type=Path, required=True)
     p.add_argument("--figures-dir", type=Path, required=True)
     p.add_argument("--out-dir", type=Path, required=True)
@@ -441,6 +447,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         help="the family's timeline_summary.csv: adds the timeline section",
     )
+    p.add_argument(
+        "--only",
+        choices=["report", "summary"],
+        help="write only report[.LANG].md/.html, or only summary.csv (default: both)",
+    )
     p.set_defaults(handler=_report)
     p = sub.add_parser("pdf", help="report.html -> report.pdf (A4)")
     p.add_argument("html", type=Path)
@@ -455,6 +466,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("index", help="index.md / index.html over all families")
     p.add_argument("--report-dir", type=Path, default=Path("results/report"))
     p.add_argument("--families", nargs="+", required=True)
+    p.add_argument(
+        "--language",
+        choices=["en", "zh"],
+        default="en",
+        help="link the reports in this language (index.zh.html for zh)",
+    )
     p.set_defaults(handler=_index)
     add_timeline_commands(sub)
     return parser

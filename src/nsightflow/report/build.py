@@ -1,5 +1,8 @@
 """Report stage: ``report.md``, ``report.html`` and ``summary.csv`` of one family.
 
+A report in another language than English is ``report.<language>.md`` (and
+``.html``, ``.pdf``), so the languages coexist; figures and the summary are shared.
+
 The sections themselves are built in :mod:`nsightflow.report.sections.family`; this module writes the
 formats: Markdown, HTML (self-contained, user strings escaped), PDF, and the index
 over all families.
@@ -14,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from nsightflow.report.i18n import DEFAULT_LANGUAGE, HTML_LANG, parse_language
+from nsightflow.report.paths import index_stem, report_stem
 from nsightflow.report.sections.family import ReportBuilder
 
 SUMMARY_COLUMNS = [
@@ -104,14 +108,25 @@ def _write_csv(frame: pd.DataFrame, path: Path) -> None:
     frame.to_csv(path, index=False, float_format="%.10g")
 
 
+def write_summary(analysis_dir: Path, out_dir: Path) -> None:
+    """Write ``summary.csv`` of one family (the same in every language)."""
+    analysis = pd.read_csv(analysis_dir / "analysis.csv")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _write_csv(summary_frame(analysis), out_dir / "summary.csv")
+
+
 def write_report(
     analysis_dir: Path,
     figures_dir: Path,
     out_dir: Path,
     language: str = DEFAULT_LANGUAGE,
     timeline: Path | None = None,
+    summary: bool = True,
 ) -> None:
-    """Write report.md, report.html (figures embedded) and summary.csv of one family.
+    """Write report.md and report.html (figures embedded) of one family.
+
+    In another language than English the files are ``report.<language>.md`` and
+    ``.html`` (:func:`report_stem`).
 
     Args:
         analysis_dir: Folder of the analyze stage's files for the family.
@@ -121,10 +136,12 @@ def write_report(
             ``summary.csv`` are the same in every language.
         timeline: ``timeline_summary.csv`` of the family; with it the report has a
             timeline section (its figure ``timeline.png`` in ``figures_dir``).
+        summary: Also write ``summary.csv`` (:func:`write_summary`).
 
     Raises:
         ValueError: The language is not one the catalogue has.
     """
+    stem = report_stem(language)
     analysis = pd.read_csv(analysis_dir / "analysis.csv")
     stalls = pd.read_csv(analysis_dir / "stalls.csv")
     rules_path = analysis_dir / "rules.csv"
@@ -141,24 +158,34 @@ def write_report(
     text = text.replace("](figures/", f"]({rel.as_posix()}/")
     out_dir.mkdir(parents=True, exist_ok=True)
     title = ctx["family"]["title"]
-    (out_dir / "report.md").write_text(text)
+    (out_dir / f"{stem}.md").write_text(text)
     page = to_html(text, title, base_dir=out_dir, language=language)
-    (out_dir / "report.html").write_text(page)
-    _write_csv(summary_frame(analysis), out_dir / "summary.csv")
+    (out_dir / f"{stem}.html").write_text(page)
+    if summary:
+        _write_csv(summary_frame(analysis), out_dir / "summary.csv")
 
 
-def write_index(report_dir: Path, families: list[str]) -> None:
-    """``index.md`` / ``index.html`` over every family's report."""
+def write_index(
+    report_dir: Path, families: list[str], language: str = DEFAULT_LANGUAGE
+) -> None:
+    """``index.md`` / ``index.html`` over every family's report.
+
+    In another language than English: ``index.<language>.md`` / ``.html``, linking
+    that language's reports.
+    """
+    stem, index = report_stem(language), index_stem(language)
     rows = []
     for family in families:
         summary = pd.read_csv(report_dir / family / "summary.csv")
         ok = summary[summary["status"] == "ok"]
         key = int(summary["size"].max())
         best = ok[ok["size"] == key].nsmallest(1, "time_median_us")
-        failed = sorted(set(summary[summary["status"] != "ok"]["variant"]))
+        # a size a variant does not accept, or one the recording lacks, is no failure
+        bad = ~summary["status"].isin(["ok", "unsupported", "not_recorded"])
+        failed = sorted(set(summary[bad]["variant"]))
         rows.append(
             {
-                "family": f"[{family}]({family}/report.html)",
+                "family": f"[{family}]({family}/{stem}.html)",
                 "variants": summary["variant"].nunique(),
                 "fastest at its largest size": (
                     f"`{best.iloc[0]['variant']}` (n = {key}, "
@@ -167,7 +194,7 @@ def write_index(report_dir: Path, families: list[str]) -> None:
                     else "none correct"
                 ),
                 "failed": ", ".join(f"`{v}`" for v in failed) or "none",
-                "files": f"[md]({family}/report.md), [pdf]({family}/report.pdf), "
+                "files": f"[md]({family}/{stem}.md), [pdf]({family}/{stem}.pdf), "
                 f"[csv]({family}/summary.csv)",
             }
         )
@@ -176,5 +203,5 @@ def write_index(report_dir: Path, families: list[str]) -> None:
         + pd.DataFrame(rows).to_markdown(index=False)
         + "\n\nMeasured ceilings of the GPU: [ceilings.csv](ceilings.csv).\n"
     )
-    (report_dir / "index.md").write_text(text)
-    (report_dir / "index.html").write_text(to_html(text, "nsightflow reports"))
+    (report_dir / f"{index}.md").write_text(text)
+    (report_dir / f"{index}.html").write_text(to_html(text, "nsightflow reports"))
