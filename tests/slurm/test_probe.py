@@ -13,7 +13,9 @@ HERE = Path(__file__).resolve().parent
 
 
 def _conftest():
-    spec = importlib.util.spec_from_file_location("slurm_conftest", HERE / "conftest.py")
+    spec = importlib.util.spec_from_file_location(
+        "slurm_conftest", HERE / "conftest.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -234,11 +234,11 @@ class Family:
 
     def ideal_flops(self, n: int | Sizes) -> float:
         """Ideal floating-point operations at size ``n`` (or a sizes mapping)."""
-        return count(self.flops, as_sizes(n), f"{self.folder}/family.yaml: flops")
+        return count(self.flops, as_sizes(n), f"{self.folder}/family.yaml: field flops")
 
     def ideal_bytes(self, n: int | Sizes) -> float:
         """Ideal DRAM bytes (each input read once, each output written once)."""
-        return count(self.bytes, as_sizes(n), f"{self.folder}/family.yaml: bytes")
+        return count(self.bytes, as_sizes(n), f"{self.folder}/family.yaml: field bytes")
 
     def reference_module(self) -> ModuleType:
         """The family's ``reference.py`` module."""
