@@ -111,6 +111,16 @@ BAD = {
         "args.A.shape",
         "outside",
     ),
+    "nan_tolerance": (
+        lambda d: d.update(tolerance=float("nan")),
+        "tolerance",
+        "finite",
+    ),
+    "infinite_tolerance": (
+        lambda d: d.update(tolerance=float("inf")),
+        "tolerance",
+        "finite",
+    ),
     "block_too_large": (
         lambda d: _variant(d).update(block=[64, 32, 1]),
         "variants.v1_smem.launches.0.block",

@@ -14,6 +14,7 @@ uses, then evaluates every expression at every declared size
 naming the file and field.
 """
 
+import math
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -89,6 +90,11 @@ def load_family(folder: Path) -> Family:
         raise ManifestError(
             f"{path}: field name: {data['name']!r} must equal the folder name "
             f"{folder.name!r}"
+        )
+    if not math.isfinite(data["tolerance"]):  # YAML's .nan and .inf pass the schema
+        raise ManifestError(
+            f"{path}: field tolerance: {data['tolerance']} is not a finite number; "
+            "give the largest accepted relative error, e.g. 1.0e-6"
         )
     args = _family_args(path, data["args"])
     generated = tuple(data.get("generated", []))
