@@ -3,7 +3,6 @@
 Run `snakemake --cores all`; reports land in results/report/<family>/.
 """
 
-
 from snakemake.utils import min_version
 
 min_version("9.0")

@@ -2,10 +2,12 @@
 visibly elsewhere). Run with `pytest -m "gpu or ncu"` on the GPU machine."""
 
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,12 +90,18 @@ def test_timing_records_clocks_and_settles(tmp_path):
         "--out",
         str(out),
     )
-    rows = json.loads(out.read_text())["rows"]
+    record = json.loads(out.read_text())
+    rows = record["rows"]
     assert [r["size"] for r in rows] == [1048576, 4194304]
     for r in rows:
         assert 0 < r["time_min_us"] <= r["time_median_us"] <= r["time_q3_us"]
         assert r["reps"] >= 30
         assert "sm_clock_mhz" in r["gpu_before"]
+        # issue 19: the samples the median came from, kept in whole nanoseconds
+        samples = [int(s) / 1000 for s in r["samples_ns"].split()]
+        assert len(samples) == r["reps"]
+        assert abs(statistics.median(samples) - r["time_median_us"]) < 0.001
+    assert "faulty/v0_naive.cu" in record["source"]["files"]
 
 
 @pytest.mark.ncu
@@ -108,6 +116,14 @@ def test_profile_one_launch_and_parse(tmp_path):
     )
     meta = json.loads((folder / "profile.json").read_text())
     assert meta["status"] == "ok" and meta["settings"]["clock_control"] == "none"
-    nsightflow("parse", str(folder), "-o", str(tmp_path / "m.csv"))
+    source = tmp_path / "m.source.csv"
+    nsightflow(
+        "parse", str(folder), "-o", str(tmp_path / "m.csv"), "--source", str(source)
+    )
     text = (tmp_path / "m.csv").read_text()
     assert "gpu__time_duration.sum" in text and "dram__bytes_read.sum" in text
+    # the lean set samples warps per instruction (issue 22), mapped to source lines
+    samples = pd.read_csv(source)
+    assert samples["samples"].sum() > 0
+    code = (FAULTY / "faulty" / "v0_naive.cu").read_text().splitlines()
+    assert samples["line"].between(1, len(code)).all()

@@ -19,15 +19,17 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-# GPU rule (measure mode) -> the replay rule that stands in for it.
-GPU_TWINS = {
-    "verify_variant": "replay_verify",
-    "time_variant": "replay_time",
-    "profile_variant": "replay_profile",
-    "sanitize_variant": "replay_sanitize",
-    "measure_ceilings": "replay_ceilings",
-}
-GPU_RULES = set(GPU_TWINS.values())
+# GPU rules of measure mode; in replay, the family and ceilings replay jobs stand in
+# for them (given the same resources below), so that scheduling can be tested here.
+GPU_RULES_MEASURE = (
+    "verify_variant",
+    "time_variant",
+    "profile_variant",
+    "sanitize_variant",
+    "measure_ceilings",
+)
+REPLAYED = ("jacobi2d", "sgemm")  # the families these tests replay
+GPU_RULES = {f"replay_{f}" for f in REPLAYED} | {"replay_ceilings"}
 # GPU rules of measure mode only (the timeline's replay needs no GPU twin here).
 TIMELINE_GPU_RULES = {"choose_timeline_backend", "timeline_variant"}
 REPORT_FILES = ("report.md", "report.html", "report.pdf", "summary.csv")
@@ -58,8 +60,8 @@ def slurm_profile(workdir: Path, **extra: str) -> None:
     """profiles/slurm/ of the copy, plus the GPU rules' resources on their twins."""
     path = workdir / "profiles/slurm/config.yaml"
     profile = yaml.safe_load(path.read_text())
-    for gpu_rule, twin in GPU_TWINS.items():
-        resources = profile["set-resources"][gpu_rule]
+    resources = profile["set-resources"]["verify_variant"]
+    for twin in GPU_RULES:
         profile["set-resources"][twin] = {**resources, "gpu": 1, **extra}
     path.write_text(yaml.safe_dump(profile, sort_keys=False))
 
@@ -75,9 +77,10 @@ def snakemake_slurm(
             "--workflow-profile",
             "profiles/slurm",
             "--configfile",
-            ".test/config.yaml",  # Jacobi-2D only: about 40 jobs
+            ".test/config.yaml",
             "--config",
             "mode=replay",
+            f"families=[{','.join(REPLAYED)}]",  # about 40 jobs
             # the test cluster has no accounting database: poll with squeue
             "--slurm-status-command",
             "squeue",
@@ -169,8 +172,8 @@ def test_replay_through_slurm_one_job_per_gpu(workdir, slurm_cluster, same_as_on
     jobs = node_records(slurm_cluster, rules)
     gpu_jobs = [j for j in jobs if j.rule in GPU_RULES]
     cpu_jobs = [j for j in jobs if j.rule not in GPU_RULES]
-    # verify, time, profile, sanitize x 6 variants; ceilings
-    assert len(gpu_jobs) == 4 * 6 + 1
+    # one replay job per family; ceilings
+    assert len(gpu_jobs) == len(REPLAYED) + 1
     # GPU jobs: one GPU each, in the gpu partition, and that GPU is what CUDA sees.
     for job in gpu_jobs:
         assert job.partition == "gpu" and len(job.gpus) == 1, job
@@ -209,16 +212,18 @@ def test_exclusive_gpu_jobs_have_the_node_to_themselves(workdir, slurm_cluster):
     slurm_profile(workdir, slurm_extra="'--exclusive'")
     from nsightflow.family.registry import load_family
 
-    variants = load_family(ROOT / "kernels/jacobi2d").variants
-    targets = [f"results/verify/jacobi2d/{v}.json" for v in variants] + [
-        f"results/build/jacobi2d/{v}.resources.json" for v in variants
+    # the families' replay jobs (GPU twins), then each variant's parse job (CPU)
+    targets = [
+        f"results/metrics/{family}/{v}.csv"
+        for family in REPLAYED
+        for v in load_family(ROOT / "kernels" / family).variants
     ]
     proc = snakemake_slurm(workdir, slurm_cluster, *targets)
     assert proc.returncode == 0, proc.stderr[-3000:]
 
     jobs = node_records(slurm_cluster, submitted(workdir))
     gpu_jobs = [j for j in jobs if j.rule in GPU_RULES]
-    assert len(gpu_jobs) == len(variants)
+    assert len(gpu_jobs) == len(REPLAYED)
     for gpu_job in gpu_jobs:
         others = [j for j in jobs if j is not gpu_job and j.overlaps(gpu_job)]
         assert not others, f"{gpu_job} shared the node with {others}"
@@ -252,10 +257,11 @@ def test_profile_pins_measure_and_asks_gpus_only_for_gpu_rules(workdir):
         name = block.split(":", 1)[0]
         line = next(ln for ln in block.splitlines() if "resources:" in ln)
         resources.setdefault(name, set()).add(line)
-    assert set(GPU_TWINS) | TIMELINE_GPU_RULES <= set(resources)
+    measured_on_gpu = set(GPU_RULES_MEASURE) | TIMELINE_GPU_RULES
+    assert measured_on_gpu <= set(resources)
     for rule, lines in resources.items():
         for line in lines:
-            if rule in set(GPU_TWINS) | TIMELINE_GPU_RULES:
+            if rule in measured_on_gpu:
                 assert "gpu=1" in line and "slurm_partition=gpu" in line, line
             else:
                 assert "gpu=" not in line and "slurm_partition" not in line, line

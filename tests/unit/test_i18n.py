@@ -117,9 +117,7 @@ def reports(recording, tmp_path_factory):
         for lang in LANGUAGES:
             folder = work / lang
             folder.mkdir()
-            for png in figures.iterdir():
-                (folder / "figures").mkdir(exist_ok=True)
-                shutil.copy2(png, folder / "figures" / png.name)
+            shutil.copytree(figures, folder / "figures")
             write_report(analysis, folder / "figures", folder, language=lang)
             out[family, lang] = folder
     return out

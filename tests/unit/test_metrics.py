@@ -50,7 +50,10 @@ def test_recorded_reports_hold_every_declared_metric(recording, family):
 
 def test_lean_argv_collects_the_declared_list_and_one_launch():
     argv = ncu_argv(NcuSettings(), "k", Path("r.ncu-rep"), ["python", "x.py"])
-    assert argv[argv.index("--metrics") + 1].split(",") == list(M.EXTRA_METRICS)
+    assert argv[argv.index("--metrics") + 1].split(",") == [
+        *M.EXTRA_METRICS,
+        *M.SOURCE_METRICS,
+    ]
     assert [argv[i + 1] for i, a in enumerate(argv) if a == "--section"] == list(
         M.SECTIONS
     )

@@ -1,15 +1,20 @@
 import base64
+import math
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from PIL import Image
 from pypdf import PdfReader
 
 from nsightflow.errors import NsightflowError, StageInputError
 from nsightflow.report.build import to_html
 from nsightflow.report.pdf import build as pdf
+from nsightflow.report.pdf import tables
 
 A4 = (595.28, 841.89)  # points
 
@@ -163,26 +168,107 @@ def test_wide_tables_and_long_code_lines_stay_on_the_page(report_dir):
     assert overflowing == []  # nothing runs into the margin or off the page
 
 
-def test_table_columns_fill_the_text_width_and_shrink_when_crowded():
+def test_table_columns_fill_the_text_width_and_wide_tables_split():
     meter = pdf._Meter(pdf._dejavu_dir())
     narrow = [[("th", "size"), ("th", "v0_naive")], [("td", "512"), ("td", "4.70")]]
-    font, widths = pdf._table_layout(narrow, meter)
-    assert font == pdf.TABLE_FONT_PT
-    assert sum(widths) == pytest.approx(pdf.TEXT_WIDTH_PT)
+    font, widths = tables._table_layout(narrow, meter)
+    assert font == tables.TABLE_FONT_PT
+    assert sum(widths) == pytest.approx(tables.TEXT_WIDTH_PT)
+    assert tables.column_groups(narrow, meter) == [[0, 1]]
 
-    crowded = [[("td", f"{1234567.891 * (i + 1):,.3f}") for i in range(16)]]
-    font, widths = pdf._table_layout(crowded, meter)
-    assert pdf.MIN_TABLE_FONT_PT <= font < pdf.TABLE_FONT_PT
-    assert sum(widths) == pytest.approx(pdf.TEXT_WIDTH_PT)
-
-    html = pdf._size_tables(
-        "<table><tr>"
-        + "".join(f"<td>{t}</td>" for _, t in crowded[0])
-        + "</tr></table>",
+    crowded = [
+        [("td", f"`v{r}`")]
+        + [("td", f"{1234567.891 * (i + 1):,.3f}") for i in range(15)]
+        for r in range(3)
+    ]
+    groups = tables.column_groups(crowded, meter)
+    assert len(groups) > 1 and all(group[0] == 0 for group in groups)
+    assert sorted({c for g in groups for c in g}) == list(range(16))
+    for group in groups:  # each part fits the page at the table font: no shrinking
+        part = [[row[c] for c in group] for row in crowded]
+        font, _ = tables._table_layout(part, meter)
+        assert font == tables.TABLE_FONT_PT
+    html = tables._split_wide_tables(
+        "<table>"
+        + "".join(
+            "<tr>" + "".join(f"<td>{t}</td>" for _, t in row) + "</tr>"
+            for row in crowded
+        )
+        + "</table>",
         meter,
     )
-    assert f'style="font-size: {font:g}pt"' in html
-    assert html.count('width="') == 16
+    assert html.count("<table>") == len(groups)
+    assert html.count("<td>`v1`</td>") == len(groups)  # the row's name leads each part
+
+
+def _font_sizes(path: Path) -> list[float]:
+    """The size every run of text is drawn at, in points (font size x text matrix)."""
+    sizes: list[float] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font, size) -> None:
+        if text.strip() and size:
+            sizes.append(size * math.hypot(tm[0], tm[1]) * math.hypot(cm[0], cm[1]))
+
+    for page in PdfReader(path).pages:
+        page.extract_text(visitor_text=visit)
+    return sizes
+
+
+def _ink_bottoms(path: Path, tmp_path: Path) -> list[float]:
+    """Per page, how far down the text area the last ink reaches (0..1)."""
+    subprocess.run(
+        ["pdftoppm", "-gray", "-r", "30", str(path), str(tmp_path / "page")],
+        check=True,
+    )
+    bottoms = []
+    top_mm, bottom_mm = 14.0, 297.0 - 18.0  # the text area of PRINT_STYLE's @page
+    for png in sorted(tmp_path.glob("page-*.pgm")):
+        with Image.open(png) as image:
+            pixels = image.load()
+            width, height = image.size
+            last = 0
+            for y in range(int(height * bottom_mm / 297.0)):
+                if any(pixels[x, y] < 200 for x in range(0, width, 2)):
+                    last = y
+        bottoms.append((last / height * 297.0 - top_mm) / (bottom_mm - top_mm))
+    return bottoms
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler-utils")
+def test_no_text_under_8_pt_and_no_mostly_blank_page(report_dir, tmp_path):
+    """The seed issue: page 1 three-quarters blank (the summary table jumped to
+    page 2 with its heading) and a 14-column summary set in a 5 pt font."""
+    wide = SUMMARY.replace("| notes |", "| GFLOP/s | % of FP32 | notes |")
+    wide = (
+        wide.replace("|:--|\n", "|--:|--:|:--|\n")
+        .replace(" | One", " | 1.0 | 2.0 | One")
+        .replace(" | Each", " | 1.0 | 2.0 | Each")
+    )
+    markdown = _report_markdown().replace(SUMMARY, wide)
+    out = report_dir / "report.pdf"
+    pdf.write_pdf(to_html(markdown, "wide summary"), report_dir, out)
+
+    sizes = _font_sizes(out)
+    assert sizes and min(sizes) >= tables.MIN_FONT_PT - 0.01
+    bottoms = _ink_bottoms(out, tmp_path)
+    assert len(bottoms) > 2
+    assert min(bottoms[:-1]) > 0.6, bottoms  # every page but the last is mostly full
+
+
+def test_svg_figures_print_as_their_png_twins(report_dir):
+    _png(report_dir / "figures" / "roofline.png", 5, 4)
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" data-nsf-figure="roofline">'
+    html = to_html("# Figures\n\ntext", "svg")
+    html = html.replace(
+        "</body>",
+        f"{svg}<title>v0, n = 512, 4.7 us</title><text>x</text></svg>"
+        '<p><img alt="linked" src="figures/perf_vs_size.svg"></p></body>',
+    )
+    out = report_dir / "report.pdf"
+    pdf.write_pdf(html, report_dir, out)
+    reader = PdfReader(out)
+    assert sum(len(page.images) for page in reader.pages) == 2
+    assert "4.7 us" not in _text(out)  # the SVG's tooltip text is not printed
 
 
 def test_chinese_text_renders_and_extracts(report_dir):

@@ -135,7 +135,7 @@ def test_hostile_manifest_and_source_render_inert_in_md_html_and_pdf(
         frame, pd.read_csv(analysis / "stalls.csv"), pd.DataFrame(), ctx
     ).build()
     report = tmp_path / "report" / "faulty"
-    for name in set(re.findall(r"\]\(figures/([a-z_]+\.png)\)", md)):
+    for name in set(re.findall(r"\]\(figures/([\w/]+\.png)\)", md)):
         _png(report / "figures" / name)
     page = to_html(md, ctx["family"]["title"], base_dir=report)
     secret_b64 = base64.b64encode(secret.read_bytes()).decode()
@@ -159,3 +159,12 @@ def test_hostile_manifest_and_source_render_inert_in_md_html_and_pdf(
     text = " ".join(p.extract_text() for p in PdfReader(out).pages)
     assert "docs (https://example.org/docs)" in " ".join(text.split())
     shutil.rmtree(report)
+
+
+def test_a_hot_source_line_cannot_close_its_code_span():
+    from nsightflow.report.sections.hotspots import code_cell
+
+    cell = code_cell("x = 1; // `` ![s](../../secret.png) ``` [a](javascript:1)", 7)
+    html = _html(f"| code |\n|---|\n| {cell} |")
+    assert "<img" not in html and "<a" not in html
+    assert "![s](../../secret.png)" in html

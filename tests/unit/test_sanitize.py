@@ -18,6 +18,7 @@ import pytest
 from test_analyze_report import _analyze
 
 from nsightflow.family.registry import load_family
+from nsightflow.gpu import sanitize as G
 from nsightflow.machine.provenance import write_json
 from nsightflow.tools import sanitizer as S
 
@@ -105,11 +106,11 @@ def test_sanitizer_argv_wraps_the_worker_launch():
 
 def test_the_checked_size_is_small_and_accepted():
     fam = load_family(ROOT / "kernels/jacobi2d")
-    assert S.sanitize_size(fam, fam.variants["v0_naive"], 0) == 257
+    assert G.sanitize_size(fam, fam.variants["v0_naive"], 0) == 257
     vec4 = fam.variants["v4_vec4"]  # accepts n % 4 == 0 only
-    assert S.sanitize_size(fam, vec4, 0) == 512
-    assert S.sanitize_size(fam, vec4, 1000) == 1000
-    assert S.sanitize_size(fam, vec4, 257) == 512
+    assert G.sanitize_size(fam, vec4, 0) == 512
+    assert G.sanitize_size(fam, vec4, 1000) == 1000
+    assert G.sanitize_size(fam, vec4, 257) == 512
 
 
 # --- the stage, through a stand-in compute-sanitizer --------------------------------
@@ -152,11 +153,11 @@ def _stage(recording: Path, tmp_path: Path, variant: str, **settings) -> dict:
         "cubin": tmp_path / f"{variant}.cubin",
         "resources": recording / f"build/jacobi2d/{variant}.resources.json",
     }
-    return S.sanitize(
+    return G.sanitize(
         ROOT / "kernels",
         ("jacobi2d", variant),
         paths,
-        S.SanitizeSettings(**settings),
+        G.SanitizeSettings(**settings),
         seed=408,
     )
 

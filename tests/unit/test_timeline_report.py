@@ -15,6 +15,7 @@ from nsightflow.analysis.timeline import write_analysis
 from nsightflow.family.registry import load_family
 from nsightflow.gpu.timeline import table_of
 from nsightflow.plot.figures import write_figures
+from nsightflow.plot.names import FIGURES
 from nsightflow.plot.timeline import write_figure
 from nsightflow.report.build import write_report
 from nsightflow.report.paths import report_stem
@@ -116,7 +117,10 @@ def test_report_has_the_timeline_figure_table_and_finding(
         assert re.search(r"\| `v4_vec4` +\| 8192 \|", section)
         assert section.rstrip().endswith("reuse the host buffer or pin it.")
     html = (out / f"{stem}.html").read_text()
-    assert html.count("data:image/png;base64,") == 6  # 5 figures + the timeline
+    steps = len(list((figures / "steps").glob("step_*.png")))
+    assert steps == 5  # Jacobi-2D: v1..v5
+    # the family figures, one per step, and the timeline
+    assert html.count("data:image/png;base64,") == len(FIGURES) + steps + 1
     write_pdf(html, out, out / "report.pdf")
     text = "".join(p.extract_text() for p in PdfReader(out / "report.pdf").pages)
     if language == "en":

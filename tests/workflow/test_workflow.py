@@ -106,8 +106,14 @@ def test_dry_run_default_config_without_gpu_replays(workdir):
     # said on the console (and in .snakemake/log)
     assert "replaying the measurements recorded in examples/h200" in proc.stdout
     counts = jobs(proc)
-    assert counts["replay_verify"] == n_variants() and "verify_variant" not in counts
-    assert counts["replay_sanitize"] == n_variants()
+    from nsightflow.family.registry import load_families
+
+    # one replay job per family, no GPU rule and no nvcc: sources match the recording
+    for family in load_families(ROOT / "kernels"):
+        assert counts[f"replay_{family.name}"] == 1
+    assert not {"verify_variant", "compile_variant"} & set(counts)
+    # at most half the jobs of a per-variant replay (7 rules x variants before)
+    assert sum(counts.values()) <= (7 * n_variants() + 7 * n_families() + 4) / 2
 
 
 def test_dry_run_test_config(workdir):
@@ -173,7 +179,10 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(
         recorded.read_text().replace('"family"', '"note": "edited", "family"', 1)
     )
     assert jobs(snakemake(workdir, "-n", *PINNED)) == {
-        "replay_time": 1,
+        "replay_jacobi2d": 1,
+        "parse_reports": 6,  # the family's profile folders are copied again
+        "analyze_timeline": 1,
+        "plot_timeline": 1,
         "analyze_family": 1,
         "plot_family": 1,
         "summarize_family": 1,
@@ -189,19 +198,25 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
     time.sleep(1.1)
     source = workdir / "kernels/jacobi2d/v1_smem.cu"
     source.write_text(source.read_text() + "\n// edited\n")
-    # replay mode: recompile (resources feed the report), then the family's report
+    # replay mode: the family's replay job compiles the edited variant again (its
+    # resources feed the report) and flags it; the other family is not touched
     proc = snakemake(workdir, "-n", *PINNED)
-    assert jobs(proc) == {
-        "compile_variant": 1,
-        "analyze_family": 1,
-        "plot_family": 1,
-        "summarize_family": 1,
-        "report_family": 1,
-        "render_pdf": 1,
-        "report_index": 1,
-        "all": 1,
-    }
-    assert re.search(r"wildcards: family=jacobi2d, variant=v1_smem", proc.stdout)
+    assert jobs(proc)["replay_jacobi2d"] == 1 and "replay_sgemm" not in jobs(proc)
+    proc = snakemake(workdir, *PINNED)
+    assert proc.returncode == 0, proc.stderr
+    log = (workdir / "logs/replay/jacobi2d.log").read_text()
+    assert "jacobi2d/v1_smem: source changed since the recording" in log
+    assert "v0_naive: source changed" not in log
+    md = (workdir / "results/report/jacobi2d/report.md").read_text()
+    flagged = [
+        ln for ln in md.splitlines() if "source changed since the recording" in ln
+    ]
+    assert flagged and all("`v1_smem`" in ln for ln in flagged), flagged
+    resources = json.loads(
+        (workdir / "results/build/jacobi2d/v1_smem.resources.json").read_text()
+    )
+    assert resources["source_changed"] and resources["status"] == "ok"
+    assert (workdir / "results/build/jacobi2d/v1_smem.cubin").stat().st_size > 0
     # measure mode: that variant's GPU jobs too, and nothing of the other variants.
     # Stand in for a finished measurement run: touch the outputs in DAG order.
     source.write_text(source.read_text().replace("\n// edited\n", ""))
@@ -246,11 +261,11 @@ def test_changing_a_header_recompiles_the_variants_that_include_it(workdir):
     time.sleep(1.1)
     header = workdir / "kernels/scan/reduce_then_scan.cuh"  # v2 and v3 include it
     header.write_text(header.read_text() + "\n// edited\n")
-    proc = snakemake(workdir, "-n", *scan)
-    assert jobs(proc)["compile_variant"] == 2, proc.stdout
-    compiled = set(re.findall(r"variant=(\w+)", proc.stdout))
-    assert {"v2_reduce_then_scan", "v3_smem_transpose"} <= compiled
-    assert not compiled & {"v0_kogge_stone", "v1_brent_kung"}
+    assert jobs(snakemake(workdir, "-n", *scan))["replay_scan"] == 1
+    assert snakemake(workdir, *scan).returncode == 0
+    log = (workdir / "logs/replay/scan.log").read_text()
+    compiled = set(re.findall(r"scan/(\w+): source changed", log))
+    assert compiled == {"v2_reduce_then_scan", "v3_smem_transpose"}, log
 
 
 def replay_recorded(workdir: Path, revisions: dict[str, str], same_as_on_gpu) -> dict:

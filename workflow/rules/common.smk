@@ -5,7 +5,6 @@ provide the input functions the rules use. Logic lives in the nsightflow package
 
 import shlex
 import shutil
-import sys
 from pathlib import Path
 
 from snakemake.logging import logger
@@ -15,8 +14,9 @@ from nsightflow.tools.nvcc import local_includes
 from nsightflow.machine.gpulock import lock_command
 from nsightflow.family.registry import load_families
 from nsightflow.machine.recording import choose_mode
+from nsightflow.machine.replay import ReplayStages, variant_outputs
+from nsightflow.plot.names import STEP_DIR, figure_files
 from nsightflow.report.paths import index_stem, report_stem, stem_language
-
 
 validate(config, schema="../schemas/config.schema.yaml")
 
@@ -28,11 +28,13 @@ HAVE_NVCC = shutil.which("nvcc") is not None
 # Prefix of every GPU rule's command: one GPU job per device (nsightflow.machine.gpulock).
 # Use: `params: lock=GPU_LOCK` and `{params.lock} python -m nsightflow <stage> ...`.
 GPU_LOCK = shlex.join(lock_command(config["gpus"]))
-DRY_RUN = "-n" in sys.argv or "--dry-run" in sys.argv or "--dryrun" in sys.argv
+FIGURE_FILES = figure_files()  # the plot stage's files, named in nsightflow.plot.names
 logger.info(f"nsightflow: {MODE_REASON}")
 if MODE == "replay" and not HAVE_NVCC:
-    logger.info("nsightflow: nvcc not found; compile is skipped and register and "
-                "shared-memory figures come from the recording")
+    logger.info(
+        "nsightflow: nvcc not found; a variant edited since the recording "
+        "keeps its recorded register and shared-memory figures"
+    )
 
 
 wildcard_constraints:
@@ -69,6 +71,7 @@ def metrics_inputs(kind):
     pattern = {
         "metrics": "results/metrics/{family}/{variant}.csv",
         "rules": "results/metrics/{family}/{variant}.rules.csv",
+        "source": "results/metrics/{family}/{variant}.source.csv",
         "profiles": "results/profile/{family}/{variant}",
     }[kind]
     if not is_activated("profile"):
@@ -86,20 +89,46 @@ def timeline_inputs(kind):
     }[kind]
 
 
-def recorded(relative):
-    """Input function: the recorded file when the recording has it, else nothing
-    (the replay command then writes a `not_recorded` record)."""
+def family_sources(family):
+    """Every variant's source and the headers it includes (an edit re-runs replay)."""
+    files = {}
+    for variant in family.variants.values():
+        files[str(variant.source)] = None
+        files.update({str(p): None for p in local_includes(variant.source)})
+    return list(files)
 
-    def inputs(wildcards):
-        path = SOURCE / relative.format(**wildcards)
-        return [str(path)] if path.exists() else []
 
-    return inputs
+def recorded_files(family):
+    """Every file the recording holds for the family (an edit re-runs its replay)."""
+    return sorted(
+        str(path)
+        for stage in ("build", "verify", "time", "profile", "sanitize", "timeline")
+        for path in (SOURCE / stage / family.name).rglob("*")
+        if path.is_file()
+    )
+
+
+def replay_outputs(family):
+    """Every file (and profile folder) the family's replay job writes."""
+    stages = ReplayStages(is_activated("sanitize"), is_activated("timeline"))
+    outputs = []
+    for name in family.variants:
+        for path in variant_outputs(Path("results"), family.name, name, stages):
+            is_folder = path.parent.parent.name == "profile"
+            outputs.append(directory(str(path)) if is_folder else str(path))
+    return outputs
+
+
+def replay_skip_flags():
+    flags = [] if is_activated("sanitize") else ["--no-sanitize"]
+    return " ".join(flags + ([] if is_activated("timeline") else ["--no-timeline"]))
 
 
 def archive_measurements():
-    """Measure mode: keep the previous raw outputs before jobs replace them."""
-    if MODE != "measure" or DRY_RUN:
+    """Measure mode: keep the previous raw outputs before jobs replace them.
+
+    Called from `onstart:`, which Snakemake skips in a dry run."""
+    if MODE != "measure":
         return
     from nsightflow.machine.history import archive
 

@@ -8,8 +8,7 @@ OUTPUTS:
     results/build/{family}/{variant}.resources.json   (status, registers, smem, spills)
 """
 
-
-if MODE == "measure" or HAVE_NVCC:
+if MODE == "measure":
 
     rule compile_variant:
         input:

@@ -13,7 +13,6 @@ OUTPUTS:
     results/ceilings.json
 """
 
-
 if MODE == "measure":
 
     rule verify_variant:
@@ -41,7 +40,6 @@ if MODE == "measure":
                 --cubin {input.cubin:q} --resources {input.resources:q} \
                 --out {output.verify:q} --timeout-s {params.timeout} --seed {params.seed}
             """
-
 
     rule time_variant:
         input:
@@ -71,7 +69,6 @@ if MODE == "measure":
                 --seed {params.seed}
             """
 
-
     rule profile_variant:
         input:
             cubin="results/build/{family}/{variant}.cubin",
@@ -96,7 +93,6 @@ if MODE == "measure":
                 --out-dir {output.reports:q} --clock-control {params.p[clock_control]} \
                 --set {params.p[set]} --timeout-s {params.p[timeout_s]} --seed {params.seed}
             """
-
 
     rule measure_ceilings:
         output:

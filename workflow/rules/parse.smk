@@ -6,6 +6,7 @@ REQUIRED INPUTS:
 OUTPUTS:
     results/metrics/{family}/{variant}.csv        (family, variant, size, launch, ...)
     results/metrics/{family}/{variant}.rules.csv  (ncu rule results, speedups)
+    results/metrics/{family}/{variant}.source.csv (warp samples per SASS instruction)
 """
 
 
@@ -15,6 +16,7 @@ rule parse_reports:
     output:
         metrics="results/metrics/{family}/{variant}.csv",
         rules="results/metrics/{family}/{variant}.rules.csv",
+        source="results/metrics/{family}/{variant}.source.csv",
     log:
         "logs/parse/{family}/{variant}.log",
     benchmark:
@@ -23,5 +25,6 @@ rule parse_reports:
         r"""
         exec &> >(tee {log:q})
         python -m nsightflow parse {input.reports:q} -o {output.metrics:q} \
-            --rules {output.rules:q} --family {wildcards.family:q} --keep-going
+            --rules {output.rules:q} --source {output.source:q} \
+            --family {wildcards.family:q} --keep-going
         """

@@ -4,9 +4,11 @@ Analyze, plot and report each family; tabulate the GPU's measured ceilings.
 REQUIRED INPUTS:
     results/build, verify, time, metrics of every variant of {family}; results/ceilings.json
 OUTPUTS:
-    results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, context.json)
+    results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, hotspots.csv,
+                                 context.json)
     results/report/{family}/    (report.md, report.html, report.pdf, summary.csv,
-                                 figures/*.png; report.zh.* for the Chinese report)
+                                 figures/*.png + .svg, figures/steps/step_<variant>.png
+                                 + .svg; report.zh.* for the Chinese report)
     results/report/ceilings.csv, results/report/index.html (index.zh.html)
 
 Each language has its own files ({report} is `report` or `report.zh`, {index} likewise),
@@ -22,6 +24,7 @@ rule analyze_family:
         timing=variant_files("results/time/{family}/{variant}.json"),
         metrics=metrics_inputs("metrics"),
         rules=metrics_inputs("rules"),
+        source=metrics_inputs("source"),
         profiles=metrics_inputs("profiles"),
         sanitize=sanitize_inputs,
         ceilings="results/ceilings.json",
@@ -29,6 +32,7 @@ rule analyze_family:
         analysis="results/analysis/{family}/analysis.csv",
         stalls="results/analysis/{family}/stalls.csv",
         rules="results/analysis/{family}/rules.csv",
+        hotspots="results/analysis/{family}/hotspots.csv",
         context="results/analysis/{family}/context.json",
     log:
         "logs/analyze/{family}.log",
@@ -44,6 +48,7 @@ rule analyze_family:
             --verify {input.verify:q} --timing {input.timing:q} \
             --metrics {input.metrics:q} --rules {input.rules:q} \
             --profiles {input.profiles:q} --sanitize {input.sanitize:q} \
+            --source {input.source:q} \
             --ceilings {input.ceilings:q} --out-dir results/analysis/{wildcards.family:q}
         """
 
@@ -54,14 +59,8 @@ rule plot_family:
         stalls="results/analysis/{family}/stalls.csv",
         context="results/analysis/{family}/context.json",
     output:
-        figures=multiext(
-            "results/report/{family}/figures/",
-            "perf_vs_size.png",
-            "roofline.png",
-            "stalls.png",
-            "bytes_by_level.png",
-            "step_changes.png",
-        ),
+        figures=expand("results/report/{{family}}/figures/{name}", name=FIGURE_FILES),
+        steps=directory(f"results/report/{{family}}/figures/{STEP_DIR}"),
     log:
         "logs/plot/{family}.log",
     shell:
@@ -93,8 +92,10 @@ rule report_family:
         analysis="results/analysis/{family}/analysis.csv",
         stalls="results/analysis/{family}/stalls.csv",
         rules="results/analysis/{family}/rules.csv",
+        hotspots="results/analysis/{family}/hotspots.csv",
         context="results/analysis/{family}/context.json",
         figures=rules.plot_family.output.figures,
+        steps=rules.plot_family.output.steps,
         timeline=timeline_inputs("summary"),
         timeline_figure=timeline_inputs("figure"),
     output:

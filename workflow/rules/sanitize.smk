@@ -11,7 +11,6 @@ OUTPUTS:
     results/sanitize/{family}/{variant}.json
 """
 
-
 if is_activated("sanitize") and MODE == "measure":
     from nsightflow.machine.doctor import sanitizer_available
 
@@ -47,19 +46,3 @@ if is_activated("sanitize") and MODE == "measure":
                 --out {output.sanitize:q} --size {params.s[size]} \
                 --timeout-s {params.s[timeout_s]} --seed {params.seed}
             """
-
-
-if is_activated("sanitize") and MODE == "replay":
-
-    rule replay_sanitize:
-        input:
-            recorded=recorded("sanitize/{family}/{variant}.json"),
-        output:
-            sanitize="results/sanitize/{family}/{variant}.json",
-        log:
-            "logs/replay/sanitize/{family}/{variant}.log",
-        params:
-            recorded=f"{SOURCE}/sanitize/{{family}}/{{variant}}.json",
-        shell:
-            "python -m nsightflow replay {params.recorded:q} {output.sanitize:q} "
-            "--family {wildcards.family:q} --variant {wildcards.variant:q} &> {log:q}"

@@ -14,7 +14,6 @@ OUTPUTS:
     results/report/{family}/figures/timeline.png
 """
 
-
 TIMELINE = config["timeline"]
 
 
@@ -67,29 +66,6 @@ if is_activated("timeline") and MODE == "measure":
             """
 
 
-if is_activated("timeline") and MODE == "replay":
-
-    rule replay_timeline:
-        input:
-            record=recorded("timeline/{family}/{variant}.json"),
-            table=recorded("timeline/{family}/{variant}.csv"),
-        output:
-            record="results/timeline/{family}/{variant}.json",
-            table="results/timeline/{family}/{variant}.csv",
-        log:
-            "logs/replay/timeline/{family}/{variant}.log",
-        params:
-            record=f"{SOURCE}/timeline/{{family}}/{{variant}}.json",
-            table=f"{SOURCE}/timeline/{{family}}/{{variant}}.csv",
-        shell:
-            r"""
-            python -m nsightflow replay {params.record:q} {output.record:q} \
-                --family {wildcards.family:q} --variant {wildcards.variant:q} &> {log:q}
-            python -m nsightflow replay {params.table:q} {output.table:q} \
-                --family {wildcards.family:q} --variant {wildcards.variant:q} &>> {log:q}
-            """
-
-
 if is_activated("timeline"):
 
     rule analyze_timeline:
@@ -114,6 +90,7 @@ if is_activated("timeline"):
             summary="results/analysis/{family}/timeline_summary.csv",
         output:
             figure="results/report/{family}/figures/timeline.png",
+            svg="results/report/{family}/figures/timeline.svg",
         log:
             "logs/plot/{family}.timeline.log",
         shell:

@@ -8,6 +8,8 @@ Writes into ``results/analysis/<family>/``:
   rank among correct variants, and at profiled sizes the ncu metrics the report uses.
 - ``stalls.csv``: ``variant, size, reason, cycles, share`` (warp stall reasons).
 - ``rules.csv``: ncu's rule results of every profiled launch.
+- ``hotspots.csv``: warp-state samples per CUDA source line of every profiled launch
+  (:mod:`nsightflow.analysis.hotspots`).
 - ``context.json``: family, variants (idea, status, resources, sanitizer findings),
   ceilings, provenance.
 
@@ -22,11 +24,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nsightflow.analysis.hotspots import write_hotspots
 from nsightflow.analysis.launches import aggregate_launches, launch_table
 from nsightflow.family.inputs import ideal_counts, recorded_sizes
 from nsightflow.family.registry import Family, load_family
+from nsightflow.io import read_recorded, recording_for
 from nsightflow.machine.provenance import read_json, write_json
-from nsightflow.machine.recording import read_recorded, recording_for
 from nsightflow.tools import ncu_metrics as M
 from nsightflow.tools import sanitizer as S
 
@@ -100,6 +103,7 @@ class AnalysisInputs:
     profiles: list[Path] = field(default_factory=list)  # profile folders (profile.json)
     ceilings: Path | None = None
     sanitize: list[Path] = field(default_factory=list)  # none: stage switched off
+    source: list[Path] = field(default_factory=list)  # per-instruction warp samples
 
 
 def variant_status(
@@ -371,6 +375,7 @@ def context(
                 "status": status,
                 "message": message,
                 "resources": resources.get("resources", {}),
+                "source_changed": resources.get("source_changed_note", ""),
                 "profile_status": rec.get("profile", {}).get("status"),
                 "profile_message": rec.get("profile", {}).get("message", ""),
                 "sanitize": S.summary(rec["sanitize"]) if "sanitize" in rec else None,
@@ -481,6 +486,7 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     )
     stalls.to_csv(out_dir / "stalls.csv", index=False)
     _read_tables(inputs.rules).to_csv(out_dir / "rules.csv", index=False)
+    write_hotspots(inputs.source, inputs.family_dir, out_dir / "hotspots.csv")
     write_json(out_dir / "context.json", ctx)
 
 

@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nsightflow.gpu.timeline import COLUMNS
 from nsightflow.machine.provenance import read_json
 
 # One row per variant and size. Times in ns, bytes in bytes, bandwidth in GB/s
@@ -47,6 +46,34 @@ SUMMARY_COLUMNS = [
     "span_ns",
     "overlap_ns",
 ]
+
+# The tidy table both backends produce; times in ns from the first activity of the
+# traced sequence of that variant and size, bytes only for copies and memsets.
+COLUMNS = [
+    "family",
+    "variant",
+    "size",
+    "kind",
+    "name",
+    "start_ns",
+    "end_ns",
+    "bytes",
+    "stream",
+]
+# Values of ``kind``.
+KINDS = (
+    "memcpy_htod",
+    "memset",
+    "kernel",
+    "memcpy_dtoh",
+    "memcpy_dtod",
+    "memcpy_other",
+)
+
+
+def empty_table() -> pd.DataFrame:
+    """The timeline table with no rows."""
+    return pd.DataFrame(columns=COLUMNS)
 
 
 def _covered(rows: pd.DataFrame) -> int:

@@ -14,6 +14,7 @@ from nsightflow.family.registry import find_variant
 from nsightflow.gpu import isolate
 from nsightflow.gpu.timing import TimingSettings
 from nsightflow.machine import provenance
+from nsightflow.records import Status
 from nsightflow.tools.ncu import (
     NcuSettings,
     launch_spec,
@@ -24,12 +25,14 @@ from nsightflow.tools.ncu import (
 )
 
 
-def _upstream(path: Path) -> dict[str, Any]:
+def upstream_status(path: Path) -> dict[str, Any]:
+    """Status and message of the stage output a stage depends on."""
     data = provenance.read_json(path)
     return {"status": data["status"], "message": data.get("message", "")}
 
 
-def _skipped(upstream: dict[str, Any], stage: str) -> dict[str, Any]:
+def skipped(upstream: dict[str, Any], stage: str) -> dict[str, Any]:
+    """The record of a stage not run because the one before it failed."""
     return {
         "status": upstream["status"],
         "message": f"{stage} skipped: upstream status {upstream['status']}: "
@@ -47,10 +50,10 @@ def _isolated_stage(
 ) -> dict[str, Any]:
     """Run a worker task for one variant unless the stage before it failed."""
     family, variant = ident
-    upstream = _upstream(upstream_path)
+    upstream = upstream_status(upstream_path)
     timeout_s = float(spec_extra.pop("timeout_s"))
-    if upstream["status"] != "ok":
-        result = _skipped(upstream, task)
+    if upstream["status"] != Status.OK:
+        result = skipped(upstream, task)
     else:
         spec = {
             "kernels_dir": str(kernels_dir),
@@ -110,22 +113,22 @@ def profile(
     if out_dir.exists():
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True)
-    upstream = _upstream(paths["verify"])
+    upstream = upstream_status(paths["verify"])
     record: dict[str, Any] = {
         "family": family_name,
         "variant": variant_name,
         "settings": settings.__dict__,
         "reports": [],
     }
-    if upstream["status"] != "ok":
-        return {**record, **_skipped(upstream, "profile")}
+    if upstream["status"] != Status.OK:
+        return {**record, **skipped(upstream, "profile")}
     try:
         require_ncu()
         return {**record, **_profile_sizes(kernels_dir, ident, paths, settings, seed)}
     except NcuUnavailableError as exc:
         # ncu missing or without counter access: said once per variant, carried as
         # data so that the report marks the missing profile and how to fix it.
-        return {**record, "status": "ncu_unavailable", "message": str(exc)}
+        return {**record, "status": Status.NCU_UNAVAILABLE, "message": str(exc)}
 
 
 def _profile_sizes(
@@ -149,7 +152,7 @@ def _profile_sizes(
     if not sizes:
         return {
             **record,
-            "status": "skipped",
+            "status": Status.SKIPPED,
             "message": f"no profile size in {list(family.profile_sizes)} accepted",
         }
     report = out_dir / f"n{'+'.join(str(n) for n in sizes)}.ncu-rep"
@@ -168,30 +171,34 @@ def _profile_sizes(
     wall = _time.perf_counter() - start
     spec_path.unlink()
     result_path.unlink(missing_ok=True)
-    for i, n in enumerate(sizes):
-        record["reports"].append(
-            {
-                "size": n,
-                "file": report.name,
-                "result": i,
-                "status": status,
-                "message": message,
-                "passes": passes[i] if i < len(passes) else None,
-                "wall_s": round(wall / len(sizes), 2),
-                "argv": argv,
-            }
-        )
+    shared = {"file": report.name, "status": status, "message": message, "argv": argv}
+    record["reports"] = [
+        {
+            "size": n,
+            "result": i,
+            **shared,
+            "passes": passes[i] if i < len(passes) else None,
+            "wall_s": round(wall / len(sizes), 2),
+        }
+        for i, n in enumerate(sizes)
+    ]
     record["wall_s"] = round(wall, 2)
-    if status != "ok":
+    if status != Status.OK:
         message = f"n={'+'.join(str(n) for n in sizes)}: {message}"
     return {
         **record,
         "status": status,
         "message": message,
+        **_ncu_provenance(kernels_dir, settings),
+    }
+
+
+def _ncu_provenance(kernels_dir: Path, settings: NcuSettings) -> dict[str, Any]:
+    return {
         "provenance": provenance.collect(
             kernels_dir,
             ncu=provenance.ncu_version(),
             clock_control=settings.clock_control,
             **provenance.gpu_info(),
-        ),
+        )
     }

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow.errors import GpuUnavailableError
+from nsightflow.records import Status
 
 TAIL = 4000  # characters of the child's stderr kept in the record
 
@@ -23,7 +24,7 @@ def run_task(task: str, spec: dict[str, Any], timeout_s: float) -> dict[str, Any
     """Run ``nsightflow.gpu.worker`` ``task`` on ``spec``; return its result or a failure.
 
     Returns:
-        The worker's JSON result, or ``{"status": "crashed" | "timeout", "message"}``.
+        The worker's JSON result, or ``{"status": Status.CRASHED | "timeout", "message"}``.
     """
     with tempfile.TemporaryDirectory(prefix="nsightflow-") as tmp:
         spec_path = Path(tmp) / "spec.json"
@@ -44,18 +45,18 @@ def run_task(task: str, spec: dict[str, Any], timeout_s: float) -> dict[str, Any
         except subprocess.TimeoutExpired as exc:
             err = exc.stderr.decode() if isinstance(exc.stderr, bytes) else exc.stderr
             return {
-                "status": "timeout",
+                "status": Status.TIMEOUT,
                 "message": f"{task} did not finish within {timeout_s:g} s (config "
                 f"{task}.timeout_s); the process was killed. {(err or '')[-TAIL:]}",
             }
         if result_path.is_file():
             result: dict[str, Any] = json.loads(result_path.read_text())
-            if result["status"] == "environment_error":
+            if result["status"] == Status.ENVIRONMENT_ERROR:
                 raise GpuUnavailableError(result["message"])
             result.setdefault("log", proc.stderr[-TAIL:])
             return result
         return {
-            "status": "crashed",
+            "status": Status.CRASHED,
             "message": f"{task} process exited with code {proc.returncode} and no "
             f"result:\n{proc.stderr[-TAIL:]}",
         }

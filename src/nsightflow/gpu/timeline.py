@@ -16,40 +16,20 @@ can write reports, else CUPTI, saying why. Both give the same tidy table, writte
 the raw records per size, provenance).
 """
 
-import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import pandas as pd
 
+from nsightflow.analysis.timeline import COLUMNS, empty_table
 from nsightflow.family.registry import Family, find_variant
 from nsightflow.gpu import driver as stages
 from nsightflow.gpu import isolate
 from nsightflow.machine import provenance
+from nsightflow.machine.capabilities import cupti_check, nsys_can_write_reports
+from nsightflow.records import Status
 
-# The tidy table both backends produce; times in ns from the first activity of the
-# traced sequence of that variant and size, bytes only for copies and memsets.
-COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "kind",
-    "name",
-    "start_ns",
-    "end_ns",
-    "bytes",
-    "stream",
-]
-# Values of ``kind``.
-KINDS = (
-    "memcpy_htod",
-    "memset",
-    "kernel",
-    "memcpy_dtoh",
-    "memcpy_dtod",
-    "memcpy_other",
-)
 Backend = Literal["auto", "cupti", "nsys"]
 ROUNDS = 2  # sequences per size: one warm-up (dropped), one traced
 
@@ -86,21 +66,8 @@ class Choice:
     capabilities: dict[str, Any] = field(default_factory=dict)
 
 
-def cupti_check() -> tuple[bool, str]:
-    """Whether ``cupti-python`` imports here (it loads libcupti)."""
-    if importlib.util.find_spec("cupti") is None:
-        return False, "cupti-python is not installed (pip install cupti-python)"
-    try:
-        from cupti import cupti  # noqa: F401
-    except (ImportError, OSError) as exc:
-        return False, f"cupti-python does not load: {exc}"
-    return True, "cupti-python loads"
-
-
 def probe_capabilities() -> Capabilities:
     """Probe nsys (can it write a report?) and cupti-python on this machine."""
-    from nsightflow.machine.doctor import nsys_can_write_reports
-
     nsys_ok, nsys_found = nsys_can_write_reports()
     cupti_ok, cupti_found = cupti_check()
     return Capabilities(nsys_ok, nsys_found, cupti_ok, cupti_found)
@@ -148,11 +115,6 @@ def timeline_sizes(family: Family, settings: TimelineSettings) -> list[int]:
     return list(settings.sizes) or list(family.profile_sizes)
 
 
-def empty_table() -> pd.DataFrame:
-    """The timeline table with no rows."""
-    return pd.DataFrame(columns=COLUMNS)
-
-
 def tidy(rows: list[dict[str, Any]], ident: tuple[str, str], size: int) -> pd.DataFrame:
     """Activities of one traced sequence as the timeline table, in time order.
 
@@ -190,7 +152,7 @@ def table_of(record: dict[str, Any]) -> pd.DataFrame:
     frames = [
         tidy(convert[record["backend"]](s.get("raw", [])), ident, int(s["size"]))
         for s in record.get("sizes", [])
-        if s.get("status") == "ok"
+        if s.get("status") == Status.OK
     ]
     frames = [f for f in frames if not f.empty]
     return pd.concat(frames, ignore_index=True) if frames else empty_table()
@@ -226,11 +188,15 @@ def record_variant(
         "backend_note": choice["message"],
         "sizes": [],
     }
-    upstream = stages._upstream(paths["verify"])
-    if upstream["status"] != "ok":
-        return {**base, **stages._skipped(upstream, "timeline")}
+    upstream = stages.upstream_status(paths["verify"])
+    if upstream["status"] != Status.OK:
+        return {**base, **stages.skipped(upstream, "timeline")}
     if choice["backend"] is None:
-        return {**base, "status": "timeline_unavailable", "message": choice["message"]}
+        return {
+            **base,
+            "status": Status.TIMELINE_UNAVAILABLE,
+            "message": choice["message"],
+        }
     family, _ = find_variant(kernels_dir, family_name, variant_name)
     spec = {
         "kernels_dir": str(kernels_dir),
@@ -262,7 +228,7 @@ def _run_backend(
         from nsightflow.tools import nsys as timeline_nsys
 
         result = timeline_nsys.record(spec, timeout_s)
-        if result["status"] != "nsys_failed" or not cupti_check()[0]:
+        if result["status"] != Status.NSYS_FAILED or not cupti_check()[0]:
             return {**result, "backend": "nsys"}, None
         note = f"{result['message']}: falling back to CUPTI activity tracing"
         print(f"nsightflow timeline: {note}")

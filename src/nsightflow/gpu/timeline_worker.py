@@ -15,6 +15,7 @@ import numpy as np
 
 from nsightflow.family.registry import Family, Variant, find_variant
 from nsightflow.gpu.launch import GpuContext, Launcher
+from nsightflow.records import Status
 
 
 def run_sequence(
@@ -37,11 +38,11 @@ def _check(raw: list[dict[str, Any]], traced: bool) -> dict[str, str]:
     kinds = {r["kind"] for r in raw}
     if traced and not kinds & {"KERNEL", "CONCURRENT_KERNEL"}:
         return {
-            "status": "trace_empty",
+            "status": Status.TRACE_EMPTY,
             "message": f"CUPTI gave no kernel record for the traced round (kinds "
             f"recorded: {sorted(kinds) or 'none'})",
         }
-    return {"status": "ok", "message": ""}
+    return {"status": Status.OK, "message": ""}
 
 
 def trace_sequences(spec: dict[str, Any]) -> dict[str, Any]:
@@ -63,7 +64,7 @@ def trace_sequences(spec: dict[str, Any]) -> dict[str, Any]:
     with GpuContext() as gpu:
         for n in spec["sizes"]:
             if not variant.accepts_size(n):
-                sizes.append({"size": n, "status": "unsupported", "raw": []})
+                sizes.append({"size": n, "status": Status.UNSUPPORTED, "raw": []})
                 continue
             for _ in range(int(spec["rounds"]) - 1):
                 run_sequence(gpu, family, variant, Path(spec["cubin"]), n, spec["seed"])
@@ -73,4 +74,4 @@ def trace_sequences(spec: dict[str, Any]) -> dict[str, Any]:
             sizes.append({"size": n, **_check(raw, tracer is not None), "raw": raw})
     if tracer:
         tracer.close()
-    return {"status": "ok", "message": "", "sizes": sizes}
+    return {"status": Status.OK, "message": "", "sizes": sizes}

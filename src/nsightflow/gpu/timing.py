@@ -3,15 +3,24 @@
 Per size: warm-up launches, then batches of event-timed launches until the median
 settles (moves less than ``settle_rel`` between batches) or the budget ends. Kept per
 size: median, quartiles, IQR, min, repetitions, coefficient of variation, whether it
-settled, and GPU state (clocks, throttle reasons, other processes) before and after.
+settled, GPU state (clocks, throttle reasons, other processes) before and after, and
+the samples themselves (``samples_ns``, see :func:`encode_samples`). Kept per variant:
+the code that was timed (:func:`source_record`), so that two runs can be compared
+without the checkout that made them (``nsightflow compare``).
 """
 
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import yaml
+
+from nsightflow.family.model import Variant
+from nsightflow.tools.nvcc import local_includes
 
 # Launches queued per batch behind the spin kernel (the driver's launch queue holds
 # about a thousand), and how long the spin lasts per queued launch: generous against
@@ -88,6 +97,70 @@ def summarize(samples_us: list[float]) -> dict[str, float | int]:
         "cv": float(a.std(ddof=1) / mean) if a.size > 1 and mean > 0 else 0.0,
         "reps": int(a.size),
     }
+
+
+def encode_samples(samples_us: list[float]) -> str:
+    """The samples as whole nanoseconds separated by spaces, in the order taken.
+
+    CUDA events tick in 32 ns steps on the H200 (every recorded median is a multiple
+    of 0.032 us), so whole nanoseconds lose nothing; one string instead of a JSON list
+    keeps the indented stage output one line per size (about 6 bytes per sample, 270
+    KB for the 38,000 samples of the bundled recording). Read back with
+    :func:`nsightflow.analysis.runs.decode_samples`.
+    """
+    return " ".join(str(round(s * 1000.0)) for s in samples_us)
+
+
+def source_record(variant: Variant) -> dict[str, Any]:
+    """The code that was timed: the variant's manifest entry, source and headers.
+
+    Returns:
+        ``files``: display name -> text (the manifest entry as YAML without its
+        ``idea``, whose wording does not change the code; the ``.cu`` file and every
+        header it includes with ``#include "..."``), ``sha256`` of them,
+        and ``family_sha256`` of the family's ``family.yaml`` and ``reference.py``
+        (the inputs every variant runs on).
+    """
+    folder = variant.source.parent
+    manifest = folder / "family.yaml"
+    entries = (yaml.safe_load(manifest.read_text()) or {}).get("variants", {})
+    files = {
+        f"{folder.name}/family.yaml (variants.{variant.name})": manifest_entry_text(
+            entries, variant.name
+        )
+    }
+    for path in (variant.source, *local_includes(variant.source)):
+        files[_display_name(path, folder.parent)] = path.read_text(errors="replace")
+    family = [folder / name for name in ("family.yaml", "reference.py")]
+    return {
+        "files": files,
+        "sha256": _digest(files.items()),
+        "family_sha256": _digest(
+            (p.name, p.read_text(errors="replace")) for p in family if p.is_file()
+        ),
+    }
+
+
+def manifest_entry_text(entries: dict[str, Any], name: str) -> str:
+    """A variant's manifest entry as YAML, without its ``idea``.
+
+    The idea's wording does not change the code.
+    """
+    entry = {k: v for k, v in (entries.get(name) or {}).items() if k != "idea"}
+    return str(yaml.safe_dump({name: entry}, sort_keys=False))
+
+
+def _display_name(path: Path, root: Path) -> str:
+    resolved = path.resolve()
+    base = root.resolve()
+    return str(resolved.relative_to(base) if resolved.is_relative_to(base) else path)
+
+
+def _digest(items: Any) -> str:
+    h = hashlib.sha256()
+    for name, text in items:
+        h.update(f"{name}\0{text}\0".encode())
+    return h.hexdigest()
 
 
 def sample_until_settled(

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from nsightflow.family.registry import Family, Variant
+from nsightflow.records import Status
 
 # Elements compared per chunk: float64 temporaries of a few MB stay in the CPU's
 # caches; whole-array temporaries of a 16384^2 grid (2 GiB each) made the comparison
@@ -128,16 +129,16 @@ def summarize(per_size: list[dict[str, Any]]) -> dict[str, Any]:
     failed = [r for r in per_size if not r["ok"]]
     if not per_size:
         return {
-            "status": "skipped",
+            "status": Status.SKIPPED,
             "message": "no verify size accepted by the variant",
         }
     if failed:
         worst = failed[0]
         return {
-            "status": "wrong",
+            "status": Status.WRONG,
             "message": f"n={worst['n']}: relative L2 error {worst['rel_l2_error']:.3g}, "
             f"{worst['unwritten_or_nonfinite']} unwritten or non-finite elements, "
             f"first mismatch {worst['first_mismatch']}",
         }
     worst_err = max(r["rel_l2_error"] for r in per_size)
-    return {"status": "ok", "message": f"max relative L2 error {worst_err:.3g}"}
+    return {"status": Status.OK, "message": f"max relative L2 error {worst_err:.3g}"}

@@ -20,6 +20,7 @@ from nsightflow.gpu import timing
 from nsightflow.gpu.launch import GpuContext, Launcher, load_helpers
 from nsightflow.gpu.timeline_worker import trace_sequences
 from nsightflow.gpu.verify import compare, summarize, verify_sizes
+from nsightflow.records import Status
 
 
 def _rng(spec: dict[str, Any], n: int) -> np.random.Generator:
@@ -70,12 +71,12 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
         flush = gpu.cuda.mem_alloc(timing.FLUSH_FACTOR * l2)
         for n in family.sizes:
             if not variant.accepts_size(n):
-                rows.append({"size": n, "status": "unsupported"})
+                rows.append({"size": n, "status": Status.UNSUPPORTED})
                 continue
             alone, others = timing.wait_until_alone(settings)
             if not alone:
                 rows.append(
-                    {"size": n, "status": "gpu_busy", "other_processes": others}
+                    {"size": n, "status": Status.GPU_BUSY, "other_processes": others}
                 )
                 continue
             launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), n)
@@ -94,9 +95,10 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
             rows.append(
                 {
                     "size": n,
-                    "status": "ok",
+                    "status": Status.OK,
                     "cache": "cold" if cold else "hot",
                     **timing.summarize(samples),
+                    "samples_ns": timing.encode_samples(samples),
                     "settled": settled,
                     "gpu_before": before,
                     "gpu_after": after,
@@ -105,7 +107,8 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
                 }
             )
         flush.free()
-    return {"status": "ok", "message": "", "rows": rows}
+    source = timing.source_record(variant)
+    return {"status": Status.OK, "message": "", "rows": rows, "source": source}
 
 
 def _generated(launcher: Launcher) -> dict[str, Any]:
@@ -170,7 +173,7 @@ def _launch(spec: dict[str, Any]) -> dict[str, Any]:
             launcher.launch()
             launcher.synchronize()
             launcher.free()
-    return {"status": "ok", "message": ""}
+    return {"status": Status.OK, "message": ""}
 
 
 def _selftest_crash(spec: dict[str, Any]) -> dict[str, Any]:
@@ -178,7 +181,7 @@ def _selftest_crash(spec: dict[str, Any]) -> dict[str, Any]:
     import ctypes
 
     ctypes.string_at(0)  # reads address 0
-    return {"status": "ok", "message": "unreachable"}
+    return {"status": Status.OK, "message": "unreachable"}
 
 
 def _selftest_hang(spec: dict[str, Any]) -> dict[str, Any]:
@@ -207,7 +210,7 @@ def main(argv: list[str]) -> int:
         result = TASKS[task](spec)
     except NsightflowError as exc:
         # A problem of the machine or manifest, not of the variant: the parent raises.
-        result = {"status": "environment_error", "message": str(exc)}
+        result = {"status": Status.ENVIRONMENT_ERROR, "message": str(exc)}
     Path(result_path).write_text(json.dumps(result, default=float))
     return 0
 

@@ -10,7 +10,13 @@ import shutil
 from dataclasses import dataclass
 
 from nsightflow.machine import provenance
-from nsightflow.machine.recording import gpu_available
+from nsightflow.machine.capabilities import (
+    SANITIZER_FIX,
+    cupti_check,
+    gpu_available,
+    nsys_can_write_reports,
+    sanitizer_available,
+)
 
 
 @dataclass(frozen=True)
@@ -28,72 +34,8 @@ def _module(name: str) -> bool:
     return importlib.util.find_spec(name) is not None
 
 
-def nsys_can_write_reports() -> tuple[bool, str]:
-    """Whether ``nsys`` here can write a ``.nsys-rep`` report, and what was found.
-
-    A tiny ``nsys profile`` of ``true`` is the probe: nsys can be missing, or present
-    but unable to import its own capture (it then leaves a ``.qdstrm`` and no
-    ``.nsys-rep``, as the Nsight Systems inside Nsight Compute does on the H200 here).
-    Timeline stages call this once and carry on without nsys when it says no.
-
-    Returns:
-        (True, what it wrote) or (False, why not, with what it left behind).
-    """
-    import subprocess
-    import tempfile
-    from pathlib import Path
-
-    nsys = shutil.which("nsys")
-    if nsys is None:
-        return False, "nsys not on PATH"
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "probe"
-        argv = [nsys, "profile", "--trace=none", "--sample=none", "-o", str(out)]
-        try:
-            proc = subprocess.run(
-                [*argv, "true"],
-                capture_output=True,
-                text=True,
-                timeout=30,
-                check=False,
-                cwd=tmp,
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return False, f"{nsys} profile failed: {exc}"
-        if out.with_suffix(".nsys-rep").is_file():
-            return True, f"{nsys} writes .nsys-rep reports"
-        leftovers = sorted(p.name for p in Path(tmp).iterdir())
-        said = (proc.stdout + proc.stderr).strip().splitlines()
-        return False, (
-            f"{nsys} profile wrote {', '.join(leftovers) or 'nothing'} but no "
-            f".nsys-rep (exit {proc.returncode}"
-            + (f": {said[-1][:200]}" if said else "")
-            + "): it cannot turn its capture into a report here"
-        )
-
-
-def sanitizer_available() -> tuple[bool, str]:
-    """Whether ``compute-sanitizer`` is on PATH (the sanitize stage's first check).
-
-    Whether it supports the device shows only on a real run; the stage records
-    that failure with its message.
-    """
-    path = shutil.which("compute-sanitizer")
-    if path is None:
-        return False, "compute-sanitizer not on PATH"
-    return True, path
-
-
-SANITIZER_FIX = (
-    "compute-sanitizer comes with the CUDA toolkit: add its bin/ folder to PATH, "
-    "or set sanitize.enabled: false"
-)
-
-
 def checks() -> list[Check]:
     """Probe GPU, toolchain and Python packages (no GPU work is launched)."""
-    from nsightflow.gpu.timeline import cupti_check
-
     gpu_ok, gpu_found = gpu_available()
     cupti_ok, cupti_found = cupti_check()
     nvcc = provenance.nvcc_version()

@@ -1,7 +1,6 @@
 """Provenance stamped into every file a stage writes: versions, GPU, git revision."""
 
 import datetime as dt
-import json
 import os
 import platform
 import re
@@ -13,7 +12,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from nsightflow import SCHEMA_VERSION, __version__
+from nsightflow import __version__
+from nsightflow.io import read_json as read_json
+from nsightflow.io import write_json as write_json
 
 
 def _run(argv: list[str], cwd: Path | None = None) -> str | None:
@@ -105,30 +106,3 @@ def collect(kernels_dir: Path | None = None, **extra: Any) -> dict[str, Any]:
         info["kernels_git"] = git_revision(kernels_dir)
     info.update(extra)
     return info
-
-
-def write_json(path: Path, payload: dict[str, Any]) -> None:
-    """Write a stage output with ``schema_version`` first, atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(
-        json.dumps({"schema_version": SCHEMA_VERSION, **payload}, indent=2, default=str)
-        + "\n"
-    )
-    tmp.replace(path)
-
-
-def read_json(path: Path) -> dict[str, Any]:
-    """Read a stage output, checking its schema version."""
-    from nsightflow.errors import StageInputError
-
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise StageInputError(f"{path}: cannot read stage output: {exc}") from exc
-    if data.get("schema_version") != SCHEMA_VERSION:
-        raise StageInputError(
-            f"{path}: field schema_version is {data.get('schema_version')!r}, expected "
-            f"{SCHEMA_VERSION}; re-run the stage that wrote it"
-        )
-    return data  # type: ignore[no-any-return]

@@ -9,39 +9,15 @@ measured. The GPU rules are swapped for rules that copy a recorded file into
 import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from nsightflow import SCHEMA_VERSION
 from nsightflow.errors import StageInputError
+from nsightflow.io import read_recorded as read_recorded
+from nsightflow.io import recording_for as recording_for
+from nsightflow.machine.capabilities import gpu_available
 from nsightflow.machine.provenance import read_json, write_json
-
-
-def gpu_available() -> tuple[bool, str]:
-    """Whether a CUDA GPU and pycuda are usable here, and why not."""
-    try:
-        import pycuda  # noqa: F401
-    except ImportError:
-        return False, "pycuda is not installed (pip install -e '.[gpu]')"
-    if shutil.which("nvidia-smi") is None and not Path("/dev/nvidia0").exists():
-        return False, "no NVIDIA driver or device found"
-    try:
-        out = subprocess.run(
-            ["nvidia-smi", "-L"],
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return False, f"nvidia-smi failed: {exc}"
-    if out.returncode != 0 or "GPU" not in out.stdout:
-        return (
-            False,
-            f"nvidia-smi lists no GPU: {(out.stdout + out.stderr).strip()[:200]}",
-        )
-    return True, out.stdout.strip().splitlines()[0]
+from nsightflow.records import Status
 
 
 def choose_mode(mode: str, source: Path) -> tuple[str, str]:
@@ -96,41 +72,6 @@ def checked_mode(value: str, where: str) -> str:
     return value
 
 
-def read_recorded(path: Path, stage_output: bool = False) -> dict[str, Any]:
-    """One JSON file of a recording: every recorded JSON is read through here.
-
-    Args:
-        path: ``recording.json`` or a recorded stage output.
-        stage_output: Also check its ``schema_version`` (a stage wrote it).
-
-    Raises:
-        StageInputError: the file is missing, unreadable, not JSON, not an object or
-            of another schema version, naming the file and the fix.
-    """
-    fix = "restore it from a copy of the recording, or record again"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise StageInputError(f"{path}: missing from the recording; {fix}") from exc
-    except json.JSONDecodeError as exc:
-        raise StageInputError(
-            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
-            f"{exc.msg}); the file is corrupt or truncated: {fix}"
-        ) from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StageInputError(f"{path}: cannot be read ({exc}); {fix}") from exc
-    if not isinstance(data, dict):
-        raise StageInputError(
-            f"{path}: holds a JSON {type(data).__name__}, not an object; {fix}"
-        )
-    if stage_output and data.get("schema_version") != SCHEMA_VERSION:
-        raise StageInputError(
-            f"{path}: field schema_version is {data.get('schema_version')!r}, "
-            f"expected {SCHEMA_VERSION}; record it again with this version"
-        )
-    return data
-
-
 def recording_info(source: Path) -> dict[str, Any]:
     """``recording.json`` of a recording folder.
 
@@ -142,7 +83,8 @@ def recording_info(source: Path) -> dict[str, Any]:
         raise StageInputError(
             f"{path}: missing; config `source` must name a recording folder: the "
             "bundled examples/h200, or one made on a GPU machine with `nsightflow "
-            "record --results results --out DIR`"
+            "record --results results --out DIR` (scripts/gpu/run.sh, phase record, "
+            "runs both), or copied back from a cluster run"
         )
     return read_recorded(path)
 
@@ -161,7 +103,7 @@ def replay_file(
         record = {
             "family": ident[0],
             "variant": ident[1],
-            "status": "not_recorded",
+            "status": Status.NOT_RECORDED,
             "message": f"{recorded} is not in the recording: measure this variant on "
             "a GPU machine (config mode: measure) and record again",
             "replayed_from": str(recorded),
@@ -192,7 +134,7 @@ def replay_file(
 
 def _empty_table(output: Path) -> None:
     """The header of a recorded table the recording lacks (the timeline's)."""
-    from nsightflow.gpu.timeline import empty_table
+    from nsightflow.analysis.timeline import empty_table
 
     output.parent.mkdir(parents=True, exist_ok=True)
     empty_table().to_csv(output, index=False)
@@ -304,18 +246,3 @@ def _recording_info(results: Path, command: str) -> dict[str, Any]:
     if traced is not None:
         info["timeline"] = timeline_info(read_json(traced), command)
     return info
-
-
-def recording_for(info: dict[str, Any], family: str | None) -> dict[str, Any]:
-    """The account of the run a family's timings come from.
-
-    The recording's own, or that of the latest addition holding ``time/<family>``.
-    """
-    base = {k: v for k, v in info.items() if k != "additions"}
-    for addition in reversed(info.get("additions", [])):
-        if f"time/{family}" in addition.get("folders", []):
-            keep = {
-                k: v for k, v in addition.items() if k not in ("replaced", "folders")
-            }
-            return {**base, **keep}
-    return base

@@ -14,7 +14,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from nsightflow.analysis.timeline import key_size
-from nsightflow.plot.figures import STYLE, _new_figure
+from nsightflow.plot.style import matplotlib_context, new_figure, unit_axis
+from nsightflow.plot.svg import save
 
 # Phases in sequence order: kind -> (label, colour).
 PHASES = {
@@ -69,6 +70,7 @@ def _durations(ax: matplotlib.axes.Axes, summary: pd.DataFrame) -> None:
             label=label,
         )
     ax.set_xscale("log")
+    unit_axis(ax.xaxis, lambda v: f"{v:g}")
     ax.set_yticks(y, [""] * len(y))
     ax.invert_yaxis()
     ax.set_xlabel("duration [ms, log scale]")
@@ -76,14 +78,14 @@ def _durations(ax: matplotlib.axes.Axes, summary: pd.DataFrame) -> None:
 
 def timeline_figure(table: pd.DataFrame, summary: pd.DataFrame, family: str) -> Figure:
     """The family's timeline at its largest traced size; a note when none exists."""
-    with matplotlib.rc_context(STYLE):
+    with matplotlib_context():
         size = key_size(summary)
         shown = (
             summary[summary["size"] == size].reset_index(drop=True)
             if size is not None
             else summary.iloc[0:0]
         )
-        fig = _new_figure(10, 1.6 + 0.42 * max(len(shown), 1))
+        fig = new_figure(10, 1.6 + 0.42 * max(len(shown), 1))
         ax_t, ax_d = fig.subplots(1, 2, width_ratios=[3, 2])
         if size is None:
             for ax in (ax_t, ax_d):
@@ -116,5 +118,5 @@ def write_figure(analysis_dir: Path, out: Path, family: str) -> Path:
     table = pd.read_csv(analysis_dir / "timeline.csv")
     summary = pd.read_csv(analysis_dir / "timeline_summary.csv")
     out.parent.mkdir(parents=True, exist_ok=True)
-    timeline_figure(table, summary, family).savefig(out, dpi=150)
+    save(timeline_figure(table, summary, family), out.parent, out.stem)
     return out

@@ -79,6 +79,9 @@ def to_html(
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
     body = md.convert(markdown_text)
+    # A pipe in a table cell's code span is escaped for GitHub's Markdown (``\|``);
+    # Python-Markdown splits such cells right but keeps the backslash in the code.
+    body = _CELL_CODE.sub(lambda m: m.group(0).replace("\\|", "|"), body)
     if base_dir is not None:
         body = _IMG.sub(lambda m: _embed(m, base_dir), body)
     lang = parse_language(language)
@@ -92,6 +95,7 @@ def to_html(
     )
 
 
+_CELL_CODE = re.compile(r"<td[^>]*><code>.*?</code>")
 _IMG = re.compile(r'<img alt="([^"]*)" src="([^"]+\.png)"')
 
 
@@ -149,6 +153,9 @@ def write_report(
     ctx = json.loads((analysis_dir / "context.json").read_text())
     if timeline is not None:
         ctx["timeline"] = pd.read_csv(timeline)
+    hotspots = analysis_dir / "hotspots.csv"
+    if hotspots.is_file():  # absent in an analysis older than issue 22
+        ctx["hotspots"] = pd.read_csv(hotspots, keep_default_na=False)
     text = ReportBuilder(analysis, stalls, rules, ctx, language=language).build()
     rel = (
         figures_dir.relative_to(out_dir)

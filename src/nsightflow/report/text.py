@@ -122,7 +122,8 @@ def _line(text: str) -> str:
     return _NUMBERED.sub(r"\1\2\\\3", _BULLET.sub(r"\1\\\2", text))
 
 
-def _code_span(text: str) -> str:
+def code_span(text: str) -> str:
+    """``text`` as an inline code span that no run of backticks inside can close."""
     runs = [len(m) for m in re.findall(r"`+", text)]
     ticks = "`" * (max(runs, default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
@@ -175,7 +176,7 @@ class _MarkdownWriter(HTMLParser):
             code = " ".join("".join(self._code).split())
             self._code = None
             if code:
-                self._emit(_code_span(code))
+                self._emit(code_span(code))
         elif tag == "a" and self._links:
             href, label = self._links.pop()
             text = "".join(label).strip()

@@ -74,11 +74,17 @@ def ncu_argv(
         "all",
     ]
     if settings.set == "full":
-        argv += ["--set", "full"]
+        argv += ["--set", "full"]  # its SourceCounters section samples warps per PC
     else:
         for section in metrics.SECTIONS:
             argv += ["--section", section]
-        argv += ["--metrics", ",".join(metrics.EXTRA_METRICS)]
+        argv += [
+            "--metrics",
+            ",".join((*metrics.EXTRA_METRICS, *metrics.SOURCE_METRICS)),
+        ]
+    # The CUDA sources go into the report, so that its per-line samples (issue 22)
+    # read against the very text that was compiled (-lineinfo) and profiled.
+    argv += ["--import-source", "yes"]
     return [*argv, "--export", str(report), "--force-overwrite", *target]
 
 

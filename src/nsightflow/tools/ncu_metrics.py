@@ -147,6 +147,20 @@ EXTRA_METRICS: tuple[str, ...] = (
     *PATTERN_METRICS,
 )
 
+# Per-instruction warp-state samples (issue 22): ncu samples each SM sub-partition's
+# warps at a fixed cycle interval and records the PC and the warp's state (the stall
+# reason, or ``selected`` when it issued) -- the numbers of ncu's Source page. The group
+# holds one metric per reason on the GPU's architecture (``_not_issued`` twins are a
+# separate group, not collected); its instances are per PC, with the PC as correlation
+# id. Requested by name through --metrics, the samples cost ncu's warp-sampling pass
+# and no SASS patching, unlike the SourceCounters section (inst_executed per PC).
+PCSAMP_PREFIX = "smsp__pcsamp_warps_issue_stalled_"
+PCSAMP_SAMPLES = "smsp__pcsamp_sample_count"
+SOURCE_METRICS: tuple[str, ...] = (
+    PCSAMP_SAMPLES,
+    "group:smsp__pcsamp_warp_stall_reasons",
+)
+
 # Metrics the report reads that the sections above (or ncu itself, for device
 # attributes) always collect, so they need no --metrics entry.
 FROM_SECTIONS: tuple[str, ...] = (L2_BYTES, THEORETICAL_OCCUPANCY, LANES_PER_INST)

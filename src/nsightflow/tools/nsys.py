@@ -23,6 +23,7 @@ import pandas as pd
 
 from nsightflow.errors import GpuUnavailableError
 from nsightflow.gpu.cupti import copy_name
+from nsightflow.records import Status
 
 REPORT = "cuda_gpu_trace"
 TIME_UNITS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -176,7 +177,7 @@ def assign_rounds(
     split into equal consecutive blocks: ``rounds`` per size, in the order run.
     A count that does not split evenly marks every size ``trace_mismatch``.
     """
-    ran = [s for s in sizes if s["status"] == "ok"]
+    ran = [s for s in sizes if s["status"] == Status.OK]
     if not ran:
         return sizes
     start_col = next(k for k in raw[0] if k.startswith("Start (")) if raw else ""
@@ -188,7 +189,9 @@ def assign_rounds(
             f"{blocks} ({len(ran)} sizes x {rounds} rounds of the same sequence)"
         )
         return [
-            {**s, "status": "trace_mismatch", "message": message} if s in ran else s
+            {**s, "status": Status.TRACE_MISMATCH, "message": message}
+            if s in ran
+            else s
             for s in sizes
         ]
     per = len(ordered) // blocks
@@ -212,12 +215,12 @@ def _run(
         )
     except subprocess.TimeoutExpired:
         return {
-            "status": "timeout",
+            "status": Status.TIMEOUT,
             "message": f"nsys {argv[1]} did not finish within {timeout_s:g} s "
             "(config timeline.timeout_s)",
         }
     except OSError as exc:
-        return {"status": "nsys_failed", "message": f"nsys could not start: {exc}"}
+        return {"status": Status.NSYS_FAILED, "message": f"nsys could not start: {exc}"}
 
 
 def _profile(folder: Path, spec: dict[str, Any], timeout_s: float) -> dict[str, Any]:
@@ -233,15 +236,18 @@ def _profile(folder: Path, spec: dict[str, Any], timeout_s: float) -> dict[str, 
     if not (folder / "trace.nsys-rep").is_file():
         left = sorted(p.name for p in folder.glob("trace*"))
         return {
-            "status": "nsys_failed",
+            "status": Status.NSYS_FAILED,
             "message": f"nsys profile wrote {left or 'nothing'} but no .nsys-rep "
             f"(exit {proc.returncode}): it cannot import its own capture here",
             "log": output,
         }
     if not result_path.is_file():
-        return {"status": "crashed", "message": f"the worker under nsys died: {output}"}
+        return {
+            "status": Status.CRASHED,
+            "message": f"the worker under nsys died: {output}",
+        }
     result: dict[str, Any] = json.loads(result_path.read_text())
-    if result["status"] == "environment_error":
+    if result["status"] == Status.ENVIRONMENT_ERROR:
         raise GpuUnavailableError(result["message"])
     return result
 
@@ -256,7 +262,7 @@ def record(spec: dict[str, Any], timeout_s: float) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="nsightflow-nsys-") as tmp:
         folder = Path(tmp)
         result = _profile(folder, spec, timeout_s)
-        if result["status"] != "ok":
+        if result["status"] != Status.OK:
             return result
         stats = _run(stats_argv(folder / "trace.nsys-rep", folder / "stats"), timeout_s)
         csv = folder / f"stats_{REPORT}.csv"
@@ -264,7 +270,7 @@ def record(spec: dict[str, Any], timeout_s: float) -> dict[str, Any]:
             return stats
         if not csv.is_file():
             return {
-                "status": "nsys_failed",
+                "status": Status.NSYS_FAILED,
                 "message": f"nsys stats wrote no {REPORT} CSV: "
                 f"{(stats.stdout + stats.stderr)[-TAIL:]}",
             }

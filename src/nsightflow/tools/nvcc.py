@@ -4,6 +4,7 @@ A variant nvcc rejects is data: its JSON gets ``status: compile_failed`` and the
 compiler's message, an empty cubin is written, and the stage exits 0.
 """
 
+import hashlib
 import re
 import shutil
 import subprocess
@@ -14,6 +15,7 @@ from typing import Any
 from nsightflow.errors import CompileError
 from nsightflow.family.registry import Variant
 from nsightflow.machine import provenance
+from nsightflow.records import Status
 
 _USED = re.compile(r"Used (\d+) registers")
 _SMEM = re.compile(r"(\d+) bytes smem")
@@ -57,6 +59,18 @@ def local_includes(source: Path) -> list[Path]:
                 found[path] = None
                 todo.append(path)
     return sorted(found)
+
+
+def source_digest(source: Path) -> str:
+    """SHA-256 of a variant's source and every header it includes, in a fixed order.
+
+    Recorded with the resources, so that replay can tell an unchanged source (its
+    recorded resources stand) from an edited one (compiled again and flagged).
+    """
+    digest = hashlib.sha256(source.read_bytes())
+    for header in local_includes(source):
+        digest.update(b"\0" + header.name.encode() + b"\0" + header.read_bytes())
+    return digest.hexdigest()
 
 
 def nvcc_argv(variant: Variant, arch: str, cubin: Path) -> list[str]:
@@ -122,25 +136,26 @@ def compile_variant(variant: Variant, arch: str, cubin: Path) -> dict[str, Any]:
         "kernel": variant.kernel,
         "arch": arch,
         "argv": argv,
+        "source_sha256": source_digest(variant.source),
         "provenance": provenance.collect(variant.source.parent),
     }
     if proc.returncode != 0:
         cubin.write_bytes(b"")
-        return {**record, "status": "compile_failed", "message": log.strip()}
+        return {**record, "status": Status.COMPILE_FAILED, "message": log.strip()}
     kernels = {r.kernel: r for r in parse_ptxas(log)}
     missing = [k for k in variant.kernels if k not in kernels]
     if missing:
         cubin.write_bytes(b"")
         return {
             **record,
-            "status": "compile_failed",
+            "status": Status.COMPILE_FAILED,
             "message": f"kernel {missing[0]!r} not found in {variant.source}; "
             f'entries: {sorted(kernels)}. Declare it extern "C" __global__ or fix '
             f"variants.{variant.name}.kernel in family.yaml",
         }
     result = {
         **record,
-        "status": "ok",
+        "status": Status.OK,
         "message": "",
         "resources": kernels[variant.kernel].__dict__,
     }

@@ -15,21 +15,13 @@ whose memcheck finds a device-side error is marked ``memcheck_error`` by the
 analyze stage and kept out of the ranking.
 """
 
-import json
 import re
-import tempfile
-import time
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from nsightflow.family.registry import Family, Variant, find_variant
-from nsightflow.gpu import isolate
-from nsightflow.gpu.verify import verify_sizes
-from nsightflow.machine import doctor, provenance
-from nsightflow.tools.ncu import launch_spec, worker_argv
+from nsightflow.family.registry import Variant
+from nsightflow.records import Status
 
 PREFIX = "========= "
 PRINT_LIMIT = 20  # findings printed per run; the summary still counts them all
@@ -53,22 +45,6 @@ _NOT_FINDINGS = (
     "LEAK SUMMARY",
     "Target application returned an error",
 )
-
-
-@dataclass(frozen=True)
-class SanitizeSettings:
-    """How the sanitizers run (config.yaml ``sanitize``)."""
-
-    size: int = 0  # 0: the smallest size the variant is verified at
-    timeout_s: float = 300.0
-
-
-def sanitize_size(family: Family, variant: Variant, configured: int) -> int:
-    """The size of the checked launch: the configured one if the variant accepts it."""
-    if configured > 0 and variant.accepts_size(configured):
-        return configured
-    sizes = verify_sizes(family, variant)
-    return min(sizes) if sizes else min(family.sizes)
 
 
 def shared_memory_bytes(resources: Mapping[str, Any], variant: Variant, n: int) -> int:
@@ -174,7 +150,7 @@ def tool_status(exit_code: int | None, parsed: Mapping[str, Any]) -> str:
     return "errors" if parsed["errors"] else "clean"
 
 
-def _kept_output(text: str) -> str:
+def kept_output(text: str) -> str:
     """The run's output without host backtraces: the first 60 lines and the last 5."""
     lines = [ln for ln in text.splitlines() if "Host Frame" not in ln]
     if len(lines) > 65:
@@ -182,141 +158,12 @@ def _kept_output(text: str) -> str:
     return "\n".join(lines)
 
 
-def run_tool(tool: str, spec: dict[str, Any], timeout_s: float) -> dict[str, Any]:
-    """One compute-sanitizer run of the worker's ``launch`` task; its record."""
-    with tempfile.TemporaryDirectory(prefix="nsightflow-sanitize-") as tmp:
-        spec_path = Path(tmp) / "spec.json"
-        spec_path.write_text(json.dumps(spec))
-        argv = sanitizer_argv(tool, worker_argv(spec_path, Path(tmp) / "result.json"))
-        start = time.perf_counter()
-        code, output = isolate.run_argv(argv, timeout_s)
-        wall = time.perf_counter() - start
-    parsed = parse_output(output)
-    status = tool_status(code, parsed)
-    return {
-        "tool": tool,
-        "status": status,
-        **parsed,
-        "message": _tool_message(tool, status, code, parsed, timeout_s),
-        "exit_code": code,
-        "wall_s": round(wall, 2),
-        "argv": argv,
-        "output": _kept_output(output),
-    }
-
-
-def _tool_message(
-    tool: str,
-    status: str,
-    code: int | None,
-    parsed: Mapping[str, Any],
-    timeout_s: float,
-) -> str:
-    if status == "timeout":
-        return (
-            f"{tool} did not finish within {timeout_s:g} s (sanitize.timeout_s); "
-            "its process group was killed"
-        )
-    if status == "failed":
-        why = parsed["unsupported"] or f"no summary printed (exit {code})"
-        return f"{tool} could not check this launch: {why}"
-    if status == "clean":
-        return f"{tool}: no errors"
-    kinds = "; ".join(f"{k} x{n}" for k, n in parsed["kinds"].items()) or "?"
-    return f"{tool}: {parsed['errors']} error(s): {kinds}"
-
-
-def _overall(tools: list[dict[str, Any]]) -> tuple[str, str]:
-    ran = [t for t in tools if t["status"] != "not_applicable"]
-    memcheck = tools[0]
-    if memcheck["status"] == "failed" and memcheck.get("unsupported"):
-        return "sanitizer_unavailable", memcheck["message"]
-    for status in ("errors", "timeout", "failed"):
-        if any(t["status"] == status for t in ran):
-            break
-    else:
-        status = "ok"
-    return status, "; ".join(t["message"] for t in ran)
-
-
-def sanitize(
-    kernels_dir: Path,
-    ident: tuple[str, str],
-    paths: dict[str, Path],
-    settings: SanitizeSettings,
-    seed: int,
-) -> dict[str, Any]:
-    """Run memcheck (and racecheck where shared memory is used) on one variant.
-
-    Args:
-        kernels_dir: Folder of the families.
-        ident: (family, variant).
-        paths: ``cubin`` and ``resources`` (the compile stage's outputs).
-        settings: Size and time limit.
-        seed: Input seed, as in verify.
-
-    Returns:
-        The record written to ``results/sanitize/<family>/<variant>.json``.
-    """
-    family_name, variant_name = ident
-    record: dict[str, Any] = {"family": family_name, "variant": variant_name}
-    available, why = doctor.sanitizer_available()
-    if not available:
-        return {
-            **record,
-            "status": "sanitizer_unavailable",
-            "message": f"{why}: {doctor.SANITIZER_FIX}",
-            "tools": [],
-        }
-    resources = provenance.read_json(paths["resources"])
-    if resources.get("status") != "ok":
-        return {
-            **record,
-            "status": "skipped",
-            "message": f"sanitize skipped: upstream status {resources.get('status')}",
-            "upstream_status": resources.get("status"),
-            "skipped": True,
-            "tools": [],
-        }
-    family, variant = find_variant(kernels_dir, family_name, variant_name)
-    n = sanitize_size(family, variant, settings.size)
-    spec = launch_spec(kernels_dir, ident, paths["cubin"], seed, [n])
-    tools = [run_tool("memcheck", spec, settings.timeout_s)]
-    smem = shared_memory_bytes(resources, variant, n)
-    if tools[0]["unsupported"]:
-        pass  # the device cannot be checked: racecheck would fail the same way
-    elif smem > 0:
-        tools.append(run_tool("racecheck", spec, settings.timeout_s))
-    else:
-        tools.append(
-            {
-                "tool": "racecheck",
-                "status": "not_applicable",
-                "message": "racecheck: not run, the kernel uses no shared memory",
-            }
-        )
-    status, message = _overall(tools)
-    return {
-        **record,
-        "status": status,
-        "message": message,
-        "size": n,
-        "shared_bytes": smem,
-        "tools": tools,
-        "provenance": provenance.collect(
-            kernels_dir,
-            compute_sanitizer=provenance.sanitizer_version(),
-            **provenance.gpu_info(),
-        ),
-    }
-
-
 def memcheck_error(record: Mapping[str, Any]) -> str | None:
     """The message that marks a variant, when memcheck found a device-side error."""
     for tool in record.get("tools", []):
         if (
             tool.get("tool") == "memcheck"
-            and tool.get("status") == "errors"
+            and tool.get("status") == Status.ERRORS
             and tool.get("device_findings")
         ):
             return str(tool.get("message", "memcheck errors"))

@@ -1,7 +1,8 @@
 """The report's words in English and Chinese: every sentence, heading and table header.
 
 The entries live in :mod:`nsightflow.report.i18n.catalogue` (and, for the ECE408 pattern
-metrics, :mod:`nsightflow.report.i18n.patterns`). Each is a :meth:`str.format`
+metrics, :mod:`nsightflow.report.i18n.patterns`; for ``nsightflow compare``,
+:mod:`nsightflow.report.i18n.compare`). Each is a :meth:`str.format`
 template with named fields; both languages of an entry name the same fields.
 :func:`T` fills the template of the language in force, which :func:`language` sets
 for the ``with`` block that builds a report (English outside one). What stays as it
@@ -21,9 +22,13 @@ from string import Formatter
 from typing import Literal, get_args
 
 from nsightflow.report.i18n.catalogue import CATALOGUE
+from nsightflow.report.i18n.compare import COMPARE_MESSAGES
+from nsightflow.report.i18n.figures import FIGURE_MESSAGES
 from nsightflow.report.i18n.patterns import PATTERN_MESSAGES
 
 CATALOGUE.update(PATTERN_MESSAGES)
+CATALOGUE.update(COMPARE_MESSAGES)
+CATALOGUE.update(FIGURE_MESSAGES)
 
 Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)

@@ -9,10 +9,12 @@ structure (``#``, ``-``, ``>``) is added by the code; emphasis and code spans
 inside a sentence are part of its template.
 """
 
+from nsightflow.report.i18n.hotspots import HOTSPOT_MESSAGES
 from nsightflow.report.i18n.timeline import TIMELINE_MESSAGES
 
 CATALOGUE: dict[str, dict[str, str]] = {
     **TIMELINE_MESSAGES,  # the timeline section's messages
+    **HOTSPOT_MESSAGES,  # the hottest source lines (baseline and steps)
     # --- header -------------------------------------------------------------------
     "h_report": {
         "en": "{title}: optimization report",
@@ -87,6 +89,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "未能编译或未通过验证的版本没有排名：跑得快但结果错误的 kernel 不得分。",
     },
     "note_failed": {"en": "{status}: see section 4", "zh": "{status}：见第 4 节"},
+    "note_source_changed": {
+        "en": "source changed since the recording: the measurements are of the "
+        "recorded source",
+        "zh": "源代码在录制后已修改：测量数据来自录制时的源代码",
+    },
     "note_slower": {
         "en": "slower than `{before}`: kept, see its section",
         "zh": "比 `{before}` 慢：仍保留，见其小节",

@@ -3,27 +3,28 @@
 :func:`write_pdf` renders the page :func:`nsightflow.report.build.to_html` returns with
 xhtml2pdf (HTML and CSS laid out by ReportLab): pure Python from PyPI, with no
 browser, no LaTeX and no system library, so a machine that only pip-installs the
-project can render an English report (a Chinese one also needs a CJK font package). A print stylesheet is added after the report's own screen
-style, and the page is prepared for paper first:
+project can render an English report (a Chinese one also needs a CJK font
+package). A print stylesheet is added after the report's own screen style, and the page is prepared for paper first:
 
 * A4 portrait pages with a running footer (report title, page N of M).
-* Tables span the text width with columns sized from their content, measured
-  with the fonts they are set in; a table whose words do not fit side by side
-  shrinks its font (down to MIN_TABLE_FONT_PT), and words longer than a column
-  (paths, metric names) break rather than run off the page. Header rows repeat
-  on every page a table spans.
+* Tables span the text width with columns sized from their content
+  (:mod:`nsightflow.report.pdf.tables`); a table too wide for the page is split
+  into tables of column groups, each led by the first column. No text is set
+  below MIN_FONT_PT (8 pt): tables, code and the footer included.
 * Code blocks are monospace and wrap long lines.
 * Links print as their text followed by their address in brackets.
 * Figures are read relative to the report folder, checked before the render,
   and printed at their own resolution, shrunk to the text width and to at most
-  MAX_FIGURE_HEIGHT_PT.
+  MAX_FIGURE_HEIGHT_PT. An SVG figure of the page (inline or linked) prints as
+  the PNG the plot stage wrote beside it.
 
 Fonts (:mod:`nsightflow.report.pdf.fonts`): DejaVu Sans and DejaVu Sans Mono, embedded
 from the copy matplotlib ships. A Chinese report also embeds a CJK TrueType font
 (WenQuanYi Micro Hei from Debian's ``fonts-wqy-microhei``), so its pages show real
 glyphs in any viewer; an English report keeps the non-embedded ``STSong-Light``
-fallback for stray Chinese characters. Figure text stays English: the figures are
-PNGs drawn by matplotlib with its own fonts. The footer is in the report's language.
+fallback for stray Chinese characters. Figures are PNGs drawn by matplotlib (text
+in English; Chinese from the manifests drawn with the same CJK font where it is
+installed). The footer is in the report's language.
 """
 
 import base64
@@ -44,20 +45,23 @@ from nsightflow.report.pdf.fonts import Meter as _Meter
 from nsightflow.report.pdf.fonts import cjk_font_file
 from nsightflow.report.pdf.fonts import dejavu_dir as _dejavu_dir
 from nsightflow.report.pdf.fonts import font_css as _font_css
+from nsightflow.report.pdf.tables import (
+    _ATTR_VALUE,
+    CODE_IN_TABLE,
+    MARGIN_MM,
+    MIN_FONT_PT,
+    MM,
+    TABLE_FONT_PT,
+    TEXT_WIDTH_PT,
+    _size_tables,
+    _split_wide_tables,
+)
 from nsightflow.report.text import links_as_text
 
-MM = 72 / 25.4  # PDF points per millimetre
-PAGE_WIDTH_MM = 210.0  # A4 portrait
-MARGIN_MM = 15.0  # left and right
-TEXT_WIDTH_PT = (PAGE_WIDTH_MM - 2 * MARGIN_MM) * MM
 MAX_FIGURE_HEIGHT_PT = 120 * MM  # two figures and some text fit on one page
 DEFAULT_IMAGE_DPI = 96.0  # CSS pixels, for an image that states no resolution
 RENDER_LIMIT_S = 300.0  # abandon a runaway render (the Jacobi report takes ~1 s)
-TABLE_FONT_PT = 7.5
-MIN_TABLE_FONT_PT = 5.0  # a wide table shrinks to this, then its words break
-CODE_IN_TABLE = 0.93  # size of ``code`` in a table cell, relative to the cell
-CELL_PADDING_PT = 6.5  # left and right padding and rule of one table cell
-MAX_UNBROKEN_EM = 9.0  # longer words in a table cell may break anywhere
+
 
 PRINT_STYLE = """
 @page {
@@ -86,7 +90,7 @@ li { padding-bottom: 1pt; }
 blockquote { margin: 4pt 0 4pt 8pt; padding: 2pt 0 2pt 6pt; color: #444444;
              border-left: 2pt solid #cccccc; background-color: #fafafa; }
 code { font-family: %(mono)s; font-size: 90%%; background-color: #f3f4f6; }
-pre { font-family: %(mono)s; font-size: 7pt; line-height: 1.25;
+pre { font-family: %(mono)s; font-size: %(min_font)spt; line-height: 1.25;
       white-space: pre-wrap; background-color: #f6f8fa;
       border: 0.5pt solid #e1e4e8; padding: 5pt; margin: 4pt 0; }
 pre code { font-size: 100%%; background-color: #f6f8fa; }
@@ -97,175 +101,16 @@ th, td { border: 0.5pt solid #cccccc; padding: 2pt 3pt 1pt 3pt;
 th { background-color: #f0f0f0; }
 td code, th code { font-size: %(code_in_table)s%%; }
 img { margin: 4pt 0; }
-#nsf-footer { font-size: 7pt; color: #777777; text-align: center; }
+#nsf-footer { font-size: %(min_font)spt; color: #777777; text-align: center; }
 """
 
-_ATTR_VALUE = r"""\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)"""
 _IMG_TAG = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
 _SRC_ATTR = re.compile(r"""\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 _IMG_SIZE_ATTRS = re.compile(rf"\s(?:width|height|style){_ATTR_VALUE}", re.I)
-_WIDTH_ATTR = re.compile(rf"\swidth{_ATTR_VALUE}", re.I)
-_STYLE_ATTR = re.compile(r"""\sstyle\s*=\s*["']""", re.I)
-_SPAN_ATTR = re.compile(r"\s(?:colspan|rowspan)\s*=", re.I)
-_TABLE = re.compile(r"<table\b([^>]*)>(.*?)</table\s*>", re.I | re.S)
-_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr\s*>", re.I | re.S)
-_CELL = re.compile(r"<(t[hd])\b([^>]*)>(.*?)</t[hd]\s*>", re.I | re.S)
-_CODE = re.compile(r"<code\b[^>]*>(.*?)</code\s*>", re.I | re.S)
-_BOLD = re.compile(r"<(?:strong|b)\b[^>]*>(.*?)</(?:strong|b)\s*>", re.I | re.S)
-_TAG = re.compile(r"<[^>]*>")
 _TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
 _BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
 _HEAD_CLOSE = re.compile(r"</head\s*>", re.I)
 _HTML_LANG = re.compile(r"""<html\b[^>]*?\slang\s*=\s*["']?([A-Za-z]+)""", re.I)
-
-
-def _runs(cell_html: str, header: bool) -> list[tuple[str, str, float]]:
-    """Plain-text runs of a table cell: (text, face, size relative to the cell)."""
-    runs: list[tuple[str, str, float]] = []
-    plain = "bold" if header else "regular"
-    position = 0
-    for code in _CODE.finditer(cell_html):
-        runs.append((cell_html[position : code.start()], plain, 1.0))
-        runs.append((code.group(1), "mono", CODE_IN_TABLE))
-        position = code.end()
-    runs.append((cell_html[position:], plain, 1.0))
-    split: list[tuple[str, str, float]] = []
-    for html_text, face, size in runs:
-        if face == "regular":  # <strong> inside a body cell
-            position = 0
-            for bold in _BOLD.finditer(html_text):
-                split.append((html_text[position : bold.start()], face, size))
-                split.append((bold.group(1), "bold", size))
-                position = bold.end()
-            html_text = html_text[position:]
-        split.append((html_text, face, size))
-    return [
-        (" ".join(unescape(_TAG.sub(" ", text)).split()), face, size)
-        for text, face, size in split
-        if text
-    ]
-
-
-def _demands(
-    rows: list[list[tuple[str, str]]], meter: _Meter
-) -> tuple[list[float], list[float]]:
-    """Least and wanted width of each column of a table, in em of the table font.
-
-    The least width is a column's widest word, capped at MAX_UNBROKEN_EM since
-    longer words may break anywhere; the wanted width sets its widest cell on
-    one line.
-
-    Args:
-        rows: (tag, inner HTML) of each cell, row by row, all rows equally long.
-        meter: Measures text in the PDF's faces.
-
-    Returns:
-        The least and the wanted width of each column.
-    """
-    least = [0.0] * len(rows[0])
-    wanted = [0.0] * len(rows[0])
-    for row in rows:
-        for col, (tag, cell_html) in enumerate(row):
-            runs = _runs(cell_html, header=tag.lower() == "th")
-            space = meter.em(" ", "regular")
-            line = sum(meter.em(text, face) * size for text, face, size in runs)
-            line += space * max(0, len(runs) - 1)
-            words = [
-                min(MAX_UNBROKEN_EM, meter.em(word, face) * size)
-                for text, face, size in runs
-                for word in text.split()
-            ]
-            least[col] = max(least[col], max(words, default=0.0))
-            wanted[col] = max(wanted[col], line)
-    return least, wanted
-
-
-def _table_layout(
-    rows: list[list[tuple[str, str]]], meter: _Meter
-) -> tuple[float, list[float]]:
-    """Font size and column widths of a full-width table, as a browser sets them.
-
-    Every column gets its least width, and what is left of the text width is
-    shared in proportion to how much more each column wants. If the least widths
-    do not fit side by side at TABLE_FONT_PT, the font shrinks until they do,
-    down to MIN_TABLE_FONT_PT; below that, words break to fit.
-
-    Args:
-        rows: (tag, inner HTML) of each cell, row by row, all rows equally long.
-        meter: Measures text in the PDF's faces.
-
-    Returns:
-        The font size in points and one width per column in points; the widths
-        add up to the text width.
-    """
-    least_em, wanted_em = _demands(rows, meter)
-    space = TEXT_WIDTH_PT - CELL_PADDING_PT * len(least_em)
-    font_pt = TABLE_FONT_PT
-    if sum(least_em) * font_pt > space:
-        fitting = math.floor(20 * space / sum(least_em)) / 20
-        font_pt = max(MIN_TABLE_FONT_PT, fitting)
-    least = [em * font_pt for em in least_em]
-    wanted = [em * font_pt for em in wanted_em]
-    if sum(least) >= space:
-        widths = least
-    elif sum(wanted) <= space:
-        widths = wanted
-    else:
-        share = (space - sum(least)) / (sum(wanted) - sum(least))
-        widths = [m + (w - m) * share for w, m in zip(wanted, least, strict=True)]
-    scale = max(space, 1.0) / max(sum(widths), 1e-9)
-    return font_pt, [w * scale + CELL_PADDING_PT for w in widths]
-
-
-def _with_style(attrs: str, declaration: str) -> str:
-    """A tag's attributes with a CSS declaration put first in its style."""
-    match = _STYLE_ATTR.search(attrs)
-    if match is None:
-        return f'{attrs} style="{declaration}"'
-    return f"{attrs[: match.end()]}{declaration}; {attrs[match.end() :]}"
-
-
-def _size_tables(html: str, meter: _Meter) -> str:
-    """Give every simple table column widths on its first row and a font that fits.
-
-    Tables with spanning cells, ragged rows or a nested table are left to
-    xhtml2pdf, which shares the width equally between their columns.
-    """
-
-    def size(match: re.Match[str]) -> str:
-        attrs, inner = match.group(1), match.group(2)
-        rows = [
-            [(tag, content) for tag, _, content in _CELL.findall(row)]
-            for row in _ROW.findall(inner)
-        ]
-        rows = [row for row in rows if row]
-        if (
-            not rows
-            or "<table" in inner.lower()
-            or any(len(row) != len(rows[0]) for row in rows)
-            or _SPAN_ATTR.search(inner)
-        ):
-            return match.group(0)
-        font_pt, widths = _table_layout(rows, meter)
-        percents = iter(100 * width / sum(widths) for width in widths)
-
-        def with_width(cell: re.Match[str]) -> str:
-            tag, cell_attrs, content = cell.groups()
-            cell_attrs = _WIDTH_ATTR.sub("", cell_attrs)
-            return f'<{tag}{cell_attrs} width="{next(percents):.2f}%">{content}</{tag}>'
-
-        first_row = _ROW.search(inner)
-        assert first_row is not None  # rows is not empty
-        inner = (
-            inner[: first_row.start()]
-            + _CELL.sub(with_width, first_row.group(0))
-            + inner[first_row.end() :]
-        )
-        if font_pt != TABLE_FONT_PT:
-            attrs = _with_style(attrs, f"font-size: {font_pt:g}pt")
-        return f"<table{attrs}>{inner}</table>"
-
-    return _TABLE.sub(size, html)
 
 
 def _print_size(image: BinaryIO | Path, name: str) -> tuple[float, float]:
@@ -346,6 +191,43 @@ def _figure(src: str, base_dir: Path) -> tuple[str, Path | None, float, float]:
     return (path.as_posix(), path, *_print_size(path, str(path)))
 
 
+_INLINE_SVG = re.compile(r"<svg\b([^>]*)>.*?</svg\s*>", re.I | re.S)
+_FIGURE_ATTR = re.compile(r"""\sdata-nsf-figure\s*=\s*["']([^"']+)["']""", re.I)
+_SVG_SRC = re.compile(r"""(<img\b[^>]*?\ssrc\s*=\s*["'])([^"']+?)\.svg(["'])""", re.I)
+
+
+def _png_of(name: str, base_dir: Path) -> str | None:
+    """The PNG beside a figure's SVG, relative to ``base_dir`` (None if missing)."""
+    for relative in (f"figures/{name}.png", f"{name}.png"):
+        if (base_dir / relative).is_file():
+            return relative
+    return None
+
+
+def _svg_to_png(html: str, base_dir: Path) -> str:
+    """Print each SVG figure as the PNG the plot stage wrote beside it.
+
+    The HTML page may embed the SVGs (inline ``<svg data-nsf-figure=...>`` or
+    ``<img src="x.svg">``); the PDF prints their PNG twins, which xhtml2pdf
+    draws faithfully. An SVG without a PNG twin is left as it is.
+    """
+
+    def inline(match: re.Match[str]) -> str:
+        name = _FIGURE_ATTR.search(match.group(1))
+        png = _png_of(name.group(1), base_dir) if name else None
+        if png is None:
+            return match.group(0)
+        return f'<img alt="" src="{escape(png)}" />'
+
+    def linked(match: re.Match[str]) -> str:
+        stem = unescape(match.group(2))
+        if stem.startswith("data:") or not (base_dir / f"{stem}.png").is_file():
+            return match.group(0)
+        return f"{match.group(1)}{match.group(2)}.png{match.group(3)}"
+
+    return _SVG_SRC.sub(linked, _INLINE_SVG.sub(inline, html))
+
+
 def _local_figures(html: str, base_dir: Path) -> tuple[str, list[Path]]:
     """Check every ``<img>``, point it at its absolute file and give it a print size.
 
@@ -388,6 +270,7 @@ def _print_page(html: str, font_css: str, sans: str, mono: str) -> str:
         "mono": mono,
         "table_font": f"{TABLE_FONT_PT:g}",
         "code_in_table": f"{100 * CODE_IN_TABLE:g}",
+        "min_font": f"{MIN_FONT_PT:g}",
     }
     style_tag = f"<style>\n{font_css}{style}</style>\n"
     pages = i18n.T("pdf_page_of", page="<pdf:pagenumber />", pages="<pdf:pagecount />")
@@ -442,9 +325,12 @@ def _prepare(html: str, base_dir: Path, language: str) -> tuple[str, list[Path]]
     cjk_file = cjk_font_file() if language == "zh" else None
     font_css, sans, mono = _font_css(font_dir, cjk_file)
     # paper has no links: each shows its address after its text
-    page, figure_dirs = _local_figures(links_as_text(html), base_dir)
+    page = links_as_text(_svg_to_png(html, base_dir))
+    page, figure_dirs = _local_figures(page, base_dir)
     with i18n.language(language):
-        page = _print_page(_size_tables(page, _Meter(font_dir)), font_css, sans, mono)
+        meter = _Meter(font_dir)
+        page = _size_tables(_split_wide_tables(page, meter), meter)
+        page = _print_page(page, font_css, sans, mono)
     fonts = [d for d in (font_dir, cjk_file.parent if cjk_file else None) if d]
     return page, [*fonts, *figure_dirs]
 

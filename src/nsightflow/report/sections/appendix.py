@@ -11,11 +11,12 @@ import pandas as pd
 
 from nsightflow.report.findings import core as diagnose
 from nsightflow.report.i18n import T
-from nsightflow.report.sections.common import SectionBase, bullets, table
+from nsightflow.report.sections.common import bullets, table
+from nsightflow.report.sections.hotspots import HotspotSections
 from nsightflow.report.text import plain
 
 
-class AppendixSections(SectionBase):
+class AppendixSections(HotspotSections):
     """Failures, measurement checks, limitations and provenance."""
 
     def failures(self) -> str:
@@ -106,7 +107,7 @@ class AppendixSections(SectionBase):
             T("lim_clock_none" if clock == "none" else "lim_clock_locked", clock=clock),
             T("lim_one_gpu"),
             T("lim_ideal"),
-            T("lim_stalls"),
+            self.stall_limitation(),
         ]
         return f"## {T('h_limitations')}\n\n" + "\n".join(bullets(items))
 

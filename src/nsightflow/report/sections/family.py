@@ -167,6 +167,8 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
         }
 
     def _note(self, name: str, v: dict[str, Any], r: dict[str, Any]) -> str:
+        if v.get("source_changed"):
+            return T("note_source_changed")
         if v["status"] != "ok":
             return T("note_failed", status=v["status"])
         previous = r.get("speedup_vs_previous", math.nan)
@@ -248,6 +250,7 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
         ]
         for n in self.profile_sizes:
             lines += self._baseline_at(n)
+        lines += self.hotspot_baseline()
         return "\n".join(
             [
                 *lines,

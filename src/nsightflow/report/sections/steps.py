@@ -13,17 +13,17 @@ from nsightflow.report.findings import patterns as diagnose_patterns
 from nsightflow.report.findings.patterns import LANES_MOVED_PCT
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.common import (
-    SectionBase,
     bullets,
     delta,
     diff,
     figure,
     fmt,
 )
+from nsightflow.report.sections.hotspots import HotspotSections
 from nsightflow.report.text import code_block, inline, plain
 
 
-class StepSections(SectionBase):
+class StepSections(HotspotSections):
     """Section 3: the optimization steps."""
 
     def steps(self) -> str:
@@ -50,10 +50,12 @@ class StepSections(SectionBase):
         if v["status"] != "ok":
             message = plain(v["message"][:800])
             return [*lines, "", T("not_measured", message=message)]
+        lines += ["", figure("fig_step", f"steps/step_{name}")]  # plot.names.step_stem
         for n in self.profile_sizes:
             a, b = self.row(before, n), self.row(name, n)
             if a and b:
                 lines += self._step_at(n, a, b, v)
+        lines += self.hotspot_step(before, name)
         return lines + self._verdict(name, before)
 
     def _step_at(

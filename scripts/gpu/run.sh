@@ -1,0 +1,93 @@
+#!/bin/bash
+# The one runner for the GPU machine: named phases in one call, each within the time
+# left, outputs under $OUT. Usage (device tool, carry [".device"]):
+#   source .device/env.sh; export NSIGHTFLOW_GIT_REVISION=<rev>; \
+#   STOP_S=540 bash scripts/gpu/run.sh PHASE [PHASE ...]
+# Phases:
+#   preflight     GPU state, ncu version, every lean-set metric known to this ncu
+#   record        FAMILIES (default: all of config.yaml) through every stage, measure
+#                 mode; raw outputs to $OUT/results.tar.gz for `nsightflow record`
+#   profile-cost  profile stage wall time, lean vs --set full (scripts/bench_profile.py)
+#                 on BENCH (default jacobi2d/v0_naive sgemm/v7_double_buffer)
+#   tests         tests/gpu (the GPU-marked tests)
+#   NAME          any other name runs scripts/gpu/NAME.sh (a helper's phase)
+# STOP_S (default 540): the whole call's budget; each phase gets what is left.
+set -u
+OUT=${OUT:-/tmp/out}
+STOP_S=${STOP_S:-540}
+mkdir -p "$OUT" logs
+export PATH=/usr/local/cuda/bin:$PATH NSIGHTFLOW_MODE=measure
+T0=$(date +%s)
+elapsed() { echo $(($(date +%s) - T0)); }
+left() { echo $((STOP_S - $(elapsed))); }
+say() { echo "[$(elapsed) s] $*" | tee -a "$OUT/phases.txt"; }
+
+preflight() {
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,utilization.gpu \
+        --format=csv,noheader
+    ncu --version | tail -1
+    ncu --query-metrics --chip gh100 > /tmp/metrics.txt 2>&1
+    python - <<'PY'
+import re
+from pathlib import Path
+from nsightflow.tools import ncu_metrics as metrics
+known = set(re.findall(r"^(\w+__\w+)", Path("/tmp/metrics.txt").read_text(), re.M))
+base = lambda m: re.sub(r"\.(sum|avg|max|min|ratio|pct)(\..*)?$", "", m)
+wanted = sorted({m for m in metrics.lean_metrics()} if hasattr(metrics, "lean_metrics") else set())
+missing = [m for m in wanted if base(m) not in known]
+print(f"preflight: {len(known)} ncu base metrics; lean-set names unknown here: {missing or 'none'}")
+PY
+}
+
+record() {
+    local families=${FAMILIES:-}
+    rm -rf results .snakemake
+    if [ -n "$families" ]; then
+        families="[$(echo "$families" | tr ' ' ',')]"
+        timeout "$(left)" snakemake --cores all --omit-from render_pdf \
+            --config "families=$families" > logs/record.txt 2>&1
+    else
+        timeout "$(left)" snakemake --cores all --omit-from render_pdf > logs/record.txt 2>&1
+    fi
+    say "record: snakemake exit $?"
+    tar czf "$OUT/results.tar.gz" results/ceilings.json results/verify results/time \
+        results/profile results/sanitize results/timeline results/build/*/*.resources.json \
+        results/report logs 2>/dev/null
+    python - <<'PY'
+import csv, glob
+for p in sorted(glob.glob("results/report/*/summary.csv")):
+    rows = [r for r in csv.DictReader(open(p)) if r["size"].isdigit()]
+    key = max(int(r["size"]) for r in rows)
+    for r in rows:
+        if int(r["size"]) == key:
+            print(f"time {r['family']:9s} {r['variant']:24s} n={key} {r['status']:8s} "
+                  f"{r['time_median_us'][:9]:>9s} us")
+PY
+}
+
+profile_cost() {
+    local bench=${BENCH:-"jacobi2d/v0_naive sgemm/v7_double_buffer"} targets=""
+    for v in $bench; do targets="$targets results/verify/$v.json"; done
+    # shellcheck disable=SC2086  # a list of targets
+    timeout "$(left)" snakemake $targets --cores all > logs/profile_cost.txt 2>&1
+    # shellcheck disable=SC2086
+    BENCH_REPS=${BENCH_REPS:-2} timeout "$(left)" python scripts/bench_profile.py $bench \
+        | tee -a "$OUT/phases.txt"
+}
+
+for phase in "$@"; do
+    if [ "$(left)" -le 10 ]; then
+        say "$phase: not started, no time left"
+        continue
+    fi
+    say "$phase: start"
+    case $phase in
+        preflight) preflight ;;
+        record) record ;;
+        profile-cost) profile_cost ;;
+        tests) timeout "$(left)" python -m pytest -q tests/gpu 2>&1 | tail -15 ;;
+        *) timeout "$(left)" bash "scripts/gpu/$phase.sh" ;;
+    esac
+    say "$phase: done"
+done
+say "total"

@@ -1,0 +1,239 @@
+"""Hotspots: warp-state samples per CUDA source line of every profiled launch.
+
+Reads the parse stage's per-instruction tables (:mod:`nsightflow.tools.ncu_source`)
+and writes ``results/analysis/<family>/hotspots.csv``, one row per launch x source
+line that holds samples::
+
+    family, variant, size, launch, kernel, file, line, source, samples, share,
+    top_reason, top_reason_share, samples_<reason>...
+
+``share`` is the line's part of its launch's samples (the shares of one launch sum to
+1), ``top_reason`` the state most of the line's samples were in (a stall reason, or
+``selected`` when the warp issued) and ``top_reason_share`` its part of the line's
+samples; ``samples_<reason>`` counts the samples per reason (:data:`REASONS` first,
+then any other reason the GPU reported). ``file`` is the path relative to the
+family's folder where the file is found there, ``source`` the line's text: the one
+embedded in the report where it is, else the line of the file in the kernels folder.
+Rows are in launch order, hottest line first. Line 0 holds the samples of
+instructions without line information.
+
+:func:`build_hotspots` is pure; :func:`read_hotspot_inputs` and
+:func:`write_hotspots` touch files.
+"""
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePath
+from typing import NamedTuple
+
+import pandas as pd
+
+from nsightflow.tools.ncu_metrics import STALL_REASONS
+
+KEYS = ["family", "variant", "size", "launch", "kernel"]
+LINE_KEYS = [*KEYS, "file", "line"]
+# The sampled states in the stall counters' order (ncu_metrics.STALL_REASONS);
+# sm_90 samples one more, ``warpgroup_arrive`` (wgmma), listed when it occurs.
+REASONS: tuple[str, ...] = STALL_REASONS
+COLUMNS = [
+    *LINE_KEYS,
+    "source",
+    "samples",
+    "share",
+    "top_reason",
+    "top_reason_share",
+    *(f"samples_{r}" for r in REASONS),
+]
+
+
+class HotLine(NamedTuple):
+    """The hottest source line of a launch (see :func:`hottest_line`)."""
+
+    line: int
+    share: float
+    reason: str
+    source: str
+
+
+def _reason_columns(reasons: Sequence[str]) -> list[str]:
+    extra = sorted(set(reasons) - set(REASONS))
+    return [f"samples_{r}" for r in (*REASONS, *extra)]
+
+
+def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
+    """Samples per launch and source line, from per-instruction rows (pure).
+
+    Args:
+        instructions: The parse stage's per-instruction table (``family, variant,
+            size, launch, kernel, file, line, source, reason, samples``, one row per
+            instruction and reason).
+
+    Returns:
+        The columns of the module docstring, ``file`` and ``source`` as recorded.
+    """
+    if instructions.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    rows = instructions.assign(
+        file=instructions["file"].fillna("").astype(str),
+        line=instructions["line"].fillna(0).astype(int),
+        source=instructions["source"].fillna("").astype(str),
+    )
+    wide = rows.pivot_table(
+        index=LINE_KEYS, columns="reason", values="samples", aggfunc="sum", fill_value=0
+    )
+    columns = _reason_columns(list(wide.columns))
+    wide = wide.rename(columns=lambda r: f"samples_{r}").reindex(
+        columns=columns, fill_value=0
+    )
+    counts = wide.to_numpy()
+    lines = wide.reset_index()
+    lines["samples"] = counts.sum(axis=1)
+    lines["share"] = lines["samples"] / lines.groupby(KEYS)["samples"].transform("sum")
+    top = counts.argmax(axis=1)
+    lines["top_reason"] = [columns[i].removeprefix("samples_") for i in top]
+    lines["top_reason_share"] = counts.max(axis=1) / lines["samples"]
+    texts = (
+        rows[rows["source"] != ""]
+        .groupby(["file", "line"])["source"]
+        .first()
+        .rename("source")
+    )
+    lines = lines.join(texts, on=["file", "line"])
+    lines["source"] = lines["source"].fillna("")
+    return lines.sort_values(
+        [*KEYS[:4], "samples", "line"], ascending=[True] * 4 + [False, True]
+    ).reset_index(drop=True)[[*COLUMNS[: -len(REASONS)], *columns]]
+
+
+def locate(recorded: str, family_dir: Path) -> Path | None:
+    """The file of the kernels folder a recorded path names, or None.
+
+    The line table holds the path the file was compiled from (on the GPU machine);
+    the longest tail of it found under the family's folder, then under the kernels
+    folder, is the same file here.
+    """
+    parts = PurePath(recorded).parts
+    for root in (family_dir, family_dir.parent):
+        for k in range(len(parts)):
+            if parts[k] in ("/", ".."):
+                continue
+            candidate = root.joinpath(*parts[k:])
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def build_hotspots(
+    instructions: pd.DataFrame, family_dir: Path, texts: Mapping[Path, list[str]]
+) -> pd.DataFrame:
+    """``hotspots.csv`` from per-instruction rows and the family's source files.
+
+    Args:
+        instructions: The parse stage's per-instruction tables, concatenated.
+        family_dir: The family's folder (``kernels/<family>``).
+        texts: Lines of each source file found by :func:`locate` (read by
+            :func:`read_hotspot_inputs`); a line's text embedded in the report wins.
+    """
+    lines = line_table(instructions)
+    if lines.empty:
+        return lines
+    files = {f: locate(f, family_dir) for f in lines["file"].unique()}
+    local = lines["file"].map(files)
+    known = [(texts.get(p, []) if isinstance(p, Path) else []) for p in local.tolist()]
+    from_file = [
+        text[n - 1].strip() if 0 < n <= len(text) else ""
+        for text, n in zip(known, lines["line"], strict=True)
+    ]
+    return lines.assign(
+        file=[
+            os.path.relpath(p, family_dir) if isinstance(p, Path) else f
+            for p, f in zip(local, lines["file"], strict=True)
+        ],
+        source=lines["source"].where(lines["source"] != "", from_file),
+    )
+
+
+def read_hotspot_inputs(
+    paths: Sequence[Path], family_dir: Path
+) -> tuple[pd.DataFrame, dict[Path, list[str]]]:
+    """The per-instruction tables and the lines of the source files they name."""
+    frames = [pd.read_csv(p) for p in paths if p.is_file() and p.stat().st_size > 0]
+    frames = [f for f in frames if not f.empty]
+    if not frames:
+        return pd.DataFrame(), {}
+    instructions = pd.concat(frames, ignore_index=True)
+    texts = {}
+    for recorded in instructions["file"].dropna().astype(str).unique():
+        path = locate(recorded, family_dir)
+        if path is not None:
+            texts[path] = path.read_text(errors="replace").splitlines()
+    return instructions, texts
+
+
+def write_hotspots(paths: Sequence[Path], family_dir: Path, out: Path) -> pd.DataFrame:
+    """Write ``hotspots.csv`` of one family from its per-instruction tables."""
+    instructions, texts = read_hotspot_inputs(paths, family_dir)
+    frame = (
+        build_hotspots(instructions, family_dir, texts)
+        if not instructions.empty
+        else pd.DataFrame(columns=COLUMNS)
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(out, index=False)
+    return frame
+
+
+def launch_lines(
+    hotspots: pd.DataFrame | None, variant: str, size: int
+) -> list[tuple[int, str, pd.DataFrame]]:
+    """Each launch of a variant's run at ``size``: (launch, kernel, its lines).
+
+    Launch order; each launch's lines hottest first. Empty when not sampled.
+    """
+    if hotspots is None or hotspots.empty:
+        return []
+    rows = hotspots[(hotspots["variant"] == variant) & (hotspots["size"] == size)]
+    return [
+        (int(group["launch"].iloc[0]), str(group["kernel"].iloc[0]), group)
+        for _, group in rows.groupby("launch", sort=True)
+    ]
+
+
+def hottest_line(
+    hotspots: pd.DataFrame | None,
+    variant: str,
+    size: int,
+    kernel: str | None = None,
+) -> HotLine | None:
+    """The source line holding most of a launch's warp-state samples.
+
+    For a step's diagnosis ("line 18 holds 71% of the samples, 83% of them
+    long_scoreboard"): the caller decides from ``share`` whether one line holds
+    enough of the samples to name it.
+
+    Args:
+        hotspots: ``hotspots.csv`` of the family.
+        variant: The variant.
+        size: The profiled size.
+        kernel: The launch's kernel; None: the launch of the run with the most
+            samples (a multi-kernel variant's longest launch, where ncu sampled its
+            launches at one interval).
+
+    Returns:
+        ``(line, share, reason, source)``: line number, share of the launch's
+        samples (0-1), the state most of the line's samples were in, the line's
+        text; None when the variant was not sampled at that size.
+    """
+    launches = launch_lines(hotspots, variant, size)
+    if kernel is not None:
+        launches = [x for x in launches if x[1] == kernel]
+    if not launches:
+        return None
+    _, _, lines = max(launches, key=lambda x: x[2]["samples"].sum())
+    top = lines.sort_values(["samples", "line"], ascending=[False, True]).iloc[0]
+    return HotLine(
+        int(top["line"]),
+        float(top["share"]),
+        str(top["top_reason"]),
+        str(top["source"]),
+    )

@@ -1,0 +1,120 @@
+"""The rows and references the figures draw: pure look-ups on the analysis tables.
+
+Nothing here draws; each function reads ``analysis.csv`` / ``context.json`` content
+and returns plain values, so the choices a figure makes (which lens, which size,
+which reference point) are tested without matplotlib.
+"""
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import pandas as pd
+
+Lens = Literal["compute", "memory"]
+
+
+def timed(analysis: pd.DataFrame) -> pd.DataFrame:
+    """Correct variants with a median time, in table order."""
+    ok = analysis["status"] == "ok"
+    return analysis[ok & analysis["time_median_us"].notna()]
+
+
+def profiled(analysis: pd.DataFrame) -> pd.DataFrame:
+    """Correct variants at their profiled sizes."""
+    ok = analysis["status"] == "ok"
+    return analysis[ok & analysis["profiled"].fillna(False).astype(bool)]
+
+
+def key_size(analysis: pd.DataFrame) -> int | None:
+    """The size the report judges at: the largest profiled size, else the largest."""
+    prof = profiled(analysis)
+    sizes = prof["size"] if not prof.empty else timed(analysis)["size"]
+    return int(sizes.max()) if not sizes.empty else None
+
+
+@dataclass(frozen=True)
+class LensChoice:
+    """What the throughput panel shows, and why."""
+
+    lens: Lens
+    basis: str  # e.g. "regime: 6 of 8 variants compute-bound at n = 4096"
+
+
+def choose_lens(analysis: pd.DataFrame) -> LensChoice:
+    """Compute (FLOP/s) or memory (GB/s) lens for the family's throughput panel.
+
+    The diagnosis stage's ``regime`` column decides where it exists: the compute
+    lens when most variants with a decided regime are compute-bound at the key
+    size. Without the column (older analyses), the lens follows the ceiling the
+    variants come closer to: the median achieved % of the FP32 peak against the
+    median achieved % of copy bandwidth at the key size.
+    """
+    size = key_size(analysis)
+    at = timed(analysis)
+    at = at[at["size"] == size] if size is not None else at
+    if "regime" in at and at["regime"].fillna("").astype(str).ne("").any():
+        regimes = at["regime"].fillna("").astype(str)
+        decided = regimes[regimes != ""]
+        compute = int((decided == "compute").sum())
+        lens: Lens = "compute" if compute > len(decided) / 2 else "memory"
+        return LensChoice(
+            lens,
+            f"regime: {compute} of {len(decided)} compute-bound at n = {size_text(size)}",
+        )
+    copy = _median(at, "pct_of_copy_bw")
+    fp32 = _median(at, "pct_of_fp32_peak")
+    lens = "compute" if fp32 > copy else "memory"
+    return LensChoice(
+        lens,
+        f"median at n = {size_text(size)}: {fp32:.0f}% of FP32 peak, "
+        f"{copy:.0f}% of copy BW",
+    )
+
+
+def _median(rows: pd.DataFrame, column: str) -> float:
+    if column not in rows:
+        return 0.0
+    value = pd.to_numeric(rows[column], errors="coerce").median()
+    return 0.0 if pd.isna(value) else float(value)
+
+
+@dataclass(frozen=True)
+class VendorPoint:
+    """The vendor library's rate where the family declares one (cuBLAS for SGEMM)."""
+
+    name: str
+    gflops: float
+    size: int | None  # the size it was measured at, when the ceilings say
+
+
+VENDORS = {"sgemm": "cuBLAS SGEMM"}  # family -> vendor library measured for it
+_SIZE_IN_NOTE = re.compile(r"\bn\s*=\s*(\d+)")
+
+
+def vendor_point(ctx: dict[str, Any]) -> VendorPoint | None:
+    """CuBLAS's measured SGEMM rate for the SGEMM family (ceilings.json), else None."""
+    name = VENDORS.get(str(ctx["family"].get("name")))
+    gflops = ctx["ceilings"].get("vendor_sgemm_gflops")
+    if name is None or not gflops or not math.isfinite(float(gflops)):
+        return None
+    match = _SIZE_IN_NOTE.search(str(ctx["ceilings"].get("vendor_sgemm_note") or ""))
+    return VendorPoint(name, float(gflops), int(match.group(1)) if match else None)
+
+
+def l2_boundary(analysis: pd.DataFrame, ctx: dict[str, Any]) -> int | None:
+    """The first size whose ideal working set exceeds the L2 (None if none does)."""
+    l2 = ctx["ceilings"].get("l2_bytes")
+    if not l2 or "ideal_bytes" not in analysis:
+        return None
+    over = analysis[analysis["ideal_bytes"] > l2]["size"]
+    return int(over.min()) if not over.empty else None
+
+
+def size_text(n: Any) -> str:
+    """A problem size for a tick: 4096, 65536, 2^20 (powers of two from 2^17)."""
+    n = int(n)
+    if n >= 1 << 17 and n & (n - 1) == 0:
+        return f"2^{n.bit_length() - 1}"
+    return f"{n:,}" if n >= 100_000 else str(n)

@@ -1,0 +1,295 @@
+"""Hierarchical roofline: one panel per profiled size, each variant at every memory level.
+
+A variant's FLOP rate (ncu's FLOP count / ncu's duration) is drawn once per level
+whose bytes ncu measured: against DRAM bytes (filled marker), L2 bytes (half-filled)
+and L1 global bytes (hollow), joined by a thin line, as Nsight Compute's own
+hierarchical roofline does. Roofs: measured copy bandwidth and FP32 peak (solid),
+the datasheet ones (dashed), and L2 / L1 roofs where the ceilings hold them
+(``l2_gbps`` / ``l1_gbps`` measured, ``datasheet_l2_gbps`` / ``datasheet_l1_gbps``);
+without them the legend says they are not measured. Arrows run from the variant
+each step improves on to the step (DRAM points); each DRAM point is labelled with
+the variant's short name. For SGEMM, cuBLAS's measured rate is a reference line.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
+
+from nsightflow.plot import data
+from nsightflow.plot.labels import PointLabel, place_labels
+from nsightflow.plot.style import (
+    bandwidth_text,
+    bytes_text,
+    family_variants,
+    flops_text,
+    log_limits,
+    matplotlib_context,
+    short_name,
+    unit_axis,
+    variant_handles,
+    variant_styles,
+)
+from nsightflow.plot.svg import TippedFigure, tipped_figure
+
+Fill = Literal["full", "left", "right", "bottom", "top", "none"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """A memory level: its bytes column, marker fill and ceiling keys."""
+
+    column: str
+    name: str
+    fill: Fill
+    measured: str  # ceilings key of the measured bandwidth (GB/s)
+    datasheet: str  # ceilings key of the datasheet bandwidth (GB/s)
+
+
+LEVELS = (
+    Level("dram_bytes", "DRAM", "full", "copy_gbps", "datasheet_dram_gbps"),
+    Level("l2_bytes_moved", "L2", "bottom", "l2_gbps", "datasheet_l2_gbps"),
+    Level(
+        "l1_bytes_moved", "L1 (global ld/st)", "none", "l1_gbps", "datasheet_l1_gbps"
+    ),
+)
+ROOF_STYLE = {"measured": ("-", "k"), "datasheet": ("--", "0.45")}
+LEVEL_ROOF_WIDTH = {"DRAM": 1.2, "L2": 0.9, "L1 (global ld/st)": 0.7}
+MAX_PANELS = 3
+
+
+def roofline_points(analysis: pd.DataFrame) -> pd.DataFrame:
+    """Profiled rows with ``perf`` (GFLOP/s) and ``ai_<level>`` (FLOP per byte)."""
+    prof = data.profiled(analysis)
+    prof = prof[(prof["measured_flops"] > 0) & (prof["ncu_time_ns"] > 0)].copy()
+    prof["perf"] = prof["measured_flops"] / prof["ncu_time_ns"]  # FLOP/ns = GFLOP/s
+    for level in LEVELS:
+        if level.column in prof:
+            bytes_ = prof[level.column].where(prof[level.column] > 0)
+            prof[f"ai_{level.column}"] = prof["measured_flops"] / bytes_
+        else:
+            prof[f"ai_{level.column}"] = np.nan
+    return prof
+
+
+def _roofs(ax: Axes, ctx: dict[str, Any], xlim: tuple[float, float]) -> list[Line2D]:
+    """Draw every roof the ceilings hold; returns legend entries."""
+    c = ctx["ceilings"]
+    ai = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
+    handles: list[Line2D] = []
+    for kind, peak_key in (
+        ("measured", "fp32_gflops"),
+        ("datasheet", "datasheet_fp32_gflops"),
+    ):
+        ls, colour = ROOF_STYLE[kind]
+        peak = c.get(peak_key)
+        for level in LEVELS:
+            bw = c.get(getattr(level, kind))
+            if not bw or not peak:
+                continue
+            lw = LEVEL_ROOF_WIDTH[level.name]
+            ax.plot(ai, np.minimum(ai * bw, peak), color=colour, ls=ls, lw=lw)
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    color=colour,
+                    ls=ls,
+                    lw=lw,
+                    label=f"{level.name.split(' ')[0]} roof, {kind}: {bandwidth_text(bw)}",
+                )
+            )
+        if peak:
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    color=colour,
+                    ls=ls,
+                    lw=0.6,
+                    label=f"FP32 peak, {kind}: {flops_text(peak)}",
+                )
+            )
+    missing = [
+        lv.name.split(" ")[0]
+        for lv in LEVELS[1:]
+        if not (c.get(lv.measured) or c.get(lv.datasheet))
+    ]
+    if missing:
+        handles.append(
+            Line2D([], [], ls="none", label=f"{' / '.join(missing)} roof: not measured")
+        )
+    return handles
+
+
+def _panel(
+    fig: TippedFigure, ax: Axes, rows: pd.DataFrame, ctx: dict[str, Any], size: int
+) -> list[PointLabel]:
+    """Points, joining lines and step arrows of one size; returns the DRAM labels."""
+    styles = variant_styles(family_variants(ctx))
+    labels: list[PointLabel] = []
+    for row in rows.to_dict("records"):
+        st = styles[row["variant"]]
+        xs = []
+        for level in LEVELS:
+            ai = row[f"ai_{level.column}"]
+            if not np.isfinite(ai):
+                continue
+            xs.append(ai)
+            (point,) = ax.plot(
+                [ai],
+                [row["perf"]],
+                ls="none",
+                ms=5.5,
+                fillstyle=level.fill,
+                markeredgewidth=1.0,
+                zorder=3,
+                **st,
+            )
+            fig.tip(
+                point,
+                f"{row['variant']}, n = {data.size_text(size)}, "
+                f"{flops_text(row['perf'])} at {ai:.3g} FLOP/byte "
+                f"({level.name}: {bytes_text(row[level.column])})",
+            )
+        if len(xs) > 1:
+            ax.plot(
+                [min(xs), max(xs)],
+                [row["perf"]] * 2,
+                color=st["color"],
+                lw=0.6,
+                zorder=2,
+            )
+        dram = row["ai_dram_bytes"]
+        x = dram if np.isfinite(dram) else (xs[0] if xs else np.nan)
+        if np.isfinite(x):
+            labels.append(
+                PointLabel(x, row["perf"], short_name(row["variant"]), st["color"])
+            )
+    by_variant = rows.set_index("variant")
+    for v in ctx["variants"]:
+        before, after = v["improves_on"], v["name"]
+        if before in by_variant.index and after in by_variant.index:
+            a, b = by_variant.loc[before], by_variant.loc[after]
+            if np.isfinite(a["ai_dram_bytes"]) and np.isfinite(b["ai_dram_bytes"]):
+                ax.annotate(
+                    "",
+                    (b["ai_dram_bytes"], b["perf"]),
+                    (a["ai_dram_bytes"], a["perf"]),
+                    arrowprops={
+                        "arrowstyle": "->",
+                        "color": styles[after]["color"],
+                        "lw": 0.8,
+                        "shrinkA": 4,
+                        "shrinkB": 4,
+                    },
+                )
+    return labels
+
+
+def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:
+    """Hierarchical roofline of the family at each profiled size (up to three)."""
+    with matplotlib_context():
+        points = roofline_points(analysis)
+        sizes = sorted(int(n) for n in points["size"].unique())[-MAX_PANELS:]
+        fig = tipped_figure(max(7.5, 1.0 + 3.6 * len(sizes)), 5.6 if sizes else 1.6)
+        if not sizes:
+            fig.text(
+                0.5,
+                0.5,
+                "no FP32 operations counted by ncu (or not profiled):\n"
+                "a roofline needs FLOPs",
+                ha="center",
+                va="center",
+            )
+            fig.suptitle(f"{ctx['family']['title']}: roofline")
+            return fig
+        axes = np.atleast_1d(fig.subplots(1, len(sizes), sharey=True))
+        ai_cols = [f"ai_{lv.column}" for lv in LEVELS]
+        xlim = log_limits(points[ai_cols].to_numpy().ravel().tolist(), 2.5)
+        c = ctx["ceilings"]
+        bw = c.get("copy_gbps") or 0.0
+        tops = [p for p in (c.get("fp32_gflops"), data_vendor(ctx)) if p]
+        perf = points["perf"].tolist()
+        # Fit y to the points and to the roofs above them; a roof 3x above every
+        # point is left off the axis rather than squashing the points.
+        ai_max = float(np.nanmax(points["ai_dram_bytes"].to_numpy(dtype=float)))
+        ai_max = ai_max if np.isfinite(ai_max) else xlim[1]
+        roof_at_data = [min(bw * ai_max, t) for t in tops] if bw else tops
+        ylim = log_limits(perf + [r for r in roof_at_data if r < 3 * max(perf)], 1.5)
+        all_labels = []
+        for ax, size in zip(axes, sizes, strict=True):
+            rows = points[points["size"] == size]
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlim(*xlim)
+            ax.set_ylim(*ylim)
+            roof_handles = _roofs(ax, ctx, xlim)
+            vendor = data.vendor_point(ctx)
+            if vendor is not None:
+                ax.axhline(vendor.gflops, color="k", ls=":", lw=1)
+                (star,) = ax.plot(
+                    [0.97],
+                    [vendor.gflops],
+                    "k*",
+                    ms=9,
+                    transform=ax.get_yaxis_transform(),
+                    zorder=4,
+                )
+                at = f" (n = {vendor.size})" if vendor.size else ""
+                fig.tip(star, f"{vendor.name}{at}, {flops_text(vendor.gflops)}")
+            all_labels.append((ax, _panel(fig, ax, rows, ctx, size), rows))
+            ax.set_title(f"n = {data.size_text(size)}")
+            ax.set_xlabel("arithmetic intensity [FLOP / byte] (ncu counts)")
+            unit_axis(ax.yaxis, flops_text)
+            unit_axis(ax.xaxis, lambda v: f"{v:g}")
+        axes[0].set_ylabel("FLOP rate (ncu FLOPs / ncu time)")
+        shown = [v for v in family_variants(ctx) if v in set(points["variant"])]
+        handles = variant_handles(shown, ctx)
+        handles += [
+            Line2D(
+                [],
+                [],
+                color="k",
+                marker="o",
+                ls="none",
+                ms=5,
+                fillstyle=lv.fill,
+                label=f"vs {lv.name} bytes",
+            )
+            for lv in LEVELS
+        ]
+        handles += roof_handles
+        if vendor is not None:
+            at = f" at n = {vendor.size}" if vendor.size else ""
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    color="k",
+                    ls=":",
+                    marker="*",
+                    ms=7,
+                    label=f"{vendor.name}{at}: {flops_text(vendor.gflops)}\n(rate only; its bytes not measured)",
+                )
+            )
+        fig.legend(handles=handles, loc="outside lower center", ncols=4)
+        fig.suptitle(f"{ctx['family']['title']}: hierarchical roofline")
+        for ax, labels, rows in all_labels:
+            avoid = [
+                (x, y)
+                for col in ai_cols
+                for x, y in zip(rows[col], rows["perf"], strict=True)
+                if np.isfinite(x)
+            ]
+            place_labels(ax, labels, avoid)
+    return fig
+
+
+def data_vendor(ctx: dict[str, Any]) -> float | None:
+    """The vendor library's rate (GFLOP/s) if the family has one."""
+    vendor = data.vendor_point(ctx)
+    return vendor.gflops if vendor else None

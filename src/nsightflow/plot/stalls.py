@@ -1,0 +1,118 @@
+"""Where warps wait: how much (cycles per issued instruction) and the mix of reasons.
+
+Left, the total warp stall cycles per issued instruction of each variant and
+profiled size on a log axis, so a kernel 50x slower per instruction does not
+flatten the rest. Right, each row's stall reasons as shares of that total, in the
+fixed order and colours of :data:`nsightflow.plot.style.STALL_COLOURS` (the same in
+every family); reasons outside that list are summed as "other".
+"""
+
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+
+from nsightflow.plot import data
+from nsightflow.plot.perf import LOG_SPAN
+from nsightflow.plot.style import (
+    STALL_COLOURS,
+    family_variants,
+    log_limits,
+    matplotlib_context,
+    unit_axis,
+    variant_styles,
+)
+from nsightflow.plot.svg import TippedFigure, tipped_figure
+
+
+def stall_table(stalls: pd.DataFrame, variants: list[str]) -> pd.DataFrame:
+    """Cycles per issued instruction by (variant, size) row and fixed reason column.
+
+    Rows follow the manifest's variant order, then size; columns are the reasons
+    of STALL_COLOURS that occur, in that order, with "other" last.
+    """
+    known = [r for r in STALL_COLOURS if r != "other"]
+    frame = stalls.assign(
+        reason=stalls["reason"].where(stalls["reason"].isin(known), "other")
+    )
+    table = frame.pivot_table(
+        index=["variant", "size"], columns="reason", values="cycles", aggfunc="sum"
+    ).fillna(0.0)
+    order = {v: i for i, v in enumerate(variants)}
+    rows = sorted(table.index, key=lambda vs: (order.get(vs[0], len(order)), vs[1]))
+    columns = [r for r in STALL_COLOURS if r in table.columns and table[r].sum() > 0]
+    return table.loc[rows, columns]
+
+
+def stalls_figure(stalls: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:
+    """Total stall cycles per issued instruction (log) and the share of each reason."""
+    with matplotlib_context():
+        rows = stalls.groupby(["variant", "size"]).ngroups if not stalls.empty else 1
+        fig = tipped_figure(8.5, max(2.8, 0.24 * rows + 1.9))
+        ax_total, ax_mix = fig.subplots(1, 2, sharey=True, width_ratios=[2, 3])
+        if stalls.empty:
+            for ax in (ax_total, ax_mix):
+                ax.text(
+                    0.5,
+                    0.5,
+                    "no ncu data (profiling off or failed)",
+                    ha="center",
+                    transform=ax.transAxes,
+                )
+            return fig
+        variants = family_variants(ctx)
+        table = stall_table(stalls, variants)
+        styles = variant_styles(variants)
+        y = np.arange(len(table))
+        totals = table.sum(axis=1)
+        labels = [f"{v}  n={data.size_text(n)}" for v, n in table.index]
+        for i, (key, total) in enumerate(totals.items()):
+            variant, size = cast(tuple[str, int], key)
+            bar = ax_total.barh(y[i], total, color=styles[variant]["color"], height=0.7)
+            fig.tip(
+                bar.patches[0],
+                f"{variant}, n = {data.size_text(size)}, "
+                f"{total:.3g} stall cycles per issued instruction",
+            )
+        positive = totals[totals > 0].tolist()
+        if positive and max(positive) / min(positive) > LOG_SPAN:
+            ax_total.set_xscale("log")
+            ax_total.set_xlim(*log_limits(positive, 1.5))
+            ax_total.set_xlabel("stall cycles per issued instruction (log)")
+        else:
+            ax_total.set_xlim(0, max(positive, default=1.0) * 1.1)
+            ax_total.set_xlabel("stall cycles per issued instruction")
+        unit_axis(ax_total.xaxis, lambda v: f"{v:g}")
+        ax_total.set_yticks(y, labels)
+        ax_total.invert_yaxis()
+        ax_total.set_title("how long warps wait")
+        shares = table.div(totals.where(totals > 0), axis=0).fillna(0.0)
+        left = np.zeros(len(table))
+        for reason in table.columns:
+            bars = ax_mix.barh(
+                y,
+                shares[reason],
+                left=left,
+                height=0.7,
+                color=STALL_COLOURS[reason],
+                label=reason,
+            )
+            for i, patch in enumerate(bars.patches):
+                if shares[reason].iloc[i] > 0:
+                    v, n = table.index[i]
+                    fig.tip(
+                        patch,
+                        f"{v}, n = {data.size_text(n)}, {reason}: "
+                        f"{100 * shares[reason].iloc[i]:.1f}% "
+                        f"({table[reason].iloc[i]:.3g} cycles per instruction)",
+                    )
+            left += shares[reason].to_numpy()
+        ax_mix.set_xlim(0, 1)
+        ax_mix.xaxis.set_major_formatter(lambda x, _p: f"{100 * x:.0f}%")
+        ax_mix.set_xlabel("share of the stall cycles, by reason")
+        ax_mix.set_title("why they wait")
+        ax_mix.tick_params(axis="y", left=False)
+        ax_mix.grid(False, axis="y")
+        fig.legend(loc="outside lower center", ncols=6)
+        fig.suptitle(f"{ctx['family']['title']}: where warps wait")
+    return fig

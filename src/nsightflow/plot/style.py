@@ -1,0 +1,216 @@
+"""What every figure shares: rcParams, colours and markers, units, and the new figure.
+
+Colours are Paul Tol's colour-blind-safe "muted" set, extended to ten with Tol's
+dark blue; each variant also gets its own marker, so points stay distinct in grey
+print and for readers who do not see the colour. A variant keeps its colour and
+marker in every figure of its family (its place in the manifest decides them).
+Stall reasons have one fixed order and colour in every family.
+"""
+
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+# Font families in fallback order: DejaVu Sans (matplotlib's own) for Latin text,
+# then a CJK font for Chinese text that comes from the manifests (titles, ideas).
+CJK_FONT_FILES = (
+    Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"),  # Debian, Ubuntu
+    Path("/usr/share/fonts/wqy-microhei/wqy-microhei.ttc"),  # Fedora
+    Path("/usr/share/fonts/wenquanyi/wqy-microhei/wqy-microhei.ttc"),  # Arch
+)
+CJK_FONT_ENV = "NSIGHTFLOW_CJK_FONT"  # the same override the PDF stage reads
+
+STYLE: dict[str, Any] = {  # rcParams shared by every figure
+    "font.size": 8,
+    "axes.titlesize": 9,
+    "axes.labelsize": 8,
+    "xtick.labelsize": 7.5,
+    "ytick.labelsize": 7.5,
+    "legend.fontsize": 7.5,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.frameon": False,
+    "svg.fonttype": "none",  # SVG text stays text: searchable, crisp, selectable
+    "svg.hashsalt": "nsightflow",  # the same data gives the same SVG bytes
+}
+DPI = 150  # PNG resolution: sharp in the PDF at the text width
+
+# Paul Tol, "muted" (9 colours) + "dark blue" of his high-contrast set.
+PALETTE = (
+    "#332288",
+    "#CC6677",
+    "#117733",
+    "#DDCC77",
+    "#88CCEE",
+    "#882255",
+    "#44AA99",
+    "#999933",
+    "#AA4499",
+    "#004488",
+)
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+
+# Stall reasons in a fixed order and colour (ncu names without the prefix); the
+# rest is summed into "other". Okabe-Ito's eight plus two of Tol's pale tones.
+STALL_COLOURS = {
+    "long_scoreboard": "#0072B2",
+    "lg_throttle": "#56B4E9",
+    "mio_throttle": "#009E73",
+    "short_scoreboard": "#F0E442",
+    "barrier": "#E69F00",
+    "math_pipe_throttle": "#D55E00",
+    "wait": "#CC79A7",
+    "not_selected": "#000000",
+    "dispatch_stall": "#BBCC33",
+    "no_instruction": "#99DDFF",
+    "other": "#BBBBBB",
+}
+
+
+def cjk_font_name() -> str | None:
+    """Register the CJK font with matplotlib and return its family name (None if absent)."""
+    from matplotlib import font_manager
+
+    override = os.environ.get(CJK_FONT_ENV)
+    candidates = [Path(override)] if override else list(CJK_FONT_FILES)
+    found = next((p for p in candidates if p.is_file()), None)
+    if found is None:
+        return None
+    try:
+        font_manager.fontManager.addfont(str(found))
+        return str(font_manager.FontProperties(fname=str(found)).get_name())
+    except (OSError, RuntimeError, ValueError):  # unreadable font file: Latin only
+        return None
+
+
+def style() -> dict[str, Any]:
+    """The rcParams of every figure, with the CJK fallback font where one exists."""
+    cjk = cjk_font_name()
+    families = ["DejaVu Sans", *([cjk] if cjk else [])]
+    return {**STYLE, "font.family": "sans-serif", "font.sans-serif": families}
+
+
+def new_figure(width: float, height: float) -> Figure:
+    """An empty figure with constrained layout and an Agg canvas (no pyplot)."""
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def variant_styles(variants: list[str]) -> dict[str, dict[str, Any]]:
+    """Colour and marker of each variant, by its place in the family's manifest."""
+    return {
+        v: {"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i % len(MARKERS)]}
+        for i, v in enumerate(variants)
+    }
+
+
+def family_variants(ctx: dict[str, Any]) -> list[str]:
+    """The family's variants in manifest order (the order that fixes their colours)."""
+    return [str(v["name"]) for v in ctx["variants"]]
+
+
+def variant_handles(shown: list[str], ctx: dict[str, Any]) -> list[Line2D]:
+    """Legend entries (colour and marker) of the variants a figure shows."""
+    styles = variant_styles(family_variants(ctx))
+    return [Line2D([], [], ls="-", lw=1.1, ms=4, label=v, **styles[v]) for v in shown]
+
+
+def short_name(variant: str) -> str:
+    """``v7`` of ``v7_double_buffer``: the label a crowded figure puts on a point."""
+    head = variant.split("_", 1)[0]
+    return head if head[1:].isdigit() else variant
+
+
+# -- units that fit the value -------------------------------------------------------
+
+
+def _num(value: float) -> str:
+    """Three significant figures, no trailing zeros, thousands separated."""
+    if value == 0 or not math.isfinite(value):
+        return f"{value:g}"
+    digits = max(0, 2 - math.floor(math.log10(abs(value))))
+    return f"{value:,.{digits}f}".rstrip("0").rstrip(".") if digits else f"{value:,.0f}"
+
+
+def time_text(us: float) -> str:
+    """A duration given in microseconds: us below 10 ms, ms from there, s from 10 s."""
+    if abs(us) < 1e4:
+        return f"{_num(us)} us"
+    if abs(us) < 1e7:
+        return f"{_num(us / 1e3)} ms"
+    return f"{_num(us / 1e6)} s"
+
+
+def bytes_text(count: float) -> str:
+    """A byte count in kB, MB, GB or TB (decimal, as ncu and the report count)."""
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if abs(count) >= scale:
+            return f"{_num(count / scale)} {unit}"
+    return f"{_num(count)} B"
+
+
+def bandwidth_text(gbps: float) -> str:
+    """A bandwidth given in GB/s: GB/s below 1,000, TB/s above."""
+    return f"{_num(gbps / 1e3)} TB/s" if abs(gbps) >= 1e3 else f"{_num(gbps)} GB/s"
+
+
+def flops_text(gflops: float) -> str:
+    """A FLOP rate given in GFLOP/s: GFLOP/s below 1,000, TFLOP/s above."""
+    if abs(gflops) >= 1e3:
+        return f"{_num(gflops / 1e3)} TFLOP/s"
+    return f"{_num(gflops)} GFLOP/s"
+
+
+def count_text(value: float) -> str:
+    """A count with k / M / G suffixes."""
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(value) >= scale:
+            return f"{_num(value / scale)}{unit}"
+    return _num(value)
+
+
+def unit_formatter(text: Any) -> FuncFormatter:
+    """A tick formatter writing each tick with the unit that fits it."""
+    return FuncFormatter(lambda value, _pos: text(value) if value > 0 else "0")
+
+
+def unit_axis(axis: Any, text: Any) -> None:
+    """Major ticks written with their unit; minor ticks (log axes) left unwritten.
+
+    A log axis spanning under three decades also gets ticks at 2x and 5x, so it
+    never shows a single labelled tick. Call it after the scale and limits are set.
+    """
+    if axis.get_scale() == "log":
+        low, high = sorted(axis.get_view_interval())
+        if low > 0 and high / low < 1e3:
+            axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(unit_formatter(text))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def log_limits(values: list[float], margin: float = 1.6) -> tuple[float, float]:
+    """Limits of a log axis that hold ``values`` with a margin factor on each side."""
+    finite = [v for v in values if v > 0 and math.isfinite(v)]
+    if not finite:
+        return 1.0, 10.0
+    low, high = min(finite) / margin, max(finite) * margin
+    if high / low < 10:  # at least one decade, centred, so ticks appear
+        centre = math.sqrt(low * high)
+        low, high = centre / math.sqrt(10), centre * math.sqrt(10)
+    return low, high
+
+
+def matplotlib_context() -> Any:
+    """The figures' rcParams, in force for a ``with`` block."""
+    params: Any = style()
+    return matplotlib.rc_context(params)

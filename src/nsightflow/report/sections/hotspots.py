@@ -1,0 +1,178 @@
+"""The hottest CUDA source lines: in the baseline, and before and after each step.
+
+Reads the family's ``hotspots.csv`` (:mod:`nsightflow.analysis.hotspots`), handed to
+the builder as ``ctx["hotspots"]`` (a frame) by
+:func:`nsightflow.report.build.write_report`. Tables are at the largest profiled size,
+one per launch of a multi-kernel variant, in launch order. Without the file (an
+analysis older than it) the tables are left out; a profiled variant whose report
+holds no per-instruction samples is said to be not measured.
+"""
+
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.analysis.hotspots import launch_lines
+from nsightflow.report.i18n import T
+from nsightflow.report.sections.common import SectionBase, table
+from nsightflow.report.text import code_span
+
+TOP_LINES = 5
+CODE_WIDTH = 60  # characters of a line's code shown in a table cell
+
+
+def code_cell(text: Any, line: int) -> str:
+    """A source line as a Markdown table cell: a code span, shortened, pipes escaped."""
+    if line <= 0:
+        return T("hot_no_line")
+    code = " ".join(str(text).split()) if isinstance(text, str) else ""
+    if not code:
+        return ""
+    if len(code) > CODE_WIDTH:
+        code = code[: CODE_WIDTH - 3] + "..."
+    # a fence no run of backticks in the code can close (kernel text is data)
+    return code_span(f" {code} ").replace("|", "\\|")
+
+
+def reason_cell(row: pd.Series) -> str:
+    """The dominant state of a line with its share of the line's samples."""
+    return f"{row['top_reason']} {100 * row['top_reason_share']:.0f}%"
+
+
+def _hot_rows(lines: pd.DataFrame) -> list[pd.Series]:
+    top = lines.sort_values(["samples", "line"], ascending=[False, True])
+    return [row for _, row in top.head(TOP_LINES).iterrows()]
+
+
+class HotspotSections(SectionBase):
+    """Tables of the hottest source lines (baseline and steps)."""
+
+    def _hotspots(self) -> pd.DataFrame | None:
+        frame = self.ctx.get("hotspots")
+        return frame if isinstance(frame, pd.DataFrame) else None
+
+    def _sampled(self, variant: str, n: int) -> list[tuple[int, str, pd.DataFrame]]:
+        return launch_lines(self._hotspots(), variant, n)
+
+    def _any_sampled(self) -> bool:
+        frame = self._hotspots()
+        return frame is not None and not frame.empty
+
+    def _missing(self, variant: str, n: int) -> list[str]:
+        """The not-measured line of a profiled variant without samples."""
+        if not self.row(variant, n).get("profiled"):
+            return []
+        return ["", T("hot_none", variant=variant, n=n)]
+
+    def hotspot_baseline(self) -> list[str]:
+        """The baseline's hottest lines at the largest profiled size (Markdown lines)."""
+        if self._hotspots() is None:
+            return []
+        base, n = self.fam["baseline"], self.key_size
+        launches = self._sampled(base, n)
+        if not launches:
+            missing = self._missing(base, n)
+            return [*missing, ""] if missing else []
+        total = sum(int(lines["samples"].sum()) for _, _, lines in launches)
+        out = ["", T("hot_intro", variant=base, n=n, samples=f"{total:,}")]
+        for launch, kernel, lines in launches:
+            if len(launches) > 1:
+                samples = f"{int(lines['samples'].sum()):,}"
+                caption = T("hot_launch", launch=launch, kernel=kernel, samples=samples)
+                out += ["", caption]
+            out += ["", table(pd.DataFrame(_one_side(lines)))]
+        return [*out, ""]
+
+    def hotspot_step(self, before: str, after: str) -> list[str]:
+        """Before and after of a step's hottest lines, side by side, per launch."""
+        if self._hotspots() is None:
+            return []
+        n = self.key_size
+        a = {x[0]: x for x in self._sampled(before, n)}
+        b = {x[0]: x for x in self._sampled(after, n)}
+        if not a and not b:  # said once, in the baseline, where nothing is sampled
+            return self._missing(after, n) if self._any_sampled() else []
+        out = ["", T("hot_step_intro", n=n, before=before, after=after)]
+        if not a or not b:
+            out += self._missing(after if a else before, n)
+        launches = sorted(set(a) | set(b))
+        for launch in launches:
+            left, right = a.get(launch), b.get(launch)
+            if len(launches) > 1:
+                out += ["", _pair_caption(launch, left, right)]
+            rows = _side_by_side(before, after, left, right)
+            out += ["", table(pd.DataFrame(rows))]
+        return out
+
+    def stall_limitation(self) -> str:
+        """The limitation of stall reasons, as they are shown in this report."""
+        return T("lim_stalls_sampled" if self._any_sampled() else "lim_stalls")
+
+
+def _one_side(lines: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows of a one-variant table: rank, line, code, share, dominant state."""
+    return [
+        {
+            T("col_hot_rank"): k,
+            T("col_hot_line"): int(row["line"]),
+            T("col_hot_code"): code_cell(row["source"], int(row["line"])),
+            T("col_hot_share"): f"{100 * row['share']:.1f}%",
+            T("col_hot_reason"): reason_cell(row),
+        }
+        for k, row in enumerate(_hot_rows(lines), start=1)
+    ]
+
+
+def _side(variant: str, row: pd.Series | None) -> dict[str, Any]:
+    """One variant's four cells of a side-by-side row (blank where it has no line)."""
+    keys = [T(f"col_hot_{c}_of", variant=variant) for c in ("line", "code", "share")]
+    keys.append(T("col_hot_reason_of", variant=variant))
+    if row is None:
+        return dict.fromkeys(keys, "")
+    line = int(row["line"])
+    values = [
+        line,
+        code_cell(row["source"], line),
+        f"{100 * row['share']:.1f}%",
+        reason_cell(row),
+    ]
+    return dict(zip(keys, values, strict=True))
+
+
+Launch = tuple[int, str, pd.DataFrame]
+
+
+def _side_by_side(
+    before: str, after: str, left: Launch | None, right: Launch | None
+) -> list[dict[str, Any]]:
+    """Rows of a step's table: rank, then before's and after's line of that rank."""
+    a = _hot_rows(left[2]) if left else []
+    b = _hot_rows(right[2]) if right else []
+    if not a and not b:
+        return []
+    return [
+        {
+            T("col_hot_rank"): k + 1,
+            **_side(before, a[k] if k < len(a) else None),
+            **_side(after, b[k] if k < len(b) else None),
+        }
+        for k in range(max(len(a), len(b)))
+    ]
+
+
+def _pair_caption(k: int, left: Launch | None, right: Launch | None) -> str:
+    """Which kernels launch ``k`` of the two variants ran."""
+    none = T("hot_not_sampled")
+
+    def part(x: Launch | None) -> tuple[str, str]:
+        return (x[1], f"{int(x[2]['samples'].sum()):,}") if x else (none, "0")
+
+    (kb, sb), (ka, sa) = part(left), part(right)
+    return T(
+        "hot_launch_pair",
+        launch=k,
+        kernel_before=kb,
+        samples_before=sb,
+        kernel_after=ka,
+        samples_after=sa,
+    )

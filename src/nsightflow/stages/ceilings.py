@@ -1,0 +1,28 @@
+"""``nsightflow ceilings``: measure copy bandwidth and FP32 FMA rate."""
+
+import argparse
+from pathlib import Path
+
+from nsightflow.machine import provenance
+
+
+def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add ``ceilings`` to the CLI."""
+    p = sub.add_parser("ceilings", help="measure copy bandwidth and FP32 FMA rate")
+    p.add_argument("--out", type=Path, required=True)
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``nsightflow ceilings``."""
+    from nsightflow.gpu.ceilings import measure
+
+    record = measure()
+    provenance.write_json(
+        args.out,
+        {**record, "provenance": provenance.collect(None, **provenance.gpu_info())},
+    )
+    print(
+        f"copy {record['copy_gbps']:.0f} GB/s, fp32 {record['fp32_gflops']:.0f} GFLOP/s"
+    )
+    return 0

@@ -1,0 +1,26 @@
+"""``nsightflow ceilings-table``: ceilings JSON -> ceilings.csv."""
+
+import argparse
+from pathlib import Path
+
+from nsightflow.machine import provenance
+
+
+def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add ``ceilings-table`` to the CLI."""
+    p = sub.add_parser("ceilings-table", help="ceilings JSON -> ceilings.csv")
+    p.add_argument("ceilings", type=Path)
+    p.add_argument("-o", "--output", type=Path, required=True)
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``nsightflow ceilings-table``."""
+    import pandas as pd
+
+    data = provenance.read_json(args.ceilings)
+    columns = ["gpu", "copy_gbps", "fp32_gflops", "vendor_sgemm_gflops"]
+    row = {c: data.get(c) for c in columns}
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame([row], columns=columns).to_csv(args.output, index=False)
+    return 0

@@ -1,0 +1,228 @@
+"""``nsightflow compare A B``: did B get faster, slower, or stay the same as A?
+
+Reads two runs (results folders, ``results/history/<time>/`` entries or recordings;
+files only, no GPU, no Snakemake) and writes into ``-o DIR``: ``compare.md``,
+``compare.html`` (the figure embedded), ``compare.csv`` (one row per variant x size
+timed in both: :data:`nsightflow.analysis.compare.PAIR_COLUMNS` plus ``code`` and the
+counters that moved), ``compare_counters.csv`` (every counter of every pair profiled
+in both) and ``figures/compare.png``. Exit status 0, or 1 when ``--fail-on`` finds
+what it looks for (2 for an error, as every subcommand).
+
+Where a run did not record the code it timed (recordings made before the time stage
+kept it), the code is read from git at the kernels revision the run names, if this
+checkout has that commit.
+"""
+
+import argparse
+import posixpath
+import subprocess
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+# analysis.compare.DEFAULT_MIN_CHANGE as the help says it (a test keeps them equal;
+# importing it here would load pandas for every subcommand).
+DEFAULT_MIN_HELP = "3%"
+
+
+def parse_change(text: str) -> float:
+    """``2%`` -> 0.02; ``0.02`` -> 0.02.
+
+    Raises:
+        argparse.ArgumentTypeError: Neither a percentage nor a fraction below 1
+            (argparse prints it with the option's name and exits 2).
+    """
+    try:
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected a percentage such as 2% (or the fraction 0.02)"
+        )
+    return value
+
+
+def git_sources(kernels_dir: Path) -> Any:
+    """A source lookup reading ``kernels_dir`` at a revision from git.
+
+    Returns:
+        ``lookup(revision, family, variant)`` -> the record the time stage keeps
+        (``files``: the manifest entry without ``idea``, the ``.cu`` file, its
+        ``#include "..."`` headers), with ``origin`` ``git`` (``git, dirty`` for a
+        ``-dirty`` revision: uncommitted changes are not known); None where git, the
+        commit or a file is missing.
+    """
+    from nsightflow.analysis.runs import plain_revision
+    from nsightflow.gpu.timing import manifest_entry_text
+    from nsightflow.tools.nvcc import LOCAL_INCLUDE
+
+    @cache
+    def show(revision: str, path: str) -> str | None:
+        try:
+            out = subprocess.run(
+                ["git", "-C", str(kernels_dir), "show", f"{revision}:./{path}"],
+                capture_output=True,
+                text=True,
+                timeout=30,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return out.stdout if out.returncode == 0 else None
+
+    def lookup(revision: str, family: str, variant: str) -> dict[str, Any] | None:
+        import yaml
+
+        rev = plain_revision(revision)
+        manifest = show(rev, f"{family}/family.yaml") if rev else None
+        if rev is None or manifest is None:
+            return None
+        entries = (yaml.safe_load(manifest) or {}).get("variants", {})
+        if variant not in entries:
+            return None
+        name = f"{family}/family.yaml (variants.{variant})"
+        files = {name: manifest_entry_text(entries, variant)}
+        todo = [posixpath.join(family, entries[variant].get("source", f"{variant}.cu"))]
+        while todo:
+            path = todo.pop(0)
+            text = show(rev, path)
+            if text is None:
+                return None
+            files[path] = text
+            for header in LOCAL_INCLUDE.findall(text):
+                found = posixpath.normpath(
+                    posixpath.join(posixpath.dirname(path), header)
+                )
+                if found not in files and show(rev, found) is not None:
+                    todo.append(found)
+        dirty = revision.endswith("-dirty")
+        return {"files": files, "origin": "git, dirty" if dirty else "git"}
+
+    return lookup
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``nsightflow compare``."""
+    import nsightflow.tools.ncu_parse  # noqa: F401  (ncu_report before pandas)
+    from nsightflow.analysis import compare as C
+    from nsightflow.analysis.compare_causes import compare_runs
+    from nsightflow.analysis.runs import fill_sources, load_run
+    from nsightflow.family.registry import load_families
+
+    floor = C.DEFAULT_MIN_CHANGE if args.min is None else args.min
+    settings = C.CompareSettings(min_change=floor, confidence=args.confidence)
+    read = [load_run(p, args.families, not args.no_counters) for p in (args.a, args.b)]
+    a, b = fill_sources(read[0], read[1], git_sources(args.kernels_dir))
+    families = (
+        {f.name: f for f in load_families(args.kernels_dir, [])}
+        if args.kernels_dir.is_dir()
+        else {}
+    )
+    comparison = compare_runs(a, b, settings, families)
+    write_outputs(comparison, args.out_dir, args.language)
+    counts = C.verdict_counts(comparison.pairs)
+    print(
+        f"compared {len(comparison.pairs)} pairs: "
+        + ", ".join(f"{n} {v}" for v, n in counts.items())
+        + f" -> {args.out_dir / 'compare.md'}"
+    )
+    return C.exit_status(comparison.pairs, comparison.statuses, args.fail_on)
+
+
+def write_outputs(comparison: Any, out_dir: Path, language: str) -> None:
+    """compare.md, compare.html, compare.csv, compare_counters.csv and the figure."""
+    from nsightflow.plot.compare import ratio_figure
+    from nsightflow.report.build import to_html
+    from nsightflow.report.compare import FIGURE, CompareReport
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if len(comparison.pairs):
+        figure = out_dir / FIGURE
+        figure.parent.mkdir(parents=True, exist_ok=True)
+        ratio_figure(comparison.pairs, comparison.settings.min_change).savefig(
+            figure, dpi=110
+        )
+    text = CompareReport(comparison, language).build()
+    (out_dir / "compare.md").write_text(text)
+    page = to_html(text, "nsightflow compare", base_dir=out_dir, language=language)
+    (out_dir / "compare.html").write_text(page)
+    table(comparison).to_csv(out_dir / "compare.csv", index=False, float_format="%.6g")
+    comparison.counters.to_csv(
+        out_dir / "compare_counters.csv", index=False, float_format="%.6g"
+    )
+
+
+def table(comparison: Any) -> Any:
+    """compare.csv: the pairs with their variant's code status and moved counters.
+
+    Adds ``code`` (changed / same / unknown) and ``counters_moved`` (``counter
+    change`` of each counter that moved at that size); across GPUs also
+    ``ceiling, pct_a, pct_b`` (each run's share of its own GPU's ceiling).
+    """
+    pairs = comparison.pairs
+    code = comparison.sources[["family", "variant", "code"]]
+    out = pairs.merge(code, on=["family", "variant"], how="left")
+    moved = comparison.counters[comparison.counters["moved"]]
+    text = moved.assign(
+        item=[
+            f"{c} {v:+.1f}{'pp' if k == 'pp' else '%'}"
+            for c, v, k in zip(
+                moved["counter"], moved["change"], moved["kind"], strict=True
+            )
+        ]
+    )
+    joined = (
+        text.groupby(["family", "variant", "size"])["item"]
+        .agg("; ".join)
+        .rename("counters_moved")
+    )
+    out = out.merge(joined.reset_index(), on=["family", "variant", "size"], how="left")
+    if len(comparison.shares):  # across GPUs: each run's share of its own ceiling
+        shares = comparison.shares[
+            ["family", "variant", "size", "ceiling", "pct_a", "pct_b"]
+        ]
+        out = out.merge(shares, on=["family", "variant", "size"], how="left")
+    return out
+
+
+def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Register ``compare`` on the CLI's subparsers.
+
+    Imports nothing heavy: every subcommand builds this parser, and ``parse`` must load
+    ``ncu_report`` before pandas (see :mod:`nsightflow.tools.ncu_parse`).
+    """
+    p = sub.add_parser(
+        "compare",
+        help="B against A: SAME / FASTER / SLOWER / UNCERTAIN per variant and size",
+        description="Compare two runs (results folders, results/history/<time>/ "
+        "entries or recordings): ratio of medians with its interval and a verdict per "
+        "variant and size, the counters and ncu rules that moved, what each run was "
+        "measured with, and the code that changed. Reads files only.",
+    )
+    p.add_argument("a", type=Path, help="the run compared against (before)")
+    p.add_argument("b", type=Path, help="the run compared (after)")
+    p.add_argument("-o", "--out-dir", type=Path, default=Path("results/compare"))
+    p.add_argument(
+        "--min",
+        type=parse_change,
+        default=None,
+        metavar="PCT",
+        help=f"smallest change that counts, e.g. 2%% (default {DEFAULT_MIN_HELP}); "
+        "a pair's own noise (relative IQR) raises it",
+    )
+    p.add_argument(
+        "--fail-on",
+        choices=["none", "slower", "changed"],
+        default="none",
+        help="exit 1 on a SLOWER pair or a variant broken in B (slower), or on any "
+        "FASTER / SLOWER pair or status change (changed)",
+    )
+    p.add_argument("--families", nargs="+", default=[], help="default: all in both")
+    p.add_argument("--kernels-dir", type=Path, default=Path("kernels"))
+    p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument(
+        "--no-counters", action="store_true", help="skip reading the ncu reports"
+    )
+    p.add_argument("--language", choices=["en", "zh"], default="en")
+    p.set_defaults(handler=run)

@@ -1,0 +1,31 @@
+"""``nsightflow compile``: nvcc one variant to a cubin + resources JSON."""
+
+import argparse
+from pathlib import Path
+
+from nsightflow.machine import provenance
+from nsightflow.stages.common import variant_args
+
+
+def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add ``compile`` to the CLI."""
+    p = sub.add_parser("compile", help="nvcc one variant to a cubin + resources JSON")
+    variant_args(p)
+    p.add_argument("--arch", default="sm_90")
+    p.add_argument("--resources", type=Path, required=True)
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``nsightflow compile``."""
+    from nsightflow.family.registry import find_variant
+    from nsightflow.tools.nvcc import compile_variant
+
+    _, variant = find_variant(args.kernels_dir, args.family, args.variant)
+    record = compile_variant(variant, args.arch, args.cubin)
+    provenance.write_json(args.resources, record)
+    print(
+        f"{args.family}/{args.variant}: {record['status']} "
+        f"{record.get('resources', '')}{record['message'][-2000:]}"
+    )
+    return 0

@@ -1,0 +1,38 @@
+"""``nsightflow replay-family``: a family's recorded GPU-stage outputs into results/."""
+
+import argparse
+from pathlib import Path
+
+
+def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add ``replay-family`` to the CLI."""
+    p = sub.add_parser(
+        "replay-family", help="copy one family's recorded outputs into results/"
+    )
+    p.add_argument("--source", type=Path, required=True, help="the recording folder")
+    p.add_argument("--kernels-dir", type=Path, default=Path("kernels"))
+    p.add_argument("--family", required=True)
+    p.add_argument("--results", type=Path, default=Path("results"))
+    p.add_argument("--arch", default="sm_90", help="for variants edited since")
+    p.add_argument("--no-sanitize", action="store_true")
+    p.add_argument("--no-timeline", action="store_true")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``nsightflow replay-family``."""
+    from nsightflow.family.registry import load_family
+    from nsightflow.machine.replay import ReplayStages, replay_family
+
+    family = load_family(args.kernels_dir / args.family)
+    stages = ReplayStages(sanitize=not args.no_sanitize, timeline=not args.no_timeline)
+    changed = replay_family(args.source, family, args.results, stages, args.arch)
+    print(
+        f"replayed {args.family} ({len(family.variants)} variants) from {args.source}"
+    )
+    for name in changed:
+        print(
+            f"WARNING: {args.family}/{name}: source changed since the recording; "
+            "compiled again, measurements are of the recorded source"
+        )
+    return 0

@@ -1,0 +1,224 @@
+"""Per-instruction warp samples of ``.ncu-rep`` files, mapped to CUDA source lines.
+
+Nsight Compute samples the warps of each SM sub-partition at a fixed cycle interval
+and records each sampled warp's PC and state: the reason it was stalled, or
+``selected`` when it issued. The samples are the per-PC instances of
+``smsp__pcsamp_warps_issue_stalled_<reason>`` (the PC is the instance's correlation
+id), collected by the lean set's warp-sampling metrics or by ``--set full``'s
+SourceCounters section. Each PC is mapped to its SASS text and to the CUDA file and
+line of the report's source correlation (variants are compiled with ``-lineinfo``).
+
+Table, one row per launch x SASS instruction x reason that has samples::
+
+    family, variant, size, launch, kernel, pc, sass, file, line, source, reason, samples
+
+``pc`` is the instruction's byte offset in its function; ``file`` the path the line
+table names (as compiled); ``line`` 0 where an instruction has no line information;
+``source`` the line's text where the report embeds the file (``--import-source yes``),
+else empty. Reasons use the names of the stall counters (:data:`STALL_REASONS` of
+:mod:`nsightflow.tools.ncu_metrics`): ncu's ``no_instructions`` sample reads
+``no_instruction``. A report without samples gives no rows, and a note saying so.
+"""
+
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+# ncu_report must load before pandas (the segfault noted in nsightflow.tools.ncu_parse).
+try:
+    import ncu_report  # noqa: F401
+except ImportError:  # reported with an install hint when a report is read
+    pass
+
+import pandas as pd
+
+from nsightflow.errors import ReportParseError
+from nsightflow.tools.ncu_metrics import PCSAMP_PREFIX
+from nsightflow.tools.ncu_parse import _labels, _ncu_report, _per_size, expand_inputs
+
+SOURCE_COLUMNS = [
+    "family",
+    "variant",
+    "size",
+    "launch",
+    "kernel",
+    "pc",
+    "sass",
+    "file",
+    "line",
+    "source",
+    "reason",
+    "samples",
+]
+NO_SAMPLES = (
+    "no per-instruction samples in this report (profiled without warp sampling): "
+    "its hottest source lines are not measured; re-run the profile stage"
+)
+_REASON = re.compile(re.escape(PCSAMP_PREFIX) + r"([a-z_]+)$")
+# Sampled reasons spelled differently from the stall counters' reasons.
+_SPELLING = {"no_instructions": "no_instruction"}
+
+
+def sample_reason(metric: str) -> str | None:
+    """The stall reason of a per-PC sample metric, None for any other metric.
+
+    ``smsp__pcsamp_warps_issue_stalled_long_scoreboard`` -> ``long_scoreboard``; the
+    ``_not_issued`` twins (samples in cycles where no warp issued) are a subset of
+    these and not counted twice.
+    """
+    match = _REASON.match(metric)
+    if match is None or match.group(1).endswith("_not_issued"):
+        return None
+    reason = match.group(1)
+    return _SPELLING.get(reason, reason)
+
+
+def pc_samples(action: Any) -> dict[int, dict[str, int]]:
+    """Samples per PC and reason of one profiled launch (empty: none collected)."""
+    found: dict[int, dict[str, int]] = defaultdict(dict)
+    for name in action.metric_names():
+        reason = sample_reason(name)
+        if reason is None:
+            continue
+        metric = action.metric_by_name(name)
+        if metric is None or not metric.has_correlation_ids():
+            continue
+        pcs = metric.correlation_ids()
+        for i in range(metric.num_instances()):
+            count = int(metric.as_uint64(i))
+            if count:
+                pc = int(pcs.as_uint64(i))
+                found[pc][reason] = found[pc].get(reason, 0) + count
+    return dict(found)
+
+
+def _function_starts(action: Any) -> list[int]:
+    """Start addresses of the launch's functions, ascending (empty if unrecorded)."""
+    metric = action.metric_by_name("launch__function_pcs")
+    if metric is None:
+        return []
+    count = metric.num_instances()
+    if count == 0:
+        return [int(metric.as_uint64())]
+    return sorted(int(metric.as_uint64(i)) for i in range(count))
+
+
+def _offset(pc: int, starts: list[int]) -> int:
+    """A PC as the byte offset from the start of the function holding it."""
+    below = [s for s in starts if s <= pc]
+    return pc - below[-1] if below else pc
+
+
+def _embedded_sources(action: Any) -> dict[str, list[str]]:
+    """The CUDA files the report embeds, as lines (files without text left out)."""
+    files = action.source_files()
+    return {name: files[name].splitlines() for name in files if files[name]}
+
+
+def action_rows(action: Any) -> Iterator[dict[str, Any]]:
+    """One row per sampled instruction and reason of one launch (see the module)."""
+    samples = pc_samples(action)
+    if not samples:
+        return
+    starts = _function_starts(action)
+    texts = _embedded_sources(action)
+    for pc in sorted(samples):
+        info = action.source_info(pc)
+        file = info.file_name() if info is not None else ""
+        line = int(info.line()) if info is not None else 0
+        lines = texts.get(file, [])
+        text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        common = {
+            "pc": _offset(pc, starts),
+            "sass": " ".join(action.sass_by_pc(pc).split()),
+            "file": file,
+            "line": line,
+            "source": text,
+        }
+        for reason, count in sorted(samples[pc].items()):
+            yield {**common, "reason": reason, "samples": count}
+
+
+def read_source_samples(path: Path) -> tuple[pd.DataFrame, str]:
+    """Per-instruction samples of every launch in one ``.ncu-rep`` file.
+
+    Returns:
+        The table (see the module) and a note: empty, or :data:`NO_SAMPLES` with
+        the file's name when the report holds no per-instruction samples.
+
+    Raises:
+        ReportParseError: the file is missing, truncated or not an ncu report.
+    """
+    ncu = _ncu_report()
+    if not path.is_file() or path.stat().st_size == 0:
+        raise ReportParseError(f"{path}: missing or empty; re-run the profile stage")
+    try:
+        context = ncu.load_report(str(path))
+    except Exception as exc:  # ncu_report raises plain exceptions for bad files
+        raise ReportParseError(
+            f"{path}: not a readable Nsight Compute report ({exc}); it may be "
+            "truncated: re-run the profile stage"
+        ) from exc
+    labels, sizes = _labels(path)
+    rows: list[dict[str, Any]] = []
+    launch = 0
+    for r in range(context.num_ranges()):
+        rng = context.range_by_idx(r)
+        for a in range(rng.num_actions()):
+            action = rng.action_by_idx(a)
+            kernel = action.name()
+            rows += [
+                {**labels, "launch": launch, "kernel": kernel, **row}
+                for row in action_rows(action)
+            ]
+            launch += 1
+    if launch == 0:
+        raise ReportParseError(
+            f"{path}: holds no profiled launch; it is truncated, or ncu's kernel filter "
+            "matched nothing: re-run the profile stage"
+        )
+    per_size = _per_size(path, sizes, launch)
+    for row in rows:
+        row["size"] = sizes[row["launch"] // per_size]
+        row["launch"] %= per_size
+    note = "" if rows else f"{path}: {NO_SAMPLES}"
+    return pd.DataFrame(rows, columns=SOURCE_COLUMNS), note
+
+
+def parse_source_files(
+    paths: list[Path], keep_going: bool = False
+) -> tuple[pd.DataFrame, list[str]]:
+    """Per-instruction samples of many reports (``.ncu-rep`` files or folders).
+
+    ncu raw CSV exports carry no per-instruction values and are passed over.
+
+    Args:
+        paths: Report files, or folders holding them.
+        keep_going: An unreadable report becomes a note instead of an exception (the
+            metrics table of the parse stage records it as an error already).
+
+    Returns:
+        The table of every report and one note per report without samples.
+    """
+    frames, notes = [], []
+    for path in expand_inputs(paths):
+        if path.suffix != ".ncu-rep":
+            continue
+        try:
+            frame, note = read_source_samples(path)
+        except ReportParseError as exc:
+            if not keep_going:
+                raise
+            notes.append(str(exc))
+            continue
+        frames.append(frame)
+        notes += [note] if note else []
+    frames = [f for f in frames if not f.empty]
+    table = (
+        pd.concat(frames, ignore_index=True)
+        if frames
+        else pd.DataFrame(columns=SOURCE_COLUMNS)
+    )
+    return table, notes
