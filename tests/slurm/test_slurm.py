@@ -203,7 +203,9 @@ def test_replay_through_slurm_one_job_per_gpu(workdir, slurm_cluster, same_as_on
     ]
     assert parallel, "no two GPU jobs ran at the same time"
     assert all(a.gpus[0] != b.gpus[0] for a, b in parallel)
-    assert any(a.overlaps(b) for a in gpu_jobs for b in cpu_jobs)
+    # ... and CPU jobs shared the node with other jobs (the family replays are few and
+    # short, so which ones a CPU job overlaps is up to the scheduler)
+    assert any(a.overlaps(b) for a in cpu_jobs for b in jobs if a is not b)
 
 
 @pytest.mark.slurm

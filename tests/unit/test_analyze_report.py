@@ -1,4 +1,5 @@
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -131,7 +132,10 @@ def test_report_from_recording(recording, tmp_path, family):
     ]
     for step in steps:  # each measured step section shows its own figure
         assert f"figures/steps/step_{step}.png" in md
-    images = html.count("data:image/png;base64,")
+    # each figure once: inline SVG (tooltips) where the plot stage wrote one, else PNG
+    images = html.count('<div class="svg"') + len(
+        re.findall(r'<img [^>]*src="data:image/png;base64,', html)
+    )
     assert "<table>" in html and images == len(FIGURES) + len(steps)
     from nsightflow.report.pdf.build import write_pdf
 
@@ -170,7 +174,7 @@ def test_report_from_recording(recording, tmp_path, family):
 
 
 def test_user_strings_are_escaped_in_html(recording, tmp_path):
-    from nsightflow.report.build import to_html
+    from nsightflow.report.html import to_html
     from nsightflow.report.sections.family import ReportBuilder
 
     analysis = _analyze(recording, "faulty", tmp_path)

@@ -12,7 +12,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from nsightflow.errors import NsightflowError, StageInputError
-from nsightflow.report.build import to_html
+from nsightflow.report.html import to_html
 from nsightflow.report.pdf import build as pdf
 from nsightflow.report.pdf import tables
 
@@ -253,22 +253,6 @@ def test_no_text_under_8_pt_and_no_mostly_blank_page(report_dir, tmp_path):
     bottoms = _ink_bottoms(out, tmp_path)
     assert len(bottoms) > 2
     assert min(bottoms[:-1]) > 0.6, bottoms  # every page but the last is mostly full
-
-
-def test_svg_figures_print_as_their_png_twins(report_dir):
-    _png(report_dir / "figures" / "roofline.png", 5, 4)
-    svg = '<svg xmlns="http://www.w3.org/2000/svg" data-nsf-figure="roofline">'
-    html = to_html("# Figures\n\ntext", "svg")
-    html = html.replace(
-        "</body>",
-        f"{svg}<title>v0, n = 512, 4.7 us</title><text>x</text></svg>"
-        '<p><img alt="linked" src="figures/perf_vs_size.svg"></p></body>',
-    )
-    out = report_dir / "report.pdf"
-    pdf.write_pdf(html, report_dir, out)
-    reader = PdfReader(out)
-    assert sum(len(page.images) for page in reader.pages) == 2
-    assert "4.7 us" not in _text(out)  # the SVG's tooltip text is not printed
 
 
 def test_chinese_text_renders_and_extracts(report_dir):

@@ -120,7 +120,10 @@ def test_report_has_the_timeline_figure_table_and_finding(
     steps = len(list((figures / "steps").glob("step_*.png")))
     assert steps == 5  # Jacobi-2D: v1..v5
     # the family figures, one per step, and the timeline
-    assert html.count("data:image/png;base64,") == len(FIGURES) + steps + 1
+    figures = html.count('<div class="svg"') + len(
+        re.findall(r'<img [^>]*src="data:image/png;base64,', html)
+    )
+    assert figures == len(FIGURES) + steps + 1  # each once, SVG inline or PNG
     write_pdf(html, out, out / "report.pdf")
     text = "".join(p.extract_text() for p in PdfReader(out / "report.pdf").pages)
     if language == "en":

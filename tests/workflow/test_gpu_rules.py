@@ -71,4 +71,4 @@ def test_sanitizer_switched_off_runs_no_sanitizer_job(workdir):
     (workdir / "off.yaml").write_text("sanitize: {enabled: false}\n")
     out = _dry_run(workdir, "--configfile", "config.yaml", "off.yaml")
     assert "sanitize_variant" not in out
-    assert re.search(r"--sanitize\s+\\?\s*--ceilings", out)  # analyze gets none
+    assert re.search(r"--sanitize\s+\\?\s*--(source|ceilings)", out)  # analyze: none

@@ -147,6 +147,12 @@ def report_language(wildcards):
     return stem_language(wildcards.get("report") or wildcards.get("index"))
 
 
+def index_facts(wildcards):
+    """Every family's report.json in the index's language (report.zh.json for zh)."""
+    stem = report_stem(report_language(wildcards))
+    return [f"results/report/{family}/{stem}.json" for family in FAMILIES]
+
+
 def report_targets():
     """The reports in the configured language, the summaries, ceilings and index."""
     stem = report_stem(config["report"]["language"])

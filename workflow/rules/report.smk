@@ -6,9 +6,10 @@ REQUIRED INPUTS:
 OUTPUTS:
     results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, hotspots.csv,
                                  context.json)
-    results/report/{family}/    (report.md, report.html, report.pdf, summary.csv,
-                                 figures/*.png + .svg, figures/steps/step_<variant>.png
-                                 + .svg; report.zh.* for the Chinese report)
+    results/report/{family}/    (report.md, report.html, report.json, report.pdf,
+                                 summary.csv, figures/*.png + .svg,
+                                 figures/steps/step_<variant>.png + .svg;
+                                 report.zh.* for the Chinese report)
     results/report/ceilings.csv, results/report/index.html (index.zh.html)
 
 Each language has its own files ({report} is `report` or `report.zh`, {index} likewise),
@@ -101,6 +102,7 @@ rule report_family:
     output:
         md="results/report/{family}/{report}.md",
         html="results/report/{family}/{report}.html",
+        facts="results/report/{family}/{report}.json",
     log:
         "logs/report/{family}/{report}.log",
     wildcard_constraints:
@@ -153,6 +155,7 @@ rule tabulate_ceilings:
 rule report_index:
     input:
         summaries=expand("results/report/{family}/summary.csv", family=FAMILIES),
+        facts=index_facts,
     output:
         md="results/report/{index}.md",
         html="results/report/{index}.html",

@@ -4,19 +4,18 @@ A report in another language than English is ``report.<language>.md`` (and
 ``.html``, ``.pdf``), so the languages coexist; figures and the summary are shared.
 
 The sections themselves are built in :mod:`nsightflow.report.sections.family`; this module writes the
-formats: Markdown, HTML (self-contained, user strings escaped), PDF, and the index
-over all families.
+formats: Markdown, HTML (:mod:`nsightflow.report.html`: self-contained, user strings
+escaped), and the index over all families (its page: :mod:`nsightflow.report.index`).
 """
 
-import base64
-import html
 import json
-import re
 from pathlib import Path
 
 import pandas as pd
 
-from nsightflow.report.i18n import DEFAULT_LANGUAGE, HTML_LANG, parse_language
+from nsightflow.report.html import write_page
+from nsightflow.report.i18n import DEFAULT_LANGUAGE
+from nsightflow.report.index import index_page
 from nsightflow.report.paths import index_stem, report_stem
 from nsightflow.report.sections.family import ReportBuilder
 
@@ -34,77 +33,11 @@ SUMMARY_COLUMNS = [
     "pct_of_copy_bw",
     "pct_of_fp32_peak",
 ]
-HTML_STYLE = """
-body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto;
-       padding: 0 1em; line-height: 1.45; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
-th { background: #f3f3f3; }
-td:first-child, th:first-child { text-align: left; }
-code, pre { background: #f6f8fa; font-size: 0.88em; }
-pre { padding: 0.8em; overflow-x: auto; }
-img { max-width: 100%; }
-"""
 
 
 def summary_frame(analysis: pd.DataFrame) -> pd.DataFrame:
     """``summary.csv``: one row per variant and size, the columns ARCHITECTURE names."""
     return analysis.reindex(columns=SUMMARY_COLUMNS)
-
-
-def to_html(
-    markdown_text: str,
-    title: str,
-    base_dir: Path | None = None,
-    language: str = DEFAULT_LANGUAGE,
-) -> str:
-    """Standalone HTML of a Markdown report.
-
-    Raw HTML in the Markdown is not passed through: every user-supplied string (variant
-    names, ideas, compiler messages) arrives escaped. With ``base_dir``, figures are
-    embedded as data URIs so the page is one self-contained file.
-
-    Args:
-        markdown_text: The report.
-        title: The page title.
-        base_dir: Folder the figures' relative paths resolve against; None leaves
-            them as links.
-        language: Language of the text. A page in any language but English says
-            so in ``<html lang>``, which browsers (and :mod:`nsightflow.report.pdf.build`) read to
-            pick fonts; an English page is written as before, without it.
-    """
-    import markdown
-
-    md = markdown.Markdown(extensions=["tables", "fenced_code"])
-    md.preprocessors.deregister("html_block")
-    md.inlinePatterns.deregister("html")
-    body = md.convert(markdown_text)
-    # A pipe in a table cell's code span is escaped for GitHub's Markdown (``\|``);
-    # Python-Markdown splits such cells right but keeps the backslash in the code.
-    body = _CELL_CODE.sub(lambda m: m.group(0).replace("\\|", "|"), body)
-    if base_dir is not None:
-        body = _IMG.sub(lambda m: _embed(m, base_dir), body)
-    lang = parse_language(language)
-    html_tag = (
-        "<html>" if lang == DEFAULT_LANGUAGE else f'<html lang="{HTML_LANG[lang]}">'
-    )
-    return (
-        f"<!doctype html>\n{html_tag}<head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)}</title>"
-        f"<style>{HTML_STYLE}</style></head><body>\n{body}\n</body></html>\n"
-    )
-
-
-_CELL_CODE = re.compile(r"<td[^>]*><code>.*?</code>")
-_IMG = re.compile(r'<img alt="([^"]*)" src="([^"]+\.png)"')
-
-
-def _embed(match: re.Match[str], base_dir: Path) -> str:
-    path = base_dir / match.group(2)
-    if not path.is_file():
-        return match.group(0)
-    data = base64.b64encode(path.read_bytes()).decode()
-    return f'<img alt="{match.group(1)}" src="data:image/png;base64,{data}"'
 
 
 def _write_csv(frame: pd.DataFrame, path: Path) -> None:
@@ -127,10 +60,10 @@ def write_report(
     timeline: Path | None = None,
     summary: bool = True,
 ) -> None:
-    """Write report.md and report.html (figures embedded) of one family.
+    """Write report.md, report.html (figures embedded), report.json and summary.csv.
 
-    In another language than English the files are ``report.<language>.md`` and
-    ``.html`` (:func:`report_stem`).
+    In another language than English the report's files are ``report.<language>.md``,
+    ``.html`` and ``.json`` (:func:`~nsightflow.report.paths.report_stem`).
 
     Args:
         analysis_dir: Folder of the analyze stage's files for the family.
@@ -164,10 +97,8 @@ def write_report(
     )
     text = text.replace("](figures/", f"]({rel.as_posix()}/")
     out_dir.mkdir(parents=True, exist_ok=True)
-    title = ctx["family"]["title"]
     (out_dir / f"{stem}.md").write_text(text)
-    page = to_html(text, title, base_dir=out_dir, language=language)
-    (out_dir / f"{stem}.html").write_text(page)
+    write_page(text, ctx, out_dir, language)
     if summary:
         _write_csv(summary_frame(analysis), out_dir / "summary.csv")
 
@@ -211,4 +142,5 @@ def write_index(
         + "\n\nMeasured ceilings of the GPU: [ceilings.csv](ceilings.csv).\n"
     )
     (report_dir / f"{index}.md").write_text(text)
-    (report_dir / f"{index}.html").write_text(to_html(text, "nsightflow reports"))
+    html = index_page(text, report_dir, families, language)
+    (report_dir / f"{index}.html").write_text(html)

@@ -133,8 +133,8 @@ def run(args: argparse.Namespace) -> int:
 def write_outputs(comparison: Any, out_dir: Path, language: str) -> None:
     """compare.md, compare.html, compare.csv, compare_counters.csv and the figure."""
     from nsightflow.plot.compare import ratio_figure
-    from nsightflow.report.build import to_html
     from nsightflow.report.compare import FIGURE, CompareReport
+    from nsightflow.report.html import to_html
 
     out_dir.mkdir(parents=True, exist_ok=True)
     if len(comparison.pairs):

@@ -24,11 +24,13 @@ from typing import Literal, get_args
 from nsightflow.report.i18n.catalogue import CATALOGUE
 from nsightflow.report.i18n.compare import COMPARE_MESSAGES
 from nsightflow.report.i18n.figures import FIGURE_MESSAGES
+from nsightflow.report.i18n.page import PAGE_MESSAGES
 from nsightflow.report.i18n.patterns import PATTERN_MESSAGES
 
 CATALOGUE.update(PATTERN_MESSAGES)
 CATALOGUE.update(COMPARE_MESSAGES)
 CATALOGUE.update(FIGURE_MESSAGES)
+CATALOGUE.update(PAGE_MESSAGES)
 
 Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)

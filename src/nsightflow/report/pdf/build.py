@@ -1,6 +1,6 @@
 """PDF output: a printable A4 ``report.pdf`` from the standalone report HTML.
 
-:func:`write_pdf` renders the page :func:`nsightflow.report.build.to_html` returns with
+:func:`write_pdf` renders the page :func:`nsightflow.report.html.to_html` returns with
 xhtml2pdf (HTML and CSS laid out by ReportLab): pure Python from PyPI, with no
 browser, no LaTeX and no system library, so a machine that only pip-installs the
 project can render an English report (a Chinese one also needs a CJK font
@@ -41,6 +41,7 @@ from typing import BinaryIO
 
 from nsightflow.errors import StageInputError
 from nsightflow.report import i18n
+from nsightflow.report.embed import png_figures
 from nsightflow.report.pdf.fonts import Meter as _Meter
 from nsightflow.report.pdf.fonts import cjk_font_file
 from nsightflow.report.pdf.fonts import dejavu_dir as _dejavu_dir
@@ -191,43 +192,6 @@ def _figure(src: str, base_dir: Path) -> tuple[str, Path | None, float, float]:
     return (path.as_posix(), path, *_print_size(path, str(path)))
 
 
-_INLINE_SVG = re.compile(r"<svg\b([^>]*)>.*?</svg\s*>", re.I | re.S)
-_FIGURE_ATTR = re.compile(r"""\sdata-nsf-figure\s*=\s*["']([^"']+)["']""", re.I)
-_SVG_SRC = re.compile(r"""(<img\b[^>]*?\ssrc\s*=\s*["'])([^"']+?)\.svg(["'])""", re.I)
-
-
-def _png_of(name: str, base_dir: Path) -> str | None:
-    """The PNG beside a figure's SVG, relative to ``base_dir`` (None if missing)."""
-    for relative in (f"figures/{name}.png", f"{name}.png"):
-        if (base_dir / relative).is_file():
-            return relative
-    return None
-
-
-def _svg_to_png(html: str, base_dir: Path) -> str:
-    """Print each SVG figure as the PNG the plot stage wrote beside it.
-
-    The HTML page may embed the SVGs (inline ``<svg data-nsf-figure=...>`` or
-    ``<img src="x.svg">``); the PDF prints their PNG twins, which xhtml2pdf
-    draws faithfully. An SVG without a PNG twin is left as it is.
-    """
-
-    def inline(match: re.Match[str]) -> str:
-        name = _FIGURE_ATTR.search(match.group(1))
-        png = _png_of(name.group(1), base_dir) if name else None
-        if png is None:
-            return match.group(0)
-        return f'<img alt="" src="{escape(png)}" />'
-
-    def linked(match: re.Match[str]) -> str:
-        stem = unescape(match.group(2))
-        if stem.startswith("data:") or not (base_dir / f"{stem}.png").is_file():
-            return match.group(0)
-        return f"{match.group(1)}{match.group(2)}.png{match.group(3)}"
-
-    return _SVG_SRC.sub(linked, _INLINE_SVG.sub(inline, html))
-
-
 def _local_figures(html: str, base_dir: Path) -> tuple[str, list[Path]]:
     """Check every ``<img>``, point it at its absolute file and give it a print size.
 
@@ -324,9 +288,9 @@ def _prepare(html: str, base_dir: Path, language: str) -> tuple[str, list[Path]]
     font_dir = _dejavu_dir()
     cjk_file = cjk_font_file() if language == "zh" else None
     font_css, sans, mono = _font_css(font_dir, cjk_file)
-    # paper has no links: each shows its address after its text
-    page = links_as_text(_svg_to_png(html, base_dir))
-    page, figure_dirs = _local_figures(page, base_dir)
+    # inline SVG figures print as their PNG, which xhtml2pdf can lay out; paper has
+    # no links: each shows its address after its text
+    page, figure_dirs = _local_figures(links_as_text(png_figures(html)), base_dir)
     with i18n.language(language):
         meter = _Meter(font_dir)
         page = _size_tables(_split_wide_tables(page, meter), meter)
@@ -346,7 +310,7 @@ def write_pdf(
     beside ``output``, so a failed render leaves no partial PDF behind.
 
     Args:
-        html: The page :func:`nsightflow.report.build.to_html` returns.
+        html: The page :func:`nsightflow.report.html.to_html` returns.
         base_dir: Folder the page's relative image sources resolve against,
             normally the folder ``report.html`` is written to.
         output: Path of the PDF to write; its folder is created if needed.

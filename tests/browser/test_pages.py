@@ -1,0 +1,249 @@
+"""The report pages in a real browser: layout, links, nothing fetched, no errors.
+
+Opens index.html and two family reports of a replay run at 1280 and 800 px wide.
+"""
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from nsightflow.report.html import to_html
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = (1280, 800)
+REPORTS = ("jacobi2d/report.html", "sgemm/report.html")
+PAGES = ("index.html", *REPORTS)
+LANDED_PX = 40  # a followed link puts its target this close to the top of the window
+
+
+def _open(chrome: Any, url: str, width: int) -> None:
+    chrome.get_log("browser")  # what an earlier page logged is not this page's
+    chrome.get("about:blank")
+    chrome.set_window_size(width, 900)
+    chrome.get(url)
+
+
+def _inner_width(chrome: Any) -> int:
+    return chrome.execute_script("return window.innerWidth")
+
+
+def _requests(chrome: Any) -> list[str]:
+    """URLs the page asked for since the last call (Chromium's network log)."""
+    urls = []
+    for entry in chrome.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
+def _shot(chrome: Any, folder: Path, page: str, width: int, tag: str = "") -> None:
+    name = page.replace("/", "_").removesuffix(".html")
+    chrome.save_screenshot(str(folder / f"{name}{tag}_{width}.png"))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("page", PAGES)
+def test_page_fits_loads_nothing_and_logs_no_error(
+    chrome, replayed, screenshots, page, width
+):
+    url = (replayed / page).as_uri()
+    chrome.get_log("performance")
+    _open(chrome, url, width)
+    assert _inner_width(chrome) == width
+    overflow = chrome.execute_script(
+        "const d = document.documentElement;"
+        "return [d.scrollWidth, d.clientWidth, document.body.scrollWidth];"
+    )
+    assert overflow[0] <= overflow[1] and overflow[2] <= overflow[1], (page, overflow)
+    # every table box ends inside the window: wide tables scroll in their box
+    boxes = chrome.execute_script(
+        "return [...document.querySelectorAll('.table-wrap')].map("
+        "b => b.getBoundingClientRect().right)"
+    )
+    assert all(right <= overflow[1] for right in boxes), (page, boxes)
+    assert chrome.execute_script(
+        "return document.querySelectorAll('table').length"
+    ) == (len(boxes))
+    requests = _requests(chrome)
+    outside = [u for u in requests if u != url and not u.startswith("data:")]
+    assert not outside, f"{page} asked for {outside}"
+    resources = chrome.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name)"
+    )
+    assert all(r.startswith("data:") for r in resources), resources
+    errors = [e for e in chrome.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, errors
+    _shot(chrome, screenshots, page, width)
+    if page in REPORTS:
+        chrome.execute_script("document.getElementById('summary').scrollIntoView()")
+        _shot(chrome, screenshots, page, width, "_summary")
+
+
+def _same_page_links(chrome: Any, selector: str) -> list[str]:
+    return chrome.execute_script(
+        f"return [...document.querySelectorAll({json.dumps(selector)})]"
+        ".map(a => a.getAttribute('href'))"
+    )
+
+
+def _lands(chrome: Any, href: str) -> bool:
+    """Follow an in-page link; whether its target is at the top of the window."""
+    return chrome.execute_script(
+        "const a = [...document.querySelectorAll('a')]"
+        ".find(x => x.getAttribute('href') === arguments[0]);"
+        "a.click();"
+        "const t = document.getElementById(decodeURIComponent(arguments[0].slice(1)));"
+        "if (!t || location.hash !== arguments[0]) return false;"
+        "const top = t.getBoundingClientRect().top;"
+        "const d = document.documentElement;"
+        "const bottom = window.scrollY + window.innerHeight >= d.scrollHeight - 2;"
+        f"return (top >= -2 && top <= {LANDED_PX}) || (bottom && top >= 0);",
+        href,
+    )
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("page", REPORTS)
+def test_contents_and_summary_rows_link_to_their_sections(
+    chrome, replayed, page, width
+):
+    _open(chrome, (replayed / page).as_uri(), width)
+    contents = _same_page_links(chrome, "nav.toc a")
+    assert len(contents) >= 8, contents  # sections and steps
+    assert "#summary" in contents and "#steps" in contents
+    rows = chrome.execute_script(
+        "const box = document.getElementById('summary').nextElementSibling;"
+        "return [...box.querySelectorAll('tbody tr')].map(r => {"
+        "  const a = r.cells[0].querySelector('a');"
+        "  return [r.cells[0].textContent.trim(), a && a.getAttribute('href')]; })"
+    )
+    assert len(rows) >= 6
+    for variant, href in rows:  # every variant has a section: a step or the baseline's
+        assert href in (f"#step-{variant}", f"#baseline-ncu-{variant}"), (variant, href)
+    for href in [*contents, *(href for _, href in rows)]:
+        assert _lands(chrome, href), f"{page}: {href} lands nowhere"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_index_cards_link_to_each_family_section(chrome, replayed, screenshots, width):
+    index = (replayed / "index.html").as_uri()
+    _open(chrome, index, width)
+    cards = chrome.execute_script(
+        "return [...document.querySelectorAll('.family')].map(c => c.textContent)"
+    )
+    assert len(cards) == 2
+    for text in cards:
+        assert (
+            "Replayed from examples/h200: measured on NVIDIA H200 on 2026-11-" in text
+        )
+        assert "ok" in text
+    thumbs = chrome.execute_script(
+        "return [...document.querySelectorAll('.family img.thumb')]"
+        ".map(i => [i.complete, i.naturalWidth, i.getBoundingClientRect().width])"
+    )
+    assert len(thumbs) == 2 and all(c and n > 0 and w > 100 for c, n, w in thumbs)
+    links = chrome.execute_script(
+        "return [...document.querySelectorAll('.family a')]"
+        ".map(a => a.href).filter(h => h.includes('#'))"
+    )
+    assert len(links) >= 2 * 8, links
+    for link in links:
+        chrome.get(link)
+        parts = urlsplit(link)
+        found = chrome.execute_script(
+            "return !!document.getElementById(arguments[0])", unquote(parts.fragment)
+        )
+        assert found, f"{link} lands nowhere"
+    chrome.get(index)
+    _shot(chrome, screenshots, "index", width, "_cards")
+
+
+def test_summary_scrolls_in_its_box_with_the_variant_column_in_view(
+    chrome, replayed, screenshots
+):
+    page = "jacobi2d/report.html"
+    _open(chrome, (replayed / page).as_uri(), 800)
+    box, first, clamp = chrome.execute_script(
+        "document.getElementById('summary').scrollIntoView();"
+        "const box = document.getElementById('summary').nextElementSibling;"
+        "const before = box.getBoundingClientRect().left;"
+        "box.scrollLeft = box.scrollWidth;"
+        "const cell = box.querySelector('tbody td');"
+        "const c = box.querySelector('.clamp');"
+        "return [[box.scrollWidth, box.clientWidth, box.scrollLeft],"
+        " [cell.getBoundingClientRect().left - before],"
+        " [c.title, c.textContent, c.getBoundingClientRect().height,"
+        "  parseFloat(getComputedStyle(c).lineHeight)]];"
+    )
+    scroll_width, client_width, scrolled = box
+    assert (
+        scroll_width > client_width and scrolled > 0
+    )  # the table scrolls, not the page
+    assert abs(first[0]) <= 1.5  # the variant column stays put (sticky)
+    title, text, height, line = clamp
+    assert title == " ".join(text.split()) and len(title) > 60  # the idea, whole
+    assert height < 1.5 * line  # on one line
+    _shot(chrome, screenshots, page, 800, "_summary_scrolled")
+
+
+A4_TEXT_PX = 717  # A4 less Chromium's default print margins, in CSS pixels
+
+
+@pytest.mark.parametrize("page", REPORTS)
+def test_printed_pages_fit_the_paper(chrome, replayed, screenshots, page):
+    _open(chrome, (replayed / page).as_uri(), A4_TEXT_PX)
+    chrome.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        width = chrome.execute_script(
+            "const d = document.documentElement; return [d.scrollWidth, d.clientWidth]"
+        )
+        printed = chrome.execute_cdp_cmd(
+            "Page.printToPDF", {"paperWidth": 8.27, "paperHeight": 11.69}
+        )
+    finally:
+        chrome.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    assert width[0] <= width[1], width  # nothing is cut or shrunk to fit the paper
+    name = page.replace("/", "_").removesuffix(".html")
+    (screenshots / f"{name}_print.pdf").write_bytes(base64.b64decode(printed["data"]))
+
+
+SVG = """<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+ width="460pt" height="200pt" viewBox="0 0 460 200" version="1.1">
+ <defs><path id="m0" d="M 0 3 A 3 3 0 1 0 0 -3 A 3 3 0 1 0 0 3 z"/></defs>
+ <g id="points"><g><title>v1_smem, n = 8192: 275.63 us</title>
+  <use xlink:href="#m0" x="100" y="80" style="fill: #1f77b4"/></g></g>
+ <text x="200" y="190" style="font: 10px sans-serif">problem size n</text>
+</svg>
+"""
+
+
+def test_svg_figures_are_inline_with_their_point_titles(chrome, tmp_path, screenshots):
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "roofline.png").write_bytes(b"not read: the SVG wins")
+    (tmp_path / "figures" / "roofline.svg").write_text(SVG)
+    page = to_html("# R\n\n![roofline](figures/roofline.png)\n", "R", tmp_path)
+    (tmp_path / "report.html").write_text(page)
+    chrome.get_log("performance")
+    _open(chrome, (tmp_path / "report.html").as_uri(), 800)
+    found = chrome.execute_script(
+        "const s = document.querySelector('figure#figure-roofline svg');"
+        "const p = s.querySelector('use');"
+        "return [p.parentNode.querySelector('title').textContent,"
+        " s.getBoundingClientRect().width, p.getBoundingClientRect().width,"
+        " s.querySelector('text').textContent];"
+    )
+    title, svg_width, point_width, label = found
+    assert title == "v1_smem, n = 8192: 275.63 us"  # the browser's tooltip text
+    assert 0 < svg_width <= 800 and point_width > 0  # drawn, scaled to the page
+    assert label == "problem size n"  # text stays text
+    assert all(u.startswith("file:") for u in _requests(chrome))
+    assert not [e for e in chrome.get_log("browser") if e["level"] == "SEVERE"]
+    _shot(chrome, screenshots, "svg_figure", 800)

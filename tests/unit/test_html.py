@@ -1,0 +1,237 @@
+"""report.html and index.html without a browser: ids, contents, links, figures, index."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from nsightflow.errors import StageInputError
+from nsightflow.report.embed import png_figures
+from nsightflow.report.html import to_html, write_page
+from nsightflow.report.i18n import T, language
+from nsightflow.report.index import index_page
+from nsightflow.report.pdf.build import write_pdf
+
+IDEA = "Each thread sweeps 8 rows of one column, reusing up/centre/down from registers."
+
+
+def _markdown(lang: str = "en", idea: str = IDEA) -> str:
+    """A report's skeleton, its headings written from the catalogue as the builder does."""
+    with language(lang):
+        return "\n\n".join(
+            [
+                "# " + T("h_report", title="Stencil"),
+                "## " + T("h_summary", n=8192),
+                "| version | notes |\n|:--|:--|\n"
+                f"| `v0_naive` | short |\n| `v1_strip` | {idea} |\n| `v9_gone` | x |",
+                "## " + T("h_theory"),
+                "### " + T("h_baseline_ncu", variant="v0_naive"),
+                "## " + T("h_steps"),
+                "### " + T("h_step", k=1, variant="v1_strip", idea=idea),
+                "| version | t |\n|:--|--:|\n| `v1_strip` | 1 |",
+                "## Notes by hand",
+                "## Notes by hand",
+            ]
+        )
+
+
+def _ids(page: str) -> list[str]:
+    return re.findall(r'<h[1-4] id="([^"]+)"', page)
+
+
+def test_heading_ids_are_the_catalogue_keys_in_every_language():
+    en, zh = to_html(_markdown(), "t"), to_html(_markdown("zh"), "t", language="zh")
+    expected = [
+        "report",
+        "summary",
+        "theory",
+        "baseline-ncu-v0_naive",
+        "steps",
+        "step-v1_strip",
+        "notes-by-hand",
+        "notes-by-hand-2",
+    ]
+    assert _ids(en) == expected
+    assert _ids(zh) == expected  # the index links the same anchors in Chinese
+    assert to_html(_markdown(), "t") == en  # and in every run
+
+
+def test_contents_list_sections_and_steps_in_order():
+    page = to_html(_markdown(), "t")
+    nav = page.split('<nav aria-label="Contents" class="toc">', 1)[1].split("</nav>")[0]
+    assert re.findall(r'href="#([^"]+)"', nav) == [
+        "summary",
+        "theory",
+        "baseline-ncu-v0_naive",
+        "steps",
+        "step-v1_strip",
+        "notes-by-hand",
+        "notes-by-hand-2",
+    ]
+    assert page.index("<nav ") < page.index('<h2 id="summary"')
+    assert '<p class="toc-title">Contents</p>' in page
+    assert '<p class="toc-title">目录</p>' in to_html(
+        _markdown("zh"), "t", language="zh"
+    )
+
+
+def test_summary_rows_link_to_the_variant_section_but_not_to_their_own():
+    page = to_html(_markdown(), "t")
+    assert '<a href="#baseline-ncu-v0_naive"><code>v0_naive</code></a>' in page
+    assert page.count('<a href="#step-v1_strip"><code>v1_strip</code></a>') == 1
+    assert '<td style="text-align: left;"><code>v9_gone</code></td>' in page  # no link
+    step = page.split('id="step-v1_strip"', 1)[1]
+    assert '<a href="#step-v1_strip">' not in step  # the step's own table
+
+
+def test_tables_are_boxed_and_long_cells_clamped_with_the_whole_text():
+    page = to_html(_markdown(), "t")
+    assert page.count('<div class="table-wrap" tabindex="0"><table>') == 2
+    assert page.count("<table>") == 2
+    assert f'<span class="clamp" tabindex="0" title="{IDEA}">{IDEA}</span>' in page
+    assert page.count('<span class="clamp"') == 1  # "short" is not
+
+
+def test_manifest_text_stays_text_in_headings_contents_and_tooltips():
+    idea = (
+        '<img src=x onerror="alert(1)"> & a long idea that runs past sixty characters'
+    )
+    page = to_html(_markdown(idea=idea), "t")
+    assert "<img" not in page
+    # as text in the heading, its contents entry and the cell; in two tooltips
+    assert page.count("&lt;img src=x onerror=") == 5
+    assert page.count("onerror=") == 5
+
+
+def _png(path: Path, size: tuple[int, int] = (400, 300)) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", size, (30, 120, 200)).save(path)
+
+
+SVG = (
+    '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
+    'viewBox="0 0 10 10"><g><title>v1, n = 8192: 3.1 us</title>'
+    '<circle cx="5" cy="5" r="1"/></g><text x="1" y="9">size n</text></svg>\n'
+)
+
+
+def test_an_svg_beside_the_png_is_inline_and_the_pdf_prints_the_png(tmp_path):
+    _png(tmp_path / "figures/roofline.png")
+    (tmp_path / "figures/roofline.svg").write_text(SVG)
+    _png(tmp_path / "figures/stalls.png", (300, 200))
+    md = "# R\n\n![the roofline](figures/roofline.png)\n\n![stalls](figures/stalls.png)\n"
+    page = to_html(md, "R", tmp_path)
+    roofline = page.split('<figure id="figure-roofline">', 1)[1].split("</figure>")[0]
+    assert roofline.startswith('<div class="svg" data-png="figures/roofline.png"')
+    assert "<title>v1, n = 8192: 3.1 us</title>" in roofline and "<?xml" not in page
+    stalls = page.split('<figure id="figure-stalls">', 1)[1].split("</figure>")[0]
+    assert stalls.startswith('<img alt="stalls" src="data:image/png;base64,')
+    printed = png_figures(page)
+    assert "<svg" not in printed
+    assert '<img alt="the roofline" src="figures/roofline.png" />' in printed
+    out = tmp_path / "r.pdf"
+    write_pdf(page, tmp_path, out)
+    from pypdf import PdfReader
+
+    pdf = PdfReader(out)
+    assert "size n" not in pdf.pages[0].extract_text()  # the SVG's text: not printed
+    assert len(pdf.pages[0].images) == 2
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "<script>alert(1)</script>",
+        '<circle onload="alert(1)" r="1"/>',
+        '<image href="https://example.org/x.png"/>',
+        '<use xlink:href="http://example.org/s.svg#m"/>',
+    ],
+)
+def test_an_svg_that_acts_or_loads_is_refused_naming_the_file(tmp_path, bad):
+    _png(tmp_path / "figures/roofline.png")
+    (tmp_path / "figures/roofline.svg").write_text(
+        SVG.replace("</svg>", bad + "</svg>")
+    )
+    with pytest.raises(
+        StageInputError, match=r"roofline\.svg: holds .*re-run the plot"
+    ):
+        to_html("![r](figures/roofline.png)\n", "R", tmp_path)
+
+
+def _context(replay: dict | None, timing: dict, statuses: list[str]) -> dict:
+    return {
+        "family": {"name": "stencil", "title": "Stencil <2D>"},
+        "variants": [{"name": f"v{i}_x", "status": s} for i, s in enumerate(statuses)],
+        "provenance": {"timing": timing},
+        "replay": replay,
+    }
+
+
+def test_report_json_says_measured_or_replayed_and_counts_statuses(tmp_path):
+    _png(tmp_path / "figures/perf_vs_size.png")
+    md = _markdown() + "\n\n![time](figures/perf_vs_size.png)\n"
+    replay = {"source": "examples/h200", "gpu": "NVIDIA H200", "date": "2026-11-30"}
+    ctx = _context(replay, {}, ["ok", "wrong", "ok", "crashed"])
+    write_page(md, ctx, tmp_path, "en")
+    facts = json.loads((tmp_path / "report.json").read_text())
+    assert facts["data"] == "replayed" and facts["recording"] == "examples/h200"
+    assert facts["gpu"] == "NVIDIA H200" and facts["date"] == "2026-11-30"
+    assert facts["statuses"] == {"crashed": 1, "ok": 2, "wrong": 1}
+    assert facts["sections"][0] == {
+        "id": "summary",
+        "title": "Summary (speedups and bandwidth at n = 8192)",
+    }
+    assert facts["main_figure"] == "figures/perf_vs_size.png"
+    assert (tmp_path / "report.html").read_text().count('id="figure-perf_vs_size"') == 1
+    timing = {"gpu": "NVIDIA H200", "date": "2026-11-30T02:00:02+00:00"}
+    write_page(md, _context(replay, timing, ["ok"]), tmp_path, "en")
+    facts = json.loads((tmp_path / "report.json").read_text())
+    # the family's own run's date, not the recording's first
+    assert (facts["data"], facts["date"]) == ("replayed", "2026-11-30T02:00:02+00:00")
+    timing = {"gpu": "NVIDIA A100", "date": "2026-01-02T03:04:05+00:00"}
+    write_page(md, _context(None, timing, ["ok"]), tmp_path, "en")
+    facts = json.loads((tmp_path / "report.json").read_text())
+    assert (facts["data"], facts["gpu"], facts["recording"]) == (
+        "measured",
+        "NVIDIA A100",
+        None,
+    )
+    write_page(md, _context(None, {}, ["ok"]), tmp_path, "en")
+    assert json.loads((tmp_path / "report.json").read_text())["data"] == "not_measured"
+
+
+def test_index_cards_show_origin_figure_statuses_sections_and_files(tmp_path):
+    folder = tmp_path / "stencil"
+    _png(folder / "figures/perf_vs_size.png", (1600, 900))
+    md = _markdown() + "\n\n![time](figures/perf_vs_size.png)\n"
+    replay = {
+        "source": "examples/h200",
+        "gpu": "NVIDIA H200",
+        "date": "2026-11-30T01:55:20+00:00",
+    }
+    write_page(md, _context(replay, {}, ["ok", "wrong"]), folder, "en")
+    page = index_page("# nsightflow reports\n", tmp_path, ["stencil", "gone"])
+    card = page.split('<section class="family">')[1]
+    assert '<a href="stencil/report.html">Stencil &lt;2D&gt;</a>' in card
+    assert (
+        "Replayed from examples/h200: measured on NVIDIA H200 on 2026-11-30 01:55 UTC."
+        in card
+    )
+    assert 'Variants: 1 ok, <span class="bad">1 wrong</span>.' in card
+    assert '<a href="stencil/report.html#steps">3. Optimization steps</a>' in card
+    assert (
+        '<a href="stencil/report.html#figure-perf_vs_size"><img class="thumb"' in card
+    )
+    thumb = re.search(r'src="data:image/png;base64,([^"]+)"', card)
+    assert (
+        thumb is not None and len(thumb.group(1)) < 40_000
+    )  # a thumbnail, not the PNG
+    for name in ("report.html", "report.md", "report.pdf", "summary.csv"):
+        assert f'<a href="stencil/{name}">{name}</a>' in card
+    missing = page.split('<section class="family">')[2]
+    assert "gone/report.json is missing: re-run this family&#x27;s report" in missing
+    (folder / "report.json").write_text("{not json")
+    with pytest.raises(StageInputError, match=r"stencil/report\.json: not valid JSON"):
+        index_page("# i\n", tmp_path, ["stencil"])
