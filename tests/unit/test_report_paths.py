@@ -28,6 +28,7 @@ def test_each_language_writes_its_own_files_and_leaves_the_others(recording, tmp
     assert sorted(p.name for p in out.iterdir()) == [
         "figures",
         "report.html",
+        "report.json",
         "report.md",
     ]
     english = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
@@ -37,8 +38,10 @@ def test_each_language_writes_its_own_files_and_leaves_the_others(recording, tmp
     assert names == [
         "figures",
         "report.html",
+        "report.json",
         "report.md",
         "report.zh.html",
+        "report.zh.json",
         "report.zh.md",
         "summary.csv",
     ]
@@ -47,4 +50,7 @@ def test_each_language_writes_its_own_files_and_leaves_the_others(recording, tmp
     write_index(out.parent, ["jacobi2d"], language="zh")
     index = (out.parent / "index.zh.md").read_text()
     assert "jacobi2d/report.zh.html" in index and "jacobi2d/report.zh.pdf" in index
+    page = (out.parent / "index.zh.html").read_text()
+    assert 'href="jacobi2d/report.zh.html#' in page  # the card's section links
+    assert 'href="jacobi2d/report.html' not in page
     assert not (out.parent / "index.md").exists()
