@@ -7,6 +7,9 @@
 #   preflight     GPU state, ncu version, every lean-set metric known to this ncu
 #   record        FAMILIES (default: all of config.yaml) through every stage, measure
 #                 mode; raw outputs to $OUT/results.tar.gz for `nsightflow record`
+#   reprofile     the profile stage of FAMILIES again (today's lean set) after compiling,
+#                 with the recording's verify records copied in (all ok): profiles and
+#                 resources to $OUT/reprofile.tar.gz for `nsightflow record --add`
 #   profile-cost  profile stage wall time, lean vs --set full (scripts/bench_profile.py)
 #                 on BENCH (default jacobi2d/v0_naive sgemm/v7_double_buffer)
 #   tests         tests/gpu (the GPU-marked tests)
@@ -65,6 +68,33 @@ for p in sorted(glob.glob("results/report/*/summary.csv")):
 PY
 }
 
+reprofile() {
+    local config="mode=measure"
+    [ -n "${FAMILIES:-}" ] && config="$config families=[$(echo "$FAMILIES" | tr ' ' ',')]"
+    rm -rf results .snakemake
+    # shellcheck disable=SC2086  # config holds key=value words
+    timeout "$(left)" snakemake --cores all --until compile_variant --config $config \
+        > logs/reprofile_compile.txt 2>&1
+    say "reprofile: compile exit $?"
+    mkdir -p results/verify
+    cp -r examples/h200/verify/* results/verify/
+    touch results/verify/*/*.json # newer than the cubins: not verified again
+    # shellcheck disable=SC2086
+    timeout "$(left)" snakemake --cores all --until profile_variant --rerun-triggers mtime \
+        --config $config > logs/reprofile.txt 2>&1
+    say "reprofile: profile exit $?"
+    tar czf "$OUT/reprofile.tar.gz" results/profile results/build/*/*.resources.json \
+        logs/reprofile*.txt logs/profile 2>/dev/null
+    python - <<'PY'
+import glob, json
+for p in sorted(glob.glob("results/profile/*/*/profile.json")):
+    d = json.load(open(p))
+    walls = d.get("wall_s")
+    passes = [r.get("passes") for r in d.get("reports", [])]
+    print(f"profile {d['family']:9s} {d['variant']:24s} {d['status']:8s} {walls} s passes {passes}")
+PY
+}
+
 profile_cost() {
     local bench=${BENCH:-"jacobi2d/v0_naive sgemm/v7_double_buffer"} targets=""
     for v in $bench; do targets="$targets results/verify/$v.json"; done
@@ -84,6 +114,7 @@ for phase in "$@"; do
     case $phase in
         preflight) preflight ;;
         record) record ;;
+        reprofile) reprofile ;;
         profile-cost) profile_cost ;;
         tests) timeout "$(left)" python -m pytest -q tests/gpu 2>&1 | tail -15 ;;
         *) timeout "$(left)" bash "scripts/gpu/$phase.sh" ;;

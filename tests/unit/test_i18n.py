@@ -73,8 +73,8 @@ def test_language_is_scoped_to_the_with_block():
     assert i18n.current() == "en" and T("h_theory") == "2. Theoretical analysis"
     with i18n.language("zh") as lang:
         assert lang == "zh" and T("h_theory") == "2. 理论分析"
-        assert T("step_slower", after="v1", before="v0", pct=12.34, t0=1, t1=2) == (
-            "v1 比 v0 慢 12.3%（1.00 us -> 2.00 us）。"
+        assert T("stall_rose", reason="barrier", x=0, y=5.25, metric="m") == (
+            "停顿 **barrier** 从每条发射指令 0.00 个周期升至 5.25 个周期（`m`）。"
         )
     assert T("h_theory") == "2. Theoretical analysis"
     with pytest.raises(ValueError, match="fr"):
@@ -198,7 +198,10 @@ def test_chinese_and_english_reports_carry_the_same_numbers(reports):
     en = (reports["jacobi2d", "en"] / "report.md").read_text()
     zh = (reports["jacobi2d", "zh"] / "report.zh.md").read_text()
     assert sorted(number.findall(zh)) == sorted(number.findall(en))
-    assert "v1_smem 比 v0_naive 慢" in zh and "停顿 **barrier** 从每条" in zh
+    assert (
+        "主要原因：**屏障（__syncthreads）**" in zh and "停顿 **barrier** 从每条" in zh
+    )
+    assert "Primary cause: **Barriers (__syncthreads)**" in en
     assert "dram__bytes_read.sum" in zh and "+++ v1_smem.cu" in zh
 
 

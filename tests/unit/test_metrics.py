@@ -20,6 +20,20 @@ def test_report_reads_only_declared_metrics():
 # the declared metrics, no SpeedOfLight). faulty's run (revision 695cdcd) predates the
 # pattern metrics of issue 8: those alone are absent there.
 BEFORE_PATTERNS = {"faulty"}
+# Recorded before the regime counters of issue 15 (pipe, issue, throughput percentages,
+# store requests, local memory, bytes per sector): take a family out of this set when
+# it is re-recorded with today's lean set.
+BEFORE_REGIME = {
+    "jacobi2d",
+    "sgemm",
+    "vecadd",
+    "reduction",
+    "histogram",
+    "conv2d",
+    "scan",
+    "spmv",
+    "faulty",
+}
 
 
 @pytest.mark.parametrize(
@@ -40,6 +54,8 @@ def test_recorded_reports_hold_every_declared_metric(recording, family):
     declared = set(M.EXTRA_METRICS) | set(M.FROM_SECTIONS)
     if family in BEFORE_PATTERNS:
         declared -= set(M.PATTERN_METRICS)
+    if family in BEFORE_REGIME:
+        declared -= set(M.REGIME_METRICS)
     paths = sorted(recording.glob(f"profile/{family}/*/*.ncu-rep"))
     assert paths
     for path in paths:

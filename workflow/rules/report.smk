@@ -5,7 +5,7 @@ REQUIRED INPUTS:
     results/build, verify, time, metrics of every variant of {family}; results/ceilings.json
 OUTPUTS:
     results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, hotspots.csv,
-                                 context.json)
+                                 context.json, findings.csv)
     results/report/{family}/    (report.md, report.html, report.json, report.pdf,
                                  summary.csv, figures/*.png + .svg,
                                  figures/steps/step_<variant>.png + .svg;
@@ -35,6 +35,7 @@ rule analyze_family:
         rules="results/analysis/{family}/rules.csv",
         hotspots="results/analysis/{family}/hotspots.csv",
         context="results/analysis/{family}/context.json",
+        findings="results/analysis/{family}/findings.csv",
     log:
         "logs/analyze/{family}.log",
     benchmark:
@@ -95,6 +96,7 @@ rule report_family:
         rules="results/analysis/{family}/rules.csv",
         hotspots="results/analysis/{family}/hotspots.csv",
         context="results/analysis/{family}/context.json",
+        findings="results/analysis/{family}/findings.csv",
         figures=rules.plot_family.output.figures,
         steps=rules.plot_family.output.steps,
         timeline=timeline_inputs("summary"),
@@ -156,6 +158,8 @@ rule report_index:
     input:
         summaries=expand("results/report/{family}/summary.csv", family=FAMILIES),
         facts=index_facts,
+        findings=expand("results/analysis/{family}/findings.csv", family=FAMILIES),
+        contexts=expand("results/analysis/{family}/context.json", family=FAMILIES),
     output:
         md="results/report/{index}.md",
         html="results/report/{index}.html",

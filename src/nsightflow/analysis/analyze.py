@@ -12,6 +12,10 @@ Writes into ``results/analysis/<family>/``:
   (:mod:`nsightflow.analysis.hotspots`).
 - ``context.json``: family, variants (idea, status, resources, sanitizer findings),
   ceilings, provenance.
+- ``findings.csv``: the diagnosis as records (:mod:`nsightflow.report.findings.build`).
+
+The table's columns: :mod:`nsightflow.analysis.derived` (metrics, rates, speedups per
+input) and :mod:`nsightflow.analysis.regime` (regime, its ceiling and basis).
 
 All functions that build frames are pure; only :func:`write_analysis` touches files.
 """
@@ -21,61 +25,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from nsightflow.analysis.derived import (
+    NCU_COLUMNS,
+    add_derived,
+    input_baselines,
+    input_label,
+    stall_frame,
+    wide_metrics,
+)
 from nsightflow.analysis.hotspots import write_hotspots
-from nsightflow.analysis.launches import aggregate_launches, launch_table
-from nsightflow.family.inputs import ideal_counts, recorded_sizes
+from nsightflow.analysis.launches import launch_table
+from nsightflow.analysis.regime import add_regime
+from nsightflow.family.inputs import recorded_sizes
 from nsightflow.family.registry import Family, load_family
 from nsightflow.io import read_recorded, recording_for
 from nsightflow.machine.provenance import read_json, write_json
-from nsightflow.tools import ncu_metrics as M
 from nsightflow.tools import sanitizer as S
 
+__all__ = [
+    "NCU_COLUMNS",
+    "AnalysisInputs",
+    "add_derived",
+    "build_analysis",
+    "stall_frame",
+    "wide_metrics",
+    "write_analysis",
+]
 OK = "ok"
-# Columns taken from ncu at profiled sizes: output column -> ncu metric.
-NCU_COLUMNS: dict[str, str] = {
-    "ncu_time_ns": M.TIME,
-    "dram_read_bytes": M.DRAM_READ,
-    "dram_write_bytes": M.DRAM_WRITE,
-    "smem_conflicts_ld": M.SMEM_CONFLICTS_LD,
-    "smem_conflicts_st": M.SMEM_CONFLICTS_ST,
-    "smem_wavefronts_ld": M.SMEM_WAVEFRONTS_LD,
-    "smem_wavefronts_st": M.SMEM_WAVEFRONTS_ST,
-    "shared_ld_inst": M.SHARED_LD_INST,
-    "shared_st_inst": M.SHARED_ST_INST,
-    "global_ld_sectors": M.GLOBAL_LD_SECTORS,
-    "global_st_sectors": M.GLOBAL_ST_SECTORS,
-    "l2_sectors": M.L2_SECTORS,
-    "occ_limit_registers": M.OCCUPANCY_LIMITS[0],
-    "occ_limit_shared_mem": M.OCCUPANCY_LIMITS[1],
-    "occ_limit_warps": M.OCCUPANCY_LIMITS[2],
-    "occ_limit_blocks": M.OCCUPANCY_LIMITS[3],
-    "global_ld_requests": M.GLOBAL_LD_REQUESTS,
-    "achieved_occupancy_pct": M.ACHIEVED_OCCUPANCY,
-    "theoretical_occupancy_pct": M.THEORETICAL_OCCUPANCY,
-    "registers": M.REGISTERS,
-    "l2_hit_pct": M.L2_HIT_RATE,
-    "smem_throughput_pct": M.SMEM_THROUGHPUT,
-    "ffma": M.FFMA,
-    "fadd": M.FADD,
-    "fmul": M.FMUL,
-    "peak_ffma_per_cycle": M.PEAK_FFMA_PER_CYCLE,
-    "sm_hz": M.SM_CYCLES_PER_SECOND,
-    "peak_dram_bytes_per_cycle": M.PEAK_DRAM_BYTES_PER_CYCLE,
-    "dram_hz": M.DRAM_CYCLES_PER_SECOND,
-    "l2_bytes": M.L2_BYTES,
-    # issue 8: divergence, instruction count, atomics
-    "inst_executed": M.INST_EXECUTED,
-    "threads_per_inst": M.THREADS_PER_INST,
-    "lanes_per_inst": M.LANES_PER_INST,
-    "branch_uniform_pct": M.BRANCH_UNIFORM,
-    "l2_red_sectors": M.L2_RED_SECTORS,
-    "l2_atom_sectors": M.L2_ATOM_SECTORS,
-    "shared_atom_inst": M.SHARED_ATOM_INST,
-    "smem_conflicts_atom": M.SMEM_CONFLICTS_ATOM,
-}
 TIMING_COLUMNS = [
     "cache",
     "throttled",
@@ -166,113 +144,6 @@ def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.Da
     )
 
 
-def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
-    """One row per variant x size with the ncu metrics the report uses.
-
-    Stall metrics stay out (see :func:`stall_frame`); sectors per request and measured
-    FLOPs (2*ffma + fadd + fmul) are derived here. The launches of a multi-kernel run
-    are combined first (:func:`nsightflow.analysis.launches.aggregate_launches`).
-    """
-    long = aggregate_launches(long)
-    wanted = long[long["metric"].isin(NCU_COLUMNS.values())] if len(long) else long
-    if wanted.empty:  # profiling off, failed or not recorded: every column NaN
-        wide = pd.DataFrame(columns=["variant", "size", *NCU_COLUMNS], dtype=float)
-    else:
-        wide = wanted.pivot_table(
-            index=["variant", "size"], columns="metric", values="value", aggfunc="first"
-        )
-        wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
-        wide = wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
-    wide["sectors_per_request"] = wide["global_ld_sectors"] / wide["global_ld_requests"]
-    # ncu counts a conflict as a wavefront beyond the access's minimum (1 for 32-bit,
-    # 4 for 128-bit accesses), so conflicts / wavefronts is the share of replays.
-    wavefronts = wide["smem_wavefronts_ld"] + wide["smem_wavefronts_st"]
-    wide["smem_wavefronts_per_inst"] = wavefronts / (
-        wide["shared_ld_inst"] + wide["shared_st_inst"]
-    ).replace(0, np.nan)
-    wide["smem_conflict_share"] = (
-        wide["smem_conflicts_ld"] + wide["smem_conflicts_st"]
-    ) / wavefronts.replace(0, np.nan)
-    wide["measured_flops"] = 2 * wide["ffma"] + wide["fadd"] + wide["fmul"]
-    wide["dram_bytes"] = wide["dram_read_bytes"] + wide["dram_write_bytes"]
-    wide["l2_bytes_moved"] = wide["l2_sectors"] * M.SECTOR_BYTES
-    wide["l1_bytes_moved"] = (wide["global_ld_sectors"] + wide["global_st_sectors"]) * (
-        M.SECTOR_BYTES
-    )
-    wide["ncu_time_us"] = wide["ncu_time_ns"] / 1e3
-    wide["dram_gbps"] = wide["dram_bytes"] / wide["ncu_time_ns"]  # bytes/ns = GB/s
-    wide["peak_fp32_gflops_datasheet"] = (
-        2 * wide["peak_ffma_per_cycle"] * wide["sm_hz"] / 1e9
-    )
-    wide["peak_dram_gbps_datasheet"] = (
-        wide["peak_dram_bytes_per_cycle"] * wide["dram_hz"] / 1e9
-    )
-    wide["lane_efficiency_pct"] = 100 * wide["lanes_per_inst"] / 32
-    wide["l2_atomic_sectors"] = wide["l2_red_sectors"] + wide["l2_atom_sectors"]
-    wide["size"] = wide["size"].astype(int)
-    return wide
-
-
-def stall_frame(long: pd.DataFrame) -> pd.DataFrame:
-    """Warp stall reasons per variant x size: cycles per issued instruction and share."""
-    names = {M.stall_metric(r): r for r in M.STALL_REASONS}
-    long = aggregate_launches(long)
-    stalls = long[long["metric"].isin(names)].copy()
-    stalls["reason"] = stalls["metric"].map(names)
-    stalls = stalls.rename(columns={"value": "cycles"})[
-        ["variant", "size", "reason", "cycles"]
-    ]
-    # "selected" is the issuing warp itself, not a stall.
-    stalls = stalls[stalls["reason"] != "selected"]
-    totals = stalls.groupby(["variant", "size"])["cycles"].transform("sum")
-    stalls["share"] = stalls["cycles"] / totals.replace(0, np.nan)
-    stalls["size"] = stalls["size"].astype(int)
-    return stalls.sort_values(
-        ["variant", "size", "cycles"], ascending=[True, True, False]
-    ).reset_index(drop=True)
-
-
-def add_derived(
-    frame: pd.DataFrame,
-    family: Family,
-    ceilings: Mapping[str, Any],
-    generated: Mapping[tuple[str, int], dict[str, int]] | None = None,
-) -> pd.DataFrame:
-    """Achieved rates, % of ceilings, speedups and rank (returns a new frame).
-
-    ``generated`` holds the generator's sizes per (variant, n) for families whose
-    ideal FLOPs and bytes depend on them (see :func:`nsightflow.family.inputs.recorded_sizes`).
-    """
-    out = frame.copy()
-    sizes = (generated or {}) if family.generated else None
-    out["ideal_flops"] = ideal_counts(out, family.ideal_flops, sizes)
-    out["ideal_bytes"] = ideal_counts(out, family.ideal_bytes, sizes)
-    out["ai_ideal"] = out["ideal_flops"] / out["ideal_bytes"]
-    seconds = out["time_median_us"] * 1e-6
-    out["gbps"] = out["ideal_bytes"] / seconds / 1e9
-    out["gflops"] = out["ideal_flops"] / seconds / 1e9
-    copy = ceilings.get("copy_gbps")
-    fp32 = ceilings.get("fp32_gflops")
-    out["pct_of_copy_bw"] = 100 * out["gbps"] / copy if copy else np.nan
-    out["pct_of_fp32_peak"] = 100 * out["gflops"] / fp32 if fp32 else np.nan
-    ok = out["status"] == OK
-    times = out[ok].set_index(["variant", "size"])["time_median_us"]
-    base = out["size"].map(lambda n: times.get((family.baseline, n), np.nan))
-    out["speedup_vs_baseline"] = np.where(ok, base / out["time_median_us"], np.nan)
-    previous = out.apply(
-        lambda r: times.get(
-            (family.variants[r["variant"]].improves_on, r["size"]), np.nan
-        ),
-        axis=1,
-    )
-    out["speedup_vs_previous"] = np.where(ok, previous / out["time_median_us"], np.nan)
-    # Cross-check: ncu's duration of its one profiled launch vs the event median.
-    if "ncu_time_us" in out:
-        out["ncu_vs_event_pct"] = 100 * (out["ncu_time_us"] / out["time_median_us"] - 1)
-    out["rank"] = out[ok].groupby("size")["time_median_us"].rank(method="min")
-    return out
-
-
 def build_analysis(
     family: Family,
     per_variant: Mapping[str, Mapping[str, Any]],
@@ -325,7 +196,16 @@ def build_analysis(
     wide["variant"] = wide["variant"].astype(object)
     frame = frame.merge(wide, on=["variant", "size"], how="left")
     frame["profiled"] = frame["ncu_time_ns"].notna()
-    return add_derived(frame, family, ceilings, recorded_sizes(per_variant))
+    frame = add_derived(frame, family, ceilings, recorded_sizes(per_variant))
+    return add_regime(frame, ceilings, vendor_rate(family, ceilings))
+
+
+def vendor_rate(family: Family, ceilings: Mapping[str, Any]) -> float | None:
+    """The measured rate of the vendor library the family declares (None if none)."""
+    if not family.vendor:
+        return None
+    rate = ceilings.get(f"vendor_{family.vendor}_gflops")
+    return float(rate) if rate else None
 
 
 def _records(paths: list[Path]) -> dict[str, dict[str, Any]]:
@@ -357,6 +237,7 @@ def context(
 ) -> dict[str, Any]:
     """Everything the report needs besides the tables: family, variants, provenance."""
     variants = []
+    bases = input_baselines(family)
     for name, var in family.variants.items():
         rec = per_variant.get(name, {})
         resources = rec.get("resources", {})
@@ -369,6 +250,8 @@ def context(
                 "kernel": var.kernel,
                 "idea": var.idea,
                 "improves_on": var.improves_on,
+                "input": input_label(var.generator_args),
+                "input_baseline": bases[name],
                 "source": str(var.source),
                 "block": list(var.block),
                 "grid": list(var.grid),
@@ -410,6 +293,7 @@ def context(
             "bytes": family.bytes,
             "tolerance": family.tolerance,
             "baseline": family.baseline,
+            "vendor": family.vendor,
             "sizes": list(family.sizes),
             "profile_sizes": list(family.profile_sizes),
             "verify_sizes": list(family.verify_sizes),
@@ -488,6 +372,11 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     _read_tables(inputs.rules).to_csv(out_dir / "rules.csv", index=False)
     write_hotspots(inputs.source, inputs.family_dir, out_dir / "hotspots.csv")
     write_json(out_dir / "context.json", ctx)
+    # The diagnosis rules live with the report's words (report/findings); their
+    # records are analysis output: findings.csv beside the tables they read.
+    from nsightflow.report.findings.build import write_findings
+
+    write_findings(out_dir)
 
 
 def replay_context(

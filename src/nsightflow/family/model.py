@@ -231,6 +231,7 @@ class Family:
     args: tuple[Arg, ...]
     variants: Mapping[str, Variant]
     generated: tuple[str, ...] = ()
+    vendor: str | None = None  # vendor library the compute ceiling is (ceilings.json)
 
     def ideal_flops(self, n: int | Sizes) -> float:
         """Ideal floating-point operations at size ``n`` (or a sizes mapping)."""

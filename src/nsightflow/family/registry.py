@@ -141,6 +141,7 @@ def load_family(folder: Path) -> Family:
         args=args,
         variants=variants,
         generated=generated,
+        vendor=data.get("vendor"),
     )
     check_family(family)
     return family

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from nsightflow.report.findings.record import render
 from nsightflow.report.html import write_page
 from nsightflow.report.i18n import DEFAULT_LANGUAGE
 from nsightflow.report.index import index_page
@@ -32,6 +33,10 @@ SUMMARY_COLUMNS = [
     "gflops",
     "pct_of_copy_bw",
     "pct_of_fp32_peak",
+    "input",
+    "regime",
+    "regime_ceiling",
+    "regime_ceiling_pct",
 ]
 
 
@@ -89,7 +94,15 @@ def write_report(
     hotspots = analysis_dir / "hotspots.csv"
     if hotspots.is_file():  # absent in an analysis older than issue 22
         ctx["hotspots"] = pd.read_csv(hotspots, keep_default_na=False)
-    text = ReportBuilder(analysis, stalls, rules, ctx, language=language).build()
+    found_path = analysis_dir / "findings.csv"
+    found = (
+        pd.read_csv(found_path, keep_default_na=False, na_values=[""])
+        if found_path.is_file()
+        else None
+    )
+    text = ReportBuilder(
+        analysis, stalls, rules, ctx, language=language, findings=found
+    ).build()
     rel = (
         figures_dir.relative_to(out_dir)
         if figures_dir.is_relative_to(out_dir)
@@ -104,20 +117,29 @@ def write_report(
 
 
 def write_index(
-    report_dir: Path, families: list[str], language: str = DEFAULT_LANGUAGE
+    report_dir: Path,
+    families: list[str],
+    analysis_dir: Path | None = None,
+    language: str = DEFAULT_LANGUAGE,
 ) -> None:
     """``index.md`` / ``index.html`` over every family's report.
 
-    In another language than English: ``index.<language>.md`` / ``.html``, linking
-    that language's reports.
+    Each family's line is its report's own headline (the ``headline`` findings of
+    ``findings.csv``: the same variant at the same size, one per input) and says
+    whether its numbers were replayed, from which GPU, or measured here.
+
+    Args:
+        report_dir: ``results/report``.
+        families: The families, in the order listed.
+        analysis_dir: ``results/analysis`` (default: beside ``report_dir``).
+        language: The reports linked: ``index.<language>.md`` / ``.html`` link
+            ``report.<language>.*`` in another language than English.
     """
+    analysis_dir = analysis_dir or report_dir.parent / "analysis"
     stem, index = report_stem(language), index_stem(language)
     rows = []
     for family in families:
         summary = pd.read_csv(report_dir / family / "summary.csv")
-        ok = summary[summary["status"] == "ok"]
-        key = int(summary["size"].max())
-        best = ok[ok["size"] == key].nsmallest(1, "time_median_us")
         # a size a variant does not accept, or one the recording lacks, is no failure
         bad = ~summary["status"].isin(["ok", "unsupported", "not_recorded"])
         failed = sorted(set(summary[bad]["variant"]))
@@ -125,12 +147,8 @@ def write_index(
             {
                 "family": f"[{family}]({family}/{stem}.html)",
                 "variants": summary["variant"].nunique(),
-                "fastest at its largest size": (
-                    f"`{best.iloc[0]['variant']}` (n = {key}, "
-                    f"{best.iloc[0]['speedup_vs_baseline']:.2f}x)"
-                    if not best.empty
-                    else "none correct"
-                ),
+                "headline": _headlines(analysis_dir / family) or "none correct",
+                "numbers": _origin_of(analysis_dir / family),
                 "failed": ", ".join(f"`{v}`" for v in failed) or "none",
                 "files": f"[md]({family}/{stem}.md), [pdf]({family}/{stem}.pdf), "
                 f"[csv]({family}/summary.csv)",
@@ -144,3 +162,30 @@ def write_index(
     (report_dir / f"{index}.md").write_text(text)
     html = index_page(text, report_dir, families, language)
     (report_dir / f"{index}.html").write_text(html)
+
+
+def _headlines(folder: Path) -> str:
+    """The family report's headlines (one per input), as one table cell."""
+    path = folder / "findings.csv"
+    if not path.is_file():
+        return ""
+    found = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    heads = found[found["section"] == "headline"]
+    texts = [render("index_headline", json.loads(str(p))) for p in heads["params"]]
+    return "; ".join(texts)
+
+
+def _origin_of(folder: Path) -> str:
+    """Replayed (from which recording and GPU) or measured, from ``context.json``."""
+    path = folder / "context.json"
+    if not path.is_file():
+        return "n/a"
+    ctx = json.loads(path.read_text())
+    replay = ctx.get("replay")
+    timing = ctx.get("provenance", {}).get("timing", {})
+    if replay:
+        return (
+            f"replayed from `{replay.get('source', '?')}`, recorded on "
+            f"{replay.get('gpu', '?')} ({str(replay.get('date', '?'))[:10]})"
+        )
+    return f"measured on {timing.get('gpu', '?')} ({str(timing.get('date', '?'))[:10]})"

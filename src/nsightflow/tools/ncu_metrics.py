@@ -116,6 +116,51 @@ PATTERN_METRICS: tuple[str, ...] = (
 )
 # ----------------------------------------------------------------------------------------
 
+# --- Regime counters (issue 15) ---------------------------------------------------------
+# Which ceiling applies: how busy the FP32 pipe and the issue slots are, how close DRAM
+# and L2 run to their peaks, and the L1; stores (requests, so sectors per store request),
+# local memory and the bytes of each 32-byte sector a warp actually uses (coalescing
+# against the access width). Cost on the H200 (ncu 2025.3.1, one launch, measured
+# 2026-11-30, ../shared/device/README.md): the pipe, issue and throughput percentages add
+# one replay pass to the lean set's 10 (4.4-4.7 s of ncu wall time against 9-12 s for
+# --set full); store requests add none. The local-memory sectors and the bytes used per
+# sector (SASS-patched, like the lean set's other smsp__sass_* counts) were not measured
+# apart: scripts/bench_profile.py gives the whole set's passes. The analysis works
+# without any of them (older recordings): it derives issue and FP32 rates from counts and times, and its rules that
+# need one stay silent.
+FMA_PIPE = "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active"
+FMA_PIPE_CYCLES = "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"
+ISSUE_ACTIVE = "sm__inst_issued.avg.pct_of_peak_sustained_active"
+DRAM_THROUGHPUT = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
+L2_THROUGHPUT = "lts__throughput.avg.pct_of_peak_sustained_elapsed"
+L1_THROUGHPUT = "l1tex__throughput.avg.pct_of_peak_sustained_active"
+GLOBAL_ST_REQUESTS = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
+LOCAL_LD_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum"
+LOCAL_ST_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"
+LD_BYTES_PER_SECTOR = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio"
+ST_BYTES_PER_SECTOR = "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio"
+REGIME_METRICS: tuple[str, ...] = (
+    FMA_PIPE,
+    FMA_PIPE_CYCLES,
+    ISSUE_ACTIVE,
+    DRAM_THROUGHPUT,
+    L2_THROUGHPUT,
+    L1_THROUGHPUT,
+    GLOBAL_ST_REQUESTS,
+    LOCAL_LD_SECTORS,
+    LOCAL_ST_SECTORS,
+    LD_BYTES_PER_SECTOR,
+    ST_BYTES_PER_SECTOR,
+)
+# Launch and device facts the LaunchStats section and ncu's device attributes always
+# hold: the waves of blocks per SM (tail effects), the grid, and the SM's sub-partitions
+# and warp slots (the issue rate and occupancy in warps).
+WAVES_PER_SM = "launch__waves_per_multiprocessor"
+GRID_SIZE = "launch__grid_size"
+SCHEDULERS_PER_SM = "device__attribute_num_schedulers_per_multiprocessor"
+MAX_WARPS_PER_SM = "device__attribute_max_warps_per_multiprocessor"
+# ----------------------------------------------------------------------------------------
+
 EXTRA_METRICS: tuple[str, ...] = (
     TIME,
     DRAM_READ,
@@ -145,6 +190,7 @@ EXTRA_METRICS: tuple[str, ...] = (
     *OCCUPANCY_LIMITS,
     *(stall_metric(r) for r in STALL_REASONS),
     *PATTERN_METRICS,
+    *REGIME_METRICS,
 )
 
 # Per-instruction warp-state samples (issue 22): ncu samples each SM sub-partition's
@@ -163,7 +209,16 @@ SOURCE_METRICS: tuple[str, ...] = (
 
 # Metrics the report reads that the sections above (or ncu itself, for device
 # attributes) always collect, so they need no --metrics entry.
-FROM_SECTIONS: tuple[str, ...] = (L2_BYTES, THEORETICAL_OCCUPANCY, LANES_PER_INST)
+FROM_SECTIONS: tuple[str, ...] = (
+    L2_BYTES,
+    THEORETICAL_OCCUPANCY,
+    LANES_PER_INST,
+    WAVES_PER_SM,
+    GRID_SIZE,
+    SM_COUNT,
+    SCHEDULERS_PER_SM,
+    MAX_WARPS_PER_SM,
+)
 
 # nvprof-era names used in course material, mapped to the ncu metrics above.
 ALIASES: dict[str, str] = {

@@ -3,15 +3,20 @@
 Keyed on metrics, not on families: warp divergence (lane efficiency, branch
 uniformity), issued instructions, global atomics in the L2 with their throughput, and
 shared-memory atomics with their conflicts. Each finding cites the ncu metric behind
-it. Families whose profiles lack these metrics (NaN) get no finding. Pure functions.
+it. Families whose profiles lack these metrics (NaN) get no finding, and a ratio ncu
+reports as 0 (branch uniformity of a kernel whose branches it did not sample, lane
+efficiency) is n/a, not a value that changed. Pure functions returning records.
 """
 
 import math
 from collections.abc import Mapping
 from typing import Any
 
-from nsightflow.report.findings.core import _num, _ok, pct_change
-from nsightflow.report.i18n import T
+from nsightflow.report.findings.causes import measured_ratio
+from nsightflow.report.findings.model import num as _num
+from nsightflow.report.findings.model import ok as _ok
+from nsightflow.report.findings.moves import pct_change
+from nsightflow.report.findings.record import Finding
 
 LOW_LANES_PCT = 75.0  # below this lane efficiency a baseline is called divergent
 LANES_MOVED_PCT = 5.0  # lane efficiency / branch uniformity changes worth a line
@@ -20,48 +25,91 @@ ATOMICS_MOVED_FACTOR = 1.25  # atomics or their conflicts that changed by this f
 ATOMIC_RATE_MOVED_PCT = 25.0  # or an L2 atomic throughput that moved this much
 
 
-def pattern_state(row: Mapping[str, Any]) -> list[str]:
+def pattern_state(row: Mapping[str, Any]) -> list[Finding]:
     """Divergence and global atomics of one variant at one profiled size."""
     found = []
-    lanes = _num(row, "lane_efficiency_pct")
+    lanes = measured_ratio(row, "lane_efficiency_pct")
     if _ok(lanes) and lanes < LOW_LANES_PCT:
-        found.append(T("lanes_low", threads=lanes * 32 / 100, pct=lanes))
+        found.append(
+            Finding(
+                "lanes_low",
+                params={"threads": lanes * 32 / 100, "pct": lanes},
+                metric="smsp__thread_inst_executed_pred_on_per_inst_executed.ratio",
+                value=lanes,
+                threshold=LOW_LANES_PCT,
+            )
+        )
     atomics = _num(row, "l2_atomic_sectors")
     time_us = _num(row, "ncu_time_us")
     if _ok(atomics) and atomics > 0 and _ok(time_us) and time_us > 0:
-        found.append(T("l2_atomics", sectors=atomics, rate=atomics / time_us))
+        found.append(
+            Finding(
+                "l2_atomics",
+                params={"sectors": atomics, "rate": atomics / time_us},
+                metric="lts__t_sectors_op_red.sum + lts__t_sectors_op_atom.sum",
+                value=atomics,
+                threshold=0.0,
+            )
+        )
     return found
 
 
 def divergence_findings(
     before: Mapping[str, Any], after: Mapping[str, Any]
-) -> list[str]:
+) -> list[Finding]:
     """Lane efficiency, branch uniformity and issued instructions that a step moved."""
     found = []
-    la, lb = _num(after, "lane_efficiency_pct"), _num(before, "lane_efficiency_pct")
+    la = measured_ratio(after, "lane_efficiency_pct")
+    lb = measured_ratio(before, "lane_efficiency_pct")
     if _ok(la) and _ok(lb) and abs(la - lb) >= LANES_MOVED_PCT:
         found.append(
-            T(
+            Finding(
                 "lanes_rose" if la > lb else "lanes_fell",
+                params={
+                    "before": lb,
+                    "after": la,
+                    "t0": lb * 32 / 100,
+                    "t1": la * 32 / 100,
+                },
+                metric="smsp__thread_inst_executed_pred_on_per_inst_executed.ratio",
                 before=lb,
                 after=la,
-                t0=lb * 32 / 100,
-                t1=la * 32 / 100,
+                threshold=LANES_MOVED_PCT,
             )
         )
-    ba, bb = _num(after, "branch_uniform_pct"), _num(before, "branch_uniform_pct")
+    # 0% uniformity is what ncu reports when it sampled no branch: n/a, not a value
+    ba = measured_ratio(after, "branch_uniform_pct")
+    bb = measured_ratio(before, "branch_uniform_pct")
     if _ok(ba) and _ok(bb) and abs(ba - bb) >= LANES_MOVED_PCT:
-        found.append(T("branches_moved", before=bb, after=ba))
+        found.append(
+            Finding(
+                "branches_moved",
+                params={"before": bb, "after": ba},
+                metric="smsp__sass_average_branch_targets_threads_uniform.pct",
+                before=bb,
+                after=ba,
+                threshold=LANES_MOVED_PCT,
+            )
+        )
     ia, ib = _num(after, "inst_executed"), _num(before, "inst_executed")
     change = pct_change(ib, ia)
     if _ok(change) and abs(change) >= INSTRUCTIONS_MOVED_PCT:
         found.append(
-            T("instructions_moved", before=ib / 1e6, after=ia / 1e6, pct=change)
+            Finding(
+                "instructions_moved",
+                params={"before": ib / 1e6, "after": ia / 1e6, "pct": change},
+                metric="smsp__inst_executed.sum",
+                before=ib,
+                after=ia,
+                threshold=INSTRUCTIONS_MOVED_PCT,
+            )
         )
     return found
 
 
-def atomic_findings(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+def atomic_findings(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> list[Finding]:
     """Global atomics in L2 and shared-memory atomics a step moved, with their rates."""
     found = []
     aa, ab = _num(after, "l2_atomic_sectors"), _num(before, "l2_atomic_sectors")
@@ -73,20 +121,47 @@ def atomic_findings(before: Mapping[str, Any], after: Mapping[str, Any]) -> list
             or abs(pct_change(rate0, rate1)) >= ATOMIC_RATE_MOVED_PCT
         ):
             found.append(
-                T("l2_atomics_moved", before=ab, after=aa, rate0=rate0, rate1=rate1)
+                Finding(
+                    "l2_atomics_moved",
+                    params={
+                        "before": ab,
+                        "after": aa,
+                        "rate0": rate0,
+                        "rate1": rate1,
+                    },
+                    metric="lts__t_sectors_op_red.sum + lts__t_sectors_op_atom.sum",
+                    before=ab,
+                    after=aa,
+                    threshold=ATOMICS_MOVED_FACTOR,
+                )
             )
     sa, sb = _num(after, "shared_atom_inst"), _num(before, "shared_atom_inst")
     if _ok(sa) and _ok(sb) and _factor(sb, sa) >= ATOMICS_MOVED_FACTOR:
-        found.append(T("shared_atomics_moved", before=sb, after=sa))
+        found.append(
+            Finding(
+                "shared_atomics_moved",
+                params={"before": sb, "after": sa},
+                metric="smsp__sass_inst_executed_op_shared_atom.sum",
+                before=sb,
+                after=sa,
+                threshold=ATOMICS_MOVED_FACTOR,
+            )
+        )
     ca, cb = _num(after, "smem_conflicts_atom"), _num(before, "smem_conflicts_atom")
     if _ok(ca) and _ok(cb) and _factor(cb, ca) >= ATOMICS_MOVED_FACTOR:
         found.append(
-            T(
+            Finding(
                 "atomic_conflicts_moved",
+                params={
+                    "before": cb,
+                    "after": ca,
+                    "per0": _per(cb, sb),
+                    "per1": _per(ca, sa),
+                },
+                metric="l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum",
                 before=cb,
                 after=ca,
-                per0=_per(cb, sb),
-                per1=_per(ca, sa),
+                threshold=ATOMICS_MOVED_FACTOR,
             )
         )
     return found

@@ -2,7 +2,8 @@
 
 The entries live in :mod:`nsightflow.report.i18n.catalogue` (and, for the ECE408 pattern
 metrics, :mod:`nsightflow.report.i18n.patterns`; for ``nsightflow compare``,
-:mod:`nsightflow.report.i18n.compare`). Each is a :meth:`str.format`
+:mod:`nsightflow.report.i18n.compare`; for the diagnosis's causes,
+:mod:`nsightflow.report.i18n.findings`). Each is a :meth:`str.format`
 template with named fields; both languages of an entry name the same fields.
 :func:`T` fills the template of the language in force, which :func:`language` sets
 for the ``with`` block that builds a report (English outside one). What stays as it
@@ -24,6 +25,7 @@ from typing import Literal, get_args
 from nsightflow.report.i18n.catalogue import CATALOGUE
 from nsightflow.report.i18n.compare import COMPARE_MESSAGES
 from nsightflow.report.i18n.figures import FIGURE_MESSAGES
+from nsightflow.report.i18n.findings import FINDING_MESSAGES
 from nsightflow.report.i18n.page import PAGE_MESSAGES
 from nsightflow.report.i18n.patterns import PATTERN_MESSAGES
 
@@ -31,6 +33,7 @@ CATALOGUE.update(PATTERN_MESSAGES)
 CATALOGUE.update(COMPARE_MESSAGES)
 CATALOGUE.update(FIGURE_MESSAGES)
 CATALOGUE.update(PAGE_MESSAGES)
+CATALOGUE.update(FINDING_MESSAGES)
 
 Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)

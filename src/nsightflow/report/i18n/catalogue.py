@@ -2,9 +2,10 @@
 """The templates of :mod:`nsightflow.report.i18n`, one entry per message: key -> language -> template.
 
 Data only. Prefixes group the keys: ``h_`` headings, ``col_`` table headers,
-``fig_`` figure captions, ``prov_`` provenance rows, ``remedy_`` what to do
-about a stall reason, ``limiter_`` what caps occupancy; the rest are sentences
-of the report (``sections*.py``) and findings (``diagnose.py``). Markdown
+``fig_`` figure captions, ``prov_`` provenance rows, ``limiter_`` what caps
+occupancy; the rest are sentences of the report (``report/sections``) and the
+metric facts of the diagnosis (``report/findings``; its causes are in
+:mod:`nsightflow.report.i18n.findings`). Markdown
 structure (``#``, ``-``, ``>``) is added by the code; emphasis and code spans
 inside a sentence are part of its template.
 """
@@ -40,24 +41,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "{driver}，ncu {ncu}，时钟控制 `{clock}`，kernels 版本 {kernels}），并在一台"
         "没有 GPU 的机器上从 `{source}` 回放。",
     },
-    "result": {
-        "en": "**Result at n = {n}:** the fastest correct variant is `{variant}` at "
-        "{time:,.2f} us, {speedup}x the baseline `{baseline}`, {rate}.",
-        "zh": "**n = {n} 时的结果：** 最快的正确版本是 `{variant}`，耗时 {time:,.2f} "
-        "us，是基线 `{baseline}` 的 {speedup}x，{rate}。",
-    },
-    "rate_compute": {
-        "en": "{gflops:,.0f} GFLOP/s ({pct:.0f}% of the measured FP32 peak{vendor})",
-        "zh": "{gflops:,.0f} GFLOP/s（实测 FP32 峰值的 {pct:.0f}%{vendor}）",
-    },
-    "rate_vendor": {
-        "en": ", {pct:.0f}% of cuBLAS SGEMM",
-        "zh": "，cuBLAS SGEMM 的 {pct:.0f}%",
-    },
-    "rate_memory": {
-        "en": "{gbps:,.0f} GB/s ({pct:.0f}% of the measured copy bandwidth)",
-        "zh": "{gbps:,.0f} GB/s（实测拷贝带宽的 {pct:.0f}%）",
-    },
     "kept_in_english": {
         "en": "Kept in English: the figures' text, the rule texts quoted from "
         "Nsight Compute (`> ncu ...`), and the family manifest's title, description "
@@ -67,21 +50,37 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     # --- summary ------------------------------------------------------------------
     "h_summary": {
-        "en": "Summary (speedups and bandwidth at n = {n})",
-        "zh": "总览（n = {n} 时的加速比与带宽）",
+        "en": "Summary (speedups and share of each regime's ceiling at n = {n})",
+        "zh": "总览（n = {n} 时的加速比与各受限类型上限的占比）",
     },
     "col_version": {"en": "version", "zh": "版本"},
     "col_status": {"en": "status", "zh": "状态"},
     "col_time_at": {"en": "time n={n} [us]", "zh": "n={n} 耗时 [us]"},
-    "col_speedup_vs": {"en": "speedup vs {baseline}", "zh": "相对 {baseline} 加速比"},
     "col_vs_previous": {"en": "vs previous step", "zh": "相对上一步"},
     "col_gbps": {"en": "GB/s", "zh": "GB/s"},
-    "col_pct_copy": {"en": "% of copy BW", "zh": "拷贝带宽占比 %"},
     "col_gflops": {"en": "GFLOP/s", "zh": "GFLOP/s"},
-    "col_pct_fp32": {"en": "% of FP32 peak", "zh": "FP32 峰值占比 %"},
-    "col_dram_gbps": {"en": "DRAM GB/s (ncu)", "zh": "DRAM GB/s (ncu)"},
-    "col_smem_pct": {"en": "smem throughput %", "zh": "smem 吞吐 %"},
     "col_rank": {"en": "rank", "zh": "排名"},
+    "col_input": {"en": "input", "zh": "输入"},
+    "col_speedup_vs_input": {
+        "en": "speedup vs its input's baseline",
+        "zh": "相对同输入基线的加速比",
+    },
+    "col_regime": {"en": "regime", "zh": "受限类型"},
+    "col_pct_ceiling": {"en": "% of ceiling", "zh": "上限占比 %"},
+    "col_ceiling": {"en": "ceiling", "zh": "上限"},
+    "ceiling_short_copy_bw": {"en": "copy BW", "zh": "拷贝带宽"},
+    "ceiling_short_fp32_peak": {"en": "FP32 peak", "zh": "FP32 峰值"},
+    "ceiling_short_vendor_sgemm": {"en": "cuBLAS", "zh": "cuBLAS"},
+    "ceiling_short_roofline": {"en": "roofline", "zh": "roofline"},
+    "summary_lens_note": {
+        "en": "Each variant is measured against the ceiling of its regime (memory: "
+        "the copy bandwidth; compute: the FP32 peak or the vendor library; latency: "
+        "the roofline at its intensity), and variants on another input only against "
+        "that input's baseline.",
+        "zh": "每个版本都按其受限类型对应的上限衡量（访存受限：拷贝带宽；计算受限："
+        "FP32 峰值或厂商库；延迟受限：其计算强度处的 roofline），使用其他输入的版本"
+        "只与该输入的基线比较。",
+    },
     "col_notes": {"en": "notes", "zh": "备注"},
     "summary_rank_note": {
         "en": "Variants that did not compile or verify have no rank: a fast wrong "
@@ -145,7 +144,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "col_ai": {"en": "AI [FLOP/B]", "zh": "AI [FLOP/B]"},
     "col_compute_time": {"en": "compute time [us]", "zh": "计算时间 [us]"},
     "col_memory_time": {"en": "memory time [us]", "zh": "访存时间 [us]"},
-    "col_bound": {"en": "bound", "zh": "瓶颈"},
+    "col_bound": {"en": "bound (ideal)", "zh": "瓶颈（理想）"},
+    "col_regime_measured": {"en": "regime (measured)", "zh": "受限类型（实测）"},
     "col_measured": {"en": "{variant} measured [us]", "zh": "{variant} 实测 [us]"},
     "col_vs_floor": {"en": "measured / floor", "zh": "实测 / 下限"},
     "bound_memory": {"en": "memory", "zh": "访存"},
@@ -180,6 +180,21 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "实际占用率 {achieved}%（理论值 {theoretical}%），每线程 {registers} 个"
         "寄存器",
     },
+    "h_input_baseline": {
+        "en": "The baseline `{variant}` ({input})",
+        "zh": "基线 `{variant}`（{input}）",
+    },
+    "h_plan": {"en": "2.3 Optimization plan", "zh": "2.3 优化方案分析"},
+    "plan_intro": {
+        "en": "The causes of the baseline's time, largest first, each with what "
+        "helps and the time without it (never below the roof of its regime):",
+        "zh": "基线耗时的各项原因（从大到小），以及各自的改进方向和消除后的耗时（不低于"
+        "其受限类型的上限）：",
+    },
+    "role_primary": {"en": "Primary cause: {text}", "zh": "主要原因：{text}"},
+    "role_secondary": {"en": "Also: {text}", "zh": "其次：{text}"},
+    "metrics_moved": {"en": "Metrics that moved:", "zh": "变化的指标："},
+    "h_conclusion": {"en": "Conclusion", "zh": "结论"},
     "fig_stalls": {"en": "stall reasons", "zh": "warp 停顿原因"},
     "fig_bytes_by_level": {"en": "bytes per memory level", "zh": "各级存储的字节数"},
     "baseline_source": {
@@ -221,6 +236,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "is evidence too.",
         "zh": "**结论：** n = {n} 时这一步没有收益：相对 `{before}` 为 {speedup:.2f}x"
         "{vs_baseline}。它仍保留在报告中：没有收益的一步同样是证据。",
+    },
+    "verdict_no_change": {
+        "en": "**Verdict:** at n = {n} this step makes no measurable difference: "
+        "{speedup:.2f}x vs `{before}` (within 2%){vs_baseline}.",
+        "zh": "**结论：** n = {n} 时这一步没有可测量的差别：相对 `{before}` 为 "
+        "{speedup:.2f}x（2% 以内）{vs_baseline}。",
     },
     "verdict_vs_baseline": {
         "en": ", {speedup:.2f}x vs `{baseline}`",
@@ -433,17 +454,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "col_verify": {"en": "verify", "zh": "验证"},
     "col_timing": {"en": "timing", "zh": "计时"},
     "col_ncu_reports": {"en": "ncu reports", "zh": "ncu 报告"},
-    # --- findings (diagnose.py) -------------------------------------------------------
-    "dominant_stall": {
-        "en": "Dominant stall: **{reason}** ({cycles:.1f} cycles per issued "
-        "instruction, {share:.0f}% of all stall cycles): {remedy}.",
-        "zh": "主要停顿：**{reason}**（每条发射指令 {cycles:.1f} 个周期，占全部停顿"
-        "周期的 {share:.0f}%）：{remedy}。",
-    },
-    "remedy_unknown": {
-        "en": "see the Nsight Compute docs",
-        "zh": "参见 Nsight Compute 文档",
-    },
+    # --- metric facts of the diagnosis (report/findings) -----------------------------
     "dram_traffic": {
         "en": "DRAM traffic is {ratio:.2f}x the ideal ({moved:,.1f} MB moved vs "
         "{ideal:,.1f} MB for one read and one write of each element; "
@@ -456,44 +467,25 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "the caches absorb the re-reads",
         "zh": "缓存吸收了重复读取",
     },
+    "dram_below_ideal": {
+        "en": "less than one read and one write of each element: part of the data "
+        "stays in the L2 (inputs already there, writes not yet written back)",
+        "zh": "少于每个元素读一次、写一次：部分数据留在 L2 中（输入已在 L2，写入尚未"
+        "写回）",
+    },
     "dram_reread": {"en": "data is re-read from DRAM", "zh": "数据被从 DRAM 重复读取"},
-    "bandwidth_share": {
-        "en": "Achieved bandwidth {gbps:,.0f} GB/s is {pct:.0f}% of the measured copy "
-        "bandwidth.",
-        "zh": "实际带宽 {gbps:,.0f} GB/s，为实测拷贝带宽的 {pct:.0f}%。",
-    },
-    "bandwidth_latency_bound": {
-        "en": "Achieved bandwidth {gbps:,.0f} GB/s is {pct:.0f}% of the measured copy "
-        "bandwidth: far below what this GPU moves, so latency, not bandwidth, "
-        "limits it.",
-        "zh": "实际带宽 {gbps:,.0f} GB/s，为实测拷贝带宽的 {pct:.0f}%：远低于这块 GPU "
-        "的搬运能力，因此限制它的是延迟而不是带宽。",
-    },
-    "fp32_share": {
-        "en": "Achieved {gflops:,.0f} GFLOP/s is {pct:.0f}% of the measured FP32 peak.",
-        "zh": "实际算力 {gflops:,.0f} GFLOP/s，为实测 FP32 峰值的 {pct:.0f}%。",
-    },
-    "step_faster": {
-        "en": "{after} is {pct:.1f}% faster than {before} ({t0:.2f} us -> {t1:.2f} us).",
-        "zh": "{after} 比 {before} 快 {pct:.1f}%（{t0:.2f} us -> {t1:.2f} us）。",
-    },
-    "step_slower": {
-        "en": "{after} is {pct:.1f}% slower than {before} ({t0:.2f} us -> {t1:.2f} us).",
-        "zh": "{after} 比 {before} 慢 {pct:.1f}%（{t0:.2f} us -> {t1:.2f} us）。",
-    },
     "stall_rose": {
         "en": "Stall **{reason}** rose from {x:.2f} to {y:.2f} cycles per issued "
-        "instruction (`{metric}`){remedy}.",
+        "instruction (`{metric}`).",
         "zh": "停顿 **{reason}** 从每条发射指令 {x:.2f} 个周期升至 {y:.2f} 个周期"
-        "（`{metric}`）{remedy}。",
+        "（`{metric}`）。",
     },
     "stall_fell": {
         "en": "Stall **{reason}** fell from {x:.2f} to {y:.2f} cycles per issued "
-        "instruction (`{metric}`){remedy}.",
+        "instruction (`{metric}`).",
         "zh": "停顿 **{reason}** 从每条发射指令 {x:.2f} 个周期降至 {y:.2f} 个周期"
-        "（`{metric}`）{remedy}。",
+        "（`{metric}`）。",
     },
-    "remedy_follows": {"en": ": {remedy}", "zh": "：{remedy}"},
     "conflicts_rose": {
         "en": "Shared-memory bank conflicts {before:,.0f} -> {after:,.0f} ({metric}): "
         "{share:.0f}% of shared-memory wavefronts are conflict replays, {severity}.",
@@ -575,13 +567,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "线程块大小（每个 SM 的 warp 数）",
     },
     "limiter_blocks": {"en": "blocks per SM", "zh": "每个 SM 的 block 数"},
-    "occupancy_tail": {
-        "en": "Achieved occupancy {achieved:.0f}% is far below the theoretical "
-        "{theoretical:.0f}%: blocks finish unevenly or the grid is too small to fill "
-        "the GPU (a tail effect).",
-        "zh": "实际占用率 {achieved:.0f}% 远低于理论值 {theoretical:.0f}%：各 block "
-        "完成得不均匀，或 grid 太小填不满 GPU（尾部效应）。",
-    },
     "spills": {
         "en": "Register spills: {stores} bytes stored and {loads} bytes loaded per "
         "thread (ptxas), {registers} registers: spilled values go through local "
@@ -589,22 +574,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "寄存器溢出：每线程写出 {stores} 字节、读回 {loads} 字节（ptxas），"
         "{registers} 个寄存器：溢出的值经 local memory 存取；应减少同时存活的值或放宽 "
         "__launch_bounds__。",
-    },
-    "regime_drop": {
-        "en": "`{variant}`: achieved bandwidth falls {pct:.0f}% from {gbps_a:,.0f} "
-        "GB/s at n = {n_a} to {gbps_b:,.0f} GB/s at n = {n_b}: {reason}.",
-        "zh": "`{variant}`：实际带宽从 n = {n_a} 时的 {gbps_a:,.0f} GB/s 降到 "
-        "n = {n_b} 时的 {gbps_b:,.0f} GB/s，下降 {pct:.0f}%：{reason}。",
-    },
-    "regime_left_l2": {
-        "en": "the working set ({working_set:,.0f} MB) no longer fits the {l2:,.0f} MB "
-        "L2, so every byte now comes from DRAM",
-        "zh": "工作集（{working_set:,.0f} MB）已放不进 {l2:,.0f} MB 的 L2，所有数据"
-        "都要从 DRAM 读取",
-    },
-    "regime_other": {
-        "en": "a regime change worth profiling at both sizes",
-        "zh": "性能区间发生了变化，值得在这两个规模上分别采样分析",
     },
     "rule_new": {
         "en": "New ncu finding **{rule}** (estimated speedup {pct}).",
@@ -619,87 +588,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "ncu **{rule}** 估计加速 {before:.0f}% -> {after:.0f}%。",
     },
     "up_to_pct": {"en": "up to {pct:.0f}%", "zh": "最多 {pct:.0f}%"},
-    # --- what to do about each stall reason (Nsight Compute's descriptions, condensed)
-    "remedy_long_scoreboard": {
-        "en": "warps wait on L1TEX (global/local memory) results: improve coalescing "
-        "and locality, reuse loaded values from registers or shared memory, and keep "
-        "more independent loads in flight per thread",
-        "zh": "warp 在等待 L1TEX（全局/本地内存）的结果：改善访存合并与局部性，用寄存器"
-        "或共享内存复用已加载的值，并让每个线程有更多独立的加载同时在途",
-    },
-    "remedy_lg_throttle": {
-        "en": "the global/local load-store queue is full: issue fewer, wider loads "
-        "(16-byte vectors) or give each thread more work per load",
-        "zh": "全局/本地 load-store 队列已满：发出更少但更宽的加载（16 字节向量），或让"
-        "每个线程在每次加载上做更多工作",
-    },
-    "remedy_mio_throttle": {
-        "en": "the MIO queue (shared memory, special math, dynamic branches) is full: "
-        "use fewer, wider shared-memory accesses and remove bank conflicts",
-        "zh": "MIO 队列（共享内存、特殊数学指令、动态分支）已满：使用更少但更宽的共享"
-        "内存访问，并消除 bank 冲突",
-    },
-    "remedy_short_scoreboard": {
-        "en": "warps wait on MIO results (shared memory, SFU): remove bank conflicts "
-        "and shared-memory round trips",
-        "zh": "warp 在等待 MIO 的结果（共享内存、SFU）：消除 bank 冲突和共享内存的往返",
-    },
-    "remedy_barrier": {
-        "en": "warps wait at __syncthreads(): balance the work between barriers, use "
-        "fewer barriers, or give each block more work per barrier",
-        "zh": "warp 在 __syncthreads() 处等待：平衡各屏障之间的工作量、减少屏障，或让"
-        "每个 block 在每个屏障之间做更多工作",
-    },
-    "remedy_wait": {
-        "en": "fixed-latency dependencies between instructions: add independent work "
-        "(instruction-level parallelism)",
-        "zh": "指令之间存在固定延迟的依赖：增加相互独立的工作（指令级并行）",
-    },
-    "remedy_math_pipe_throttle": {
-        "en": "a math pipe is saturated: the kernel is compute-bound on that pipe; use "
-        "a cheaper instruction mix or a wider pipe",
-        "zh": "某条运算流水线已饱和：kernel 在该流水线上是计算受限的；换用更便宜的指令"
-        "组合或更宽的流水线",
-    },
-    "remedy_not_selected": {
-        "en": "eligible warps were waiting for the scheduler: there is enough "
-        "parallelism, this is not a bottleneck",
-        "zh": "就绪的 warp 在等待调度器：并行度已足够，这不是瓶颈",
-    },
-    "remedy_no_instruction": {
-        "en": "instruction cache misses or branch targets not fetched: shrink hot "
-        "code or unrolling",
-        "zh": "指令缓存未命中或分支目标尚未取到：缩小热点代码或减少循环展开",
-    },
-    "remedy_branch_resolving": {
-        "en": "branch target computation: reduce divergent control flow",
-        "zh": "分支目标计算：减少发散的控制流",
-    },
-    "remedy_dispatch_stall": {
-        "en": "the dispatcher could not issue: rare, check pipe conflicts",
-        "zh": "分派器无法发射：很少见，检查流水线冲突",
-    },
-    "remedy_drain": {
-        "en": "stores draining at exit: normal for write-heavy tails",
-        "zh": "退出时等待写操作排空：写密集的收尾阶段属正常现象",
-    },
-    "remedy_membar": {
-        "en": "memory barriers: use fewer or narrower fences",
-        "zh": "内存屏障：使用更少或范围更窄的 fence",
-    },
-    "remedy_imc_miss": {
-        "en": "constant-cache misses: keep constant data small and uniform",
-        "zh": "常量缓存未命中：让常量数据保持小而统一",
-    },
-    "remedy_tex_throttle": {
-        "en": "the texture pipe is full: fewer texture/surface accesses",
-        "zh": "纹理流水线已满：减少纹理/表面访问",
-    },
-    "remedy_sleeping": {
-        "en": "warps sleeping (nanosleep/yield)",
-        "zh": "warp 处于睡眠状态（nanosleep/yield）",
-    },
-    "remedy_misc": {"en": "miscellaneous hardware stall", "zh": "其他硬件停顿"},
     # --- PDF --------------------------------------------------------------------------
     "pdf_page_of": {
         "en": "page {page} of {pages}",

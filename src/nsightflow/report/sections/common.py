@@ -13,7 +13,10 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.analysis.derived import input_column
 from nsightflow.report.findings import core as diagnose
+from nsightflow.report.findings.build import family_findings
+from nsightflow.report.findings.record import render_row
 from nsightflow.report.i18n import T, parse_language
 
 
@@ -74,6 +77,7 @@ class SectionBase:
         rules: ``rules.csv``: Nsight Compute's rule results (may be empty).
         ctx: ``context.json``: family manifest, variants, ceilings, provenance.
         language: Language of the report's text, ``en`` or ``zh``.
+        findings: ``findings.csv``; None runs the rules here (older analysis folders).
 
     Raises:
         ValueError: The language is not one the catalogue has.
@@ -86,9 +90,17 @@ class SectionBase:
         rules: pd.DataFrame,
         ctx: dict[str, Any],
         language: str = "en",
+        findings: pd.DataFrame | None = None,
     ) -> None:
-        self.a = analysis
+        self.a = analysis.copy()
+        if "input" in self.a:
+            self.a["input"] = input_column(self.a["input"])
         self.stalls = stalls
+        self.findings = (
+            findings
+            if findings is not None
+            else family_findings(analysis, stalls, rules, ctx)
+        )
         self.rules = rules
         self.ctx = ctx
         self.language = parse_language(language)
@@ -101,6 +113,52 @@ class SectionBase:
         self.key_size = (
             max(self.profile_sizes) if self.profile_sizes else max(self.fam["sizes"])
         )
+
+    def found(
+        self,
+        section: str,
+        variant: str | None = None,
+        size: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """The stored findings of one section (and variant, size), in report order."""
+        f = self.findings
+        if f.empty:
+            return []
+        hit = f["section"] == section
+        if variant is not None:
+            hit &= f["variant"] == variant
+        if size is not None:
+            hit &= f["size"] == size
+        return [{str(k): v for k, v in r.items()} for r in f[hit].to_dict("records")]
+
+    def said(self, records: list[dict[str, Any]]) -> list[str]:
+        """The findings' sentences in the report's language, primary and rivals marked."""
+        out = []
+        for r in records:
+            text = render_row(r)
+            if r["role"] == "primary" and r["section"] in ("baseline", "step"):
+                text = T("role_primary", text=text)
+            elif r["role"] == "secondary":
+                text = T("role_secondary", text=text)
+            out.append(text)
+        return out
+
+    def lens(self) -> str:
+        """The family's throughput lens: ``compute`` (GFLOP/s) or ``memory`` (GB/s).
+
+        The lens of most rows (analysis ``lens``: the side of the ridge the ideal
+        intensity is on), so that one family reads in one unit.
+        """
+        lenses = self.a["lens"].dropna() if "lens" in self.a else pd.Series(dtype=str)
+        return str(lenses.mode().iloc[0]) if not lenses.empty else "memory"
+
+    def inputs(self) -> dict[str, list[str]]:
+        """Variant names per input (generator arguments), the baseline's input first."""
+        base = self.variants[self.fam["baseline"]].get("input", "")
+        groups: dict[str, list[str]] = {base: []}
+        for name, v in self.variants.items():
+            groups.setdefault(v.get("input", ""), []).append(name)
+        return groups
 
     def row(self, variant: str, size: int) -> dict[str, Any]:
         """The analysis row of a variant at a size (empty dict when absent)."""

@@ -18,8 +18,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.report import i18n
-from nsightflow.report.findings import core as diagnose
-from nsightflow.report.findings import patterns as diagnose_patterns
+from nsightflow.report.findings.record import render_row
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.appendix import AppendixSections
 from nsightflow.report.sections.common import bullets, figure, fmt, source, table
@@ -55,6 +54,7 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
                 self.failures(),
                 self.timeline(),
                 self.sanitizer(),
+                self.conclusion(),
                 self.measurement(),
                 self.limitations(),
                 self.provenance(),
@@ -62,7 +62,7 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
         return "\n\n".join(p for p in parts if p) + "\n"
 
     def header(self) -> str:
-        """Title, description, where and how it was measured, the result."""
+        """Title, description, where and how it was measured, the result per input."""
         lines = [
             "# " + T("h_report", title=inline(self.fam["title"])),
             "",
@@ -73,19 +73,8 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
         replay = self.ctx.get("replay")
         if replay:
             lines += ["", "> " + _replayed(replay)]
-        ok = self.a[(self.a["status"] == "ok") & (self.a["size"] == self.key_size)]
-        if not ok.empty:
-            best = ok.nsmallest(1, "time_median_us").iloc[0]
-            result = T(
-                "result",
-                n=self.key_size,
-                variant=best["variant"],
-                time=best["time_median_us"],
-                speedup=fmt(best["speedup_vs_baseline"]),
-                baseline=self.fam["baseline"],
-                rate=self._rate(best),
-            )
-            lines += ["", result]
+        for text in self.said(self.found("headline")):
+            lines += ["", text]
         if self.language != "en":
             lines += ["", "> " + T("kept_in_english")]
         return "\n".join(lines)
@@ -108,60 +97,41 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
             clock=profile.get("clock_control", "n/a"),
         )
 
-    def compute_bound(self, row: dict[str, Any] | pd.Series) -> bool:
-        """Whether the ideal work is past the ridge point of the measured ceilings."""
-        c = self.ctx["ceilings"]
-        if not c.get("copy_gbps") or not c.get("fp32_gflops"):
-            return False
-        return bool(row["ai_ideal"] > c["fp32_gflops"] / c["copy_gbps"])
-
-    def _rate(self, row: dict[str, Any] | pd.Series) -> str:
-        """The rate that matters for the bound: GFLOP/s or GB/s, vs its ceiling."""
-        if not self.compute_bound(row):
-            return T("rate_memory", gbps=row["gbps"], pct=row["pct_of_copy_bw"])
-        vendor = self.ctx["ceilings"].get("vendor_sgemm_gflops")
-        tail = (
-            T("rate_vendor", pct=100 * row["gflops"] / vendor)
-            if vendor and self.fam["name"] == "sgemm"
-            else ""
-        )
-        return T(
-            "rate_compute",
-            gflops=row["gflops"],
-            pct=row["pct_of_fp32_peak"],
-            vendor=tail,
-        )
-
     def summary(self) -> str:
-        """The summary table at the largest profiled size."""
+        """The summary table at the largest profiled size, in the family's lens."""
         rows = [self._summary_row(name, v) for name, v in self.variants.items()]
         return (
             f"## {T('h_summary', n=self.key_size)}\n\n"
             + table(pd.DataFrame(rows))
             + "\n\n"
             + T("summary_rank_note")
+            + " "
+            + T("summary_lens_note")
         )
 
     def _summary_row(self, name: str, v: dict[str, Any]) -> dict[str, Any]:
         """One variant's row of the summary table."""
         r = self.row(name, self.key_size)
+        rate = "gflops" if self.lens() == "compute" else "gbps"
+        several = len(self.inputs()) > 1
         return {
             T("col_version"): f"`{name}`",
             T("col_status"): v["status"],
+            **(
+                {T("col_input"): v.get("input") or T("input_default")}
+                if several
+                else {}
+            ),
             **{
                 T("col_time_at", n=n): self.row(name, n).get("time_median_us")
                 for n in self.profile_sizes
             },
-            T("col_speedup_vs", baseline=self.fam["baseline"]): r.get(
-                "speedup_vs_baseline"
-            ),
+            T("col_speedup_vs_input"): r.get("speedup_vs_baseline"),
             T("col_vs_previous"): r.get("speedup_vs_previous"),
-            T("col_gbps"): r.get("gbps"),
-            T("col_pct_copy"): r.get("pct_of_copy_bw"),
-            T("col_gflops"): r.get("gflops"),
-            T("col_pct_fp32"): r.get("pct_of_fp32_peak"),
-            T("col_dram_gbps"): r.get("dram_gbps"),
-            T("col_smem_pct"): r.get("smem_throughput_pct"),
+            T("col_regime"): _regime_word(r.get("regime")),
+            T(f"col_{rate}"): r.get(rate),
+            T("col_pct_ceiling"): r.get("regime_ceiling_pct"),
+            T("col_ceiling"): _ceiling_word(r.get("regime_ceiling")),
             T("col_rank"): None if pd.isna(r.get("rank", math.nan)) else int(r["rank"]),
             T("col_notes"): self._note(name, v, r),
         }
@@ -225,11 +195,8 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
         ).reset_index()
 
     def _regimes(self) -> str:
-        l2 = self.ctx["ceilings"].get("l2_bytes")
-        found = []
-        ok = self.a[self.a["status"] == "ok"]
-        for _, rows in ok.groupby("variant", sort=False):
-            found += diagnose.regime_findings(rows, l2)
+        """Regime changes and throughput drops over each variant's sizes."""
+        found = self.said(self.found("sweep"))
         return "\n\n" + "\n".join(bullets(found)) if found else ""
 
     def theory(self) -> str:
@@ -248,9 +215,13 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
             "### " + T("h_baseline_ncu", variant=base),
             "",
         ]
-        for n in self.profile_sizes:
-            lines += self._baseline_at(n)
+        for base_of_input in self._input_baselines():
+            if base_of_input != base:
+                lines += ["#### " + self._input_heading(base_of_input), ""]
+            for n in self.profile_sizes:
+                lines += self._baseline_at(base_of_input, n)
         lines += self.hotspot_baseline()
+        lines += self._plan()
         return "\n".join(
             [
                 *lines,
@@ -295,13 +266,27 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
             T("col_compute_time"): t_c,
             T("col_memory_time"): t_m,
             T("col_bound"): T("bound_memory" if t_m > t_c else "bound_compute"),
+            T("col_regime_measured"): _regime_word(r.get("regime")),
             T("col_measured", variant=base): r.get("time_median_us"),
             T("col_vs_floor"): r.get("time_median_us", math.nan) / max(t_c, t_m),
         }
 
-    def _baseline_at(self, n: int) -> list[str]:
-        """The baseline under Nsight Compute at one profiled size, and what limits it."""
-        base = self.fam["baseline"]
+    def _input_baselines(self) -> list[str]:
+        """The baseline of each input, the family's first."""
+        out = []
+        for names in self.inputs().values():
+            first = self.variants[names[0]].get("input_baseline") or names[0]
+            if first not in out:
+                out.append(first)
+        return out
+
+    def _input_heading(self, variant: str) -> str:
+        label = self.variants[variant].get("input") or ""
+        text = T("input_named", label=label) if label else T("input_default")
+        return T("h_input_baseline", variant=variant, input=text)
+
+    def _baseline_at(self, base: str, n: int) -> list[str]:
+        """A baseline under Nsight Compute at one profiled size, and what limits it."""
         r = self.row(base, n)
         if not r.get("profiled"):
             return []
@@ -325,19 +310,42 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
                 registers=fmt(r["registers"], 0),
             ),
         ]
-        found = diagnose.baseline_findings(r, self.stalls)
-        found += diagnose_patterns.pattern_state(r)
-        found += diagnose.occupancy_findings(r)
-        found += diagnose.spill_findings(self.variants[base]["resources"])
+        stand = self.said(self.found("stand", base, n))
         return [
             T("at_n", n=n),
             "",
             *bullets(facts),
             "",
-            *bullets(found),
+            *bullets(stand + self.said(self.found("baseline", base, n))),
             *self.rule_quotes(base, n, "WarpStateStats"),
             "",
         ]
+
+    def _plan(self) -> list[str]:
+        """2.3: the remedies each baseline's diagnosis implies, largest cause first."""
+        lines = ["### " + T("h_plan"), "", T("plan_intro"), ""]
+        for base in self._input_baselines():
+            items = self.found("plan", base)
+            if not items:
+                continue
+            if len(self._input_baselines()) > 1:
+                lines += [self._input_heading(base) + ":", ""]
+            texts = [render_row(r) for r in items]
+            lines += [f"{i}. {t}" for i, t in enumerate(texts, start=1)] + [""]
+        return lines
+
+
+def _regime_word(regime: Any) -> str:
+    """The regime's name for a table cell ('' when not classified)."""
+    if not isinstance(regime, str) or not regime:
+        return ""
+    return T(f"regime_{regime}")
+
+
+def _ceiling_word(ceiling: Any) -> str:
+    if not isinstance(ceiling, str) or not ceiling:
+        return ""
+    return T(f"ceiling_short_{ceiling}")
 
 
 def _replayed(replay: dict[str, Any]) -> str:

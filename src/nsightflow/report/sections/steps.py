@@ -1,16 +1,21 @@
-"""Section 3 of a family report: one subsection per optimization step.
+"""Section 3 of a family report (one subsection per optimization step) and the conclusion.
 
 Each step shows its source diff against the variant it improves on, the key metrics
-before -> after at every profiled size, the findings that explain the change, the
-rules Nsight Compute raised, and a verdict at the largest profiled size.
+before -> after at every profiled size in the family's lens (GFLOP/s or GB/s), what
+was expected against what was observed, the causes of the time change ranked (one
+primary), the metrics that moved, where the new variant stands, and a verdict at the
+largest profiled size. A step onto another input only says so. The conclusion closes
+the report: the best variant per input, each step's outcome, what to try next. Every
+diagnosis sentence is a stored finding (``findings.csv``) rendered here.
 """
 
 import math
 from typing import Any
 
 from nsightflow.report.findings import core as diagnose
-from nsightflow.report.findings import patterns as diagnose_patterns
 from nsightflow.report.findings.patterns import LANES_MOVED_PCT
+from nsightflow.report.findings.record import render_row
+from nsightflow.report.findings.stand import step_verdict
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.common import (
     bullets,
@@ -24,7 +29,7 @@ from nsightflow.report.text import code_block, inline, plain
 
 
 class StepSections(HotspotSections):
-    """Section 3: the optimization steps."""
+    """Section 3: the optimization steps, and the conclusion."""
 
     def steps(self) -> str:
         """Section 3: one subsection per optimization step."""
@@ -50,29 +55,36 @@ class StepSections(HotspotSections):
         if v["status"] != "ok":
             message = plain(v["message"][:800])
             return [*lines, "", T("not_measured", message=message)]
+        if v.get("input", "") != self.variants[before].get("input", ""):
+            found = self.said(self.found("step", name))
+            return [*lines, "", *bullets(found)]
         lines += ["", figure("fig_step", f"steps/step_{name}")]  # plot.names.step_stem
         for n in self.profile_sizes:
             a, b = self.row(before, n), self.row(name, n)
             if a and b:
-                lines += self._step_at(n, a, b, v)
+                lines += self._step_at(n, a, b)
         lines += self.hotspot_step(before, name)
         return lines + self._verdict(name, before)
 
-    def _step_at(
-        self, n: int, a: dict[str, Any], b: dict[str, Any], v: dict[str, Any]
-    ) -> list[str]:
+    def _step_at(self, n: int, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
         """Key metrics and diagnosis of one step at one profiled size."""
         before, name = a["variant"], b["variant"]
         lines = ["", T("key_metrics", n=n, before=before, after=name), ""]
         lines += bullets(self._deltas(a, b))
-        lines += ["", T("diagnosis"), ""]
-        found = diagnose.step_findings(a, b, self.stalls)
-        found += diagnose_patterns.divergence_findings(a, b)
-        found += diagnose_patterns.atomic_findings(a, b)
-        found += diagnose.occupancy_findings(b)
-        found += diagnose.spill_findings(v["resources"])
-        found += diagnose.rule_changes(self.rules, before, name, n)
-        lines += bullets(found)
+        found = self.found("step", name, n)
+        if found:
+            lines += ["", T("diagnosis"), ""]
+            ranked = [r for r in found if r["role"] != "info"]
+            facts = [r for r in found if r["role"] == "info"]
+            expected = [r for r in facts if r["rule"] == "expected_observed"]
+            facts = [r for r in facts if r["rule"] != "expected_observed"]
+            lines += bullets(self.said(expected + ranked))
+            if facts:
+                lines += ["", T("metrics_moved"), ""]
+                lines += bullets(self.said(facts))
+        stand = self.said(self.found("stand", name, n))
+        if stand:
+            lines += ["", *stand]
         lines += self._launch_split(name, n)
         return lines + self.rule_quotes(name, n, "WarpStateStats")
 
@@ -94,7 +106,7 @@ class StepSections(HotspotSections):
         speedup = row.get("speedup_vs_previous")
         if speedup is None or math.isnan(speedup):
             return []
-        baseline = self.fam["baseline"]
+        baseline = self.variants[name].get("input_baseline") or self.fam["baseline"]
         vs_baseline = (
             ""
             if before == baseline
@@ -104,7 +116,11 @@ class StepSections(HotspotSections):
                 baseline=baseline,
             )
         )
-        key = "verdict_pays" if speedup > 1.0 else "verdict_does_not_pay"
+        key = {
+            "paid": "verdict_pays",
+            "not_paid": "verdict_does_not_pay",
+            "no_gain": "verdict_no_change",
+        }[step_verdict(speedup)]
         text = T(
             key,
             n=self.key_size,
@@ -114,14 +130,29 @@ class StepSections(HotspotSections):
         )
         return ["", text]
 
+    def conclusion(self) -> str:
+        """The closing section: per input, the best variant, each step, what next."""
+        lines = [f"## {T('h_conclusion')}", ""]
+        found = self.found("conclusion")
+        if not found:
+            return ""
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for r in found:
+            groups.setdefault(r["variant"], []).append(r)
+        for records in groups.values():
+            texts = [render_row(r) for r in records]
+            lines += [texts[0], "", *bullets(texts[1:-1]), "", texts[-1], ""]
+        return "\n".join(lines).rstrip()
+
     def _deltas(self, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
         """Before -> after of the step's key metrics, ncu's where both were profiled."""
         out = [
             delta(
                 T("delta_event_time"), a["time_median_us"], b["time_median_us"], " us"
             ),
-            delta(T("delta_bandwidth"), a["gbps"], b["gbps"], " GB/s", 0),
-            delta(T("delta_gflops"), a["gflops"], b["gflops"], "", 0),
+            delta(T("delta_gflops"), a["gflops"], b["gflops"], " GFLOP/s", 0)
+            if self.lens() == "compute"
+            else delta(T("delta_bandwidth"), a["gbps"], b["gbps"], " GB/s", 0),
         ]
         if a.get("profiled") and b.get("profiled"):
             out += self._ncu_deltas(a, b)
@@ -153,8 +184,18 @@ class StepSections(HotspotSections):
                 " B",
                 0,
             ),
-            delta(
-                T("delta_dram_bandwidth"), a["dram_gbps"], b["dram_gbps"], " GB/s", 0
+            *(
+                [
+                    delta(
+                        T("delta_dram_bandwidth"),
+                        a["dram_gbps"],
+                        b["dram_gbps"],
+                        " GB/s",
+                        0,
+                    )
+                ]
+                if self.lens() == "memory"
+                else []
             ),
             delta(T("delta_conflicts"), conflicts(a), conflicts(b), "", 0),
             delta(

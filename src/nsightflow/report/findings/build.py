@@ -1,0 +1,322 @@
+"""Every finding of one family, placed: what ``findings.csv`` holds and the report renders.
+
+:func:`family_findings` runs the rules over the analysis table (one row per variant and
+size), the stall reasons and ncu's rule results, per input (variants that run on
+another input than the family's baseline are compared only among themselves):
+
+- ``headline``: per input, the fastest correct variant at the key size (the largest
+  profiled size);
+- ``sweep``: per variant, regime changes and throughput drops over the sizes;
+- ``baseline``: per input baseline and profiled size, its causes ranked (one primary)
+  and the facts of its launch;
+- ``plan``: per input baseline, the remedies its causes imply;
+- ``step``: per step and profiled size, the factors of the time change ranked (one
+  primary), expected against observed, and the metrics that moved;
+- ``stand``: per variant at every profiled size and the key size, where it stands;
+- ``conclusion``: per input, the best variant, each step's outcome, what next.
+
+:func:`write_findings` writes ``findings.csv`` beside the analysis files.
+"""
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.analysis.derived import input_column
+from nsightflow.report.findings import moves, patterns, stand
+from nsightflow.report.findings.causes import cause_finding, causes
+from nsightflow.report.findings.record import Finding, Where, frame, place
+from nsightflow.report.findings.steps import expectation, step_causes
+
+OK = "ok"
+
+
+def facts(analysis: pd.DataFrame, stalls: pd.DataFrame) -> pd.DataFrame:
+    """The analysis rows with their stall reasons as ``stall_<reason>`` columns."""
+    out = analysis.copy()
+    if "input" in out:
+        out["input"] = input_column(out["input"])
+    if stalls.empty:
+        return out
+    wide = stalls.pivot_table(
+        index=["variant", "size"], columns="reason", values="cycles", aggfunc="first"
+    )
+    wide.columns = [f"stall_{c}" for c in wide.columns]
+    return out.merge(wide.reset_index(), on=["variant", "size"], how="left")
+
+
+class FamilyFindings:
+    """The rules run over one family's analysis, group by group.
+
+    Args:
+        analysis: ``analysis.csv``.
+        stalls: ``stalls.csv``.
+        rules: ``rules.csv`` (ncu's rule results; may be empty).
+        ctx: ``context.json``.
+    """
+
+    def __init__(
+        self,
+        analysis: pd.DataFrame,
+        stalls: pd.DataFrame,
+        rules: pd.DataFrame,
+        ctx: Mapping[str, Any],
+    ) -> None:
+        self.table = facts(analysis, stalls)
+        self.rules = rules
+        self.ctx = ctx
+        self.family = str(ctx["family"]["name"])
+        self.variants = {v["name"]: v for v in ctx["variants"]}
+        profiled = self.table[self.table["profiled"].astype(bool)]["size"]
+        sizes = sorted(profiled.unique().tolist())
+        self.profile_sizes = [int(s) for s in sizes]
+        self.key_size = (
+            max(self.profile_sizes)
+            if self.profile_sizes
+            else int(max(ctx["family"]["sizes"]))
+        )
+        self.rows: list[dict[str, Any]] = []
+        self.step_primary: dict[str, str] = {}
+
+    def row(self, variant: str, size: int) -> dict[str, Any]:
+        """A variant's facts at a size (empty when absent), with its spills."""
+        rows = self.table[
+            (self.table["variant"] == variant) & (self.table["size"] == size)
+        ]
+        if rows.empty:
+            return {}
+        out = {str(k): v for k, v in rows.iloc[0].items()}
+        out["copy_gbps"] = self.ctx["ceilings"].get("copy_gbps")
+        res = self.variants.get(variant, {}).get("resources", {}) or {}
+        spilled = (res.get("spill_store_bytes") or 0) + (
+            res.get("spill_load_bytes") or 0
+        )
+        out["spill_bytes"] = float(spilled)
+        return out
+
+    def inputs(self) -> dict[str, list[str]]:
+        """Variant names per input, the family baseline's input first."""
+        groups: dict[str, list[str]] = {}
+        base = self.variants[self.ctx["family"]["baseline"]].get("input", "")
+        groups[base] = []
+        for name, v in self.variants.items():
+            groups.setdefault(v.get("input", ""), []).append(name)
+        return groups
+
+    def run(self) -> pd.DataFrame:
+        """Every finding of the family, in report order."""
+        for names in self.inputs().values():
+            self._headline(names)
+        for name in self.variants:
+            self._sweep(name)
+        for names in self.inputs().values():
+            baseline = self.variants[names[0]].get("input_baseline", names[0])
+            self._baseline(baseline)
+        for name, v in self.variants.items():
+            if v.get("improves_on"):
+                self._step(name, v)
+        for name in self.variants:
+            self._stand(name)
+        for names in self.inputs().values():
+            self._conclusion(names)
+        return frame(self.rows)
+
+    def _ok_rows(self, names: list[str], size: int) -> list[dict[str, Any]]:
+        rows = [self.row(n, size) for n in names]
+        return [
+            r
+            for r in rows
+            if r
+            and r.get("status") == OK
+            and r.get("time_median_us") == r.get("time_median_us")
+        ]
+
+    def _best(self, names: list[str]) -> dict[str, Any] | None:
+        rows = self._ok_rows(names, self.key_size)
+        return min(rows, key=lambda r: r["time_median_us"]) if rows else None
+
+    def _headline(self, names: list[str]) -> None:
+        best = self._best(names)
+        if best is None:
+            return
+        where = self._where(best, "headline")
+        base = str(best.get("input_baseline") or self.ctx["family"]["baseline"])
+        self.rows += place(where, [stand.headline(best, base)])
+
+    def _where(self, row: Mapping[str, Any], section: str, step_of: str = "") -> Where:
+        return Where(
+            self.family,
+            str(row["variant"]),
+            int(row["size"]),
+            section,
+            step_of,
+            str(row.get("regime") or ""),
+        )
+
+    def _sweep(self, name: str) -> None:
+        rows = self.table[
+            (self.table["variant"] == name) & (self.table["status"] == OK)
+        ]
+        if rows.empty:
+            return
+        l2 = self.ctx["ceilings"].get("l2_bytes")
+        found = stand.sweep(rows, l2)
+        if found:
+            where = Where(self.family, name, self.key_size, "sweep")
+            self.rows += place(where, found)
+
+    def _baseline(self, name: str) -> None:
+        if self.variants[name]["status"] != OK:
+            return
+        sizes = [n for n in self.profile_sizes if self.row(name, n).get("profiled")]
+        for n in sizes or [self.key_size]:
+            r = self.row(name, n)
+            if not r:
+                continue
+            found = [cause_finding(r, c) for c in causes(r)]
+            if not found:
+                found = [Finding("baseline_unprofiled", params={"variant": name})]
+            info = moves.dram_state(r) + patterns.pattern_state(r)
+            info += moves.occupancy_state(r)
+            info += moves.spills(self.variants[name].get("resources") or {})
+            where = self._where(r, "baseline")
+            self.rows += place(where, found, primary=True)
+            self.rows += place(where, info)
+        key = self.row(name, max(sizes) if sizes else self.key_size)
+        if key:
+            self.rows += place(self._where(key, "plan"), stand.plan(key))
+
+    def _step(self, name: str, v: Mapping[str, Any]) -> None:
+        before = str(v["improves_on"])
+        if v["status"] != OK or self.variants[before]["status"] != OK:
+            return
+        if v.get("input", "") != self.variants[before].get("input", ""):
+            r = self.row(name, self.key_size)
+            if r:
+                found = Finding(
+                    "input_changed",
+                    params={
+                        "variant": name,
+                        "before": before,
+                        "input": stand._input(r),
+                        "input_before": stand._input(self.row(before, self.key_size)),
+                    },
+                    metric="generator_args",
+                )
+                self.rows += place(
+                    self._where(r, "step", before), [found], primary=True
+                )
+            return
+        done = False
+        for n in self.profile_sizes:
+            a, b = self.row(before, n), self.row(name, n)
+            if a.get("profiled") and b.get("profiled"):
+                self._step_at(name, v, a, b)
+                done = True
+        if not done:
+            b = self.row(name, self.key_size)
+            a = self.row(before, self.key_size)
+            if a and b:
+                found = Finding(
+                    "step_time_only",
+                    params={
+                        "t0": a["time_median_us"],
+                        "t1": b["time_median_us"],
+                        "pct": moves.pct_change(
+                            a["time_median_us"], b["time_median_us"]
+                        ),
+                    },
+                    metric="time_median_us",
+                    before=a["time_median_us"],
+                    after=b["time_median_us"],
+                )
+                self.rows += place(
+                    self._where(b, "step", before), [found], primary=True
+                )
+
+    def _step_at(
+        self, name: str, v: Mapping[str, Any], a: dict[str, Any], b: dict[str, Any]
+    ) -> None:
+        ranked, total = step_causes(a, b)
+        where = self._where(b, "step", a["variant"])
+        if not ranked:
+            return
+        self.rows += place(where, ranked, primary=True)
+        if int(b["size"]) == self._step_key(name):
+            self.step_primary[name] = ranked[0].rule
+        info = [expectation(str(v.get("idea", "")), a, ranked, total)]
+        info += moves.regime_change(a, b)
+        info += moves.stall_moves(a, b)
+        info += moves.conflicts(a, b)
+        info += moves.traffic(a, b)
+        info += patterns.divergence_findings(a, b)
+        info += patterns.atomic_findings(a, b)
+        info += moves.spills(v.get("resources") or {})
+        info += moves.rule_changes(self.rules, a["variant"], name, int(b["size"]))
+        self.rows += place(where, info)
+
+    def _step_key(self, name: str) -> int:
+        """The size a step's outcome is read at: the largest size both were profiled."""
+        before = self.variants[name]["improves_on"]
+        both = [
+            n
+            for n in self.profile_sizes
+            if self.row(name, n).get("profiled") and self.row(before, n).get("profiled")
+        ]
+        return max(both) if both else self.key_size
+
+    def _stand(self, name: str) -> None:
+        if self.variants[name]["status"] != OK:
+            return
+        for n in sorted({*self.profile_sizes, self.key_size}):
+            r = self.row(name, n)
+            found = stand.stand(r) if r else None
+            if found is not None:
+                self.rows += place(self._where(r, "stand"), [found], primary=True)
+
+    def _conclusion(self, names: list[str]) -> None:
+        best = self._best(names)
+        if best is None:
+            return
+        steps = []
+        for name in names:
+            v = self.variants[name]
+            before = v.get("improves_on")
+            if not before or self.variants[before].get("input", "") != v.get(
+                "input", ""
+            ):
+                continue
+            r = self.row(name, self.key_size)
+            if r and r.get("status") == OK:
+                steps.append(
+                    ({**r, "step_of": before}, self.step_primary.get(name, ""))
+                )
+        verdict = stand.stand(best)
+        found = stand.conclusion(best, steps, verdict.rule if verdict else "")
+        self.rows += place(self._where(best, "conclusion"), found)
+
+
+def family_findings(
+    analysis: pd.DataFrame,
+    stalls: pd.DataFrame,
+    rules: pd.DataFrame,
+    ctx: Mapping[str, Any],
+) -> pd.DataFrame:
+    """``findings.csv`` of one family (see the module docstring for its groups)."""
+    return FamilyFindings(analysis, stalls, rules, ctx).run()
+
+
+def write_findings(analysis_dir: Path) -> pd.DataFrame:
+    """Read the analysis files of one family, write ``findings.csv`` beside them."""
+    import json
+
+    analysis = pd.read_csv(analysis_dir / "analysis.csv")
+    stalls = pd.read_csv(analysis_dir / "stalls.csv")
+    path = analysis_dir / "rules.csv"
+    rules = pd.read_csv(path) if path.stat().st_size > 1 else pd.DataFrame()
+    ctx = json.loads((analysis_dir / "context.json").read_text())
+    found = family_findings(analysis, stalls, rules, ctx)
+    found.to_csv(analysis_dir / "findings.csv", index=False, float_format="%.10g")
+    return found

@@ -1,0 +1,308 @@
+"""Causes: which mechanism a stall (or idle time) stands for, checked against its metrics.
+
+Each stall reason belongs to a group (:data:`GROUPS`); the group is named as a specific
+mechanism only where that mechanism's precondition holds on the launch's metrics, and
+as the generic one otherwise:
+
+- waits on global memory (``long_scoreboard``), the load/store queue (``lg_throttle``)
+  and store drain (``drain``) are *global atomics* when L2 atomics are at least half
+  the global load sectors, *uncoalesced stores* / *loads* when the sectors exceed what
+  the access width needs (:func:`loads_uncoalesced`, :func:`stores_uncoalesced`),
+  *local memory* when local traffic or spills exist, *excess DRAM traffic* in a
+  memory-bound launch that moves 1.5x the ideal bytes; else too few bytes in flight
+  (memory-bound) or plain memory latency;
+- the MIO stalls (``mio_throttle``, ``short_scoreboard``) are *bank conflicts* when
+  replays are at least 20% of shared wavefronts, *shared atomics* when there are any;
+- ``math_pipe_throttle`` is the *FP32 pipe* only when that pipe is busy (>= 60%);
+- ``selected`` + ``not_selected`` is *issue-bound* only when the issue slots are busy;
+- idle SM time is a grid smaller than the GPU (< 1 wave per SM), a tail effect (a
+  few waves with a small last one) or, with many waves, idle SMs without a tail claim.
+
+A value ncu reports as 0 or n/a for a ratio (sectors per request, bytes per sector,
+conflict share) never satisfies a precondition. Pure functions.
+"""
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from nsightflow.report.findings.model import num, ok, time_split
+from nsightflow.report.findings.record import Finding, msg
+
+GROUPS: dict[str, tuple[str, ...]] = {
+    "memory_wait": ("long_scoreboard",),
+    "lsu_queue": ("lg_throttle",),
+    "store_drain": ("drain",),
+    "shared_pipe": ("mio_throttle", "short_scoreboard"),
+    "barrier": ("barrier",),
+    "math_pipe": ("math_pipe_throttle",),
+    "dependency": ("wait",),
+    "membar": ("membar",),
+    "frontend": ("no_instruction", "branch_resolving", "imc_miss"),
+    "dispatch": ("dispatch_stall",),
+    "issue": ("selected", "not_selected"),
+    "other": ("tex_throttle", "sleeping", "misc"),
+    "idle": ("idle",),
+}
+BUSY_PCT = 60.0  # a pipe or issue slots this busy bind (ncu SpeedOfLight's line)
+HALF_SECTOR = 16.0  # bytes used per 32-byte sector below which half of it is wasted
+WIDEST_ACCESS_SECTORS = 16.0  # sectors a warp's 16-byte accesses touch, the most needed
+# Without the bytes-per-sector counters a request's width is unknown: only sectors well
+# beyond the widest access (a quarter more, so that a few scalar loads mixed into
+# 16-byte ones do not count) show scattered addresses.
+SCATTERED_SECTORS = 1.25 * WIDEST_ACCESS_SECTORS
+STORE_RESEND = 2.0  # store sectors per written sector: each sector sent twice or more
+CONFLICT_SHARE = 0.2  # conflict replays / shared wavefronts that make them a cause
+DRAM_EXCESS = 1.5  # DRAM bytes / ideal bytes that count as re-reading
+ATOMIC_SHARE = 0.5  # L2 atomic sectors / global load sectors: atomics dominate
+LOCAL_SHARE = 0.01  # local sectors / global sectors worth naming
+FEW_WAVES = 4.0  # at most this many waves per SM can leave a tail
+SMALL_LAST_WAVE = 0.5  # a last wave at most this full is a tail
+MIN_SHARE = 0.05  # a cause below this share of the time is not listed
+FEW_SHARED = 0.05  # shared loads+stores per issued instruction below which MIO is other
+
+
+def measured_ratio(row: Mapping[str, Any], key: str) -> float:
+    """A ratio metric, NaN where ncu gave 0 or nothing (0 means n/a for these)."""
+    value = num(row, key)
+    return value if ok(value) and value > 0 else math.nan
+
+
+def loads_uncoalesced(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Evidence that global loads fetch more sectors than their width needs, or None."""
+    used = measured_ratio(row, "ld_bytes_per_sector")
+    if ok(used):
+        if used >= HALF_SECTOR:
+            return None
+        return msg("ev_loads_bytes", used=used)
+    spr = measured_ratio(row, "sectors_per_request")
+    if ok(spr) and spr > SCATTERED_SECTORS:
+        return msg("ev_loads_sectors", spr=spr, need=WIDEST_ACCESS_SECTORS)
+    return None
+
+
+def stores_uncoalesced(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Evidence that global stores send more sectors than their width needs, or None."""
+    used = measured_ratio(row, "st_bytes_per_sector")
+    if ok(used):
+        if used >= HALF_SECTOR:
+            return None
+        return msg("ev_stores_bytes", used=used)
+    spr = measured_ratio(row, "st_sectors_per_request")
+    if ok(spr):
+        if spr <= SCATTERED_SECTORS:
+            return None
+        return msg("ev_stores_sectors", spr=spr, need=WIDEST_ACCESS_SECTORS)
+    resend = measured_ratio(row, "st_sectors_per_written_sector")
+    if ok(resend) and resend >= STORE_RESEND:
+        return msg("ev_stores_resent", ratio=resend)
+    return None
+
+
+def _atomics(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    atomics = num(row, "l2_atomic_sectors")
+    loads = num(row, "global_ld_sectors")
+    t = num(row, "ncu_time_us")
+    if not (ok(atomics) and atomics > 0 and ok(t) and t > 0):
+        return None
+    if ok(loads) and atomics < ATOMIC_SHARE * loads:
+        return None
+    return msg("ev_global_atomics", sectors=atomics, rate=atomics / t)
+
+
+def _local(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    local = num(row, "local_sectors")
+    glob = num(row, "global_ld_sectors") + num(row, "global_st_sectors")
+    if ok(local) and local > 0 and ok(glob) and local >= LOCAL_SHARE * glob:
+        return msg("ev_local_sectors", sectors=local)
+    spilled = num(row, "spill_bytes")
+    if ok(spilled) and spilled > 0:
+        return msg("ev_local_spills", nbytes=spilled)
+    return None
+
+
+def _dram_excess(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    moved, ideal = num(row, "dram_bytes"), num(row, "ideal_bytes")
+    if row.get("regime") != "memory" or not (ok(moved) and ok(ideal) and ideal > 0):
+        return None
+    if moved < DRAM_EXCESS * ideal:
+        return None
+    return msg(
+        "ev_dram_excess", ratio=moved / ideal, moved=moved / 1e6, ideal=ideal / 1e6
+    )
+
+
+def _memory_wait(row: Mapping[str, Any], group: str) -> tuple[str, dict[str, Any]]:
+    """Name a wait on global memory (or its queues) by the first precondition that holds."""
+    checks: list[tuple[str, dict[str, Any] | None]] = [
+        ("global_atomics", _atomics(row)),
+        (
+            "uncoalesced_stores",
+            stores_uncoalesced(row) if group != "memory_wait" else None,
+        ),
+        (
+            "uncoalesced_loads",
+            loads_uncoalesced(row) if group != "store_drain" else None,
+        ),
+        ("local_memory", _local(row) if group == "memory_wait" else None),
+        ("dram_excess", _dram_excess(row) if group == "memory_wait" else None),
+    ]
+    for name, evidence in checks:
+        if evidence is not None:
+            return name, evidence
+    if group == "lsu_queue":
+        return "lsu_queue", msg("ev_lsu_queue", requests=num(row, "global_ld_requests"))
+    if group == "store_drain":
+        return "store_drain", msg("ev_store_drain")
+    if row.get("regime") == "memory":
+        pct = _or_zero(num(row, "pct_of_copy_bw"))
+        spr = measured_ratio(row, "sectors_per_request")
+        if not ok(spr):
+            return "bytes_in_flight", msg("ev_bytes_in_flight_nospr", pct=pct)
+        return "bytes_in_flight", msg("ev_bytes_in_flight", pct=pct, spr=spr)
+    return "memory_latency", msg(
+        "ev_memory_latency", l2=_or_zero(num(row, "l2_hit_pct")), dram=_dram_pct(row)
+    )
+
+
+def _dram_pct(row: Mapping[str, Any]) -> float:
+    return _or_zero(num(row, "dram_pct"))
+
+
+def _or_zero(value: float) -> float:
+    return value if ok(value) else 0.0
+
+
+def _shared(row: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    share = measured_ratio(row, "smem_conflict_share")
+    if ok(share) and share >= CONFLICT_SHARE:
+        return "bank_conflicts", msg(
+            "ev_bank_conflicts",
+            share=100 * share,
+            ld=_or_zero(num(row, "smem_conflicts_ld")),
+            st=_or_zero(num(row, "smem_conflicts_st")),
+        )
+    atoms = num(row, "shared_atom_inst")
+    if ok(atoms) and atoms > 0:
+        return "shared_atomics", msg(
+            "ev_shared_atomics",
+            atoms=atoms,
+            conflicts=_or_zero(num(row, "smem_conflicts_atom")),
+        )
+    shared = num(row, "shared_ld_inst") + num(row, "shared_st_inst")
+    inst = num(row, "inst_executed")
+    per = shared / inst if ok(shared) and ok(inst) and inst > 0 else 0.0
+    if per < FEW_SHARED:
+        return "shared_pipe", msg("ev_mio_other", per=per)
+    return "shared_pipe", msg("ev_shared_pipe", per=per)
+
+
+def _pipe(row: Mapping[str, Any], group: str) -> tuple[str, dict[str, Any]]:
+    fma, issue = num(row, "fma_pct"), num(row, "issue_pct")
+    evidence = msg("ev_pipes", fma=_or_zero(fma), issue=_or_zero(issue))
+    if group == "math_pipe":
+        busy = ok(fma) and fma >= BUSY_PCT
+        return ("fp32_pipe" if busy else "math_pipe_other"), evidence
+    busy = ok(issue) and issue >= BUSY_PCT
+    return ("issue_bound" if busy else "issue"), evidence
+
+
+def _idle(row: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    waves = measured_ratio(row, "waves_per_sm")
+    if not ok(waves):
+        return "idle_sms", msg("ev_idle_unknown")
+    if waves < 1:
+        return "grid_too_small", msg(
+            "ev_grid_too_small", waves=waves, blocks=_or_zero(num(row, "grid_blocks"))
+        )
+    last = waves - math.floor(waves)
+    if waves <= FEW_WAVES and 0 < last <= SMALL_LAST_WAVE:
+        return "tail_effect", msg("ev_tail", waves=waves, last=100 * last)
+    return "idle_sms", msg("ev_idle", waves=waves)
+
+
+def name_group(row: Mapping[str, Any], group: str) -> tuple[str, dict[str, Any]]:
+    """The mechanism a stall group stands for on this launch, with its evidence."""
+    if group in ("memory_wait", "lsu_queue", "store_drain"):
+        return _memory_wait(row, group)
+    if group == "shared_pipe":
+        return _shared(row)
+    if group in ("math_pipe", "issue"):
+        return _pipe(row, group)
+    if group == "idle":
+        return _idle(row)
+    return group, msg(f"ev_{group}")
+
+
+@dataclass(frozen=True)
+class Cause:
+    """One mechanism's part of a launch's time."""
+
+    mechanism: str
+    time_us: float
+    share: float  # of ncu's time
+    reasons: tuple[str, ...]
+    evidence: dict[str, Any]
+
+
+def causes(row: Mapping[str, Any]) -> list[Cause]:
+    """The mechanisms a profiled launch's time goes to, largest first (>= 5% each).
+
+    Empty when the launch lacks the counts the split needs.
+    """
+    split = time_split(row)
+    if split is None:
+        return []
+    total = num(row, "ncu_time_us")
+    found: dict[str, Cause] = {}
+    for group, reasons in GROUPS.items():
+        us = sum(split.get(r, 0.0) for r in reasons)
+        if us <= 0:
+            continue
+        name, evidence = name_group(row, group)
+        if name in found:
+            old = found[name]
+            us += old.time_us
+            reasons = old.reasons + reasons
+            evidence = old.evidence
+        found[name] = Cause(name, us, us / total, tuple(reasons), evidence)
+    ranked = sorted(found.values(), key=lambda c: -c.time_us)
+    return [c for c in ranked if c.share >= MIN_SHARE]
+
+
+def cause_finding(row: Mapping[str, Any], cause: Cause) -> Finding:
+    """The record of one cause of a launch's time."""
+    return Finding(
+        rule=cause.mechanism,
+        params=msg(
+            "cause_state",
+            label=msg(f"mech_{cause.mechanism}"),
+            share=100 * cause.share,
+            us=cause.time_us,
+            total=num(row, "ncu_time_us"),
+            reasons=_reasons(cause.reasons),
+            evidence=cause.evidence,
+            fix=msg(f"fix_{cause.mechanism}"),
+        ),
+        metric=_metric(cause),
+        value=cause.time_us,
+        share=cause.share,
+        evidence=", ".join(cause.reasons),
+    )
+
+
+def _reasons(reasons: tuple[str, ...]) -> dict[str, Any]:
+    if reasons == ("idle",):
+        return msg("reasons_idle")
+    shown = [f"`{r}`" for r in reasons]
+    return msg("reasons_stalls", reasons=" + ".join(shown))
+
+
+def _metric(cause: Cause) -> str:
+    if cause.reasons == ("idle",):
+        return "gpu__time_duration.sum - active time"
+    return " + ".join(
+        f"smsp__average_warps_issue_stalled_{r}_per_issue_active.ratio"
+        for r in cause.reasons
+    )

@@ -1,0 +1,403 @@
+"""Metric facts behind the ranked causes: what a step moved, and a launch's notable state.
+
+Each rule states its precondition and stays silent otherwise: both sides measured, a
+ratio that ncu reports as 0 or n/a (sectors per request, branch uniformity, conflict
+share) is not a value, and the change exceeds the rule's threshold. These are ``info``
+records that the report lists after a step's or baseline's causes. Pure functions.
+"""
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.report.findings.causes import (
+    CONFLICT_SHARE,
+    SCATTERED_SECTORS,
+    measured_ratio,
+    stores_uncoalesced,
+)
+from nsightflow.report.findings.model import num, ok
+from nsightflow.report.findings.record import Finding, msg
+
+SECTORS_MOVED = 0.5  # sectors per request
+DRAM_MOVED_PCT = 5.0
+OCCUPANCY_MOVED_PP = 5.0
+CONFLICTS_FELL_SHARE = 0.05  # a conflict share worth saying it fell from
+STALL_MOVED_CYCLES = 0.5  # cycles per issued instruction
+STALLS_LISTED = 3
+OCC_GAP_PP = 20.0  # achieved below theoretical by this many points
+MANY_WAVES = 4.0  # with more waves per SM an occupancy gap is no tail effect
+RULE_MOVED_PP = 10.0
+
+
+def pct_change(before: float, after: float) -> float:
+    """Relative change in percent (NaN when undefined)."""
+    if not ok(before) or not ok(after) or before == 0:
+        return math.nan
+    return 100.0 * (after - before) / before
+
+
+def _both(
+    a: Mapping[str, Any], b: Mapping[str, Any], key: str, ratio: bool
+) -> tuple[float, float]:
+    if ratio:
+        return measured_ratio(a, key), measured_ratio(b, key)
+    return num(a, key), num(b, key)
+
+
+def traffic(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
+    """Sectors per load and store request, DRAM bytes, occupancy, registers moved."""
+    found = []
+    x, y = _both(a, b, "sectors_per_request", ratio=True)
+    if ok(x) and ok(y) and abs(y - x) > SECTORS_MOVED:
+        found.append(
+            Finding(
+                "sectors_moved",
+                params={"before": x, "after": y, "reading": msg(_sectors_key(y))},
+                metric="l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum / requests",
+                before=x,
+                after=y,
+                threshold=SECTORS_MOVED,
+            )
+        )
+    found += _stores(a, b)
+    x, y = num(a, "dram_bytes"), num(b, "dram_bytes")
+    change = pct_change(x, y)
+    if ok(change) and abs(change) > DRAM_MOVED_PCT:
+        found.append(
+            Finding(
+                "dram_moved",
+                params={"before": x / 1e6, "after": y / 1e6},
+                metric="dram__bytes_read.sum + dram__bytes_write.sum",
+                before=x,
+                after=y,
+                threshold=DRAM_MOVED_PCT,
+            )
+        )
+    x, y = _both(a, b, "achieved_occupancy_pct", ratio=True)
+    if ok(x) and ok(y) and abs(y - x) > OCCUPANCY_MOVED_PP:
+        found.append(
+            Finding(
+                "occupancy_moved",
+                params={"before": x, "after": y},
+                metric="sm__warps_active.avg.pct_of_peak_sustained_active",
+                before=x,
+                after=y,
+                threshold=OCCUPANCY_MOVED_PP,
+            )
+        )
+    x, y = _both(a, b, "registers", ratio=True)
+    if ok(x) and ok(y) and x != y:
+        found.append(
+            Finding(
+                "registers_moved",
+                params={"before": x, "after": y},
+                metric="launch__registers_per_thread",
+                before=x,
+                after=y,
+            )
+        )
+    return found
+
+
+def _stores(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
+    """Stores that became coalesced or uncoalesced (by the same evidence as a cause)."""
+    if not (_stores_measured(a) and _stores_measured(b)):
+        return []
+    was, now = stores_uncoalesced(a), stores_uncoalesced(b)
+    if (was is None) == (now is None):
+        return []
+    x = num(a, "global_st_sectors")
+    y = num(b, "global_st_sectors")
+    return [
+        Finding(
+            "stores_fixed" if now is None else "stores_broken",
+            params={
+                "before": _zero(x),
+                "after": _zero(y),
+                "evidence": was if now is None else now,
+            },
+            metric="l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+            before=x,
+            after=y,
+        )
+    ]
+
+
+def _stores_measured(row: Mapping[str, Any]) -> bool:
+    """Whether any metric that shows store coalescing was measured (and not n/a)."""
+    keys = (
+        "st_bytes_per_sector",
+        "st_sectors_per_request",
+        "st_sectors_per_written_sector",
+    )
+    return any(ok(measured_ratio(row, k)) for k in keys)
+
+
+def _zero(value: float) -> float:
+    return value if ok(value) else 0.0
+
+
+def _sectors_key(sectors: float) -> str:
+    """How to read global load sectors per request (32-byte sectors, 32 lanes).
+
+    A warp's 32 coalesced 4-byte loads touch 4 sectors, its 16-byte loads 16: fewer
+    than 4 means idle lanes or shared addresses, well beyond 16 scattered addresses.
+    """
+    if sectors > SCATTERED_SECTORS:
+        return "sectors_scattered"
+    if sectors < 3.5:
+        return "sectors_sparse"
+    return "sectors_dense"
+
+
+def conflicts(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
+    """Shared-memory bank conflicts a step added or removed (loads and stores)."""
+    ca = _sum(b, "smem_conflicts_ld", "smem_conflicts_st")
+    cb = _sum(a, "smem_conflicts_ld", "smem_conflicts_st")
+    share_a = measured_ratio(b, "smem_conflict_share")
+    share_b = measured_ratio(a, "smem_conflict_share")
+    metric = "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum`"
+    if ca > cb and ok(share_a):
+        severity = (
+            "conflicts_costly" if share_a >= CONFLICT_SHARE else "conflicts_minor"
+        )
+        return [
+            Finding(
+                "conflicts_rose",
+                params={
+                    "before": cb,
+                    "after": ca,
+                    "metric": metric,
+                    "share": 100 * share_a,
+                    "severity": msg(severity),
+                },
+                metric=metric.strip("`"),
+                before=cb,
+                after=ca,
+            )
+        ]
+    if ok(share_b) and share_b >= CONFLICTS_FELL_SHARE and ca < 0.5 * cb:
+        after_share = share_a if ok(share_a) else 0.0
+        verb = (
+            "conflicts_removed"
+            if after_share < CONFLICTS_FELL_SHARE
+            else ("conflicts_reduced")
+        )
+        return [
+            Finding(
+                "conflicts_fell",
+                params={
+                    "verb": msg(verb),
+                    "before": cb,
+                    "after": ca,
+                    "metric": metric,
+                    "share_before": 100 * share_b,
+                    "share_after": 100 * after_share,
+                },
+                metric=metric.strip("`"),
+                before=cb,
+                after=ca,
+            )
+        ]
+    return []
+
+
+def _sum(row: Mapping[str, Any], *cols: str) -> float:
+    return float(sum(num(row, c) for c in cols if ok(num(row, c))))
+
+
+def stall_moves(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
+    """The stall reasons that moved most (cycles per issued instruction)."""
+    moved = []
+    for key in sorted(set(a) | set(b)):
+        if not key.startswith("stall_"):
+            continue
+        x, y = _zero(num(a, key)), _zero(num(b, key))
+        if abs(y - x) >= STALL_MOVED_CYCLES:
+            moved.append((key.removeprefix("stall_"), x, y))
+    moved.sort(key=lambda t: -abs(t[2] - t[1]))
+    return [
+        Finding(
+            "stall_rose" if y > x else "stall_fell",
+            params={
+                "reason": reason,
+                "x": x,
+                "y": y,
+                "metric": f"smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio",
+            },
+            metric=f"smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio",
+            before=x,
+            after=y,
+            threshold=STALL_MOVED_CYCLES,
+        )
+        for reason, x, y in moved[:STALLS_LISTED]
+    ]
+
+
+def regime_change(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
+    """The step moves the kernel to another regime (memory, compute, latency)."""
+    x, y = str(a.get("regime") or ""), str(b.get("regime") or "")
+    if not x or not y or x == y:
+        return []
+    return [
+        Finding(
+            "regime_changed",
+            params={
+                "before": msg(f"regime_{x}"),
+                "after": msg(f"regime_{y}"),
+                "basis": str(b.get("regime_basis") or ""),
+            },
+            metric="regime",
+            evidence=f"{x} -> {y}",
+        )
+    ]
+
+
+def occupancy_state(row: Mapping[str, Any]) -> list[Finding]:
+    """What caps theoretical occupancy, and an achieved occupancy far below it."""
+    limits = {
+        k: num(row, k)
+        for k in (
+            "occ_limit_registers",
+            "occ_limit_shared_mem",
+            "occ_limit_warps",
+            "occ_limit_blocks",
+        )
+    }
+    limits = {k: v for k, v in limits.items() if ok(v)}
+    theoretical = num(row, "theoretical_occupancy_pct")
+    achieved = measured_ratio(row, "achieved_occupancy_pct")
+    found = []
+    if limits and ok(theoretical) and theoretical < 100:
+        key = min(limits, key=lambda k: limits[k])
+        found.append(
+            Finding(
+                "occupancy_capped",
+                params={
+                    "theoretical": theoretical,
+                    "limiter": msg("limiter_" + key.removeprefix("occ_limit_")),
+                    "blocks": limits[key],
+                    "metric": f"launch__occupancy_limit_{key.removeprefix('occ_limit_')}",
+                },
+                metric=f"launch__occupancy_limit_{key.removeprefix('occ_limit_')}",
+                value=theoretical,
+                threshold=100.0,
+            )
+        )
+    waves = measured_ratio(row, "waves_per_sm")
+    if ok(theoretical) and ok(achieved) and theoretical - achieved > OCC_GAP_PP:
+        if ok(waves) and waves > MANY_WAVES:
+            found.append(
+                Finding(
+                    "occupancy_gap",
+                    params={
+                        "achieved": achieved,
+                        "theoretical": theoretical,
+                        "waves": waves,
+                    },
+                    metric="sm__warps_active.avg.pct_of_peak_sustained_active",
+                    value=achieved,
+                    threshold=theoretical - OCC_GAP_PP,
+                )
+            )
+    return found
+
+
+def spills(resources: Mapping[str, Any]) -> list[Finding]:
+    """Register spills ptxas reported."""
+    stores = resources.get("spill_store_bytes", 0) or 0
+    loads = resources.get("spill_load_bytes", 0) or 0
+    if not (stores or loads):
+        return []
+    return [
+        Finding(
+            "spills",
+            params={
+                "stores": stores,
+                "loads": loads,
+                "registers": resources.get("registers"),
+            },
+            metric="ptxas spill stores + loads",
+            value=float(stores + loads),
+            threshold=0.0,
+        )
+    ]
+
+
+def dram_state(row: Mapping[str, Any]) -> list[Finding]:
+    """DRAM bytes against the ideal (where DRAM saw the traffic)."""
+    moved, ideal = num(row, "dram_bytes"), num(row, "ideal_bytes")
+    if not (ok(moved) and ok(ideal) and ideal > 0 and moved > 0):
+        return []
+    ratio = moved / ideal
+    return [
+        Finding(
+            "dram_traffic",
+            params={
+                "ratio": ratio,
+                "moved": moved / 1e6,
+                "ideal": ideal / 1e6,
+                "verdict": msg(_dram_verdict(ratio)),
+            },
+            metric="dram__bytes_read.sum + dram__bytes_write.sum",
+            value=ratio,
+            threshold=1.2,
+        )
+    ]
+
+
+BELOW_IDEAL = 0.8  # DRAM bytes / ideal below which part of the data never left the L2
+
+
+def _dram_verdict(ratio: float) -> str:
+    if ratio < BELOW_IDEAL:
+        return "dram_below_ideal"
+    return "dram_absorbed" if ratio < 1.2 else "dram_reread"
+
+
+def rule_changes(
+    rules: pd.DataFrame, before: str, after: str, size: int
+) -> list[Finding]:
+    """Nsight Compute's optimization rules that appeared or went with a step."""
+    if rules.empty:
+        return []
+    opt = rules[(rules["type"] == "optimization") & (rules["size"] == size)]
+
+    def by_rule(variant: str) -> dict[str, float]:
+        rows = opt[opt["variant"] == variant]
+        return {
+            str(r["rule"]): float(r["speedup_pct"]) for r in rows.to_dict("records")
+        }
+
+    a, b = by_rule(before), by_rule(after)
+    found = [
+        Finding("rule_new", params={"rule": r, "pct": _pct(b[r])}, metric=r)
+        for r in sorted(set(b) - set(a))
+    ]
+    found += [
+        Finding(
+            "rule_gone",
+            params={"rule": r, "before": before, "pct": _pct(a[r])},
+            metric=r,
+        )
+        for r in sorted(set(a) - set(b))
+    ]
+    for r in sorted(set(a) & set(b)):
+        if ok(a[r]) and ok(b[r]) and abs(b[r] - a[r]) >= RULE_MOVED_PP:
+            found.append(
+                Finding(
+                    "rule_moved",
+                    params={"rule": r, "before": a[r], "after": b[r]},
+                    metric=r,
+                    before=a[r],
+                    after=b[r],
+                )
+            )
+    return found
+
+
+def _pct(value: float) -> Any:
+    return "n/a" if not ok(value) else msg("up_to_pct", pct=value)

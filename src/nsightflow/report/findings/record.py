@@ -1,0 +1,171 @@
+"""Findings as data: the record every diagnosis rule returns, and how it becomes text.
+
+A rule returns :class:`Finding` records (or nothing when its precondition does not hold);
+:mod:`nsightflow.report.findings.build` places them (family, variant, size, section,
+role) and writes ``findings.csv`` with :data:`COLUMNS`:
+
+- ``section``: ``headline``, ``sweep``, ``baseline``, ``plan``, ``step``, ``stand`` or
+  ``conclusion``; ``step_of`` the variant a step starts from (else empty).
+- ``rule``: stable snake_case id, also the catalogue key of its sentence; ``role``
+  ``primary`` (one per baseline, step and stand at each size), ``secondary`` (ranked
+  rivals of the primary) or ``info``; ``rank`` orders the records of one group.
+- ``metric``, ``value``, ``threshold``: the ncu metric (or derived quantity) the rule
+  read, its value and the threshold of its precondition; ``before`` / ``after`` for
+  changes; ``share_of_change``: the part of a step's time change (or of a launch's
+  time) the finding accounts for; ``evidence``: other metrics it cites.
+- ``message``: the sentence in English; ``params``: its fields as JSON, from which
+  :func:`render` writes it in any language of the catalogue.
+
+A field whose value is ``{"@": key, ...}`` is itself a message (rendered first), so a
+record holds no language-bound text.
+"""
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.report.i18n import T, language
+
+COLUMNS = [
+    "family",
+    "variant",
+    "size",
+    "section",
+    "step_of",
+    "regime",
+    "rule",
+    "role",
+    "rank",
+    "metric",
+    "value",
+    "threshold",
+    "before",
+    "after",
+    "share_of_change",
+    "evidence",
+    "message",
+    "params",
+]
+SECTIONS = ("headline", "sweep", "baseline", "plan", "step", "stand", "conclusion")
+ROLES = ("primary", "secondary", "info")
+NAN = math.nan
+
+
+def msg(key: str, /, **fields: Any) -> dict[str, Any]:
+    """A message as a field of another: rendered with its own template first."""
+    return {"@": key, **fields}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What one rule found: its sentence's key and fields, and the numbers behind it."""
+
+    rule: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    metric: str = ""
+    value: float = NAN
+    threshold: float = NAN
+    before: float = NAN
+    after: float = NAN
+    share: float = NAN
+    evidence: str = ""
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a group of findings belongs in the report."""
+
+    family: str
+    variant: str
+    size: int
+    section: str
+    step_of: str = ""
+    regime: str = ""
+
+
+def render(rule: str, params: Mapping[str, Any]) -> str:
+    """The sentence of ``rule`` in the current language, nested messages first.
+
+    ``params`` with an ``@`` key name their template themselves (several rules share
+    one sentence shape); otherwise the rule's id is the catalogue key.
+    """
+    if "@" in params:
+        return str(_field(params))
+    return T(rule, **{k: _field(v) for k, v in params.items()})
+
+
+def _field(value: Any) -> Any:
+    if isinstance(value, Mapping) and "@" in value:
+        return render(value["@"], {k: v for k, v in value.items() if k != "@"})
+    if isinstance(value, list):
+        return ", ".join(str(_field(v)) for v in value)
+    return value
+
+
+def place(
+    where: Where, findings: list[Finding], primary: bool = False
+) -> list[dict[str, Any]]:
+    """Rows of ``findings.csv`` for one group, in order.
+
+    Args:
+        where: The group's place in the report.
+        findings: Ranked findings (the first is the primary one if ``primary``).
+        primary: Whether the first finding is the group's primary finding and the
+            rest its secondary rivals; else every finding is ``info``.
+    """
+    rows = []
+    for rank, f in enumerate(findings, start=1):
+        role = ("primary" if rank == 1 else "secondary") if primary else "info"
+        rows.append(row(where, f, role, rank))
+    return rows
+
+
+def row(where: Where, f: Finding, role: str, rank: int) -> dict[str, Any]:
+    """One row of ``findings.csv``."""
+    with language("en"):
+        message = render(f.rule, f.params)
+    return {
+        "family": where.family,
+        "variant": where.variant,
+        "size": where.size,
+        "section": where.section,
+        "step_of": where.step_of,
+        "regime": where.regime,
+        "rule": f.rule,
+        "role": role,
+        "rank": rank,
+        "metric": f.metric,
+        "value": f.value,
+        "threshold": f.threshold,
+        "before": f.before,
+        "after": f.after,
+        "share_of_change": f.share,
+        "evidence": f.evidence,
+        "message": message,
+        "params": json.dumps(_plain(f.params), ensure_ascii=False, sort_keys=True),
+    }
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready fields: numpy numbers as Python ones."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if hasattr(value, "item"):
+        return value.item()
+    return value
+
+
+def frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """``findings.csv`` as a frame (columns :data:`COLUMNS`, possibly no rows)."""
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def render_row(record: Mapping[str, Any]) -> str:
+    """A stored finding's sentence in the current language (from its ``params``)."""
+    return render(str(record["rule"]), json.loads(str(record["params"])))

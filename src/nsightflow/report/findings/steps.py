@@ -1,0 +1,345 @@
+"""Why a step changed the time: its factors ranked by how much of the change each makes.
+
+:func:`nsightflow.report.findings.model.step_terms` splits ``ln(t1/t0)`` of the two
+profiled launches exactly into factors (the warp-cycles of each stall reason, the
+issue cycles of the instructions, occupancy, clock, idle SM time). The stall reasons are grouped and named as mechanisms
+(:mod:`nsightflow.report.findings.causes`, on the launch where the group is larger), and
+factors naming the same mechanism are added. The factor that moved the time most in
+the direction it went is the step's primary cause; the others that alone change the
+time by 5% or more are its secondary causes (those that pushed the other way too, as
+what offset it). Below a 2% change the primary finding says the time did not change.
+
+What the step was expected to do is read from its idea (:data:`EXPECTED_BY_IDEA`,
+words of the manifest's one-line idea) and from the previous variant's diagnosis (its
+largest cause); the record says whether that is what the counters show. Pure functions.
+"""
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from nsightflow.report.findings.causes import GROUPS, causes, name_group
+from nsightflow.report.findings.model import alone, num, ok, step_terms, time_split
+from nsightflow.report.findings.record import Finding, msg
+
+UNCHANGED = math.log(1.02)  # below a 2% change of ncu's time: no change
+MIN_ALONE_PCT = 5.0  # a factor that alone changes the time less is not listed
+FACTORS = ("occupancy", "clock")
+
+# What a step's idea sets out to reduce, read from the manifest's idea text (a
+# heuristic over our ladders' words: case-insensitive regular expression ->
+# mechanisms of :mod:`nsightflow.report.findings.causes`).
+EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"pad|swizzl|without bank conflicts|conflicts disappear", ("bank_conflicts",)),
+    (r"float4|vector|16-byte|wider", ("issue", "bytes_in_flight", "lsu_queue")),
+    (
+        r"coarsen|per thread|outputs? of a|reus|strip|two vertically|outer product",
+        ("issue",),
+    ),
+    (r"double.buffer|two shared buffers|overlap", ("barrier", "memory_latency")),
+    (
+        r"shared[- ]memory tile|tiles? of|staged|tile scan|tiled",
+        ("memory_latency", "bytes_in_flight", "dram_excess", "lsu_queue"),
+    ),
+    (r"privati|sub-histogram|shared-memory histogram", ("global_atomics",)),
+    (r"fewer lanes per shared address|4 lanes", ("shared_atomics",)),
+    (r"shuffle", ("barrier", "shared_pipe", "issue")),
+    (r"sequential addressing|divergen|lanes? idle", ("issue",)),
+    (r"grid-stride|one wave", ("idle_sms", "tail_effect", "issue")),
+    (r"coalesc|column-major", ("uncoalesced_loads", "uncoalesced_stores")),
+    (r"bytes instead|without its padding", ("dram_excess", "bytes_in_flight")),
+    (r"work-efficient|adds per element|~2 adds", ("issue",)),
+)
+
+
+def expected_mechanisms(idea: str) -> list[str]:
+    """Mechanisms a step's idea sets out to reduce (empty when no word matches)."""
+    found: list[str] = []
+    for pattern, mechanisms in EXPECTED_BY_IDEA:
+        if re.search(pattern, idea, flags=re.IGNORECASE):
+            found += [m for m in mechanisms if m not in found]
+    return found
+
+
+def _grouped(
+    before: Mapping[str, Any], after: Mapping[str, Any], terms: Mapping[str, float]
+) -> dict[str, dict[str, Any]]:
+    """Terms per mechanism: each stall group named on the side where it is larger."""
+    out: dict[str, dict[str, Any]] = {}
+    for group, reasons in GROUPS.items():
+        term = sum(terms.get(r, 0.0) for r in reasons)
+        if term == 0.0:
+            continue
+        row = after if term > 0 else before
+        name, found = name_group(row, group)
+        # say whose metrics the evidence is: the launch where the group is larger;
+        # for the issue cycles, which instructions changed
+        evidence = (
+            _factor_evidence(before, after, "instructions")
+            if group == "issue"
+            else msg("ev_in", variant=str(row.get("variant", "")), evidence=found)
+        )
+        entry = out.setdefault(name, {"term": 0.0, "reasons": (), "evidence": evidence})
+        entry["term"] += term
+        entry["reasons"] += reasons
+    for factor in FACTORS:
+        out.setdefault(factor, {"term": 0.0, "reasons": (), "evidence": None})
+        out[factor]["term"] += terms[factor]
+    return out
+
+
+def step_causes(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> tuple[list[Finding], float]:
+    """The step's ranked causes (primary first) and ``ln`` of ncu's time ratio.
+
+    Empty when either launch lacks a factor of the split (not profiled).
+    """
+    terms = step_terms(before, after)
+    if not terms:
+        return [], math.nan
+    total = math.log(num(after, "ncu_time_us") / num(before, "ncu_time_us"))
+    grouped = _grouped(before, after, terms)
+    if abs(total) < UNCHANGED:
+        ranked = sorted(grouped.items(), key=lambda kv: -abs(kv[1]["term"]))
+        listed = [kv for kv in ranked if abs(alone(kv[1]["term"])) >= MIN_ALONE_PCT]
+        head = Finding(
+            "step_unchanged",
+            params={"pct": alone(total)},
+            metric="gpu__time_duration.sum",
+            before=num(before, "ncu_time_us"),
+            after=num(after, "ncu_time_us"),
+            share=1.0,
+        )
+        return [head] + [_change(before, after, n, e, total) for n, e in listed], total
+    sign = 1.0 if total > 0 else -1.0
+    ranked = sorted(grouped.items(), key=lambda kv: -sign * kv[1]["term"])
+    listed = [
+        kv
+        for i, kv in enumerate(ranked)
+        if i == 0 or abs(alone(kv[1]["term"])) >= MIN_ALONE_PCT
+    ]
+    found = [_change(before, after, n, e, total) for n, e in listed]
+    bytes_moved = dram_time_change(before, after)
+    return ([bytes_moved] if bytes_moved else []) + found, total
+
+
+DRAM_SATURATED_PCT = 60.0  # a side whose DRAM runs this close to the copy bandwidth
+DRAM_BYTES_MOVED = 0.2  # relative change of DRAM bytes that can decide a step
+DRAM_SHARE = 0.5  # the DRAM-time change must account for this much of the change
+
+
+def dram_time_change(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> Finding | None:
+    """The DRAM bytes a step moved, at the measured copy bandwidth, as its cause.
+
+    Only where DRAM runs near the copy bandwidth on one side (its time is its bytes
+    over the bandwidth), the bytes changed by a fifth or more, and their time change
+    at the copy bandwidth accounts for half of ncu's time change or more, in its
+    direction. The count of instructions that fell with the loads is then a
+    consequence, not a rival cause.
+    """
+    copy = num(after, "copy_gbps")
+    x, y = num(before, "dram_bytes"), num(after, "dram_bytes")
+    t0, t1 = num(before, "ncu_time_us"), num(after, "ncu_time_us")
+    saturated = max(num(before, "dram_pct"), num(after, "dram_pct"))
+    if not all(ok(v) and v > 0 for v in (copy, x, y, t0, t1)) or t0 == t1:
+        return None
+    if not (ok(saturated) and saturated >= DRAM_SATURATED_PCT):
+        return None
+    if abs(y - x) < DRAM_BYTES_MOVED * x:
+        return None
+    d0, d1 = x / copy / 1e3, y / copy / 1e3  # us at the copy bandwidth
+    share = (d1 - d0) / (t1 - t0)
+    if share < DRAM_SHARE:
+        return None
+    return Finding(
+        rule="dram_bytes",
+        params=msg(
+            "cause_change",
+            label=msg("mech_dram_bytes"),
+            alone=100 * (d1 - d0) / t0,
+            detail=msg("detail_dram_bytes", x=x / 1e6, y=y / 1e6, d0=d0, d1=d1),
+            evidence=msg("ev_dram_bytes", pct=saturated),
+        ),
+        metric="dram__bytes_read.sum + dram__bytes_write.sum",
+        before=x,
+        after=y,
+        threshold=DRAM_SATURATED_PCT,
+        share=share,
+    )
+
+
+def _change(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    name: str,
+    entry: Mapping[str, Any],
+    total: float,
+) -> Finding:
+    """The record of one factor of a step's change."""
+    term = float(entry["term"])
+    detail, metric, x, y = _detail(before, after, name, entry["reasons"])
+    evidence = entry["evidence"] or _factor_evidence(before, after, name)
+    unchanged = abs(total) < UNCHANGED  # shares of a near-zero change mean nothing
+    fields = {
+        "label": msg(f"mech_{name}"),
+        "alone": alone(term),
+        "detail": detail,
+        "evidence": evidence,
+    }
+    return Finding(
+        rule=name,
+        params=msg("cause_change", **fields),
+        metric=metric,
+        before=x,
+        after=y,
+        share=math.nan if unchanged else term / total,
+        evidence=", ".join(entry["reasons"]),
+    )
+
+
+def _factor_evidence(
+    before: Mapping[str, Any], after: Mapping[str, Any], name: str
+) -> dict[str, Any]:
+    """The counts behind a change of instructions, occupancy or clock."""
+    if name == "instructions":
+
+        def m(row: Mapping[str, Any], *keys: str) -> float:
+            values = [num(row, k) for k in keys]
+            return sum(v for v in values if ok(v)) / 1e6
+
+        return msg(
+            "ev_instructions",
+            ld0=m(before, "global_ld_requests"),
+            ld1=m(after, "global_ld_requests"),
+            sh0=m(before, "shared_ld_inst", "shared_st_inst"),
+            sh1=m(after, "shared_ld_inst", "shared_st_inst"),
+            f0=m(before, "ffma") / 32,
+            f1=m(after, "ffma") / 32,
+        )
+    if name == "occupancy":
+        return msg(
+            "ev_occupancy",
+            r0=_zero(num(before, "registers")),
+            r1=_zero(num(after, "registers")),
+            t0=_zero(num(before, "theoretical_occupancy_pct")),
+            t1=_zero(num(after, "theoretical_occupancy_pct")),
+        )
+    return msg("ev_clock")
+
+
+def _zero(value: float) -> float:
+    return value if ok(value) else 0.0
+
+
+def _detail(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    name: str,
+    reasons: tuple[str, ...],
+) -> tuple[dict[str, Any], str, float, float]:
+    """What moved for one factor: a message, its metric, before and after."""
+    if name == "occupancy":
+        x, y = (
+            num(before, "achieved_occupancy_pct"),
+            num(after, "achieved_occupancy_pct"),
+        )
+        return (
+            msg("detail_occupancy", x=x, y=y),
+            ("sm__warps_active.avg.pct_of_peak_sustained_active"),
+            x,
+            y,
+        )
+    if name == "clock":
+        x, y = num(before, "sm_hz"), num(after, "sm_hz")
+        return (
+            msg("detail_clock", x=x / 1e9, y=y / 1e9),
+            ("sm__cycles_elapsed.avg.per_second"),
+            x,
+            y,
+        )
+    if reasons == ("idle",):
+        x, y = _idle_pct(before), _idle_pct(after)
+        return (
+            msg("detail_idle", x=x, y=y),
+            "idle share of gpu__time_duration.sum",
+            x,
+            y,
+        )
+    i0, i1 = num(before, "inst_executed"), num(after, "inst_executed")
+    c0 = sum(_cycles(before, r) for r in reasons)
+    c1 = sum(_cycles(after, r) for r in reasons)
+    text = " + ".join(f"`{r}`" for r in reasons)
+    metric = " + ".join(
+        f"smsp__average_warps_issue_stalled_{r}_per_issue_active.ratio" for r in reasons
+    )
+    detail = msg(
+        "detail_stalls",
+        reasons=text,
+        x=c0 * i0 / 1e6,
+        y=c1 * i1 / 1e6,
+        cx=c0,
+        cy=c1,
+        ix=i0 / 1e6,
+        iy=i1 / 1e6,
+    )
+    return detail, metric + " x smsp__inst_executed.sum", c0 * i0, c1 * i1
+
+
+def _cycles(row: Mapping[str, Any], reason: str) -> float:
+    """Warp cycles per issued instruction of one reason (``selected``: 1, the issue)."""
+    if reason == "selected":
+        return 1.0
+    value = num(row, f"stall_{reason}")
+    return value if ok(value) else 0.0
+
+
+def _idle_pct(row: Mapping[str, Any]) -> float:
+    """% of ncu's time the SMs sat idle (0 without the counts or when none)."""
+    split = time_split(row)
+    return 0.0 if split is None else 100 * split["idle"] / num(row, "ncu_time_us")
+
+
+def expectation(
+    idea: str, previous: Mapping[str, Any], ranked: list[Finding], total: float
+) -> Finding:
+    """Expected (from the idea and the previous diagnosis) against observed."""
+    expected = expected_mechanisms(idea)
+    top = causes(previous)
+    prev = top[0].mechanism if top else ""
+    if prev and prev not in expected:
+        expected.append(prev)
+    helped = [
+        f.rule
+        for f in ranked
+        if f.rule in expected and ok(f.share) and f.share * total < 0
+    ]
+    observed = ranked[0].rule if ranked else ""
+    faster = total < 0
+    if observed == "step_unchanged":
+        verdict = "expect_unchanged"
+    elif not expected:
+        verdict = "expect_unknown"
+    elif helped:
+        verdict = "expect_met" if faster else "expect_offset"
+    else:
+        verdict = "expect_other" if faster else "expect_not_met"
+    return Finding(
+        "expected_observed",
+        params=msg(
+            "expected_observed",
+            expected=[msg(f"mech_{m}") for m in expected] or [msg("mech_unknown")],
+            previous=msg(f"mech_{prev}") if prev else msg("mech_unknown"),
+            observed=msg(f"mech_{observed}") if observed else msg("mech_unknown"),
+            verdict=msg(
+                verdict,
+                helped=[msg(f"mech_{m}") for m in helped],
+                observed=msg(f"mech_{observed}") if observed else msg("mech_unknown"),
+            ),
+        ),
+        metric="expected: " + ", ".join(expected),
+        evidence="observed: " + observed,
+    )

@@ -1,0 +1,742 @@
+# ruff: noqa: RUF001  (Chinese templates use full-width punctuation on purpose)
+"""Templates of the diagnosis (issue 15): causes, their evidence and fixes, merged into the catalogue.
+
+Keys: ``mech_<m>`` the name of a mechanism, ``ev_<...>`` the metrics that show it,
+``fix_<m>`` what helps, ``cause_state`` / ``cause_change`` the sentences that rank a
+cause of a launch's time or of a step's change. Mechanisms are those of
+:mod:`nsightflow.report.findings.causes` plus the step factors ``instructions``,
+``occupancy``, ``clock``. Same format as :mod:`nsightflow.report.i18n.catalogue`.
+"""
+
+MECHANISMS: dict[str, dict[str, str]] = {
+    "mech_global_atomics": {"en": "Global atomics in L2", "zh": "L2 中的全局原子操作"},
+    "mech_uncoalesced_loads": {
+        "en": "Uncoalesced global loads",
+        "zh": "未合并的全局加载",
+    },
+    "mech_uncoalesced_stores": {
+        "en": "Uncoalesced global stores",
+        "zh": "未合并的全局存储",
+    },
+    "mech_local_memory": {
+        "en": "Local memory (spills)",
+        "zh": "local memory（寄存器溢出）",
+    },
+    "mech_dram_excess": {"en": "Excess DRAM traffic", "zh": "多余的 DRAM 流量"},
+    "mech_bytes_in_flight": {
+        "en": "Too few bytes in flight for the DRAM bandwidth",
+        "zh": "在途字节不足以用满 DRAM 带宽",
+    },
+    "mech_memory_latency": {"en": "Global-memory latency", "zh": "全局内存延迟"},
+    "mech_dram_bytes": {"en": "DRAM bytes", "zh": "DRAM 字节数"},
+    "mech_lsu_queue": {"en": "Load/store queue full", "zh": "load/store 队列已满"},
+    "mech_store_drain": {"en": "Store drain", "zh": "存储排空"},
+    "mech_bank_conflicts": {
+        "en": "Shared-memory bank conflicts",
+        "zh": "共享内存 bank 冲突",
+    },
+    "mech_shared_atomics": {"en": "Shared-memory atomics", "zh": "共享内存原子操作"},
+    "mech_shared_pipe": {
+        "en": "Shared-memory pipe (MIO)",
+        "zh": "共享内存流水线（MIO）",
+    },
+    "mech_barrier": {"en": "Barriers (__syncthreads)", "zh": "屏障（__syncthreads）"},
+    "mech_fp32_pipe": {"en": "FP32 pipe busy", "zh": "FP32 流水线繁忙"},
+    "mech_math_pipe_other": {
+        "en": "A math pipe other than FP32 FMA",
+        "zh": "FP32 FMA 之外的运算流水线",
+    },
+    "mech_issue_bound": {
+        "en": "Instruction issue (issue slots busy)",
+        "zh": "指令发射（发射槽繁忙）",
+    },
+    "mech_issue": {
+        "en": "Instruction issue (the instruction count)",
+        "zh": "指令发射（指令数）",
+    },
+    "mech_dependency": {"en": "Instruction dependencies", "zh": "指令依赖"},
+    "mech_membar": {"en": "Memory fences", "zh": "内存栅栏"},
+    "mech_frontend": {"en": "Instruction fetch and branches", "zh": "取指与分支"},
+    "mech_dispatch": {
+        "en": "Dispatch stalls",
+        "zh": "分派停顿（dispatch stall）",
+    },
+    "mech_other": {"en": "Other stalls", "zh": "其他停顿"},
+    "mech_grid_too_small": {
+        "en": "Grid smaller than the GPU",
+        "zh": "grid 小于 GPU 的容量",
+    },
+    "mech_tail_effect": {
+        "en": "Tail effect (a small last wave)",
+        "zh": "尾部效应（最后一波很小）",
+    },
+    "mech_idle_sms": {"en": "Idle SM time", "zh": "SM 空闲时间"},
+    "mech_occupancy": {
+        "en": "Occupancy (resident warps)",
+        "zh": "占用率（驻留 warp 数）",
+    },
+    "mech_clock": {"en": "SM clock", "zh": "SM 时钟"},
+    "mech_unknown": {"en": "not determined", "zh": "未确定"},
+    "mech_step_unchanged": {
+        "en": "no change of ncu's launch time (its factors offset each other)",
+        "zh": "ncu 测得的启动时间没有变化（各因素相互抵消）",
+    },
+    "mech_step_time_only": {
+        "en": "not profiled at a common size",
+        "zh": "没有在同一规模上采样",
+    },
+}
+
+FIXES: dict[str, dict[str, str]] = {
+    "fix_global_atomics": {
+        "en": "privatize: count into shared memory or registers per block and add to "
+        "the global result once per block",
+        "zh": "私有化：每个 block 先在共享内存或寄存器中计数，再每个 block 向全局结果"
+        "累加一次",
+    },
+    "fix_uncoalesced_loads": {
+        "en": "make a warp's lanes read consecutive addresses (change the layout, "
+        "stage through shared memory, or map consecutive lanes to consecutive "
+        "elements)",
+        "zh": "让一个 warp 的各 lane 读取连续地址（改变数据布局、经共享内存中转，或让"
+        "相邻 lane 对应相邻元素）",
+    },
+    "fix_uncoalesced_stores": {
+        "en": "make a warp's lanes write consecutive addresses: stage the tile in "
+        "shared memory and write it out row by row",
+        "zh": "让一个 warp 的各 lane 写连续地址：先把 tile 暂存在共享内存中，再按行"
+        "写出",
+    },
+    "fix_local_memory": {
+        "en": "keep the values in registers: fewer live values, no dynamically "
+        "indexed local arrays, looser __launch_bounds__",
+        "zh": "让数据留在寄存器中：减少同时存活的值、避免动态索引的局部数组、放宽 "
+        "__launch_bounds__",
+    },
+    "fix_dram_excess": {
+        "en": "read each byte from DRAM once: reuse through shared memory or "
+        "registers, or a layout without padding",
+        "zh": "每个字节只从 DRAM 读一次：通过共享内存或寄存器复用，或采用不带填充的"
+        "布局",
+    },
+    "fix_bytes_in_flight": {
+        "en": "keep more bytes in flight per thread: 16-byte (float4) accesses, several "
+        "independent loads per thread, or more resident warps",
+        "zh": "让每个线程有更多在途字节：16 字节（float4）访问、每线程多个独立加载，"
+        "或更多驻留 warp",
+    },
+    "fix_memory_latency": {
+        "en": "hide the latency with more independent loads per thread or more "
+        "resident warps, or reuse loaded values from registers or shared memory",
+        "zh": "用每线程更多的独立加载或更多驻留 warp 隐藏延迟，或用寄存器、共享内存"
+        "复用已加载的值",
+    },
+    "fix_lsu_queue": {
+        "en": "issue fewer, wider memory instructions (16-byte vectors) with more work "
+        "per access",
+        "zh": "发出更少但更宽的访存指令（16 字节向量），每次访问做更多工作",
+    },
+    "fix_store_drain": {
+        "en": "fewer, wider stores; little to gain while stores are coalesced",
+        "zh": "更少但更宽的存储；存储已合并时收益有限",
+    },
+    "fix_bank_conflicts": {
+        "en": "pad or swizzle the shared-memory layout so that a warp's lanes hit "
+        "different banks",
+        "zh": "对共享内存布局做 padding 或 swizzle，让一个 warp 的各 lane 落在不同 bank",
+    },
+    "fix_shared_atomics": {
+        "en": "spread the updates over more addresses (a sub-histogram per lane "
+        "group) or combine them in registers first",
+        "zh": "把更新分散到更多地址（每组 lane 一个子直方图），或先在寄存器中合并",
+    },
+    "fix_shared_pipe": {
+        "en": "fewer shared-memory instructions per FMA: more outputs per thread from "
+        "registers, 16-byte shared loads",
+        "zh": "减少每次 FMA 的共享内存指令：每线程从寄存器计算更多输出，使用 16 字节的"
+        "共享内存加载",
+    },
+    "fix_barrier": {
+        "en": "fewer barriers with more work between them; double-buffer shared tiles "
+        "so that loads overlap compute",
+        "zh": "减少屏障并在屏障之间做更多工作；对共享内存 tile 做双缓冲，让加载与计算"
+        "重叠",
+    },
+    "fix_fp32_pipe": {
+        "en": "fewer FLOPs, or tensor cores (TF32, BF16) where the precision allows",
+        "zh": "减少 FLOPs，或在精度允许时使用 tensor core（TF32、BF16）",
+    },
+    "fix_math_pipe_other": {
+        "en": "find the busy pipe (integer, conversion or special-function "
+        "instructions; the lean set does not measure which) and use cheaper "
+        "instructions",
+        "zh": "找出繁忙的流水线（整数、类型转换或特殊函数指令；精简指标集不区分是哪"
+        "一条）并换用更便宜的指令",
+    },
+    "fix_issue_bound": {
+        "en": "fewer instructions per unit of work: fewer address and index "
+        "instructions, wider accesses, more FMAs per load",
+        "zh": "减少单位工作量的指令数：更少的地址和下标计算、更宽的访问、每次加载更多 "
+        "FMA",
+    },
+    "fix_issue": {
+        "en": "fewer instructions per unit of work",
+        "zh": "减少单位工作量的指令数",
+    },
+    "fix_dependency": {
+        "en": "more independent instructions per thread (unrolling, several "
+        "accumulators)",
+        "zh": "让每个线程有更多相互独立的指令（循环展开、多个累加器）",
+    },
+    "fix_membar": {
+        "en": "fewer or narrower memory fences",
+        "zh": "使用更少或范围更窄的内存栅栏",
+    },
+    "fix_dispatch": {
+        "en": "fewer, wider instructions; ncu names no single cause for dispatch stalls "
+        "(pipe conflicts or register-file events)",
+        "zh": "更少、更宽的指令；ncu 对分派停顿没有给出单一原因（流水线冲突或寄存器文件"
+        "事件）",
+    },
+    "fix_frontend": {
+        "en": "smaller hot loops and fewer divergent branches",
+        "zh": "缩小热点循环，减少分化的分支",
+    },
+    "fix_other": {
+        "en": "see Nsight Compute's stall descriptions",
+        "zh": "参见 Nsight Compute 对各停顿原因的说明",
+    },
+    "fix_grid_too_small": {
+        "en": "launch more blocks (smaller tiles, split the reduction dimension) so "
+        "that every SM has work",
+        "zh": "启动更多 block（更小的 tile、拆分归约维度），让每个 SM 都有工作",
+    },
+    "fix_tail_effect": {
+        "en": "size the grid to whole waves, or give the last wave's blocks less work "
+        "(smaller blocks, grid-stride loops)",
+        "zh": "让 grid 正好是整数波，或让最后一波的 block 工作更少（更小的 block、"
+        "grid-stride 循环）",
+    },
+    "fix_idle_sms": {
+        "en": "longer-lived blocks (grid-stride loops) and balanced work per block",
+        "zh": "更长寿的 block（grid-stride 循环）以及均衡的每 block 工作量",
+    },
+}
+
+EVIDENCE: dict[str, dict[str, str]] = {
+    "ev_loads_bytes": {
+        "en": "A warp's load uses {used:.1f} of the 32 bytes of each sector it fetches "
+        "(`smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio` < 16).",
+        "zh": "一个 warp 的加载只用到每个取回 sector 32 字节中的 {used:.1f} 字节"
+        "（`smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio` < 16）。",
+    },
+    "ev_loads_sectors": {
+        "en": "{spr:.1f} sectors per global load request "
+        "(`l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum` / requests), more than the "
+        "{need:.0f} that even a warp's 16-byte loads need: the lanes' addresses are "
+        "scattered.",
+        "zh": "每次全局加载请求 {spr:.1f} 个 sector"
+        "（`l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum` / 请求数），超过即使一个 "
+        "warp 做 16 字节加载也只需的 {need:.0f} 个：各 lane 的地址是分散的。",
+    },
+    "ev_stores_bytes": {
+        "en": "A warp's store uses {used:.1f} of the 32 bytes of each sector it writes "
+        "(`smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio` < 16).",
+        "zh": "一个 warp 的存储只用到所写每个 sector 32 字节中的 {used:.1f} 字节"
+        "（`smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio` < 16）。",
+    },
+    "ev_stores_sectors": {
+        "en": "{spr:.1f} sectors per global store request "
+        "(`l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum` / "
+        "`l1tex__t_requests_pipe_lsu_mem_global_op_st.sum`), more than the {need:.0f} "
+        "that even a warp's 16-byte stores need.",
+        "zh": "每次全局存储请求 {spr:.1f} 个 sector"
+        "（`l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum` / "
+        "`l1tex__t_requests_pipe_lsu_mem_global_op_st.sum`），超过即使一个 warp 做 16 "
+        "字节存储也只需的 {need:.0f} 个。",
+    },
+    "ev_stores_resent": {
+        "en": "Global stores send {ratio:.1f}x the sectors that the output puts in "
+        "DRAM (`l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum` x 32 B / "
+        "`dram__bytes_write.sum` >= 2): each sector is written piecemeal by several "
+        "requests.",
+        "zh": "全局存储发送的 sector 数是输出写入 DRAM 的 {ratio:.1f} 倍"
+        "（`l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum` x 32 B / "
+        "`dram__bytes_write.sum` >= 2）：每个 sector 被多个请求零碎地写入。",
+    },
+    "ev_global_atomics": {
+        "en": "{sectors:,.0f} atomic sectors in the L2 (`lts__t_sectors_op_atom.sum` + "
+        "`lts__t_sectors_op_red.sum`, at least half the global load sectors), "
+        "{rate:,.0f} per us; atomics on one address execute one after another.",
+        "zh": "L2 中有 {sectors:,.0f} 个原子操作 sector（`lts__t_sectors_op_atom.sum` "
+        "+ `lts__t_sectors_op_red.sum`，至少是全局加载 sector 的一半），每 us "
+        "{rate:,.0f} 个；同一地址上的原子操作只能依次执行。",
+    },
+    "ev_local_sectors": {
+        "en": "{sectors:,.0f} local-memory sectors "
+        "(`l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum` + `..._st.sum`).",
+        "zh": "local memory 访问 {sectors:,.0f} 个 sector"
+        "（`l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum` + `..._st.sum`）。",
+    },
+    "ev_local_spills": {
+        "en": "ptxas reports {nbytes:,.0f} bytes of register spills per thread, which "
+        "go through local memory.",
+        "zh": "ptxas 报告每线程 {nbytes:,.0f} 字节的寄存器溢出，它们经 local memory "
+        "存取。",
+    },
+    "ev_dram_excess": {
+        "en": "DRAM moves {ratio:.1f}x the ideal bytes ({moved:,.1f} MB against "
+        "{ideal:,.1f} MB; `dram__bytes_read.sum` + `dram__bytes_write.sum`, >= 1.5x).",
+        "zh": "DRAM 搬运的字节是理想值的 {ratio:.1f} 倍（{moved:,.1f} MB 对比 "
+        "{ideal:,.1f} MB；`dram__bytes_read.sum` + `dram__bytes_write.sum`，>= 1.5 "
+        "倍）。",
+    },
+    "ev_lsu_queue": {
+        "en": "{requests:,.0f} global load requests "
+        "(`l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum`) pass through the "
+        "load/store queue.",
+        "zh": "{requests:,.0f} 个全局加载请求"
+        "（`l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum`）经过 load/store 队列。",
+    },
+    "ev_store_drain": {
+        "en": "Warps wait at exit for their stores to leave; the store metrics do not "
+        "show uncoalesced stores.",
+        "zh": "warp 在退出时等待其存储写出；存储指标没有显示未合并的存储。",
+    },
+    "ev_bytes_in_flight": {
+        "en": "Memory-bound at {pct:.0f}% of the measured copy bandwidth with "
+        "{spr:.1f} sectors per load request (4 for a warp's 4-byte loads, 16 for "
+        "16-byte ones): each warp has too few bytes in flight to cover the DRAM "
+        "latency.",
+        "zh": "访存受限，达到实测拷贝带宽的 {pct:.0f}%，每次加载请求 {spr:.1f} 个 "
+        "sector（warp 做 4 字节加载为 4 个，16 字节为 16 个）：每个 warp 的在途字节"
+        "太少，掩盖不了 DRAM 延迟。",
+    },
+    "ev_bytes_in_flight_nospr": {
+        "en": "Memory-bound at {pct:.0f}% of the measured copy bandwidth: the warps "
+        "wait on loads with too few bytes in flight to cover the DRAM latency.",
+        "zh": "访存受限，达到实测拷贝带宽的 {pct:.0f}%：warp 在等待加载，在途字节太少，"
+        "掩盖不了 DRAM 延迟。",
+    },
+    "ev_memory_latency": {
+        "en": "Warps wait on global loads while DRAM runs at {dram:.0f}% of the copy "
+        "bandwidth and the L2 hits {l2:.0f}% of sectors (`lts__t_sector_hit_rate.pct`): "
+        "latency, not bandwidth.",
+        "zh": "warp 在等待全局加载，而 DRAM 只达到拷贝带宽的 {dram:.0f}%，L2 命中率 "
+        "{l2:.0f}%（`lts__t_sector_hit_rate.pct`）：受延迟而非带宽限制。",
+    },
+    "ev_bank_conflicts": {
+        "en": "{share:.0f}% of shared-memory wavefronts are conflict replays (>= 20%; "
+        "{ld:,.0f} on loads, {st:,.0f} on stores, "
+        "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum` / `_st.sum`).",
+        "zh": "共享内存 wavefront 中有 {share:.0f}% 是冲突重放（>= 20%；加载 "
+        "{ld:,.0f} 次，存储 {st:,.0f} 次，"
+        "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum` / `_st.sum`）。",
+    },
+    "ev_shared_atomics": {
+        "en": "{atoms:,.0f} shared-memory atomic instructions "
+        "(`smsp__sass_inst_executed_op_shared_atom.sum`) with {conflicts:,.0f} bank "
+        "conflicts.",
+        "zh": "{atoms:,.0f} 条共享内存原子指令"
+        "（`smsp__sass_inst_executed_op_shared_atom.sum`），bank 冲突 {conflicts:,.0f} "
+        "次。",
+    },
+    "ev_shared_pipe": {
+        "en": "{per:.2f} shared-memory loads and stores per issued instruction "
+        "(`smsp__sass_inst_executed_op_shared_ld.sum` + `_st.sum` / "
+        "`smsp__inst_executed.sum`), with conflict replays under 20% of wavefronts.",
+        "zh": "每条发射指令对应 {per:.2f} 条共享内存加载和存储"
+        "（`smsp__sass_inst_executed_op_shared_ld.sum` + `_st.sum` / "
+        "`smsp__inst_executed.sum`），冲突重放低于 wavefront 的 20%。",
+    },
+    "ev_mio_other": {
+        "en": "Few shared-memory instructions ({per:.2f} per issued instruction): the "
+        "MIO queue holds warp shuffles, special-function or other MIO instructions.",
+        "zh": "共享内存指令很少（每条发射指令 {per:.2f} 条）：MIO 队列中是 warp shuffle、"
+        "特殊函数或其他 MIO 指令。",
+    },
+    "ev_pipes": {
+        "en": "FP32 pipe {fma:.0f}% busy, issue slots {issue:.0f}% busy "
+        "(`sm__inst_executed_pipe_fma`, `sm__inst_issued`, or derived from "
+        "`smsp__sass_thread_inst_executed_op_ffma_pred_on.sum` and "
+        "`smsp__inst_executed.sum`).",
+        "zh": "FP32 流水线 {fma:.0f}% 繁忙，发射槽 {issue:.0f}% 繁忙"
+        "（`sm__inst_executed_pipe_fma`、`sm__inst_issued`，或由 "
+        "`smsp__sass_thread_inst_executed_op_ffma_pred_on.sum` 与 "
+        "`smsp__inst_executed.sum` 推算）。",
+    },
+    "ev_idle": {
+        "en": "The SMs sat idle for this part of ncu's duration (beyond what the "
+        "issued instructions and stalls account for), with {waves:,.1f} waves of "
+        "blocks per SM (`launch__waves_per_multiprocessor`): the launch ramping up "
+        "and blocks finishing unevenly, not a tail.",
+        "zh": "在 ncu 时长的这一部分中 SM 处于空闲（超出发射指令与停顿所能解释的部分），"
+        "每个 SM {waves:,.1f} 波 block（`launch__waves_per_multiprocessor`）：是启动"
+        "爬坡和 block 结束时间不均所致，而非尾部效应。",
+    },
+    "ev_idle_unknown": {
+        "en": "The SMs sat idle for this part of ncu's duration (beyond what the "
+        "issued instructions and stalls account for); the waves per SM were not "
+        "recorded.",
+        "zh": "在 ncu 时长的这一部分中 SM 处于空闲（超出发射指令与停顿所能解释的部分）；"
+        "没有记录每个 SM 的波数。",
+    },
+    "ev_grid_too_small": {
+        "en": "The grid has {blocks:,.0f} blocks, {waves:.2f} waves per SM "
+        "(`launch__waves_per_multiprocessor` < 1): some SMs get no block at all.",
+        "zh": "grid 只有 {blocks:,.0f} 个 block，每个 SM {waves:.2f} 波"
+        "（`launch__waves_per_multiprocessor` < 1）：有些 SM 一个 block 也分不到。",
+    },
+    "ev_tail": {
+        "en": "{waves:.2f} waves of blocks per SM (`launch__waves_per_multiprocessor` "
+        "<= 4): the last wave is only {last:.0f}% full, so most SMs idle while it "
+        "runs.",
+        "zh": "每个 SM {waves:.2f} 波 block（`launch__waves_per_multiprocessor` <= 4）："
+        "最后一波只有 {last:.0f}% 满，它运行时大多数 SM 空闲。",
+    },
+    "ev_barrier": {
+        "en": "Warps wait at __syncthreads() for the slowest warp of their block.",
+        "zh": "warp 在 __syncthreads() 处等待本 block 中最慢的 warp。",
+    },
+    "ev_dependency": {
+        "en": "Each warp waits on fixed-latency results of its previous instructions "
+        "(little instruction-level parallelism).",
+        "zh": "每个 warp 都在等待前面指令的固定延迟结果（指令级并行不足）。",
+    },
+    "ev_membar": {"en": "Warps wait on memory fences.", "zh": "warp 在等待内存栅栏。"},
+    "ev_frontend": {
+        "en": "Instruction fetch and branch resolution hold the warps.",
+        "zh": "取指与分支解析使 warp 停顿。",
+    },
+    "ev_dispatch": {
+        "en": "A warp was selected but the dispatcher held its instruction back (pipe "
+        "conflicts or other events).",
+        "zh": "warp 已被选中，但分派器因流水线冲突或其他事件扣住了它的指令。",
+    },
+    "ev_other": {
+        "en": "Texture, sleep and miscellaneous stalls.",
+        "zh": "纹理、睡眠及其他杂项停顿。",
+    },
+    "ev_instructions": {
+        "en": "By kind, in millions of warp instructions: global load requests "
+        "{ld0:,.2f} -> {ld1:,.2f}, shared-memory loads and stores {sh0:,.2f} -> "
+        "{sh1:,.2f}, FFMA {f0:,.2f} -> {f1:,.2f}.",
+        "zh": "按种类（百万条 warp 指令）：全局加载请求 {ld0:,.2f} -> {ld1:,.2f}，共享"
+        "内存加载与存储 {sh0:,.2f} -> {sh1:,.2f}，FFMA {f0:,.2f} -> {f1:,.2f}。",
+    },
+    "ev_occupancy": {
+        "en": "Registers per thread {r0:.0f} -> {r1:.0f}, theoretical occupancy "
+        "{t0:.0f}% -> {t1:.0f}%.",
+        "zh": "每线程寄存器 {r0:.0f} -> {r1:.0f}，理论占用率 {t0:.0f}% -> {t1:.0f}%。",
+    },
+    "ev_clock": {
+        "en": "ncu ran with clock control none: the SM clock follows load and "
+        "temperature.",
+        "zh": "ncu 的时钟控制为 none：SM 时钟随负载和温度变化。",
+    },
+    "reasons_stalls": {"en": "stalls {reasons}", "zh": "停顿 {reasons}"},
+    "reasons_idle": {"en": "SMs idle", "zh": "SM 空闲"},
+}
+
+SENTENCES: dict[str, dict[str, str]] = {
+    "cause_state": {
+        "en": "**{label}** takes {share:.0f}% of the launch ({us:,.1f} of {total:,.1f} "
+        "us; {reasons}). {evidence} What helps: {fix}.",
+        "zh": "**{label}** 占本次启动的 {share:.0f}%（{total:,.1f} us 中的 {us:,.1f} "
+        "us；{reasons}）。{evidence}改进方向：{fix}。",
+    },
+    "cause_change": {
+        "en": "**{label}**: {detail}; alone this changes the launch time by "
+        "{alone:+.0f}%. {evidence}",
+        "zh": "**{label}**：{detail}；仅此一项使启动时间变化 {alone:+.0f}%。{evidence}",
+    },
+    "detail_dram_bytes": {
+        "en": "DRAM bytes {x:,.1f} MB -> {y:,.1f} MB (`dram__bytes_read.sum` + "
+        "`dram__bytes_write.sum`), {d0:,.1f} -> {d1:,.1f} us at the measured copy "
+        "bandwidth",
+        "zh": "DRAM 字节数 {x:,.1f} MB -> {y:,.1f} MB（`dram__bytes_read.sum` + "
+        "`dram__bytes_write.sum`），按实测拷贝带宽计为 {d0:,.1f} -> {d1:,.1f} us",
+    },
+    "ev_dram_bytes": {
+        "en": "DRAM runs at {pct:.0f}% of the copy bandwidth (>= 60%) on one side: its "
+        "time follows its bytes.",
+        "zh": "一侧的 DRAM 达到拷贝带宽的 {pct:.0f}%（>= 60%）：其耗时取决于字节数。",
+    },
+    "ev_in": {
+        "en": "In `{variant}`: {evidence}",
+        "zh": "在 `{variant}` 中：{evidence}",
+    },
+    "detail_occupancy": {
+        "en": "achieved occupancy {x:.0f}% -> {y:.0f}% "
+        "(`sm__warps_active.avg.pct_of_peak_sustained_active`)",
+        "zh": "实际占用率 {x:.0f}% -> {y:.0f}%"
+        "（`sm__warps_active.avg.pct_of_peak_sustained_active`）",
+    },
+    "detail_clock": {
+        "en": "SM clock {x:.2f} -> {y:.2f} GHz (`sm__cycles_elapsed.avg.per_second`)",
+        "zh": "SM 时钟 {x:.2f} -> {y:.2f} GHz（`sm__cycles_elapsed.avg.per_second`）",
+    },
+    "detail_idle": {
+        "en": "idle SM time {x:.0f}% -> {y:.0f}% of the launch",
+        "zh": "SM 空闲时间占启动时长的 {x:.0f}% -> {y:.0f}%",
+    },
+    "detail_stalls": {
+        "en": "{reasons} {x:,.1f} M -> {y:,.1f} M warp-cycles ({cx:.2f} -> {cy:.2f} per "
+        "issued instruction, over {ix:,.2f} M -> {iy:,.2f} M instructions)",
+        "zh": "{reasons} {x:,.1f} M -> {y:,.1f} M 个 warp 周期（每条发射指令 {cx:.2f} -> "
+        "{cy:.2f} 个，指令数 {ix:,.2f} M -> {iy:,.2f} M）",
+    },
+    "step_unchanged": {
+        "en": "**No change**: ncu's time moved {pct:+.1f}% (under 2%); the factors "
+        "below offset each other.",
+        "zh": "**没有变化**：ncu 的时间变化 {pct:+.1f}%（不到 2%）；下列因素相互抵消。",
+    },
+    "step_time_only": {
+        "en": "Not profiled at a common size: the time changed {pct:+.1f}% "
+        "({t0:,.2f} -> {t1:,.2f} us); no counters rank why.",
+        "zh": "两者没有在同一规模上采样：时间变化 {pct:+.1f}%（{t0:,.2f} -> {t1:,.2f} "
+        "us）；没有计数器可以排序原因。",
+    },
+    "input_changed": {
+        "en": "`{variant}` runs on another input ({input}) than `{before}` "
+        "({input_before}): it starts that input's ladder, and its times are compared "
+        "only with variants on the same input.",
+        "zh": "`{variant}` 使用的输入（{input}）与 `{before}`（{input_before}）不同："
+        "它是该输入下优化阶梯的起点，其耗时只与同一输入的版本比较。",
+    },
+    "expected_observed": {
+        "en": "*Expected* to fall (from the idea, and the previous diagnosis's "
+        "largest cause: {previous}): {expected}. *Observed* (primary cause): "
+        "{observed}. {verdict}",
+        "zh": "*预期*会下降的（来自优化思路，以及上一步诊断的最大原因：{previous}）："
+        "{expected}。*实际*（主要原因）：{observed}。{verdict}",
+    },
+    "expect_met": {
+        "en": "As expected: faster through {helped}.",
+        "zh": "符合预期：通过{helped}变快。",
+    },
+    "expect_offset": {
+        "en": "Partly as expected: {helped} made it faster, but {observed} cost more.",
+        "zh": "部分符合预期：{helped}带来了加速，但{observed}的代价更大。",
+    },
+    "expect_other": {
+        "en": "Faster, but not through what was expected.",
+        "zh": "变快了，但不是通过预期的途径。",
+    },
+    "expect_not_met": {
+        "en": "Not as expected: none of it made the launch faster.",
+        "zh": "与预期不符：这些都没有让启动变快。",
+    },
+    "expect_unchanged": {
+        "en": "ncu's launch time did not change measurably.",
+        "zh": "ncu 测得的启动时间没有可测量的变化。",
+    },
+    "expect_unknown": {
+        "en": "The idea names no mechanism these rules know.",
+        "zh": "优化思路中没有这些规则认识的机制。",
+    },
+    "regime_memory": {"en": "memory-bound", "zh": "访存受限（memory-bound）"},
+    "regime_compute": {"en": "compute-bound", "zh": "计算受限（compute-bound）"},
+    "regime_latency": {"en": "latency-bound", "zh": "延迟受限（latency-bound）"},
+    "regime_unknown": {"en": "not classified", "zh": "未分类"},
+    "rate_gbps": {"en": "{gbps:,.0f} GB/s", "zh": "{gbps:,.0f} GB/s"},
+    "rate_gflops": {"en": "{gflops:,.0f} GFLOP/s", "zh": "{gflops:,.0f} GFLOP/s"},
+    "limiter": {
+        "en": "{label} ({share:.0f}% of its launch)",
+        "zh": "{label}（占其启动的 {share:.0f}%）",
+    },
+    "limiter_unprofiled": {
+        "en": "not profiled at this size (no counters to rank its causes)",
+        "zh": "该规模未采样（没有计数器可以排序原因）",
+    },
+    "ceiling_copy_bw": {"en": "the measured copy bandwidth", "zh": "实测拷贝带宽"},
+    "ceiling_fp32_peak": {"en": "the measured FP32 peak", "zh": "实测 FP32 峰值"},
+    "ceiling_vendor_sgemm": {"en": "cuBLAS SGEMM", "zh": "cuBLAS SGEMM"},
+    "ceiling_roofline": {
+        "en": "the roofline at its ideal intensity",
+        "zh": "其理想计算强度处的 roofline",
+    },
+    "ceiling_unknown": {"en": "no measured ceiling", "zh": "没有实测上限"},
+    "stand_memory": {
+        "en": "`{variant}` is {regime} (`{basis}`): {rate}, {pct:.0f}% of {ceiling}, "
+        "where it would take {roof:,.2f} us. What limits it now: {limiter}.",
+        "zh": "`{variant}` {regime}（`{basis}`）：{rate}，为{ceiling}的 {pct:.0f}%，"
+        "达到上限时耗时 {roof:,.2f} us。当前限制因素：{limiter}。",
+    },
+    "stand_compute": {
+        "en": "`{variant}` is {regime} (`{basis}`): {rate}, {pct:.0f}% of {ceiling}, "
+        "where it would take {roof:,.2f} us. What limits it now: {limiter}.",
+        "zh": "`{variant}` {regime}（`{basis}`）：{rate}，为{ceiling}的 {pct:.0f}%，"
+        "达到上限时耗时 {roof:,.2f} us。当前限制因素：{limiter}。",
+    },
+    "stand_latency": {
+        "en": "`{variant}` is {regime}: neither memory nor compute is near its ceiling "
+        "(`{basis}`); {rate}, {pct:.0f}% of {ceiling} ({roof:,.2f} us there). What "
+        "limits it now: {limiter}.",
+        "zh": "`{variant}` {regime}：访存和计算都远未达到上限（`{basis}`）；{rate}，"
+        "为{ceiling}的 {pct:.0f}%（该处耗时 {roof:,.2f} us）。当前限制因素：{limiter}。",
+    },
+    "at_dram_floor": {
+        "en": "`{variant}` sits at the DRAM floor: {rate}, {pct:.0f}% of {ceiling} "
+        "(>= 90%), moving {ratio:.2f}x the ideal bytes. From here only fewer bytes "
+        "help (fusing kernels, narrower types, compression).",
+        "zh": "`{variant}` 已到达 DRAM 下限：{rate}，为{ceiling}的 {pct:.0f}%（>= 90%），"
+        "搬运的字节是理想值的 {ratio:.2f} 倍。此后只有减少字节数才有帮助（kernel "
+        "融合、更窄的数据类型、压缩）。",
+    },
+    "at_dram_floor_timing": {
+        "en": "`{variant}` sits at the DRAM floor by its timing: {rate}, {pct:.0f}% of "
+        "{ceiling} (>= 90%). From here only fewer bytes help (fusing kernels, "
+        "narrower types, compression).",
+        "zh": "按计时结果，`{variant}` 已到达 DRAM 下限：{rate}，为{ceiling}的 "
+        "{pct:.0f}%（>= 90%）。此后只有减少字节数才有帮助（kernel 融合、更窄的数据"
+        "类型、压缩）。",
+    },
+    "dram_saturated_excess": {
+        "en": "`{variant}`: DRAM runs at its ceiling but moves {ratio:.1f}x the ideal "
+        "bytes ({rate} of ideal bytes, {pct:.0f}% of {ceiling}): only fewer bytes help.",
+        "zh": "`{variant}`：DRAM 已满负荷运行，但搬运的字节是理想值的 {ratio:.1f} 倍"
+        "（按理想字节计 {rate}，为{ceiling}的 {pct:.0f}%）：只有减少字节数才有帮助。",
+    },
+    "at_compute_roof": {
+        "en": "`{variant}` is at the compute roof: {rate}, {pct:.0f}% of {ceiling} "
+        "(>= 90%). What could still help: tensor cores (TF32, BF16) where the "
+        "precision allows, or fewer FLOPs.",
+        "zh": "`{variant}` 已到达计算上限：{rate}，为{ceiling}的 {pct:.0f}%（>= 90%）。"
+        "仍可能有帮助的：在精度允许时使用 tensor core（TF32、BF16），或减少 FLOPs。",
+    },
+    "plan_item": {
+        "en": "**{label}** ({share:.0f}% of the launch, {us:,.1f} us): {fix}. Without "
+        "it: about {without:,.1f} us instead of {t:,.1f} us (the roof is {roof:,.2f} "
+        "us).",
+        "zh": "**{label}**（占启动的 {share:.0f}%，{us:,.1f} us）：{fix}。消除后约 "
+        "{without:,.1f} us（目前 {t:,.1f} us；上限处为 {roof:,.2f} us）。",
+    },
+    "plan_unprofiled": {
+        "en": "Not profiled: no counters rank the remedies; at the roof this work "
+        "takes {roof:,.2f} us (now {t:,.1f} us).",
+        "zh": "未采样：没有计数器可以排序改进方向；在上限处这些工作耗时 {roof:,.2f} us"
+        "（目前 {t:,.1f} us）。",
+    },
+    "baseline_unprofiled": {
+        "en": "`{variant}` was not profiled: its causes cannot be ranked (timing only).",
+        "zh": "`{variant}` 未采样：无法对其原因排序（只有计时）。",
+    },
+    "headline": {
+        "en": "**Result at n = {n} ({input}):** the fastest correct variant is "
+        "`{variant}` at {time:,.2f} us, {speedup:.2f}x the baseline `{baseline}`; "
+        "{regime}, {rate}, {pct:.0f}% of {ceiling}.",
+        "zh": "**n = {n} 时的结果（{input}）：** 最快的正确版本是 `{variant}`，耗时 "
+        "{time:,.2f} us，是基线 `{baseline}` 的 {speedup:.2f}x；{regime}，{rate}，"
+        "为{ceiling}的 {pct:.0f}%。",
+    },
+    "index_headline": {
+        "en": "`{variant}` at n = {n} ({input}): {time:,.2f} us, {speedup:.2f}x "
+        "`{baseline}`; {regime}, {pct:.0f}% of {ceiling}",
+        "zh": "`{variant}`，n = {n}（{input}）：{time:,.2f} us，为 `{baseline}` 的 "
+        "{speedup:.2f}x；{regime}，为{ceiling}的 {pct:.0f}%",
+    },
+    "input_default": {"en": "default input", "zh": "默认输入"},
+    "input_named": {"en": "input {label}", "zh": "输入 {label}"},
+    "conclusion_best": {
+        "en": "Best: `{variant}`, {speedup:.2f}x the baseline, {regime}: {rate}, "
+        "{pct:.0f}% of {ceiling}.",
+        "zh": "最佳版本：`{variant}`，为基线的 {speedup:.2f}x，{regime}：{rate}，为"
+        "{ceiling}的 {pct:.0f}%。",
+    },
+    "conclusion_step": {
+        "en": "`{variant}` (from `{before}`): {speedup:.2f}x, {verdict}; primary cause: "
+        "{why}.",
+        "zh": "`{variant}`（基于 `{before}`）：{speedup:.2f}x，{verdict}；主要原因：{why}。",
+    },
+    "paid": {"en": "paid", "zh": "有收益"},
+    "not_paid": {"en": "did not pay", "zh": "没有收益"},
+    "no_gain": {"en": "no change (within 2%)", "zh": "没有变化（2% 以内）"},
+    "next_at_dram_floor": {
+        "en": "Next: `{variant}` is at the DRAM floor; only fewer bytes help (fuse "
+        "with the kernel that produces or consumes the data, narrower types).",
+        "zh": "下一步：`{variant}` 已到达 DRAM 下限；只有减少字节数才有帮助（与生产或"
+        "消费这些数据的 kernel 融合、更窄的数据类型）。",
+    },
+    "next_at_dram_floor_timing": {
+        "en": "Next: `{variant}` is at the DRAM floor; only fewer bytes help (fuse "
+        "with the kernel that produces or consumes the data, narrower types).",
+        "zh": "下一步：`{variant}` 已到达 DRAM 下限；只有减少字节数才有帮助（与生产或"
+        "消费这些数据的 kernel 融合、更窄的数据类型）。",
+    },
+    "next_dram_saturated_excess": {
+        "en": "Next: cut the bytes `{variant}` moves beyond the ideal (reuse, or a "
+        "layout without padding).",
+        "zh": "下一步：削减 `{variant}` 超出理想值的字节（复用，或不带填充的布局）。",
+    },
+    "next_at_compute_roof": {
+        "en": "Next: `{variant}` is at the compute roof; tensor cores or fewer FLOPs "
+        "are what is left.",
+        "zh": "下一步：`{variant}` 已到达计算上限；剩下的只有 tensor core 或减少 FLOPs。",
+    },
+    "next_profile": {
+        "en": "Next: profile `{variant}` at this size to rank what limits it.",
+        "zh": "下一步：在该规模上对 `{variant}` 采样，以便排序其限制因素。",
+    },
+    "next_remedy": {
+        "en": "Next: `{variant}` is limited by {label}: {fix}.",
+        "zh": "下一步：`{variant}` 受限于{label}：{fix}。",
+    },
+    "sweep_regimes": {
+        "en": "`{variant}` changes regime over the sizes: {spans}.",
+        "zh": "`{variant}` 在不同规模下的受限类型不同：{spans}。",
+    },
+    "sweep_span": {
+        "en": "{regime} at n = {first}..{last}",
+        "zh": "n = {first}..{last} 时{regime}",
+    },
+    "sweep_span_one": {"en": "{regime} at n = {n}", "zh": "n = {n} 时{regime}"},
+    "sweep_drop": {
+        "en": "`{variant}`: throughput falls {pct:.0f}% from {rate_a} at n = {n_a} to "
+        "{rate_b} at n = {n_b}: {reason}.",
+        "zh": "`{variant}`：吞吐量从 n = {n_a} 时的 {rate_a} 降到 n = {n_b} 时的 "
+        "{rate_b}，下降 {pct:.0f}%：{reason}。",
+    },
+    "sweep_left_l2": {
+        "en": "the working set ({working_set:,.0f} MB) no longer fits the {l2:,.0f} MB "
+        "L2, so every byte now comes from DRAM",
+        "zh": "工作集（{working_set:,.0f} MB）已放不进 {l2:,.0f} MB 的 L2，所有数据"
+        "都要从 DRAM 读取",
+    },
+    "sweep_unexplained": {
+        "en": "these measurements do not explain it (profile both sizes to compare)",
+        "zh": "现有测量无法解释（请在两个规模上都采样后比较）",
+    },
+    "regime_changed": {
+        "en": "The regime changes: {before} -> {after} (`{basis}`).",
+        "zh": "受限类型发生变化：{before} -> {after}（`{basis}`）。",
+    },
+    "stores_fixed": {
+        "en": "Global stores now coalesced: store sectors {before:,.0f} -> {after:,.0f} "
+        "(`l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum`); before: {evidence}",
+        "zh": "全局存储已合并：存储 sector {before:,.0f} -> {after:,.0f}"
+        "（`l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum`）；此前：{evidence}",
+    },
+    "stores_broken": {
+        "en": "Global stores no longer coalesced: store sectors {before:,.0f} -> "
+        "{after:,.0f} (`l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum`): {evidence}",
+        "zh": "全局存储不再合并：存储 sector {before:,.0f} -> {after:,.0f}"
+        "（`l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum`）：{evidence}",
+    },
+    "occupancy_gap": {
+        "en": "Achieved occupancy {achieved:.0f}% is far below the theoretical "
+        "{theoretical:.0f}% with {waves:,.1f} waves of blocks per SM (not a tail "
+        "effect): the warps of a block finish at different times, or blocks are too "
+        "short to keep the SM full.",
+        "zh": "实际占用率 {achieved:.0f}% 远低于理论值 {theoretical:.0f}%，每个 SM 有 "
+        "{waves:,.1f} 波 block（不是尾部效应）：同一 block 的 warp 结束时间不同，或 "
+        "block 太短，无法让 SM 保持满载。",
+    },
+}
+
+FINDING_MESSAGES: dict[str, dict[str, str]] = {
+    **MECHANISMS,
+    **FIXES,
+    **EVIDENCE,
+    **SENTENCES,
+}

@@ -1,0 +1,469 @@
+"""Diagnosis rules on constructed launches: each fires where its condition holds and is
+silent where it just misses, where its metric is missing, and where ncu reports 0 (n/a).
+"""
+
+import itertools
+import math
+
+import pandas as pd
+import pytest
+
+from nsightflow.analysis.regime import add_regime, classify
+from nsightflow.report.findings import causes as C
+from nsightflow.report.findings import moves, patterns, stand
+from nsightflow.report.findings.model import step_terms, time_split
+from nsightflow.report.findings.record import Finding, Where, place, render, row
+from nsightflow.report.findings.steps import (
+    expectation,
+    expected_mechanisms,
+    step_causes,
+)
+from nsightflow.report.i18n import language
+
+NAN = math.nan
+
+
+def launch(**kw):
+    """A profiled launch whose counts explain its time: I x CPI / (W x S x f) = 118 us."""
+    base = {
+        "variant": "v1",
+        "size": 1024,
+        "profiled": True,
+        "regime": "latency",
+        "ncu_time_us": 120.0,
+        "time_median_us": 120.0,
+        "inst_executed": 1e8,
+        "cycles_per_issue": 10.0,
+        "achieved_occupancy_pct": 50.0,
+        "theoretical_occupancy_pct": 100.0,
+        "max_warps_per_sm": 64.0,
+        "sm_hz": 2e9,
+        "sm_count": 132.0,
+        "stall_long_scoreboard": 6.0,
+        "stall_lg_throttle": 1.0,
+        "stall_mio_throttle": 1.0,
+        "stall_barrier": 0.0,
+        "stall_math_pipe_throttle": 0.0,
+        "stall_not_selected": 0.5,
+        "stall_drain": 0.5,
+        "waves_per_sm": 10.0,
+        "sectors_per_request": 4.0,
+        "global_ld_sectors": 4e6,
+        "global_st_sectors": 1e6,
+        "global_ld_requests": 1e6,
+        "ideal_bytes": 1e8,
+        "dram_bytes": 1e8,
+        "pct_of_copy_bw": 50.0,
+        "issue_pct": 30.0,
+        "fma_pct": 5.0,
+    }
+    base.update(kw)
+    return base
+
+
+def named(row_, group):
+    return C.name_group(row_, group)[0]
+
+
+# --- the time model ------------------------------------------------------------------
+
+
+def test_time_split_adds_up_to_ncu_time_and_names_idle_time():
+    split = time_split(launch())
+    assert sum(split.values()) == pytest.approx(120.0)
+    assert split["idle"] == pytest.approx(120.0 - 1e8 * 10 / (32 * 132 * 2e9) * 1e6)
+    assert split["long_scoreboard"] == pytest.approx(split["lg_throttle"] * 6)
+    assert time_split(launch(inst_executed=NAN)) is None  # a factor missing: no split
+
+
+def test_step_terms_split_the_log_time_ratio_exactly():
+    a = launch()
+    b = launch(
+        ncu_time_us=70.0,
+        inst_executed=6e7,
+        cycles_per_issue=9.0,
+        stall_long_scoreboard=5.0,
+        achieved_occupancy_pct=55.0,
+        sm_hz=1.9e9,
+    )
+    terms = step_terms(a, b)
+    assert sum(terms.values()) == pytest.approx(math.log(70 / 120))
+    assert terms["occupancy"] == pytest.approx(math.log(50 / 55))
+    assert terms["clock"] == pytest.approx(math.log(2 / 1.9))
+    # whole warp-cycles: long_scoreboard 6 x 1e8 -> 5 x 6e7, over their log mean
+    total_a, total_b = 10 * 1e8, 9 * 6e7
+    mean = (total_b - total_a) / math.log(total_b / total_a)
+    assert terms["long_scoreboard"] == pytest.approx((5 * 6e7 - 6 * 1e8) / mean)
+    assert step_terms(a, launch(cycles_per_issue=NAN)) == {}
+
+
+def test_adding_cheap_instructions_is_not_read_as_less_waiting():
+    """Twice the instructions at the same stalled warp-cycles halve every stall per
+    instruction: the waiting did not change, and no stall is named as what fell."""
+    a = launch()
+    b = launch(
+        inst_executed=2e8,
+        cycles_per_issue=5.5,  # the same 8.5e8 stall cycles + 2e8 issue cycles
+        stall_long_scoreboard=3.0,
+        stall_lg_throttle=0.5,
+        stall_mio_throttle=0.5,
+        stall_not_selected=0.25,
+        stall_drain=0.25,
+        ncu_time_us=132.0,
+    )
+    terms = step_terms(a, b)
+    assert terms["long_scoreboard"] == pytest.approx(0.0, abs=1e-12)
+    ranked, _ = step_causes(a, b)
+    assert ranked[0].rule == "issue"  # the added issue cycles made it slower
+
+
+# --- causes: preconditions ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kw", "expected"),
+    [
+        ({"ld_bytes_per_sector": 12.0}, "uncoalesced_loads"),  # counter: half wasted
+        ({"ld_bytes_per_sector": 16.0}, "memory_latency"),  # just misses
+        ({"sectors_per_request": 21.0}, "uncoalesced_loads"),  # beyond 16-byte loads
+        ({"sectors_per_request": 19.9}, "memory_latency"),  # 16-byte loads + a few
+        ({"sectors_per_request": 0.0}, "memory_latency"),  # ncu's 0: n/a
+        ({"sectors_per_request": NAN}, "memory_latency"),  # not measured
+        ({"ld_bytes_per_sector": 31.0, "sectors_per_request": 30.0}, "memory_latency"),
+    ],
+)
+def test_uncoalesced_loads_only_beyond_what_the_access_width_needs(kw, expected):
+    assert named(launch(**kw), "memory_wait") == expected
+
+
+@pytest.mark.parametrize(
+    ("kw", "expected"),
+    [
+        ({"st_bytes_per_sector": 4.0}, "uncoalesced_stores"),
+        ({"st_bytes_per_sector": 16.0}, "store_drain"),
+        ({"st_sectors_per_request": 32.0}, "uncoalesced_stores"),  # strided by n
+        ({"st_sectors_per_request": 16.0}, "store_drain"),  # float4 stores
+        ({"st_sectors_per_written_sector": 8.0}, "uncoalesced_stores"),
+        ({"st_sectors_per_written_sector": 1.9}, "store_drain"),
+        ({"st_sectors_per_written_sector": 0.0}, "store_drain"),  # n/a
+        ({}, "store_drain"),  # no store metric at all
+    ],
+)
+def test_uncoalesced_stores_need_their_own_evidence(kw, expected):
+    assert named(launch(**kw), "store_drain") == expected
+
+
+def test_a_drain_stall_is_named_strided_stores_not_normal():
+    strided = launch(stall_drain=6.0, stall_long_scoreboard=1.0)
+    strided["st_sectors_per_request"] = 32.0
+    top = C.causes(strided)[0]
+    assert top.mechanism == "uncoalesced_stores"
+    with language("en"):
+        text = render(top.mechanism, C.cause_finding(strided, top).params)
+    assert "32.0 sectors per global store request" in text and "normal" not in text
+
+
+@pytest.mark.parametrize(
+    ("kw", "expected"),
+    [
+        ({"smem_conflict_share": 0.2}, "bank_conflicts"),
+        ({"smem_conflict_share": 0.19}, "shared_pipe"),
+        ({"smem_conflict_share": 0.0}, "shared_pipe"),
+        ({"smem_conflict_share": NAN}, "shared_pipe"),
+        ({"shared_atom_inst": 1e5}, "shared_atomics"),
+    ],
+)
+def test_bank_conflicts_from_a_fifth_of_the_wavefronts(kw, expected):
+    assert named(launch(**kw), "shared_pipe") == expected
+
+
+@pytest.mark.parametrize(
+    ("atomics", "expected"),
+    [(2e6, "global_atomics"), (1.99e6, "memory_latency"), (0.0, "memory_latency")],
+)
+def test_global_atomics_when_they_are_half_the_load_sectors(atomics, expected):
+    assert named(launch(l2_atomic_sectors=atomics), "memory_wait") == expected
+    assert named(launch(), "memory_wait") == "memory_latency"  # metric missing
+
+
+@pytest.mark.parametrize(
+    ("fma", "expected"),
+    [(60.0, "fp32_pipe"), (59.9, "math_pipe_other"), (NAN, "math_pipe_other")],
+)
+def test_compute_bound_on_the_fp32_pipe_only_when_it_is_busy(fma, expected):
+    assert named(launch(fma_pct=fma), "math_pipe") == expected
+
+
+@pytest.mark.parametrize(
+    ("issue", "expected"), [(60.0, "issue_bound"), (59.0, "issue"), (NAN, "issue")]
+)
+def test_issue_bound_only_when_the_issue_slots_are_busy(issue, expected):
+    assert named(launch(issue_pct=issue), "issue") == expected
+
+
+@pytest.mark.parametrize(
+    ("waves", "expected"),
+    [
+        (0.24, "grid_too_small"),  # SGEMM 128x128 tiles at n = 1024: 64 blocks
+        (1.29, "tail_effect"),  # a last wave 29% full
+        (1.6, "idle_sms"),  # a last wave 60% full: no tail
+        (4.5, "idle_sms"),  # too many waves for a tail
+        (248.0, "idle_sms"),  # Jacobi-2D's 262,144 blocks
+        (0.0, "idle_sms"),  # ncu's 0: n/a
+        (NAN, "idle_sms"),
+    ],
+)
+def test_tail_effect_only_with_few_waves_and_a_small_last_one(waves, expected):
+    assert named(launch(waves_per_sm=waves), "idle") == expected
+
+
+@pytest.mark.parametrize(
+    ("kw", "expected"),
+    [
+        ({"regime": "memory", "dram_bytes": 1.5e8}, "dram_excess"),
+        ({"regime": "memory", "dram_bytes": 1.49e8}, "bytes_in_flight"),
+        ({"regime": "latency", "dram_bytes": 3e8}, "memory_latency"),
+        ({"regime": "memory", "dram_bytes": NAN}, "bytes_in_flight"),
+    ],
+)
+def test_excess_dram_traffic_only_for_a_memory_bound_launch(kw, expected):
+    assert named(launch(**kw), "memory_wait") == expected
+
+
+@pytest.mark.parametrize(
+    ("kw", "expected"),
+    [
+        ({"local_sectors": 5e4}, "local_memory"),  # 1% of the global sectors
+        ({"local_sectors": 4.9e4}, "memory_latency"),
+        ({"local_sectors": 0.0}, "memory_latency"),
+        ({"spill_bytes": 64.0}, "local_memory"),
+    ],
+)
+def test_local_memory_from_its_sectors_or_the_spills(kw, expected):
+    assert named(launch(**kw), "memory_wait") == expected
+
+
+def test_causes_are_ranked_by_time_and_small_ones_dropped():
+    found = C.causes(launch())
+    assert [c.mechanism for c in found][:1] == ["memory_latency"]
+    assert all(a.time_us >= b.time_us for a, b in itertools.pairwise(found))
+    assert all(c.share >= C.MIN_SHARE for c in found)
+    assert C.causes(launch(cycles_per_issue=NAN)) == []
+
+
+# --- metric facts ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "fires"),
+    [(90.0, 98.0, True), (95.0, 98.0, False), (0.0, 98.0, False), (NAN, 98.0, False)],
+)
+def test_branch_uniformity_zero_from_ncu_is_not_a_change(before, after, fires):
+    found = patterns.divergence_findings(
+        launch(branch_uniform_pct=before), launch(branch_uniform_pct=after)
+    )
+    assert any(f.rule == "branches_moved" for f in found) == fires
+
+
+@pytest.mark.parametrize(
+    ("lanes", "fires"), [(74.9, True), (75.0, False), (0.0, False), (NAN, False)]
+)
+def test_divergence_below_three_quarters_of_the_lanes(lanes, fires):
+    found = patterns.pattern_state(launch(lane_efficiency_pct=lanes))
+    assert any(f.rule == "lanes_low" for f in found) == fires
+
+
+@pytest.mark.parametrize(
+    ("achieved", "waves", "fires"),
+    [
+        (70.0, 248.0, True),
+        (81.0, 248.0, False),  # 19 points below: just misses
+        (70.0, 3.0, False),  # few waves: a tail would be the explanation
+        (70.0, NAN, False),
+        (0.0, 248.0, False),
+    ],
+)
+def test_occupancy_gap_is_never_called_a_tail_with_many_waves(achieved, waves, fires):
+    found = moves.occupancy_state(
+        launch(achieved_occupancy_pct=achieved, waves_per_sm=waves)
+    )
+    assert any(f.rule == "occupancy_gap" for f in found) == fires
+    with language("en"):
+        for f in found:
+            assert (
+                "tail effect)" in render(f.rule, f.params) or f.rule != "occupancy_gap"
+            )
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "fires"),
+    [(4.4, 16.4, True), (4.4, 4.8, False), (0.0, 4.0, False), (NAN, 4.0, False)],
+)
+def test_sectors_per_request_moved(before, after, fires):
+    found = moves.traffic(
+        launch(sectors_per_request=before), launch(sectors_per_request=after)
+    )
+    assert any(f.rule == "sectors_moved" for f in found) == fires
+
+
+def test_stores_fixed_and_conflicts_fell_need_measured_sides():
+    strided = launch(st_sectors_per_request=32.0)
+    coalesced = launch(st_sectors_per_request=4.0)
+    assert [f.rule for f in moves.traffic(strided, coalesced)] == ["stores_fixed"]
+    assert moves.traffic(strided, launch()) == []  # after: not measured
+    conflicted = launch(smem_conflicts_ld=8e6, smem_conflict_share=0.84)
+    padded = launch(smem_conflicts_ld=1e5, smem_conflict_share=0.01)
+    assert [f.rule for f in moves.conflicts(conflicted, padded)] == ["conflicts_fell"]
+    assert moves.conflicts(launch(), launch()) == []
+
+
+def test_regime_change_is_said_at_the_step_where_it_happens():
+    assert moves.regime_change(launch(regime="memory"), launch(regime="memory")) == []
+    (f,) = moves.regime_change(launch(regime="latency"), launch(regime="compute"))
+    assert f.rule == "regime_changed"
+    assert moves.regime_change(launch(regime=""), launch(regime="compute")) == []
+
+
+# --- the regime -------------------------------------------------------------------------
+
+
+def _evidence(memory=None, compute=None, ai=NAN, ridge=15.2):
+    return {"memory": memory or {}, "compute": compute or {}, "ai": ai, "ridge": ridge}
+
+
+@pytest.mark.parametrize(
+    ("evidence", "regime"),
+    [
+        (_evidence(memory={"dram": 60.0}, compute={"issue": 30.0}), "memory"),
+        (_evidence(memory={"dram": 59.0}, compute={"issue": 30.0}), "latency"),
+        (_evidence(memory={"dram": 20.0}, compute={"issue": 76.0}), "compute"),
+        # SGEMM v4 at n = 4096: issue 43%, intensity far past the ridge
+        (_evidence(memory={"dram": 4.0}, compute={"issue": 43.0}, ai=683), "compute"),
+        (_evidence(memory={"dram": 4.0}, compute={"issue": 39.0}, ai=683), "latency"),
+        # near the ridge the intensity decides nothing
+        (_evidence(memory={"dram": 45.0}, compute={"issue": 45.0}, ai=20), "latency"),
+        (_evidence(memory={"gbps": 53.0}, ai=0.62), "memory"),  # Jacobi v0, timing only
+        (_evidence(), ""),
+    ],
+)
+def test_regime_from_measured_throughput_then_intensity(evidence, regime):
+    assert classify(evidence)[0] == regime
+
+
+def test_unprofiled_size_borrows_a_profiled_regime_only_at_a_similar_rate():
+    rows = pd.DataFrame(
+        [
+            {"variant": "v4", "size": 4096, "profiled": True, "time_median_us": 8200.0,
+             "ideal_flops": 1.374e11, "ideal_bytes": 2.01e8, "ai_ideal": 683.0,
+             "ncu_time_ns": 8.2e6, "issue_counter_pct": 43.0},
+            {"variant": "v4", "size": 8192, "profiled": False, "time_median_us": 65600.0,
+             "ideal_flops": 1.0995e12, "ideal_bytes": 8.05e8, "ai_ideal": 1365.0},
+            {"variant": "v4", "size": 256, "profiled": False, "time_median_us": 34.0,
+             "ideal_flops": 3.36e7, "ideal_bytes": 7.9e5, "ai_ideal": 43.0},
+        ]
+    )  # fmt: skip
+    rows["gflops"] = rows["ideal_flops"] / rows["time_median_us"] / 1e3
+    rows["gbps"] = rows["ideal_bytes"] / rows["time_median_us"] / 1e3
+    ceilings = {"copy_gbps": 4000.0, "fp32_gflops": 64000.0}
+    rows["pct_of_copy_bw"] = 100 * rows["gbps"] / 4000
+    rows["pct_of_fp32_peak"] = 100 * rows["gflops"] / 64000
+    out = add_regime(rows, ceilings, None).set_index("size")
+    assert out.loc[4096, "regime"] == "compute"
+    assert out.loc[8192, "regime"] == "compute"  # 1.00x the GFLOP/s of n = 4096
+    assert out.loc[8192, "regime_basis"].startswith("n = 4096: ")
+    assert out.loc[256, "regime"] == "latency"  # 0.02x: its own timing decides
+    assert out.loc[4096, "lens"] == "compute"
+    assert rows.columns.tolist()[-1] == "pct_of_fp32_peak"  # input left as it was
+
+
+# --- steps: one primary, ranked by how much of the change each factor makes -------------
+
+
+def test_the_largest_factor_in_the_direction_of_the_change_is_primary():
+    a = launch()  # long_scoreboard: 6 of 10 cycles per instruction
+    b = launch(ncu_time_us=72.0, cycles_per_issue=6.0, stall_long_scoreboard=2.0)
+    ranked, total = step_causes(a, b)
+    assert ranked[0].rule == "memory_latency"
+    assert 0 < ranked[0].share <= 1.0 and total < 0
+    assert [f.rule for f in ranked].count("memory_latency") == 1
+
+
+def test_removed_bank_conflicts_are_named_from_the_launch_that_had_them():
+    a = launch(
+        cycles_per_issue=40.0, stall_mio_throttle=31.0, smem_conflict_share=0.84,
+        ncu_time_us=470.0,
+    )  # fmt: skip
+    b = launch(stall_mio_throttle=1.0, smem_conflict_share=0.01)
+    ranked, _ = step_causes(a, b)
+    assert ranked[0].rule == "bank_conflicts"
+
+
+def test_a_step_within_two_percent_has_no_change_as_its_primary():
+    ranked, _ = step_causes(launch(), launch(ncu_time_us=121.0))
+    assert ranked[0].rule == "step_unchanged"
+    ranked, total = step_causes(launch(), launch(inst_executed=NAN))
+    assert ranked == [] and math.isnan(total)  # not profiled alike: nothing ranked
+
+
+def test_expectation_compares_the_idea_with_what_moved():
+    assert "bank_conflicts" in expected_mechanisms("rows of 33 floats: +1 padding")
+    assert "barrier" in expected_mechanisms("v6 with two shared buffers")
+    assert expected_mechanisms("no words the rules know") == []
+    a = launch(cycles_per_issue=40.0, stall_mio_throttle=31.0, smem_conflict_share=0.84,
+               ncu_time_us=470.0)  # fmt: skip
+    b = launch(stall_mio_throttle=1.0, smem_conflict_share=0.01)
+    ranked, total = step_causes(a, b)
+    found = expectation("padding removes the conflicts", a, ranked, total)
+    assert found.params["verdict"]["@"] == "expect_met"
+    found = expectation("shuffle the warps", a, ranked, total)
+    assert found.params["verdict"]["@"] in ("expect_met", "expect_other")
+
+
+# --- where a variant stands -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kw", "rule"),
+    [
+        ({"regime": "memory", "regime_ceiling_pct": 95.0}, "at_dram_floor"),
+        ({"regime": "memory", "regime_ceiling_pct": 89.9}, "stand_memory"),
+        ({"regime": "memory", "regime_ceiling_pct": 95.0, "dram_bytes": NAN},
+         "at_dram_floor_timing"),
+        ({"regime": "memory", "regime_ceiling_pct": 8.0, "dram_bytes": 1.2e9,
+          "dram_pct": 102.0}, "dram_saturated_excess"),
+        ({"regime": "compute", "regime_ceiling_pct": 90.0}, "at_compute_roof"),
+        ({"regime": "compute", "regime_ceiling_pct": 87.1}, "stand_compute"),
+        ({"regime": "latency", "regime_ceiling_pct": 11.0}, "stand_latency"),
+        ({"regime": "", "regime_ceiling_pct": 11.0}, None),
+        ({"regime": "memory", "regime_ceiling_pct": NAN}, None),
+    ],
+)  # fmt: skip
+def test_stand_and_its_stop_condition(kw, rule):
+    found = stand.stand(launch(regime_ceiling="copy_bw", roof_time_us=10.0, **kw))
+    assert (found.rule if found else None) == rule
+
+
+def test_plan_items_never_promise_less_than_the_roof():
+    items = stand.plan(launch(roof_time_us=100.0, regime="memory"))
+    assert items and all(f.params["without"] >= 100.0 for f in items)
+    assert [f.rule for f in stand.plan(launch(profiled=False))] == ["plan_unprofiled"]
+
+
+def test_step_verdict_has_a_band_for_no_change():
+    assert stand.step_verdict(1.03) == "paid"
+    assert stand.step_verdict(1.01) == "no_gain"
+    assert stand.step_verdict(0.97) == "not_paid"
+
+
+# --- records --------------------------------------------------------------------------
+
+
+def test_records_render_in_both_languages_from_their_params():
+    f = C.cause_finding(launch(), C.causes(launch())[0])
+    (stored,) = place(Where("fam", "v1", 1024, "baseline"), [f], primary=True)
+    assert stored["role"] == "primary" and stored["rule"] == "memory_latency"
+    with language("zh"):
+        zh = render(f.rule, f.params)
+    assert "全局内存延迟" in zh and stored["message"].startswith("**Global-memory")
+    assert row(Where("f", "v", 1, "plan"), Finding("plan_unprofiled",
+               {"roof": 1.0, "t": 2.0}), "info", 1)["message"]  # fmt: skip
