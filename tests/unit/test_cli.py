@@ -154,3 +154,21 @@ def test_a_family_from_an_addition_names_that_run_in_its_banner():
     assert recording_for(info, "faulty")["date"] == "later"
     assert recording_for(info, "faulty")["kernels_git"] == "bbb"
     assert recording_for(info, "jacobi2d") == {"date": "first", "kernels_git": "aaa"}
+
+
+def test_an_addition_of_profiles_alone_names_their_gpu_and_families(
+    recording, tmp_path
+):
+    target = tmp_path / "rec"
+    target.mkdir()
+    (target / "recording.json").write_text('{"gpu": "NVIDIA H200"}')
+    later = tmp_path / "later"
+    (later / "profile").mkdir(parents=True)
+    shutil.copytree(recording / "profile/sgemm", later / "profile/sgemm")
+    proc = _run("record", "--add", "--results", str(later), "--out", str(target))
+    assert proc.returncode == 0, proc.stderr
+    (added,) = json.loads((target / "recording.json").read_text())["additions"]
+    meta = json.loads((recording / "profile/sgemm/v0_naive/profile.json").read_text())
+    assert added["families"] == ["sgemm"]
+    assert added["gpu"] == meta["provenance"]["gpu"] == "NVIDIA H200"
+    assert added["date"] == meta["provenance"]["date"]

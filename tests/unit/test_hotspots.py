@@ -68,14 +68,18 @@ def test_sample_metrics_name_their_reason():
 # --- parsing real reports ------------------------------------------------------------
 
 
-def test_a_report_without_samples_says_so(recording):
-    frame, note = read_source_samples(recording / JACOBI_V0)
+# A report profiled before warp sampling joined the lean set (session 3).
+UNSAMPLED = ROOT / "tests/data/ncu/h200/v1_smem_n2048.ncu-rep"
+
+
+def test_a_report_without_samples_says_so():
+    frame, note = read_source_samples(UNSAMPLED)
     assert frame.empty and list(frame.columns) == SOURCE_COLUMNS
-    assert note == f"{recording / JACOBI_V0}: {NO_SAMPLES}"
+    assert note == f"{UNSAMPLED}: {NO_SAMPLES}"
 
 
-def test_parse_writes_the_per_instruction_table_and_warns(recording, tmp_path):
-    folder = recording / JACOBI_V0
+def test_parse_writes_the_per_instruction_table_and_warns(tmp_path):
+    folder = UNSAMPLED
     out = tmp_path / "v0.source.csv"
     proc = subprocess.run(
         [
@@ -130,8 +134,9 @@ class _Sampled:
     def __init__(self, action, samples):
         self.action, self.samples = action, samples
 
-    def metric_names(self):
-        return (*self.action.metric_names(), *self.samples)
+    def metric_names(self):  # the report's own samples (if any) replaced by these
+        own = (n for n in self.action.metric_names() if "pcsamp" not in n)
+        return (*own, *self.samples)
 
     def metric_by_name(self, name):
         if name in self.samples:
@@ -177,8 +182,11 @@ def test_samples_map_to_sass_and_lines_through_the_report(recording):
 
 
 def test_a_folder_of_reports_gives_one_table(recording):
-    table, notes = parse_source_files([recording / "profile/sgemm/v2_tiled_transposed"])
-    assert table.empty and len(notes) == 1 and NO_SAMPLES in notes[0]
+    folders = [recording / "profile/sgemm/v2_tiled_transposed", UNSAMPLED]
+    table, notes = parse_source_files(folders)
+    # the recorded SGEMM v2 (both profiled sizes) has samples; the old report says so
+    assert sorted(table["size"].unique()) == [1024, 4096]
+    assert len(notes) == 1 and NO_SAMPLES in notes[0] and str(UNSAMPLED) in notes[0]
 
 
 # --- per line --------------------------------------------------------------------------

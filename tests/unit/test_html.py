@@ -181,7 +181,7 @@ def test_report_json_says_measured_or_replayed_and_counts_statuses(tmp_path):
     assert facts["statuses"] == {"crashed": 1, "ok": 2, "wrong": 1}
     assert facts["sections"][0] == {
         "id": "summary",
-        "title": "Summary (speedups and bandwidth at n = 8192)",
+        "title": "Summary (speedups and share of each regime's ceiling at n = 8192)",
     }
     assert facts["main_figure"] == "figures/perf_vs_size.png"
     assert (tmp_path / "report.html").read_text().count('id="figure-perf_vs_size"') == 1

@@ -221,8 +221,9 @@ def _recording_info(results: Path, command: str) -> dict[str, Any]:
     ]
     first = next((path for path in stamped if path is not None), None)
     prof = next(iter(sorted(results.glob("profile/*/*/profile.json"))), None)
-    t = read_json(first).get("provenance", {}) if first else {}
     p = read_json(prof) if prof else {}
+    # an addition of profiles alone: the profiles' own provenance names GPU and date
+    t = read_json(first).get("provenance", {}) if first else p.get("provenance", {})
     info = {
         "gpu": t.get("gpu"),
         "driver": t.get("driver"),
@@ -240,6 +241,7 @@ def _recording_info(results: Path, command: str) -> dict[str, Any]:
                 for st in ("verify", "sanitize", "timeline")
                 for f in results.glob(f"{st}/*/*.json")
             }
+            | {f.parent.parent.name for f in results.glob("profile/*/*/profile.json")}
         ),
     }
     traced = next(iter(sorted(results.glob("timeline/*/*.json"))), None)
