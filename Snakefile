@@ -12,6 +12,7 @@ configfile: "config.yaml"
 
 
 include: "workflow/rules/common.smk"
+include: "workflow/rules/sweep.smk"
 include: "workflow/rules/compile.smk"
 include: "workflow/rules/gpu.smk"
 include: "workflow/rules/sanitize.smk"

@@ -15,7 +15,9 @@
 // aligned. Boundary points are copied from A as in v0; every element of B is written
 // (threads j0 = 0, 4, .., n - 4; strips i0 = 0, 8, .. < n; rows i0 .. min(i0+8, n)-1).
 
-#define ROWS 8  // rows per thread; the manifest's grid y is cdiv(n, 8 * ROWS)
+#ifndef ROWS
+#define ROWS 8  // rows per thread (-D, swept); the manifest's grid y is cdiv(n, BLOCK_Y * ROWS)
+#endif
 
 extern "C" __global__ void jacobi2d_v5(const float* __restrict__ A,
                                        float* __restrict__ B, int n) {

@@ -9,13 +9,26 @@
 // each per thread per step. Expect FMA-pipe utilisation well above v4, ~128 registers
 // per thread (64 accumulators) and so lower occupancy, and the kernel compute-bound
 // rather than memory-bound (the seed report's "TILE=64 + 4x4 coarsening", one size up).
-// Requires n % 128 == 0 (the manifest's `accepts`): no guards, every tile is full.
+// Requires n % BM == 0, n % BN == 0 and n % BK == 0 (the manifest's `accepts`): no
+// guards, every tile is full. BM, BN, BK, TM, TN are -D parameters (the manifest's
+// `params`; defaults as above); the tile loads need THREADS to be a multiple of BK and
+// BN, BM a multiple of THREADS / BK and BK of THREADS / BN (the manifest's constraints).
 
+#ifndef BM
 #define BM 128  // rows of C per block
+#endif
+#ifndef BN
 #define BN 128  // columns of C per block
+#endif
+#ifndef BK
 #define BK 8    // k-depth of one shared-memory step
+#endif
+#ifndef TM
 #define TM 8    // rows of C per thread
+#endif
+#ifndef TN
 #define TN 8    // columns of C per thread (BM*BN / (TM*TN) = 256 threads)
+#endif
 #define THREADS (BM * BN / (TM * TN))
 
 extern "C" __global__ void __launch_bounds__(THREADS)

@@ -17,14 +17,38 @@
 //  (row stride 132 = 4 mod 32 banks) and rows stay 16-byte aligned for float4.
 // Expect: fewer issued instructions than v5 (LDG.128, 4 LDS.128 per k), no shared-
 // memory bank conflicts, higher FMA-pipe utilisation; same FLOPs and global bytes.
-// Requires n % 128 == 0 (the manifest's `accepts`): no guards, every tile is full, and
-// n % 4 == 0 keeps every float4 address 16-byte aligned.
+// Requires n % BM == 0, n % BN == 0 and n % BK == 0 (the manifest's `accepts`): no
+// guards, every tile is full, and n % 4 == 0 keeps every float4 address 16-byte aligned.
+// Parameters (-D, swept by the manifest's `params`; the defaults are the tile above):
+// BM x BN block tile, BK k-depth, TM x TN outputs per thread in TM/4 x TN/4 quadrants of
+// 4x4 spaced 4*(BM/TM) rows and 4*(BN/TN) columns apart (8x8: the four quadrants above).
 
+#ifndef BM
 #define BM 128  // rows of C per block
+#endif
+#ifndef BN
 #define BN 128  // columns of C per block
-#define BK 8    // k-depth of one shared-memory step
-#define THREADS 256
-#define PAD 4   // As row padding (floats): conflict-free transposing stores
+#endif
+#ifndef BK
+#define BK 8  // k-depth of one shared-memory step
+#endif
+#ifndef TM
+#define TM 8  // rows of C per thread (a multiple of 4)
+#endif
+#ifndef TN
+#define TN 8  // columns of C per thread (a multiple of 4)
+#endif
+#define PAD 4                       // As row padding (floats): conflict-free transposing stores
+#define TCOLS (BN / TN)             // threads across the block tile (16)
+#define TROWS (BM / TM)             // threads down the block tile (16)
+#define THREADS (TCOLS * TROWS)     // 256
+#define A_LOADS (BM * BK / 4 / THREADS)  // float4 of A per thread per k-tile (1)
+#define B_LOADS (BK * BN / 4 / THREADS)  // float4 of B per thread per k-tile (1)
+
+static_assert(TM % 4 == 0 && TN % 4 == 0, "TM and TN must be multiples of 4 (float4)");
+static_assert(BK % 4 == 0, "BK must be a multiple of 4 (float4 loads of A)");
+static_assert(A_LOADS >= 1 && A_LOADS * 4 * THREADS == BM * BK, "A tile: whole float4 per thread");
+static_assert(B_LOADS >= 1 && B_LOADS * 4 * THREADS == BK * BN, "B tile: whole float4 per thread");
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 sgemm_v6(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
@@ -32,52 +56,65 @@ sgemm_v6(const float* __restrict__ A, const float* __restrict__ B, float* __rest
     __shared__ __align__(16) float As[BK][BM + PAD];  // As[k][m] = A[m][k]: transposed
     __shared__ __align__(16) float Bs[BK][BN];
     const int tid = threadIdx.x;
-    const int tc = tid % 16;  // columns tc*4..+3 and 64+tc*4..+3
-    const int tr = tid / 16;  // rows    tr*4..+3 and 64+tr*4..+3
-    // Tile loads: one float4 of A (row aRow, k = aK..aK+3), one float4 of B (row bRow).
-    const int aRow = tid / 2, aK = (tid % 2) * 4;    // 128 rows x 2 float4 = 256 threads
-    const int bRow = tid / 32, bCol = (tid % 32) * 4;  // 8 rows x 32 float4 = 256 threads
+    const int tc = tid % TCOLS;  // columns tc*4..+3 of each column quadrant (64 apart at 8x8)
+    const int tr = tid / TCOLS;  // rows    tr*4..+3 of each row quadrant
 
     A += (size_t)blockIdx.y * BM * n;
     B += blockIdx.x * BN;
     C += (size_t)blockIdx.y * BM * n + blockIdx.x * BN;
 
-    float acc[8][8] = {};
-    float regM[8], regN[8];
+    float acc[TM][TN] = {};
+    float regM[TM], regN[TN];
     for (int k0 = 0; k0 < n; k0 += BK) {
-        float4 a = *reinterpret_cast<const float4*>(&A[(size_t)aRow * n + k0 + aK]);
-        As[aK + 0][aRow] = a.x;
-        As[aK + 1][aRow] = a.y;
-        As[aK + 2][aRow] = a.z;
-        As[aK + 3][aRow] = a.w;
-        *reinterpret_cast<float4*>(&Bs[bRow][bCol]) =
-            *reinterpret_cast<const float4*>(&B[(size_t)(k0 + bRow) * n + bCol]);
+        // Tile loads: float4 number f = tid + l*THREADS of each tile (one of each at 8x8).
+#pragma unroll
+        for (int l = 0; l < A_LOADS; ++l) {
+            const int f = tid + l * THREADS;
+            const int aRow = f / (BK / 4), aK = (f % (BK / 4)) * 4;
+            float4 a = *reinterpret_cast<const float4*>(&A[(size_t)aRow * n + k0 + aK]);
+            As[aK + 0][aRow] = a.x;
+            As[aK + 1][aRow] = a.y;
+            As[aK + 2][aRow] = a.z;
+            As[aK + 3][aRow] = a.w;
+        }
+#pragma unroll
+        for (int l = 0; l < B_LOADS; ++l) {
+            const int f = tid + l * THREADS;
+            const int bRow = f / (BN / 4), bCol = (f % (BN / 4)) * 4;
+            *reinterpret_cast<float4*>(&Bs[bRow][bCol]) =
+                *reinterpret_cast<const float4*>(&B[(size_t)(k0 + bRow) * n + bCol]);
+        }
         __syncthreads();
 #pragma unroll
         for (int k = 0; k < BK; ++k) {
-            float4 a0 = *reinterpret_cast<const float4*>(&As[k][tr * 4]);
-            float4 a1 = *reinterpret_cast<const float4*>(&As[k][64 + tr * 4]);
-            float4 b0 = *reinterpret_cast<const float4*>(&Bs[k][tc * 4]);
-            float4 b1 = *reinterpret_cast<const float4*>(&Bs[k][64 + tc * 4]);
-            regM[0] = a0.x; regM[1] = a0.y; regM[2] = a0.z; regM[3] = a0.w;
-            regM[4] = a1.x; regM[5] = a1.y; regM[6] = a1.z; regM[7] = a1.w;
-            regN[0] = b0.x; regN[1] = b0.y; regN[2] = b0.z; regN[3] = b0.w;
-            regN[4] = b1.x; regN[5] = b1.y; regN[6] = b1.z; regN[7] = b1.w;
 #pragma unroll
-            for (int i = 0; i < 8; ++i)
+            for (int q = 0; q < TM / 4; ++q) {
+                float4 v = *reinterpret_cast<const float4*>(&As[k][q * 4 * TROWS + tr * 4]);
+                regM[4 * q + 0] = v.x; regM[4 * q + 1] = v.y;
+                regM[4 * q + 2] = v.z; regM[4 * q + 3] = v.w;
+            }
 #pragma unroll
-                for (int j = 0; j < 8; ++j) acc[i][j] += regM[i] * regN[j];
+            for (int q = 0; q < TN / 4; ++q) {
+                float4 v = *reinterpret_cast<const float4*>(&Bs[k][q * 4 * TCOLS + tc * 4]);
+                regN[4 * q + 0] = v.x; regN[4 * q + 1] = v.y;
+                regN[4 * q + 2] = v.z; regN[4 * q + 3] = v.w;
+            }
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+#pragma unroll
+                for (int j = 0; j < TN; ++j) acc[i][j] += regM[i] * regN[j];
         }
         __syncthreads();
     }
-    // acc[i][j]: row (i < 4 ? tr*4 + i : 64 + tr*4 + i-4), column likewise with tc, j.
+    // acc[i][j]: row (i/4)*4*TROWS + tr*4 + i%4, column (j/4)*4*TCOLS + tc*4 + j%4.
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {
-        int row = (i < 4 ? 0 : 64) + tr * 4 + (i % 4);
+    for (int i = 0; i < TM; ++i) {
+        const int row = (i / 4) * 4 * TROWS + tr * 4 + (i % 4);
         float* c = C + (size_t)row * n;
-        *reinterpret_cast<float4*>(&c[tc * 4]) =
-            make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
-        *reinterpret_cast<float4*>(&c[64 + tc * 4]) =
-            make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]);
+#pragma unroll
+        for (int q = 0; q < TN / 4; ++q)
+            *reinterpret_cast<float4*>(&c[q * 4 * TCOLS + tc * 4]) =
+                make_float4(acc[i][4 * q], acc[i][4 * q + 1], acc[i][4 * q + 2],
+                            acc[i][4 * q + 3]);
     }
 }

@@ -55,7 +55,7 @@ record() {
     say "record: snakemake exit $?"
     tar czf "$OUT/results.tar.gz" results/ceilings.json results/verify results/time \
         results/profile results/sanitize results/timeline results/build/*/*.resources.json \
-        results/report logs 2>/dev/null
+        results/sweep/*/*.json results/report logs 2>/dev/null
     python - <<'PY'
 import csv, glob
 for p in sorted(glob.glob("results/report/*/summary.csv")):

@@ -19,6 +19,8 @@ Handler = Callable[[argparse.Namespace], int]
 
 # The subcommands, in the order of the pipeline (module names under nsightflow.stages).
 STAGES = (
+    "sweep_compile",
+    "sweep",
     "compile",
     "verify",
     "timing",
@@ -33,6 +35,8 @@ STAGES = (
     "timeline_analyze",
     "plot",
     "timeline_plot",
+    "sweep_analyze",
+    "sweep_plot",
     "report",
     "pdf",
     "index",

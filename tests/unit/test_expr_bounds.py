@@ -123,7 +123,7 @@ BAD = {
     ),
     "block_too_large": (
         lambda d: _variant(d).update(block=[64, 32, 1]),
-        "variants.v1_smem.launches.0.block",
+        "variants.v1_smem.block",
         "2048 threads per block",
     ),
 }

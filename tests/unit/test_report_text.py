@@ -83,7 +83,10 @@ def test_markup_characters_read_as_themselves(text, shown):
 def test_plain_text_is_literal_even_where_markdown_would_apply():
     text = "error: `x` *y* [z](http://e.org) ![i](a.png) <b> | 1. # _w_"
     html = _html(plain(text))
-    assert "<p>error: `x` *y* [z](http://e.org) ![i](a.png) &lt;b&gt; | 1. # _w_</p>" in html
+    assert (
+        "<p>error: `x` *y* [z](http://e.org) ![i](a.png) &lt;b&gt; | 1. # _w_</p>"
+        in html
+    )
     assert "<a" not in html and "<img" not in html and "<em>" not in html
 
 

@@ -32,6 +32,17 @@ def n_families() -> int:
     return len(load_families(ROOT / "kernels"))
 
 
+def n_swept() -> tuple[int, int]:
+    """(variants, families) with declared params: the sweep rules' job counts."""
+    from nsightflow.family.registry import load_families
+
+    swept = [
+        [v for v in f.variants.values() if v.params]
+        for f in load_families(ROOT / "kernels")
+    ]
+    return sum(len(s) for s in swept), sum(1 for s in swept if s)
+
+
 def snakemake(
     workdir: Path, *args: str, mode: str | None = None
 ) -> subprocess.CompletedProcess:
@@ -67,7 +78,12 @@ def test_dry_run_default_config_measure(workdir):
     proc = snakemake(workdir, "-n", mode="measure")
     assert proc.returncode == 0, proc.stderr
     v, f = n_variants(), n_families()
+    sv, sf = n_swept()
     assert jobs(proc) == {
+        "compile_sweep": sv,
+        "sweep_variant": sv,
+        "analyze_sweep": sf,
+        "plot_sweep": sf,
         **{
             rule: v
             for rule in (
@@ -114,6 +130,29 @@ def test_dry_run_default_config_without_gpu_replays(workdir):
     assert not {"verify_variant", "compile_variant"} & set(counts)
     # at most half the jobs of a per-variant replay (7 rules x variants before)
     assert sum(counts.values()) <= (7 * n_variants() + 7 * n_families() + 4) / 2
+
+
+def test_swept_variants_compile_their_best_and_the_switch_turns_sweeps_off(workdir):
+    proc = snakemake(
+        workdir, "-n", "-p", "--config", "families=[jacobi2d]", mode="measure"
+    )
+    assert proc.returncode == 0, proc.stderr
+    # the swept variant compiles from its sweep record; an unswept one from nothing
+    shell = re.sub(r"\\\n\s*", "", proc.stdout)  # shell lines joined
+    assert re.search(
+        r"sweep-compile --kernels-dir kernels --family jacobi2d "
+        r"--variant v5_strip_vec4 --space quick",
+        shell,
+    )
+    assert (
+        "v5_strip_vec4.resources.json --sweep results/sweep/jacobi2d/v5_strip_vec4.json"
+        in shell
+    )
+    assert re.search(r"v0_naive.resources.json --sweep *$", shell, re.M)
+    (workdir / "off.yaml").write_text("families: [jacobi2d]\nsweep: {enabled: false}\n")
+    off = snakemake(workdir, "-n", "--configfile", "off.yaml", mode="measure")
+    assert off.returncode == 0, off.stderr
+    assert not {"compile_sweep", "sweep_variant", "analyze_sweep"} & set(jobs(off))
 
 
 def test_dry_run_test_config(workdir):
@@ -181,6 +220,8 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(
     assert jobs(snakemake(workdir, "-n", *PINNED)) == {
         "replay_jacobi2d": 1,
         "parse_reports": 6,  # the family's profile folders are copied again
+        "analyze_sweep": 1,  # and its sweep records
+        "plot_sweep": 1,
         "analyze_timeline": 1,
         "plot_timeline": 1,
         "analyze_family": 1,
@@ -193,7 +234,25 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(
     }
 
 
+def _stale(workdir: Path, family: str) -> set[str]:
+    """Variants whose source differs from the one the recording was measured with."""
+    from nsightflow.family.registry import load_family
+    from nsightflow.tools.nvcc import source_digest
+
+    build = workdir / "examples/h200/build" / family
+    return {
+        v.name
+        for v in load_family(workdir / "kernels" / family).variants.values()
+        if json.loads((build / f"{v.name}.resources.json").read_text()).get(
+            "source_sha256"
+        )
+        != source_digest(v.source)
+    }
+
+
 def test_changing_one_source_reruns_only_that_variant(workdir):
+    stale = _stale(workdir, "jacobi2d")
+    assert "v1_smem" not in stale and "v0_naive" not in stale
     assert snakemake(workdir, *PINNED).returncode == 0
     time.sleep(1.1)
     source = workdir / "kernels/jacobi2d/v1_smem.cu"
@@ -208,10 +267,16 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
     assert "jacobi2d/v1_smem: source changed since the recording" in log
     assert "v0_naive: source changed" not in log
     md = (workdir / "results/report/jacobi2d/report.md").read_text()
-    flagged = [
-        ln for ln in md.splitlines() if "source changed since the recording" in ln
-    ]
-    assert flagged and all("`v1_smem`" in ln for ln in flagged), flagged
+    flagged = {
+        m.group(1)
+        for ln in md.splitlines()
+        if "source changed since the recording" in ln
+        for m in [re.search(r"`(v\d+_\w+)`", ln)]
+        if m
+    }
+    # the edited variant, and those edited since the recording was made (issue 20's
+    # -D parameters) until it is made again
+    assert flagged == stale | {"v1_smem"}, (flagged, stale)
     resources = json.loads(
         (workdir / "results/build/jacobi2d/v1_smem.resources.json").read_text()
     )

@@ -102,7 +102,15 @@ def recorded_files(family):
     """Every file the recording holds for the family (an edit re-runs its replay)."""
     return sorted(
         str(path)
-        for stage in ("build", "verify", "time", "profile", "sanitize", "timeline")
+        for stage in (
+            "build",
+            "verify",
+            "time",
+            "profile",
+            "sanitize",
+            "timeline",
+            "sweep",
+        )
         for path in (SOURCE / stage / family.name).rglob("*")
         if path.is_file()
     )
@@ -110,7 +118,11 @@ def recorded_files(family):
 
 def replay_outputs(family):
     """Every file (and profile folder) the family's replay job writes."""
-    stages = ReplayStages(is_activated("sanitize"), is_activated("timeline"))
+    stages = ReplayStages(
+        is_activated("sanitize"),
+        is_activated("timeline"),
+        frozenset(swept(family.name)),
+    )
     outputs = []
     for name in family.variants:
         for path in variant_outputs(Path("results"), family.name, name, stages):
@@ -164,6 +176,50 @@ def report_targets():
         "results/report/ceilings.csv",
         f"results/report/{index_stem(config['report']['language'])}.html",
     ]
+
+
+def swept(family):
+    """The family's variants that declare params, when sweeps are switched on
+    (only those config `sweep.variants` names, when it names any)."""
+    if not is_activated("sweep"):
+        return []
+    chosen = config["sweep"]["variants"]
+    return [
+        name
+        for name, v in FAMILIES[family].variants.items()
+        if v.params and (not chosen or f"{family}/{name}" in chosen)
+    ]
+
+
+def swept_files(pattern):
+    """Input function: `pattern` expanded over the family's swept variants."""
+    return lambda wildcards: [
+        pattern.format(family=wildcards.family, variant=v)
+        for v in swept(wildcards.family)
+    ]
+
+
+def swept_names(wildcards):
+    """The family's swept variants, space-separated (a rule's params)."""
+    return " ".join(swept(wildcards.family))
+
+
+def sweep_record(wildcards):
+    """The variant's sweep record when it is swept (compile builds its best)."""
+    if wildcards.variant not in swept(wildcards.family):
+        return []
+    return [f"results/sweep/{wildcards.family}/{wildcards.variant}.json"]
+
+
+def sweep_inputs(kind):
+    """The report's sweep inputs, or none for a family without swept variants."""
+    path = {
+        "summary": "results/analysis/{family}/sweep_summary.csv",
+        "figures": "results/report/{family}/figures/sweep",
+    }[kind]
+    return lambda wildcards: (
+        [path.format(family=wildcards.family)] if swept(wildcards.family) else []
+    )
 
 
 def sanitize_inputs(wildcards):

@@ -3,6 +3,7 @@ Compile each kernel variant with nvcc and parse ptxas resources.
 
 REQUIRED INPUTS:
     kernels/{family}/{variant}.cu, the headers it includes, kernels/{family}/family.yaml
+    results/sweep/{family}/{variant}.json   (swept variants: the best configuration)
 OUTPUTS:
     results/build/{family}/{variant}.cubin
     results/build/{family}/{variant}.resources.json   (status, registers, smem, spills)
@@ -15,6 +16,7 @@ if MODE == "measure":
             source=variant_source,
             headers=variant_headers,
             manifest=f"{KERNELS}/{{family}}/family.yaml",
+            sweep=sweep_record,
         output:
             cubin="results/build/{family}/{variant}.cubin",
             resources="results/build/{family}/{variant}.resources.json",
@@ -31,5 +33,5 @@ if MODE == "measure":
             python -m nsightflow compile --kernels-dir {params.kernels:q} \
                 --family {wildcards.family:q} --variant {wildcards.variant:q} \
                 --arch {params.arch:q} --cubin {output.cubin:q} \
-                --resources {output.resources:q}
+                --resources {output.resources:q} --sweep {input.sweep:q}
             """

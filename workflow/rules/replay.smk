@@ -8,7 +8,7 @@ compile resources; an edited one is compiled again where nvcc exists and flagged
 
 REQUIRED INPUTS:
     {source}/recording.json, {source}/ceilings.json, and per variant
-    {source}/build|verify|time|sanitize|timeline/{family}/{variant}.*,
+    {source}/build|verify|time|sanitize|timeline|sweep/{family}/{variant}.*,
     {source}/profile/{family}/{variant}/
 OUTPUTS:
     the same paths under results/
@@ -35,10 +35,11 @@ if MODE == "replay":
                 family=_family.name,
                 arch=config["arch"],
                 skip=replay_skip_flags(),
+                swept=" ".join(swept(_family.name)),
             shell:
                 "python -m nsightflow replay-family --source {params.source:q} "
                 "--kernels-dir {params.kernels:q} --family {params.family:q} "
-                "--arch {params.arch:q} {params.skip} &> {log:q}"
+                "--arch {params.arch:q} {params.skip} --sweep {params.swept} &> {log:q}"
 
     rule replay_ceilings:
         input:

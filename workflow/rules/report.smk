@@ -101,6 +101,8 @@ rule report_family:
         steps=rules.plot_family.output.steps,
         timeline=timeline_inputs("summary"),
         timeline_figure=timeline_inputs("figure"),
+        sweep=sweep_inputs("summary"),
+        sweep_figures=sweep_inputs("figures"),
     output:
         md="results/report/{family}/{report}.md",
         html="results/report/{family}/{report}.html",
@@ -117,7 +119,7 @@ rule report_family:
         python -m nsightflow report --analysis-dir results/analysis/{wildcards.family:q} \
             --figures-dir results/report/{wildcards.family:q}/figures \
             --out-dir results/report/{wildcards.family:q} --language {params.language:q} \
-            --timeline {input.timeline:q} --only report
+            --timeline {input.timeline:q} --sweep {input.sweep:q} --only report
         """
 
 

@@ -38,8 +38,9 @@ from nsightflow.analysis.derived import (
 from nsightflow.analysis.hotspots import write_hotspots
 from nsightflow.analysis.launches import launch_table
 from nsightflow.analysis.regime import add_regime
+from nsightflow.errors import ManifestError
 from nsightflow.family.inputs import recorded_sizes
-from nsightflow.family.registry import Family, load_family
+from nsightflow.family.registry import Family, Variant, load_family
 from nsightflow.io import read_recorded, recording_for
 from nsightflow.machine.provenance import read_json, write_json
 from nsightflow.tools import sanitizer as S
@@ -238,9 +239,10 @@ def context(
     """Everything the report needs besides the tables: family, variants, provenance."""
     variants = []
     bases = input_baselines(family)
-    for name, var in family.variants.items():
+    for name, base in family.variants.items():
         rec = per_variant.get(name, {})
         resources = rec.get("resources", {})
+        var = _as_compiled(base, resources)
         status, message = variant_status(
             resources, rec.get("verify", {}), rec.get("sanitize"), rec.get("timing")
         )
@@ -255,6 +257,7 @@ def context(
                 "source": str(var.source),
                 "block": list(var.block),
                 "grid": list(var.grid),
+                "params": dict(var.config),
                 "status": status,
                 "message": message,
                 "resources": resources.get("resources", {}),
@@ -319,6 +322,17 @@ def context(
             "ceilings": ceilings.get("provenance", {}),
         },
     }
+
+
+def _as_compiled(variant: Variant, resources: Mapping[str, Any]) -> Variant:
+    """The variant at the parameters it was compiled (and so measured) at.
+
+    A recording made before the manifest changed its axes keeps the defaults.
+    """
+    try:
+        return variant.with_params(resources.get("params", {}))
+    except ManifestError:
+        return variant
 
 
 def _num(value: Any) -> float | None:

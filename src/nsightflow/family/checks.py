@@ -85,6 +85,7 @@ def _check_variant(variant: Variant, sizes: dict[str, int]) -> None:
     several = len(variant.launches) > 1
     for i, launch in enumerate(variant.launches):
         at = f"{field}.launches.{i}" if several else field
+        check_block(launch.block, at)  # resolved at the parameters' defaults
         launch.shape(sizes, at)
         launch.dynamic_shared(sizes, at)
         inline = tuple(a for a in launch.args if a.role == "scalar")

@@ -1,16 +1,18 @@
 """The manifest's data model: arguments, launches, variants and families.
 
 Built and validated by :mod:`nsightflow.family.registry`; every expression in it is evaluated
-over *sizes*: ``n`` plus the integer sizes the family's ``generate`` returns. Each result
-is checked for what its field means (:func:`count`, :func:`whole`): work and bytes are
-finite and non-negative, grid dimensions, shapes and shared-memory sizes are integers
-within the device's limits, a scalar fits its dtype. The registry runs every check at
-every declared size when it loads a manifest.
+over *sizes*: ``n`` plus the integer sizes the family's ``generate`` returns, and, for a
+variant with tunable ``params`` (:mod:`nsightflow.family.params`), the values of its
+parameters in force (block, grid, shared_bytes, accepts). Each result is checked for
+what its field means (:func:`count`, :func:`whole`): work and bytes are finite and
+non-negative, grid dimensions, shapes and shared-memory sizes are integers within the
+device's limits, a scalar fits its dtype. The registry runs every check at every
+declared size when it loads a manifest (:mod:`nsightflow.family.checks`).
 """
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -19,6 +21,7 @@ import numpy as np
 
 from nsightflow.errors import ManifestError
 from nsightflow.family.expr import evaluate, split_dims
+from nsightflow.family.params import ParamAxis, config_id
 
 ARRAY_ROLES = ("input", "output", "scratch", "constant")
 Sizes = Mapping[str, int]
@@ -92,16 +95,16 @@ class Arg:
         """Array shape at size ``n`` (or at a sizes mapping)."""
         parts = split_dims(str(self.shape))
         sizes = as_sizes(n)
-        field = f"{where}.{self.name}.shape"
+        key = f"{where}.{self.name}.shape"
         if not 1 <= len(parts) <= MAX_DIMS:
             raise ManifestError(
-                f"{field}: {self.shape!r} has {len(parts)} dimensions; give 1 to "
+                f"{key}: {self.shape!r} has {len(parts)} dimensions; give 1 to "
                 f"{MAX_DIMS} expressions separated by commas"
             )
-        shape = tuple(whole(p, sizes, field, MAX_ELEMENTS) for p in parts)
+        shape = tuple(whole(p, sizes, key, MAX_ELEMENTS) for p in parts)
         if math.prod(shape) > MAX_ELEMENTS:
             raise ManifestError(
-                f"{field}: {self.shape!r} = {shape} at {_at(sizes)} has more than "
+                f"{key}: {self.shape!r} = {shape} at {_at(sizes)} has more than "
                 f"2**40 elements; fix the shape or the sizes"
             )
         return shape
@@ -109,40 +112,59 @@ class Arg:
     def value_for(self, n: int | Sizes, where: str) -> Any:
         """A scalar's value at size ``n``, in its dtype (checked to fit it)."""
         sizes = as_sizes(n)
-        field = f"{where}.{self.name}.value"
-        raw = evaluate(str(self.value), sizes, field)
+        key = f"{where}.{self.name}.value"
+        raw = evaluate(str(self.value), sizes, key)
         dtype = np.dtype(self.dtype)
         if dtype.kind in "iu":
             info = np.iinfo(dtype)
-            raw = whole(str(self.value), sizes, field, int(info.max), int(info.min))
+            raw = whole(str(self.value), sizes, key, int(info.max), int(info.min))
         return dtype.type(raw)
 
 
 @dataclass(frozen=True)
 class Launch:
-    """One kernel launch of a variant: kernel, shape and arguments."""
+    """One kernel launch of a variant: kernel, shape and arguments.
+
+    ``block`` holds the block resolved at the parameter values in force
+    (``bindings``); ``block_expr`` the manifest's entries (numbers, or expressions of
+    the parameters), from which :meth:`at` resolves it for other values.
+    """
 
     kernel: str
     block: tuple[int, ...]
     grid: tuple[str, ...]
     args: tuple[Arg, ...]
     shared_bytes: str = "0"
+    block_expr: tuple[str, ...] = ()
+    bindings: Mapping[str, int] = field(default_factory=dict)
+
+    def names(self, n: int | Sizes) -> dict[str, int]:
+        """The names an expression of this launch sees: parameters, then sizes."""
+        return {**self.bindings, **as_sizes(n)}
 
     def shape(
         self, n: int | Sizes, where: str
     ) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
         """(grid, block) at size ``n``, each padded to three dimensions."""
-        sizes = as_sizes(n)
+        names = self.names(n)
         grid = [
-            whole(g, sizes, f"{where}.grid.{i}", MAX_GRID[i])
+            whole(g, names, f"{where}.grid.{i}", MAX_GRID[i])
             for i, g in enumerate(self.grid)
         ]
         return _dim3(grid), _dim3(list(self.block))
 
     def dynamic_shared(self, n: int | Sizes, where: str) -> int:
         """Dynamic shared memory per block in bytes at size ``n``."""
-        field = f"{where}.shared_bytes"
-        return whole(self.shared_bytes, as_sizes(n), field, MAX_SHARED_BYTES)
+        key = f"{where}.shared_bytes"
+        return whole(self.shared_bytes, self.names(n), key, MAX_SHARED_BYTES)
+
+    def at(self, values: Mapping[str, int], where: str) -> "Launch":
+        """This launch with the parameters set to ``values`` (block resolved)."""
+        exprs = self.block_expr or tuple(str(b) for b in self.block)
+        block = tuple(
+            int(evaluate(b, values, f"{where}.block.{i}")) for i, b in enumerate(exprs)
+        )
+        return replace(self, block=block, block_expr=exprs, bindings=dict(values))
 
 
 @dataclass(frozen=True)
@@ -160,6 +182,9 @@ class Variant:
     scratch: tuple[Arg, ...] = ()
     init: Mapping[str, str] = field(default_factory=dict)
     generator_args: Mapping[str, Any] = field(default_factory=dict)
+    params: tuple[ParamAxis, ...] = ()
+    constraints: tuple[str, ...] = ()
+    config: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def where(self) -> str:
@@ -200,13 +225,63 @@ class Variant:
         """Whether the variant supports size ``n`` (manifest ``accepts``)."""
         if self.accepts is None:
             return True
-        value = evaluate(self.accepts, {"n": n}, f"{self.where}.accepts")
+        names = {**self.config, "n": n}
+        value = evaluate(self.accepts, names, f"{self.where}.accepts")
         if not isinstance(value, bool | int):
             raise ManifestError(
                 f"{self.where}.accepts: {self.accepts!r} = {value} at n = {n} is not "
                 "a condition; write a comparison such as n % 4 == 0"
             )
         return bool(value)
+
+    @property
+    def compile_defines(self) -> dict[str, int | str]:
+        """The ``-D`` defines for nvcc: the manifest's, then the parameters in force."""
+        return {**self.defines, **self.config}
+
+    @property
+    def config_id(self) -> str:
+        """The parameter values in force as a file-name-safe id (``""`` without)."""
+        return config_id(self.config)
+
+    @property
+    def defaults(self) -> dict[str, int]:
+        """Every parameter at the value the manifest gives as its default."""
+        return {axis.name: axis.default for axis in self.params}
+
+    def unmet_constraints(self, values: Mapping[str, int]) -> list[str]:
+        """The manifest's constraints that ``values`` do not satisfy."""
+        return [
+            c
+            for i, c in enumerate(self.constraints)
+            if not evaluate(c, values, f"{self.where}.constraints.{i}")
+        ]
+
+    def with_params(self, values: Mapping[str, int]) -> "Variant":
+        """This variant at other parameter values (missing ones at their defaults).
+
+        Raises:
+            ManifestError: a name is not a parameter of the variant, or a value is
+                not one its axis declares.
+        """
+        axes = {axis.name: axis for axis in self.params}
+        for name, value in values.items():
+            if name not in axes:
+                raise ManifestError(
+                    f"{self.where}.params: no parameter {name!r}; the variant has "
+                    f"{sorted(axes)}"
+                )
+            if value not in axes[name].values:
+                raise ManifestError(
+                    f"{self.where}.params.{name}: {value} is not one of the declared "
+                    f"values {list(axes[name].values)}; add it to the axis"
+                )
+        config = {**self.defaults, **{k: int(v) for k, v in values.items()}}
+        launches = tuple(
+            launch.at(config, f"{self.where}.launches.{i}")
+            for i, launch in enumerate(self.launches)
+        )
+        return replace(self, config=config, launches=launches)
 
     def init_of(self, arg: Arg) -> str:
         """How this variant needs ``arg`` initialised before it runs."""
@@ -232,6 +307,7 @@ class Family:
     variants: Mapping[str, Variant]
     generated: tuple[str, ...] = ()
     vendor: str | None = None  # vendor library the compute ceiling is (ceilings.json)
+    sweep_sizes: tuple[int, ...] = ()
 
     def ideal_flops(self, n: int | Sizes) -> float:
         """Ideal floating-point operations at size ``n`` (or a sizes mapping)."""

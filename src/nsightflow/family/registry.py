@@ -12,10 +12,18 @@ ordered list of ``launches``; the loader checks every name an expression or a la
 uses, then evaluates every expression at every declared size
 (:func:`nsightflow.family.checks.check_family`), so a bad manifest fails at load time
 naming the file and field.
+
+Tunable ``params`` and their ``constraints`` (:mod:`nsightflow.family.params`) are
+checked at every point of the declared space when the manifest loads: each constraint
+must evaluate, each block must resolve to positive numbers where the constraints hold,
+and the defaults must satisfy the constraints. A variant loads at its defaults.
 """
 
+import json
 import math
+import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,7 +32,7 @@ import jsonschema
 import yaml
 
 from nsightflow.errors import ManifestError
-from nsightflow.family.checks import check_block, check_family
+from nsightflow.family.checks import check_family
 from nsightflow.family.expr import names as expr_names
 from nsightflow.family.model import (
     ARRAY_ROLES,
@@ -35,12 +43,22 @@ from nsightflow.family.model import (
     Variant,
     as_sizes,
 )
+from nsightflow.family.params import (
+    ParamAxis,
+    check_size,
+    check_source_guards,
+    merge_axes,
+    parse_axes,
+    points,
+)
+from nsightflow.family.sources import local_includes
 
 __all__ = [
     "ARRAY_ROLES",
     "Arg",
     "Family",
     "Launch",
+    "ParamAxis",
     "Sizes",
     "Variant",
     "as_sizes",
@@ -105,8 +123,12 @@ def load_family(folder: Path) -> Family:
         for attr in ("shape", "value"):
             if getattr(arg, attr) is not None:
                 _check_names(path, f"args.{i}.{attr}", getattr(arg, attr), known)
+    tuning = _FamilyTuning(
+        parse_axes(str(path), data.get("params", {})),
+        tuple(data.get("constraints", [])),
+    )
     variants = {
-        name: _variant(folder, name, entry, args, known)
+        name: _variant(folder, name, entry, (args, tuning), known)
         for name, entry in sorted(
             data["variants"].items(), key=lambda kv: _order(kv[0])
         )
@@ -142,6 +164,9 @@ def load_family(folder: Path) -> Family:
         variants=variants,
         generated=generated,
         vendor=data.get("vendor"),
+        sweep_sizes=tuple(
+            data.get("sweep_sizes", [max(data["profile_sizes"] or data["sizes"])])
+        ),
     )
     check_family(family)
     return family
@@ -162,14 +187,21 @@ def _family_args(path: Path, entries: list[dict[str, Any]]) -> tuple[Arg, ...]:
     return args
 
 
-def _check_names(path: Path, key: str, expression: str, known: set[str]) -> None:
-    """Reject an expression that uses a name that is neither n nor a generated size."""
-    unknown = expr_names(expression, f"{path}: field {key}") - known
+def _check_names(
+    path: Path,
+    key: str,
+    expression: str,
+    known: set[str],
+    params: frozenset[str] = frozenset(),
+) -> None:
+    """Reject an expression that uses a name that is not a size (or a parameter)."""
+    unknown = expr_names(expression, f"{path}: field {key}") - known - params
     if unknown:
+        also = f" and the params {sorted(params)}" if params else ""
         raise ManifestError(
-            f"{path}: field {key}: {expression!r} uses {sorted(unknown)}; known sizes "
-            f"are {sorted(known)} (declare sizes that generate() returns under "
-            "'generated')"
+            f"{path}: field {key}: {expression!r} uses {sorted(unknown)}; known are "
+            f"the sizes {sorted(known)}{also} (declare sizes that generate() returns "
+            "under 'generated', parameters under 'params')"
         )
 
 
@@ -179,23 +211,45 @@ def _order(variant: str) -> tuple[int, str]:
     return int(number), variant
 
 
+@dataclass(frozen=True)
+class _FamilyTuning:
+    """The family-level ``params`` and ``constraints``.
+
+    A parameter reaches the variants that use it; a constraint applies where a
+    variant has every parameter it names.
+    """
+
+    axes: tuple[ParamAxis, ...] = ()
+    constraints: tuple[str, ...] = ()
+
+
 def _variant(
     folder: Path,
     name: str,
     entry: dict[str, Any],
-    args: tuple[Arg, ...],
+    shared: tuple[tuple[Arg, ...], _FamilyTuning],
     known: set[str],
 ) -> Variant:
     path = folder / "family.yaml"
     where = f"variants.{name}"
+    args, tuning = shared
     source = folder / entry.get("source", f"{name}.cu")
     if not source.is_file():
         raise ManifestError(
             f"{path}: field {where}.source: {source} does "
             "not exist; add the file or set 'source'"
         )
+    own = parse_axes(f"{path}: field {where}", entry.get("params", {}))
+    inherited = tuple(a for a in tuning.axes if _uses(source, entry, a.name))
+    axes = merge_axes(inherited, own)
+    param_names = frozenset(a.name for a in axes)
+    constraints = (
+        *(c for c in tuning.constraints if expr_names(c, where) <= param_names),
+        *entry.get("constraints", []),
+    )
+    _check_param_names(path, where, set(param_names), known, entry.get("defines", {}))
     if entry.get("accepts") is not None:
-        _check_names(path, f"{where}.accepts", entry["accepts"], {"n"})
+        _check_names(path, f"{where}.accepts", entry["accepts"], {"n"}, param_names)
     scratch = tuple(Arg(role="scratch", **s) for s in entry.get("scratch", []))
     for i, buf in enumerate(scratch):
         _check_names(path, f"{where}.scratch.{i}.shape", str(buf.shape), known)
@@ -207,11 +261,11 @@ def _variant(
         )
     pool = {a.name: a for a in (*args, *scratch)}
     launches = tuple(
-        _launch(path, f"{where}.launches.{i}", spec, args, pool, known)
+        _launch(path, f"{where}.launches.{i}", spec, (args, pool), known, param_names)
         for i, spec in enumerate(_launch_specs(path, where, entry))
     )
     _check_init(path, where, entry.get("init", {}), pool)
-    return Variant(
+    variant = Variant(
         family=folder.name,
         name=name,
         source=source,
@@ -223,7 +277,84 @@ def _variant(
         scratch=scratch,
         init=dict(entry.get("init", {})),
         generator_args=dict(entry.get("generator_args", {})),
+        params=axes,
+        constraints=tuple(constraints),
     )
+    if axes:
+        _check_space(variant)
+    return variant.with_params(variant.defaults)
+
+
+def _uses(source: Path, entry: Mapping[str, Any], name: str) -> bool:
+    """Whether a variant uses a family-level parameter (its sources or its shape)."""
+    texts = [p.read_text(errors="replace") for p in (source, *local_includes(source))]
+    shape = [
+        str(entry.get(k, "")) for k in ("block", "grid", "shared_bytes", "launches")
+    ]
+    return any(re.search(rf"\b{re.escape(name)}\b", t) for t in (*texts, *shape))
+
+
+def _check_param_names(
+    path: Path,
+    where: str,
+    params: set[str],
+    sizes: set[str],
+    defines: dict[str, Any],
+) -> None:
+    """Parameter names must not shadow a size or a manifest define."""
+    for clash, what in ((params & sizes, "sizes"), (params & set(defines), "defines")):
+        if clash:
+            raise ManifestError(
+                f"{path}: field {where}.params: {sorted(clash)} already name {what}; "
+                "rename the parameter"
+            )
+
+
+def _check_space(variant: Variant) -> None:
+    """Evaluate the constraints and blocks at every point of the declared space.
+
+    Raises:
+        ManifestError: a constraint or block that does not evaluate, a block that is
+            not positive, defaults that break a constraint, or an unguarded define.
+    """
+    where = variant.where
+    check_size(where, variant.params)
+    for i, constraint in enumerate(variant.constraints):
+        _check_names_in(f"{where}.constraints.{i}", constraint, set(variant.defaults))
+    for values in points(variant.params):
+        if variant.unmet_constraints(values):
+            continue
+        for i, launch in enumerate(variant.launches):
+            block = launch.at(values, f"{where}.launches.{i}").block
+            if min(block) < 1:
+                raise ManifestError(
+                    f"{where}.launches.{i}.block: {list(block)} at {values}; every "
+                    "dimension must be at least 1 (add a constraint that excludes it)"
+                )
+    unmet = variant.unmet_constraints(variant.defaults)
+    if unmet:
+        raise ManifestError(
+            f"{where}.params: the defaults {variant.defaults} break the constraint "
+            f"{unmet[0]!r}; change a default or the constraint"
+        )
+    texts = {
+        p: p.read_text(errors="replace")
+        for p in (variant.source, *local_includes(variant.source))
+    }
+    exprs = [variant.accepts or ""]
+    for launch in variant.launches:
+        exprs += [*launch.block_expr, *launch.grid, launch.shared_bytes]
+    used = set().union(*(expr_names(e, where) for e in exprs if e))
+    check_source_guards(where, texts, list(variant.defaults), used)
+
+
+def _check_names_in(where: str, expression: str, known: set[str]) -> None:
+    unknown = expr_names(expression, where) - known
+    if unknown:
+        raise ManifestError(
+            f"{where}: {expression!r} uses {sorted(unknown)}; the parameters are "
+            f"{sorted(known)}"
+        )
 
 
 def _check_init(
@@ -267,16 +398,19 @@ def _launch(
     path: Path,
     where: str,
     spec: dict[str, Any],
-    args: tuple[Arg, ...],
-    pool: Mapping[str, Arg],
+    scope: tuple[tuple[Arg, ...], Mapping[str, Arg]],
     known: set[str],
+    params: frozenset[str],
 ) -> Launch:
     """One launch with its argument names resolved (and checked) to ``Arg``s."""
-    check_block(tuple(spec["block"]), f"{path}: field {where}")
+    args, pool = scope
     for i, g in enumerate(spec["grid"]):
-        _check_names(path, f"{where}.grid.{i}", g, known)
+        _check_names(path, f"{where}.grid.{i}", g, known, params)
+    for i, b in enumerate(spec["block"]):
+        if isinstance(b, str):
+            _check_names(path, f"{where}.block.{i}", b, set(), params)
     shared = str(spec.get("shared_bytes", "0"))
-    _check_names(path, f"{where}.shared_bytes", shared, known)
+    _check_names(path, f"{where}.shared_bytes", shared, known, params)
     if "args" not in spec:
         resolved = tuple(a for a in args if a.role != "constant")
     else:
@@ -284,12 +418,14 @@ def _launch(
             _launch_arg(path, f"{where}.args.{i}", item, pool, known)
             for i, item in enumerate(spec["args"])
         )
+    exprs = tuple(str(b) for b in spec["block"])
     return Launch(
         kernel=spec["kernel"],
-        block=tuple(spec["block"]),
+        block=tuple(b if isinstance(b, int) else 0 for b in spec["block"]),
         grid=tuple(spec["grid"]),
         args=resolved,
         shared_bytes=shared,
+        block_expr=exprs,
     )
 
 
@@ -339,13 +475,38 @@ def load_families(kernels_dir: Path, names: list[str] | None = None) -> list[Fam
 
 
 def find_variant(
-    kernels_dir: Path, family: str, variant: str
+    kernels_dir: Path, family: str, variant: str, cubin: Path | None = None
 ) -> tuple[Family, Variant]:
-    """Look up one variant; raises ManifestError naming what exists."""
+    """Look up one variant; raises ManifestError naming what exists.
+
+    Args:
+        kernels_dir: The folder of the families.
+        family: Family name.
+        variant: Variant name.
+        cubin: The cubin the GPU stages will run. The compile stage records the
+            parameters it was built with (a sweep's best, or the defaults) in the
+            resources JSON beside it; the variant is returned at those values, so
+            its block and grid match the code.
+    """
     fam = load_family(kernels_dir / family)
     if variant not in fam.variants:
         raise ManifestError(
             f"{fam.folder / 'family.yaml'}: no variant {variant!r}; "
             f"have {sorted(fam.variants)}"
         )
-    return fam, fam.variants[variant]
+    found = fam.variants[variant]
+    if cubin is not None:
+        found = found.with_params(built_params(cubin))
+    return fam, found
+
+
+def built_params(cubin: Path) -> dict[str, int]:
+    """The parameters a cubin was compiled with (``<stem>.resources.json``), or none."""
+    resources = cubin.with_suffix(".resources.json")
+    if not resources.is_file():
+        return {}
+    try:
+        data = json.loads(resources.read_text())
+    except (OSError, json.JSONDecodeError):
+        return {}
+    return {str(k): int(v) for k, v in data.get("params", {}).items()}

@@ -146,7 +146,9 @@ def _profile_sizes(
     """
     family_name, variant_name = ident
     out_dir = paths["out_dir"]
-    family, variant = find_variant(kernels_dir, family_name, variant_name)
+    family, variant = find_variant(
+        kernels_dir, family_name, variant_name, paths["cubin"]
+    )
     sizes = [n for n in family.profile_sizes if variant.accepts_size(n)]
     record: dict[str, Any] = {"reports": []}
     if not sizes:

@@ -133,6 +133,20 @@ class Launcher:
         else:
             self.initialize_buffers()
 
+    def switch(self, variant: Variant, cubin: Path) -> None:
+        """Run another configuration of the variant on the same buffers (a sweep).
+
+        Loads ``cubin``, copies the constants to its symbols and prepares its
+        launches; inputs, outputs and scratch stay as they are (their shapes depend
+        on the sizes only, never on a variant's parameters).
+        """
+        self.variant, self.cubin = variant, cubin
+        self._module = self.gpu.cuda.module_from_file(str(cubin))
+        for arg in plan_buffers(self.family, variant).constants:
+            self._copy_constant(arg)
+        calls = [self._prepare(launch) for launch in variant.launches]
+        self._calls = [c for c in calls if min(c[1]) > 0]
+
     def _copy_constant(self, arg: Arg) -> None:
         """Copy a generated array to the module's ``__constant__`` symbol ``arg.name``."""
         array = host_array(self.family, arg, self.inputs, self.sizes)

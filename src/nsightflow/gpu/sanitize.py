@@ -157,7 +157,9 @@ def sanitize(
             "skipped": True,
             "tools": [],
         }
-    family, variant = find_variant(kernels_dir, family_name, variant_name)
+    family, variant = find_variant(
+        kernels_dir, family_name, variant_name, Path(paths["cubin"])
+    )
     n = sanitize_size(family, variant, settings.size)
     spec = launch_spec(kernels_dir, ident, paths["cubin"], seed, [n])
     smem = shared_memory_bytes(resources, variant, n)

@@ -53,7 +53,7 @@ def trace_sequences(spec: dict[str, Any]) -> dict[str, Any]:
         holds the CUPTI records of the kept round (empty without a tracer).
     """
     family, variant = find_variant(
-        Path(spec["kernels_dir"]), spec["family"], spec["variant"]
+        Path(spec["kernels_dir"]), spec["family"], spec["variant"], Path(spec["cubin"])
     )
     tracer = None
     if spec.get("trace") == "cupti":

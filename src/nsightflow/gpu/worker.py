@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from nsightflow.errors import NsightflowError
-from nsightflow.family.registry import find_variant
+from nsightflow.family.registry import Variant, find_variant
 from nsightflow.gpu import timing
 from nsightflow.gpu.launch import GpuContext, Launcher, load_helpers
 from nsightflow.gpu.timeline_worker import trace_sequences
@@ -34,7 +34,7 @@ def _rng(spec: dict[str, Any], n: int) -> np.random.Generator:
 
 def _verify(spec: dict[str, Any]) -> dict[str, Any]:
     family, variant = find_variant(
-        Path(spec["kernels_dir"]), spec["family"], spec["variant"]
+        Path(spec["kernels_dir"]), spec["family"], spec["variant"], Path(spec["cubin"])
     )
     reference = family.reference_module().reference
     per_size = []
@@ -56,12 +56,12 @@ def _verify(spec: dict[str, Any]) -> dict[str, Any]:
                         **compare(out, expected[name], family.tolerance),
                     }
                 )
-    return {**summarize(per_size), "sizes": per_size}
+    return {**summarize(per_size), "sizes": per_size, **_params(variant)}
 
 
 def _time(spec: dict[str, Any]) -> dict[str, Any]:
     family, variant = find_variant(
-        Path(spec["kernels_dir"]), spec["family"], spec["variant"]
+        Path(spec["kernels_dir"]), spec["family"], spec["variant"], Path(spec["cubin"])
     )
     settings = timing.TimingSettings(**spec["settings"])
     rows = []
@@ -108,7 +108,18 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
             )
         flush.free()
     source = timing.source_record(variant)
-    return {"status": Status.OK, "message": "", "rows": rows, "source": source}
+    return {
+        "status": Status.OK,
+        "message": "",
+        "rows": rows,
+        "source": source,
+        **_params(variant),
+    }
+
+
+def _params(variant: Variant) -> dict[str, Any]:
+    """The parameter values the variant ran at (a sweep's best), when it has any."""
+    return {"params": dict(variant.config)} if variant.config else {}
 
 
 def _generated(launcher: Launcher) -> dict[str, Any]:
@@ -164,7 +175,7 @@ class _Batch:
 
 def _launch(spec: dict[str, Any]) -> dict[str, Any]:
     family, variant = find_variant(
-        Path(spec["kernels_dir"]), spec["family"], spec["variant"]
+        Path(spec["kernels_dir"]), spec["family"], spec["variant"], Path(spec["cubin"])
     )
     with GpuContext() as gpu:
         for n in spec["sizes"]:

@@ -1,7 +1,7 @@
 """Replay: rebuild reports from recorded raw outputs instead of measuring.
 
 A recording is a folder laid out like ``results/`` (``build/``, ``verify/``, ``time/``,
-``profile/``, ``sanitize/``, ``ceilings.json``) plus ``recording.json`` saying where and when it was
+``profile/``, ``sanitize/``, ``sweep/``, ``ceilings.json``) plus ``recording.json`` saying where and when it was
 measured. The GPU rules are swapped for rules that copy a recorded file into
 ``results/`` and stamp it with ``replayed_from``.
 """
@@ -155,6 +155,7 @@ RECORDED = (
     "timeline/*/*.json",
     "timeline/*/*.csv",
     "sanitize/*/*.json",
+    "sweep/*/*.json",
     "ceilings.json",
 )
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nsightflow.errors import ManifestError
 from nsightflow.family.registry import Family, Variant
-from nsightflow.io import read_recorded, write_json
+from nsightflow.io import read_json, read_recorded, write_json
 from nsightflow.machine.recording import replay_file
 from nsightflow.tools.nvcc import compile_variant, source_digest
 
@@ -25,6 +26,7 @@ class ReplayStages:
 
     sanitize: bool = True
     timeline: bool = True
+    sweep: frozenset[str] = frozenset()  # the swept variants (config `sweep`)
 
 
 def variant_outputs(
@@ -44,6 +46,8 @@ def variant_outputs(
             results / "timeline" / family / f"{variant}.json",
             results / "timeline" / family / f"{variant}.csv",
         ]
+    if variant in stages.sweep:
+        outputs.append(results / "sweep" / family / f"{variant}.json")
     return outputs
 
 
@@ -56,12 +60,30 @@ def replay_family(
         ident = (family.name, variant.name)
         outputs = variant_outputs(results, family.name, variant.name, stages)
         resources, *measured = outputs
+        sweep = results / "sweep" / family.name / f"{variant.name}.json"
+        if sweep in measured:  # first: an edited variant is compiled at its best
+            measured.remove(sweep)
+            replay_file(source / sweep.relative_to(results), sweep, ident)
+            variant = _at_best(variant, sweep)
         if _replay_resources(source, variant, resources, arch):
             changed.append(variant.name)
         for output in measured:
             recorded = source / output.relative_to(results)
             replay_file(recorded, output, ident)
     return changed
+
+
+def _at_best(variant: Variant, sweep: Path) -> Variant:
+    """The variant at the best configuration of its (replayed) sweep record.
+
+    The defaults when the record has no best, or names values the manifest no longer
+    declares.
+    """
+    best = read_json(sweep).get("best")
+    try:
+        return variant.with_params(best["params"]) if best else variant
+    except ManifestError:
+        return variant
 
 
 def _replay_resources(source: Path, variant: Variant, output: Path, arch: str) -> bool:

@@ -63,6 +63,7 @@ def write_report(
     out_dir: Path,
     language: str = DEFAULT_LANGUAGE,
     timeline: Path | None = None,
+    sweep: Path | None = None,
     summary: bool = True,
 ) -> None:
     """Write report.md, report.html (figures embedded), report.json and summary.csv.
@@ -78,6 +79,8 @@ def write_report(
             ``summary.csv`` are the same in every language.
         timeline: ``timeline_summary.csv`` of the family; with it the report has a
             timeline section (its figure ``timeline.png`` in ``figures_dir``).
+        sweep: ``sweep_summary.csv`` of the family (``sweep.csv`` beside it); with
+            it the report has a sweep section (heatmaps in ``figures_dir/sweep``).
         summary: Also write ``summary.csv`` (:func:`write_summary`).
 
     Raises:
@@ -94,6 +97,11 @@ def write_report(
     hotspots = analysis_dir / "hotspots.csv"
     if hotspots.is_file():  # absent in an analysis older than issue 22
         ctx["hotspots"] = pd.read_csv(hotspots, keep_default_na=False)
+    if sweep is not None:
+        ctx["sweep"] = {
+            "summary": pd.read_csv(sweep),
+            "configs": pd.read_csv(sweep.parent / "sweep.csv"),
+        }
     found_path = analysis_dir / "findings.csv"
     found = (
         pd.read_csv(found_path, keep_default_na=False, na_values=[""])

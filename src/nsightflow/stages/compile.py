@@ -13,6 +13,13 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     variant_args(p)
     p.add_argument("--arch", default="sm_90")
     p.add_argument("--resources", type=Path, required=True)
+    p.add_argument(
+        "--sweep",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="the variant's sweep record: compile its best configuration",
+    )
     p.set_defaults(handler=run)
 
 
@@ -22,6 +29,11 @@ def run(args: argparse.Namespace) -> int:
     from nsightflow.tools.nvcc import compile_variant
 
     _, variant = find_variant(args.kernels_dir, args.family, args.variant)
+    if args.sweep:  # the sweep's best configuration, when it found one
+        from nsightflow.gpu.sweep import best_params
+
+        best = best_params(args.sweep[0])
+        variant = variant.with_params(best) if best else variant
     record = compile_variant(variant, args.arch, args.cubin)
     provenance.write_json(args.resources, record)
     print(

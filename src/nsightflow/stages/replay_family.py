@@ -16,6 +16,13 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.add_argument("--arch", default="sm_90", help="for variants edited since")
     p.add_argument("--no-sanitize", action="store_true")
     p.add_argument("--no-timeline", action="store_true")
+    p.add_argument(
+        "--sweep",
+        nargs="*",
+        default=[],
+        metavar="VARIANT",
+        help="swept variants: replay their sweep records too",
+    )
     p.set_defaults(handler=run)
 
 
@@ -25,7 +32,11 @@ def run(args: argparse.Namespace) -> int:
     from nsightflow.machine.replay import ReplayStages, replay_family
 
     family = load_family(args.kernels_dir / args.family)
-    stages = ReplayStages(sanitize=not args.no_sanitize, timeline=not args.no_timeline)
+    stages = ReplayStages(
+        sanitize=not args.no_sanitize,
+        timeline=not args.no_timeline,
+        sweep=frozenset(args.sweep),
+    )
     changed = replay_family(args.source, family, args.results, stages, args.arch)
     print(
         f"replayed {args.family} ({len(family.variants)} variants) from {args.source}"

@@ -30,6 +30,14 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="the family's timeline_summary.csv: adds the timeline section",
     )
     p.add_argument(
+        "--sweep",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="the family's sweep_summary.csv (sweep.csv beside it): adds the sweep "
+        "section",
+    )
+    p.add_argument(
         "--only",
         choices=["report", "summary"],
         help="write only report[.LANG].md/.html, or only summary.csv (default: both)",
@@ -50,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         args.out_dir,
         language=args.language,
         timeline=args.timeline[0] if args.timeline else None,
+        sweep=args.sweep[0] if args.sweep else None,
         summary=args.only is None,
     )
     return 0

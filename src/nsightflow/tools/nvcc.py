@@ -14,6 +14,8 @@ from typing import Any
 
 from nsightflow.errors import CompileError
 from nsightflow.family.registry import Variant
+from nsightflow.family.sources import LOCAL_INCLUDE as LOCAL_INCLUDE
+from nsightflow.family.sources import local_includes as local_includes
 from nsightflow.machine import provenance
 from nsightflow.records import Status
 
@@ -39,28 +41,6 @@ class Resources:
     spill_load_bytes: int
 
 
-LOCAL_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-
-
-def local_includes(source: Path) -> list[Path]:
-    """The headers ``source`` includes with ``#include "..."``, recursively.
-
-    Each name is taken relative to the file that includes it; names that do not exist
-    there (system headers, include paths) are left to nvcc. A change to any header
-    listed must recompile the variant.
-    """
-    found: dict[Path, None] = {}
-    todo = [source]
-    while todo:
-        including = todo.pop()
-        for name in LOCAL_INCLUDE.findall(including.read_text(errors="replace")):
-            path = (including.parent / name).resolve()
-            if path.is_file() and path not in found:
-                found[path] = None
-                todo.append(path)
-    return sorted(found)
-
-
 def source_digest(source: Path) -> str:
     """SHA-256 of a variant's source and every header it includes, in a fixed order.
 
@@ -75,7 +55,7 @@ def source_digest(source: Path) -> str:
 
 def nvcc_argv(variant: Variant, arch: str, cubin: Path) -> list[str]:
     """The nvcc command line for one variant (pure; tested exactly)."""
-    defines = [f"-D{k}={v}" for k, v in sorted(variant.defines.items())]
+    defines = [f"-D{k}={v}" for k, v in sorted(variant.compile_defines.items())]
     return [
         "nvcc",
         f"-arch={arch}",
@@ -137,6 +117,7 @@ def compile_variant(variant: Variant, arch: str, cubin: Path) -> dict[str, Any]:
         "arch": arch,
         "argv": argv,
         "source_sha256": source_digest(variant.source),
+        **({"params": dict(variant.config)} if variant.config else {}),
         "provenance": provenance.collect(variant.source.parent),
     }
     if proc.returncode != 0:

@@ -11,11 +11,13 @@ inside a sentence are part of its template.
 """
 
 from nsightflow.report.i18n.hotspots import HOTSPOT_MESSAGES
+from nsightflow.report.i18n.sweep import SWEEP_MESSAGES
 from nsightflow.report.i18n.timeline import TIMELINE_MESSAGES
 
 CATALOGUE: dict[str, dict[str, str]] = {
     **TIMELINE_MESSAGES,  # the timeline section's messages
     **HOTSPOT_MESSAGES,  # the hottest source lines (baseline and steps)
+    **SWEEP_MESSAGES,  # the sweep section's messages
     # --- header -------------------------------------------------------------------
     "h_report": {
         "en": "{title}: optimization report",

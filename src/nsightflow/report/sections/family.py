@@ -9,7 +9,8 @@ Every sentence, heading and table header comes from the catalogue of
 :mod:`nsightflow.report.i18n`, in the language the builder was given; the sections are split
 over this module (header, summary, sections 1 and 2),
 :mod:`nsightflow.report.sections.steps` (section 3), :mod:`nsightflow.report.sections.appendix` and
-:mod:`nsightflow.report.sections.timeline` (copies against kernel time, when traced).
+:mod:`nsightflow.report.sections.timeline` (copies against kernel time, when traced) and
+:mod:`nsightflow.report.sections.sweep` (parameter sweeps, when swept).
 """
 
 import math
@@ -24,11 +25,14 @@ from nsightflow.report.sections.appendix import AppendixSections
 from nsightflow.report.sections.common import bullets, figure, fmt, source, table
 from nsightflow.report.sections.sanitize import SanitizeSections
 from nsightflow.report.sections.steps import StepSections
+from nsightflow.report.sections.sweep import SweepSections
 from nsightflow.report.sections.timeline import TimelineSections
 from nsightflow.report.text import code_block, inline
 
 
-class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSections):
+class ReportBuilder(
+    StepSections, AppendixSections, TimelineSections, SanitizeSections, SweepSections
+):
     """Assembles the Markdown of one family from its analysis files.
 
     Args:
@@ -50,6 +54,7 @@ class ReportBuilder(StepSections, AppendixSections, TimelineSections, SanitizeSe
                 self.summary(),
                 self.baseline(),
                 self.theory(),
+                self.sweeps(),
                 self.steps(),
                 self.failures(),
                 self.timeline(),

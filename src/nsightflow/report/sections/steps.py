@@ -25,6 +25,7 @@ from nsightflow.report.sections.common import (
     fmt,
 )
 from nsightflow.report.sections.hotspots import HotspotSections
+from nsightflow.report.sections.sweep import config_note
 from nsightflow.report.text import code_block, inline, plain
 
 
@@ -50,6 +51,11 @@ class StepSections(HotspotSections):
             "",
             T("step_intro", before=before, status=v["status"]),
             "",
+            *(
+                [note, ""]
+                if (note := config_note(self.variants, self.ctx, name))
+                else []
+            ),
             code_block(diff(self.variants[before]["source"], v["source"]), "diff"),
         ]
         if v["status"] != "ok":

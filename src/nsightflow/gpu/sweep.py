@@ -1,0 +1,454 @@
+"""Parameter sweep of one variant: plan, compile every configuration, time them on the GPU.
+
+Three steps, each a CLI subcommand (:mod:`nsightflow.stages.sweep`):
+
+1. :func:`plan` lists the points of the variant's space (``quick`` or ``full``) with
+   why a point cannot run before any compiler sees it (a constraint is false, a block
+   has more than 1,024 threads).
+2. :func:`compile_all` runs nvcc on every other point in parallel (CPU jobs) and
+   classifies failures from ptxas: too much shared memory, too many registers, any
+   other compile error. Writes ``compile.json`` and one cubin per configuration.
+3. :func:`run` times them in ONE GPU process (:mod:`nsightflow.gpu.sweep_worker`):
+   each configuration is verified at a small size, then timed at the family's
+   ``sweep_sizes``, within a time budget. Every result is appended to a cache file
+   (JSON lines) as soon as it exists, so a configuration that kills the process
+   (illegal address) or hangs costs itself only: the process is restarted on the
+   rest, and an interrupted sweep resumes from the cache on the next run.
+
+Invalid configurations are data with their reason (:data:`REASONS`), never errors.
+The record names the fastest configuration (``best``), which the compile stage then
+builds for the rest of the pipeline.
+"""
+
+import hashlib
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from nsightflow.errors import GpuUnavailableError
+from nsightflow.family.params import points
+from nsightflow.family.registry import Variant, find_variant
+from nsightflow.gpu.search import SweepCache
+from nsightflow.machine import provenance
+from nsightflow.tools.nvcc import compile_variant
+
+# Why a configuration has no time, in the order the stages find out.
+REASONS = (
+    "constraint",  # a manifest constraint is false: never compiled
+    "too_many_threads",  # a block of more than MAX_THREADS threads
+    "compile_failed",  # nvcc rejected it
+    "too_much_shared_memory",  # static + dynamic shared memory over the limit
+    "too_many_registers",  # registers x threads over the register file
+    "launch_failed",  # the launch raised, the process died, or it hung
+    "wrong_result",  # verification at the small size failed
+    "size_not_accepted",  # the configuration's `accepts` rejects a sweep size
+    "not_run",  # the budget ran out (or the search strategy never chose it)
+)
+# Per-block limits of every GPU since compute capability 5.0 (CUDA C Programming
+# Guide, "Technical Specifications per Compute Capability"): 1,024 threads, 64K
+# 32-bit registers, and 48 KB of shared memory without the dynamic opt-in, which
+# the launcher does not request.
+MAX_THREADS = 1024
+MAX_REGISTERS = 65536
+MAX_SHARED_BYTES = 48 * 1024
+TAIL = 2000  # characters of a crashed worker's stderr kept in the record
+POISONED = 3  # the worker's exit code after a fault it recorded itself
+
+
+def plan(variant: Variant, space: str) -> list[dict[str, Any]]:
+    """Every point of the variant's space, with the reason it cannot run, if known.
+
+    Returns:
+        One entry per point: ``id``, ``params``, ``status`` (``pending``, or
+        ``constraint`` / ``too_many_threads``) and ``message``.
+    """
+    entries = []
+    for values in points(variant.params, space):
+        config = variant.with_params(values)
+        entry: dict[str, Any] = {
+            "id": config.config_id,
+            "params": values,
+            "status": "pending",
+            "message": "",
+        }
+        unmet = variant.unmet_constraints(values)
+        threads = max(math.prod(launch.block) for launch in config.launches)
+        if unmet:
+            entry.update(status="constraint", message=f"constraint false: {unmet[0]}")
+        elif threads > MAX_THREADS:
+            entry.update(
+                status="too_many_threads",
+                message=f"{threads} threads per block; at most {MAX_THREADS}",
+            )
+        entries.append(entry)
+    return entries
+
+
+def classify_compile(record: Mapping[str, Any], variant: Variant) -> tuple[str, str]:
+    """(status, message) of one compiled configuration against the per-block limits."""
+    message = str(record.get("message", ""))
+    if record["status"] != "ok":
+        if "too much shared data" in message:
+            return "too_much_shared_memory", _last_lines(message)
+        if "too many resources" in message or "registers" in message.lower():
+            return "too_many_registers", _last_lines(message)
+        return "compile_failed", _last_lines(message)
+    res = record.get("resources", {})
+    threads = math.prod(variant.launches[0].block)
+    regs = int(res.get("registers", 0))
+    if regs * threads > MAX_REGISTERS:
+        return "too_many_registers", (
+            f"{regs} registers x {threads} threads = {regs * threads:,} > "
+            f"{MAX_REGISTERS:,} per block"
+        )
+    return "ok", ""
+
+
+def _last_lines(text: str, keep: int = 3) -> str:
+    """The compiler's error lines (or its last lines when none says ``error``)."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    errors = [line for line in lines if "error" in line.lower()]
+    return "\n".join((errors or lines)[-keep:])[-TAIL:]
+
+
+def compile_all(
+    variant: Variant, space: str, arch: str, build_dir: Path, jobs: int
+) -> dict[str, Any]:
+    """Compile every runnable point of the space, ``jobs`` nvcc processes at a time.
+
+    Returns:
+        The ``compile.json`` record: the space, and per configuration its status,
+        message, ptxas resources, nvcc argv and cubin file name.
+    """
+    build_dir.mkdir(parents=True, exist_ok=True)
+    entries = plan(variant, space)
+    todo = [e for e in entries if e["status"] == "pending"]
+
+    def build(entry: dict[str, Any]) -> None:
+        config = variant.with_params(entry["params"])
+        cubin = build_dir / f"{entry['id']}.cubin"
+        record = compile_variant(config, arch, cubin)
+        status, message = classify_compile(record, config)
+        entry.update(
+            status=status,
+            message=message,
+            cubin=cubin.name,
+            argv=record["argv"],
+            resources=record.get("resources", {}),
+        )
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        list(pool.map(build, todo))
+    return {
+        "family": variant.family,
+        "variant": variant.name,
+        "space": space,
+        "axes": {a.name: list(a.chosen(space)) for a in variant.params},
+        "defaults": variant.defaults,
+        "configs": entries,
+        "compile_wall_s": round(time.perf_counter() - start, 2),
+        "jobs": jobs,
+        "provenance": provenance.collect(variant.source.parent),
+    }
+
+
+@dataclass(frozen=True)
+class SweepSettings:
+    """How the GPU step runs (config.yaml ``sweep``)."""
+
+    strategy: str = "exhaustive"
+    max_configs: int = 0  # with a Kernel Tuner strategy: evaluations at most (0: all)
+    budget_s: float = 300.0  # GPU wall time for the whole sweep of one variant
+    config_timeout_s: float = 60.0  # one configuration, before it counts as hung
+    warmup: int = 2
+    min_reps: int = 5
+    max_reps: int = 200
+    rep_budget_s: float = 0.25  # sampling budget per configuration and size
+    cache: str = "auto"  # as timing.cache: cold, hot or auto
+    seed: int = 408
+    restarts: int = 0  # 0: as many as there are configurations
+
+    def key(self, sizes: tuple[int, ...]) -> str:
+        """What a cached result depends on besides its cubin: sizes and sampling."""
+        kept = {k: v for k, v in asdict(self).items() if k not in _NOT_IN_KEY}
+        text = json.dumps({"sizes": list(sizes), **kept}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# Settings that decide which configurations run or how long, not what one measures.
+_NOT_IN_KEY = ("strategy", "max_configs", "budget_s", "config_timeout_s", "restarts")
+
+
+@dataclass
+class SweepPaths:
+    """Files of one variant's sweep."""
+
+    compiled: Path  # compile.json (cubins beside it, in build/)
+    build_dir: Path
+    cache: Path  # results as they come, JSON lines; kept across runs (resume)
+    out: Path  # the sweep record
+
+
+@dataclass
+class _Progress:
+    restarts: int = 0
+    crashes: list[str] = field(default_factory=list)
+
+
+def run(
+    kernels_dir: Path,
+    ident: tuple[str, str],
+    paths: SweepPaths,
+    settings: SweepSettings,
+) -> dict[str, Any]:
+    """Time every compiled configuration in one GPU process (restarted after a crash).
+
+    Returns:
+        The sweep record (see :func:`assemble`).
+    """
+    family, _variant = find_variant(kernels_dir, *ident)
+    compiled = provenance.read_json(paths.compiled)
+    runnable = [
+        {**c, "cubin": str(paths.build_dir / c["cubin"])}
+        for c in compiled["configs"]
+        if c["status"] == "ok"
+    ]
+    for c in runnable:
+        c["cubin_sha"] = _sha(Path(c["cubin"]))
+    sizes = tuple(family.sweep_sizes)
+    key = settings.key(sizes)
+    before = SweepCache(paths.cache, key)
+    resumed = {c["id"] for c in runnable if before.has(c["id"], c["cubin_sha"])}
+    start = time.time()
+    progress = _Progress()
+    if runnable:
+        spec = {
+            "kernels_dir": str(kernels_dir),
+            "family": ident[0],
+            "variant": ident[1],
+            "configs": runnable,
+            "sizes": list(sizes),
+            "settings": asdict(settings),
+            "key": key,
+            "cache": str(paths.cache),
+            "deadline": start + settings.budget_s,
+        }
+        outcome = _drive(spec, settings, progress)
+        if outcome.get("status") == "environment_error":
+            raise GpuUnavailableError(outcome["message"])
+    cache = SweepCache(paths.cache, key)
+    record = assemble(compiled, runnable, cache, sizes)
+    for row in record["configs"]:
+        row["from_cache"] = row["id"] in resumed
+    record.update(
+        resumed=len(resumed),
+        strategy=settings.strategy,
+        settings=asdict(settings),
+        sweep_wall_s=round(time.time() - start, 2),
+        restarts=progress.restarts,
+        crashes=progress.crashes,
+        provenance=provenance.collect(kernels_dir, **provenance.gpu_info()),
+    )
+    return record
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def _drive(
+    spec: dict[str, Any], settings: SweepSettings, progress: _Progress
+) -> dict[str, Any]:
+    """Run the worker until it finishes, restarting it after each lost configuration.
+
+    Returns:
+        The worker's final result (``status`` ok or environment_error), or a
+        ``crashed`` one when it died outside any configuration or too often.
+    """
+    limit = settings.restarts or len(spec["configs"]) + 1
+    with tempfile.TemporaryDirectory(prefix="nsightflow-sweep-") as tmp:
+        spec_path, result_path = Path(tmp) / "spec.json", Path(tmp) / "result.json"
+        inflight = Path(tmp) / "inflight.json"
+        spec["inflight"] = str(inflight)
+        spec_path.write_text(json.dumps(spec))
+        while True:
+            inflight.unlink(missing_ok=True)
+            code, err, hung = _watch(
+                _worker_argv(spec_path, result_path), inflight, settings
+            )
+            if code == 0 and result_path.is_file():
+                return dict(json.loads(result_path.read_text()))
+            lost = _read_inflight(inflight)
+            cache = SweepCache(Path(spec["cache"]), spec["key"])  # the worker's lines
+            recorded = lost is not None and cache.has(lost["id"], lost["cubin_sha"])
+            if lost is None or recorded:
+                if code != POISONED and not recorded:
+                    # died outside any configuration (setup): nothing to skip, so stop
+                    progress.crashes.append(f"worker exited {code}: {err[-TAIL:]}")
+                    return {"status": "crashed", "message": err[-TAIL:]}
+                progress.restarts += (
+                    1  # a configuration's fault, recorded by the worker
+                )
+                if progress.restarts >= limit:
+                    return {"status": "crashed", "message": "too many restarts"}
+                continue
+            why = (
+                f"hung: no result within {settings.config_timeout_s:g} s "
+                "(sweep.config_timeout_s); the process was killed"
+                if hung
+                else f"the process died (exit {code}): {err[-TAIL:]}"
+            )
+            cache.append(
+                lost["id"],
+                lost["cubin_sha"],
+                {"status": "launch_failed", "message": why, "wall_s": lost["elapsed"]},
+            )
+            progress.crashes.append(f"{lost['id']}: {why[:200]}")
+            progress.restarts += 1
+            if progress.restarts >= limit:
+                return {"status": "crashed", "message": "too many restarts"}
+
+
+def _worker_argv(spec_path: Path, result_path: Path) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "nsightflow.gpu.sweep_worker",
+        str(spec_path),
+        str(result_path),
+    ]
+
+
+def _read_inflight(path: Path) -> dict[str, Any] | None:
+    try:
+        data: dict[str, Any] = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError):
+        return None
+    data["elapsed"] = round(time.time() - float(data.get("started", time.time())), 2)
+    return data
+
+
+def _watch(
+    argv: list[str], inflight: Path, settings: SweepSettings
+) -> tuple[int | None, str, bool]:
+    """Run the worker; kill it when one configuration outlasts its time limit.
+
+    The worker runs in a session of its own so that killing it takes everything it
+    started; SIGTERM or SIGINT to this process (Snakemake stopping a job, Ctrl-C)
+    kills the worker first, so no kernel is left running on the GPU. So does losing
+    this process's parent (a job shell killed without its children): the sweep
+    stops rather than running on unseen.
+
+    Returns:
+        The exit code (None when killed), stderr's tail, and whether it hung.
+    """
+    with tempfile.TemporaryFile(mode="w+") as err:
+        proc = subprocess.Popen(argv, stderr=err, start_new_session=True)
+
+        def stop(signum: int, frame: FrameType | None) -> None:
+            _kill(proc)
+            raise SystemExit(128 + signum)
+
+        old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT)}
+        hung = False
+        parent = os.getppid()
+        try:
+            while proc.poll() is None:
+                time.sleep(0.2)
+                if os.getppid() != parent:
+                    stop(signal.SIGHUP, None)
+                current = _read_inflight(inflight)
+                if current and current["elapsed"] > settings.config_timeout_s:
+                    _kill(proc)
+                    hung = True
+        finally:
+            for sig, handler in old.items():
+                signal.signal(sig, handler)
+        err.seek(0)
+        tail = err.read()[-TAIL:]
+    return (None if hung else proc.returncode), tail, hung
+
+
+def _kill(proc: subprocess.Popen[Any]) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def assemble(
+    compiled: Mapping[str, Any],
+    runnable: list[dict[str, Any]],
+    cache: SweepCache,
+    sizes: tuple[int, ...],
+) -> dict[str, Any]:
+    """The sweep record: every configuration with its status, times and the best.
+
+    A runnable configuration without a cached result was not reached (``not_run``).
+    ``best`` is the configuration with the smallest geometric mean of its median times
+    over ``sizes`` (the same ranking as the mean time relative to the fastest at each
+    size); None when no configuration ran correctly.
+    """
+    shas = {c["id"]: c["cubin_sha"] for c in runnable}
+    configs = []
+    for entry in compiled["configs"]:
+        row = {k: v for k, v in entry.items() if k not in ("argv",)}
+        if entry["status"] == "ok":
+            hit = cache.get(entry["id"], shas[entry["id"]])
+            if hit is None:
+                row.update(status="not_run", message="not reached within the budget")
+            else:
+                row.update(hit["result"])
+        configs.append(row)
+    timed = [c for c in configs if c["status"] == "ok" and c.get("times_us")]
+    for c in timed:
+        c["geomean_us"] = _geomean([c["times_us"][str(n)] for n in sizes])
+    best = min(timed, key=lambda c: c["geomean_us"], default=None)
+    default_id = next(
+        (c["id"] for c in configs if c["params"] == compiled["defaults"]), None
+    )
+    return {
+        "family": compiled["family"],
+        "variant": compiled["variant"],
+        "status": "ok" if best else "no_valid_configuration",
+        "message": ""
+        if best
+        else "no configuration compiled, verified and ran; see the reasons per configuration",
+        "space": compiled["space"],
+        "axes": compiled["axes"],
+        "defaults": compiled["defaults"],
+        "default_id": default_id,
+        "sizes": list(sizes),
+        "configs": configs,
+        "best": {k: best[k] for k in ("id", "params", "times_us", "geomean_us")}
+        if best
+        else None,
+        "compile_wall_s": compiled.get("compile_wall_s"),
+    }
+
+
+def _geomean(values: list[float]) -> float:
+    return float(math.exp(sum(math.log(v) for v in values) / len(values)))
+
+
+def best_params(sweep_record: Path) -> dict[str, int] | None:
+    """The best configuration's parameters in a sweep record, or None.
+
+    None when the file is a record without a best configuration (nothing ran
+    correctly, or a replay without a recorded sweep): the variant then runs at its
+    defaults.
+    """
+    data = provenance.read_json(sweep_record)
+    best = data.get("best")
+    return dict(best["params"]) if best else None
