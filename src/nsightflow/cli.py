@@ -13,7 +13,7 @@ import sys
 import traceback
 from collections.abc import Callable
 
-from nsightflow.errors import NsightflowError
+from nsightflow.errors import NsightflowError, describe
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -75,7 +75,10 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    except Exception:
+    except Exception as exc:
+        if (message := describe(exc)) is not None:  # the machine's fault, not ours
+            print(f"ERROR: {message}", file=sys.stderr)
+            return 2
         traceback.print_exc()
         print(
             "This is a bug in nsightflow; please report it with the traceback above.",

@@ -1,5 +1,8 @@
 """Stage outputs on disk: JSON with ``schema_version``, and a recording's account.
 
+:func:`read_recorded` is the one loader of a recording's JSON files
+(``recording.json`` and the recorded stage outputs): it names the file and the fix.
+
 Pure file I/O, importable from every layer (analysis and report included).
 """
 
@@ -34,6 +37,41 @@ def read_json(path: Path) -> dict[str, Any]:
             f"{SCHEMA_VERSION}; re-run the stage that wrote it"
         )
     return data  # type: ignore[no-any-return]
+
+
+def read_recorded(path: Path, stage_output: bool = False) -> dict[str, Any]:
+    """One JSON file of a recording: every recorded JSON is read through here.
+
+    Args:
+        path: ``recording.json`` or a recorded stage output.
+        stage_output: Also check its ``schema_version`` (a stage wrote it).
+
+    Raises:
+        StageInputError: the file is missing, unreadable, not JSON, not an object or
+            of another schema version, naming the file and the fix.
+    """
+    fix = "restore it from a copy of the recording, or record again"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise StageInputError(f"{path}: missing from the recording; {fix}") from exc
+    except json.JSONDecodeError as exc:
+        raise StageInputError(
+            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
+            f"{exc.msg}); the file is corrupt or truncated: {fix}"
+        ) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StageInputError(f"{path}: cannot be read ({exc}); {fix}") from exc
+    if not isinstance(data, dict):
+        raise StageInputError(
+            f"{path}: holds a JSON {type(data).__name__}, not an object; {fix}"
+        )
+    if stage_output and data.get("schema_version") != SCHEMA_VERSION:
+        raise StageInputError(
+            f"{path}: field schema_version is {data.get('schema_version')!r}, "
+            f"expected {SCHEMA_VERSION}; record it again with this version"
+        )
+    return data
 
 
 def recording_for(info: dict[str, Any], family: str | None) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from nsightflow.analysis.hotspots import (
 )
 from nsightflow.report import i18n
 from nsightflow.report.build import write_report
+from nsightflow.report.paths import report_stem
 from nsightflow.report.sections.hotspots import code_cell
 from nsightflow.tools import ncu_metrics as M
 from nsightflow.tools.ncu import NcuSettings, ncu_argv
@@ -376,7 +377,7 @@ def _jacobi_hotspots():
 def _report(analysis, tmp_path, language="en"):
     out = tmp_path / f"report_{language}"
     write_report(analysis, tmp_path / "figures", out, language=language)
-    return (out / "report.md").read_text()
+    return (out / f"{report_stem(language)}.md").read_text()
 
 
 def test_report_shows_hottest_lines_in_baseline_and_step(recording, tmp_path):

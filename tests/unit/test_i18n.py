@@ -108,7 +108,7 @@ def test_cli_report_and_pdf_take_a_language():
 
 @pytest.fixture(scope="module")
 def reports(recording, tmp_path_factory):
-    """report.md / report.html of jacobi2d and faulty in English and Chinese."""
+    """report.md / .html of jacobi2d and faulty in English, report.zh.* in Chinese."""
     out = {}
     for family in ("jacobi2d", "faulty"):
         work = tmp_path_factory.mktemp(family)
@@ -165,7 +165,7 @@ def _manifest_strings(folder: Path) -> list[str]:
 
 @pytest.mark.parametrize("family", ["jacobi2d", "faulty"])
 def test_chinese_report_has_the_seed_headings_and_no_english_sentences(reports, family):
-    md = (reports[family, "zh"] / "report.md").read_text()
+    md = (reports[family, "zh"] / "report.zh.md").read_text()
     headings = [
         "## 总览（n = ",
         "## 1. 基础测评",
@@ -196,7 +196,7 @@ def test_chinese_report_has_the_seed_headings_and_no_english_sentences(reports, 
 def test_chinese_and_english_reports_carry_the_same_numbers(reports):
     number = re.compile(r"-?\d[\d,]*\.\d+")
     en = (reports["jacobi2d", "en"] / "report.md").read_text()
-    zh = (reports["jacobi2d", "zh"] / "report.md").read_text()
+    zh = (reports["jacobi2d", "zh"] / "report.zh.md").read_text()
     assert sorted(number.findall(zh)) == sorted(number.findall(en))
     assert (
         "主要原因：**屏障（__syncthreads）**" in zh and "停顿 **barrier** 从每条" in zh
@@ -207,7 +207,7 @@ def test_chinese_and_english_reports_carry_the_same_numbers(reports):
 
 def test_html_says_its_language_only_when_not_english(reports):
     en = (reports["jacobi2d", "en"] / "report.html").read_text()
-    zh = (reports["jacobi2d", "zh"] / "report.html").read_text()
+    zh = (reports["jacobi2d", "zh"] / "report.zh.html").read_text()
     assert en.startswith("<!doctype html>\n<html><head>")
     assert zh.startswith('<!doctype html>\n<html lang="zh-CN"><head>')
     assert page_language(zh) == "zh" and page_language(en) == "en"
@@ -291,8 +291,8 @@ def test_chinese_pdf_embeds_its_font_and_draws_glyphs_without_system_fonts(tmp_p
 @needs_pdftoppm
 def test_chinese_report_pdf_from_the_recording(reports, tmp_path):
     folder = reports["jacobi2d", "zh"]
-    out = folder / "report.pdf"
-    write_pdf((folder / "report.html").read_text(), folder, out)
+    out = folder / "report.zh.pdf"
+    write_pdf((folder / "report.zh.html").read_text(), folder, out)
     reader = PdfReader(out)
     assert len(reader.pages) >= 2
     text = reader.pages[0].extract_text()

@@ -18,6 +18,7 @@ from nsightflow.plot.figures import write_figures
 from nsightflow.plot.names import FIGURES
 from nsightflow.plot.timeline import write_figure
 from nsightflow.report.build import write_report
+from nsightflow.report.paths import report_stem
 from nsightflow.report.pdf.build import write_pdf
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data/timeline/h200"
@@ -101,7 +102,8 @@ def test_report_has_the_timeline_figure_table_and_finding(
     out = tmp_path / "report"
     summary = analysis / "timeline_summary.csv"
     write_report(analysis, figures, out, language=language, timeline=summary)
-    md = (out / "report.md").read_text()
+    stem = report_stem(language)
+    md = (out / f"{stem}.md").read_text()
     section = md.split(heading, 1)[1].split("\n## ", 1)[0]
     assert "timeline.png)" in section
     frame = pd.read_csv(summary)
@@ -114,7 +116,7 @@ def test_report_has_the_timeline_figure_table_and_finding(
         assert f"{ratio.min():,.0f}-{ratio.max():,.0f}x the kernel time" in section
         assert re.search(r"\| `v4_vec4` +\| 8192 \|", section)
         assert section.rstrip().endswith("reuse the host buffer or pin it.")
-    html = (out / "report.html").read_text()
+    html = (out / f"{stem}.html").read_text()
     steps = len(list((figures / "steps").glob("step_*.png")))
     assert steps == 5  # Jacobi-2D: v1..v5
     # the family figures, one per step, and the timeline

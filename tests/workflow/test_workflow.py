@@ -101,6 +101,7 @@ def test_dry_run_default_config_measure(workdir):
             for rule in (
                 "analyze_family",
                 "plot_family",
+                "summarize_family",
                 "report_family",
                 "render_pdf",
                 "analyze_timeline",
@@ -185,6 +186,31 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(
     again = snakemake(workdir, "-n", *PINNED)
     assert "Nothing to be done" in again.stdout + again.stderr
 
+    # Issue 18: the Chinese reports are files of their own (report.zh.*, index.zh.*):
+    # building them re-runs nothing of the English ones, and switching back is free.
+    english = {
+        p: p.stat().st_mtime_ns
+        for p in (workdir / "results/report").rglob("*")
+        if p.is_file()
+    }
+    zh = (*PINNED, 'report={"language": "zh"}')
+    assert jobs(snakemake(workdir, "-n", *zh)) == {
+        "report_family": 2,
+        "render_pdf": 2,
+        "report_index": 1,
+        "all": 1,
+    }
+    assert snakemake(workdir, *zh).returncode == 0
+    for family in ("jacobi2d", "sgemm"):
+        for suffix in ("md", "html", "pdf"):
+            assert (workdir / f"results/report/{family}/report.zh.{suffix}").is_file()
+    assert "基础测评" in (workdir / "results/report/jacobi2d/report.zh.md").read_text()
+    assert "report.zh.html" in (workdir / "results/report/index.zh.html").read_text()
+    assert {p: p.stat().st_mtime_ns for p in english} == english
+    for config in (PINNED, zh):
+        again = snakemake(workdir, "-n", *config)
+        assert "Nothing to be done" in again.stdout + again.stderr
+
     time.sleep(1.1)  # coarse file-system timestamps
     # Snakemake skips inputs whose mtime moved but whose content did not: edit it.
     recorded = workdir / "examples/h200/time/jacobi2d/v1_smem.json"
@@ -200,6 +226,7 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(
         "plot_timeline": 1,
         "analyze_family": 1,
         "plot_family": 1,
+        "summarize_family": 1,
         "report_family": 1,
         "render_pdf": 1,
         "report_index": 1,
@@ -281,6 +308,7 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
         "plot_timeline": 1,
         "analyze_family": 1,
         "plot_family": 1,
+        "summarize_family": 1,
         "report_family": 1,
         "render_pdf": 1,
         "report_index": 1,

@@ -16,6 +16,7 @@ from nsightflow.family.registry import load_families
 from nsightflow.machine.recording import choose_mode
 from nsightflow.machine.replay import ReplayStages, variant_outputs
 from nsightflow.plot.names import STEP_DIR, figure_files
+from nsightflow.report.paths import index_stem, report_stem, stem_language
 
 validate(config, schema="../schemas/config.schema.yaml")
 
@@ -148,12 +149,33 @@ def archive_measurements():
         logger.info(f"nsightflow: previous measurements kept in {folder}")
 
 
+# File stems per language (report.md, report.zh.md; index.html, index.zh.html).
+REPORT_STEMS = r"report(\.zh)?"
+INDEX_STEMS = r"index(\.zh)?"
+
+
+def report_language(wildcards):
+    """The language a report's or index's file name says: `report.zh` -> zh."""
+    return stem_language(wildcards.get("report") or wildcards.get("index"))
+
+
+def index_facts(wildcards):
+    """Every family's report.json in the index's language (report.zh.json for zh)."""
+    stem = report_stem(report_language(wildcards))
+    return [f"results/report/{family}/{stem}.json" for family in FAMILIES]
+
+
 def report_targets():
+    """The reports in the configured language, the summaries, ceilings and index."""
+    stem = report_stem(config["report"]["language"])
     return [
         f"results/report/{family}/{name}"
         for family in FAMILIES
-        for name in ("report.md", "report.html", "report.pdf", "summary.csv")
-    ] + ["results/report/ceilings.csv", "results/report/index.html"]
+        for name in (f"{stem}.md", f"{stem}.html", f"{stem}.pdf", "summary.csv")
+    ] + [
+        "results/report/ceilings.csv",
+        f"results/report/{index_stem(config['report']['language'])}.html",
+    ]
 
 
 def swept(family):

@@ -6,9 +6,14 @@ REQUIRED INPUTS:
 OUTPUTS:
     results/analysis/{family}/  (analysis.csv, stalls.csv, rules.csv, hotspots.csv,
                                  context.json, findings.csv)
-    results/report/{family}/    (report.md, report.html, report.json, summary.csv,
-                                 figures/*.png + .svg, figures/steps/step_<variant>.png + .svg)
-    results/report/ceilings.csv
+    results/report/{family}/    (report.md, report.html, report.json, report.pdf,
+                                 summary.csv, figures/*.png + .svg,
+                                 figures/steps/step_<variant>.png + .svg;
+                                 report.zh.* for the Chinese report)
+    results/report/ceilings.csv, results/report/index.html (index.zh.html)
+
+Each language has its own files ({report} is `report` or `report.zh`, {index} likewise),
+so the reports in both languages coexist and building one never re-runs the other.
 """
 
 
@@ -68,6 +73,22 @@ rule plot_family:
         """
 
 
+rule summarize_family:
+    input:
+        analysis="results/analysis/{family}/analysis.csv",
+    output:
+        summary="results/report/{family}/summary.csv",
+    log:
+        "logs/report/{family}/summary.log",
+    shell:
+        r"""
+        exec &> >(tee {log:q})
+        python -m nsightflow report --analysis-dir results/analysis/{wildcards.family:q} \
+            --figures-dir results/report/{wildcards.family:q}/figures \
+            --out-dir results/report/{wildcards.family:q} --only summary
+        """
+
+
 rule report_family:
     input:
         analysis="results/analysis/{family}/analysis.csv",
@@ -83,33 +104,36 @@ rule report_family:
         sweep=sweep_inputs("summary"),
         sweep_figures=sweep_inputs("figures"),
     output:
-        md="results/report/{family}/report.md",
-        html="results/report/{family}/report.html",
-        facts="results/report/{family}/report.json",
-        summary="results/report/{family}/summary.csv",
+        md="results/report/{family}/{report}.md",
+        html="results/report/{family}/{report}.html",
+        facts="results/report/{family}/{report}.json",
     log:
-        "logs/report/{family}.log",
+        "logs/report/{family}/{report}.log",
+    wildcard_constraints:
+        report=REPORT_STEMS,
     params:
-        language=config["report"]["language"],
+        language=report_language,
     shell:
         r"""
         exec &> >(tee {log:q})
         python -m nsightflow report --analysis-dir results/analysis/{wildcards.family:q} \
             --figures-dir results/report/{wildcards.family:q}/figures \
             --out-dir results/report/{wildcards.family:q} --language {params.language:q} \
-            --timeline {input.timeline:q} --sweep {input.sweep:q}
+            --timeline {input.timeline:q} --sweep {input.sweep:q} --only report
         """
 
 
 rule render_pdf:
     input:
-        html="results/report/{family}/report.html",
+        html="results/report/{family}/{report}.html",
     output:
-        pdf="results/report/{family}/report.pdf",
+        pdf="results/report/{family}/{report}.pdf",
     log:
-        "logs/report/{family}.pdf.log",
+        "logs/report/{family}/{report}.pdf.log",
+    wildcard_constraints:
+        report=REPORT_STEMS,
     params:
-        language=config["report"]["language"],
+        language=report_language,
     shell:
         r"""
         exec &> >(tee {log:q})
@@ -135,18 +159,22 @@ rule tabulate_ceilings:
 rule report_index:
     input:
         summaries=expand("results/report/{family}/summary.csv", family=FAMILIES),
-        facts=expand("results/report/{family}/report.json", family=FAMILIES),
+        facts=index_facts,
         findings=expand("results/analysis/{family}/findings.csv", family=FAMILIES),
         contexts=expand("results/analysis/{family}/context.json", family=FAMILIES),
     output:
-        md="results/report/index.md",
-        html="results/report/index.html",
+        md="results/report/{index}.md",
+        html="results/report/{index}.html",
     log:
-        "logs/report/index.log",
+        "logs/report/{index}.log",
+    wildcard_constraints:
+        index=INDEX_STEMS,
     params:
         families=list(FAMILIES),
+        language=report_language,
     shell:
         r"""
         exec &> >(tee {log:q})
-        python -m nsightflow index --report-dir results/report --families {params.families:q}
+        python -m nsightflow index --report-dir results/report \
+            --families {params.families:q} --language {params.language:q}
         """

@@ -158,6 +158,10 @@ def build_analysis(
     for special in ("unsupported", "gpu_busy"):
         hit = frame["timing_status"] == special
         frame.loc[hit & (frame["status"] == OK), "status"] = special
+    # a swept size the timing record lacks (recorded before the sweep had it)
+    absent = frame["timing_status"].isna() & (frame["status"] == OK)
+    frame.loc[absent, "status"] = "not_recorded"
+    frame.loc[absent, "message"] = "this size is not in the timing record"
     frame = frame.drop(columns="timing_status")
     wide = wide_metrics(long_metrics)
     wide["variant"] = wide["variant"].astype(object)

@@ -9,7 +9,6 @@ All functions are pure apart from :func:`replay_context`, which reads the record
 ``recording.json``.
 """
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ import pandas as pd
 from nsightflow.analysis.derived import input_baselines, input_label
 from nsightflow.errors import ManifestError
 from nsightflow.family.registry import Family, Variant
-from nsightflow.io import recording_for
+from nsightflow.io import read_recorded, recording_for
 from nsightflow.tools import sanitizer as S
 
 __all__ = ["OK", "context", "replay_context", "variant_status"]
@@ -211,7 +210,7 @@ def replay_context(
         if source:
             for folder in Path(source).parents:
                 if (folder / "recording.json").is_file():
-                    info = json.loads((folder / "recording.json").read_text())
+                    info = read_recorded(folder / "recording.json")
                     family = record["timing"].get("family")
                     return {"source": str(folder), **recording_for(info, family)}
             return {"source": source}

@@ -11,7 +11,6 @@ Only :func:`load_run` reads files; the frames it returns are documented on
 :class:`Run`.
 """
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from nsightflow.errors import StageInputError
+from nsightflow.io import read_recorded
 from nsightflow.machine.provenance import read_json
 
 # Columns of Run.timings, one row per family x variant x size timed.
@@ -169,7 +169,7 @@ def load_run(
         families={f: _family_provenance(path, f, records) for f in wanted},
         sources={key: source_of(rec) for key, rec in records.items()},
         ceilings=read_json(ceilings_path) if ceilings_path.is_file() else {},
-        info=json.loads(info_path.read_text()) if info_path.is_file() else {},
+        info=read_recorded(info_path) if info_path.is_file() else {},
     )
 
 

@@ -97,7 +97,7 @@ def host_array(
     Raises:
         ManifestError: the array's size differs from the manifest's shape.
     """
-    where = f"{family.folder / 'family.yaml'}: args"
+    where = f"{family.folder / 'family.yaml'}: field args"
     array = np.ascontiguousarray(generated[arg.name], dtype=arg.dtype)
     expected = arg.shape_for(sizes, where)
     if array.size != int(np.prod(expected)):

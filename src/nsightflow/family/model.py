@@ -3,9 +3,14 @@
 Built and validated by :mod:`nsightflow.family.registry`; every expression in it is evaluated
 over *sizes*: ``n`` plus the integer sizes the family's ``generate`` returns, and, for a
 variant with tunable ``params`` (:mod:`nsightflow.family.params`), the values of its
-parameters in force (block, grid, shared_bytes, accepts).
+parameters in force (block, grid, shared_bytes, accepts). Each result is checked for
+what its field means (:func:`count`, :func:`whole`): work and bytes are finite and
+non-negative, grid dimensions, shapes and shared-memory sizes are integers within the
+device's limits, a scalar fits its dtype. The registry runs every check at every
+declared size when it loads a manifest (:mod:`nsightflow.family.checks`).
 """
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -15,28 +20,64 @@ from typing import Any
 import numpy as np
 
 from nsightflow.errors import ManifestError
-from nsightflow.family.expr import evaluate
+from nsightflow.family.expr import evaluate, split_dims
 from nsightflow.family.params import ParamAxis, config_id
 
 ARRAY_ROLES = ("input", "output", "scratch", "constant")
 Sizes = Mapping[str, int]
+# Launch limits of compute capability 9.0 (CUDA C++ Programming Guide, "Features and
+# Technical Specifications"), the most any GPU nsightflow targets accepts.
+MAX_GRID = (2**31 - 1, 65535, 65535)
+MAX_BLOCK = (1024, 1024, 64)
+MAX_THREADS_PER_BLOCK = 1024
+MAX_SHARED_BYTES = 232448  # 227 KiB of dynamic shared memory per block (opt-in)
+MAX_ELEMENTS = 2**40  # one array: 4 TiB of float32, beyond any GPU's memory
+MAX_DIMS = 8
+
+
+def _at(sizes: Sizes) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in sizes.items())
+
+
+def count(expression: str, sizes: Sizes, where: str) -> float:
+    """An amount of work or bytes: a finite, non-negative number.
+
+    Raises:
+        ManifestError: naming the field, the size and the value.
+    """
+    value = float(evaluate(expression, sizes, where))
+    if value < 0:
+        raise ManifestError(
+            f"{where}: {expression!r} = {value:,.0f} at {_at(sizes)}: a count of work "
+            "or bytes cannot be negative; fix the formula"
+        )
+    return value
+
+
+def whole(expression: str, sizes: Sizes, where: str, most: int, least: int = 0) -> int:
+    """A dimension or size: an integer in ``[least, most]``.
+
+    Raises:
+        ManifestError: the value is not an integer or is out of range, naming the
+            field, the size and the value.
+    """
+    value = evaluate(expression, sizes, where)
+    if isinstance(value, float) and not value.is_integer():
+        raise ManifestError(
+            f"{where}: {expression!r} = {value} at {_at(sizes)} is not an integer; "
+            "use // or cdiv(a, b) for whole numbers"
+        )
+    if not least <= value <= most:
+        raise ManifestError(
+            f"{where}: {expression!r} = {value:,} at {_at(sizes)} is outside "
+            f"{least:,}..{most:,}; fix the expression or the sizes"
+        )
+    return int(value)
 
 
 def as_sizes(n: int | Sizes) -> dict[str, int]:
     """``{"n": n}`` for a bare size; a sizes mapping as it is."""
     return {"n": n} if isinstance(n, int | np.integer) else dict(n)
-
-
-def split_dims(shape: str) -> list[str]:
-    """The dimensions of a shape such as ``"n, cdiv(n, 4)"``: commas outside calls."""
-    dims, depth, start = [], 0, 0
-    for i, char in enumerate(shape):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char == "," and depth == 0:
-            dims.append(shape[start:i])
-            start = i + 1
-    dims.append(shape[start:])
-    return [d.strip() for d in dims if d.strip()]
 
 
 @dataclass(frozen=True)
@@ -54,14 +95,30 @@ class Arg:
         """Array shape at size ``n`` (or at a sizes mapping)."""
         parts = split_dims(str(self.shape))
         sizes = as_sizes(n)
-        return tuple(
-            int(evaluate(p, sizes, f"{where}.{self.name}.shape")) for p in parts
-        )
+        key = f"{where}.{self.name}.shape"
+        if not 1 <= len(parts) <= MAX_DIMS:
+            raise ManifestError(
+                f"{key}: {self.shape!r} has {len(parts)} dimensions; give 1 to "
+                f"{MAX_DIMS} expressions separated by commas"
+            )
+        shape = tuple(whole(p, sizes, key, MAX_ELEMENTS) for p in parts)
+        if math.prod(shape) > MAX_ELEMENTS:
+            raise ManifestError(
+                f"{key}: {self.shape!r} = {shape} at {_at(sizes)} has more than "
+                f"2**40 elements; fix the shape or the sizes"
+            )
+        return shape
 
     def value_for(self, n: int | Sizes, where: str) -> Any:
-        """A scalar's value at size ``n``, in its dtype."""
-        raw = evaluate(str(self.value), as_sizes(n), f"{where}.{self.name}.value")
-        return np.dtype(self.dtype).type(raw)
+        """A scalar's value at size ``n``, in its dtype (checked to fit it)."""
+        sizes = as_sizes(n)
+        key = f"{where}.{self.name}.value"
+        raw = evaluate(str(self.value), sizes, key)
+        dtype = np.dtype(self.dtype)
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            raw = whole(str(self.value), sizes, key, int(info.max), int(info.min))
+        return dtype.type(raw)
 
 
 @dataclass(frozen=True)
@@ -90,12 +147,16 @@ class Launch:
     ) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
         """(grid, block) at size ``n``, each padded to three dimensions."""
         names = self.names(n)
-        grid = [int(evaluate(g, names, f"{where}.grid")) for g in self.grid]
+        grid = [
+            whole(g, names, f"{where}.grid.{i}", MAX_GRID[i])
+            for i, g in enumerate(self.grid)
+        ]
         return _dim3(grid), _dim3(list(self.block))
 
     def dynamic_shared(self, n: int | Sizes, where: str) -> int:
         """Dynamic shared memory per block in bytes at size ``n``."""
-        return int(evaluate(self.shared_bytes, self.names(n), f"{where}.shared_bytes"))
+        key = f"{where}.shared_bytes"
+        return whole(self.shared_bytes, self.names(n), key, MAX_SHARED_BYTES)
 
     def at(self, values: Mapping[str, int], where: str) -> "Launch":
         """This launch with the parameters set to ``values`` (block resolved)."""
@@ -165,7 +226,13 @@ class Variant:
         if self.accepts is None:
             return True
         names = {**self.config, "n": n}
-        return bool(evaluate(self.accepts, names, f"{self.where}.accepts"))
+        value = evaluate(self.accepts, names, f"{self.where}.accepts")
+        if not isinstance(value, bool | int):
+            raise ManifestError(
+                f"{self.where}.accepts: {self.accepts!r} = {value} at n = {n} is not "
+                "a condition; write a comparison such as n % 4 == 0"
+            )
+        return bool(value)
 
     @property
     def compile_defines(self) -> dict[str, int | str]:
@@ -244,13 +311,11 @@ class Family:
 
     def ideal_flops(self, n: int | Sizes) -> float:
         """Ideal floating-point operations at size ``n`` (or a sizes mapping)."""
-        where = f"{self.folder}/family.yaml: flops"
-        return float(evaluate(self.flops, as_sizes(n), where))
+        return count(self.flops, as_sizes(n), f"{self.folder}/family.yaml: field flops")
 
     def ideal_bytes(self, n: int | Sizes) -> float:
         """Ideal DRAM bytes (each input read once, each output written once)."""
-        where = f"{self.folder}/family.yaml: bytes"
-        return float(evaluate(self.bytes, as_sizes(n), where))
+        return count(self.bytes, as_sizes(n), f"{self.folder}/family.yaml: field bytes")
 
     def reference_module(self) -> ModuleType:
         """The family's ``reference.py`` module."""

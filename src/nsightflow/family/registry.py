@@ -9,7 +9,9 @@ Expressions in a manifest (shapes, grids, scalar values, flops, bytes) are evalu
 over *sizes*: ``n`` and the integer sizes ``generate(n, rng)`` returns (the manifest's
 ``generated`` list, e.g. ``nnz`` of a sparse matrix). A variant is one kernel or an
 ordered list of ``launches``; the loader checks every name an expression or a launch
-uses, so a bad manifest fails at load time naming the file and field.
+uses, then evaluates every expression at every declared size
+(:func:`nsightflow.family.checks.check_family`), so a bad manifest fails at load time
+naming the file and field.
 
 Tunable ``params`` and their ``constraints`` (:mod:`nsightflow.family.params`) are
 checked at every point of the declared space when the manifest loads: each constraint
@@ -18,6 +20,7 @@ and the defaults must satisfy the constraints. A variant loads at its defaults.
 """
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,6 +32,7 @@ import jsonschema
 import yaml
 
 from nsightflow.errors import ManifestError
+from nsightflow.family.checks import check_family
 from nsightflow.family.expr import names as expr_names
 from nsightflow.family.model import (
     ARRAY_ROLES,
@@ -105,6 +109,11 @@ def load_family(folder: Path) -> Family:
             f"{path}: field name: {data['name']!r} must equal the folder name "
             f"{folder.name!r}"
         )
+    if not math.isfinite(data["tolerance"]):  # YAML's .nan and .inf pass the schema
+        raise ManifestError(
+            f"{path}: field tolerance: {data['tolerance']} is not a finite number; "
+            "give the largest accepted relative error, e.g. 1.0e-6"
+        )
     args = _family_args(path, data["args"])
     generated = tuple(data.get("generated", []))
     known = {"n", *generated}
@@ -139,7 +148,7 @@ def load_family(folder: Path) -> Family:
         raise ManifestError(
             f"{folder / 'reference.py'}: missing (generate + reference)"
         )
-    return Family(
+    family = Family(
         name=data["name"],
         title=data.get("title", data["name"]),
         description=data.get("description", ""),
@@ -159,6 +168,8 @@ def load_family(folder: Path) -> Family:
             data.get("sweep_sizes", [max(data["profile_sizes"] or data["sizes"])])
         ),
     )
+    check_family(family)
+    return family
 
 
 def _family_args(path: Path, entries: list[dict[str, Any]]) -> tuple[Arg, ...]:

@@ -119,7 +119,8 @@ def render(found: list[Check]) -> str:
         mark = "ok  " if c.ok else "MISS"
         lines.append(f"[{mark}] {c.name:22s} {c.found}")
         if not c.ok:
-            lines.append(f"       fix: {c.fix} (needed to {c.needed_for})")
+            need = "optional" if c.name in OPTIONAL else f"needed to {c.needed_for}"
+            lines.append(f"       fix: {c.fix} ({need})")
     return "\n".join(lines)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow.errors import StageInputError
+from nsightflow.io import read_recorded as read_recorded
 from nsightflow.io import recording_for as recording_for
 from nsightflow.machine.capabilities import gpu_available
 from nsightflow.machine.provenance import read_json, write_json
@@ -23,10 +24,11 @@ def choose_mode(mode: str, source: Path) -> tuple[str, str]:
     """Resolve ``auto`` into ``measure`` or ``replay``; return (mode, explanation).
 
     Raises:
-        StageInputError: measuring was asked for without a GPU, or replay without a
-            recording.
+        StageInputError: the mode (or ``NSIGHTFLOW_MODE``, which overrides it) is not
+            one of :data:`MODES`, or replay was asked for without a recording.
     """
-    mode = os.environ.get("NSIGHTFLOW_MODE") or mode
+    override = checked_mode(os.environ.get("NSIGHTFLOW_MODE", ""), "NSIGHTFLOW_MODE")
+    mode = override or checked_mode(mode, "config.yaml: field mode")
     if mode in ("measure", "auto"):
         ok, why = gpu_available()
         if ok:
@@ -49,19 +51,42 @@ def choose_mode(mode: str, source: Path) -> tuple[str, str]:
     )
 
 
+MODES = ("auto", "measure", "replay")  # config.schema.yaml: mode
+
+
+def checked_mode(value: str, where: str) -> str:
+    """A mode (``auto``, ``measure``, ``replay``) or "" checked like the config key.
+
+    Raises:
+        StageInputError: the value is not one of :data:`MODES`, naming ``where``.
+    """
+    if value and value not in MODES:
+        raise StageInputError(
+            f"{where}: {value!r} is not one of {list(MODES)}; "
+            + (
+                "unset it, or set one of them (it overrides config key mode)"
+                if where == "NSIGHTFLOW_MODE"
+                else "choose one of them"
+            )
+        )
+    return value
+
+
 def recording_info(source: Path) -> dict[str, Any]:
     """``recording.json`` of a recording folder.
 
     Raises:
-        StageInputError: the folder or its ``recording.json`` is missing.
+        StageInputError: the folder or its ``recording.json`` is missing or corrupt.
     """
     path = source / "recording.json"
     if not path.is_file():
         raise StageInputError(
-            f"{path}: missing; config `source` must name a recording folder made by "
-            "scripts/gpu/run.sh (phase record) and `nsightflow record` (or copied back from a cluster run's results/)"
+            f"{path}: missing; config `source` must name a recording folder: the "
+            "bundled examples/h200, or one made on a GPU machine with `nsightflow "
+            "record --results results --out DIR` (scripts/gpu/run.sh, phase record, "
+            "runs both), or copied back from a cluster run"
         )
-    return json.loads(path.read_text())  # type: ignore[no-any-return]
+    return read_recorded(path)
 
 
 def replay_file(
@@ -97,13 +122,13 @@ def replay_file(
         shutil.copytree(recorded, output)
         meta = output / "profile.json"
         if meta.is_file():
-            write_json(meta, _stamp(read_json(meta), recorded))
+            write_json(meta, _stamp(read_recorded(meta, stage_output=True), recorded))
         return
     if recorded.suffix == ".csv":  # a table: copied as is, its JSON record is stamped
         output.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(recorded, output)
         return
-    data = read_json(recorded)
+    data = read_recorded(recorded, stage_output=True)
     write_json(output, _stamp(data, recorded))
 
 
@@ -179,7 +204,7 @@ def record(results: Path, out: Path, command: str, add: bool = False) -> dict[st
         shutil.copy2(path, target)
     info = _recording_info(results, command)
     if add:
-        main = json.loads((out / "recording.json").read_text())
+        main = read_recorded(out / "recording.json")
         folders = sorted({"/".join(f.relative_to(results).parts[:2]) for f in files})
         main.setdefault("additions", []).append(
             {**info, "folders": folders, "files": len(files), "replaced": replaced}

@@ -15,7 +15,7 @@ from typing import Any
 
 from nsightflow.errors import ManifestError
 from nsightflow.family.registry import Family, Variant
-from nsightflow.io import read_json, write_json
+from nsightflow.io import read_json, read_recorded, write_json
 from nsightflow.machine.recording import replay_file
 from nsightflow.tools.nvcc import compile_variant, source_digest
 
@@ -89,7 +89,11 @@ def _at_best(variant: Variant, sweep: Path) -> Variant:
 def _replay_resources(source: Path, variant: Variant, output: Path, arch: str) -> bool:
     """Write the variant's resources record; return whether its source changed."""
     recorded_path = source / "build" / variant.family / f"{variant.name}.resources.json"
-    recorded = read_json(recorded_path) if recorded_path.is_file() else None
+    recorded = (
+        read_recorded(recorded_path, stage_output=True)
+        if recorded_path.is_file()
+        else None
+    )
     digest = source_digest(variant.source)
     if recorded is not None and recorded.get("source_sha256") == digest:
         replay_file(recorded_path, output)

@@ -1,5 +1,8 @@
 """Report stage: ``report.md``, ``report.html`` and ``summary.csv`` of one family.
 
+A report in another language than English is ``report.<language>.md`` (and
+``.html``, ``.pdf``), so the languages coexist; figures and the summary are shared.
+
 The sections themselves are built in :mod:`nsightflow.report.sections.family`; this module writes the
 formats: Markdown, HTML (:mod:`nsightflow.report.html`: self-contained, user strings
 escaped), and the index over all families (its page: :mod:`nsightflow.report.index`).
@@ -14,6 +17,7 @@ from nsightflow.report.findings.record import render
 from nsightflow.report.html import write_page
 from nsightflow.report.i18n import DEFAULT_LANGUAGE
 from nsightflow.report.index import index_page
+from nsightflow.report.paths import index_stem, report_stem
 from nsightflow.report.sections.family import ReportBuilder
 
 SUMMARY_COLUMNS = [
@@ -46,6 +50,13 @@ def _write_csv(frame: pd.DataFrame, path: Path) -> None:
     frame.to_csv(path, index=False, float_format="%.10g")
 
 
+def write_summary(analysis_dir: Path, out_dir: Path) -> None:
+    """Write ``summary.csv`` of one family (the same in every language)."""
+    analysis = pd.read_csv(analysis_dir / "analysis.csv")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _write_csv(summary_frame(analysis), out_dir / "summary.csv")
+
+
 def write_report(
     analysis_dir: Path,
     figures_dir: Path,
@@ -53,8 +64,12 @@ def write_report(
     language: str = DEFAULT_LANGUAGE,
     timeline: Path | None = None,
     sweep: Path | None = None,
+    summary: bool = True,
 ) -> None:
     """Write report.md, report.html (figures embedded), report.json and summary.csv.
+
+    In another language than English the report's files are ``report.<language>.md``,
+    ``.html`` and ``.json`` (:func:`~nsightflow.report.paths.report_stem`).
 
     Args:
         analysis_dir: Folder of the analyze stage's files for the family.
@@ -66,10 +81,12 @@ def write_report(
             timeline section (its figure ``timeline.png`` in ``figures_dir``).
         sweep: ``sweep_summary.csv`` of the family (``sweep.csv`` beside it); with
             it the report has a sweep section (heatmaps in ``figures_dir/sweep``).
+        summary: Also write ``summary.csv`` (:func:`write_summary`).
 
     Raises:
         ValueError: The language is not one the catalogue has.
     """
+    stem = report_stem(language)
     analysis = pd.read_csv(analysis_dir / "analysis.csv")
     stalls = pd.read_csv(analysis_dir / "stalls.csv")
     rules_path = analysis_dir / "rules.csv"
@@ -101,13 +118,17 @@ def write_report(
     )
     text = text.replace("](figures/", f"]({rel.as_posix()}/")
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "report.md").write_text(text)
+    (out_dir / f"{stem}.md").write_text(text)
     write_page(text, ctx, out_dir, language)
-    _write_csv(summary_frame(analysis), out_dir / "summary.csv")
+    if summary:
+        _write_csv(summary_frame(analysis), out_dir / "summary.csv")
 
 
 def write_index(
-    report_dir: Path, families: list[str], analysis_dir: Path | None = None
+    report_dir: Path,
+    families: list[str],
+    analysis_dir: Path | None = None,
+    language: str = DEFAULT_LANGUAGE,
 ) -> None:
     """``index.md`` / ``index.html`` over every family's report.
 
@@ -119,20 +140,25 @@ def write_index(
         report_dir: ``results/report``.
         families: The families, in the order listed.
         analysis_dir: ``results/analysis`` (default: beside ``report_dir``).
+        language: The reports linked: ``index.<language>.md`` / ``.html`` link
+            ``report.<language>.*`` in another language than English.
     """
     analysis_dir = analysis_dir or report_dir.parent / "analysis"
+    stem, index = report_stem(language), index_stem(language)
     rows = []
     for family in families:
         summary = pd.read_csv(report_dir / family / "summary.csv")
-        failed = sorted(set(summary[summary["status"] != "ok"]["variant"]))
+        # a size a variant does not accept, or one the recording lacks, is no failure
+        bad = ~summary["status"].isin(["ok", "unsupported", "not_recorded"])
+        failed = sorted(set(summary[bad]["variant"]))
         rows.append(
             {
-                "family": f"[{family}]({family}/report.html)",
+                "family": f"[{family}]({family}/{stem}.html)",
                 "variants": summary["variant"].nunique(),
                 "headline": _headlines(analysis_dir / family) or "none correct",
                 "numbers": _origin_of(analysis_dir / family),
                 "failed": ", ".join(f"`{v}`" for v in failed) or "none",
-                "files": f"[md]({family}/report.md), [pdf]({family}/report.pdf), "
+                "files": f"[md]({family}/{stem}.md), [pdf]({family}/{stem}.pdf), "
                 f"[csv]({family}/summary.csv)",
             }
         )
@@ -141,8 +167,9 @@ def write_index(
         + pd.DataFrame(rows).to_markdown(index=False)
         + "\n\nMeasured ceilings of the GPU: [ceilings.csv](ceilings.csv).\n"
     )
-    (report_dir / "index.md").write_text(text)
-    (report_dir / "index.html").write_text(index_page(text, report_dir, families))
+    (report_dir / f"{index}.md").write_text(text)
+    html = index_page(text, report_dir, families, language)
+    (report_dir / f"{index}.html").write_text(html)
 
 
 def _headlines(folder: Path) -> str:

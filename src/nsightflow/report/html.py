@@ -47,6 +47,7 @@ from nsightflow.report.i18n import (
     language,
     parse_language,
 )
+from nsightflow.report.paths import report_stem
 
 LONG_CELL = 60  # characters: a longer table cell is set on one line, whole on hover
 VARIANT_FIELD = "variant"  # a heading template naming a variant is that variant's
@@ -317,9 +318,10 @@ def write_page(
         lang: Language of the report.
     """
     language_ = parse_language(lang)
+    stem = report_stem(language_)  # report.zh.html / .json in Chinese
     found = render(markdown_text, out_dir, language_)
     title = ctx["family"]["title"]
-    (out_dir / "report.html").write_text(page(found.body, title, language_))
+    (out_dir / f"{stem}.html").write_text(page(found.body, title, language_))
     facts = {
         "schema_version": FACTS_SCHEMA_VERSION,
         "family": ctx["family"]["name"],
@@ -330,7 +332,7 @@ def write_page(
         "sections": [{"id": i, "title": t} for i, t in found.sections],
         "main_figure": found.figures[0] if found.figures else None,
     }
-    (out_dir / "report.json").write_text(json.dumps(facts, indent=1) + "\n")
+    (out_dir / f"{stem}.json").write_text(json.dumps(facts, indent=1) + "\n")
 
 
 def _origin(ctx: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from nsightflow.errors import StageInputError
 from nsightflow.report.embed import figure_id
 from nsightflow.report.html import page, render
 from nsightflow.report.i18n import DEFAULT_LANGUAGE, T, language, parse_language
+from nsightflow.report.paths import report_stem
 
 THUMBNAIL_PX = 480  # width of a card's figure: sharp at 240 CSS pixels on a 2x screen
 FILES = ("report.html", "report.md", "report.pdf", "summary.csv")
@@ -45,8 +46,9 @@ def index_page(
     """
     lang_ = parse_language(lang)
     body = render(markdown_text, None, lang_).body
+    stem = report_stem(lang_)  # the cards link the reports in the index's language
     with language(lang_):
-        cards = "\n".join(_card(report_dir, family) for family in families)
+        cards = "\n".join(_card(report_dir, family, stem) for family in families)
         heading = html.escape(T("index_families"))
     return page(
         f'{body}\n<h2 id="families">{heading}</h2>\n<div class="families">\n'
@@ -56,12 +58,12 @@ def index_page(
     )
 
 
-def _card(report_dir: Path, family: str) -> str:
-    """One family's card (see the module)."""
+def _card(report_dir: Path, family: str, stem: str = "report") -> str:
+    """One family's card (see the module); ``stem``: the report's file name."""
     esc = html.escape
     href = quote(family)
-    facts_path = report_dir / family / "report.json"
-    head = f'<h3 id="family-{esc(family)}"><a href="{href}/report.html">'
+    facts_path = report_dir / family / f"{stem}.json"
+    head = f'<h3 id="family-{esc(family)}"><a href="{href}/{stem}.html">'
     if not facts_path.is_file():
         missing = T("index_no_facts", path=facts_path.as_posix())
         return (
@@ -71,14 +73,15 @@ def _card(report_dir: Path, family: str) -> str:
     facts = _facts(facts_path)
     parts = [f"{head}{esc(str(facts.get('title') or family))}</a></h3>"]
     parts.append(f"<p>{esc(_origin(facts))}</p>")
-    parts.append(_figure(report_dir / family, facts, href))
+    parts.append(_figure(report_dir / family, facts, f"{href}/{stem}.html"))
     parts.append(f"<p>{_statuses(facts.get('statuses', {}))}</p>")
     sections = "".join(
-        f'<li><a href="{href}/report.html#{quote(s["id"])}">{esc(s["title"])}</a></li>'
+        f'<li><a href="{href}/{stem}.html#{quote(s["id"])}">{esc(s["title"])}</a></li>'
         for s in facts.get("sections", [])
     )
     parts.append(f"<p>{esc(T('index_sections'))}</p><ul>{sections}</ul>")
-    files = " ".join(f'<a href="{href}/{name}">{name}</a>' for name in FILES)
+    names = [name.replace("report.", f"{stem}.", 1) for name in FILES]
+    files = " ".join(f'<a href="{href}/{name}">{name}</a>' for name in names)
     parts.append(f'<p class="files">{esc(T("index_files"))} {files}</p>')
     return f'<section class="family">{"".join(parts)}</section>'
 
@@ -133,8 +136,8 @@ def _statuses(statuses: dict[str, int]) -> str:
     return html.escape(T("index_statuses", counts="\0")).replace("\0", counts or "0")
 
 
-def _figure(folder: Path, facts: dict[str, Any], href: str) -> str:
-    """The thumbnail of the family's main figure, linked to the report."""
+def _figure(folder: Path, facts: dict[str, Any], report: str) -> str:
+    """The thumbnail of the family's main figure, linked to the report page."""
     name = facts.get("main_figure")
     if not name:
         return ""
@@ -151,6 +154,6 @@ def _figure(folder: Path, facts: dict[str, Any], href: str) -> str:
     data = base64.b64encode(buffer.getvalue()).decode()
     alt = html.escape(T("index_figure", family=facts.get("title") or folder.name))
     return (
-        f'<a href="{href}/report.html#{html.escape(figure_id(name))}">'
+        f'<a href="{report}#{html.escape(figure_id(name))}">'
         f'<img class="thumb" alt="{alt}" src="data:image/png;base64,{data}" /></a>'
     )

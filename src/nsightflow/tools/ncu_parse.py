@@ -419,9 +419,16 @@ def parse_files(
 
 
 def write_table(frame: pd.DataFrame, path: Path) -> None:
-    """Write ``.csv`` or ``.parquet`` by extension."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".parquet":
-        frame.to_parquet(path, index=False)
-    else:
-        frame.to_csv(path, index=False)
+    """Write ``.csv`` or ``.parquet`` by extension (:mod:`nsightflow.tools.tables`)."""
+    from nsightflow.tools.tables import write_table as write
+
+    write(frame, path)
+
+
+def count_launches(metrics: pd.DataFrame) -> int:
+    """Profiled launches in a metrics table: one per variant, size, launch and kernel.
+
+    ``launch`` restarts at 0 for each size of a report, so it alone undercounts.
+    """
+    keys = ["family", "variant", "size", "launch", "kernel"]
+    return len(metrics[keys].drop_duplicates()) if len(metrics) else 0

@@ -12,6 +12,7 @@ package). A print stylesheet is added after the report's own screen style, and t
   into tables of column groups, each led by the first column. No text is set
   below MIN_FONT_PT (8 pt): tables, code and the footer included.
 * Code blocks are monospace and wrap long lines.
+* Links print as their text followed by their address in brackets.
 * Figures are read relative to the report folder, checked before the render,
   and printed at their own resolution, shrunk to the text width and to at most
   MAX_FIGURE_HEIGHT_PT. An SVG figure of the page (inline or linked) prints as
@@ -56,6 +57,7 @@ from nsightflow.report.pdf.tables import (
     size_tables,
     split_wide_tables,
 )
+from nsightflow.report.text import links_as_text
 
 MAX_FIGURE_HEIGHT_PT = 120 * MM  # two figures and some text fit on one page
 DEFAULT_IMAGE_DPI = 96.0  # CSS pixels, for an image that states no resolution
@@ -286,8 +288,9 @@ def _prepare(html: str, base_dir: Path, language: str) -> tuple[str, list[Path]]
     font_dir = _dejavu_dir()
     cjk_file = cjk_font_file() if language == "zh" else None
     font_css, sans, mono = _font_css(font_dir, cjk_file)
-    # inline SVG figures print as their PNG, which xhtml2pdf can lay out
-    page, figure_dirs = _local_figures(png_figures(html), base_dir)
+    # inline SVG figures print as their PNG, which xhtml2pdf can lay out; paper has
+    # no links: each shows its address after its text
+    page, figure_dirs = _local_figures(links_as_text(png_figures(html)), base_dir)
     with i18n.language(language):
         meter = _Meter(font_dir)
         page = size_tables(split_wide_tables(page, meter), meter)

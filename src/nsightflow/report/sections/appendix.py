@@ -13,6 +13,7 @@ from nsightflow.report.findings import core as diagnose
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.common import bullets, table
 from nsightflow.report.sections.hotspots import HotspotSections
+from nsightflow.report.text import plain
 
 
 class AppendixSections(HotspotSections):
@@ -39,7 +40,10 @@ class AppendixSections(HotspotSections):
         if unprofiled:
             parts += [T("unprofiled"), self._unprofiled_table(unprofiled)]
         if not unreadable.empty:
-            parts += [T("unreadable"), "\n".join(bullets(unreadable["message"]))]
+            parts += [
+                T("unreadable"),
+                "\n".join(bullets(map(plain, unreadable["message"]))),
+            ]
         return "\n\n".join(parts)
 
     @staticmethod
@@ -48,7 +52,7 @@ class AppendixSections(HotspotSections):
             {
                 T("col_variant"): f"`{v['name']}`",
                 T("col_status"): v["status"],
-                T("col_message"): v["message"].replace("\n", " ")[:300],
+                T("col_message"): plain(v["message"][:300]),
             }
             for v in bad
         ]
@@ -60,7 +64,7 @@ class AppendixSections(HotspotSections):
             {
                 T("col_variant"): f"`{v['name']}`",
                 T("col_profile"): v["profile_status"],
-                T("col_fix"): v["profile_message"].replace("\n", " ")[:400],
+                T("col_fix"): plain(v["profile_message"][:400]),
             }
             for v in unprofiled
         ]

@@ -27,6 +27,7 @@ from nsightflow.report.sections.sanitize import SanitizeSections
 from nsightflow.report.sections.steps import StepSections
 from nsightflow.report.sections.sweep import SweepSections
 from nsightflow.report.sections.timeline import TimelineSections
+from nsightflow.report.text import code_block, inline
 
 
 class ReportBuilder(
@@ -68,9 +69,9 @@ class ReportBuilder(
     def header(self) -> str:
         """Title, description, where and how it was measured, the result per input."""
         lines = [
-            "# " + T("h_report", title=self.fam["title"]),
+            "# " + T("h_report", title=inline(self.fam["title"])),
             "",
-            self.fam["description"],
+            inline(self.fam["description"], paragraphs=True),
             "",
             self._measured_on(),
         ]
@@ -148,16 +149,14 @@ class ReportBuilder(
         previous = r.get("speedup_vs_previous", math.nan)
         if v["improves_on"] and not pd.isna(previous) and previous < 1:
             return T("note_slower", before=v["improves_on"])
-        return str(v["idea"])
+        return inline(v["idea"])
 
     def baseline(self) -> str:
         """Section 1: every variant over the size sweep."""
         timed = self.a.dropna(subset=["time_median_us"])
         if timed.empty:
             return f"## {T('h_baseline')}\n\n{T('no_timings')}"
-        times = timed.pivot_table(
-            index="size", columns="variant", values="time_median_us"
-        ).reset_index()
+        times = self._times(timed)
         times["size"] = times["size"].astype(int).astype(str)
         times = times.rename(columns={"size": T("col_size")})
         s = self.ctx["provenance"].get("timing_settings", {})
@@ -182,6 +181,23 @@ class ReportBuilder(
             + table(times)
             + self._regimes()
         )
+
+    def _times(self, timed: pd.DataFrame) -> pd.DataFrame:
+        """Median times, size by variant; a size the recording lacks says so."""
+        absent = self.a[self.a["status"] == "not_recorded"]
+        if absent.empty:
+            return timed.pivot_table(
+                index="size", columns="variant", values="time_median_us"
+            ).reset_index()
+        cells = pd.concat(
+            [
+                timed.assign(cell=timed["time_median_us"].map("{:,.2f}".format)),
+                absent.assign(cell=T("not_recorded")),
+            ]
+        )
+        return cells.pivot_table(
+            index="size", columns="variant", values="cell", aggfunc="first"
+        ).reset_index()
 
     def _regimes(self) -> str:
         """Regime changes and throughput drops over each variant's sizes."""
@@ -220,9 +236,7 @@ class ReportBuilder(
                 "",
                 T("baseline_source", variant=base),
                 "",
-                "```cuda",
-                source(self.variants[base]["source"]),
-                "```",
+                code_block(source(self.variants[base]["source"]), "cuda"),
             ]
         )
 

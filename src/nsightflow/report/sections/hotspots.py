@@ -15,6 +15,7 @@ import pandas as pd
 from nsightflow.analysis.hotspots import launch_lines
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.common import SectionBase, table
+from nsightflow.report.text import code_span
 
 TOP_LINES = 5
 CODE_WIDTH = 60  # characters of a line's code shown in a table cell
@@ -29,8 +30,8 @@ def code_cell(text: Any, line: int) -> str:
         return ""
     if len(code) > CODE_WIDTH:
         code = code[: CODE_WIDTH - 3] + "..."
-    fence = "``" if "`" in code else "`"
-    return f"{fence} {code} {fence}".replace("|", "\\|")
+    # a fence no run of backticks in the code can close (kernel text is data)
+    return code_span(f" {code} ").replace("|", "\\|")
 
 
 def reason_cell(row: pd.Series) -> str:

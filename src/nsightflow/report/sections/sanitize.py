@@ -12,6 +12,7 @@ import pandas as pd
 
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.common import SectionBase, table
+from nsightflow.report.text import code_block, plain
 
 _NOT_RUN = ("sanitizer_unavailable", "not_recorded")
 
@@ -19,6 +20,11 @@ _NOT_RUN = ("sanitizer_unavailable", "not_recorded")
 def _cell_text(text: str) -> str:
     """Sanitizer text in a table cell: a code span, nothing that breaks the table."""
     return "`" + text.replace("`", "'").replace("|", "/") + "`"
+
+
+def _size(value: Any) -> str:
+    """A size as the integer it is (a float column would print 1,000.00)."""
+    return "" if value is None or value != value else str(int(value))
 
 
 def tool_cell(tool: dict[str, Any] | None, record: dict[str, Any]) -> str:
@@ -59,7 +65,7 @@ class SanitizeSections(SectionBase):
             unavailable = next(
                 r for r in records.values() if r["status"] == "sanitizer_unavailable"
             )
-            return head + T("sanitizer_unavailable", why=unavailable["message"])
+            return head + T("sanitizer_unavailable", why=plain(unavailable["message"]))
         version = next((r["version"] for r in records.values() if r["version"]), "?")
         parts = [T("sanitizer_intro", version=version), self._table(records)]
         marked = [
@@ -85,7 +91,7 @@ class SanitizeSections(SectionBase):
             rows.append(
                 {
                     T("col_variant"): f"`{name}`",
-                    T("col_n"): record.get("size"),
+                    T("col_n"): _size(record.get("size")),
                     T("col_memcheck"): tool_cell(tools.get("memcheck"), record),
                     T("col_racecheck"): tool_cell(tools.get("racecheck"), record),
                     T("col_findings"): "; ".join(_cell_text(k) for k in kinds[:3]),
@@ -103,8 +109,7 @@ class SanitizeSections(SectionBase):
                     continue
                 parts.append(
                     T("sanitizer_first", variant=name, tool=tool["tool"])
-                    + "\n\n```text\n"
-                    + "\n".join(tool["first"])
-                    + "\n```"
+                    + "\n\n"
+                    + code_block("\n".join(tool["first"]), "text")
                 )
         return parts

@@ -26,6 +26,7 @@ from nsightflow.report.sections.common import (
 )
 from nsightflow.report.sections.hotspots import HotspotSections
 from nsightflow.report.sections.sweep import config_note
+from nsightflow.report.text import code_block, inline, plain
 
 
 class StepSections(HotspotSections):
@@ -46,7 +47,7 @@ class StepSections(HotspotSections):
         before = v["improves_on"]
         lines = [
             "",
-            "### " + T("h_step", k=k, variant=name, idea=v["idea"]),
+            "### " + T("h_step", k=k, variant=name, idea=inline(v["idea"])),
             "",
             T("step_intro", before=before, status=v["status"]),
             "",
@@ -55,12 +56,11 @@ class StepSections(HotspotSections):
                 if (note := config_note(self.variants, self.ctx, name))
                 else []
             ),
-            "```diff",
-            diff(self.variants[before]["source"], v["source"]),
-            "```",
+            code_block(diff(self.variants[before]["source"], v["source"]), "diff"),
         ]
         if v["status"] != "ok":
-            return [*lines, "", T("not_measured", message=v["message"][:800])]
+            message = plain(v["message"][:800])
+            return [*lines, "", T("not_measured", message=message)]
         if v.get("input", "") != self.variants[before].get("input", ""):
             found = self.said(self.found("step", name))
             return [*lines, "", *bullets(found)]

@@ -15,6 +15,7 @@ import pandas as pd
 
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.common import SectionBase, table
+from nsightflow.report.text import plain
 
 TOP = 5  # rows of the top-configurations table
 EXAMPLES = 4  # configuration ids listed per reason
@@ -74,7 +75,7 @@ class SweepSections(SectionBase):
             return (
                 head
                 + "\n\n"
-                + T("sweep_none_valid", variant=variant, message=row["message"])
+                + T("sweep_none_valid", variant=variant, message=plain(row["message"]))
                 + "\n\n"
                 + self._sweep_invalid(configs)
             )
@@ -187,14 +188,14 @@ class SweepSections(SectionBase):
         for reason, group in bad.groupby("status", sort=False):
             ids = [f"`{i}`" for i in group["config_id"].head(EXAMPLES)]
             more = len(group) - EXAMPLES
-            message = str(group["message"].fillna("").iloc[0]).replace("\n", " ")
+            message = plain(str(group["message"].fillna("").iloc[0])[:160])
             rows.append(
                 {
                     T("col_reason"): T(f"reason_{reason}"),
                     T("col_count"): len(group),
                     T("col_examples"): ", ".join(ids)
                     + (f" (+{more})" if more > 0 else ""),
-                    T("col_message"): message[:160],
+                    T("col_message"): message,
                 }
             )
         intro = T("sweep_invalid", k=len(bad), n=len(configs))

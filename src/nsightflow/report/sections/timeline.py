@@ -12,6 +12,7 @@ import pandas as pd
 
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.common import SectionBase, bullets, figure, table
+from nsightflow.report.text import plain
 
 
 def _span(values: pd.Series, digits: int) -> str:
@@ -97,7 +98,7 @@ class TimelineSections(SectionBase):
         )
         note = first.get("backend_note")
         if isinstance(note, str) and note:
-            intro += "\n\n> " + T("timeline_note", note=note.rstrip("."))
+            intro += "\n\n> " + T("timeline_note", note=plain(note.rstrip(".")))
         return intro
 
     @staticmethod
@@ -124,7 +125,7 @@ class TimelineSections(SectionBase):
             {
                 T("col_variant"): f"`{r['variant']}`",
                 T("col_status"): r["status"],
-                T("col_message"): str(r["message"]).replace("\n", " ")[:300],
+                T("col_message"): plain(str(r["message"])[:300]),
             }
             for _, r in failed.iterrows()
         ]

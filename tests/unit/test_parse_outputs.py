@@ -1,0 +1,117 @@
+"""Issue 18, point 2: `parse -o` never overwrites a measurement, picks the format from
+the extension and says which package a format needs."""
+
+import hashlib
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+
+from nsightflow import cli
+from nsightflow.tools.ncu_parse import METRIC_COLUMNS, RULE_COLUMNS
+
+REPORT = "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def report(recording, tmp_path) -> Path:
+    copy = tmp_path / "v0" / "n2048+8192.ncu-rep"
+    copy.parent.mkdir()
+    shutil.copy(recording / REPORT, copy)
+    shutil.copy(recording / "profile/jacobi2d/v0_naive/profile.json", copy.parent)
+    return copy
+
+
+def _parse(capfd, *args: object) -> tuple[int, str, str]:
+    code = cli.main(["parse", *map(str, args)])
+    out = capfd.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_the_output_is_never_an_input(report, capfd, force):
+    before = _digest(report)
+    code, _, err = _parse(capfd, report, "-o", report, *force)
+    assert code == 2 and err.startswith("ERROR: ")
+    assert f"{report}: is one of the reports being parsed" in err
+    assert _digest(report) == before
+
+
+def test_the_rules_output_is_never_an_input_of_a_folder(report, capfd):
+    before = _digest(report)
+    out = report.parent / "m.csv"
+    code, _, err = _parse(capfd, report.parent, "-o", out, "--rules", report)
+    assert code == 2 and "is one of the reports being parsed" in err
+    assert _digest(report) == before and not out.exists()
+
+
+def test_a_raw_csv_input_is_not_overwritten_either(report, tmp_path, capfd):
+    raw = tmp_path / "v0_n2048.csv"
+    raw.write_text(
+        '"ID","Kernel Name","gpu__time_duration.sum"\n"","","ns"\n"0","k","1"\n'
+    )
+    before = _digest(raw)
+    code, _, err = _parse(capfd, raw, "-o", raw, "--force")
+    assert code == 2 and "is one of the reports" in err and _digest(raw) == before
+
+
+@pytest.mark.parametrize("name", ["out.txt", "out.xlsx", "out", "out.ncu-rep"])
+def test_an_unknown_format_is_refused_before_anything_is_read(
+    report, tmp_path, capfd, name
+):
+    code, _, err = _parse(capfd, report, "-o", tmp_path / name)
+    assert code == 2
+    assert "unknown table format" in err and ".csv or .parquet" in err
+    assert not (tmp_path / name).exists()
+
+
+def test_an_existing_file_that_is_not_our_table_needs_force(report, tmp_path, capfd):
+    notes = tmp_path / "notes.csv"
+    notes.write_text("my,own,numbers\n1,2,3\n")
+    code, _, err = _parse(capfd, report, "-o", notes)
+    assert code == 2 and "not a table written by nsightflow parse" in err
+    assert "--force" in err and notes.read_text() == "my,own,numbers\n1,2,3\n"
+    code, _, err = _parse(capfd, report, "-o", notes, "--force")
+    assert code == 0, err
+    assert notes.read_text().splitlines()[0] == ",".join(METRIC_COLUMNS)
+
+
+def test_our_own_tables_are_replaced_without_force(report, tmp_path, capfd):
+    out, rules = tmp_path / "m.csv", tmp_path / "r.csv"
+    assert _parse(capfd, report, "-o", out, "--rules", rules)[0] == 0
+    assert rules.read_text().splitlines()[0] == ",".join(RULE_COLUMNS)
+    code, _, err = _parse(capfd, report, "-o", out, "--rules", rules)
+    assert code == 0, err
+
+
+def test_one_file_for_both_tables_is_refused(report, tmp_path, capfd):
+    out = tmp_path / "m.csv"
+    code, _, err = _parse(capfd, report, "-o", out, "--rules", out)
+    assert code == 2 and "given for two tables" in err
+
+
+def test_parquet_without_pyarrow_names_the_package(
+    report, tmp_path, capfd, monkeypatch
+):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "pyarrow" else real(name, *a),
+    )
+    code, _, err = _parse(capfd, report, "-o", tmp_path / "m.parquet")
+    assert code == 2 and "bug" not in err
+    assert "needs the pyarrow package: pip install pyarrow" in err
+    assert not (tmp_path / "m.parquet").exists()
+
+
+def test_the_count_is_of_launches_not_launch_numbers(report, tmp_path, capfd):
+    # one report, two sizes, one launch each: launch numbers are 0 and 0
+    code, out, err = _parse(capfd, report, "-o", tmp_path / "m.csv")
+    assert code == 0, err
+    assert "from 2 launches ->" in out
