@@ -55,5 +55,6 @@ def test_a_sweep_records_every_failure_and_times_the_rest(tmp_path):
     # run again: everything comes from the cache, nothing restarts
     nsightflow(*sweep, "--config-timeout-s", "10")
     again = json.loads(out.read_text())
-    assert again["resumed"] == 8 and again["restarts"] == 0
+    # the six configurations that compiled (two ok, one wrong, three launch failures)
+    assert again["resumed"] == 6 and again["restarts"] == 0
     assert again["best"] == record["best"]
