@@ -93,3 +93,18 @@ def test_importing_the_pure_layers_loads_no_gpu_or_probe_module():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == ""
+
+
+def test_no_private_name_is_imported_across_modules():
+    bad = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "nsightflow"
+            ):
+                bad += [
+                    f"{path.relative_to(SRC)}: {node.module}.{a.name}"
+                    for a in node.names
+                    if a.name.startswith("_") and a.name != "__version__"
+                ]
+    assert not bad, "\n".join(bad)

@@ -9,10 +9,8 @@ from nsightflow.tools.ncu_parse import (
     METRIC_COLUMNS,
     parse_files,
     read_ncu_rep,
-    rollup_of,
-    size_from_name,
-    sizes_from_name,
 )
+from nsightflow.tools.ncu_report_io import rollup_of, size_from_name, sizes_from_name
 
 V0 = "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"  # both profiled sizes, one process
 
@@ -158,12 +156,15 @@ def test_display_units_become_base_units(value, unit, expected):
 
 
 def test_sizes_of_a_multi_size_report_come_from_its_name(tmp_path):
-    from nsightflow.tools.ncu_parse import _labels, _per_size, sizes_from_name
+    from nsightflow.tools.ncu_report_io import (
+        launches_per_size,
+        report_labels,
+    )
 
     assert sizes_from_name(Path("n2048+8192.ncu-rep")) == [2048, 8192]
     assert sizes_from_name(Path("n2048.ncu-rep")) == []
-    assert _labels(tmp_path / "n1024+4096.ncu-rep")[1] == [1024, 4096]
-    assert _labels(tmp_path / "n1024.ncu-rep")[1] == [1024]
-    assert _per_size(Path("r"), [1024, 4096], 4) == 2
+    assert report_labels(tmp_path / "n1024+4096.ncu-rep")[1] == [1024, 4096]
+    assert report_labels(tmp_path / "n1024.ncu-rep")[1] == [1024]
+    assert launches_per_size(Path("r"), [1024, 4096], 4) == 2
     with pytest.raises(ReportParseError, match="cannot be split over its 2 sizes"):
-        _per_size(Path("n1024+4096.ncu-rep"), [1024, 4096], 3)
+        launches_per_size(Path("n1024+4096.ncu-rep"), [1024, 4096], 3)

@@ -171,7 +171,7 @@ def test_wide_tables_and_long_code_lines_stay_on_the_page(report_dir):
 def test_table_columns_fill_the_text_width_and_wide_tables_split():
     meter = pdf._Meter(pdf._dejavu_dir())
     narrow = [[("th", "size"), ("th", "v0_naive")], [("td", "512"), ("td", "4.70")]]
-    font, widths = tables._table_layout(narrow, meter)
+    font, widths = tables.table_layout(narrow, meter)
     assert font == tables.TABLE_FONT_PT
     assert sum(widths) == pytest.approx(tables.TEXT_WIDTH_PT)
     assert tables.column_groups(narrow, meter) == [[0, 1]]
@@ -186,7 +186,7 @@ def test_table_columns_fill_the_text_width_and_wide_tables_split():
     assert sorted({c for g in groups for c in g}) == list(range(16))
     for group in groups:  # each part fits the page at the table font: no shrinking
         part = [[row[c] for c in group] for row in crowded]
-        font, _ = tables._table_layout(part, meter)
+        font, _ = tables.table_layout(part, meter)
         assert font == tables.TABLE_FONT_PT
     html = tables.split_wide_tables(
         "<table>"

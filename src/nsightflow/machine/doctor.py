@@ -36,12 +36,14 @@ def _module(name: str) -> bool:
 
 def checks() -> list[Check]:
     """Probe GPU, toolchain and Python packages (no GPU work is launched)."""
+    return [*_toolchain_checks(), *_timeline_checks(), *_replay_checks()]
+
+
+def _toolchain_checks() -> list[Check]:
+    """The GPU, NVML, nvcc and ncu: what measuring needs."""
     gpu_ok, gpu_found = gpu_available()
-    cupti_ok, cupti_found = cupti_check()
     nvcc = provenance.nvcc_version()
     ncu = provenance.ncu_version()
-    nsys_ok, nsys_found = nsys_can_write_reports()
-    sanitizer_ok, sanitizer_found = sanitizer_available()
     return [
         Check(
             "GPU + pycuda",
@@ -72,6 +74,15 @@ def checks() -> list[Check]:
             "install Nsight Compute and put ncu on PATH, or set profile.enabled: false",
             "measure",
         ),
+    ]
+
+
+def _timeline_checks() -> list[Check]:
+    """The timeline (nsys, or cupti-python) and compute-sanitizer for the faults."""
+    nsys_ok, nsys_found = nsys_can_write_reports()
+    cupti_ok, cupti_found = cupti_check()
+    sanitizer_ok, sanitizer_found = sanitizer_available()
+    return [
         Check(
             "nsys (timeline)",
             nsys_ok,
@@ -95,6 +106,12 @@ def checks() -> list[Check]:
             SANITIZER_FIX,
             "measure",
         ),
+    ]
+
+
+def _replay_checks() -> list[Check]:
+    """What replaying a recording needs."""
+    return [
         Check(
             "ncu_report",
             _module("ncu_report"),

@@ -10,25 +10,26 @@ own guidance, with estimated speedups) go to a second table::
     family, variant, size, launch, kernel, rule, section, type, message, speedup_type,
     speedup_pct
 
-This is the only module that imports ``ncu_report``.
+``ncu_report`` is read in :mod:`nsightflow.tools.ncu_report_io`.
 """
 
 import csv
-import json
 import multiprocessing
 import os
-import re
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 # ncu_report must load before pandas: ncu_report 2025.3.1 (Nsight Compute's own
 # extras/python) segfaults in IMetric.unit() when pyarrow's C++ libraries, which pandas
 # loads, are already in the process (reproduced with ncu-report==2025.3.1 + pyarrow).
-try:
-    import ncu_report as _NCU_REPORT
-except ImportError:  # reported with an install hint when a report is read
-    _NCU_REPORT = None
+# ncu_report_io imports it and no pandas, so it must come first.
+from nsightflow.tools.ncu_report_io import (  # isort: skip
+    file_sizes,
+    launches_per_size,
+    read_columns,
+    report_labels,
+    rollup_of,
+)
 
 import pandas as pd
 
@@ -58,72 +59,6 @@ RULE_COLUMNS = [
     "speedup_type",
     "speedup_pct",
 ]
-_SIZE = re.compile(r"(?:^|[_\-.])n(\d+)(?:[_\-.]|$)")
-_SIZES = re.compile(r"(?:^|[_\-.])n(\d+(?:\+\d+)+)(?:[_\-.]|$)")
-_ROLLUPS = ("sum", "avg", "min", "max")
-
-
-def _ncu_report() -> Any:
-    if _NCU_REPORT is None:
-        raise ReportParseError(
-            "the ncu_report module is not installed: pip install ncu-report (or add "
-            "Nsight Compute's extras/python folder to PYTHONPATH)"
-        )
-    return _NCU_REPORT
-
-
-def rollup_of(metric: str) -> str:
-    """Ncu rollup operation from a metric name (``dram__bytes_read.sum`` -> ``sum``)."""
-    for part in metric.split(".")[1:]:
-        if part in _ROLLUPS:
-            return part
-    return ""
-
-
-def size_from_name(path: Path) -> int | None:
-    """Problem size from a file name such as ``n2048.ncu-rep`` or ``v0_n2048.csv``."""
-    match = _SIZE.search(path.name.split(".")[0])
-    return int(match.group(1)) if match else None
-
-
-def sizes_from_name(path: Path) -> list[int]:
-    """Sizes of a report holding several, in launch order: ``n2048+8192.ncu-rep``."""
-    match = _SIZES.search(path.name.split(".")[0])
-    return [int(s) for s in match.group(1).split("+")] if match else []
-
-
-def _file_sizes(path: Path) -> list[int | None]:
-    """Sizes named by a file: ``n2048+8192`` -> [2048, 8192], ``n2048`` -> [2048]."""
-    return [*sizes_from_name(path)] or [size_from_name(path)]
-
-
-def _labels(path: Path) -> tuple[dict[str, Any], list[int | None]]:
-    """Family and variant of a report, and the size of each of its profiled runs.
-
-    The profile stage profiles all sizes of a variant in one ncu run (one process
-    start instead of one per size), so one report holds the launches of each size in
-    order; ``profile.json`` beside it (or the ``n<a>+<b>`` file name) says which.
-    """
-    meta_path = path.parent / "profile.json"
-    if meta_path.is_file():
-        meta = json.loads(meta_path.read_text())
-        entries = [e for e in meta.get("reports", []) if e.get("file") == path.name]
-        if entries:
-            entries.sort(key=lambda e: e.get("result", 0))
-            names = {"family": meta["family"], "variant": meta["variant"]}
-            return names, [e["size"] for e in entries]
-    return {"family": "", "variant": ""}, _file_sizes(path)
-
-
-def _per_size(path: Path, sizes: Sequence[int | None], launches: int) -> int:
-    """Launches per size in a report: each size's run holds the same launches."""
-    if launches % len(sizes):
-        raise ReportParseError(
-            f"{path}: {launches} profiled launches cannot be split over its "
-            f"{len(sizes)} sizes {sizes}; the report is incomplete: re-run the "
-            "profile stage"
-        )
-    return launches // len(sizes)
 
 
 def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -132,133 +67,11 @@ def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     Raises:
         ReportParseError: the file is missing, truncated or not an ncu report.
     """
-    columns, rules = _read_columns(path)
+    columns, rules = read_columns(path)
     return (
         pd.DataFrame(columns, columns=METRIC_COLUMNS),
         pd.DataFrame(rules, columns=RULE_COLUMNS),
     )
-
-
-# Per metric name, its value kind, unit and rollup never change: look them up once.
-_META: dict[str, tuple[int, str, str]] = {}
-
-
-def _read_columns(path: Path) -> tuple[dict[str, list[Any]], list[dict[str, Any]]]:
-    """The metrics of one report as column lists (cheaper than a frame per file)."""
-    ncu = _ncu_report()
-    if not path.is_file() or path.stat().st_size == 0:
-        raise ReportParseError(f"{path}: missing or empty; re-run the profile stage")
-    try:
-        context = ncu.load_report(str(path))
-    except Exception as exc:  # ncu_report raises plain exceptions for bad files
-        raise ReportParseError(
-            f"{path}: not a readable Nsight Compute report ({exc}); it may be "
-            "truncated: re-run the profile stage"
-        ) from exc
-    names_labels, sizes = _labels(path)
-    # Columns as lists: building one dict per metric value dominated the parse time.
-    launches: list[int] = []
-    kernels: list[str] = []
-    names_col: list[str] = []
-    units: list[str] = []
-    values: list[float] = []
-    rollups: list[str] = []
-    rules: list[dict[str, Any]] = []
-    skip = {ncu.IMetric.ValueKind_STRING, ncu.IMetric.ValueKind_UNKNOWN}
-    # The extension's functions, without the per-call Python wrapper methods of
-    # IAction / IMetric: the inner loop below runs once per metric value.
-    c_api = ncu._ncu_report
-    by_name, has_value, as_double = (
-        c_api.IAction_metric_by_name,
-        c_api.IMetric_has_value,
-        c_api.IMetric_as_double,
-    )
-    launch = 0
-    for r in range(context.num_ranges()):
-        rng = context.range_by_idx(r)
-        for a in range(rng.num_actions()):
-            action = rng.action_by_idx(a)
-            kernel = action.name()
-            names = action.metric_names()
-            if not names:
-                raise ReportParseError(
-                    f"{path}: launch {launch} ({kernel}) has no metrics; the report is "
-                    "truncated or corrupt: re-run the profile stage"
-                )
-            for name in names:
-                metric = by_name(action, name)
-                if not has_value(metric):
-                    continue
-                meta = _META.get(name)
-                if meta is None:
-                    meta = _META[name] = (metric.kind(), metric.unit(), rollup_of(name))
-                if meta[0] in skip:
-                    continue
-                value = as_double(metric)
-                if value != value:  # NaN: ncu's placeholders carry no value
-                    continue
-                launches.append(launch)
-                kernels.append(kernel)
-                names_col.append(name)
-                units.append(meta[1])
-                rollups.append(meta[2])
-                values.append(value)
-            rules += [
-                {**names_labels, "launch": launch, "kernel": kernel, **rule}
-                for rule in _rule_results(action)
-            ]
-            launch += 1
-    if launch == 0:
-        raise ReportParseError(
-            f"{path}: holds no profiled launch; it is truncated, or ncu's kernel filter "
-            "matched nothing: re-run the profile stage"
-        )
-    # Launch numbers restart at 0 for each size's run.
-    per_size = _per_size(path, sizes, launch)
-    for rule in rules:
-        rule["size"] = sizes[rule["launch"] // per_size]
-        rule["launch"] %= per_size
-    columns = {
-        **{k: [v] * len(values) for k, v in names_labels.items()},
-        "size": [sizes[i // per_size] for i in launches],
-        "launch": [i % per_size for i in launches],
-        "kernel": kernels,
-        "metric": names_col,
-        "unit": units,
-        "value": values,
-        "rollup": rollups,
-    }
-    return columns, rules
-
-
-def _rule_results(action: Any) -> list[dict[str, Any]]:
-    """Ncu's rule results of one launch: guidance text and estimated speedup."""
-    found = []
-    for result in action.rule_results_as_dicts():
-        message = result.get("rule_message") or {}
-        if not message.get("message"):
-            continue
-        speedup = result.get("speedup_estimation") or {}
-        found.append(
-            {
-                "rule": result.get("rule_identifier", ""),
-                "section": result.get("section_identifier", ""),
-                "type": _MSG_TYPES.get(int(message.get("type", 0)), "none"),
-                "message": message["message"],
-                "speedup_type": _SPEEDUP_TYPES.get(
-                    int(speedup.get("type", 0)), "unknown"
-                )
-                if speedup
-                else "",
-                "speedup_pct": float(speedup.get("speedup", float("nan"))),
-            }
-        )
-    return found
-
-
-# ncu_report.MsgType_* and SpeedupType_* values (ncu 2025.3 / ncu-report 2026.3).
-_MSG_TYPES = {0: "none", 1: "ok", 2: "optimization", 3: "warning", 4: "error"}
-_SPEEDUP_TYPES = {0: "unknown", 1: "local", 2: "global"}
 
 
 def read_ncu_csv(path: Path) -> pd.DataFrame:
@@ -276,8 +89,8 @@ def read_ncu_csv(path: Path) -> pd.DataFrame:
             "ncu --import REPORT --csv --page raw > FILE.csv"
         )
     header, units, data = table[0], table[1], table[2:]
-    sizes = _file_sizes(path)
-    per_size = _per_size(path, sizes, len(data))
+    sizes = file_sizes(path)
+    per_size = launches_per_size(path, sizes, len(data))
     kernel_col = header.index("Kernel Name")
     rows = []
     for index, record in enumerate(data):
@@ -357,7 +170,7 @@ _Read = tuple[dict[str, list[Any]] | None, list[Any], str]
 def _read_one(path: Path) -> _Read:
     """One report's columns and rules, or its parse error (picklable for a pool)."""
     try:
-        cols, rules = _read_columns(path)
+        cols, rules = read_columns(path)
     except ReportParseError as exc:
         return None, [], str(exc)
     return cols, rules, ""
@@ -393,7 +206,7 @@ def parse_files(
         if cols is None:
             if not keep_going:
                 raise ReportParseError(error)
-            names, sizes = _labels(path)
+            names, sizes = report_labels(path)
             rules.append(
                 {
                     **names,

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-# ncu_report must load before pandas (the segfault noted in nsightflow.tools.ncu_parse).
+# ncu_report must load before pandas (the segfault noted in nsightflow.tools.ncu_report_io).
 try:
     import ncu_report  # noqa: F401
 except ImportError:  # reported with an install hint when a report is read
@@ -36,7 +36,12 @@ import pandas as pd
 
 from nsightflow.errors import ReportParseError
 from nsightflow.tools.ncu_metrics import PCSAMP_PREFIX
-from nsightflow.tools.ncu_parse import _labels, _ncu_report, _per_size, expand_inputs
+from nsightflow.tools.ncu_parse import expand_inputs
+from nsightflow.tools.ncu_report_io import (
+    launches_per_size,
+    ncu_report_module,
+    report_labels,
+)
 
 SOURCE_COLUMNS = [
     "family",
@@ -151,7 +156,7 @@ def read_source_samples(path: Path) -> tuple[pd.DataFrame, str]:
     Raises:
         ReportParseError: the file is missing, truncated or not an ncu report.
     """
-    ncu = _ncu_report()
+    ncu = ncu_report_module()
     if not path.is_file() or path.stat().st_size == 0:
         raise ReportParseError(f"{path}: missing or empty; re-run the profile stage")
     try:
@@ -161,7 +166,7 @@ def read_source_samples(path: Path) -> tuple[pd.DataFrame, str]:
             f"{path}: not a readable Nsight Compute report ({exc}); it may be "
             "truncated: re-run the profile stage"
         ) from exc
-    labels, sizes = _labels(path)
+    labels, sizes = report_labels(path)
     rows: list[dict[str, Any]] = []
     launch = 0
     for r in range(context.num_ranges()):
@@ -179,7 +184,7 @@ def read_source_samples(path: Path) -> tuple[pd.DataFrame, str]:
             f"{path}: holds no profiled launch; it is truncated, or ncu's kernel filter "
             "matched nothing: re-run the profile stage"
         )
-    per_size = _per_size(path, sizes, launch)
+    per_size = launches_per_size(path, sizes, launch)
     for row in rows:
         row["size"] = sizes[row["launch"] // per_size]
         row["launch"] %= per_size

@@ -200,8 +200,8 @@ class FamilyFindings:
                     params={
                         "variant": name,
                         "before": before,
-                        "input": stand._input(r),
-                        "input_before": stand._input(self.row(before, self.key_size)),
+                        "input": stand.input_of(r),
+                        "input_before": stand.input_of(self.row(before, self.key_size)),
                     },
                     metric="generator_args",
                 )

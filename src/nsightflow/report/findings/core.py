@@ -40,18 +40,20 @@ def top_stalls(
     return rows.nlargest(k, "cycles")
 
 
-def _num(row: Mapping[str, Any], key: str) -> float:
+def num(row: Mapping[str, Any], key: str) -> float:
     """A numeric cell, NaN when absent."""
     value = row.get(key)
     return math.nan if value is None else float(value)
 
 
-def _ok(value: Any) -> bool:
+def ok(value: Any) -> bool:
+    """A cell that is present and not NaN."""
     return value is not None and not (isinstance(value, float) and math.isnan(value))
 
 
-def _sum(row: Mapping[str, Any], *cols: str) -> float:
-    return float(sum(row[c] for c in cols if _ok(row.get(c))))
+def sum_of(row: Mapping[str, Any], *cols: str) -> float:
+    """The sum of the row's present, non-NaN cells among ``cols``."""
+    return float(sum(row[c] for c in cols if ok(row.get(c))))
 
 
 CROSS_CHECK_PCT = 10.0  # ncu vs event timing: beyond this, say so
@@ -70,7 +72,7 @@ def _launch_checks(r: dict[str, Any]) -> list[str]:
     """The measurement findings of one variant at one size."""
     found = []
     where = T("where", variant=r["variant"], n=r["size"])
-    diff = _num(r, "ncu_vs_event_pct")
+    diff = num(r, "ncu_vs_event_pct")
     if not math.isnan(diff) and abs(diff) > CROSS_CHECK_PCT:
         found.append(
             T(
@@ -82,7 +84,7 @@ def _launch_checks(r: dict[str, Any]) -> list[str]:
                 diff=diff,
             )
         )
-    cv = _num(r, "cv")
+    cv = num(r, "cv")
     if not math.isnan(cv) and (cv > UNSTABLE_CV or r.get("settled") is False):
         found.append(
             T(

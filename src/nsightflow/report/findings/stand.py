@@ -160,14 +160,15 @@ def headline(row: Mapping[str, Any], baseline: str) -> Finding:
             "regime": regime_label(str(row.get("regime") or "")),
             "pct": _zero(num(row, "regime_ceiling_pct")),
             "ceiling": msg(f"ceiling_{row.get('regime_ceiling') or 'unknown'}"),
-            "input": _input(row),
+            "input": input_of(row),
         },
         metric="time_median_us",
         value=num(row, "time_median_us"),
     )
 
 
-def _input(row: Mapping[str, Any]) -> dict[str, Any]:
+def input_of(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The message naming the row's input (its ``input`` label, or the default)."""
     label = row.get("input")
     if not isinstance(label, str) or not label:
         return msg("input_default")

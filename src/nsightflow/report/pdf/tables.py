@@ -99,7 +99,7 @@ def _demands(
     return least, wanted
 
 
-def _table_layout(
+def table_layout(
     rows: list[list[tuple[str, str]]], meter: _Meter
 ) -> tuple[float, list[float]]:
     """Font size and column widths of a full-width table, as a browser sets them.
@@ -165,7 +165,7 @@ def size_tables(html: str, meter: _Meter) -> str:
             or _SPAN_ATTR.search(inner)
         ):
             return match.group(0)
-        font_pt, widths = _table_layout(rows, meter)
+        font_pt, widths = table_layout(rows, meter)
         percents = iter(100 * width / sum(widths) for width in widths)
 
         def with_width(cell: re.Match[str]) -> str:

@@ -168,7 +168,7 @@ class StepSections(HotspotSections):
         """Before -> after of the metrics Nsight Compute measured, and the top stalls."""
 
         def conflicts(row: dict[str, Any]) -> float:
-            return diagnose._sum(row, "smem_conflicts_ld", "smem_conflicts_st")
+            return diagnose.sum_of(row, "smem_conflicts_ld", "smem_conflicts_st")
 
         top_a = diagnose.top_stalls(self.stalls, a["variant"], a["size"])
         top_b = diagnose.top_stalls(self.stalls, b["variant"], b["size"])
@@ -236,8 +236,8 @@ def _pattern_deltas(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     """Before -> after of lane efficiency, instructions and atomics, where measured."""
     out = []
     for key, column, unit, digits, scale in _PATTERN_DELTAS:
-        x, y = diagnose._num(a, column), diagnose._num(b, column)
-        if not (diagnose._ok(x) and diagnose._ok(y)) or not (x or y):
+        x, y = diagnose.num(a, column), diagnose.num(b, column)
+        if not (diagnose.ok(x) and diagnose.ok(y)) or not (x or y):
             continue
         if column == "lane_efficiency_pct" and abs(y - x) < LANES_MOVED_PCT:
             continue

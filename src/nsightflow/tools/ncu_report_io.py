@@ -1,0 +1,235 @@
+"""Reading ``.ncu-rep`` files through ``ncu_report``: labels, sizes, metric columns.
+
+This is the only module that imports ``ncu_report`` for the metrics table
+(:mod:`nsightflow.tools.ncu_parse` builds the tables from what it reads;
+:mod:`nsightflow.tools.ncu_source` reads the source-level samples through
+:func:`ncu_report_module`). It imports no pandas: see the import below.
+"""
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# ncu_report must load before pandas: ncu_report 2025.3.1 (Nsight Compute's own
+# extras/python) segfaults in IMetric.unit() when pyarrow's C++ libraries, which pandas
+# loads, are already in the process (reproduced with ncu-report==2025.3.1 + pyarrow).
+try:
+    import ncu_report as _NCU_REPORT
+except ImportError:  # reported with an install hint when a report is read
+    _NCU_REPORT = None
+
+from nsightflow.errors import ReportParseError
+
+_SIZE = re.compile(r"(?:^|[_\-.])n(\d+)(?:[_\-.]|$)")
+_SIZES = re.compile(r"(?:^|[_\-.])n(\d+(?:\+\d+)+)(?:[_\-.]|$)")
+_ROLLUPS = ("sum", "avg", "min", "max")
+
+
+def ncu_report_module() -> Any:
+    """The ``ncu_report`` module, or a ReportParseError saying how to install it."""
+    if _NCU_REPORT is None:
+        raise ReportParseError(
+            "the ncu_report module is not installed: pip install ncu-report (or add "
+            "Nsight Compute's extras/python folder to PYTHONPATH)"
+        )
+    return _NCU_REPORT
+
+
+def rollup_of(metric: str) -> str:
+    """Ncu rollup operation from a metric name (``dram__bytes_read.sum`` -> ``sum``)."""
+    for part in metric.split(".")[1:]:
+        if part in _ROLLUPS:
+            return part
+    return ""
+
+
+def size_from_name(path: Path) -> int | None:
+    """Problem size from a file name such as ``n2048.ncu-rep`` or ``v0_n2048.csv``."""
+    match = _SIZE.search(path.name.split(".")[0])
+    return int(match.group(1)) if match else None
+
+
+def sizes_from_name(path: Path) -> list[int]:
+    """Sizes of a report holding several, in launch order: ``n2048+8192.ncu-rep``."""
+    match = _SIZES.search(path.name.split(".")[0])
+    return [int(s) for s in match.group(1).split("+")] if match else []
+
+
+def file_sizes(path: Path) -> list[int | None]:
+    """Sizes named by a file: ``n2048+8192`` -> [2048, 8192], ``n2048`` -> [2048]."""
+    return [*sizes_from_name(path)] or [size_from_name(path)]
+
+
+def report_labels(path: Path) -> tuple[dict[str, Any], list[int | None]]:
+    """Family and variant of a report, and the size of each of its profiled runs.
+
+    The profile stage profiles all sizes of a variant in one ncu run (one process
+    start instead of one per size), so one report holds the launches of each size in
+    order; ``profile.json`` beside it (or the ``n<a>+<b>`` file name) says which.
+    """
+    meta_path = path.parent / "profile.json"
+    if meta_path.is_file():
+        meta = json.loads(meta_path.read_text())
+        entries = [e for e in meta.get("reports", []) if e.get("file") == path.name]
+        if entries:
+            entries.sort(key=lambda e: e.get("result", 0))
+            names = {"family": meta["family"], "variant": meta["variant"]}
+            return names, [e["size"] for e in entries]
+    return {"family": "", "variant": ""}, file_sizes(path)
+
+
+def launches_per_size(path: Path, sizes: Sequence[int | None], launches: int) -> int:
+    """Launches per size in a report: each size's run holds the same launches."""
+    if launches % len(sizes):
+        raise ReportParseError(
+            f"{path}: {launches} profiled launches cannot be split over its "
+            f"{len(sizes)} sizes {sizes}; the report is incomplete: re-run the "
+            "profile stage"
+        )
+    return launches // len(sizes)
+
+
+# Per metric name, its value kind, unit and rollup never change: look them up once.
+_META: dict[str, tuple[int, str, str]] = {}
+
+
+@dataclass
+class _Found:
+    """Metric values as column lists: one dict per value dominated the parse time."""
+
+    launches: list[int] = field(default_factory=list)
+    kernels: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    units: list[str] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+    rollups: list[str] = field(default_factory=list)
+    rules: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _load(ncu: Any, path: Path) -> Any:
+    """The report's context, or a ReportParseError for a missing or bad file."""
+    if not path.is_file() or path.stat().st_size == 0:
+        raise ReportParseError(f"{path}: missing or empty; re-run the profile stage")
+    try:
+        return ncu.load_report(str(path))
+    except Exception as exc:  # ncu_report raises plain exceptions for bad files
+        raise ReportParseError(
+            f"{path}: not a readable Nsight Compute report ({exc}); it may be "
+            "truncated: re-run the profile stage"
+        ) from exc
+
+
+def read_columns(path: Path) -> tuple[dict[str, list[Any]], list[dict[str, Any]]]:
+    """The metrics of one report as column lists (cheaper than a frame per file)."""
+    ncu = ncu_report_module()
+    context = _load(ncu, path)
+    names_labels, sizes = report_labels(path)
+    found = _Found()
+    launch = 0
+    for r in range(context.num_ranges()):
+        rng = context.range_by_idx(r)
+        for a in range(rng.num_actions()):
+            action = rng.action_by_idx(a)
+            kernel = action.name()
+            _add_metrics(ncu, path, (launch, kernel), action, found)
+            found.rules += [
+                {**names_labels, "launch": launch, "kernel": kernel, **rule}
+                for rule in _rule_results(action)
+            ]
+            launch += 1
+    if launch == 0:
+        raise ReportParseError(
+            f"{path}: holds no profiled launch; it is truncated, or ncu's kernel filter "
+            "matched nothing: re-run the profile stage"
+        )
+    # Launch numbers restart at 0 for each size's run.
+    per_size = launches_per_size(path, sizes, launch)
+    for rule in found.rules:
+        rule["size"] = sizes[rule["launch"] // per_size]
+        rule["launch"] %= per_size
+    columns = {
+        **{k: [v] * len(found.values) for k, v in names_labels.items()},
+        "size": [sizes[i // per_size] for i in found.launches],
+        "launch": [i % per_size for i in found.launches],
+        "kernel": found.kernels,
+        "metric": found.names,
+        "unit": found.units,
+        "value": found.values,
+        "rollup": found.rollups,
+    }
+    return columns, found.rules
+
+
+def _add_metrics(
+    ncu: Any, path: Path, at: tuple[int, str], action: Any, found: _Found
+) -> None:
+    """Append the numeric metric values of one launch to ``found``."""
+    launch, kernel = at
+    names = action.metric_names()
+    if not names:
+        raise ReportParseError(
+            f"{path}: launch {launch} ({kernel}) has no metrics; the report is "
+            "truncated or corrupt: re-run the profile stage"
+        )
+    skip = {ncu.IMetric.ValueKind_STRING, ncu.IMetric.ValueKind_UNKNOWN}
+    # The extension's functions, without the per-call Python wrapper methods of
+    # IAction / IMetric: the inner loop below runs once per metric value.
+    c_api = ncu._ncu_report
+    by_name, has_value, as_double = (
+        c_api.IAction_metric_by_name,
+        c_api.IMetric_has_value,
+        c_api.IMetric_as_double,
+    )
+    launches, kernels, names_col = found.launches, found.kernels, found.names
+    units, values, rollups = found.units, found.values, found.rollups
+    for name in names:
+        metric = by_name(action, name)
+        if not has_value(metric):
+            continue
+        meta = _META.get(name)
+        if meta is None:
+            meta = _META[name] = (metric.kind(), metric.unit(), rollup_of(name))
+        if meta[0] in skip:
+            continue
+        value = as_double(metric)
+        if value != value:  # NaN: ncu's placeholders carry no value
+            continue
+        launches.append(launch)
+        kernels.append(kernel)
+        names_col.append(name)
+        units.append(meta[1])
+        rollups.append(meta[2])
+        values.append(value)
+
+
+def _rule_results(action: Any) -> list[dict[str, Any]]:
+    """Ncu's rule results of one launch: guidance text and estimated speedup."""
+    found = []
+    for result in action.rule_results_as_dicts():
+        message = result.get("rule_message") or {}
+        if not message.get("message"):
+            continue
+        speedup = result.get("speedup_estimation") or {}
+        found.append(
+            {
+                "rule": result.get("rule_identifier", ""),
+                "section": result.get("section_identifier", ""),
+                "type": _MSG_TYPES.get(int(message.get("type", 0)), "none"),
+                "message": message["message"],
+                "speedup_type": _SPEEDUP_TYPES.get(
+                    int(speedup.get("type", 0)), "unknown"
+                )
+                if speedup
+                else "",
+                "speedup_pct": float(speedup.get("speedup", float("nan"))),
+            }
+        )
+    return found
+
+
+# ncu_report.MsgType_* and SpeedupType_* values (ncu 2025.3 / ncu-report 2026.3).
+_MSG_TYPES = {0: "none", 1: "ok", 2: "optimization", 3: "warning", 4: "error"}
+_SPEEDUP_TYPES = {0: "unknown", 1: "local", 2: "global"}
