@@ -10,6 +10,7 @@ escaped), and the index over all families (its page: :mod:`nsightflow.report.ind
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -91,17 +92,7 @@ def write_report(
     stalls = pd.read_csv(analysis_dir / "stalls.csv")
     rules_path = analysis_dir / "rules.csv"
     rules = pd.read_csv(rules_path) if rules_path.stat().st_size > 1 else pd.DataFrame()
-    ctx = json.loads((analysis_dir / "context.json").read_text())
-    if timeline is not None:
-        ctx["timeline"] = pd.read_csv(timeline)
-    hotspots = analysis_dir / "hotspots.csv"
-    if hotspots.is_file():  # absent in an analysis older than issue 22
-        ctx["hotspots"] = pd.read_csv(hotspots, keep_default_na=False)
-    if sweep is not None:
-        ctx["sweep"] = {
-            "summary": pd.read_csv(sweep),
-            "configs": pd.read_csv(sweep.parent / "sweep.csv"),
-        }
+    ctx = _context(analysis_dir, timeline, sweep)
     found_path = analysis_dir / "findings.csv"
     found = (
         pd.read_csv(found_path, keep_default_na=False, na_values=[""])
@@ -122,6 +113,24 @@ def write_report(
     write_page(text, ctx, out_dir, language)
     if summary:
         _write_csv(summary_frame(analysis), out_dir / "summary.csv")
+
+
+def _context(
+    analysis_dir: Path, timeline: Path | None, sweep: Path | None
+) -> dict[str, Any]:
+    """``context.json`` with the optional tables its sections read."""
+    ctx: dict[str, Any] = json.loads((analysis_dir / "context.json").read_text())
+    if timeline is not None:
+        ctx["timeline"] = pd.read_csv(timeline)
+    hotspots = analysis_dir / "hotspots.csv"
+    if hotspots.is_file():  # absent in an analysis older than issue 22
+        ctx["hotspots"] = pd.read_csv(hotspots, keep_default_na=False)
+    if sweep is not None:
+        ctx["sweep"] = {
+            "summary": pd.read_csv(sweep),
+            "configs": pd.read_csv(sweep.parent / "sweep.csv"),
+        }
+    return ctx
 
 
 def write_index(
