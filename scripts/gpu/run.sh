@@ -12,6 +12,8 @@
 #                 resources to $OUT/reprofile.tar.gz for `nsightflow record --add`
 #   profile-cost  profile stage wall time, lean vs --set full (scripts/bench_profile.py)
 #                 on BENCH (default jacobi2d/v0_naive sgemm/v7_double_buffer)
+#   profile-parts where a profile run's seconds go; one ncu process per family
+#                 (scripts/bench_profile_parts.py on BENCH and their families)
 #   tests         tests/gpu (the GPU-marked tests)
 #   NAME          any other name runs scripts/gpu/NAME.sh (a helper's phase)
 # STOP_S (default 540): the whole call's budget; each phase gets what is left.
@@ -105,6 +107,19 @@ profile_cost() {
         | tee -a "$OUT/phases.txt"
 }
 
+profile_parts() {
+    # where a profile run's seconds go, and one ncu process per family (issue 15/22)
+    ncu --help > "$OUT/ncu_help.txt" 2>&1
+    timeout "$(left)" snakemake --cores all --until compile_variant \
+        --config mode=measure "families=[jacobi2d,sgemm]" > logs/parts_compile.txt 2>&1
+    timeout "$(left)" snakemake results/verify/jacobi2d/v0_naive.json \
+        results/verify/sgemm/v7_double_buffer.json --cores all > logs/parts_verify.txt 2>&1
+    say "profile-parts: prepared"
+    BENCH_REPS=${BENCH_REPS:-2} PYTHONUNBUFFERED=1 timeout "$(left)" \
+        python scripts/bench_profile_parts.py ${BENCH:-jacobi2d/v0_naive sgemm/v7_double_buffer} \
+        | tee -a "$OUT/phases.txt"
+}
+
 for phase in "$@"; do
     if [ "$(left)" -le 10 ]; then
         say "$phase: not started, no time left"
@@ -116,6 +131,7 @@ for phase in "$@"; do
         record) record ;;
         reprofile) reprofile ;;
         profile-cost) profile_cost ;;
+        profile-parts) profile_parts ;;
         tests) timeout "$(left)" python -m pytest -q tests/gpu 2>&1 | tail -15 ;;
         *) timeout "$(left)" bash "scripts/gpu/$phase.sh" ;;
     esac

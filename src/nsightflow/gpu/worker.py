@@ -175,16 +175,23 @@ class Batch:
 
 
 def _launch(spec: dict[str, Any]) -> dict[str, Any]:
-    family, variant = find_variant(
-        Path(spec["kernels_dir"]), spec["family"], spec["variant"], Path(spec["cubin"])
-    )
+    """One launch at each size of each run (a variant and its sizes), in order.
+
+    A spec holds one run (``family``, ``variant``, ``cubin``, ``sizes``) or a list of
+    them under ``runs``: several variants then share one process and CUDA context.
+    """
     with GpuContext() as gpu:
-        for n in spec["sizes"]:
-            launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), n)
-            launcher.setup(_rng(spec, n))
-            launcher.launch()
-            launcher.synchronize()
-            launcher.free()
+        for run in spec.get("runs", [spec]):
+            cubin = Path(run["cubin"])
+            family, variant = find_variant(
+                Path(spec["kernels_dir"]), run["family"], run["variant"], cubin
+            )
+            for n in run["sizes"]:
+                launcher = Launcher(gpu, family, variant, cubin, n)
+                launcher.setup(_rng(spec, n))
+                launcher.launch()
+                launcher.synchronize()
+                launcher.free()
     return {"status": Status.OK, "message": ""}
 
 
