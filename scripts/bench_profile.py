@@ -1,9 +1,10 @@
 """Benchmark (GPU machine): wall time of the profile stage, lean set vs --set full.
 
-Profiles the same launches (each variant's profiled sizes) with the default lean set
-and with `--set full`, three times each, and prints the medians and their ratio.
+Runs the profile stage as the workflow does, on a whole family (its variants in one
+ncu process) or on one variant (FAMILY/VARIANT), with the default lean set and with
+`--set full`, alternating, BENCH_REPS times each; prints the medians and their ratio.
 Needs compiled cubins and verify records (run the pipeline up to verify first).
-Usage: python scripts/bench_profile.py FAMILY/VARIANT [FAMILY/VARIANT ...]
+Usage: python scripts/bench_profile.py FAMILY[/VARIANT] [...]
 """
 
 import json
@@ -15,40 +16,31 @@ import tempfile
 import time
 from pathlib import Path
 
+from nsightflow.family.registry import load_family
+
 REPS = int(os.environ.get("BENCH_REPS", "3"))
 
 
-def profile_wall(family: str, variant: str, ncu_set: str) -> float:
-    """Wall time of one profile stage run; prints ncu's replay passes per size."""
+def profile_wall(family: str, variants: list[str], ncu_set: str) -> float:
+    """Wall time of one profile stage run; prints ncu's replay passes per variant."""
     with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "p"
+        argv = [sys.executable, "-m", "nsightflow", "profile", "--family", family]
+        argv += ["--variant", *variants, "--cubin"]
+        argv += [f"results/build/{family}/{v}.cubin" for v in variants]
+        argv += ["--verify", *(f"results/verify/{family}/{v}.json" for v in variants)]
+        argv += ["--out-dir", str(out), "--set", ncu_set]
         start = time.perf_counter()
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "nsightflow",
-                "profile",
-                "--family",
-                family,
-                "--variant",
-                variant,
-                "--cubin",
-                f"results/build/{family}/{variant}.cubin",
-                "--verify",
-                f"results/verify/{family}/{variant}.json",
-                "--out-dir",
-                str(Path(tmp) / "p"),
-                "--set",
-                ncu_set,
-            ],
-            check=True,
-            capture_output=True,
-        )
+        subprocess.run(argv, check=True, capture_output=True)
         wall = time.perf_counter() - start
-        meta = json.loads((Path(tmp) / "p" / "profile.json").read_text())
-        passes = [r.get("passes") for r in meta["reports"]]
+        passes, status = [], set()
+        for v in variants:
+            meta = json.loads((out / v / "profile.json").read_text())
+            status.add(meta["status"])
+            passes += [r.get("passes") for r in meta["reports"]]
         print(
-            f"  {family}/{variant} {ncu_set}: {wall:.1f} s, passes per size {passes}",
+            f"  {family} ({len(variants)} variants) {ncu_set}: {wall:.1f} s, "
+            f"status {sorted(status)}, passes per launch {passes}",
             flush=True,
         )
         return wall
@@ -56,11 +48,16 @@ def profile_wall(family: str, variant: str, ncu_set: str) -> float:
 
 def main() -> None:
     for target in sys.argv[1:]:
-        family, variant = target.split("/")
-        walls = {
-            s: [profile_wall(family, variant, s) for _ in range(REPS)]
-            for s in ("lean", "full")
-        }
+        family, _, variant = target.partition("/")
+        variants = (
+            [variant]
+            if variant
+            else list(load_family(Path("kernels") / family).variants)
+        )
+        walls: dict[str, list[float]] = {"lean": [], "full": []}
+        for _ in range(REPS):
+            for ncu_set in walls:
+                walls[ncu_set].append(profile_wall(family, variants, ncu_set))
         lean, full = (statistics.median(walls[s]) for s in ("lean", "full"))
         print(
             f"{target}: lean {lean:.1f} s, full {full:.1f} s, ratio {lean / full:.2f} "

@@ -11,7 +11,7 @@
 #                 with the recording's verify records copied in (all ok): profiles and
 #                 resources to $OUT/reprofile.tar.gz for `nsightflow record --add`
 #   profile-cost  profile stage wall time, lean vs --set full (scripts/bench_profile.py)
-#                 on BENCH (default jacobi2d/v0_naive sgemm/v7_double_buffer)
+#                 on BENCH (default: the families jacobi2d sgemm)
 #   profile-parts where a profile run's seconds go; one ncu process per family
 #                 (scripts/bench_profile_parts.py on BENCH and their families)
 #   tests         tests/gpu (the GPU-marked tests)
@@ -82,7 +82,7 @@ reprofile() {
     cp -r examples/h200/verify/* results/verify/
     touch results/verify/*/*.json # newer than the cubins: not verified again
     # shellcheck disable=SC2086
-    timeout "$(left)" snakemake --cores all --until profile_variant --rerun-triggers mtime \
+    timeout "$(left)" snakemake --cores all --until profile_family --rerun-triggers mtime \
         --config $config > logs/reprofile.txt 2>&1
     say "reprofile: profile exit $?"
     tar czf "$OUT/reprofile.tar.gz" results/profile results/build/*/*.resources.json \
@@ -98,11 +98,16 @@ PY
 }
 
 profile_cost() {
-    local bench=${BENCH:-"jacobi2d/v0_naive sgemm/v7_double_buffer"} targets=""
-    for v in $bench; do targets="$targets results/verify/$v.json"; done
+    # the profile stage on whole families (one ncu process each), lean vs --set full;
+    # cubins compiled here, verify records from the recording (the stage needs "ok")
+    local bench=${BENCH:-"jacobi2d sgemm"}
+    if [ ! -d results/build ]; then
+        timeout "$(left)" snakemake --cores all --until compile_variant \
+            --config mode=measure > logs/profile_cost_compile.txt 2>&1
+    fi
+    mkdir -p results/verify
+    cp -rn examples/h200/verify/* results/verify/
     # shellcheck disable=SC2086  # a list of targets
-    timeout "$(left)" snakemake $targets --cores all > logs/profile_cost.txt 2>&1
-    # shellcheck disable=SC2086
     BENCH_REPS=${BENCH_REPS:-2} timeout "$(left)" python scripts/bench_profile.py $bench \
         | tee -a "$OUT/phases.txt"
 }

@@ -114,11 +114,16 @@ def test_profile_one_launch_and_parse(tmp_path):
         "--out-dir",
         str(folder),
     )
-    meta = json.loads((folder / "profile.json").read_text())
+    meta = json.loads((folder / "v0_naive" / "profile.json").read_text())
     assert meta["status"] == "ok" and meta["settings"]["clock_control"] == "none"
     source = tmp_path / "m.source.csv"
     nsightflow(
-        "parse", str(folder), "-o", str(tmp_path / "m.csv"), "--source", str(source)
+        "parse",
+        str(folder / "v0_naive"),
+        "-o",
+        str(tmp_path / "m.csv"),
+        "--source",
+        str(source),
     )
     text = (tmp_path / "m.csv").read_text()
     assert "gpu__time_duration.sum" in text and "dram__bytes_read.sum" in text
@@ -127,3 +132,39 @@ def test_profile_one_launch_and_parse(tmp_path):
     assert samples["samples"].sum() > 0
     code = (FAULTY / "faulty" / "v0_naive.cu").read_text().splitlines()
     assert samples["line"].between(1, len(code)).all()
+
+
+@pytest.mark.ncu
+def test_a_family_profiles_in_one_process_and_parses_per_variant(tmp_path):
+    """Two variants share one ncu run and report; each parses to its own launches."""
+    names = ["v0_naive", "v1_smem"]
+    for name in names:
+        build_and_verify(ROOT / "kernels", "jacobi2d", name, tmp_path)
+    folder = tmp_path / "profile"
+    nsightflow(
+        "profile",
+        "--family",
+        "jacobi2d",
+        "--variant",
+        *names,
+        "--cubin",
+        *(str(tmp_path / f"{n}.cubin") for n in names),
+        "--verify",
+        *(str(tmp_path / f"{n}.json") for n in names),
+        "--out-dir",
+        str(folder),
+    )
+    shared = sorted(folder.glob("jacobi2d.*.ncu-rep"))
+    assert len(shared) == 1  # one report for the family
+    kernels = {}
+    for name in names:
+        meta = json.loads((folder / name / "profile.json").read_text())
+        assert meta["status"] == "ok" and meta["run"]["variants"] == names
+        assert {r["file"] for r in meta["reports"]} == {f"../{shared[0].name}"}
+        out = tmp_path / f"{name}.csv"
+        nsightflow("parse", str(folder / name), "-o", str(out))
+        table = pd.read_csv(out)
+        assert sorted(table["size"].unique()) == [2048, 8192]
+        assert set(table["variant"]) == {name}
+        kernels[name] = set(table["kernel"])
+    assert kernels == {"v0_naive": {"jacobi2d_v0"}, "v1_smem": {"jacobi2d_v1"}}

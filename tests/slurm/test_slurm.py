@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GPU_RULES_MEASURE = (
     "verify_variant",
     "time_variant",
-    "profile_variant",
+    "profile_family",
     "sanitize_variant",
     "measure_ceilings",
 )

@@ -73,7 +73,7 @@ def _profile(tmp_path: Path, path_dirs: list[Path]) -> dict:
         cwd=ROOT,
     )
     assert proc.returncode == 0, proc.stderr
-    return json.loads((out / "profile.json").read_text())
+    return json.loads((out / "v0_naive" / "profile.json").read_text())
 
 
 def test_ncu_missing_is_data_with_a_fix(tmp_path):

@@ -168,3 +168,30 @@ def test_sizes_of_a_multi_size_report_come_from_its_name(tmp_path):
     assert launches_per_size(Path("r"), [1024, 4096], 4) == 2
     with pytest.raises(ReportParseError, match="cannot be split over its 2 sizes"):
         launches_per_size(Path("n1024+4096.ncu-rep"), [1024, 4096], 3)
+
+
+def test_a_variant_reads_only_its_part_of_a_shared_family_report(recording, tmp_path):
+    """A family's variants share one report; each profile.json names its launches.
+
+    Built from a recorded two-launch report (Jacobi v0 at 2048 and 8192): "variant a"
+    owns the first launch, "variant b" the second, and each parses to its own.
+    """
+    import json
+
+    family = tmp_path / "profile" / "fam"
+    family.mkdir(parents=True)
+    shutil.copyfile(recording / V0, family / "fam.0123abcd.ncu-rep")
+    for variant, first, size in (("a", 0, 2048), ("b", 1, 8192)):
+        (family / variant).mkdir()
+        entry = {"size": size, "result": 0, "status": "ok"}
+        entry |= {"file": "../fam.0123abcd.ncu-rep", "first_action": first}
+        meta = {"family": "fam", "variant": variant, "status": "ok"}
+        meta["reports"] = [{**entry, "actions": 1}]
+        (family / variant / "profile.json").write_text(json.dumps(meta))
+    whole, _ = read_ncu_rep(recording / V0)
+    for variant, size in (("a", 2048), ("b", 8192)):
+        metrics, _ = parse_files([family / variant])
+        assert set(metrics["variant"]) == {variant} and set(metrics["size"]) == {size}
+        assert set(metrics["launch"]) == {0}
+        mine = whole[whole["size"] == size].set_index("metric")["value"]
+        assert metrics.set_index("metric")["value"].equals(mine)

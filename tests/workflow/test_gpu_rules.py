@@ -39,7 +39,7 @@ def test_every_gpu_rule_takes_a_gpu_lock(workdir):
     assert {
         "verify_variant",
         "time_variant",
-        "profile_variant",
+        "profile_family",
         "sanitize_variant",
         "measure_ceilings",
     } <= gpu_rules

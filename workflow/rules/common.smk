@@ -56,6 +56,11 @@ def variant_headers(wildcards):
     return [str(p) for p in local_includes(Path(variant_source(wildcards)))]
 
 
+def variant_names(wildcards):
+    """The family's variants, space-separated (a rule's params)."""
+    return " ".join(FAMILIES[wildcards.family].variants)
+
+
 def variant_files(pattern):
     """Input function: `pattern` expanded over every variant of the wildcard's family."""
 
@@ -72,10 +77,12 @@ def metrics_inputs(kind):
         "metrics": "results/metrics/{family}/{variant}.csv",
         "rules": "results/metrics/{family}/{variant}.rules.csv",
         "source": "results/metrics/{family}/{variant}.source.csv",
-        "profiles": "results/profile/{family}/{variant}",
+        "profiles": "results/profile/{family}",
     }[kind]
     if not is_activated("profile"):
         return lambda wildcards: []
+    if kind == "profiles":  # one folder per family (its variants share a report)
+        return lambda wildcards: [pattern.format(family=wildcards.family)]
     return variant_files(pattern)
 
 
@@ -126,9 +133,10 @@ def replay_outputs(family):
     outputs = []
     for name in family.variants:
         for path in variant_outputs(Path("results"), family.name, name, stages):
-            is_folder = path.parent.parent.name == "profile"
-            outputs.append(directory(str(path)) if is_folder else str(path))
-    return outputs
+            if path.parent.parent.name != "profile":
+                outputs.append(str(path))
+    # the profile folders: one per family, as the profile stage writes them
+    return outputs + [directory(f"results/profile/{family.name}")]
 
 
 def replay_skip_flags():

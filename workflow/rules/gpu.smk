@@ -1,5 +1,6 @@
 """
-GPU stages: verify, time and profile each variant, and measure the GPU's ceilings.
+GPU stages: verify and time each variant, profile each family (its variants in one
+ncu process), and measure the GPU's ceilings.
 Every rule holds `gpu=1` (the default profile allows one such job at a time; with
 `--resources gpu=<count>` as many) and runs through GPU_LOCK, which gives each job a
 device of its own (CUDA_VISIBLE_DEVICES).
@@ -9,7 +10,8 @@ REQUIRED INPUTS:
 OUTPUTS:
     results/verify/{family}/{variant}.json
     results/time/{family}/{variant}.json
-    results/profile/{family}/{variant}/   (n<size>.ncu-rep + profile.json)
+    results/profile/{family}/             ({family}.<hash>.ncu-rep shared by the variants,
+                                          <variant>/profile.json naming its results)
     results/ceilings.json
 """
 
@@ -69,14 +71,14 @@ if MODE == "measure":
                 --seed {params.seed}
             """
 
-    rule profile_variant:
+    rule profile_family:
         input:
-            cubin="results/build/{family}/{variant}.cubin",
-            verify="results/verify/{family}/{variant}.json",
+            cubins=variant_files("results/build/{family}/{variant}.cubin"),
+            verify=variant_files("results/verify/{family}/{variant}.json"),
         output:
-            reports=directory("results/profile/{family}/{variant}"),
+            reports=directory("results/profile/{family}"),
         log:
-            "logs/profile/{family}/{variant}.log",
+            "logs/profile/{family}.log",
         resources:
             gpu=1,
         params:
@@ -84,12 +86,13 @@ if MODE == "measure":
             kernels=KERNELS,
             p=config["profile"],
             seed=config["verify"]["seed"],
+            variants=variant_names,
         shell:
             r"""
             exec &> >(tee {log:q})
             {params.lock} python -m nsightflow profile --kernels-dir {params.kernels:q} \
-                --family {wildcards.family:q} --variant {wildcards.variant:q} \
-                --cubin {input.cubin:q} --verify {input.verify:q} \
+                --family {wildcards.family:q} --variant {params.variants} \
+                --cubin {input.cubins:q} --verify {input.verify:q} \
                 --out-dir {output.reports:q} --clock-control {params.p[clock_control]} \
                 --set {params.p[set]} --timeout-s {params.p[timeout_s]} --seed {params.seed}
             """

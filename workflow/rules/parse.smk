@@ -2,7 +2,7 @@
 Parse each variant's Nsight Compute reports into the long metrics table.
 
 REQUIRED INPUTS:
-    results/profile/{family}/{variant}/   (n<size>.ncu-rep + profile.json)
+    results/profile/{family}/   (<variant>/profile.json and the reports it names)
 OUTPUTS:
     results/metrics/{family}/{variant}.csv        (family, variant, size, launch, ...)
     results/metrics/{family}/{variant}.rules.csv  (ncu rule results, speedups)
@@ -12,7 +12,7 @@ OUTPUTS:
 
 rule parse_reports:
     input:
-        reports="results/profile/{family}/{variant}",
+        profiled="results/profile/{family}",
     output:
         metrics="results/metrics/{family}/{variant}.csv",
         rules="results/metrics/{family}/{variant}.rules.csv",
@@ -21,10 +21,12 @@ rule parse_reports:
         "logs/parse/{family}/{variant}.log",
     benchmark:
         "benchmarks/parse/{family}/{variant}.tsv"
+    params:
+        folder="results/profile/{family}/{variant}",
     shell:
         r"""
         exec &> >(tee {log:q})
-        python -m nsightflow parse {input.reports:q} -o {output.metrics:q} \
+        python -m nsightflow parse {params.folder:q} -o {output.metrics:q} \
             --rules {output.rules:q} --source {output.source:q} \
             --family {wildcards.family:q} --keep-going
         """

@@ -20,6 +20,7 @@ input) and :mod:`nsightflow.analysis.regime` (regime, its ceiling and basis).
 All functions that build frames are pure; only :func:`write_analysis` touches files.
 """
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,7 @@ from nsightflow.analysis.regime import add_regime
 from nsightflow.family.inputs import recorded_sizes
 from nsightflow.family.registry import Family, load_family
 from nsightflow.machine.provenance import read_json, write_json
+from nsightflow.tools.profile_layout import profile_folders
 
 __all__ = [
     "NCU_COLUMNS",
@@ -212,7 +214,7 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     ):
         for variant, record in _records(paths).items():
             per_variant.setdefault(variant, {})[kind] = record
-    for folder in inputs.profiles:
+    for folder in profile_folders(inputs.profiles):
         meta = read_json(folder / "profile.json")
         per_variant.setdefault(meta["variant"], {})["profile"] = {
             **meta.get("settings", {}),
@@ -222,7 +224,7 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
             "argv": (meta.get("reports") or [{}])[0].get("argv", []),
             "reports": list(  # one file holds every size profiled in one process
                 dict.fromkeys(
-                    str(folder / r["file"])
+                    os.path.normpath(folder / r["file"])
                     for r in meta.get("reports", [])
                     if r.get("status") == "ok"
                 )

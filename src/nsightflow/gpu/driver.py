@@ -4,8 +4,10 @@ Each driver always writes its output: a variant that failed upstream gets a
 ``skipped`` record carrying the upstream status, so the report can show it.
 """
 
-import shutil
+import hashlib
+import json
 import time as _time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from nsightflow.tools.ncu import (
     ncu_argv,
     require_ncu,
     run_ncu,
+    runs_spec,
     worker_argv,
 )
 
@@ -102,71 +105,193 @@ def time(
 
 def profile(
     kernels_dir: Path,
-    ident: tuple[str, str],
-    paths: dict[str, Path],
+    family_name: str,
+    variants: dict[str, dict[str, Path]],
+    out_dir: Path,
     settings: NcuSettings,
     seed: int,
-) -> dict[str, Any]:
-    """Profile one launch per profiled size under ncu unless verification failed."""
-    family_name, variant_name = ident
-    out_dir = paths["out_dir"]
-    if out_dir.exists():
-        shutil.rmtree(out_dir)
-    out_dir.mkdir(parents=True)
-    upstream = upstream_status(paths["verify"])
-    record: dict[str, Any] = {
-        "family": family_name,
-        "variant": variant_name,
-        "settings": settings.__dict__,
-        "reports": [],
-    }
-    if upstream["status"] != Status.OK:
-        return {**record, **skipped(upstream, "profile")}
+) -> dict[str, dict[str, Any]]:
+    """Profile one launch per profiled size of each variant; a record per variant.
+
+    ``variants`` maps each name to its ``cubin`` and ``verify`` paths. The variants
+    that verified run in one ncu process, one launch after another: ncu's start, the
+    Python start, the CUDA context and the report write (about 3.5 s on the H200, more
+    than the lean set's counters) are paid once per family instead of once per
+    variant. Their results share one report in ``out_dir``; each variant's
+    ``profile.json`` (in ``out_dir/<variant>/``) names it and its results in it. If
+    the shared run fails, each variant is profiled alone, so that the one at fault
+    carries its own failure. A variant whose verification failed is not profiled.
+    """
+    records: dict[str, dict[str, Any]] = {}
+    ready: list[_Run] = []
+    for name, paths in variants.items():
+        base = {
+            "family": family_name,
+            "variant": name,
+            "settings": settings.__dict__,
+            "reports": [],
+        }
+        upstream = upstream_status(paths["verify"])
+        if upstream["status"] != Status.OK:
+            records[name] = {**base, **skipped(upstream, "profile")}
+            continue
+        family, variant = find_variant(kernels_dir, family_name, name, paths["cubin"])
+        sizes = [n for n in family.profile_sizes if variant.accepts_size(n)]
+        if not sizes:
+            records[name] = {
+                **base,
+                "status": Status.SKIPPED,
+                "message": f"no profile size in {list(family.profile_sizes)} accepted",
+            }
+            continue
+        per_size = len(variant.launches)
+        ready.append(_Run(name, paths["cubin"], sizes, variant.kernels, per_size, base))
+        records[name] = base
+    if not ready:
+        return records
     try:
         require_ncu()
-        return {**record, **_profile_sizes(kernels_dir, ident, paths, settings, seed)}
+        measured = _profile_ready(
+            kernels_dir, family_name, ready, out_dir, settings, seed
+        )
     except NcuUnavailableError as exc:
-        # ncu missing or without counter access: said once per variant, carried as
-        # data so that the report marks the missing profile and how to fix it.
-        return {**record, "status": Status.NCU_UNAVAILABLE, "message": str(exc)}
+        # ncu missing or without counter access: said per variant, carried as data
+        # so that the report marks the missing profile and how to fix it.
+        for run in ready:
+            records[run.name] = {
+                **run.base,
+                "status": Status.NCU_UNAVAILABLE,
+                "message": str(exc),
+            }
+        return records
+    prov = _ncu_provenance(kernels_dir, settings)
+    for run in ready:
+        records[run.name] = {**run.base, **measured[run.name], **prov}
+    return records
 
 
-def _profile_sizes(
+def _profile_ready(
     kernels_dir: Path,
-    ident: tuple[str, str],
-    paths: dict[str, Path],
+    family: str,
+    ready: list["_Run"],
+    out_dir: Path,
+    settings: NcuSettings,
+    seed: int,
+) -> dict[str, dict[str, Any]]:
+    """Together in one ncu run; each alone if there is one, or if that run failed."""
+    if len(ready) > 1:
+        status, message, together = _profile_together(
+            kernels_dir, family, ready, out_dir, settings, seed
+        )
+        if status == Status.OK:
+            return together
+        note = f"profiled alone: the family's shared ncu run failed ({message})"
+    else:
+        note = ""
+    measured = {}
+    for run in ready:
+        record = _profile_alone(kernels_dir, family, run, out_dir, settings, seed)
+        if note and record["status"] == Status.OK:
+            record["message"] = note[:2000]
+        measured[run.name] = record
+    return measured
+
+
+@dataclass(frozen=True)
+class _Run:
+    """A variant ready to profile: its cubin, sizes and kernel names."""
+
+    name: str
+    cubin: Path
+    sizes: list[int]
+    kernels: tuple[str, ...]
+    per_size: int  # launches per size: the variant's launch sequence
+    base: dict[str, Any]
+
+
+def _launches(run: _Run) -> int:
+    return run.per_size
+
+
+def _profile_together(
+    kernels_dir: Path,
+    family: str,
+    ready: list[_Run],
+    out_dir: Path,
+    settings: NcuSettings,
+    seed: int,
+) -> tuple[str, str, dict[str, dict[str, Any]]]:
+    """One ncu run over every ready variant: (status, message, record per variant)."""
+    label = json.dumps([[r.name, r.sizes] for r in ready]).encode()
+    report = out_dir / f"{family}.{hashlib.sha1(label).hexdigest()[:8]}.ncu-rep"
+    report.unlink(missing_ok=True)  # a new file: an archived hard link stays as it was
+    spec_path, result_path = out_dir / ".spec.json", out_dir / ".result.json"
+    runs = [
+        {"family": family, "variant": r.name, "cubin": str(r.cubin), "sizes": r.sizes}
+        for r in ready
+    ]
+    provenance.write_json(spec_path, runs_spec(kernels_dir, seed, runs))
+    kernels = [k for r in ready for k in r.kernels]
+    launches = sum(len(r.sizes) * _launches(r) for r in ready)
+    argv = ncu_argv(
+        settings, kernels, report, worker_argv(spec_path, result_path), launches
+    )
+    start = _time.perf_counter()
+    status, message, passes = run_ncu(argv, settings.timeout_s * len(ready))
+    wall = _time.perf_counter() - start
+    spec_path.unlink()
+    result_path.unlink(missing_ok=True)
+    if status != Status.OK:
+        report.unlink(missing_ok=True)
+        return status, message.strip().splitlines()[-1][:300] if message else "", {}
+    per_action = wall / launches
+    records, first = {}, 0
+    names = [r.name for r in ready]
+    for r in ready:
+        count = len(r.sizes) * _launches(r)
+        shared = {
+            "file": f"../{report.name}",
+            "first_action": first,
+            "actions": count,
+            "status": status,
+            "message": "",
+            "argv": argv,
+        }
+        entries = _report_entries(r.sizes, shared, passes[first : first + count], 0.0)
+        for entry in entries:
+            entry["wall_s"] = round(per_action * _launches(r), 2)
+        records[r.name] = {
+            "reports": entries,
+            "wall_s": round(per_action * count, 2),
+            "run": {"variants": names, "wall_s": round(wall, 2), "file": report.name},
+            "status": status,
+            "message": "",
+        }
+        first += count
+    return status, "", records
+
+
+def _profile_alone(
+    kernels_dir: Path,
+    family: str,
+    run: _Run,
+    out_dir: Path,
     settings: NcuSettings,
     seed: int,
 ) -> dict[str, Any]:
-    """One ncu run over all profiled sizes: one launch of each, in size order.
-
-    A single process pays Python start, CUDA context and ncu start-up once per
-    variant instead of once per size (about 2 s each on the H200). The report holds
-    one result per size, in the order of ``profile.json``'s ``reports``.
-    """
-    family_name, variant_name = ident
-    out_dir = paths["out_dir"]
-    family, variant = find_variant(
-        kernels_dir, family_name, variant_name, paths["cubin"]
-    )
-    sizes = [n for n in family.profile_sizes if variant.accepts_size(n)]
-    record: dict[str, Any] = {"reports": []}
-    if not sizes:
-        return {
-            **record,
-            "status": Status.SKIPPED,
-            "message": f"no profile size in {list(family.profile_sizes)} accepted",
-        }
-    report = out_dir / f"n{'+'.join(str(n) for n in sizes)}.ncu-rep"
-    spec_path, result_path = out_dir / ".spec.json", out_dir / ".result.json"
-    spec = launch_spec(kernels_dir, ident, paths["cubin"], seed, sizes)
+    """One ncu run over one variant's sizes, its report in its own folder."""
+    folder = out_dir / run.name
+    folder.mkdir(parents=True, exist_ok=True)
+    report = folder / f"n{'+'.join(str(n) for n in run.sizes)}.ncu-rep"
+    spec_path, result_path = folder / ".spec.json", folder / ".result.json"
+    spec = launch_spec(kernels_dir, (family, run.name), run.cubin, seed, run.sizes)
     provenance.write_json(spec_path, spec)
     argv = ncu_argv(
         settings,
-        variant.kernels,
+        run.kernels,
         report,
         worker_argv(spec_path, result_path),
-        len(sizes) * len(variant.launches),
+        len(run.sizes) * _launches(run),
     )
     start = _time.perf_counter()
     status, message, passes = run_ncu(argv, settings.timeout_s)
@@ -174,16 +299,14 @@ def _profile_sizes(
     spec_path.unlink()
     result_path.unlink(missing_ok=True)
     shared = {"file": report.name, "status": status, "message": message, "argv": argv}
-    record["reports"] = _report_entries(sizes, shared, passes, wall)
-    record["wall_s"] = round(wall, 2)
-    if status != Status.OK:
-        message = f"n={'+'.join(str(n) for n in sizes)}: {message}"
-    return {
-        **record,
-        "status": status,
-        "message": message,
-        **_ncu_provenance(kernels_dir, settings),
+    steps = passes[:: _launches(run)] if passes else []
+    record: dict[str, Any] = {
+        "reports": _report_entries(run.sizes, shared, steps, wall),
+        "wall_s": round(wall, 2),
     }
+    if status != Status.OK:
+        message = f"n={'+'.join(str(n) for n in run.sizes)}: {message}"
+    return {**record, "status": status, "message": message}
 
 
 def _report_entries(

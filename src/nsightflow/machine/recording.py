@@ -122,7 +122,9 @@ def replay_file(
         shutil.copytree(recorded, output)
         meta = output / "profile.json"
         if meta.is_file():
-            write_json(meta, _stamp(read_recorded(meta, stage_output=True), recorded))
+            data = read_recorded(meta, stage_output=True)
+            _copy_shared_reports(data, recorded, output)
+            write_json(meta, _stamp(data, recorded))
         return
     if recorded.suffix == ".csv":  # a table: copied as is, its JSON record is stamped
         output.parent.mkdir(parents=True, exist_ok=True)
@@ -130,6 +132,22 @@ def replay_file(
         return
     data = read_recorded(recorded, stage_output=True)
     write_json(output, _stamp(data, recorded))
+
+
+def _copy_shared_reports(meta: dict[str, Any], recorded: Path, output: Path) -> None:
+    """Copy the reports a variant shares with its family (``../<file>``) once."""
+    for name in {e.get("file", "") for e in meta.get("reports", [])}:
+        if not name.startswith("../"):
+            continue
+        source, target = recorded / name, output / name
+        if not source.is_file():
+            raise StageInputError(
+                f"{recorded / 'profile.json'}: names {name}, which the recording "
+                "lacks; re-record this family"
+            )
+        if not target.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
 
 
 def _empty_table(output: Path) -> None:
@@ -150,6 +168,7 @@ RECORDED = (
     "build/*/*.resources.json",
     "verify/*/*.json",
     "time/*/*.json",
+    "profile/*/*.ncu-rep",
     "profile/*/*/*.ncu-rep",
     "profile/*/*/profile.json",
     "timeline/*/*.json",
@@ -158,6 +177,39 @@ RECORDED = (
     "sweep/*/*.json",
     "ceilings.json",
 )
+
+
+def _stale_profiles(results: Path, out: Path, files: list[Path]) -> list[str]:
+    """Remove the recorded reports of the variant folders this addition re-profiles.
+
+    The new ``profile.json`` names only the new run's reports; an older report left
+    in the folder would be read by nothing and mislead a reader. Returns their paths
+    (the recording's history in git keeps them).
+    """
+    removed = []
+    folders = {f.parent for f in files if f.name == "profile.json"}
+    for folder in folders:
+        recorded = out / folder.relative_to(results)
+        for old in sorted(recorded.glob("*.ncu-rep")):
+            if not (folder / old.name).exists():
+                old.unlink()
+                removed.append(str(old.relative_to(out)))
+    return removed
+
+
+def _unreferenced_reports(out: Path) -> list[str]:
+    """Remove shared family reports that no recorded ``profile.json`` names."""
+    named = set()
+    for meta in out.glob("profile/*/*/profile.json"):
+        for entry in json.loads(meta.read_text()).get("reports", []):
+            if entry.get("file"):
+                named.add(os.path.normpath(meta.parent / entry["file"]))
+    removed = []
+    for report in sorted(out.glob("profile/*/*.ncu-rep")):
+        if os.path.normpath(report) not in named:
+            report.unlink()
+            removed.append(str(report.relative_to(out)))
+    return removed
 
 
 def timeline_info(traced: dict[str, Any], command: str) -> dict[str, Any]:
@@ -198,16 +250,24 @@ def record(results: Path, out: Path, command: str, add: bool = False) -> dict[st
         for p in files
         if (out / p.relative_to(results)).exists()
     ]
+    removed = _stale_profiles(results, out, files) if add else []
     for path in files:
         target = out / path.relative_to(results)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, target)
+    removed += _unreferenced_reports(out)
     info = _recording_info(results, command)
     if add:
         main = read_recorded(out / "recording.json")
         folders = sorted({"/".join(f.relative_to(results).parts[:2]) for f in files})
         main.setdefault("additions", []).append(
-            {**info, "folders": folders, "files": len(files), "replaced": replaced}
+            {
+                **info,
+                "folders": folders,
+                "files": len(files),
+                "replaced": replaced,
+                "removed": removed,
+            }
         )
         info = main
     (out / "recording.json").write_text(json.dumps(info, indent=2) + "\n")

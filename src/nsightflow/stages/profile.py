@@ -1,39 +1,68 @@
-"""``nsightflow profile``: one launch per profiled size under ncu."""
+"""``nsightflow profile``: the variants of a family under ncu, in one process."""
 
 import argparse
+import shutil
 from pathlib import Path
 
+from nsightflow.errors import StageInputError
 from nsightflow.machine import provenance
-from nsightflow.stages.common import variant_args
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add ``profile`` to the CLI."""
-    p = sub.add_parser("profile", help="one launch per profiled size under ncu")
-    variant_args(p)
-    p.add_argument("--verify", type=Path, required=True)
-    p.add_argument("--out-dir", type=Path, required=True)
+    p = sub.add_parser(
+        "profile",
+        help="one launch per profiled size of each variant under ncu (one process)",
+    )
+    p.add_argument("--kernels-dir", type=Path, default=Path("kernels"))
+    p.add_argument("--family", required=True)
+    p.add_argument("--variant", nargs="+", required=True, help="variant names")
+    p.add_argument(
+        "--cubin", type=Path, nargs="+", required=True, help="one per --variant"
+    )
+    p.add_argument(
+        "--verify", type=Path, nargs="+", required=True, help="one per --variant"
+    )
+    p.add_argument(
+        "--out-dir",
+        type=Path,
+        required=True,
+        help="the family's profile folder: <variant>/profile.json and the report",
+    )
     p.add_argument("--clock-control", choices=["none", "base"], default="none")
     p.add_argument("--set", choices=["lean", "full"], default="lean")
-    p.add_argument("--timeout-s", type=float, default=300)
+    p.add_argument("--timeout-s", type=float, default=300, help="per variant")
+    p.add_argument("--seed", type=int, default=408)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow profile``."""
-    from nsightflow.gpu import driver as stages
+    from nsightflow.gpu import driver
     from nsightflow.tools.ncu import NcuSettings
 
+    names = list(args.variant)
+    for option in ("cubin", "verify"):
+        given = getattr(args, option)
+        if len(given) != len(names):
+            raise StageInputError(
+                f"profile: {len(given)} --{option} paths for {len(names)} --variant "
+                f"names; give one --{option} per variant, in the same order"
+            )
+    variants = {
+        name: {"cubin": cubin, "verify": verify}
+        for name, cubin, verify in zip(names, args.cubin, args.verify, strict=True)
+    }
     settings = NcuSettings(args.clock_control, args.set, args.timeout_s)
-    record = stages.profile(
-        args.kernels_dir,
-        (args.family, args.variant),
-        {"cubin": args.cubin, "verify": args.verify, "out_dir": args.out_dir},
-        settings,
-        args.seed,
+    for name in names:  # a variant's folder holds this run's outputs only
+        shutil.rmtree(args.out_dir / name, ignore_errors=True)
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    records = driver.profile(
+        args.kernels_dir, args.family, variants, args.out_dir, settings, args.seed
     )
-    provenance.write_json(args.out_dir / "profile.json", record)
-    print(
-        f"{args.family}/{args.variant}: profile {record['status']} {record['message']}"
-    )
+    for name, record in records.items():
+        folder = args.out_dir / name
+        folder.mkdir(parents=True, exist_ok=True)
+        provenance.write_json(folder / "profile.json", record)
+        print(f"{args.family}/{name}: profile {record['status']} {record['message']}")
     return 0

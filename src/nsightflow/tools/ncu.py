@@ -1,10 +1,12 @@
-"""Profile stage: the launcher under Nsight Compute, one run per variant and size.
+"""Profile stage: the launcher under Nsight Compute, one process per family.
 
-A run is one launch, or every launch of a multi-kernel variant's sequence.
-
-Writes ``results/profile/<family>/<variant>/n<size>.ncu-rep`` and ``profile.json``
-beside them (ncu version, sections, metrics, clock control, argv, status per size),
-since an ``.ncu-rep`` does not record how it was collected.
+Each variant is launched once per profiled size (a launch, or every launch of a
+multi-kernel variant's sequence). The variants of a family share one ncu process and
+report, ``results/profile/<family>/<family>.<hash>.ncu-rep``; a variant profiled alone
+has ``results/profile/<family>/<variant>/n<sizes>.ncu-rep``. ``profile.json`` in each
+variant's folder says which file and which results in it are the variant's, and how
+they were collected (ncu version, sections, metrics, clock control, argv, status per
+size), since an ``.ncu-rep`` does not record it.
 """
 
 import re
@@ -101,6 +103,13 @@ def launch_spec(
         "seed": seed,
         "sizes": sizes,
     }
+
+
+def runs_spec(
+    kernels_dir: Path, seed: int, runs: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The worker's ``launch`` task over several variants (``runs``), in order."""
+    return {"kernels_dir": str(kernels_dir), "seed": seed, "runs": runs}
 
 
 def worker_argv(spec_path: Path, result_path: Path) -> list[str]:

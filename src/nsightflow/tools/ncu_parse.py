@@ -24,16 +24,17 @@ from typing import Any
 # loads, are already in the process (reproduced with ncu-report==2025.3.1 + pyarrow).
 # ncu_report_io imports it and no pandas, so it must come first.
 from nsightflow.tools.ncu_report_io import (  # isort: skip
+    expand_parts,
     file_sizes,
     launches_per_size,
     read_columns,
-    report_labels,
     rollup_of,
 )
 
 import pandas as pd
 
 from nsightflow.errors import ReportParseError
+from nsightflow.tools.profile_layout import ReportPart
 
 METRIC_COLUMNS = [
     "family",
@@ -152,31 +153,24 @@ def _to_float(text: str) -> float | None:
 
 
 def expand_inputs(paths: list[Path]) -> list[Path]:
-    """Report files named directly or found in named folders, sorted."""
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found += sorted(path.glob("*.ncu-rep")) + sorted(path.glob("*.csv"))
-        elif path.exists():
-            found.append(path)
-        else:
-            raise ReportParseError(f"{path}: no such file or folder")
-    return found
+    """Report files named, found in named folders or named by their profile.json."""
+    parts, csvs = expand_parts(paths)
+    return list(dict.fromkeys([p.path for p in parts] + csvs))
 
 
 _Read = tuple[dict[str, list[Any]] | None, list[Any], str]
 
 
-def _read_one(path: Path) -> _Read:
-    """One report's columns and rules, or its parse error (picklable for a pool)."""
+def _read_one(part: ReportPart) -> _Read:
+    """One report part's columns and rules, or its parse error (picklable for a pool)."""
     try:
-        cols, rules = read_columns(path)
+        cols, rules = read_columns(part)
     except ReportParseError as exc:
         return None, [], str(exc)
     return cols, rules, ""
 
 
-def _read_all(paths: list[Path]) -> list[_Read]:
+def _read_all(paths: list[ReportPart]) -> list[_Read]:
     """Read reports on every CPU the process may use.
 
     ncu_report is single-threaded and opening reports dominates the parse time.
@@ -198,19 +192,17 @@ def parse_files(
     type ``error`` in the rules table (shown by the report) instead of an exception.
     """
     columns: dict[str, list[Any]] = {c: [] for c in METRIC_COLUMNS}
-    files = expand_inputs(paths)
-    reps = [p for p in files if p.suffix != ".csv"]
-    csv_frames = [read_ncu_csv(p) for p in files if p.suffix == ".csv"]
+    reps, csvs = expand_parts(paths)
+    csv_frames = [read_ncu_csv(p) for p in csvs]
     rules: list[dict[str, Any]] = []
-    for path, (cols, file_rules, error) in zip(reps, _read_all(reps), strict=True):
+    for part, (cols, file_rules, error) in zip(reps, _read_all(reps), strict=True):
         if cols is None:
             if not keep_going:
                 raise ReportParseError(error)
-            names, sizes = report_labels(path)
             rules.append(
                 {
-                    **names,
-                    "size": sizes[0],
+                    **part.labels,
+                    "size": part.sizes[0] if part.sizes else None,
                     "launch": 0,
                     "kernel": "",
                     "rule": "ReportUnreadable",

@@ -6,9 +6,8 @@ This is the only module that imports ``ncu_report`` for the metrics table
 :func:`ncu_report_module`). It imports no pandas: see the import below.
 """
 
-import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ except ImportError:  # reported with an install hint when a report is read
     _NCU_REPORT = None
 
 from nsightflow.errors import ReportParseError
+from nsightflow.tools.profile_layout import ReportPart, parts_of_folder
 
 _SIZE = re.compile(r"(?:^|[_\-.])n(\d+)(?:[_\-.]|$)")
 _SIZES = re.compile(r"(?:^|[_\-.])n(\d+(?:\+\d+)+)(?:[_\-.]|$)")
@@ -70,15 +70,58 @@ def report_labels(path: Path) -> tuple[dict[str, Any], list[int | None]]:
     start instead of one per size), so one report holds the launches of each size in
     order; ``profile.json`` beside it (or the ``n<a>+<b>`` file name) says which.
     """
+    part = part_of_file(path)
+    return part.labels, list(part.sizes)
+
+
+def part_of_file(path: Path) -> ReportPart:
+    """A report file as one part: labelled by the ``profile.json`` beside it, if any."""
     meta_path = path.parent / "profile.json"
     if meta_path.is_file():
-        meta = json.loads(meta_path.read_text())
-        entries = [e for e in meta.get("reports", []) if e.get("file") == path.name]
-        if entries:
-            entries.sort(key=lambda e: e.get("result", 0))
-            names = {"family": meta["family"], "variant": meta["variant"]}
-            return names, [e["size"] for e in entries]
-    return {"family": "", "variant": ""}, file_sizes(path)
+        for part in parts_of_folder(path.parent):
+            if part.path == path or part.path.name == path.name:
+                return ReportPart(path, part.labels, part.sizes, part.first, part.count)
+    return ReportPart(path, {"family": "", "variant": ""}, tuple(file_sizes(path)))
+
+
+def as_part(report: "Path | ReportPart") -> ReportPart:
+    """A part for a file path (all of the file), or the part itself."""
+    return report if isinstance(report, ReportPart) else part_of_file(report)
+
+
+def expand_parts(paths: Sequence[Path]) -> tuple[list[ReportPart], list[Path]]:
+    """The report parts (``.ncu-rep``) and raw CSV files named by files and folders.
+
+    A variant's folder contributes the parts its ``profile.json`` names (a shared
+    family report included), nothing else; another folder, every report in it.
+    """
+    parts: list[ReportPart] = []
+    csvs: list[Path] = []
+    for path in paths:
+        if path.is_dir() and (path / "profile.json").is_file():
+            parts += parts_of_folder(path)  # what the profile stage says is there
+        elif path.is_dir():
+            parts += [part_of_file(f) for f in sorted(path.glob("*.ncu-rep"))]
+            csvs += sorted(path.glob("*.csv"))
+        elif path.exists():
+            if path.suffix == ".csv":
+                csvs.append(path)
+            else:
+                parts.append(part_of_file(path))
+        else:
+            raise ReportParseError(f"{path}: no such file or folder")
+    return parts, csvs
+
+
+def part_actions(part: ReportPart, context: Any) -> Iterator[Any]:
+    """The launches (ncu actions) of a report that belong to ``part``, in order."""
+    index = 0
+    for r in range(context.num_ranges()):
+        rng = context.range_by_idx(r)
+        for a in range(rng.num_actions()):
+            if part.holds(index):
+                yield rng.action_by_idx(a)
+            index += 1
 
 
 def launches_per_size(path: Path, sizes: Sequence[int | None], launches: int) -> int:
@@ -122,24 +165,25 @@ def _load(ncu: Any, path: Path) -> Any:
         ) from exc
 
 
-def read_columns(path: Path) -> tuple[dict[str, list[Any]], list[dict[str, Any]]]:
-    """The metrics of one report as column lists (cheaper than a frame per file)."""
+def read_columns(
+    report: "Path | ReportPart",
+) -> tuple[dict[str, list[Any]], list[dict[str, Any]]]:
+    """The metrics of one report (or a variant's part of it) as column lists."""
+    part = as_part(report)
+    path = part.path
     ncu = ncu_report_module()
     context = _load(ncu, path)
-    names_labels, sizes = report_labels(path)
+    names_labels, sizes = part.labels, list(part.sizes)
     found = _Found()
     launch = 0
-    for r in range(context.num_ranges()):
-        rng = context.range_by_idx(r)
-        for a in range(rng.num_actions()):
-            action = rng.action_by_idx(a)
-            kernel = action.name()
-            _add_metrics(ncu, path, (launch, kernel), action, found)
-            found.rules += [
-                {**names_labels, "launch": launch, "kernel": kernel, **rule}
-                for rule in _rule_results(action)
-            ]
-            launch += 1
+    for action in part_actions(part, context):
+        kernel = action.name()
+        _add_metrics(ncu, path, (launch, kernel), action, found)
+        found.rules += [
+            {**names_labels, "launch": launch, "kernel": kernel, **rule}
+            for rule in _rule_results(action)
+        ]
+        launch += 1
     if launch == 0:
         raise ReportParseError(
             f"{path}: holds no profiled launch; it is truncated, or ncu's kernel filter "

@@ -36,12 +36,14 @@ import pandas as pd
 
 from nsightflow.errors import ReportParseError
 from nsightflow.tools.ncu_metrics import PCSAMP_PREFIX
-from nsightflow.tools.ncu_parse import expand_inputs
 from nsightflow.tools.ncu_report_io import (
+    as_part,
+    expand_parts,
     launches_per_size,
     ncu_report_module,
-    report_labels,
+    part_actions,
 )
+from nsightflow.tools.profile_layout import ReportPart
 
 SOURCE_COLUMNS = [
     "family",
@@ -146,8 +148,8 @@ def action_rows(action: Any) -> Iterator[dict[str, Any]]:
             yield {**common, "reason": reason, "samples": count}
 
 
-def read_source_samples(path: Path) -> tuple[pd.DataFrame, str]:
-    """Per-instruction samples of every launch in one ``.ncu-rep`` file.
+def read_source_samples(report: "Path | ReportPart") -> tuple[pd.DataFrame, str]:
+    """Per-instruction samples of every launch in one ``.ncu-rep`` file (or part).
 
     Returns:
         The table (see the module) and a note: empty, or :data:`NO_SAMPLES` with
@@ -156,6 +158,8 @@ def read_source_samples(path: Path) -> tuple[pd.DataFrame, str]:
     Raises:
         ReportParseError: the file is missing, truncated or not an ncu report.
     """
+    part = as_part(report)
+    path = part.path
     ncu = ncu_report_module()
     if not path.is_file() or path.stat().st_size == 0:
         raise ReportParseError(f"{path}: missing or empty; re-run the profile stage")
@@ -166,19 +170,16 @@ def read_source_samples(path: Path) -> tuple[pd.DataFrame, str]:
             f"{path}: not a readable Nsight Compute report ({exc}); it may be "
             "truncated: re-run the profile stage"
         ) from exc
-    labels, sizes = report_labels(path)
+    labels, sizes = part.labels, list(part.sizes)
     rows: list[dict[str, Any]] = []
     launch = 0
-    for r in range(context.num_ranges()):
-        rng = context.range_by_idx(r)
-        for a in range(rng.num_actions()):
-            action = rng.action_by_idx(a)
-            kernel = action.name()
-            rows += [
-                {**labels, "launch": launch, "kernel": kernel, **row}
-                for row in action_rows(action)
-            ]
-            launch += 1
+    for action in part_actions(part, context):
+        kernel = action.name()
+        rows += [
+            {**labels, "launch": launch, "kernel": kernel, **row}
+            for row in action_rows(action)
+        ]
+        launch += 1
     if launch == 0:
         raise ReportParseError(
             f"{path}: holds no profiled launch; it is truncated, or ncu's kernel filter "
@@ -208,11 +209,9 @@ def parse_source_files(
         The table of every report and one note per report without samples.
     """
     frames, notes = [], []
-    for path in expand_inputs(paths):
-        if path.suffix != ".ncu-rep":
-            continue
+    for part in expand_parts(paths)[0]:
         try:
-            frame, note = read_source_samples(path)
+            frame, note = read_source_samples(part)
         except ReportParseError as exc:
             if not keep_going:
                 raise
