@@ -74,6 +74,10 @@ reprofile() {
     local config="mode=measure"
     [ -n "${FAMILIES:-}" ] && config="$config families=[$(echo "$FAMILIES" | tr ' ' ',')]"
     rm -rf results .snakemake
+    # swept variants compile at the configuration the recording measured (its sweep
+    # records), not at their defaults (run 27 missed this)
+    mkdir -p results/sweep
+    cp -r examples/h200/sweep/* results/sweep/ 2>/dev/null
     # shellcheck disable=SC2086  # config holds key=value words
     timeout "$(left)" snakemake --cores all --until compile_variant --config $config \
         > logs/reprofile_compile.txt 2>&1
@@ -102,11 +106,13 @@ profile_cost() {
     # cubins compiled here, verify records from the recording (the stage needs "ok")
     local bench=${BENCH:-"jacobi2d sgemm"}
     if [ ! -d results/build ]; then
+        mkdir -p results/sweep
+        cp -r examples/h200/sweep/* results/sweep/ 2>/dev/null
         timeout "$(left)" snakemake --cores all --until compile_variant \
             --config mode=measure > logs/profile_cost_compile.txt 2>&1
     fi
     mkdir -p results/verify
-    cp -rn examples/h200/verify/* results/verify/
+    cp -r --update=none examples/h200/verify/* results/verify/
     # shellcheck disable=SC2086  # a list of targets
     BENCH_REPS=${BENCH_REPS:-2} timeout "$(left)" python scripts/bench_profile.py $bench \
         | tee -a "$OUT/phases.txt"
