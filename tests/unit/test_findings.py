@@ -11,7 +11,7 @@ import pytest
 from nsightflow.analysis.regime import add_regime, classify
 from nsightflow.report.findings import causes as C
 from nsightflow.report.findings import launch_state, moves, patterns, stand
-from nsightflow.report.findings.model import step_terms, time_split
+from nsightflow.report.findings.model import count_split, step_terms, time_split
 from nsightflow.report.findings.record import Finding, Where, place, render, row
 from nsightflow.report.findings.steps import (
     expectation,
@@ -85,16 +85,42 @@ def test_step_terms_split_the_log_time_ratio_exactly():
         stall_long_scoreboard=5.0,
         achieved_occupancy_pct=55.0,
         sm_hz=1.9e9,
+        global_ld_requests=6e5,  # the loads fell with the instructions
     )
     terms = step_terms(a, b)
     assert sum(terms.values()) == pytest.approx(math.log(70 / 120))
     assert terms["occupancy"] == pytest.approx(math.log(50 / 55))
     assert terms["clock"] == pytest.approx(math.log(2 / 1.9))
-    # whole warp-cycles: long_scoreboard 6 x 1e8 -> 5 x 6e7, over their log mean
+    # long_scoreboard 6 x 1e8 -> 5 x 6e7 warp-cycles, over their log mean: both parts
+    # fell, so each keeps its symmetric share; the count's joins `instructions`
     total_a, total_b = 10 * 1e8, 9 * 6e7
     mean = (total_b - total_a) / math.log(total_b / total_a)
-    assert terms["long_scoreboard"] == pytest.approx((5 * 6e7 - 6 * 1e8) / mean)
+    per_inst = (5 - 6) * (1e8 + 6e7) / 2
+    assert terms["long_scoreboard"] == pytest.approx(per_inst / mean)
+    # every other reason (and the issue cycle) kept its cycles per instruction
+    assert terms["instructions"] == pytest.approx(
+        (9 * 6e7 - 10 * 1e8 - per_inst) / mean
+    )
     assert step_terms(a, launch(cycles_per_issue=NAN)) == {}
+
+
+@pytest.mark.parametrize(
+    ("c0", "c1", "i0", "i1", "parts"),
+    [
+        (6.0, 3.0, 1.0, 2.0, (0.0, 0.0)),  # diluted: no change of either
+        (4.0, 4.0, 1.0, 18.0, (68.0, 0.0)),  # only the count moved
+        (4.0, 8.0, 1.0, 1.0, (0.0, 4.0)),  # only the cycles per instruction moved
+        (64.0, 24.0, 1.0, 18.0, (18 * 24 - 64, 0.0)),  # opposite: the count larger
+        (8.0, 2.0, 1.0, 1.5, (0.0, 1.5 * 2 - 8)),  # opposite: per instruction larger
+        (2.0, 4.0, 1.0, 3.0, (2 * 3.0, 2 * 2.0)),  # both rose: symmetric split
+    ],
+)
+def test_count_split_sums_and_never_splits_a_change_into_opposite_parts(
+    c0, c1, i0, i1, parts
+):
+    by_count, per_inst = count_split(c0, c1, i0, i1)
+    assert by_count + per_inst == pytest.approx(c1 * i1 - c0 * i0)
+    assert (by_count, per_inst) == pytest.approx(parts)
 
 
 def test_adding_cheap_instructions_is_not_read_as_less_waiting():
@@ -112,9 +138,13 @@ def test_adding_cheap_instructions_is_not_read_as_less_waiting():
         ncu_time_us=132.0,
     )
     terms = step_terms(a, b)
-    assert terms["long_scoreboard"] == pytest.approx(0.0, abs=1e-12)
+    for reason in ("long_scoreboard", "lg_throttle", "mio_throttle", "drain"):
+        assert terms[reason] == pytest.approx(0.0, abs=1e-12)
     ranked, _ = step_causes(a, b)
-    assert ranked[0].rule == "issue"  # the added issue cycles made it slower
+    # the added issue cycles (one per instruction) made it slower; nothing fell
+    assert ranked[0].rule == "instruction_count"
+    assert ranked[0].params["alone"] > 0
+    assert [f.rule for f in ranked[1:] if f.share < 0] == []
 
 
 # --- causes: preconditions ------------------------------------------------------------
@@ -386,6 +416,93 @@ def test_the_largest_factor_in_the_direction_of_the_change_is_primary():
     assert ranked[0].rule == "memory_latency"
     assert 0 < ranked[0].share <= 1.0 and total < 0
     assert [f.rule for f in ranked].count("memory_latency") == 1
+
+
+def test_a_step_that_multiplies_its_instructions_is_named_after_the_count():
+    """x18 instructions at flat stalls per instruction: the count is the primary cause,
+    with its metric and the lanes per instruction; no load finding."""
+    a = launch(threads_per_inst=32.0)
+    b = launch(
+        inst_executed=18e8, global_ld_requests=18e6, ncu_time_us=18 * 120.0,
+        threads_per_inst=17.8,
+    )  # fmt: skip
+    ranked, total = step_causes(a, b)
+    assert ranked[0].rule == "instruction_count" and total > 0
+    assert ranked[0].share == pytest.approx(1.0, abs=0.01)
+    assert (ranked[0].before, ranked[0].after) == (1e8, 18e8)
+    text = render(ranked[0].rule, ranked[0].params)
+    assert "x18.00" in text and "`smsp__inst_executed.sum`" in text
+    assert "32.0 -> 17.8" in text
+    assert "smsp__thread_inst_executed_per_inst_executed.ratio" in text
+    assert not {"memory_latency", "uncoalesced_loads"} & {f.rule for f in ranked}
+    # the lanes not recorded: said, not guessed
+    b = launch(inst_executed=18e8, global_ld_requests=18e6, ncu_time_us=2160.0)
+    ranked, _ = step_causes(launch(), b)
+    assert "not measured" in render(ranked[0].rule, ranked[0].params)
+
+
+def test_more_instructions_waiting_less_each_are_the_count_not_the_loads():
+    """SpMV's warp-per-row step: x18 instructions, long_scoreboard per instruction 64 ->
+    24 and its loads coalesced: the count, not "uncoalesced loads"."""
+    a = launch(
+        cycles_per_issue=73.0, stall_long_scoreboard=64.0, stall_lg_throttle=5.0,
+        stall_mio_throttle=1.0, ld_bytes_per_sector=5.9, sectors_per_request=21.7,
+        ncu_time_us=900.0,
+    )  # fmt: skip
+    b = launch(
+        inst_executed=18e8, cycles_per_issue=27.0, stall_long_scoreboard=24.0,
+        stall_lg_throttle=0.0, stall_mio_throttle=0.5, stall_drain=0.5,
+        ld_bytes_per_sector=14.5, sectors_per_request=1.6, ncu_time_us=5960.0,
+        global_ld_requests=5.5e6,
+    )  # fmt: skip
+    ranked, total = step_causes(a, b)
+    assert total > 0 and ranked[0].rule == "instruction_count"
+    assert ranked[0].share > 0.5  # most of the change
+    # the loads got coalesced: never named as what made it slower (each load request
+    # waited a fifth longer: that is the memory latency, a secondary cause)
+    assert "uncoalesced_loads" not in [f.rule for f in ranked if f.share > 0]
+
+
+def test_fewer_instructions_around_the_same_loads_are_not_the_count():
+    """Coarsening removes index arithmetic, not loads: the wait per load request fell
+    (more bytes in flight), so the loads' wait is named, not the count."""
+    a = launch(regime="memory", cycles_per_issue=90.0, stall_long_scoreboard=84.0,
+               stall_lg_throttle=0.0, stall_mio_throttle=0.0, stall_drain=4.0,
+               pct_of_copy_bw=72.0, ncu_time_us=1070.0)  # fmt: skip
+    b = launch(regime="memory", inst_executed=0.79e8, cycles_per_issue=90.0,
+               stall_long_scoreboard=84.0, stall_lg_throttle=0.0,
+               stall_mio_throttle=0.0, stall_drain=4.0, pct_of_copy_bw=79.0,
+               ncu_time_us=845.0)  # fmt: skip
+    ranked, total = step_causes(a, b)
+    assert total < 0 and ranked[0].rule == "bytes_in_flight"
+    assert ranked[0].params["evidence"]["variant"] == "v1"  # named where it was larger
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "rule"),
+    [
+        ({}, {}, "memory_latency"),  # coalescing as it was: the latency
+        ({"ld_bytes_per_sector": 32.0}, {"ld_bytes_per_sector": 8.0},
+         "uncoalesced_loads"),  # the loads began wasting 3/4 of each sector
+        ({"ld_bytes_per_sector": 8.0}, {"ld_bytes_per_sector": 8.0},
+         "memory_latency"),  # as uncoalesced as before: not a coalescing change
+        ({"sectors_per_request": 4.0}, {"sectors_per_request": 32.0},
+         "uncoalesced_loads"),  # no bytes-per-sector counter: sectors per request
+        ({"ld_bytes_per_sector": NAN, "sectors_per_request": NAN},
+         {"ld_bytes_per_sector": 8.0}, "memory_latency"),  # cannot be compared
+    ],
+)  # fmt: skip
+def test_doubled_wait_per_instruction_at_a_flat_count_names_the_loads(
+    before, after, rule
+):
+    a = launch(**before)
+    b = launch(cycles_per_issue=16.0, stall_long_scoreboard=12.0, ncu_time_us=190.0,
+               **after)  # fmt: skip
+    ranked, total = step_causes(a, b)
+    assert total > 0 and ranked[0].rule == rule
+    # warp-cycles per global load request: 6 x 1e8 / 1e6 -> 12 x 1e8 / 1e6
+    assert (ranked[0].before, ranked[0].after) == pytest.approx((600.0, 1200.0))
+    assert "instruction_count" not in [f.rule for f in ranked]
 
 
 def test_removed_bank_conflicts_are_named_from_the_launch_that_had_them():

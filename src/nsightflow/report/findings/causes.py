@@ -18,6 +18,10 @@ as the generic one otherwise:
 - idle SM time is a grid smaller than the GPU (< 1 wave per SM), a tail effect (a
   few waves with a small last one) or, with many waves, idle SMs without a tail claim.
 
+A step's change of a stall group is named the same way on the launch where the group
+is larger, except that a coalescing mechanism is named only where that launch's
+accesses use less of each sector than the other's (:func:`name_change`).
+
 A value ncu reports as 0 or n/a for a ratio (sectors per request, bytes per sector,
 conflict share) never satisfies a precondition. Pure functions.
 """
@@ -133,7 +137,9 @@ def _dram_excess(row: Mapping[str, Any]) -> dict[str, Any] | None:
     )
 
 
-def _memory_wait(row: Mapping[str, Any], group: str) -> tuple[str, dict[str, Any]]:
+def _memory_wait(
+    row: Mapping[str, Any], group: str, skip: frozenset[str] = frozenset()
+) -> tuple[str, dict[str, Any]]:
     """Name a wait on global memory (or its queues) by the first precondition that holds."""
     checks: list[tuple[str, dict[str, Any] | None]] = [
         ("global_atomics", _atomics(row)),
@@ -149,7 +155,7 @@ def _memory_wait(row: Mapping[str, Any], group: str) -> tuple[str, dict[str, Any
         ("dram_excess", _dram_excess(row) if group == "memory_wait" else None),
     ]
     for name, evidence in checks:
-        if evidence is not None:
+        if evidence is not None and name not in skip:
             return name, evidence
     if group == "lsu_queue":
         return "lsu_queue", msg("ev_lsu_queue", requests=num(row, "global_ld_requests"))
@@ -222,10 +228,15 @@ def _idle(row: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     return "idle_sms", msg("ev_idle", waves=waves)
 
 
-def name_group(row: Mapping[str, Any], group: str) -> tuple[str, dict[str, Any]]:
-    """The mechanism a stall group stands for on this launch, with its evidence."""
+def name_group(
+    row: Mapping[str, Any], group: str, skip: frozenset[str] = frozenset()
+) -> tuple[str, dict[str, Any]]:
+    """The mechanism a stall group stands for on this launch, with its evidence.
+
+    ``skip``: global-memory mechanisms not to name (their precondition is passed over).
+    """
     if group in ("memory_wait", "lsu_queue", "store_drain"):
-        return _memory_wait(row, group)
+        return _memory_wait(row, group, skip)
     if group == "shared_pipe":
         return _shared(row)
     if group in ("math_pipe", "issue"):
@@ -233,6 +244,68 @@ def name_group(row: Mapping[str, Any], group: str) -> tuple[str, dict[str, Any]]
     if group == "idle":
         return _idle(row)
     return group, msg(f"ev_{group}")
+
+
+COALESCING_MOVED = 0.1  # relative change of sector use that counts as a change
+
+
+def name_change(
+    row: Mapping[str, Any], other: Mapping[str, Any], group: str
+) -> tuple[str, dict[str, Any]]:
+    """The mechanism a stall group's change between two launches stands for.
+
+    Named on ``row``, the launch where the group is larger, as :func:`name_group` does,
+    except that uncoalesced loads (stores) are named only where ``row``'s accesses use
+    less of each sector than ``other``'s: a step whose per-instruction wait changed
+    while the coalescing stayed as it was is not a coalescing change.
+    """
+    skip: frozenset[str] = frozenset()
+    while True:
+        name, evidence = name_group(row, group, skip)
+        if name not in COALESCING or coalescing_worse(row, other, name):
+            return name, evidence
+        skip |= {name}
+
+
+# The test of each coalescing mechanism and the counters that compare two launches,
+# first that both have decides: (counter, True where a lower value wastes more).
+COALESCING: dict[str, tuple[Any, tuple[tuple[str, bool], ...]]] = {
+    "uncoalesced_loads": (
+        loads_uncoalesced,
+        (("ld_bytes_per_sector", True), ("sectors_per_request", False)),
+    ),
+    "uncoalesced_stores": (
+        stores_uncoalesced,
+        (
+            ("st_bytes_per_sector", True),
+            ("st_sectors_per_request", False),
+            ("st_sectors_per_written_sector", False),
+        ),
+    ),
+}
+
+
+def coalescing_worse(
+    row: Mapping[str, Any], other: Mapping[str, Any], name: str
+) -> bool:
+    """``row``'s loads (stores) waste more of their sectors than ``other``'s.
+
+    True where ``other`` passes the same test as coalesced on a measured counter, or
+    the first counter both launches have differs by a tenth the wasteful way; False
+    where they cannot be compared (the counters missing on a side).
+    """
+    test, keys = COALESCING[name]
+    if test(row) is None:
+        return False
+    if test(other) is None:
+        return any(ok(measured_ratio(other, k)) for k, _ in keys)
+    for key, lower_wastes in keys:
+        x, y = measured_ratio(row, key), measured_ratio(other, key)
+        if ok(x) and ok(y):
+            if lower_wastes:
+                return x < (1 - COALESCING_MOVED) * y
+            return x > (1 + COALESCING_MOVED) * y
+    return False
 
 
 @dataclass(frozen=True)

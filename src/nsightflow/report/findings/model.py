@@ -16,10 +16,21 @@ idle (the launch ramping up, a last partial wave, a grid smaller than the GPU).
   warp-cycles each reason took, ``A_r = c_r x I`` (``selected`` is the issue cycle of
   each instruction), ``ln(t1/t0) = sum_r (A1_r - A0_r) / L + ln(W0/W1) + ln(f0/f1) +
   ln(idle factor)``, ``L`` the logarithmic mean of the two launches' total
-  warp-cycles. Whole warp-cycles, not cycles per instruction: a step that adds cheap
-  instructions dilutes every per-instruction stall without removing any waiting, and
-  this split does not mistake that for a cause. Each term's ``exp(term) - 1`` is the
-  change that factor alone would have made.
+  warp-cycles. Each term's ``exp(term) - 1`` is the change that factor alone would
+  have made.
+- Each reason's warp-cycle change is then split into an *instruction-count* part and
+  a *per-instruction* part (:func:`count_split`): the symmetric (Shapley) split
+  ``dA = dI x mean(c) + dc x mean(I)``, with ``I`` the instructions the reason waits
+  for (load requests for the global-memory waits, :data:`WAITED_ON`; else issued
+  instructions) and ``c`` its warp-cycles per such instruction, except where the two
+  parts point opposite ways: then the larger takes the reason's whole change and the
+  other gets none. The count parts of all reasons form one factor, ``instructions``.
+  So a step that multiplies its instructions (SpMV's warp-per-row step: x18
+  instructions, ``long_scoreboard`` per instruction 64 -> 24, its warp-cycles x6.7
+  over x5.5 load requests) is named after its instruction count, not after the stall
+  that grew with it; and a step that adds cheap instructions at the same stalled
+  warp-cycles (each stall per instruction diluted) still shows no stall change at
+  all, only the added issue cycles: the dilution is never read as less waiting.
 
 Pure functions over the analysis rows; a row holds its stall reasons as ``stall_<reason>``.
 """
@@ -123,9 +134,10 @@ def time_split(row: Mapping[str, Any]) -> dict[str, float] | None:
 def step_terms(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, float]:
     """The exact split of ``ln(t_after / t_before)`` (ncu's times) into factors.
 
-    Keys: ``occupancy``, ``clock``, ``idle`` and one per stall reason with
-    ``selected`` (the issue cycles, which also absorb what the reasons do not). Empty
-    when a factor is missing.
+    Keys: ``occupancy``, ``clock``, ``idle``, ``instructions`` (the instruction-count
+    parts of all reasons) and one per stall reason with ``selected`` (the issue cycles
+    and what the reasons do not account for), each the per-instruction part of that
+    reason's warp-cycle change. Empty when a factor is missing.
     """
     a, b = launch(before), launch(after)
     if a is None or b is None:
@@ -137,13 +149,72 @@ def step_terms(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str,
     }
     total_a, total_b = a.cpi * a.instructions, b.cpi * b.instructions
     mean = _log_mean(total_a, total_b)
-    for reason in STALLS:
-        cycles_a = a.stalls[reason] * a.instructions
-        cycles_b = b.stalls[reason] * b.instructions
-        terms[reason] = (cycles_b - cycles_a) / mean
-    rest = math.log(total_b / total_a) - sum(terms[r] for r in STALLS)
-    terms["selected"] = rest  # the issue cycles (1 per instruction) and rounding
+    rest_a = a.cpi - sum(a.stalls.values())  # selected: ~1 issue cycle per instruction
+    rest_b = b.cpi - sum(b.stalls.values())
+    count = 0.0
+    for reason in (*STALLS, "selected"):
+        c0, c1 = (
+            (rest_a, rest_b)
+            if reason == "selected"
+            else (a.stalls[reason], b.stalls[reason])
+        )
+        n0, n1 = waited_on(before, after, reason)
+        if not (n0 and n1):
+            n0, n1 = a.instructions, b.instructions
+        # the warp-cycles over the instructions the reason waits for, per instruction
+        by_count, per_inst = count_split(
+            c0 * a.instructions / n0, c1 * b.instructions / n1, n0, n1
+        )
+        count += by_count
+        terms[reason] = per_inst / mean
+    terms["instructions"] = count / mean
+    # the issue cycles also absorb the rounding, so that the terms sum exactly
+    terms["selected"] += math.log(total_b / total_a) - sum(
+        terms[k] for k in (*STALLS, "selected", "instructions")
+    )
     return terms
+
+
+# The instructions a stall reason waits for, where ncu counts them apart: a wait on
+# global memory comes once per load request it waits for (SpMV's warp-per-row step:
+# x18 instructions, x5.5 load requests), not once per issued instruction (vecadd's
+# coarsening removed index arithmetic, not loads). Other reasons: issued instructions.
+WAITED_ON: dict[str, tuple[str, ...]] = {
+    "long_scoreboard": ("global_ld_requests",),
+    "lg_throttle": ("global_ld_requests", "global_st_requests"),
+}
+
+
+def waited_on(
+    before: Mapping[str, Any], after: Mapping[str, Any], reason: str
+) -> tuple[float, float]:
+    """The counts of the instructions ``reason`` waits for, on both launches.
+
+    (0, 0) where the reason has none of its own or a count is missing or 0 on a side.
+    """
+    keys = WAITED_ON.get(reason, ())
+    # a count ncu did not record (stores in older recordings) adds nothing
+    counts = [sum(v for k in keys if ok(v := num(row, k))) for row in (before, after)]
+    if not keys or not all(ok(n) and n > 0 for n in counts):
+        return 0.0, 0.0
+    return counts[0], counts[1]
+
+
+def count_split(c0: float, c1: float, i0: float, i1: float) -> tuple[float, float]:
+    """A reason's warp-cycle change ``c1 i1 - c0 i0`` as (count part, per-instruction part).
+
+    The symmetric split ``(i1 - i0)(c0 + c1)/2 + (c1 - c0)(i0 + i1)/2`` where both parts
+    point the same way. Where they point opposite ways, the larger takes the whole
+    change: twice the instructions at half the cycles each is no change of either (no
+    dilution read as less waiting), and x18 instructions at a third of the cycles each
+    is the instruction count, not the stall.
+    """
+    by_count = (i1 - i0) * (c0 + c1) / 2
+    per_inst = (c1 - c0) * (i0 + i1) / 2
+    if by_count * per_inst < 0:
+        whole = by_count + per_inst
+        return (whole, 0.0) if abs(by_count) >= abs(per_inst) else (0.0, whole)
+    return by_count, per_inst
 
 
 def _log_mean(x: float, y: float) -> float:

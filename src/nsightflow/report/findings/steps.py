@@ -1,10 +1,12 @@
 """Why a step changed the time: its factors ranked by how much of the change each makes.
 
 :func:`nsightflow.report.findings.model.step_terms` splits ``ln(t1/t0)`` of the two
-profiled launches exactly into factors (the warp-cycles of each stall reason, the
-issue cycles of the instructions, occupancy, clock, idle SM time). The stall reasons are grouped and named as mechanisms
-(:mod:`nsightflow.report.findings.causes`, on the launch where the group is larger), and
-factors naming the same mechanism are added. The factor that moved the time most in
+profiled launches exactly into factors: the instruction count (its part of every
+reason's warp-cycles), the per-instruction part of each stall reason's warp-cycles,
+occupancy, clock, idle SM time. The stall reasons are grouped and named as mechanisms
+(:mod:`nsightflow.report.findings.causes`, on the launch where the group is larger; a
+coalescing mechanism only where the coalescing changed that way), and factors naming
+the same mechanism are added. The factor that moved the time most in
 the direction it went is the step's primary cause; the others that alone change the
 time by 5% or more are its secondary causes (those that pushed the other way too, as
 what offset it). Below a 2% change the primary finding says the time did not change.
@@ -19,23 +21,40 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from nsightflow.report.findings.causes import GROUPS, causes, name_group
-from nsightflow.report.findings.model import alone, num, ok, step_terms, time_split
+from nsightflow.report.findings.causes import GROUPS, causes, name_change
+from nsightflow.report.findings.model import (
+    WAITED_ON,
+    alone,
+    num,
+    ok,
+    step_terms,
+    time_split,
+    waited_on,
+)
 from nsightflow.report.findings.record import Finding, msg
+from nsightflow.tools import ncu_metrics as M
 
 UNCHANGED = math.log(1.02)  # below a 2% change of ncu's time: no change
 MIN_ALONE_PCT = 5.0  # a factor that alone changes the time less is not listed
 FACTORS = ("occupancy", "clock")
+COUNT = "instruction_count"  # the factor of the instruction-count parts
+REQUEST_METRICS = {
+    "global_ld_requests": M.GLOBAL_LD_REQUESTS,
+    "global_st_requests": M.GLOBAL_ST_REQUESTS,
+}
 
 # What a step's idea sets out to reduce, read from the manifest's idea text (a
 # heuristic over our ladders' words: case-insensitive regular expression ->
 # mechanisms of :mod:`nsightflow.report.findings.causes`).
 EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"pad|swizzl|without bank conflicts|conflicts disappear", ("bank_conflicts",)),
-    (r"float4|vector|16-byte|wider", ("issue", "bytes_in_flight", "lsu_queue")),
+    (
+        r"float4|vector|16-byte|wider",
+        ("instruction_count", "bytes_in_flight", "lsu_queue"),
+    ),
     (
         r"coarsen|per thread|outputs? of a|reus|strip|two vertically|outer product",
-        ("issue",),
+        ("instruction_count",),
     ),
     (r"double.buffer|two shared buffers|overlap", ("barrier", "memory_latency")),
     (
@@ -44,12 +63,12 @@ EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (r"privati|sub-histogram|shared-memory histogram", ("global_atomics",)),
     (r"fewer lanes per shared address|4 lanes", ("shared_atomics",)),
-    (r"shuffle", ("barrier", "shared_pipe", "issue")),
-    (r"sequential addressing|divergen|lanes? idle", ("issue",)),
-    (r"grid-stride|one wave", ("idle_sms", "tail_effect", "issue")),
+    (r"shuffle", ("barrier", "shared_pipe", "instruction_count")),
+    (r"sequential addressing|divergen|lanes? idle", ("instruction_count",)),
+    (r"grid-stride|one wave", ("idle_sms", "tail_effect", "instruction_count")),
     (r"coalesc|column-major", ("uncoalesced_loads", "uncoalesced_stores")),
     (r"bytes instead|without its padding", ("dram_excess", "bytes_in_flight")),
-    (r"work-efficient|adds per element|~2 adds", ("issue",)),
+    (r"work-efficient|adds per element|~2 adds", ("instruction_count",)),
 )
 
 
@@ -65,27 +84,26 @@ def expected_mechanisms(idea: str) -> list[str]:
 def _grouped(
     before: Mapping[str, Any], after: Mapping[str, Any], terms: Mapping[str, float]
 ) -> dict[str, dict[str, Any]]:
-    """Terms per mechanism: each stall group named on the side where it is larger."""
+    """Terms per mechanism, the instruction count, occupancy and clock included.
+
+    Each stall group's per-instruction part is named on the side where it is larger
+    (:func:`~nsightflow.report.findings.causes.name_change`).
+    """
     out: dict[str, dict[str, Any]] = {}
     for group, reasons in GROUPS.items():
         term = sum(terms.get(r, 0.0) for r in reasons)
         if term == 0.0:
             continue
-        row = after if term > 0 else before
-        name, found = name_group(row, group)
-        # say whose metrics the evidence is: the launch where the group is larger;
-        # for the issue cycles, which instructions changed
-        evidence = (
-            _factor_evidence(before, after, "instructions")
-            if group == "issue"
-            else msg("ev_in", variant=str(row.get("variant", "")), evidence=found)
-        )
+        row, other = (after, before) if term > 0 else (before, after)
+        name, found = name_change(row, other, group)
+        # say whose metrics the evidence is: the launch where the group is larger
+        evidence = msg("ev_in", variant=str(row.get("variant", "")), evidence=found)
         entry = out.setdefault(name, {"term": 0.0, "reasons": (), "evidence": evidence})
         entry["term"] += term
         entry["reasons"] += reasons
-    for factor in FACTORS:
+    for factor, key in (*((f, f) for f in FACTORS), (COUNT, "instructions")):
         out.setdefault(factor, {"term": 0.0, "reasons": (), "evidence": None})
-        out[factor]["term"] += terms[factor]
+        out[factor]["term"] += terms[key]
     return out
 
 
@@ -205,7 +223,7 @@ def _factor_evidence(
     before: Mapping[str, Any], after: Mapping[str, Any], name: str
 ) -> dict[str, Any]:
     """The counts behind a change of instructions, occupancy or clock."""
-    if name == "instructions":
+    if name == COUNT:
 
         def m(row: Mapping[str, Any], *keys: str) -> float:
             values = [num(row, k) for k in keys]
@@ -261,6 +279,8 @@ def _detail(
             x,
             y,
         )
+    if name == COUNT:
+        return _count_detail(before, after)
     if reasons == ("idle",):
         x, y = _idle_pct(before), _idle_pct(after)
         return (
@@ -270,23 +290,54 @@ def _detail(
             y,
         )
     i0, i1 = num(before, "inst_executed"), num(after, "inst_executed")
-    c0 = sum(_cycles(before, r) for r in reasons)
-    c1 = sum(_cycles(after, r) for r in reasons)
+    c0 = sum(_cycles(before, r) for r in reasons) * i0
+    c1 = sum(_cycles(after, r) for r in reasons) * i1
     text = " + ".join(f"`{r}`" for r in reasons)
     metric = " + ".join(
         f"smsp__average_warps_issue_stalled_{r}_per_issue_active.ratio" for r in reasons
     )
+    # per the instructions the reasons wait for, where they share one count (loads)
+    bases = {WAITED_ON.get(r, ()) for r in reasons}
+    n0, n1 = waited_on(before, after, reasons[0])
+    if len(bases) == 1 and n0 and n1:
+        key, per = (
+            "detail_stalls_per_request",
+            " / " + " + ".join(REQUEST_METRICS[k] for k in WAITED_ON[reasons[0]]),
+        )
+    else:
+        key, per, n0, n1 = "detail_stalls_per_inst", "", i0, i1
     detail = msg(
-        "detail_stalls",
+        key,
         reasons=text,
-        x=c0 * i0 / 1e6,
-        y=c1 * i1 / 1e6,
-        cx=c0,
-        cy=c1,
-        ix=i0 / 1e6,
-        iy=i1 / 1e6,
+        x=c0 / 1e6,
+        y=c1 / 1e6,
+        cx=c0 / n0,
+        cy=c1 / n1,
+        ix=n0 / 1e6,
+        iy=n1 / 1e6,
     )
-    return detail, metric + " x smsp__inst_executed.sum", c0 * i0, c1 * i1
+    return detail, f"({metric}) x smsp__inst_executed.sum{per}", c0 / n0, c1 / n1
+
+
+def _count_detail(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> tuple[dict[str, Any], str, float, float]:
+    """The instruction count, and the lanes that work in each instruction."""
+    i0, i1 = num(before, "inst_executed"), num(after, "inst_executed")
+    l0, l1 = num(before, "threads_per_inst"), num(after, "threads_per_inst")
+    lanes = (
+        msg("lanes_per_inst", x=l0, y=l1)
+        if ok(l0) and ok(l1) and l0 > 0 and l1 > 0
+        else msg("lanes_not_measured")
+    )
+    detail = msg(
+        "detail_instruction_count",
+        x=i0 / 1e6,
+        y=i1 / 1e6,
+        ratio=i1 / i0,
+        lanes=lanes,
+    )
+    return detail, "smsp__inst_executed.sum", i0, i1
 
 
 def _cycles(row: Mapping[str, Any], reason: str) -> float:

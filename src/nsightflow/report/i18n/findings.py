@@ -4,7 +4,7 @@
 Keys: ``mech_<m>`` the name of a mechanism, ``ev_<...>`` the metrics that show it,
 ``fix_<m>`` what helps, ``cause_state`` / ``cause_change`` the sentences that rank a
 cause of a launch's time or of a step's change. Mechanisms are those of
-:mod:`nsightflow.report.findings.causes` plus the step factors ``instructions``,
+:mod:`nsightflow.report.findings.causes` plus the step factors ``instruction_count``,
 ``occupancy``, ``clock``. Same format as :mod:`nsightflow.report.i18n.catalogue`.
 """
 
@@ -51,8 +51,12 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "指令发射（发射槽繁忙）",
     },
     "mech_issue": {
-        "en": "Instruction issue (the instruction count)",
-        "zh": "指令发射（指令数）",
+        "en": "Instruction issue (issue cycles and ready warps not selected)",
+        "zh": "指令发射（发射周期与未被选中的就绪 warp）",
+    },
+    "mech_instruction_count": {
+        "en": "Instruction count",
+        "zh": "指令数",
     },
     "mech_dependency": {"en": "Instruction dependencies", "zh": "指令依赖"},
     "mech_membar": {"en": "Memory fences", "zh": "内存栅栏"},
@@ -480,11 +484,43 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "idle SM time {x:.0f}% -> {y:.0f}% of the launch",
         "zh": "SM 空闲时间占启动时长的 {x:.0f}% -> {y:.0f}%",
     },
-    "detail_stalls": {
-        "en": "{reasons} {x:,.1f} M -> {y:,.1f} M warp-cycles ({cx:.2f} -> {cy:.2f} per "
-        "issued instruction, over {ix:,.2f} M -> {iy:,.2f} M instructions)",
-        "zh": "{reasons} {x:,.1f} M -> {y:,.1f} M 个 warp 周期（每条发射指令 {cx:.2f} -> "
-        "{cy:.2f} 个，指令数 {ix:,.2f} M -> {iy:,.2f} M）",
+    "detail_stalls_per_inst": {
+        "en": "{reasons} {cx:.2f} -> {cy:.2f} warp-cycles per issued instruction "
+        "({x:,.1f} M -> {y:,.1f} M in all, over {ix:,.2f} M -> {iy:,.2f} M "
+        "instructions; what the instruction count makes of it is counted under "
+        "*Instruction count*)",
+        "zh": "{reasons} 每条发射指令 {cx:.2f} -> {cy:.2f} 个 warp 周期（总计 {x:,.1f} M "
+        "-> {y:,.1f} M，指令数 {ix:,.2f} M -> {iy:,.2f} M；其中随指令数变化的部分计入"
+        "*指令数*）",
+    },
+    "detail_stalls_per_request": {
+        "en": "{reasons} {cx:,.1f} -> {cy:,.1f} warp-cycles per global memory request "
+        "({x:,.1f} M -> {y:,.1f} M in all, over {ix:,.2f} M -> {iy:,.2f} M requests; "
+        "what the request count makes of it is counted under *Instruction count*)",
+        "zh": "{reasons} 每个全局内存请求 {cx:,.1f} -> {cy:,.1f} 个 warp 周期（总计 "
+        "{x:,.1f} M -> {y:,.1f} M，请求数 {ix:,.2f} M -> {iy:,.2f} M；其中随请求数变化的"
+        "部分计入*指令数*）",
+    },
+    "detail_instruction_count": {
+        "en": "issued warp instructions {x:,.2f} M -> {y:,.2f} M (x{ratio:,.2f}, "
+        "`smsp__inst_executed.sum`), {lanes}, each stall counted per instruction it "
+        "waits for (per global memory request for `long_scoreboard` and "
+        "`lg_throttle`)",
+        "zh": "发射的 warp 指令 {x:,.2f} M -> {y:,.2f} M（x{ratio:,.2f}，"
+        "`smsp__inst_executed.sum`），{lanes}，各停顿按其所等待的指令计（`long_scoreboard` "
+        "与 `lg_throttle` 按全局内存请求计）",
+    },
+    "lanes_per_inst": {
+        "en": "active lanes per warp instruction {x:.1f} -> {y:.1f} of 32 "
+        "(`smsp__thread_inst_executed_per_inst_executed.ratio`)",
+        "zh": "每条 warp 指令的活跃 lane {x:.1f} -> {y:.1f}（共 32 个，"
+        "`smsp__thread_inst_executed_per_inst_executed.ratio`）",
+    },
+    "lanes_not_measured": {
+        "en": "active lanes per instruction not measured "
+        "(`smsp__thread_inst_executed_per_inst_executed.ratio` not recorded)",
+        "zh": "每条指令的活跃 lane 未测量（未记录 "
+        "`smsp__thread_inst_executed_per_inst_executed.ratio`）",
     },
     "step_unchanged": {
         "en": "**No change**: ncu's time moved {pct:+.1f}% (under 2%); the factors "
