@@ -5,7 +5,8 @@ and writes ``results/analysis/<family>/hotspots.csv``, one row per launch x sour
 line that holds samples::
 
     family, variant, size, launch, kernel, file, line, source, samples, share,
-    top_reason, top_reason_share, samples_<reason>...
+    top_reason, top_reason_share, access, attributed_drain, drain_from_line,
+    samples_<reason>...
 
 ``share`` is the line's part of its launch's samples (the shares of one launch sum to
 1), ``top_reason`` the state most of the line's samples were in (a stall reason, or
@@ -14,8 +15,21 @@ samples; ``samples_<reason>`` counts the samples per reason (:data:`REASONS` fir
 then any other reason the GPU reported). ``file`` is the path relative to the
 family's folder where the file is found there, ``source`` the line's text: the one
 embedded in the report where it is, else the line of the file in the kernels folder.
-Rows are in launch order, hottest line first. Line 0 holds the samples of
-instructions without line information.
+``access`` lists the memory kinds of the line's instructions (:mod:`nsightflow.tools.sass`,
+``;``-separated, e.g. ``global_load;global_store``; empty in tables parsed before
+the column existed). Rows are in launch order, hottest line first. Line 0 holds the
+samples of instructions without line information.
+
+**Drain at the exit.** A warp that has executed ``EXIT`` waits (``drain``) until its
+outstanding stores complete; ncu samples it on the exit path (the ``EXIT`` or the
+branch after it), i.e. on the kernel's closing brace. :func:`attribute_drain` counts
+those samples to the lines of the kernel's global stores and reductions (every one of
+the function's SASS, sampled or not), split in proportion to the number of such
+instructions per line: the exit line is where the warp waits, the store lines are
+what it waits for. ``attributed_drain`` says how many of a line's samples (all
+``drain``) came from the exit, ``drain_from_line`` the exit line they came from (0
+elsewhere). Only ``drain`` samples on the exit path move; a launch without global
+stores keeps its samples where they are.
 
 :func:`build_hotspots` is pure; :func:`read_hotspot_inputs` and
 :func:`write_hotspots` touch files.
@@ -29,6 +43,7 @@ from typing import NamedTuple
 import pandas as pd
 
 from nsightflow.tools.ncu_metrics import STALL_REASONS
+from nsightflow.tools.sass import GLOBAL_WRITES, joined, split
 
 KEYS = ["family", "variant", "size", "launch", "kernel"]
 LINE_KEYS = [*KEYS, "file", "line"]
@@ -42,6 +57,9 @@ COLUMNS = [
     "share",
     "top_reason",
     "top_reason_share",
+    "access",
+    "attributed_drain",
+    "drain_from_line",
     *(f"samples_{r}" for r in REASONS),
 ]
 
@@ -53,6 +71,10 @@ class HotLine(NamedTuple):
     share: float
     reason: str
     source: str
+    reason_share: float = 1.0
+    access: frozenset[str] = frozenset()
+    attributed_drain: float = 0.0  # share of the launch's samples moved from the exit
+    drain_from_line: int = 0
 
 
 def _reason_columns(reasons: Sequence[str]) -> list[str]:
@@ -60,24 +82,94 @@ def _reason_columns(reasons: Sequence[str]) -> list[str]:
     return [f"samples_{r}" for r in (*REASONS, *extra)]
 
 
+def _largest_remainder(total: int, weights: Sequence[int]) -> list[int]:
+    """``total`` split in proportion to ``weights`` in whole samples that sum to it."""
+    whole = sum(weights)
+    exact = [total * w / whole for w in weights]
+    parts = [int(x) for x in exact]
+    order = sorted(range(len(exact)), key=lambda k: parts[k] - exact[k])
+    for k in order[: total - sum(parts)]:
+        parts[k] += 1
+    return parts
+
+
+def attribute_drain(instructions: pd.DataFrame) -> pd.DataFrame:
+    """``drain`` samples on a launch's exit path, counted to its global store lines.
+
+    Pure; see the module docstring. Rows of the per-instruction table, the moved
+    samples as ``drain`` rows on the first global store instruction of each store
+    line, marked in ``attributed`` (their count) and ``drain_from_line`` (the exit
+    line holding most of them); ``attributed`` is 0 on every other row. A table
+    without ``access`` (parsed before the column existed) is returned as it is.
+    """
+    out = instructions.assign(attributed=0, drain_from_line=0)
+    if "access" not in instructions or instructions.empty:
+        return out
+    kinds = instructions["access"].map(split)
+    on_exit = kinds.map(lambda k: "exit" in k)
+    drain = on_exit & (instructions["reason"] == "drain") & (instructions["samples"] > 0)
+    writes = kinds.map(lambda k: bool(k & GLOBAL_WRITES))
+    added, moved = [], pd.Series(False, index=instructions.index)
+    for _, group in instructions[drain | writes].groupby(KEYS, sort=False):
+        stores = group[writes[group.index]].drop_duplicates("pc")
+        exits = group[drain[group.index]]
+        total = int(exits["samples"].sum())
+        if stores.empty or total == 0:
+            continue
+        from_line = int(exits.groupby("line")["samples"].sum().idxmax())
+        per_line = stores.groupby(["file", "line"], sort=True)
+        firsts = per_line.first().reset_index()
+        counts = per_line.size().tolist()
+        for (_, first), count in zip(
+            firsts.iterrows(), _largest_remainder(total, counts), strict=True
+        ):
+            if count:
+                added.append(
+                    {
+                        **first.to_dict(),
+                        "reason": "drain",
+                        "samples": count,
+                        "attributed": count,
+                        "drain_from_line": from_line,
+                    }
+                )
+        moved[exits.index] = True
+    if not added:
+        return out
+    extra = pd.DataFrame(added).astype({"line": out["line"].dtype}, errors="ignore")
+    return pd.concat([out[~moved], extra], ignore_index=True)
+
+
 def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
     """Samples per launch and source line, from per-instruction rows (pure).
 
     Args:
         instructions: The parse stage's per-instruction table (``family, variant,
-            size, launch, kernel, file, line, source, reason, samples``, one row per
-            instruction and reason).
+            size, launch, kernel, file, line, source, access, reason, samples``, one
+            row per instruction and reason; without ``access`` in older tables).
 
     Returns:
-        The columns of the module docstring, ``file`` and ``source`` as recorded.
+        The columns of the module docstring, ``file`` and ``source`` as recorded,
+        exit-path ``drain`` attributed to the store lines (:func:`attribute_drain`).
     """
     if instructions.empty:
         return pd.DataFrame(columns=COLUMNS)
-    rows = instructions.assign(
+    every = instructions.assign(
         file=instructions["file"].fillna("").astype(str),
         line=instructions["line"].fillna(0).astype(int),
         source=instructions["source"].fillna("").astype(str),
     )
+    every = attribute_drain(every)
+    access = (
+        every.groupby(LINE_KEYS)["access"].agg(
+            lambda cells: joined(k for c in cells for k in split(c))
+        )
+        if "access" in every
+        else None
+    )
+    rows = every[every["samples"] > 0]
+    if rows.empty:
+        return pd.DataFrame(columns=COLUMNS)
     wide = rows.pivot_table(
         index=LINE_KEYS, columns="reason", values="samples", aggfunc="sum", fill_value=0
     )
@@ -92,6 +184,16 @@ def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
     top = counts.argmax(axis=1)
     lines["top_reason"] = [columns[i].removeprefix("samples_") for i in top]
     lines["top_reason_share"] = counts.max(axis=1) / lines["samples"]
+    moved = rows.groupby(LINE_KEYS)[["attributed", "drain_from_line"]].max()
+    moved["attributed"] = rows.groupby(LINE_KEYS)["attributed"].sum()
+    lines = lines.join(moved, on=LINE_KEYS).rename(
+        columns={"attributed": "attributed_drain"}
+    )
+    lines["access"] = (
+        lines.join(access, on=LINE_KEYS)["access"].fillna("")
+        if access is not None
+        else ""
+    )
     texts = (
         rows[rows["source"] != ""]
         .groupby(["file", "line"])["source"]
@@ -220,9 +322,12 @@ def hottest_line(
             launches at one interval).
 
     Returns:
-        ``(line, share, reason, source)``: line number, share of the launch's
+        ``(line, share, reason, source, ...)``: line number, share of the launch's
         samples (0-1), the state most of the line's samples were in, the line's
-        text; None when the variant was not sampled at that size.
+        text, that state's share of the line's samples, the line's memory kinds,
+        the share of the launch's samples counted to it from the exit (``drain``)
+        and the exit line they came from; None when the variant was not sampled at
+        that size.
     """
     launches = launch_lines(hotspots, variant, size)
     if kernel is not None:
@@ -231,9 +336,24 @@ def hottest_line(
         return None
     _, _, lines = max(launches, key=lambda x: x[2]["samples"].sum())
     top = lines.sort_values(["samples", "line"], ascending=[False, True]).iloc[0]
+    total = float(lines["samples"].sum())
+    moved = _number(top.get("attributed_drain"))
     return HotLine(
         int(top["line"]),
         float(top["share"]),
         str(top["top_reason"]),
         str(top["source"]),
+        reason_share=float(top["top_reason_share"]),
+        access=frozenset(split(top.get("access"))),
+        attributed_drain=moved / total if total > 0 else 0.0,
+        drain_from_line=int(_number(top.get("drain_from_line"))),
     )
+
+
+def _number(value: object) -> float:
+    """A count read from the table; 0 where the column is absent or empty."""
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return 0.0
+    return number if number == number else 0.0
