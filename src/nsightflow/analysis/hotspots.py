@@ -102,22 +102,27 @@ def attribute_drain(instructions: pd.DataFrame) -> pd.DataFrame:
     line holding most of them); ``attributed`` is 0 on every other row. A table
     without ``access`` (parsed before the column existed) is returned as it is.
     """
-    out = instructions.assign(attributed=0, drain_from_line=0)
-    if "access" not in instructions or instructions.empty:
+    out = instructions.reset_index(drop=True).assign(attributed=0, drain_from_line=0)
+    if "access" not in out or out.empty:
         return out
-    kinds = instructions["access"].map(split)
+    kinds = out["access"].map(split)
     on_exit = kinds.map(lambda k: "exit" in k)
-    drain = on_exit & (instructions["reason"] == "drain") & (instructions["samples"] > 0)
-    writes = kinds.map(lambda k: bool(k & GLOBAL_WRITES))
-    added, moved = [], pd.Series(False, index=instructions.index)
-    for _, group in instructions[drain | writes].groupby(KEYS, sort=False):
-        stores = group[writes[group.index]].drop_duplicates("pc")
-        exits = group[drain[group.index]]
+    flags = out.assign(
+        _drain=on_exit & (out["reason"] == "drain") & (out["samples"] > 0),
+        _write=kinds.map(lambda k: bool(k & GLOBAL_WRITES)),
+    )
+    added, moved = [], pd.Series(False, index=out.index)
+    for _, group in flags[flags["_drain"] | flags["_write"]].groupby(KEYS, sort=False):
+        stores = group[group["_write"]].drop_duplicates("pc")
+        exits = group[group["_drain"]]
         total = int(exits["samples"].sum())
         if stores.empty or total == 0:
             continue
-        from_line = int(exits.groupby("line")["samples"].sum().idxmax())
-        per_line = stores.groupby(["file", "line"], sort=True)
+        per_exit = exits.groupby("line")["samples"].sum()
+        from_line = int(per_exit.index[per_exit.argmax()])
+        per_line = stores.drop(columns=["_drain", "_write"]).groupby(
+            ["file", "line"], sort=True
+        )
         firsts = per_line.first().reset_index()
         counts = per_line.size().tolist()
         for (_, first), count in zip(
@@ -136,7 +141,7 @@ def attribute_drain(instructions: pd.DataFrame) -> pd.DataFrame:
         moved[exits.index] = True
     if not added:
         return out
-    extra = pd.DataFrame(added).astype({"line": out["line"].dtype}, errors="ignore")
+    extra = pd.DataFrame(added, columns=out.columns)
     return pd.concat([out[~moved], extra], ignore_index=True)
 
 
