@@ -118,8 +118,8 @@ def attribute_drain(instructions: pd.DataFrame) -> pd.DataFrame:
         total = int(exits["samples"].sum())
         if stores.empty or total == 0:
             continue
-        per_exit = exits.groupby("line")["samples"].sum()
-        from_line = int(per_exit.index[per_exit.argmax()])
+        per_exit = exits.groupby("line")["samples"].sum().sort_values()
+        from_line = int(per_exit.index.to_numpy()[-1])
         per_line = stores.drop(columns=["_drain", "_write"]).groupby(
             ["file", "line"], sort=True
         )
