@@ -40,6 +40,7 @@ def test_opcodes_name_their_memory_kinds():
         "global_load",
         "shared_store",
     )
+    assert kinds("REDG.E.ADD.STRONG.GPU desc[UR6][R2.64], R5") == ("global_atomic",)
     assert kinds("ATOMS.ADD RZ, [R2], R3") == ("shared_atomic",)
     assert kinds("STS [R10], R7") == ("shared_store",)
     assert kinds("STL [R1], R2") == ("local",)
@@ -251,6 +252,16 @@ def test_a_finding_never_cites_a_line_without_its_access():
     assert cited_line(stores_only, "occupancy", "v0", 64) is None
     shared = _hot(0.8, "global_store;shared_load")
     assert cited_line(shared, "bank_conflicts", "v0", 64)[1] == ("shared_load",)
+    both = with_line(
+        Finding("bytes_in_flight", params=msg("mech_bytes_in_flight")),
+        _hot(0.8, "global_load;global_store"),
+        "v0",
+        64,
+    )
+    with i18n.language("en"):
+        assert "its global load and global store, holds 80%" in render(
+            both.rule, both.params
+        )
 
 
 def test_exit_drain_does_not_make_a_majority_for_other_findings():
@@ -268,12 +279,17 @@ def test_the_cited_line_is_in_the_record_and_the_sentence_in_both_languages():
         text = render(cited.rule, cited.params)
     assert text.startswith("Uncoalesced global stores **Where:** line 10 of `v0`")
     assert "its global store, holds 71%" in text and ">= 50%" in text
-    assert "90% of them `drain`; 50% of the launch's samples are `drain`" in text
+    assert "90% of them `drain` (a line is named when it holds >= 50%" in text
+    assert "; 50% of the launch's samples are `drain` at the kernel's exit" in text
     assert "(line 12)" in text
     assert "`` code_10 | `x` ``" in text  # kernel text as a code span
     with i18n.language("zh"):
         zh = render(cited.rule, cited.params)
     assert "第 10 行" in zh and "全局存储" in zh and "第 12 行" in zh
+    # under 1% of the launch moved from the exit: no clause about it
+    few = with_line(head, _hot(0.71, "global_store", drained=5), "v0", 64)
+    with i18n.language("en"):
+        assert "exit" not in render(few.rule, few.params)
     # a line without the finding's access: the finding as it was
     same = with_line(head, _hot(0.71, "global_load"), "v0", 64)
     assert same == head

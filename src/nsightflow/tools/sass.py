@@ -10,8 +10,8 @@ says both. Kinds (:data:`KINDS`):
   ``LDGSTS`` (an asynchronous copy global -> shared: also a ``shared_store``),
   ``UTMALDG`` (a TMA tile load);
 - ``global_store``: ``STG``, ``ST`` (generic), ``UTMASTG`` (a TMA tile store);
-- ``global_atomic``: ``ATOMG``, ``ATOM`` (generic), ``RED`` (a reduction, no value
-  returned);
+- ``global_atomic``: ``ATOMG``, ``ATOM`` (generic), ``REDG`` and ``RED`` (a
+  reduction, no value returned; sm_90 writes ``REDG``);
 - ``shared_load`` (``LDS``, ``LDSM``), ``shared_store`` (``STS``), ``shared_atomic``
   (``ATOMS``), ``local`` (``LDL``, ``STL``: spills and local arrays), ``barrier``
   (``BAR``);
@@ -50,6 +50,7 @@ _BY_OPCODE: dict[str, tuple[str, ...]] = {
     "ATOMG": ("global_atomic",),
     "ATOM": ("global_atomic",),
     "RED": ("global_atomic",),
+    "REDG": ("global_atomic",),
     "LDS": ("shared_load",),
     "LDSM": ("shared_load",),
     "STS": ("shared_store",),

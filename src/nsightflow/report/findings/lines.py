@@ -31,6 +31,7 @@ from nsightflow.tools.sass import GLOBAL_WRITES
 
 LINE_MAJORITY = 0.5  # share of a launch's samples one line must hold to be named
 CODE_CHARS = 60  # characters of the line's code quoted in the sentence
+SAY_DRAIN = 0.01  # share of the launch's samples moved from the exit worth a clause
 
 # The memory kinds (nsightflow.tools.sass) a mechanism's line must make.
 ACCESS_OF_RULE: dict[str, tuple[str, ...]] = {
@@ -87,6 +88,14 @@ def _code(source: str) -> str | dict[str, str]:
     return code_span(code) if code else msg("line_no_code")
 
 
+def _kinds(kinds: tuple[str, ...]) -> dict[str, Any]:
+    """The accesses as one message: ``global load and global store``."""
+    found = msg(f"access_{kinds[-1]}")
+    for kind in reversed(kinds[:-1]):
+        found = msg("access_and", first=msg(f"access_{kind}"), second=found)
+    return found
+
+
 def with_line(
     finding: Finding, hotspots: pd.DataFrame | None, variant: str, size: int
 ) -> Finding:
@@ -102,13 +111,13 @@ def with_line(
         "line": top.line,
         "variant": variant,
         "code": _code(top.source),
-        "access": [msg(f"access_{k}") for k in kinds],
+        "access": _kinds(kinds),
         "share": 100 * top.share,
         "majority": 100 * LINE_MAJORITY,
         "reason": top.reason,
         "reason_share": 100 * top.reason_share,
     }
-    if top.attributed_drain > 0:
+    if top.attributed_drain >= SAY_DRAIN:
         drain = {"pct": 100 * top.attributed_drain, "exit_line": top.drain_from_line}
         line = msg("line_cite_drain", **fields, **drain)
     else:
