@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (Chinese report text uses full-width punctuation)
 """Drain at the exit counted to the store lines, and the line a primary finding cites."""
 
 import json
@@ -365,3 +366,30 @@ def test_transpose_baseline_finding_names_the_store_line(transpose_analysis):
         == "with_line"
     )
     assert hottest_line(hot, "v0_naive", 8192).line == 10
+
+
+def test_transpose_report_notes_the_drain_and_cites_the_line(
+    transpose_analysis, tmp_path
+):
+    from nsightflow.report.build import write_report
+    from nsightflow.report.paths import report_stem
+
+    texts = {}
+    for lang in ("en", "zh"):
+        out = tmp_path / lang
+        write_report(transpose_analysis, tmp_path / "figures", out, language=lang)
+        texts[lang] = (out / f"{report_stem(lang)}.md").read_text()
+    en = texts["en"]
+    baseline = en[en.index("## 2.") : en.index("## 3.")]
+    assert (
+        "In `v0_naive`, 50.1% of the launch's samples are `drain` at the " in baseline
+    )
+    assert "exit (line 12)" in baseline and "(line 10)" in baseline
+    first = next(r for r in baseline.splitlines() if r.startswith("|   1 |"))
+    assert "|     10 |" in first and "84.4%" in first and "drain 59%" in first
+    assert "**Where:** line 10 of `v0_naive`" in baseline
+    # v2_padded: 0.07% moved from its exit, under the 1% worth a note
+    assert "In `v2_padded`," not in en
+    zh = texts["zh"]
+    assert "`v0_naive` 中，该次启动 50.1% 的采样是 kernel 出口处（第 12 行）" in zh
+    assert "**位置：**`v0_naive` 的第 10 行" in zh

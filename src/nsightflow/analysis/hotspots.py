@@ -46,6 +46,9 @@ from nsightflow.tools.ncu_metrics import STALL_REASONS
 from nsightflow.tools.sass import GLOBAL_WRITES, joined, split
 
 KEYS = ["family", "variant", "size", "launch", "kernel"]
+# Share of a launch's samples moved from the exit that the report's text mentions
+# (below it the moved samples are in the table's columns only).
+SAY_DRAIN = 0.01
 LINE_KEYS = [*KEYS, "file", "line"]
 # The sampled states in the stall counters' order (ncu_metrics.STALL_REASONS);
 # sm_90 samples one more, ``warpgroup_arrive`` (wgmma), listed when it occurs.

@@ -24,14 +24,13 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.analysis.hotspots import HotLine, hottest_line
+from nsightflow.analysis.hotspots import SAY_DRAIN, HotLine, hottest_line
 from nsightflow.report.findings.record import Finding, msg
 from nsightflow.report.text import code_span
 from nsightflow.tools.sass import GLOBAL_WRITES
 
 LINE_MAJORITY = 0.5  # share of a launch's samples one line must hold to be named
 CODE_CHARS = 60  # characters of the line's code quoted in the sentence
-SAY_DRAIN = 0.01  # share of the launch's samples moved from the exit worth a clause
 
 # The memory kinds (nsightflow.tools.sass) a mechanism's line must make.
 ACCESS_OF_RULE: dict[str, tuple[str, ...]] = {

@@ -8,14 +8,14 @@ analysis older than it) the tables are left out; a profiled variant whose report
 holds no per-instruction samples is said to be not measured. Where ``drain`` samples
 at the kernel's exit were counted to the store lines
 (:func:`nsightflow.analysis.hotspots.attribute_drain`), a note above the table says
-how many and from which line.
+how many and from which line (from 1% of the launch's samples).
 """
 
 from typing import Any
 
 import pandas as pd
 
-from nsightflow.analysis.hotspots import launch_lines
+from nsightflow.analysis.hotspots import SAY_DRAIN, launch_lines
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.common import SectionBase, table
 from nsightflow.report.text import code_span
@@ -48,7 +48,7 @@ def drain_note(variant: str, lines: pd.DataFrame) -> list[str]:
         return []
     moved = pd.to_numeric(lines["attributed_drain"], errors="coerce").fillna(0)
     total = float(lines["samples"].sum())
-    if total <= 0 or moved.sum() <= 0:
+    if total <= 0 or moved.sum() < SAY_DRAIN * total:
         return []
     to = lines[moved > 0]
     origin = pd.to_numeric(to["drain_from_line"], errors="coerce").fillna(0)
