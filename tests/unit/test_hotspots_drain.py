@@ -202,11 +202,19 @@ def test_recorded_transpose_shares_sum_to_one_and_lines_exist(transpose_lines):
 # --- the line a finding cites ----------------------------------------------------------
 
 
-def _hot(share: float, access: str, drained: int = 0) -> pd.DataFrame:
-    """Two lines of one launch; line 10 holds ``share`` of 1,000 samples."""
+STORE = ("lg_throttle", "drain")  # the stalls of a store finding
+MIX = {"drain": 0.6, "lg_throttle": 0.1, "short_scoreboard": 0.3}
+
+
+def _hot(
+    share: float, access: str, drained: int = 0, mix: dict[str, float] = MIX
+) -> pd.DataFrame:
+    """Two lines of one launch; line 10 holds ``share`` of 1,000 samples, by ``mix``."""
     top = round(1000 * share)
     rows = []
     for line, count, kinds_ in ((10, top, access), (11, 1000 - top, "global_load")):
+        parts = mix if line == 10 else {"long_scoreboard": 1.0}
+        reason = max(parts, key=lambda r: parts[r])
         rows.append(
             {
                 "family": "f",
@@ -219,68 +227,96 @@ def _hot(share: float, access: str, drained: int = 0) -> pd.DataFrame:
                 "source": f"code_{line} | `x`",
                 "samples": count,
                 "share": count / 1000,
-                "top_reason": "drain",
-                "top_reason_share": 0.9,
+                "top_reason": reason,
+                "top_reason_share": parts[reason],
                 "access": kinds_,
                 "attributed_drain": drained if line == 10 else 0,
                 "drain_from_line": 12 if drained and line == 10 else 0,
+                **{f"samples_{r}": count * x for r, x in parts.items()},
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).fillna(0)
 
 
 def test_a_store_finding_cites_a_store_line_holding_the_majority():
     hot = _hot(0.71, "global_load;global_store", drained=400)
-    found = cited_line(hot, "uncoalesced_stores", "v0", 64)
+    found = cited_line(hot, "uncoalesced_stores", "v0", 64, STORE)
     assert found is not None and found[0].line == 10 and found[1] == ("global_store",)
-    assert cited_line(hot, "store_drain", "v0", 64) is not None
+    assert cited_line(hot, "store_drain", "v0", 64, ("drain",)) is not None
     # just under the majority, another size, or no samples: nothing cited
-    assert (
-        cited_line(
-            _hot(LINE_MAJORITY - 0.01, "global_store"), "uncoalesced_stores", "v0", 64
-        )
-        is None
-    )
-    assert cited_line(hot, "uncoalesced_stores", "v0", 128) is None
-    assert cited_line(None, "uncoalesced_stores", "v0", 64) is None
+    under = _hot(LINE_MAJORITY - 0.01, "global_store")
+    assert cited_line(under, "uncoalesced_stores", "v0", 64, STORE) is None
+    assert cited_line(hot, "uncoalesced_stores", "v0", 128, STORE) is None
+    assert cited_line(None, "uncoalesced_stores", "v0", 64, STORE) is None
+    assert cited_line(hot, "uncoalesced_stores", "v0", 64, ()) is None  # no stalls
 
 
 def test_a_finding_never_cites_a_line_without_its_access():
-    stores_only = _hot(0.9, "global_store")
-    assert cited_line(stores_only, "memory_latency", "v0", 64) is None  # no load
-    assert cited_line(stores_only, "bank_conflicts", "v0", 64) is None
-    assert cited_line(stores_only, "issue_bound", "v0", 64) is None  # no access
-    assert cited_line(stores_only, "occupancy", "v0", 64) is None
+    stores_only = _hot(
+        0.9, "global_store", mix={"long_scoreboard": 0.5, "mio_throttle": 0.5}
+    )
+    assert (
+        cited_line(stores_only, "memory_latency", "v0", 64, ("long_scoreboard",))
+        is None
+    )
+    assert (
+        cited_line(stores_only, "bank_conflicts", "v0", 64, ("mio_throttle",)) is None
+    )
+    assert cited_line(stores_only, "issue_bound", "v0", 64, ("selected",)) is None
+    assert cited_line(stores_only, "occupancy", "v0", 64, ("long_scoreboard",)) is None
     shared = _hot(0.8, "global_store;shared_load")
-    assert cited_line(shared, "bank_conflicts", "v0", 64)[1] == ("shared_load",)
+    found = cited_line(shared, "bank_conflicts", "v0", 64, ("short_scoreboard",))
+    assert found is not None and found[1] == ("shared_load",)
     both = with_line(
-        Finding("bytes_in_flight", params=msg("mech_bytes_in_flight")),
-        _hot(0.8, "global_load;global_store"),
+        Finding(
+            "bytes_in_flight",
+            params=msg("mech_bytes_in_flight"),
+            evidence="long_scoreboard",
+        ),
+        _hot(0.8, "global_load;global_store", mix={"long_scoreboard": 1.0}),
         "v0",
         64,
     )
     with i18n.language("en"):
-        assert "its global load and global store, holds 80%" in render(
-            both.rule, both.params
-        )
+        text = render(both.rule, both.params)
+    assert "its global load and global store, holds 80%" in text
+    assert "100% in this cause's stalls (`long_scoreboard`)" in text
+
+
+def test_a_line_waiting_on_other_stalls_is_not_cited():
+    # the load/store queue (lg_throttle) on a store line whose warps wait on the
+    # data of its loads (long_scoreboard): the line is not what the finding names
+    waits = _hot(
+        0.62, "global_store", mix={"long_scoreboard": 0.98, "lg_throttle": 0.02}
+    )
+    assert cited_line(waits, "lsu_queue", "v0", 64, ("lg_throttle",)) is None
+    queued = _hot(
+        0.62, "global_store", mix={"long_scoreboard": 0.7, "lg_throttle": 0.3}
+    )
+    assert cited_line(queued, "lsu_queue", "v0", 64, ("lg_throttle",)) is not None
 
 
 def test_exit_drain_does_not_make_a_majority_for_other_findings():
     # 55% of the samples, 10% of them the exit's drain: 45% without it
     hot = _hot(0.55, "global_store;shared_load", drained=100)
-    assert cited_line(hot, "bank_conflicts", "v0", 64) is None
-    assert cited_line(hot, "uncoalesced_stores", "v0", 64) is not None
+    assert cited_line(hot, "bank_conflicts", "v0", 64, ("short_scoreboard",)) is None
+    assert cited_line(hot, "uncoalesced_stores", "v0", 64, STORE) is not None
 
 
 def test_the_cited_line_is_in_the_record_and_the_sentence_in_both_languages():
-    head = Finding("uncoalesced_stores", params=msg("mech_uncoalesced_stores"))
+    head = Finding(
+        "uncoalesced_stores",
+        params=msg("mech_uncoalesced_stores"),
+        evidence="lg_throttle, drain",
+    )
     cited = with_line(head, _hot(0.71, "global_store", drained=500), "v0", 64)
     assert (cited.line, cited.line_share) == (10, pytest.approx(0.71))
     with i18n.language("en"):
         text = render(cited.rule, cited.params)
     assert text.startswith("Uncoalesced global stores **Where:** line 10 of `v0`")
-    assert "its global store, holds 71%" in text and ">= 50%" in text
-    assert "90% of them `drain` (a line is named when it holds >= 50%" in text
+    assert "its global store, holds 71%" in text and ">= 50% of the samples" in text
+    assert "60% of them `drain` and 70% in this cause's stalls" in text
+    assert "(`lg_throttle` + `drain`)" in text and ">= 25% in its stalls" in text
     assert "; 50% of the launch's samples are `drain` at the kernel's exit" in text
     assert "(line 12)" in text
     assert "`` code_10 | `x` ``" in text  # kernel text as a code span

@@ -78,6 +78,13 @@ class HotLine(NamedTuple):
     access: frozenset[str] = frozenset()
     attributed_drain: float = 0.0  # share of the launch's samples moved from the exit
     drain_from_line: int = 0
+    by_reason: tuple[tuple[str, float], ...] = ()  # the line's samples per state
+
+    def reason_part(self, reasons: Sequence[str]) -> float:
+        """The part of the line's samples in ``reasons`` (0-1; 0 without counts)."""
+        counts = dict(self.by_reason)
+        total = sum(counts.values())
+        return sum(counts.get(r, 0.0) for r in reasons) / total if total > 0 else 0.0
 
 
 def _reason_columns(reasons: Sequence[str]) -> list[str]:
@@ -355,6 +362,11 @@ def hottest_line(
         access=frozenset(split(top.get("access"))),
         attributed_drain=moved / total if total > 0 else 0.0,
         drain_from_line=int(_number(top.get("drain_from_line"))),
+        by_reason=tuple(
+            (str(c).removeprefix("samples_"), _number(top[c]))
+            for c in lines.columns
+            if str(c).startswith("samples_")
+        ),
     )
 
 

@@ -9,6 +9,10 @@ The primary finding of a baseline or a step names its line when both agree:
 - that line makes the kind of access the finding is about (:data:`ACCESS_OF_RULE`,
   from the line's SASS: a store finding needs a global store on the line, a load
   finding a global load, bank conflicts a shared-memory access, ...);
+- at least :data:`CAUSE_PART` of the line's samples are in the finding's own stall
+  reasons (its ``evidence``): the line waits on what the finding names, not on
+  something else at the same access (a load/store-queue finding does not cite a
+  store line whose warps wait on its loads' data);
 - for a finding about anything but global stores, the line holds that majority
   without the exit's ``drain`` samples counted to it
   (:func:`nsightflow.analysis.hotspots.attribute_drain`).
@@ -30,6 +34,7 @@ from nsightflow.report.text import code_span
 from nsightflow.tools.sass import GLOBAL_WRITES
 
 LINE_MAJORITY = 0.5  # share of a launch's samples one line must hold to be named
+CAUSE_PART = 0.25  # part of the line's samples that must be in the finding's stalls
 CODE_CHARS = 60  # characters of the line's code quoted in the sentence
 
 # The memory kinds (nsightflow.tools.sass) a mechanism's line must make.
@@ -51,9 +56,15 @@ ACCESS_OF_RULE: dict[str, tuple[str, ...]] = {
 
 
 def cited_line(
-    hotspots: pd.DataFrame | None, rule: str, variant: str, size: int
+    hotspots: pd.DataFrame | None,
+    rule: str,
+    variant: str,
+    size: int,
+    reasons: tuple[str, ...],
 ) -> tuple[HotLine, tuple[str, ...]] | None:
     """The line a finding of ``rule`` on ``variant`` at ``size`` cites, or None.
+
+    ``reasons``: the finding's stall reasons (none: no line is cited).
 
     Returns:
         The hottest line and the kinds of its access the finding is about, where
@@ -71,6 +82,8 @@ def cited_line(
         return None
     kinds = tuple(k for k in wanted if k in top.access)
     if not kinds:
+        return None
+    if not reasons or top.reason_part(reasons) < CAUSE_PART:
         return None
     if not GLOBAL_WRITES & set(wanted) and top.share - top.attributed_drain < (
         LINE_MAJORITY
@@ -102,7 +115,8 @@ def with_line(
 
     The finding as it is where :func:`cited_line` names no line.
     """
-    found = cited_line(hotspots, finding.rule, variant, size)
+    reasons = tuple(r.strip() for r in finding.evidence.split(",") if r.strip())
+    found = cited_line(hotspots, finding.rule, variant, size, reasons)
     if found is None:
         return finding
     top, kinds = found
@@ -115,6 +129,9 @@ def with_line(
         "majority": 100 * LINE_MAJORITY,
         "reason": top.reason,
         "reason_share": 100 * top.reason_share,
+        "stalls": " + ".join(f"`{r}`" for r in reasons),
+        "cause_share": 100 * top.reason_part(reasons),
+        "cause_part": 100 * CAUSE_PART,
     }
     if top.attributed_drain >= SAY_DRAIN:
         drain = {"pct": 100 * top.attributed_drain, "exit_line": top.drain_from_line}

@@ -88,24 +88,29 @@ HOTSPOT_MESSAGES: dict[str, dict[str, str]] = {
     "line_cite": {
         "en": "**Where:** line {line} of `{variant}` ({code}), its {access}, holds "
         "{share:.0f}% of the launch's warp-state samples, {reason_share:.0f}% of them "
-        "`{reason}` (a line is named when it holds >= {majority:.0f}% and makes the "
-        "access its cause is about).",
+        "`{reason}` and {cause_share:.0f}% in this cause's stalls ({stalls}) (named: "
+        ">= {majority:.0f}% of the samples, the cause's access, >= {cause_part:.0f}% "
+        "in its stalls).",
         "zh": "**位置：**`{variant}` 的第 {line} 行（{code}），即其{access}，占该次启动 "
-        "warp 状态采样的 {share:.0f}%，其中 {reason_share:.0f}% 为 `{reason}`（某行占 "
-        ">= {majority:.0f}% 且有该原因所指的访存时才指明）。",
+        "warp 状态采样的 {share:.0f}%，其中 {reason_share:.0f}% 为 `{reason}`，"
+        "{cause_share:.0f}% 属于该原因的停顿（{stalls}）（指明条件：占采样 >= "
+        "{majority:.0f}%、有该原因所指的访存、且 >= {cause_part:.0f}% 的采样属于其停顿）。",
     },
     "line_cite_drain": {
         "en": "**Where:** line {line} of `{variant}` ({code}), its {access}, holds "
         "{share:.0f}% of the launch's warp-state samples, {reason_share:.0f}% of them "
-        "`{reason}` (a line is named when it holds >= {majority:.0f}% and makes the "
-        "access its cause is about); {pct:.0f}% of the launch's samples are `drain` "
-        "at the kernel's exit (line {exit_line}), counted to this line: warps that "
-        "have exited wait there for its global writes to complete.",
+        "`{reason}` and {cause_share:.0f}% in this cause's stalls ({stalls}) (named: "
+        ">= {majority:.0f}% of the samples, the cause's access, >= {cause_part:.0f}% "
+        "in its stalls); "
+        "{pct:.0f}% of the launch's samples are `drain` at the kernel's exit (line "
+        "{exit_line}), counted to this line: warps that have exited wait there for "
+        "its global writes to complete.",
         "zh": "**位置：**`{variant}` 的第 {line} 行（{code}），即其{access}，占该次启动 "
-        "warp 状态采样的 {share:.0f}%，其中 {reason_share:.0f}% 为 `{reason}`（某行占 "
-        ">= {majority:.0f}% 且有该原因所指的访存时才指明）；占该次启动采样 {pct:.0f}% "
-        "的 `drain` 位于 kernel 出口（第 {exit_line} 行），已计入本行：已退出的 warp "
-        "在那里等待本行的全局写入完成。",
+        "warp 状态采样的 {share:.0f}%，其中 {reason_share:.0f}% 为 `{reason}`，"
+        "{cause_share:.0f}% 属于该原因的停顿（{stalls}）（指明条件：占采样 >= "
+        "{majority:.0f}%、有该原因所指的访存、且 >= {cause_part:.0f}% 的采样属于其停顿）；"
+        "占该次启动采样 {pct:.0f}% 的 `drain` 位于 kernel 出口（第 {exit_line} 行），"
+        "已计入本行：已退出的 warp 在那里等待本行的全局写入完成。",
     },
     "line_no_code": {"en": "code not recorded", "zh": "代码未记录"},
     "access_and": {"en": "{first} and {second}", "zh": "{first}和{second}"},
