@@ -51,15 +51,20 @@ def test_opcodes_name_their_memory_kinds():
     assert kinds("STSM.16.M88 [R1], R2") == ()
 
 
-def test_the_branch_after_an_exit_is_the_exit_path_and_nothing_else_is():
+def test_the_instruction_after_an_exit_is_the_exit_path_too():
     sass = ["@P0 EXIT", "SHF.R R1", "STG.E [R2], R3", "EXIT", "BRA `(.L_x_0)", "NOP"]
     assert function_kinds(sass) == [
         ("exit",),
-        (),  # after a predicated EXIT the others go on: not the exit path
+        ("exit",),  # where a warp that took the predicated EXIT is sampled
         ("global_store",),
         ("exit",),
         ("exit",),
         (),
+    ]
+    # an instruction with its own kinds keeps them
+    assert function_kinds(["@!P0 EXIT", "STG.E [R2], R11"]) == [
+        ("exit",),
+        ("global_store", "exit"),
     ]
 
 
@@ -118,6 +123,26 @@ def test_exit_drain_moves_to_store_lines_by_their_store_count():
     assert lines["share"].sum() == pytest.approx(1.0)
     assert lines.loc[5, "access"] == "global_load;global_store"
     assert lines.loc[9, "access"] == "exit" and lines.loc[8, "access"] == ""
+
+
+def test_each_exit_drain_goes_to_the_stores_on_the_way_to_it():
+    # Jacobi v0's layout: the interior's store (line 18), its predicated EXIT, then
+    # the boundary copy's store (line 15, sampled in drain for the warps that left
+    # at the EXIT before it), its EXIT and the trailing branch
+    rows = [
+        (0x10, "LDG.E R1", 18, "global_load", "long_scoreboard", 90),
+        (0x20, "@!P0 STG.E [R2], R5", 18, "global_store", "selected", 2),
+        (0x30, "@!P0 EXIT", 19, "exit", "selected", 4),
+        (0x40, "STG.E [R2], R11", 15, "global_store;exit", "drain", 743),
+        (0x40, "STG.E [R2], R11", 15, "global_store;exit", "misc", 5),
+        (0x50, "EXIT", 15, "exit", "", 0),
+        (0x60, "BRA `(.L_x_0)", 15, "exit", "drain", 6),
+    ]
+    lines = line_table(_launch(rows)).set_index("line")
+    assert lines.loc[18, "attributed_drain"] == 743
+    assert lines.loc[18, "drain_from_line"] == 15
+    assert lines.loc[15, "attributed_drain"] == 6 and lines.loc[15, "samples"] == 11
+    assert lines["samples"].sum() == 90 + 2 + 4 + 743 + 5 + 6
 
 
 def test_split_samples_are_whole_and_sum_to_the_drain():
@@ -429,3 +454,17 @@ def test_transpose_report_notes_the_drain_and_cites_the_line(
     zh = texts["zh"]
     assert "`v0_naive` 中，该次启动 50.1% 的采样是 kernel 出口处（第 12 行）" in zh
     assert "**位置：**`v0_naive` 的第 10 行" in zh
+
+
+def test_recorded_jacobi_exit_drain_goes_to_the_interior_store(recording):
+    # the bundled recording's Jacobi v0: the interior's warps leave at a predicated
+    # EXIT (line 19) and are sampled in drain on the boundary copy's STG after it
+    # (line 15); they wait for the interior's store (line 18), not the boundary's
+    frame, _ = read_source_samples(
+        recording / "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"
+    )
+    lines = line_table(frame).query("size == 8192").set_index("line")
+    assert lines.loc[18, "attributed_drain"] == 743
+    assert lines.loc[15, "attributed_drain"] == 6
+    assert lines.loc[15, "samples_drain"] == 6  # of its 527 samples
+    assert lines.loc[15, "top_reason"] != "drain"

@@ -15,9 +15,11 @@ says both. Kinds (:data:`KINDS`):
 - ``shared_load`` (``LDS``, ``LDSM``), ``shared_store`` (``STS``), ``shared_atomic``
   (``ATOMS``), ``local`` (``LDL``, ``STL``: spills and local arrays), ``barrier``
   (``BAR``);
-- ``exit``: ``EXIT``, and a branch right after an ``EXIT``: a warp that retired its
-  ``EXIT`` is sampled at the next PC (the trailing ``BRA`` to itself) while it waits in
-  ``drain`` for its memory operations to finish.
+- ``exit``: ``EXIT``, and the instruction right after an ``EXIT``: a warp that
+  retired its ``EXIT`` is sampled at the next PC (the trailing ``BRA`` to itself, or
+  whatever follows a predicated ``EXIT``) while it waits in ``drain`` for its memory
+  operations to finish. That instruction keeps its own kinds too (the warps that did
+  not exit execute it); only ``drain`` samples there are the exited warps'.
 
 :data:`GLOBAL_WRITES` are the kinds a warp can leave outstanding when it exits: a load's
 value is used before the kernel ends (or the compiler removes the load), a store's or
@@ -78,16 +80,17 @@ def kinds(sass: str) -> tuple[str, ...]:
 def function_kinds(sass: Iterable[str]) -> list[tuple[str, ...]]:
     """Kinds of each instruction of a function in address order, the exit path marked.
 
-    A branch right after an ``EXIT`` is ``exit`` too (see the module docstring).
+    The instruction right after an ``EXIT`` is ``exit`` too, besides its own kinds
+    (see the module docstring).
     """
     out: list[tuple[str, ...]] = []
     after_exit = False
     for text in sass:
         found = kinds(text)
-        if after_exit and opcode(text) == "BRA":
-            found = ("exit",)
+        if after_exit and "exit" not in found:
+            found = (*found, "exit")
         out.append(found)
-        after_exit = found == ("exit",) and opcode(text) == "EXIT"
+        after_exit = opcode(text) == "EXIT"
     return out
 
 
