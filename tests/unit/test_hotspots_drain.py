@@ -140,7 +140,7 @@ def test_each_exit_drain_goes_to_the_stores_on_the_way_to_it():
     ]
     lines = line_table(_launch(rows)).set_index("line")
     assert lines.loc[18, "attributed_drain"] == 743
-    assert lines.loc[18, "drain_from_line"] == 15
+    assert lines.loc[18, "drain_from_line"] == 19  # the line of their EXIT
     assert lines.loc[15, "attributed_drain"] == 6 and lines.loc[15, "samples"] == 11
     assert lines["samples"].sum() == 90 + 2 + 4 + 743 + 5 + 6
 
@@ -342,7 +342,7 @@ def test_the_cited_line_is_in_the_record_and_the_sentence_in_both_languages():
     assert "its global store, holds 71%" in text and ">= 50% of the samples" in text
     assert "60% of them `drain` and 70% in this cause's stalls" in text
     assert "(`lg_throttle` + `drain`)" in text and ">= 25% in its stalls" in text
-    assert "; 50% of the launch's samples are `drain` at the kernel's exit" in text
+    assert "; 50% of the launch's samples are `drain` after the kernel's `EXIT`" in text
     assert "(line 12)" in text
     assert "`` code_10 | `x` ``" in text  # kernel text as a code span
     with i18n.language("zh"):
@@ -442,17 +442,15 @@ def test_transpose_report_notes_the_drain_and_cites_the_line(
         texts[lang] = (out / f"{report_stem(lang)}.md").read_text()
     en = texts["en"]
     baseline = en[en.index("## 2.") : en.index("## 3.")]
-    assert (
-        "In `v0_naive`, 50.1% of the launch's samples are `drain` at the " in baseline
-    )
-    assert "exit (line 12)" in baseline and "(line 10)" in baseline
+    assert "In `v0_naive`, 50.1% of the launch's samples are `drain` after" in baseline
+    assert "`EXIT` (line 12)" in baseline and "(line 10;" in baseline
     first = next(r for r in baseline.splitlines() if r.startswith("|   1 |"))
     assert "|     10 |" in first and "84.4%" in first and "drain 59%" in first
     assert "**Where:** line 10 of `v0_naive`" in baseline
     # v2_padded: 0.07% moved from its exit, under the 1% worth a note
     assert "In `v2_padded`," not in en
     zh = texts["zh"]
-    assert "`v0_naive` 中，该次启动 50.1% 的采样是 kernel 出口处（第 12 行）" in zh
+    assert "`v0_naive` 中，该次启动 50.1% 的采样是 kernel 执行 `EXIT`（第 12 行）" in zh
     assert "**位置：**`v0_naive` 的第 10 行" in zh
 
 

@@ -30,7 +30,7 @@ those after the previous ``EXIT`` and before this one (all of the launch's where
 stretch has none), split in proportion to the number of such instructions per line.
 The exit line is where the warp waits, the store lines are what it waits for.
 ``attributed_drain`` says how many of a line's samples (all ``drain``) came from the
-exit, ``drain_from_line`` the exit line they came from (0 elsewhere). Only ``drain``
+exit, ``drain_from_line`` the line of the ``EXIT`` they belong to (0 elsewhere). Only ``drain``
 samples on the exit path move; a launch without global stores keeps its samples where
 they are.
 
@@ -147,7 +147,12 @@ def _launch_drain(group: pd.DataFrame) -> tuple[list[dict[str, object]], pd.Inde
         start = max((e for e in ends if e < end), default=-1)
         inside = stores[(stores["pc"] > start) & (stores["pc"] <= end)]
         total = int(rows["samples"].sum())
-        from_line = int(rows.sort_values("samples")["line"].to_numpy()[-1])
+        exit_rows = group[group["_exit_op"] & (group["pc"] == end)]
+        from_line = int(
+            exit_rows["line"].iloc[0]
+            if not exit_rows.empty
+            else rows.sort_values("samples")["line"].to_numpy()[-1]
+        )
         chosen = inside if not inside.empty and end >= 0 else stores
         added += _split_rows(chosen.drop(columns=FLAGS), total, from_line)
     return added, drains.index
@@ -161,8 +166,8 @@ def attribute_drain(instructions: pd.DataFrame) -> pd.DataFrame:
 
     Pure; see the module docstring. Rows of the per-instruction table, the moved
     samples as ``drain`` rows on the first global store instruction of each store
-    line, marked in ``attributed`` (their count) and ``drain_from_line`` (the exit
-    line they were sampled on); ``attributed`` is 0 on every other row. A table
+    line, marked in ``attributed`` (their count) and ``drain_from_line`` (the line of
+    their ``EXIT``); ``attributed`` is 0 on every other row. A table
     without ``access`` (parsed before the column existed) is returned as it is.
     """
     out = instructions.reset_index(drop=True).assign(attributed=0, drain_from_line=0)

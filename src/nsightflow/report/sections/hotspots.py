@@ -50,14 +50,14 @@ def drain_note(variant: str, lines: pd.DataFrame) -> list[str]:
     total = float(lines["samples"].sum())
     if total <= 0 or moved.sum() < SAY_DRAIN * total:
         return []
-    to = lines[moved > 0]
+    to = lines.assign(moved=moved)[moved > 0].sort_values("moved", ascending=False)
     origin = pd.to_numeric(to["drain_from_line"], errors="coerce").fillna(0)
     note = T(
         "hot_drain_note",
         variant=variant,
         pct=100 * moved.sum() / total,
-        exit_line=int(origin.max()),
-        lines=", ".join(str(int(x)) for x in sorted(to["line"])),
+        exit_line=", ".join(str(int(x)) for x in origin.drop_duplicates()),
+        lines=", ".join(str(int(x)) for x in to["line"]),
     )
     return ["", note]
 
