@@ -178,7 +178,17 @@ def test_samples_map_to_sass_and_lines_through_the_report(recording):
     assert by_pc.loc[0x1E0, "sass"].startswith("LDG.E.CONSTANT")
     assert by_pc.loc[0x1E0, "line"] == 18 and by_pc.loc[0x300, "line"] == 15
     assert rows["file"].str.endswith("jacobi2d/v0_naive.cu").all()
-    assert set(rows["reason"]) == {"long_scoreboard", "selected"}
+    sampled_rows = rows[rows["samples"] > 0]
+    assert set(sampled_rows["reason"]) == {"long_scoreboard", "selected"}
+    # every memory instruction and exit of the function has a row, sampled or not;
+    # the recorded SASS has the boundary copy's STG at +0x300 and LDG at +0x1e0
+    access = rows.groupby("pc")["access"].first()
+    # (the STG follows the interior's predicated EXIT: also the exit path)
+    assert access[0x300] == "global_store;exit" and access[0x1E0] == "global_load"
+    assert access[0x280] == ""  # the FADD accesses no memory
+    unsampled = rows[rows["samples"] == 0]
+    assert (unsampled["reason"] == "").all() and (unsampled["access"] != "").all()
+    assert "exit" in set(access) and not set(unsampled["pc"]) & {0x280, 0x1E0, 0x300}
 
 
 def test_a_folder_of_reports_gives_one_table(recording):
@@ -292,7 +302,11 @@ def test_no_samples_writes_an_empty_table_with_the_columns(tmp_path):
 
 def test_hottest_line_of_a_run_and_of_one_kernel():
     hot = line_table(_instructions())
-    assert hottest_line(hot, "v1_x", 1024) == (7, 0.75, "long_scoreboard", "x = a[i];")
+    top = hottest_line(hot, "v1_x", 1024)
+    assert top is not None
+    assert top[:4] == (7, 0.75, "long_scoreboard", "x = a[i];")
+    assert top.reason_share == pytest.approx(70 / 75)
+    assert top.access == frozenset() and top.attributed_drain == 0  # no access column
     by_kernel = hottest_line(hot, "v1_x", 1024, kernel="k_b")
     assert by_kernel is not None and by_kernel.line == 12
     assert by_kernel.reason == "drain" and by_kernel.share == pytest.approx(0.9)

@@ -5,7 +5,8 @@ and writes ``results/analysis/<family>/hotspots.csv``, one row per launch x sour
 line that holds samples::
 
     family, variant, size, launch, kernel, file, line, source, samples, share,
-    top_reason, top_reason_share, samples_<reason>...
+    top_reason, top_reason_share, access, attributed_drain, drain_from_line,
+    samples_<reason>...
 
 ``share`` is the line's part of its launch's samples (the shares of one launch sum to
 1), ``top_reason`` the state most of the line's samples were in (a stall reason, or
@@ -14,8 +15,24 @@ samples; ``samples_<reason>`` counts the samples per reason (:data:`REASONS` fir
 then any other reason the GPU reported). ``file`` is the path relative to the
 family's folder where the file is found there, ``source`` the line's text: the one
 embedded in the report where it is, else the line of the file in the kernels folder.
-Rows are in launch order, hottest line first. Line 0 holds the samples of
-instructions without line information.
+``access`` lists the memory kinds of the line's instructions (:mod:`nsightflow.tools.sass`,
+``;``-separated, e.g. ``global_load;global_store``; empty in tables parsed before
+the column existed). Rows are in launch order, hottest line first. Line 0 holds the
+samples of instructions without line information.
+
+**Drain at the exit.** A warp that has executed ``EXIT`` waits (``drain``) until its
+outstanding stores complete; ncu samples it on the exit path (the ``EXIT`` or the
+instruction after it), i.e. on the kernel's closing brace or whatever line follows a
+predicated exit. :func:`attribute_drain` counts those samples to the lines of the
+kernel's global stores and reductions (from the function's whole SASS, sampled or
+not) that the warp executed on its way to that ``EXIT``: in the compiler's layout,
+those after the previous ``EXIT`` and before this one (all of the launch's where that
+stretch has none), split in proportion to the number of such instructions per line.
+The exit line is where the warp waits, the store lines are what it waits for.
+``attributed_drain`` says how many of a line's samples (all ``drain``) came from the
+exit, ``drain_from_line`` the line of the ``EXIT`` they belong to (0 elsewhere). Only ``drain``
+samples on the exit path move; a launch without global stores keeps its samples where
+they are.
 
 :func:`build_hotspots` is pure; :func:`read_hotspot_inputs` and
 :func:`write_hotspots` touch files.
@@ -29,8 +46,12 @@ from typing import NamedTuple
 import pandas as pd
 
 from nsightflow.tools.ncu_metrics import STALL_REASONS
+from nsightflow.tools.sass import GLOBAL_WRITES, joined, opcode, split
 
 KEYS = ["family", "variant", "size", "launch", "kernel"]
+# Share of a launch's samples moved from the exit that the report's text mentions
+# (below it the moved samples are in the table's columns only).
+SAY_DRAIN = 0.01
 LINE_KEYS = [*KEYS, "file", "line"]
 # The sampled states in the stall counters' order (ncu_metrics.STALL_REASONS);
 # sm_90 samples one more, ``warpgroup_arrive`` (wgmma), listed when it occurs.
@@ -42,6 +63,9 @@ COLUMNS = [
     "share",
     "top_reason",
     "top_reason_share",
+    "access",
+    "attributed_drain",
+    "drain_from_line",
     *(f"samples_{r}" for r in REASONS),
 ]
 
@@ -53,6 +77,17 @@ class HotLine(NamedTuple):
     share: float
     reason: str
     source: str
+    reason_share: float = 1.0
+    access: frozenset[str] = frozenset()
+    attributed_drain: float = 0.0  # share of the launch's samples moved from the exit
+    drain_from_line: int = 0
+    by_reason: tuple[tuple[str, float], ...] = ()  # the line's samples per state
+
+    def reason_part(self, reasons: Sequence[str]) -> float:
+        """The part of the line's samples in ``reasons`` (0-1; 0 without counts)."""
+        counts = dict(self.by_reason)
+        total = sum(counts.values())
+        return sum(counts.get(r, 0.0) for r in reasons) / total if total > 0 else 0.0
 
 
 def _reason_columns(reasons: Sequence[str]) -> list[str]:
@@ -60,24 +95,136 @@ def _reason_columns(reasons: Sequence[str]) -> list[str]:
     return [f"samples_{r}" for r in (*REASONS, *extra)]
 
 
+def _largest_remainder(total: int, weights: Sequence[int]) -> list[int]:
+    """``total`` split in proportion to ``weights`` in whole samples that sum to it."""
+    whole = sum(weights)
+    exact = [total * w / whole for w in weights]
+    parts = [int(x) for x in exact]
+    order = sorted(range(len(exact)), key=lambda k: parts[k] - exact[k])
+    for k in order[: total - sum(parts)]:
+        parts[k] += 1
+    return parts
+
+
+def _split_rows(
+    stores: pd.DataFrame, total: int, from_line: int
+) -> list[dict[str, object]]:
+    """``total`` drain samples as rows on the store lines, by their store count."""
+    per_line = stores.groupby(["file", "line"], sort=True)
+    firsts = per_line.first().reset_index()
+    parts = _largest_remainder(total, per_line.size().tolist())
+    return [
+        {
+            **{str(k): v for k, v in first.items()},
+            "reason": "drain",
+            "samples": count,
+            "attributed": count,
+            "drain_from_line": from_line,
+        }
+        for (_, first), count in zip(firsts.iterrows(), parts, strict=True)
+        if count
+    ]
+
+
+def _launch_drain(group: pd.DataFrame) -> tuple[list[dict[str, object]], pd.Index]:
+    """One launch's exit drain as rows on its store lines, and the rows it replaces.
+
+    Each drain sample belongs to the ``EXIT`` at or before its PC; the stores the
+    warp executed on its way there are, in the compiler's layout, those after the
+    previous ``EXIT`` and before this one: that segment's store lines share the
+    samples by their store count (all the launch's store lines where the segment has
+    none).
+    """
+    stores = group[group["_write"]].drop_duplicates("pc")
+    drains = group[group["_drain"]]
+    if stores.empty or drains.empty:
+        return [], pd.Index([])
+    ends = sorted(int(pc) for pc in group.loc[group["_exit_op"], "pc"].unique())
+    added: list[dict[str, object]] = []
+    for end, rows in drains.groupby(
+        drains["pc"].map(lambda pc: max((e for e in ends if e <= pc), default=-1))
+    ):
+        start = max((e for e in ends if e < end), default=-1)
+        inside = stores[(stores["pc"] > start) & (stores["pc"] <= end)]
+        total = int(rows["samples"].sum())
+        exit_rows = group[group["_exit_op"] & (group["pc"] == end)]
+        from_line = int(
+            exit_rows["line"].iloc[0]
+            if not exit_rows.empty
+            else rows.sort_values("samples")["line"].to_numpy()[-1]
+        )
+        chosen = inside if not inside.empty and end >= 0 else stores
+        added += _split_rows(chosen.drop(columns=FLAGS), total, from_line)
+    return added, drains.index
+
+
+FLAGS = ["_drain", "_write", "_exit_op"]
+
+
+def attribute_drain(instructions: pd.DataFrame) -> pd.DataFrame:
+    """``drain`` samples on a launch's exit path, counted to its global store lines.
+
+    Pure; see the module docstring. Rows of the per-instruction table, the moved
+    samples as ``drain`` rows on the first global store instruction of each store
+    line, marked in ``attributed`` (their count) and ``drain_from_line`` (the line of
+    their ``EXIT``); ``attributed`` is 0 on every other row. A table
+    without ``access`` (parsed before the column existed) is returned as it is.
+    """
+    out = instructions.reset_index(drop=True).assign(attributed=0, drain_from_line=0)
+    if "access" not in out or out.empty:
+        return out
+    kinds = out["access"].map(split)
+    flags = out.assign(
+        _drain=kinds.map(lambda k: "exit" in k)
+        & (out["reason"] == "drain")
+        & (out["samples"] > 0),
+        _write=kinds.map(lambda k: bool(k & GLOBAL_WRITES)),
+        _exit_op=out["sass"].fillna("").astype(str).map(opcode) == "EXIT",
+    )
+    added: list[dict[str, object]] = []
+    moved = pd.Series(False, index=out.index)
+    wanted = flags[flags[FLAGS].any(axis=1)]
+    for _, group in wanted.groupby(KEYS, sort=False):
+        rows, replaced = _launch_drain(group)
+        if rows:
+            added += rows
+            moved[replaced] = True
+    if not added:
+        return out
+    extra = pd.DataFrame(added, columns=out.columns)
+    return pd.concat([out[~moved], extra], ignore_index=True)
+
+
 def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
     """Samples per launch and source line, from per-instruction rows (pure).
 
     Args:
         instructions: The parse stage's per-instruction table (``family, variant,
-            size, launch, kernel, file, line, source, reason, samples``, one row per
-            instruction and reason).
+            size, launch, kernel, file, line, source, access, reason, samples``, one
+            row per instruction and reason; without ``access`` in older tables).
 
     Returns:
-        The columns of the module docstring, ``file`` and ``source`` as recorded.
+        The columns of the module docstring, ``file`` and ``source`` as recorded,
+        exit-path ``drain`` attributed to the store lines (:func:`attribute_drain`).
     """
     if instructions.empty:
         return pd.DataFrame(columns=COLUMNS)
-    rows = instructions.assign(
+    every = instructions.assign(
         file=instructions["file"].fillna("").astype(str),
         line=instructions["line"].fillna(0).astype(int),
         source=instructions["source"].fillna("").astype(str),
     )
+    every = attribute_drain(every)
+    access = (
+        every.groupby(LINE_KEYS)["access"].agg(
+            lambda cells: joined(k for c in cells for k in split(c))
+        )
+        if "access" in every
+        else None
+    )
+    rows = every[every["samples"] > 0]
+    if rows.empty:
+        return pd.DataFrame(columns=COLUMNS)
     wide = rows.pivot_table(
         index=LINE_KEYS, columns="reason", values="samples", aggfunc="sum", fill_value=0
     )
@@ -92,6 +239,16 @@ def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
     top = counts.argmax(axis=1)
     lines["top_reason"] = [columns[i].removeprefix("samples_") for i in top]
     lines["top_reason_share"] = counts.max(axis=1) / lines["samples"]
+    moved = rows.groupby(LINE_KEYS)[["attributed", "drain_from_line"]].max()
+    moved["attributed"] = rows.groupby(LINE_KEYS)["attributed"].sum()
+    lines = lines.join(moved, on=LINE_KEYS).rename(
+        columns={"attributed": "attributed_drain"}
+    )
+    lines["access"] = (
+        lines.join(access, on=LINE_KEYS)["access"].fillna("")
+        if access is not None
+        else ""
+    )
     texts = (
         rows[rows["source"] != ""]
         .groupby(["file", "line"])["source"]
@@ -220,9 +377,12 @@ def hottest_line(
             launches at one interval).
 
     Returns:
-        ``(line, share, reason, source)``: line number, share of the launch's
+        ``(line, share, reason, source, ...)``: line number, share of the launch's
         samples (0-1), the state most of the line's samples were in, the line's
-        text; None when the variant was not sampled at that size.
+        text, that state's share of the line's samples, the line's memory kinds,
+        the share of the launch's samples counted to it from the exit (``drain``)
+        and the exit line they came from; None when the variant was not sampled at
+        that size.
     """
     launches = launch_lines(hotspots, variant, size)
     if kernel is not None:
@@ -231,9 +391,29 @@ def hottest_line(
         return None
     _, _, lines = max(launches, key=lambda x: x[2]["samples"].sum())
     top = lines.sort_values(["samples", "line"], ascending=[False, True]).iloc[0]
+    total = float(lines["samples"].sum())
+    moved = _number(top.get("attributed_drain"))
     return HotLine(
         int(top["line"]),
         float(top["share"]),
         str(top["top_reason"]),
         str(top["source"]),
+        reason_share=float(top["top_reason_share"]),
+        access=frozenset(split(top.get("access"))),
+        attributed_drain=moved / total if total > 0 else 0.0,
+        drain_from_line=int(_number(top.get("drain_from_line"))),
+        by_reason=tuple(
+            (str(c).removeprefix("samples_"), _number(top[c]))
+            for c in lines.columns
+            if str(c).startswith("samples_")
+        ),
     )
+
+
+def _number(value: object) -> float:
+    """A count read from the table; 0 where the column is absent or empty."""
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return 0.0
+    return number if number == number else 0.0

@@ -10,12 +10,17 @@ line of the report's source correlation (variants are compiled with ``-lineinfo`
 
 Table, one row per launch x SASS instruction x reason that has samples::
 
-    family, variant, size, launch, kernel, pc, sass, file, line, source, reason, samples
+    family, variant, size, launch, kernel, pc, sass, file, line, source, access,
+    reason, samples
 
 ``pc`` is the instruction's byte offset in its function; ``file`` the path the line
 table names (as compiled); ``line`` 0 where an instruction has no line information;
 ``source`` the line's text where the report embeds the file (``--import-source yes``),
-else empty. Reasons use the names of the stall counters (:data:`STALL_REASONS` of
+else empty. ``access`` the memory kinds of the instruction
+(:mod:`nsightflow.tools.sass`, e.g. ``global_store``; ``exit`` for the exit path).
+The launch's functions are read whole from the report's SASS: each instruction that
+accesses memory or exits gets a row even when it has no samples (``reason`` empty,
+``samples`` 0), so that the lines of every global store are known. Reasons use the names of the stall counters (:data:`STALL_REASONS` of
 :mod:`nsightflow.tools.ncu_metrics`): ncu's ``no_instructions`` sample reads
 ``no_instruction``. A report without samples gives no rows, and a note saying so.
 """
@@ -44,6 +49,7 @@ from nsightflow.tools.ncu_report_io import (
     part_actions,
 )
 from nsightflow.tools.profile_layout import ReportPart
+from nsightflow.tools.sass import function_kinds, joined
 
 SOURCE_COLUMNS = [
     "family",
@@ -56,6 +62,7 @@ SOURCE_COLUMNS = [
     "file",
     "line",
     "source",
+    "access",
     "reason",
     "samples",
 ]
@@ -66,6 +73,8 @@ NO_SAMPLES = (
 _REASON = re.compile(re.escape(PCSAMP_PREFIX) + r"([a-z_]+)$")
 # Sampled reasons spelled differently from the stall counters' reasons.
 _SPELLING = {"no_instructions": "no_instruction"}
+INSTRUCTION_BYTES = 16  # every SASS instruction since Volta (sm_70)
+MAX_INSTRUCTIONS = 1 << 20  # a bound on one function's walk
 
 
 def sample_reason(metric: str) -> str | None:
@@ -124,6 +133,26 @@ def _embedded_sources(action: Any) -> dict[str, list[str]]:
     return {name: files[name].splitlines() for name in files if files[name]}
 
 
+def function_sass(action: Any) -> dict[int, str]:
+    """SASS of every instruction of the launch's functions, by PC (empty: none kept).
+
+    Each function is read from its start (``launch__function_pcs``) one instruction
+    at a time until the report has no SASS there, or the next function starts.
+    """
+    starts = _function_starts(action)
+    found: dict[int, str] = {}
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else None
+        pc = start
+        for _ in range(MAX_INSTRUCTIONS):
+            text = action.sass_by_pc(pc) if pc != end else ""
+            if not text:
+                break
+            found[pc] = " ".join(text.split())
+            pc += INSTRUCTION_BYTES
+    return found
+
+
 def action_rows(action: Any) -> Iterator[dict[str, Any]]:
     """One row per sampled instruction and reason of one launch (see the module)."""
     samples = pc_samples(action)
@@ -131,7 +160,9 @@ def action_rows(action: Any) -> Iterator[dict[str, Any]]:
         return
     starts = _function_starts(action)
     texts = _embedded_sources(action)
-    for pc in sorted(samples):
+    sass = function_sass(action)
+    access = dict(zip(sass, map(joined, function_kinds(sass.values())), strict=True))
+    for pc in sorted(set(samples) | {p for p, a in access.items() if a}):
         info = action.source_info(pc)
         file = info.file_name() if info is not None else ""
         line = int(info.line()) if info is not None else 0
@@ -139,12 +170,13 @@ def action_rows(action: Any) -> Iterator[dict[str, Any]]:
         text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
         common = {
             "pc": _offset(pc, starts),
-            "sass": " ".join(action.sass_by_pc(pc).split()),
+            "sass": sass.get(pc) or " ".join(action.sass_by_pc(pc).split()),
             "file": file,
             "line": line,
             "source": text,
+            "access": access.get(pc, ""),
         }
-        for reason, count in sorted(samples[pc].items()):
+        for reason, count in sorted(samples.get(pc, {"": 0}).items()):
             yield {**common, "reason": reason, "samples": count}
 
 

@@ -7,11 +7,14 @@ another input than the family's baseline are compared only among themselves):
 - ``headline``: per input, the fastest correct variant at the key size (the largest
   profiled size);
 - ``sweep``: per variant, regime changes and throughput drops over the sizes;
-- ``baseline``: per input baseline and profiled size, its causes ranked (one primary)
-  and the facts of its launch;
+- ``baseline``: per input baseline and profiled size, its causes ranked (one primary,
+  citing its source line where one line holds most of the samples and makes the
+  finding's kind of access: :mod:`nsightflow.report.findings.lines`) and the facts of
+  its launch;
 - ``plan``: per input baseline, the remedies its causes imply;
 - ``step``: per step and profiled size, the factors of the time change ranked (one
-  primary), expected against observed, and the metrics that moved;
+  primary, citing its line as the baseline's does, in the variant where its
+  mechanism is larger), expected against observed, and the metrics that moved;
 - ``stand``: per variant at every profiled size and the key size, where it stands;
 - ``conclusion``: per input, the best variant, each step's outcome, what next.
 
@@ -27,6 +30,7 @@ import pandas as pd
 from nsightflow.analysis.derived import input_column
 from nsightflow.report.findings import launch_state, moves, patterns, stand
 from nsightflow.report.findings.causes import cause_finding, causes
+from nsightflow.report.findings.lines import with_line
 from nsightflow.report.findings.record import Finding, Where, frame, place
 from nsightflow.report.findings.steps import expectation, step_causes
 
@@ -55,6 +59,7 @@ class FamilyFindings:
         stalls: ``stalls.csv``.
         rules: ``rules.csv`` (ncu's rule results; may be empty).
         ctx: ``context.json``.
+        hotspots: ``hotspots.csv`` (None: no line is cited).
     """
 
     def __init__(
@@ -63,10 +68,12 @@ class FamilyFindings:
         stalls: pd.DataFrame,
         rules: pd.DataFrame,
         ctx: Mapping[str, Any],
+        hotspots: pd.DataFrame | None = None,
     ) -> None:
         self.table = facts(analysis, stalls)
         self.rules = rules
         self.ctx = ctx
+        self.hotspots = hotspots
         self.family = str(ctx["family"]["name"])
         self.variants = {v["name"]: v for v in ctx["variants"]}
         profiled = self.table[self.table["profiled"].astype(bool)]["size"]
@@ -176,7 +183,9 @@ class FamilyFindings:
             if not r:
                 continue
             found = [cause_finding(r, c) for c in causes(r)]
-            if not found:
+            if found:
+                found[0] = with_line(found[0], self.hotspots, name, n)
+            else:
                 found = [Finding("baseline_unprofiled", params={"variant": name})]
             info = launch_state.dram_state(r) + patterns.pattern_state(r)
             info += launch_state.occupancy_state(r)
@@ -243,6 +252,12 @@ class FamilyFindings:
         where = self._where(b, "step", a["variant"])
         if not ranked:
             return
+        # the line where the primary mechanism is larger: before it fell, after it rose
+        primary = ranked[0]
+        side = b if primary.after > primary.before else a
+        ranked[0] = with_line(
+            primary, self.hotspots, str(side["variant"]), int(side["size"])
+        )
         self.rows += place(where, ranked, primary=True)
         if int(b["size"]) == self._step_key(name):
             self.step_primary[name] = ranked[0].rule
@@ -303,9 +318,10 @@ def family_findings(
     stalls: pd.DataFrame,
     rules: pd.DataFrame,
     ctx: Mapping[str, Any],
+    hotspots: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """``findings.csv`` of one family (see the module docstring for its groups)."""
-    return FamilyFindings(analysis, stalls, rules, ctx).run()
+    return FamilyFindings(analysis, stalls, rules, ctx, hotspots).run()
 
 
 def write_findings(analysis_dir: Path) -> pd.DataFrame:
@@ -317,6 +333,12 @@ def write_findings(analysis_dir: Path) -> pd.DataFrame:
     path = analysis_dir / "rules.csv"
     rules = pd.read_csv(path) if path.stat().st_size > 1 else pd.DataFrame()
     ctx = json.loads((analysis_dir / "context.json").read_text())
-    found = family_findings(analysis, stalls, rules, ctx)
+    path = analysis_dir / "hotspots.csv"
+    hotspots = (
+        pd.read_csv(path, keep_default_na=False)
+        if path.is_file() and path.stat().st_size > 1
+        else None
+    )
+    found = family_findings(analysis, stalls, rules, ctx, hotspots)
     found.to_csv(analysis_dir / "findings.csv", index=False, float_format="%.10g")
     return found

@@ -13,6 +13,9 @@ role) and writes ``findings.csv`` with :data:`COLUMNS`:
   read, its value and the threshold of its precondition; ``before`` / ``after`` for
   changes; ``share_of_change``: the part of a step's time change (or of a launch's
   time) the finding accounts for; ``evidence``: other metrics it cites.
+- ``line``, ``line_share``: the CUDA source line a primary finding cites and its share
+  of the launch's warp-state samples (empty where it cites none; see
+  :mod:`nsightflow.report.findings.lines`).
 - ``message``: the sentence in English; ``params``: its fields as JSON, from which
   :func:`render` writes it in any language of the catalogue.
 
@@ -47,6 +50,8 @@ COLUMNS = [
     "after",
     "share_of_change",
     "evidence",
+    "line",
+    "line_share",
     "message",
     "params",
 ]
@@ -73,6 +78,8 @@ class Finding:
     after: float = NAN
     share: float = NAN
     evidence: str = ""
+    line: int = 0  # the source line it cites (0: none)
+    line_share: float = NAN
 
 
 @dataclass(frozen=True)
@@ -145,6 +152,8 @@ def row(where: Where, f: Finding, role: str, rank: int) -> dict[str, Any]:
         "after": f.after,
         "share_of_change": f.share,
         "evidence": f.evidence,
+        "line": f.line if f.line > 0 else NAN,
+        "line_share": f.line_share,
         "message": message,
         "params": json.dumps(_plain(f.params), ensure_ascii=False, sort_keys=True),
     }

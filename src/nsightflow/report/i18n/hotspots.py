@@ -45,6 +45,17 @@ HOTSPOT_MESSAGES: dict[str, dict[str, str]] = {
         "没有按指令的 warp 采样（profile 时未开启 warp 采样；本版本的 profile 阶段会"
         "采集）。",
     },
+    "hot_drain_note": {
+        "en": "In `{variant}`, {pct:.1f}% of the launch's samples are `drain` after the "
+        "kernel's `EXIT` (line {exit_line}): warps that have exited wait there for "
+        "their global stores to complete. The table counts them to the lines of the "
+        "stores the warps executed on their way to that `EXIT` (line {lines}; split "
+        "by each line's number of global store instructions).",
+        "zh": "`{variant}` 中，该次启动 {pct:.1f}% 的采样是 kernel 执行 `EXIT`（第 "
+        "{exit_line} 行）之后的 `drain`：已退出的 warp 在那里等待其全局存储完成。下表把"
+        "这些采样计入这些 warp 在到达该 `EXIT` 之前执行的存储所在的行（第 {lines} 行；"
+        "按每行的全局存储指令数分摊）。",
+    },
     "hot_no_line": {
         "en": "(no line information)",
         "zh": "（无行号信息）",
@@ -72,4 +83,43 @@ HOTSPOT_MESSAGES: dict[str, dict[str, str]] = {
         "一次）：采样很少的行在不同运行之间可能互换位置；停顿记在等待的那条指令上，"
         "往往是使用加载结果的指令，而不是加载指令本身。",
     },
+    # the line a primary finding cites (report.findings.lines)
+    "with_line": {"en": "{finding} {line}", "zh": "{finding} {line}"},
+    "line_cite": {
+        "en": "**Where:** line {line} of `{variant}` ({code}), its {access}, holds "
+        "{share:.0f}% of the launch's warp-state samples, {reason_share:.0f}% of them "
+        "`{reason}` and {cause_share:.0f}% in this cause's stalls ({stalls}) (named: "
+        ">= {majority:.0f}% of the samples, the cause's access, >= {cause_part:.0f}% "
+        "in its stalls).",
+        "zh": "**位置：**`{variant}` 的第 {line} 行（{code}），即其{access}，占该次启动 "
+        "warp 状态采样的 {share:.0f}%，其中 {reason_share:.0f}% 为 `{reason}`，"
+        "{cause_share:.0f}% 属于该原因的停顿（{stalls}）（指明条件：占采样 >= "
+        "{majority:.0f}%、有该原因所指的访存、且 >= {cause_part:.0f}% 的采样属于其停顿）。",
+    },
+    "line_cite_drain": {
+        "en": "**Where:** line {line} of `{variant}` ({code}), its {access}, holds "
+        "{share:.0f}% of the launch's warp-state samples, {reason_share:.0f}% of them "
+        "`{reason}` and {cause_share:.0f}% in this cause's stalls ({stalls}) (named: "
+        ">= {majority:.0f}% of the samples, the cause's access, >= {cause_part:.0f}% "
+        "in its stalls); "
+        "{pct:.0f}% of the launch's samples are `drain` after the kernel's `EXIT` "
+        "(line {exit_line}), counted to this line: the exited warps wait for its "
+        "global writes to complete.",
+        "zh": "**位置：**`{variant}` 的第 {line} 行（{code}），即其{access}，占该次启动 "
+        "warp 状态采样的 {share:.0f}%，其中 {reason_share:.0f}% 为 `{reason}`，"
+        "{cause_share:.0f}% 属于该原因的停顿（{stalls}）（指明条件：占采样 >= "
+        "{majority:.0f}%、有该原因所指的访存、且 >= {cause_part:.0f}% 的采样属于其停顿）；"
+        "占该次启动采样 {pct:.0f}% 的 `drain` 发生在 kernel 的 `EXIT`（第 {exit_line} "
+        "行）之后，已计入本行：已退出的 warp 在等待本行的全局写入完成。",
+    },
+    "line_no_code": {"en": "code not recorded", "zh": "代码未记录"},
+    "access_and": {"en": "{first} and {second}", "zh": "{first}和{second}"},
+    "access_global_load": {"en": "global load", "zh": "全局加载"},
+    "access_global_store": {"en": "global store", "zh": "全局存储"},
+    "access_global_atomic": {"en": "global atomic", "zh": "全局原子操作"},
+    "access_shared_load": {"en": "shared-memory read", "zh": "共享内存读取"},
+    "access_shared_store": {"en": "shared-memory write", "zh": "共享内存写入"},
+    "access_shared_atomic": {"en": "shared-memory atomic", "zh": "共享内存原子操作"},
+    "access_local": {"en": "local-memory access", "zh": "局部内存访问"},
+    "access_barrier": {"en": "barrier", "zh": "屏障"},
 }

@@ -5,14 +5,17 @@ the builder as ``ctx["hotspots"]`` (a frame) by
 :func:`nsightflow.report.build.write_report`. Tables are at the largest profiled size,
 one per launch of a multi-kernel variant, in launch order. Without the file (an
 analysis older than it) the tables are left out; a profiled variant whose report
-holds no per-instruction samples is said to be not measured.
+holds no per-instruction samples is said to be not measured. Where ``drain`` samples
+at the kernel's exit were counted to the store lines
+(:func:`nsightflow.analysis.hotspots.attribute_drain`), a note above the table says
+how many and from which line (from 1% of the launch's samples).
 """
 
 from typing import Any
 
 import pandas as pd
 
-from nsightflow.analysis.hotspots import launch_lines
+from nsightflow.analysis.hotspots import SAY_DRAIN, launch_lines
 from nsightflow.report.i18n import T
 from nsightflow.report.sections.common import SectionBase, table
 from nsightflow.report.text import code_span
@@ -37,6 +40,26 @@ def code_cell(text: Any, line: int) -> str:
 def reason_cell(row: pd.Series) -> str:
     """The dominant state of a line with its share of the line's samples."""
     return f"{row['top_reason']} {100 * row['top_reason_share']:.0f}%"
+
+
+def drain_note(variant: str, lines: pd.DataFrame) -> list[str]:
+    """The note on exit ``drain`` counted to store lines, for one launch (or none)."""
+    if "attributed_drain" not in lines:
+        return []
+    moved = pd.to_numeric(lines["attributed_drain"], errors="coerce").fillna(0)
+    total = float(lines["samples"].sum())
+    if total <= 0 or moved.sum() < SAY_DRAIN * total:
+        return []
+    to = lines.assign(moved=moved)[moved > 0].sort_values("moved", ascending=False)
+    origin = pd.to_numeric(to["drain_from_line"], errors="coerce").fillna(0)
+    note = T(
+        "hot_drain_note",
+        variant=variant,
+        pct=100 * moved.sum() / total,
+        exit_line=", ".join(str(int(x)) for x in origin.drop_duplicates()),
+        lines=", ".join(str(int(x)) for x in to["line"]),
+    )
+    return ["", note]
 
 
 def _hot_rows(lines: pd.DataFrame) -> list[pd.Series]:
@@ -80,6 +103,7 @@ class HotspotSections(SectionBase):
                 samples = f"{int(lines['samples'].sum()):,}"
                 caption = T("hot_launch", launch=launch, kernel=kernel, samples=samples)
                 out += ["", caption]
+            out += drain_note(base, lines)
             out += ["", table(pd.DataFrame(_one_side(lines)))]
         return [*out, ""]
 
@@ -100,6 +124,8 @@ class HotspotSections(SectionBase):
             left, right = a.get(launch), b.get(launch)
             if len(launches) > 1:
                 out += ["", _pair_caption(launch, left, right)]
+            for variant, side in ((before, left), (after, right)):
+                out += drain_note(variant, side[2]) if side else []
             rows = _side_by_side(before, after, left, right)
             out += ["", table(pd.DataFrame(rows))]
         return out
