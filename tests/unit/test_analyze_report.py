@@ -164,7 +164,7 @@ def test_report_from_recording(recording, tmp_path, family):
         # its primary cause: the barrier the tile needs, with the added instructions
         # next (DRAM bytes did not change: the caches already served the re-reads)
         assert "Primary cause: **Barriers (__syncthreads)**" in smem
-        assert "Also: **Instruction issue (the instruction count)**" in smem
+        assert "Also: **Instruction count**" in smem
         assert "Stall **barrier** rose" in md
         assert "+++ v1_smem.cu" in md and "+    __syncthreads();" in md
     elif family == "sgemm":
