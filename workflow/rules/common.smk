@@ -56,12 +56,16 @@ def variant_headers(wildcards):
     return [str(p) for p in local_includes(Path(variant_source(wildcards)))]
 
 
+def family_files(family, pattern):
+    """`pattern` expanded over every variant of `family`, in the manifest's order."""
+    return [pattern.format(family=family.name, variant=v) for v in family.variants]
+
+
 def variant_files(pattern):
     """Input function: `pattern` expanded over every variant of the wildcard's family."""
 
     def inputs(wildcards):
-        family = FAMILIES[wildcards.family]
-        return [pattern.format(family=family.name, variant=v) for v in family.variants]
+        return family_files(FAMILIES[wildcards.family], pattern)
 
     return inputs
 

@@ -1,6 +1,11 @@
 """
 Parse each variant's Nsight Compute reports into the long metrics table.
 
+Measure mode parses each variant as soon as its profile is written (one job per
+variant). Replay writes a family's profiles in one job, so one job per family parses
+them all in one process (`parse_<family>`): Python, pandas and ncu_report's
+disassembler start once per family instead of once per variant.
+
 REQUIRED INPUTS:
     results/profile/{family}/{variant}/   (n<size>.ncu-rep + profile.json)
 OUTPUTS:
@@ -9,22 +14,53 @@ OUTPUTS:
     results/metrics/{family}/{variant}.source.csv (warp samples per SASS instruction)
 """
 
+PARSED = {
+    "metrics": "results/metrics/{family}/{variant}.csv",
+    "rules": "results/metrics/{family}/{variant}.rules.csv",
+    "source": "results/metrics/{family}/{variant}.source.csv",
+}
 
-rule parse_reports:
-    input:
-        reports="results/profile/{family}/{variant}",
-    output:
-        metrics="results/metrics/{family}/{variant}.csv",
-        rules="results/metrics/{family}/{variant}.rules.csv",
-        source="results/metrics/{family}/{variant}.source.csv",
-    log:
-        "logs/parse/{family}/{variant}.log",
-    benchmark:
-        "benchmarks/parse/{family}/{variant}.tsv"
-    shell:
-        r"""
-        exec &> >(tee {log:q})
-        python -m nsightflow parse {input.reports:q} -o {output.metrics:q} \
-            --rules {output.rules:q} --source {output.source:q} \
-            --family {wildcards.family:q} --keep-going
-        """
+
+if MODE == "measure":
+
+    rule parse_reports:
+        input:
+            reports="results/profile/{family}/{variant}",
+        output:
+            **PARSED,
+        log:
+            "logs/parse/{family}/{variant}.log",
+        benchmark:
+            "benchmarks/parse/{family}/{variant}.tsv"
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            python -m nsightflow parse {input.reports:q} -o {output.metrics:q} \
+                --rules {output.rules:q} --source {output.source:q} \
+                --family {wildcards.family:q} --keep-going
+            """
+
+
+if MODE == "replay":
+    for _family in FAMILIES.values():
+
+        rule:
+            name:
+                f"parse_{_family.name}"
+            input:
+                reports=family_files(_family, "results/profile/{family}/{variant}"),
+            output:
+                **{kind: family_files(_family, path) for kind, path in PARSED.items()},
+            log:
+                f"logs/parse/{_family.name}.log",
+            benchmark:
+                f"benchmarks/parse/{_family.name}.tsv"
+            params:
+                family=_family.name,
+            shell:
+                r"""
+                exec &> >(tee {log:q})
+                python -m nsightflow parse {input.reports:q} -o {output.metrics:q} \
+                    --rules {output.rules:q} --source {output.source:q} \
+                    --family {params.family:q} --keep-going
+                """
