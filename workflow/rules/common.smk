@@ -61,6 +61,25 @@ def family_files(family, pattern):
     return [pattern.format(family=family.name, variant=v) for v in family.variants]
 
 
+def input_folder(name):
+    """Param function: the folder holding the rule's input `name` (its first file).
+
+    For stages that read a folder of fixed-named files another stage wrote (the
+    analysis tables, the figures): the folder comes from the rule's declared inputs."""
+    return lambda wildcards, input: str(Path(_first(input, name)).parent)
+
+
+def output_folder(name):
+    """Param function: the folder of the rule's output `name` (its first file), for
+    stages that write many fixed-named files there (analysis tables, figures)."""
+    return lambda wildcards, output: str(Path(_first(output, name)).parent)
+
+
+def _first(files, name):
+    value = getattr(files, name)
+    return value if isinstance(value, str) else value[0]
+
+
 def variant_files(pattern):
     """Input function: `pattern` expanded over every variant of the wildcard's family."""
 
@@ -91,6 +110,43 @@ def timeline_inputs(kind):
         "summary": "results/analysis/{family}/timeline_summary.csv",
         "figure": "results/report/{family}/figures/timeline.png",
     }[kind]
+
+
+# The analyze job's timeline part (timeline.smk), when the timeline is switched on.
+TIMELINE_INPUTS = (
+    {
+        "timeline_records": variant_files("results/timeline/{family}/{variant}.json"),
+        "timeline_tables": variant_files("results/timeline/{family}/{variant}.csv"),
+    }
+    if is_activated("timeline")
+    else {}
+)
+TIMELINE_OUTPUTS = (
+    {
+        "timeline": "results/analysis/{family}/timeline.csv",
+        "timeline_summary": "results/analysis/{family}/timeline_summary.csv",
+        "timeline_figure": "results/report/{family}/figures/timeline.png",
+        "timeline_svg": "results/report/{family}/figures/timeline.svg",
+    }
+    if is_activated("timeline")
+    else {}
+)
+
+
+def timeline_stages(wildcards, input, output):
+    """Param function: the timeline stages chained after the analyze job's own
+    (`--then timeline-analyze ... --then timeline-plot ...`), or nothing."""
+    if not is_activated("timeline"):
+        return ""
+    folder = str(Path(output.timeline).parent)
+    return shlex.join(
+        [
+            *("--then", "timeline-analyze", "--records", *input.timeline_records),
+            *("--tables", *input.timeline_tables, "--out-dir", folder),
+            *("--then", "timeline-plot", "--analysis-dir", folder),
+            *("--family", wildcards.family, "--out", output.timeline_figure),
+        ]
+    )
 
 
 def family_sources(family):
