@@ -25,7 +25,8 @@ def test_switched_off_timeline_has_no_jobs(workdir):
     assert proc.returncode == 0, proc.stderr
     counts = jobs(proc)
     assert not set(counts) & {*TIMELINE_RULES, "choose_timeline_backend"}
-    assert "timeline" not in proc.stdout.split("Job stats:")[0]
+    assert counts["analyze_family"] == n_families()
+    assert "timeline-analyze" not in proc.stdout and "timeline-plot" not in proc.stdout
 
 
 def test_replayed_report_shows_the_timeline_figure_and_transfer_table(workdir):
