@@ -24,6 +24,7 @@ include: "workflow/rules/report.smk"
 
 onstart:
     archive_measurements()
+    drop_local_job_rate_limit()
 
 
 rule all:

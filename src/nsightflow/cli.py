@@ -4,6 +4,10 @@ Each stage module in :mod:`nsightflow.stages` adds its subcommand
 (``register_parser``) and runs it (``run``). :func:`main` is the one error boundary:
 expected failures print ``ERROR: ...`` and exit 2; anything else prints a traceback and
 says it is a bug.
+
+``nsightflow A ... --then B ...`` runs stage A, then, if it succeeded, stage B, in one
+process: a workflow rule whose second stage reads only the first's outputs saves a
+Python start-up and the imports both share (pandas, matplotlib).
 """
 
 import argparse
@@ -58,10 +62,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+THEN = "--then"  # separates the stages of one process (module docstring)
+
+
+def split_stages(argv: list[str]) -> list[list[str]]:
+    """The argument lists of the stages ``argv`` chains with ``--then``."""
+    stages: list[list[str]] = [[]]
+    for arg in argv:
+        if arg == THEN:
+            stages.append([])
+        else:
+            stages[-1].append(arg)
+    return stages
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run one subcommand; map errors to exit codes."""
+    """Run one subcommand, or several chained with ``--then``; map errors to codes.
+
+    Every stage's arguments are checked before the first runs; a failing stage stops
+    the chain with its exit status.
+    """
     faulthandler.enable()  # a crash inside a native module (ncu_report) names its frame
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    stages = split_stages(sys.argv[1:] if argv is None else argv)
+    if len(stages) > 1 and any(not stage for stage in stages):
+        parser.error(f"{THEN} needs a stage on each side")
+    for args in [parser.parse_args(stage) for stage in stages]:
+        code = run_stage(args)
+        if code != 0:
+            return code
+    return 0
+
+
+def run_stage(args: argparse.Namespace) -> int:
+    """Run one parsed subcommand inside the error boundary."""
     handler: Handler = args.handler
     try:
         return handler(args)

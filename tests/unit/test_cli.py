@@ -172,3 +172,38 @@ def test_an_addition_of_profiles_alone_names_their_gpu_and_families(
     assert added["families"] == ["sgemm"]
     assert added["gpu"] == meta["provenance"]["gpu"] == "NVIDIA H200"
     assert added["date"] == meta["provenance"]["date"]
+
+
+def test_stages_chained_with_then_run_in_order_in_one_process(recording, tmp_path):
+    first, second = tmp_path / "a.csv", tmp_path / "b.csv"
+    ceilings = str(recording / "ceilings.json")
+    proc = _run(
+        *("ceilings-table", ceilings, "-o", str(first)),
+        *("--then", "ceilings-table", ceilings, "-o", str(second)),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        first.read_text() == second.read_text() and "NVIDIA H200" in first.read_text()
+    )
+
+
+def test_a_failing_stage_stops_the_chain(tmp_path):
+    second = tmp_path / "b.csv"
+    proc = _run(
+        *("ceilings-table", str(tmp_path / "absent.json"), "-o", str(tmp_path / "a")),
+        *("--then", "ceilings-table", str(tmp_path / "absent.json"), "-o", str(second)),
+    )
+    assert proc.returncode == 2 and proc.stderr.count("ERROR: ") == 1, proc.stderr
+    assert "absent.json" in proc.stderr and not second.exists()
+
+
+def test_every_chained_stage_is_checked_before_the_first_runs(recording, tmp_path):
+    first = tmp_path / "a.csv"
+    proc = _run(
+        *("ceilings-table", str(recording / "ceilings.json"), "-o", str(first)),
+        *("--then", "ceilings-table", "--no-such-option"),
+    )
+    assert proc.returncode == 2 and "ceilings-table: error:" in proc.stderr
+    assert not first.exists()
+    empty = _run("ceilings-table", str(first), "-o", str(first), "--then")
+    assert empty.returncode == 2 and "--then needs a stage on each side" in empty.stderr

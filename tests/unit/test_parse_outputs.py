@@ -115,3 +115,66 @@ def test_the_count_is_of_launches_not_launch_numbers(report, tmp_path, capfd):
     code, out, err = _parse(capfd, report, "-o", tmp_path / "m.csv")
     assert code == 0, err
     assert "from 2 launches ->" in out
+
+
+def _variant_copy(recording, tmp_path: Path, variant: str) -> Path:
+    folder = tmp_path / "profile" / variant
+    shutil.copytree(recording / "profile/jacobi2d" / variant, folder)
+    return folder
+
+
+def test_one_output_set_per_report_argument(recording, tmp_path, capfd):
+    """The replay's per-family parse: each folder into its own three tables, the
+    same bytes as parsing that folder alone."""
+    import pandas as pd
+
+    variants = ("v0_naive", "v1_smem")
+    folders = [_variant_copy(recording, tmp_path, v) for v in variants]
+    outs = {
+        kind: [tmp_path / f"{v}{suffix}" for v in variants]
+        for kind, suffix in (
+            ("-o", ".csv"),
+            ("--rules", ".rules.csv"),
+            ("--source", ".source.csv"),
+        )
+    }
+    args = [a for kind, paths in outs.items() for a in (kind, *paths)]
+    code, out, err = _parse(capfd, *folders, *args, "--family", "jacobi2d")
+    assert code == 0, err
+    assert out.count(" metric values from ") == 2
+    for i, variant in enumerate(variants):
+        for kind in outs:
+            table = pd.read_csv(outs[kind][i])
+            assert len(table) > 0 and set(table["variant"]) == {variant}, kind
+        alone = tmp_path / "alone"
+        alone.mkdir(exist_ok=True)
+        single = [
+            alone / f"{variant}{s}" for s in (".csv", ".rules.csv", ".source.csv")
+        ]
+        code, _, err = _parse(
+            capfd,
+            folders[i],
+            *("-o", single[0], "--rules", single[1], "--source", single[2]),
+            *("--family", "jacobi2d"),
+        )
+        assert code == 0, err
+        for kind, path in zip(outs, single, strict=True):
+            assert outs[kind][i].read_bytes() == path.read_bytes(), (variant, kind)
+
+
+@pytest.mark.parametrize(
+    ("outputs", "rules", "message"),
+    [
+        (3, 0, "3 outputs (-o) for 2 report arguments"),
+        (2, 1, "1 --rules tables for 2 outputs (-o)"),
+    ],
+)
+def test_output_counts_that_do_not_match_are_refused(
+    recording, tmp_path, capfd, outputs, rules, message
+):
+    folders = [_variant_copy(recording, tmp_path, v) for v in ("v0_naive", "v1_smem")]
+    out = [tmp_path / f"m{i}.csv" for i in range(outputs)]
+    rule_args = ["--rules", *(tmp_path / f"r{i}.csv" for i in range(rules))]
+    code, _, err = _parse(capfd, *folders, "-o", *out, *(rule_args if rules else []))
+    assert code == 2 and err.startswith("ERROR: parse: ") and message in err, err
+    assert not any(tmp_path.glob("*.csv"))

@@ -5,24 +5,28 @@ import re
 import pandas as pd
 from test_workflow import jobs, n_families, n_variants, snakemake
 
-TIMELINE_RULES = ("timeline_variant", "analyze_timeline", "plot_timeline")
+TIMELINE_RULES = ("timeline_variant",)
 
 
 def test_measure_dry_run_chooses_the_backend_once_and_traces_every_variant(workdir):
-    proc = snakemake(workdir, "-n", mode="measure")
+    proc = snakemake(workdir, "-n", "-p", mode="measure")
     assert proc.returncode == 0, proc.stderr
     counts = jobs(proc)
     assert counts["choose_timeline_backend"] == 1
     assert counts["timeline_variant"] == n_variants()
-    assert counts["analyze_timeline"] == counts["plot_timeline"] == n_families()
+    # the family's timeline tables and figure: stages chained in its analyze job
+    assert counts["analyze_family"] == n_families()
+    assert proc.stdout.count("--then timeline-analyze --records") == n_families()
 
 
 def test_switched_off_timeline_has_no_jobs(workdir):
     (workdir / "off.yaml").write_text("timeline:\n  enabled: false\n")
-    proc = snakemake(workdir, "-n", "--configfile", "off.yaml", mode="measure")
+    proc = snakemake(workdir, "-n", "-p", "--configfile", "off.yaml", mode="measure")
     assert proc.returncode == 0, proc.stderr
     counts = jobs(proc)
     assert not set(counts) & {*TIMELINE_RULES, "choose_timeline_backend"}
+    assert counts["analyze_family"] == n_families()
+    assert "timeline-analyze" not in proc.stdout and "timeline-plot" not in proc.stdout
 
 
 def test_replayed_report_shows_the_timeline_figure_and_transfer_table(workdir):

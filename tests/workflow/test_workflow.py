@@ -83,8 +83,7 @@ def test_dry_run_default_config_measure(workdir):
     assert jobs(proc) == {
         "compile_sweep": sv,
         "sweep_variant": sv,
-        "analyze_sweep": sf,
-        "plot_sweep": sf,
+        "sweep_family": sf,
         **{
             rule: v
             for rule in (
@@ -101,12 +100,8 @@ def test_dry_run_default_config_measure(workdir):
             for rule in (
                 "profile_family",  # the variants of a family in one ncu process
                 "analyze_family",
-                "plot_family",
-                "summarize_family",
                 "report_family",
                 "render_pdf",
-                "analyze_timeline",
-                "plot_timeline",
             )
         },
         "choose_timeline_backend": 1,
@@ -153,7 +148,7 @@ def test_swept_variants_compile_their_best_and_the_switch_turns_sweeps_off(workd
     (workdir / "off.yaml").write_text("families: [jacobi2d]\nsweep: {enabled: false}\n")
     off = snakemake(workdir, "-n", "--configfile", "off.yaml", mode="measure")
     assert off.returncode == 0, off.stderr
-    assert not {"compile_sweep", "sweep_variant", "analyze_sweep"} & set(jobs(off))
+    assert not {"compile_sweep", "sweep_variant", "sweep_family"} & set(jobs(off))
 
 
 def test_dry_run_test_config(workdir):
@@ -220,14 +215,9 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(
     )
     assert jobs(snakemake(workdir, "-n", *PINNED)) == {
         "replay_jacobi2d": 1,
-        "parse_reports": 6,  # the family's profile folders are copied again
-        "analyze_sweep": 1,  # and its sweep records
-        "plot_sweep": 1,
-        "analyze_timeline": 1,
-        "plot_timeline": 1,
-        "analyze_family": 1,
-        "plot_family": 1,
-        "summarize_family": 1,
+        "parse_jacobi2d": 1,  # the family's profile folders are copied again
+        "sweep_family": 1,  # and its sweep records
+        "analyze_family": 1,  # tables, summary, figures and the timeline's
         "report_family": 1,
         "render_pdf": 1,
         "report_index": 1,
@@ -309,11 +299,7 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
         "sanitize_variant": 1,
         "parse_reports": n_variants("jacobi2d"),
         "timeline_variant": 1,
-        "analyze_timeline": 1,
-        "plot_timeline": 1,
         "analyze_family": 1,
-        "plot_family": 1,
-        "summarize_family": 1,
         "report_family": 1,
         "render_pdf": 1,
         "report_index": 1,

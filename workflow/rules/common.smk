@@ -61,12 +61,35 @@ def variant_names(wildcards):
     return " ".join(FAMILIES[wildcards.family].variants)
 
 
+def family_files(family, pattern):
+    """`pattern` expanded over every variant of `family`, in the manifest's order."""
+    return [pattern.format(family=family.name, variant=v) for v in family.variants]
+
+
+def input_folder(name):
+    """Param function: the folder holding the rule's input `name` (its first file).
+
+    For stages that read a folder of fixed-named files another stage wrote (the
+    analysis tables, the figures): the folder comes from the rule's declared inputs."""
+    return lambda wildcards, input: str(Path(_first(input, name)).parent)
+
+
+def output_folder(name):
+    """Param function: the folder of the rule's output `name` (its first file), for
+    stages that write many fixed-named files there (analysis tables, figures)."""
+    return lambda wildcards, output: str(Path(_first(output, name)).parent)
+
+
+def _first(files, name):
+    value = getattr(files, name)
+    return value if isinstance(value, str) else value[0]
+
+
 def variant_files(pattern):
     """Input function: `pattern` expanded over every variant of the wildcard's family."""
 
     def inputs(wildcards):
-        family = FAMILIES[wildcards.family]
-        return [pattern.format(family=family.name, variant=v) for v in family.variants]
+        return family_files(FAMILIES[wildcards.family], pattern)
 
     return inputs
 
@@ -94,6 +117,43 @@ def timeline_inputs(kind):
         "summary": "results/analysis/{family}/timeline_summary.csv",
         "figure": "results/report/{family}/figures/timeline.png",
     }[kind]
+
+
+# The analyze job's timeline part (timeline.smk), when the timeline is switched on.
+TIMELINE_INPUTS = (
+    {
+        "timeline_records": variant_files("results/timeline/{family}/{variant}.json"),
+        "timeline_tables": variant_files("results/timeline/{family}/{variant}.csv"),
+    }
+    if is_activated("timeline")
+    else {}
+)
+TIMELINE_OUTPUTS = (
+    {
+        "timeline": "results/analysis/{family}/timeline.csv",
+        "timeline_summary": "results/analysis/{family}/timeline_summary.csv",
+        "timeline_figure": "results/report/{family}/figures/timeline.png",
+        "timeline_svg": "results/report/{family}/figures/timeline.svg",
+    }
+    if is_activated("timeline")
+    else {}
+)
+
+
+def timeline_stages(wildcards, input, output):
+    """Param function: the timeline stages chained after the analyze job's own
+    (`--then timeline-analyze ... --then timeline-plot ...`), or nothing."""
+    if not is_activated("timeline"):
+        return ""
+    folder = str(Path(output.timeline).parent)
+    return shlex.join(
+        [
+            *("--then", "timeline-analyze", "--records", *input.timeline_records),
+            *("--tables", *input.timeline_tables, "--out-dir", folder),
+            *("--then", "timeline-plot", "--analysis-dir", folder),
+            *("--family", wildcards.family, "--out", output.timeline_figure),
+        ]
+    )
 
 
 def family_sources(family):
@@ -155,6 +215,22 @@ def archive_measurements():
     folder = archive(Path("results"))
     if folder is not None:
         logger.info(f"nsightflow: previous measurements kept in {folder}")
+
+
+def drop_local_job_rate_limit():
+    """Local runs: no jobs-per-timespan limit. Called from `onstart:`.
+
+    Snakemake 9 sets one by default (`--max-jobs-per-timespan 100/1s`), and with it
+    each scheduling pass that leaves a ready job waiting starts a 1 s timer for another
+    pass; every finished job starts another chain of them (snakemake PR 3744), and each
+    pass stats every input of every ready job. A replay of the eight families at 80
+    jobs made ~4,000 passes and 1.5 million stat calls: 9.4 s of Snakemake's own CPU
+    (3.7 s without the limit) on 2 cores. A local run submits nothing that needs a
+    rate limit; a cluster executor (profiles/slurm) keeps its limit. A no-op where
+    Snakemake's scheduler lacks the attribute."""
+    scheduler = getattr(workflow, "scheduler", None)
+    if workflow.local_exec and getattr(scheduler, "job_rate_limiter", None):
+        scheduler.job_rate_limiter = None
 
 
 # File stems per language (report.md, report.zh.md; index.html, index.zh.html).

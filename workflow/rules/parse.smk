@@ -1,6 +1,11 @@
 """
 Parse each variant's Nsight Compute reports into the long metrics table.
 
+Measure mode parses each variant as soon as its profile is written (one job per
+variant). Replay writes a family's profiles in one job, so one job per family parses
+them all in one process (`parse_<family>`): Python, pandas and ncu_report's
+disassembler start once per family instead of once per variant.
+
 REQUIRED INPUTS:
     results/profile/{family}/   (<variant>/profile.json and the reports it names)
 OUTPUTS:
@@ -9,24 +14,56 @@ OUTPUTS:
     results/metrics/{family}/{variant}.source.csv (warp samples per SASS instruction)
 """
 
+PARSED = {
+    "metrics": "results/metrics/{family}/{variant}.csv",
+    "rules": "results/metrics/{family}/{variant}.rules.csv",
+    "source": "results/metrics/{family}/{variant}.source.csv",
+}
 
-rule parse_reports:
-    input:
-        profiled="results/profile/{family}",
-    output:
-        metrics="results/metrics/{family}/{variant}.csv",
-        rules="results/metrics/{family}/{variant}.rules.csv",
-        source="results/metrics/{family}/{variant}.source.csv",
-    log:
-        "logs/parse/{family}/{variant}.log",
-    benchmark:
-        "benchmarks/parse/{family}/{variant}.tsv"
-    params:
-        folder="results/profile/{family}/{variant}",
-    shell:
-        r"""
-        exec &> >(tee {log:q})
-        python -m nsightflow parse {params.folder:q} -o {output.metrics:q} \
-            --rules {output.rules:q} --source {output.source:q} \
-            --family {wildcards.family:q} --keep-going
-        """
+
+if MODE == "measure":
+
+    rule parse_reports:
+        input:
+            profiled="results/profile/{family}",
+        output:
+            **PARSED,
+        log:
+            "logs/parse/{family}/{variant}.log",
+        benchmark:
+            "benchmarks/parse/{family}/{variant}.tsv"
+        params:
+            folder="results/profile/{family}/{variant}",
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            python -m nsightflow parse {params.folder:q} -o {output.metrics:q} \
+                --rules {output.rules:q} --source {output.source:q} \
+                --family {wildcards.family:q} --keep-going
+            """
+
+
+if MODE == "replay":
+    for _family in FAMILIES.values():
+
+        rule:
+            name:
+                f"parse_{_family.name}"
+            input:
+                profiled=f"results/profile/{_family.name}",
+            output:
+                **{kind: family_files(_family, path) for kind, path in PARSED.items()},
+            log:
+                f"logs/parse/{_family.name}.log",
+            benchmark:
+                f"benchmarks/parse/{_family.name}.tsv"
+            params:
+                family=_family.name,
+                folders=family_files(_family, "results/profile/{family}/{variant}"),
+            shell:
+                r"""
+                exec &> >(tee {log:q})
+                python -m nsightflow parse {params.folders:q} -o {output.metrics:q} \
+                    --rules {output.rules:q} --source {output.source:q} \
+                    --family {params.family:q} --keep-going
+                """

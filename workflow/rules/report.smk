@@ -14,11 +14,21 @@ OUTPUTS:
 
 Each language has its own files ({report} is `report` or `report.zh`, {index} likewise),
 so the reports in both languages coexist and building one never re-runs the other.
+The analyze job also writes summary.csv (the same in every language; a column subset
+of analysis.csv). Stages that read or write a folder of fixed-named files (the analysis
+tables, the figures, whose step figures are named from the manifest) get that folder
+from the rule's declared inputs or outputs (input_folder, output_folder).
 """
 
 
+# One job, one process per family: the analysis tables and summary.csv, then the
+# figures (cli: --then), which read only those tables; with the timeline switched on,
+# its tables and figure too. A variant's edit changes the family's tables, so every
+# figure is redone either way; one process pays Python's, pandas' and matplotlib's
+# start-up once.
 rule analyze_family:
     input:
+        **TIMELINE_INPUTS,
         manifest=f"{KERNELS}/{{family}}/family.yaml",
         resources=variant_files("results/build/{family}/{variant}.resources.json"),
         verify=variant_files("results/verify/{family}/{variant}.json"),
@@ -30,18 +40,26 @@ rule analyze_family:
         sanitize=sanitize_inputs,
         ceilings="results/ceilings.json",
     output:
+        **TIMELINE_OUTPUTS,
         analysis="results/analysis/{family}/analysis.csv",
         stalls="results/analysis/{family}/stalls.csv",
         rules="results/analysis/{family}/rules.csv",
         hotspots="results/analysis/{family}/hotspots.csv",
         context="results/analysis/{family}/context.json",
         findings="results/analysis/{family}/findings.csv",
+        summary="results/report/{family}/summary.csv",
+        figures=expand("results/report/{{family}}/figures/{name}", name=FIGURE_FILES),
+        # the figures of the family's steps are named from its manifest
+        steps=directory(f"results/report/{{family}}/figures/{STEP_DIR}"),
     log:
         "logs/analyze/{family}.log",
     benchmark:
         "benchmarks/analyze/{family}.tsv"
     params:
         kernels=KERNELS,
+        analysis_dir=output_folder("analysis"),
+        figures_dir=output_folder("figures"),
+        timeline=timeline_stages,
     shell:
         r"""
         exec &> >(tee {log:q})
@@ -51,41 +69,10 @@ rule analyze_family:
             --metrics {input.metrics:q} --rules {input.rules:q} \
             --profiles {input.profiles:q} --sanitize {input.sanitize:q} \
             --source {input.source:q} \
-            --ceilings {input.ceilings:q} --out-dir results/analysis/{wildcards.family:q}
-        """
-
-
-rule plot_family:
-    input:
-        analysis="results/analysis/{family}/analysis.csv",
-        stalls="results/analysis/{family}/stalls.csv",
-        context="results/analysis/{family}/context.json",
-    output:
-        figures=expand("results/report/{{family}}/figures/{name}", name=FIGURE_FILES),
-        steps=directory(f"results/report/{{family}}/figures/{STEP_DIR}"),
-    log:
-        "logs/plot/{family}.log",
-    shell:
-        r"""
-        exec &> >(tee {log:q})
-        python -m nsightflow plot --analysis-dir results/analysis/{wildcards.family:q} \
-            --out-dir results/report/{wildcards.family:q}/figures
-        """
-
-
-rule summarize_family:
-    input:
-        analysis="results/analysis/{family}/analysis.csv",
-    output:
-        summary="results/report/{family}/summary.csv",
-    log:
-        "logs/report/{family}/summary.log",
-    shell:
-        r"""
-        exec &> >(tee {log:q})
-        python -m nsightflow report --analysis-dir results/analysis/{wildcards.family:q} \
-            --figures-dir results/report/{wildcards.family:q}/figures \
-            --out-dir results/report/{wildcards.family:q} --only summary
+            --ceilings {input.ceilings:q} --out-dir {params.analysis_dir:q} \
+            --summary {output.summary:q} \
+            --then plot --analysis-dir {params.analysis_dir:q} \
+            --out-dir {params.figures_dir:q} {params.timeline}
         """
 
 
@@ -97,8 +84,8 @@ rule report_family:
         hotspots="results/analysis/{family}/hotspots.csv",
         context="results/analysis/{family}/context.json",
         findings="results/analysis/{family}/findings.csv",
-        figures=rules.plot_family.output.figures,
-        steps=rules.plot_family.output.steps,
+        figures=rules.analyze_family.output.figures,
+        steps=rules.analyze_family.output.steps,
         timeline=timeline_inputs("summary"),
         timeline_figure=timeline_inputs("figure"),
         sweep=sweep_inputs("summary"),
@@ -113,13 +100,16 @@ rule report_family:
         report=REPORT_STEMS,
     params:
         language=report_language,
+        analysis_dir=input_folder("analysis"),
+        figures_dir=input_folder("figures"),
+        out_dir=output_folder("md"),
     shell:
         r"""
         exec &> >(tee {log:q})
-        python -m nsightflow report --analysis-dir results/analysis/{wildcards.family:q} \
-            --figures-dir results/report/{wildcards.family:q}/figures \
-            --out-dir results/report/{wildcards.family:q} --language {params.language:q} \
-            --timeline {input.timeline:q} --sweep {input.sweep:q} --only report
+        python -m nsightflow report --analysis-dir {params.analysis_dir:q} \
+            --figures-dir {params.figures_dir:q} --out-dir {params.out_dir:q} \
+            --language {params.language:q} --timeline {input.timeline:q} \
+            --sweep {input.sweep:q} --only report
         """
 
 
@@ -172,9 +162,10 @@ rule report_index:
     params:
         families=list(FAMILIES),
         language=report_language,
+        report_dir=output_folder("html"),
     shell:
         r"""
         exec &> >(tee {log:q})
-        python -m nsightflow index --report-dir results/report \
+        python -m nsightflow index --report-dir {params.report_dir:q} \
             --families {params.families:q} --language {params.language:q}
         """

@@ -87,39 +87,27 @@ if is_activated("sweep") and MODE == "measure":
 
 if is_activated("sweep"):
 
-    rule analyze_sweep:
+    # One job, one process: the heatmaps read only the tables (cli: --then).
+    rule sweep_family:
         input:
             manifest=f"{KERNELS}/{{family}}/family.yaml",
             records=swept_files("results/sweep/{family}/{variant}.json"),
         output:
             table="results/analysis/{family}/sweep.csv",
             summary="results/analysis/{family}/sweep_summary.csv",
+            figures=directory("results/report/{family}/figures/sweep"),
         log:
-            "logs/analyze/{family}.sweep.log",
+            "logs/sweep/{family}.log",
         params:
             kernels=KERNELS,
+            analysis_dir=output_folder("table"),
+            variants=swept_names,
         shell:
             r"""
             exec &> >(tee {log:q})
             python -m nsightflow sweep-analyze --kernels-dir {params.kernels:q} \
                 --family {wildcards.family:q} --records {input.records:q} \
-                --out-dir results/analysis/{wildcards.family:q}
-            """
-
-    rule plot_sweep:
-        input:
-            table="results/analysis/{family}/sweep.csv",
-            summary="results/analysis/{family}/sweep_summary.csv",
-        output:
-            figures=directory("results/report/{family}/figures/sweep"),
-        log:
-            "logs/plot/{family}.sweep.log",
-        params:
-            variants=swept_names,
-        shell:
-            r"""
-            exec &> >(tee {log:q})
-            python -m nsightflow sweep-plot \
-                --analysis-dir results/analysis/{wildcards.family:q} \
+                --out-dir {params.analysis_dir:q} \
+                --then sweep-plot --analysis-dir {params.analysis_dir:q} \
                 --out-dir {output.figures:q} --variants {params.variants}
             """

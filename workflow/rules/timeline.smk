@@ -3,15 +3,17 @@ Timeline: every copy and kernel of the sequence a program runs (allocate, copy i
 launch, copy out), per variant, recorded with Nsight Systems where it can write
 reports, else with CUPTI (chosen once per run by choose_timeline_backend, which says
 why). Replay copies the recorded timelines; a variant the recording lacks becomes a
-`not_recorded` record. Switched by config `timeline.enabled`.
+`not_recorded` record. Switched by config `timeline.enabled`. The family's timeline
+tables and figure are written by its analyze job (report.smk: timeline-analyze and
+timeline-plot chained after analyze and plot, in one process).
 
 REQUIRED INPUTS:
     results/build/{family}/{variant}.cubin, results/verify/{family}/{variant}.json
 OUTPUTS:
     results/timeline/backend.json                       (measure mode)
     results/timeline/{family}/{variant}.json + .csv     (record, tidy table)
-    results/analysis/{family}/timeline.csv, timeline_summary.csv
-    results/report/{family}/figures/timeline.png
+    results/analysis/{family}/timeline.csv, timeline_summary.csv   (analyze_family)
+    results/report/{family}/figures/timeline.png + .svg             (analyze_family)
 """
 
 TIMELINE = config["timeline"]
@@ -63,40 +65,4 @@ if is_activated("timeline") and MODE == "measure":
                 --backend-choice {input.choice:q} --backend {params.t[backend]} \
                 --sizes {params.sizes} --timeout-s {params.t[timeout_s]} \
                 --seed {params.seed} --out {output.record:q} --table {output.table:q}
-            """
-
-
-if is_activated("timeline"):
-
-    rule analyze_timeline:
-        input:
-            records=variant_files("results/timeline/{family}/{variant}.json"),
-            tables=variant_files("results/timeline/{family}/{variant}.csv"),
-        output:
-            table="results/analysis/{family}/timeline.csv",
-            summary="results/analysis/{family}/timeline_summary.csv",
-        log:
-            "logs/analyze/{family}.timeline.log",
-        shell:
-            r"""
-            exec &> >(tee {log:q})
-            python -m nsightflow timeline-analyze --records {input.records:q} \
-                --tables {input.tables:q} --out-dir results/analysis/{wildcards.family:q}
-            """
-
-    rule plot_timeline:
-        input:
-            table="results/analysis/{family}/timeline.csv",
-            summary="results/analysis/{family}/timeline_summary.csv",
-        output:
-            figure="results/report/{family}/figures/timeline.png",
-            svg="results/report/{family}/figures/timeline.svg",
-        log:
-            "logs/plot/{family}.timeline.log",
-        shell:
-            r"""
-            exec &> >(tee {log:q})
-            python -m nsightflow timeline-plot \
-                --analysis-dir results/analysis/{wildcards.family:q} \
-                --family {wildcards.family:q} --out {output.figure:q}
             """

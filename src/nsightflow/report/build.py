@@ -20,42 +20,26 @@ from nsightflow.report.i18n import DEFAULT_LANGUAGE
 from nsightflow.report.index import index_page
 from nsightflow.report.paths import index_stem, report_stem
 from nsightflow.report.sections.family import ReportBuilder
+from nsightflow.report.summary import (
+    SUMMARY_COLUMNS,
+    summary_frame,
+    write_csv,
+    write_summary_csv,
+)
 
-SUMMARY_COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "status",
-    "time_median_us",
-    "time_iqr_us",
-    "speedup_vs_baseline",
-    "speedup_vs_previous",
-    "gbps",
-    "gflops",
-    "pct_of_copy_bw",
-    "pct_of_fp32_peak",
-    "input",
-    "regime",
-    "regime_ceiling",
-    "regime_ceiling_pct",
+__all__ = [
+    "SUMMARY_COLUMNS",
+    "summary_frame",
+    "write_index",
+    "write_report",
+    "write_summary",
 ]
-
-
-def summary_frame(analysis: pd.DataFrame) -> pd.DataFrame:
-    """``summary.csv``: one row per variant and size, the columns ARCHITECTURE names."""
-    return analysis.reindex(columns=SUMMARY_COLUMNS)
-
-
-def _write_csv(frame: pd.DataFrame, path: Path) -> None:
-    # 10 significant digits: identical files from the same data on any platform.
-    frame.to_csv(path, index=False, float_format="%.10g")
 
 
 def write_summary(analysis_dir: Path, out_dir: Path) -> None:
     """Write ``summary.csv`` of one family (the same in every language)."""
-    analysis = pd.read_csv(analysis_dir / "analysis.csv")
     out_dir.mkdir(parents=True, exist_ok=True)
-    _write_csv(summary_frame(analysis), out_dir / "summary.csv")
+    write_summary_csv(analysis_dir / "analysis.csv", out_dir / "summary.csv")
 
 
 def write_report(
@@ -112,7 +96,7 @@ def write_report(
     (out_dir / f"{stem}.md").write_text(text)
     write_page(text, ctx, out_dir, language)
     if summary:
-        _write_csv(summary_frame(analysis), out_dir / "summary.csv")
+        write_csv(summary_frame(analysis), out_dir / "summary.csv")
 
 
 def _context(

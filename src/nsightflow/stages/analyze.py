@@ -21,7 +21,18 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     ):
         p.add_argument(f"--{name}", type=Path, nargs="*", default=[])
     p.add_argument("--ceilings", type=Path)
-    p.add_argument("--out-dir", type=Path, required=True)
+    p.add_argument(
+        "--out-dir",
+        type=Path,
+        required=True,
+        help="folder of the analysis tables (analysis.csv, stalls.csv, rules.csv, "
+        "hotspots.csv, context.json, findings.csv), which plot and report read",
+    )
+    p.add_argument(
+        "--summary",
+        type=Path,
+        help="also write the family's summary.csv (analysis.csv's headline columns)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -42,4 +53,8 @@ def run(args: argparse.Namespace) -> int:
         args.source,
     )
     write_analysis(inputs, args.out_dir)
+    if args.summary:
+        from nsightflow.report.summary import write_summary_csv
+
+        write_summary_csv(args.out_dir / "analysis.csv", args.summary)
     return 0

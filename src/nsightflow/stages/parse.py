@@ -1,8 +1,26 @@
-"""``nsightflow parse``: .ncu-rep / ncu raw CSV -> long metrics table."""
+"""``nsightflow parse``: .ncu-rep / ncu raw CSV -> long metrics table.
+
+One output (``-o FILE``) holds every report given. Several outputs, one per report
+argument (``parse A B -o a.csv b.csv --rules ... --source ...``), parse each argument
+into its own tables in one process: the workflow's replay parses a family's variants
+that way, paying the start-up (pandas, ncu_report's disassembler) once per family.
+"""
 
 import argparse
 import sys
 from pathlib import Path
+from typing import NamedTuple
+
+from nsightflow.errors import StageInputError
+
+
+class Job(NamedTuple):
+    """One output set: the reports it reads and the tables it writes."""
+
+    reports: list[Path]
+    output: Path
+    rules: Path | None
+    source: Path | None
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -10,13 +28,26 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p = sub.add_parser("parse", help=".ncu-rep / ncu raw CSV -> long metrics table")
     p.add_argument("reports", type=Path, nargs="+", help="files or folders")
     p.add_argument(
-        "-o", "--output", type=Path, required=True, help=".csv or .parquet (pyarrow)"
+        "-o",
+        "--output",
+        type=Path,
+        nargs="+",
+        required=True,
+        help=".csv or .parquet (pyarrow): one table of every report, or one per "
+        "report argument, in their order",
     )
-    p.add_argument("--rules", type=Path, help="also write ncu rule results here")
+    p.add_argument(
+        "--rules",
+        type=Path,
+        nargs="+",
+        help="also write ncu rule results here (as many as --output)",
+    )
     p.add_argument(
         "--source",
         type=Path,
-        help="also write the per-instruction warp samples (with source lines) here",
+        nargs="+",
+        help="also write the per-instruction warp samples (with source lines) here "
+        "(as many as --output)",
     )
     p.add_argument("--family", help="family label for reports without profile.json")
     p.add_argument(
@@ -39,22 +70,66 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.set_defaults(handler=run)
 
 
+def jobs_of(args: argparse.Namespace) -> list[Job]:
+    """The output sets the arguments ask for (one, or one per report argument).
+
+    Raises:
+        StageInputError: the counts of outputs and report arguments do not match.
+    """
+    outputs: list[Path] = args.output
+    if len(outputs) not in (1, len(args.reports)):
+        raise StageInputError(
+            f"parse: {len(outputs)} outputs (-o) for {len(args.reports)} report "
+            "arguments; give one output, or one per report argument"
+        )
+    for name in ("rules", "source"):
+        given = getattr(args, name)
+        if given is not None and len(given) != len(outputs):
+            raise StageInputError(
+                f"parse: {len(given)} --{name} tables for {len(outputs)} outputs (-o); "
+                f"give one --{name} per output"
+            )
+    groups = [args.reports] if len(outputs) == 1 else [[r] for r in args.reports]
+    return [
+        Job(
+            reports,
+            output,
+            args.rules[i] if args.rules else None,
+            args.source[i] if args.source else None,
+        )
+        for i, (reports, output) in enumerate(zip(groups, outputs, strict=True))
+    ]
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow parse``."""
     from nsightflow.tools import ncu_parse as P
-    from nsightflow.tools.ncu_parse import parse_files, write_table
     from nsightflow.tools.ncu_source import SOURCE_COLUMNS
     from nsightflow.tools.tables import check_outputs
 
+    jobs = jobs_of(args)
     outputs = [
-        (args.output, P.METRIC_COLUMNS),
-        (args.rules, P.RULE_COLUMNS),
-        (args.source, SOURCE_COLUMNS),
+        (path, columns)
+        for job in jobs
+        for path, columns in (
+            (job.output, P.METRIC_COLUMNS),
+            (job.rules, P.RULE_COLUMNS),
+            (job.source, SOURCE_COLUMNS),
+        )
+        if path is not None
     ]
-    outputs = [(path, columns) for path, columns in outputs if path is not None]
     # before any report is read: never over an input, a foreign file, an unknown format
     check_outputs(outputs, P.expand_inputs(args.reports), force=args.force)
-    metrics, rules = parse_files(args.reports, keep_going=args.keep_going)
+    for job in jobs:
+        parse_one(job, args)
+    return 0
+
+
+def parse_one(job: Job, args: argparse.Namespace) -> None:
+    """Parse one output set's reports into its tables."""
+    from nsightflow.tools import ncu_parse as P
+
+    metrics, rules = P.parse_files(job.reports, keep_going=args.keep_going)
     if args.metrics:
         from nsightflow.tools.ncu_metrics import resolve
 
@@ -69,23 +144,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"WARNING: {message}", file=sys.stderr)
     if args.family:
         metrics["family"] = metrics["family"].mask(metrics["family"] == "", args.family)
-    write_table(metrics, args.output)
-    if args.rules:
-        write_table(rules, args.rules)
-    if args.source:  # per-instruction warp samples (issue 22)
+    P.write_table(metrics, job.output)
+    if job.rules:
+        P.write_table(rules, job.rules)
+    if job.source:  # per-instruction warp samples (issue 22)
         from nsightflow.tools.ncu_source import parse_source_files
 
-        samples, notes = parse_source_files(args.reports, keep_going=args.keep_going)
+        samples, notes = parse_source_files(job.reports, keep_going=args.keep_going)
         for note in notes:
             print(f"WARNING: {note}", file=sys.stderr)
         if args.family:
             samples["family"] = samples["family"].mask(
                 samples["family"] == "", args.family
             )
-        write_table(samples, args.source)
+        P.write_table(samples, job.source)
     launches = P.count_launches(metrics)
     print(
         f"{len(metrics)} metric values from {launches} "
-        f"launch{'' if launches == 1 else 'es'} -> {args.output}"
+        f"launch{'' if launches == 1 else 'es'} -> {job.output}"
     )
-    return 0
