@@ -153,8 +153,16 @@ def test_adding_cheap_instructions_is_not_read_as_less_waiting():
 @pytest.mark.parametrize(
     ("kw", "expected"),
     [
-        ({"ld_bytes_per_sector": 12.0}, "uncoalesced_loads"),  # counter: half wasted
-        ({"ld_bytes_per_sector": 16.0}, "memory_latency"),  # just misses
+        # counter: half of each sector wasted, over more sectors than a warp needs
+        (
+            {"ld_bytes_per_sector": 12.0, "sectors_per_request": 8.0},
+            "uncoalesced_loads",
+        ),
+        ({"ld_bytes_per_sector": 16.0, "sectors_per_request": 8.0}, "memory_latency"),
+        # as few sectors as a full warp's coalesced 4-byte loads: the unused bytes are
+        # idle lanes (SpMV's warp per 9-entry row: 14.5 B, 1.6 sectors), not scatter
+        ({"ld_bytes_per_sector": 14.5, "sectors_per_request": 1.6}, "memory_latency"),
+        ({"ld_bytes_per_sector": 12.0, "sectors_per_request": 4.0}, "memory_latency"),
         ({"sectors_per_request": 21.0}, "uncoalesced_loads"),  # beyond 16-byte loads
         ({"sectors_per_request": 19.9}, "memory_latency"),  # 16-byte loads + a few
         ({"sectors_per_request": 0.0}, "memory_latency"),  # ncu's 0: n/a
@@ -170,6 +178,13 @@ def test_uncoalesced_loads_only_beyond_what_the_access_width_needs(kw, expected)
     ("kw", "expected"),
     [
         ({"st_bytes_per_sector": 4.0}, "uncoalesced_stores"),
+        # one lane per warp stores (4 of 32 bytes, one sector per request): idle
+        # lanes, not a scattered pattern
+        ({"st_bytes_per_sector": 4.0, "st_sectors_per_request": 1.0}, "store_drain"),
+        (
+            {"st_bytes_per_sector": 4.0, "st_sectors_per_request": 32.0},
+            "uncoalesced_stores",
+        ),
         ({"st_bytes_per_sector": 16.0}, "store_drain"),
         ({"st_sectors_per_request": 32.0}, "uncoalesced_stores"),  # strided by n
         ({"st_sectors_per_request": 16.0}, "store_drain"),  # float4 stores
@@ -482,7 +497,8 @@ def test_fewer_instructions_around_the_same_loads_are_not_the_count():
     ("before", "after", "rule"),
     [
         ({}, {}, "memory_latency"),  # coalescing as it was: the latency
-        ({"ld_bytes_per_sector": 32.0}, {"ld_bytes_per_sector": 8.0},
+        ({"ld_bytes_per_sector": 32.0},
+         {"ld_bytes_per_sector": 8.0, "sectors_per_request": 16.0},
          "uncoalesced_loads"),  # the loads began wasting 3/4 of each sector
         ({"ld_bytes_per_sector": 8.0}, {"ld_bytes_per_sector": 8.0},
          "memory_latency"),  # as uncoalesced as before: not a coalescing change

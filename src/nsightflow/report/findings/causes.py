@@ -57,6 +57,11 @@ WIDEST_ACCESS_SECTORS = 16.0  # sectors a warp's 16-byte accesses touch, the mos
 # 16-byte ones do not count) show scattered addresses.
 SCATTERED_SECTORS = 1.25 * WIDEST_ACCESS_SECTORS
 STORE_RESEND = 2.0  # store sectors per written sector: each sector sent twice or more
+# Sectors a full warp's 4-byte accesses touch when coalesced. A request touching no
+# more cannot be scattered: bytes unused in its sectors come from idle lanes (partly
+# used warps, e.g. one lane storing per warp), which lane efficiency names, not from
+# the access pattern.
+FULL_WARP_SECTORS = 4.0
 CONFLICT_SHARE = 0.2  # conflict replays / shared wavefronts that make them a cause
 DRAM_EXCESS = 1.5  # DRAM bytes / ideal bytes that count as re-reading
 ATOMIC_SHARE = 0.5  # L2 atomic sectors / global load sectors: atomics dominate
@@ -76,11 +81,11 @@ def measured_ratio(row: Mapping[str, Any], key: str) -> float:
 def loads_uncoalesced(row: Mapping[str, Any]) -> dict[str, Any] | None:
     """Evidence that global loads fetch more sectors than their width needs, or None."""
     used = measured_ratio(row, "ld_bytes_per_sector")
+    spr = measured_ratio(row, "sectors_per_request")
     if ok(used):
-        if used >= HALF_SECTOR:
+        if used >= HALF_SECTOR or (ok(spr) and spr <= FULL_WARP_SECTORS):
             return None
         return msg("ev_loads_bytes", used=used)
-    spr = measured_ratio(row, "sectors_per_request")
     if ok(spr) and spr > SCATTERED_SECTORS:
         return msg("ev_loads_sectors", spr=spr, need=WIDEST_ACCESS_SECTORS)
     return None
@@ -89,11 +94,11 @@ def loads_uncoalesced(row: Mapping[str, Any]) -> dict[str, Any] | None:
 def stores_uncoalesced(row: Mapping[str, Any]) -> dict[str, Any] | None:
     """Evidence that global stores send more sectors than their width needs, or None."""
     used = measured_ratio(row, "st_bytes_per_sector")
+    spr = measured_ratio(row, "st_sectors_per_request")
     if ok(used):
-        if used >= HALF_SECTOR:
+        if used >= HALF_SECTOR or (ok(spr) and spr <= FULL_WARP_SECTORS):
             return None
         return msg("ev_stores_bytes", used=used)
-    spr = measured_ratio(row, "st_sectors_per_request")
     if ok(spr):
         if spr <= SCATTERED_SECTORS:
             return None
