@@ -126,3 +126,59 @@ def test_one_path_per_variant_or_a_one_line_error(tmp_path, option):
     assert proc.returncode != 0
     assert f"1 {option} paths for 2 --variant names" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+# --- a family report measured on the H200 (run 28) ---------------------------------
+
+TRANSPOSE = ROOT / "tests" / "data" / "h200_transpose_family"
+KERNELS = {"v0_naive": "transpose_v0", "v1_tiled": "transpose_v1"}
+KERNELS["v2_padded"] = "transpose_v2"
+
+
+def test_each_variant_reads_its_own_launch_of_the_shared_h200_report(tmp_path):
+    import pandas as pd
+
+    from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
+    from nsightflow.tools.ncu_parse import parse_files, write_table
+    from nsightflow.tools.ncu_source import parse_source_files
+
+    shared = list((TRANSPOSE / "profile/transpose").glob("*.ncu-rep"))
+    assert len(shared) == 1  # one report for the three variants
+    tables: dict[str, list[Path]] = {"metrics": [], "rules": [], "source": []}
+    for variant, kernel in KERNELS.items():
+        folder = TRANSPOSE / f"profile/transpose/{variant}"
+        metrics, rules = parse_files([folder])
+        source, _ = parse_source_files([folder])
+        assert set(metrics["kernel"]) == {kernel} and set(metrics["size"]) == {8192}
+        assert set(source["kernel"]) == {kernel}
+        for frame, kind in ((metrics, "metrics"), (rules, "rules"), (source, "source")):
+            path = tmp_path / f"{variant}.{kind}.csv"
+            write_table(frame, path)
+            tables[kind].append(path)
+    names = list(KERNELS)
+    inputs = AnalysisInputs(
+        ROOT / "tests/data/diagnosis_families/transpose",
+        [TRANSPOSE / f"build/transpose/{v}.resources.json" for v in names],
+        [TRANSPOSE / f"verify/transpose/{v}.json" for v in names],
+        [TRANSPOSE / f"time/transpose/{v}.json" for v in names],
+        tables["metrics"],
+        tables["rules"],
+        [TRANSPOSE / "profile/transpose"],  # the family's folder: every variant in it
+        TRANSPOSE / "ceilings.json",
+        source=tables["source"],
+    )
+    out = tmp_path / "analysis"
+    write_analysis(inputs, out)
+    hot = pd.read_csv(out / "hotspots.csv")
+    shares = hot.groupby(["variant", "size", "kernel"])["share"].sum()
+    assert shares.to_numpy() == pytest.approx(1.0, abs=0.01)
+    found = pd.read_csv(out / "findings.csv")
+    primary = found[
+        (found["role"] == "primary") & found["section"].isin(["baseline", "step"])
+    ]
+    by = {(r.section, r.variant): r for r in primary.itertuples()}
+    # the strided store (line 10), its drain at the exit counted to it
+    assert by[("baseline", "v0_naive")].rule == "uncoalesced_stores"
+    assert by[("baseline", "v0_naive")].line == 10
+    assert by[("step", "v1_tiled")].rule == "uncoalesced_stores"  # the fix names it
+    assert by[("step", "v2_padded")].rule == "bank_conflicts"
