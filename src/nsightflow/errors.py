@@ -122,8 +122,8 @@ def _declared_dependencies() -> set[str]:
 
     try:
         requires = metadata.requires("nsightflow") or []
-    except metadata.PackageNotFoundError:
-        return set()
+    except metadata.PackageNotFoundError:  # run from a checkout (PYTHONPATH=src)
+        requires = _checkout_dependencies()
     names = set()
     for req in requires:
         base = req.split(";")[0].split("[")[0]
@@ -131,6 +131,18 @@ def _declared_dependencies() -> set[str]:
             base = base.split(stop)[0]
         names.add(base.strip().lower().replace("-", "_"))
     return names | {"yaml", "markdown", "PIL"}
+
+
+def _checkout_dependencies() -> list[str]:
+    """The dependencies pyproject.toml declares, when nsightflow is not installed."""
+    import tomllib
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    try:
+        project = tomllib.loads(pyproject.read_text())["project"]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return []
+    return list(project.get("dependencies", []))
 
 
 def _is_corrupt_input(exc: BaseException) -> bool:

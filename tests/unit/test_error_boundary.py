@@ -145,3 +145,16 @@ def test_a_real_bug_is_still_called_a_bug(capfd, monkeypatch, exc):
 def test_describe_leaves_expected_errors_alone():
     assert describe(ValueError("x")) is None
     assert describe(json.JSONDecodeError("Expecting value", "", 0)) is not None
+
+
+def test_a_missing_dependency_is_named_when_run_from_a_checkout(monkeypatch):
+    """Not pip-installed (PYTHONPATH=src, as on the GPU machine): pyproject.toml says
+    what nsightflow depends on, so a missing nh3 is named, not called a bug."""
+    from importlib import metadata
+
+    def not_installed(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "requires", not_installed)
+    message = describe(ModuleNotFoundError("No module named 'nh3'", name="nh3"))
+    assert message is not None and "nh3" in message and "pip install -e ." in message
