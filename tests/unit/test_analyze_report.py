@@ -165,6 +165,12 @@ def test_report_from_recording(recording, tmp_path, family):
         # next (DRAM bytes did not change: the caches already served the re-reads)
         assert "Primary cause: **Barriers (__syncthreads)**" in smem
         assert "Also: **Instruction count**" in smem
+        # v3-v5 were timed again by a later run (their -D parameters): both runs named
+        runs = md.split("The timings come from 2 measuring runs: ", 1)[1].split("\n")[0]
+        early, late = runs.split("; ")
+        assert early.startswith("2026-11-30 on NVIDIA H200") and "`v0_naive`" in early
+        assert late.startswith("2026-12-01 on NVIDIA H200 (kernels revision 4a89d68a)")
+        assert "`v4_vec4`" in late and "`v0_naive`" not in late
         assert "Stall **barrier** rose" in md
         assert "+++ v1_smem.cu" in md and "+    __syncthreads();" in md
     elif family == "sgemm":

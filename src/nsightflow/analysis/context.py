@@ -79,8 +79,34 @@ def context(
         "family": _family_entry(family),
         "variants": variants,
         "ceilings": _ceilings_entry(ceilings, frame),
-        "provenance": _provenance_entry(first, ceilings),
+        "provenance": {
+            **_provenance_entry(first, ceilings),
+            "timing_runs": timing_runs(per_variant),
+        },
     }
+
+
+def timing_runs(per_variant: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The measuring runs the variants' timings come from, oldest first.
+
+    A run is a (GPU, day, kernels revision) of the timing records' provenance; a
+    family re-measured in part (a recording with additions) has several.
+    """
+    runs: dict[tuple[str, str, str], list[str]] = {}
+    for name, rec in per_variant.items():
+        prov = rec.get("timing", {}).get("provenance", {})
+        if not prov.get("date"):
+            continue
+        key = (
+            str(prov.get("gpu", "")),
+            str(prov["date"])[:10],
+            str(prov.get("kernels_git", "")),
+        )
+        runs.setdefault(key, []).append(name)
+    return [
+        {"gpu": gpu, "day": day, "kernels_git": rev, "variants": names}
+        for (gpu, day, rev), names in sorted(runs.items(), key=lambda kv: kv[0][1])
+    ]
 
 
 def _variant_entry(

@@ -30,6 +30,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "nvcc {nvcc}，ncu {ncu}，时钟控制 `{clock}`。",
     },
     "unknown_gpu": {"en": "unknown GPU", "zh": "未知 GPU"},
+    "timing_runs": {
+        "en": "The timings come from {n} measuring runs: {runs}",
+        "zh": "计时来自 {n} 次测量：{runs}",
+    },
+    "timing_run": {
+        "en": "{day} on {gpu} (kernels revision {kernels}): {variants}",
+        "zh": "{day}，{gpu}（kernels 版本 {kernels}）：{variants}",
+    },
     "no_timing": {
         "en": "**No timing was recorded for this family**: every variant is listed "
         "with its status below.",

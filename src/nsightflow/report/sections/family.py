@@ -78,6 +78,19 @@ class ReportBuilder(
         replay = self.ctx.get("replay")
         if replay:
             lines += ["", "> " + _replayed(replay)]
+        runs = self.ctx["provenance"].get("timing_runs", [])
+        if len(runs) > 1:  # re-measured in part: say which run timed which variant
+            parts = [
+                T(
+                    "timing_run",
+                    day=run["day"],
+                    gpu=run["gpu"] or T("unknown_gpu"),
+                    kernels=run["kernels_git"] or "?",
+                    variants=", ".join(f"`{v}`" for v in run["variants"]),
+                )
+                for run in runs
+            ]
+            lines += ["", T("timing_runs", n=len(runs), runs="; ".join(parts)) + "."]
         for text in self.said(self.found("headline")):
             lines += ["", text]
         if self.language != "en":
