@@ -28,8 +28,11 @@ def pytest_collection_modifyitems(
         "slurm": None if shutil.which("sinfo") else "no SLURM (sinfo not on PATH)",
     }
     for item in items:
+        # marked, or in the top-level folder of that name (tests/gpu, tests/slurm);
+        # not item.keywords, which also holds tests/unit/gpu, the gpu package's tests
+        top = Path(item.path).relative_to(ROOT / "tests").parts[0]
         for marker, reason in reasons.items():
-            if reason and marker in item.keywords:
+            if reason and (item.get_closest_marker(marker) or top == marker):
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 

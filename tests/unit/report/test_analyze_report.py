@@ -1,0 +1,225 @@
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from nsightflow.analysis.analyze import add_derived
+from nsightflow.family.registry import load_family
+from nsightflow.plot.figures import FIGURES, write_figures
+from nsightflow.report.build import SUMMARY_COLUMNS, write_report
+from recorded import analyze as _analyze
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_speedups_follow_the_recorded_medians(recording, tmp_path):
+    frame = pd.read_csv(_analyze(recording, "jacobi2d", tmp_path) / "analysis.csv")
+    timing = {
+        v: json.loads((recording / f"time/jacobi2d/{v}.json").read_text())
+        for v in ("v0_naive", "v1_smem", "v2_coarsen2")
+    }
+    med = {
+        v: {r["size"]: r["time_median_us"] for r in t["rows"]}
+        for v, t in timing.items()
+    }
+    row = frame[(frame["variant"] == "v1_smem") & (frame["size"] == 8192)].iloc[0]
+    assert row["speedup_vs_baseline"] == pytest.approx(
+        med["v0_naive"][8192] / med["v1_smem"][8192]
+    )
+    assert row["gbps"] == pytest.approx(
+        2 * 4 * 8192**2 / (med["v1_smem"][8192] * 1e-6) / 1e9
+    )
+    # the seed report's honest negative result holds on the H200 too
+    assert row["speedup_vs_baseline"] < 1
+    assert row["smem_conflicts_ld"] > 0
+    ranked = frame[(frame["size"] == 8192) & (frame["status"] == "ok")]["rank"]
+    assert sorted(ranked) == list(range(1, len(ranked) + 1))
+    assert frame[frame["status"] != "ok"]["rank"].isna().all()
+
+
+def test_wrong_and_broken_variants_are_kept_but_never_ranked(recording, tmp_path):
+    frame = pd.read_csv(_analyze(recording, "faulty", tmp_path) / "analysis.csv")
+    by_variant = frame.groupby("variant")
+    status = by_variant["status"].first()
+    assert status["v1_wrong"] == "wrong" and status["v2_broken"] == "compile_failed"
+    assert status["v3_oob"] == "crashed"  # illegal address on the H200, run went on
+    assert status["v5_late"] == "ok"  # the same kernel as v0, measured after the crash
+    bad = frame[~frame["variant"].isin(["v0_naive", "v5_late"])]
+    assert len(bad) == 4 * len(frame["size"].unique())  # every size still has a row
+    assert bad["rank"].isna().all() and bad["speedup_vs_baseline"].isna().all()
+    ok = frame[frame["status"] == "ok"]
+    assert set(ok["variant"]) == {"v0_naive", "v5_late"}
+    assert set(ok["rank"]) <= {1, 2}  # equal kernels may tie
+    wrong = json.loads((recording / "verify/faulty/v1_wrong.json").read_text())
+    assert wrong["status"] == "wrong"  # recorded by the pipeline on the H200
+
+
+def test_add_derived_does_not_mutate_its_input():
+    fam = load_family(ROOT / "kernels" / "jacobi2d")
+    frame = pd.DataFrame(
+        {
+            "variant": ["v0_naive"],
+            "size": [512],
+            "status": ["ok"],
+            "time_median_us": [4.0],
+        }
+    )
+    before = frame.copy()
+    out = add_derived(frame, fam, {"copy_gbps": 4000.0, "fp32_gflops": 60000.0})
+    pd.testing.assert_frame_equal(frame, before)
+    assert out.loc[0, "speedup_vs_baseline"] == 1.0
+
+
+@pytest.mark.parametrize("family", ["jacobi2d", "sgemm", "faulty"])
+def test_report_from_recording(recording, tmp_path, family):
+    analysis = _analyze(recording, family, tmp_path)
+    out = tmp_path / "report"
+    write_figures(analysis, out / "figures")
+    write_report(analysis, out / "figures", out)
+    md = (out / "report.md").read_text()
+    for heading in (
+        "## Summary",
+        "## 1. Baseline measurement",
+        "## 2. Theoretical analysis",
+        "## 3. Optimization steps",
+        "## Provenance",
+    ):
+        assert heading in md
+    assert "NVIDIA H200" in md
+    for name in FIGURES:
+        png = out / "figures" / f"{name}.png"
+        assert png.read_bytes()[:4] == b"\x89PNG" and f"figures/{name}.png" in md
+    html = (out / "report.html").read_text()
+    ctx = json.loads((analysis / "context.json").read_text())
+    steps = [
+        v["name"] for v in ctx["variants"] if v["improves_on"] and v["status"] == "ok"
+    ]
+    for step in steps:  # each measured step section shows its own figure
+        assert f"figures/steps/step_{step}.png" in md
+    # each figure once: inline SVG (tooltips) where the plot stage wrote one, else PNG
+    images = html.count('<div class="svg"') + len(
+        re.findall(r'<img [^>]*src="data:image/png;base64,', html)
+    )
+    assert "<table>" in html and images == len(FIGURES) + len(steps)
+    from nsightflow.report.pdf.build import write_pdf
+
+    write_pdf(html, out, out / "report.pdf")
+    assert (out / "report.pdf").read_bytes()[:5] == b"%PDF-"
+    summary = pd.read_csv(out / "summary.csv")
+    assert list(summary.columns) == SUMMARY_COLUMNS
+    if family == "jacobi2d":
+        assert "RealTime (event median)" in md and " -> " in md
+        assert "does not pay" in md  # v1_smem, shown honestly
+        med = {
+            v: next(
+                r["time_median_us"]
+                for r in json.loads(
+                    (recording / f"time/jacobi2d/{v}.json").read_text()
+                )["rows"]
+                if r["size"] == 8192
+            )
+            for v in ("v0_naive", "v1_smem")
+        }
+        slower = 100 * (med["v1_smem"] / med["v0_naive"] - 1)
+        assert slower > 0
+        smem = md.split("`v1_smem`:", 1)[1].split("### 3.2", 1)[0]
+        assert f"us ({slower:+.1f}%)" in smem  # the event-timed slowdown, as measured
+        # its primary cause: the barrier the tile needs, with the added instructions
+        # next (DRAM bytes did not change: the caches already served the re-reads)
+        assert "Primary cause: **Barriers (__syncthreads)**" in smem
+        assert "Also: **Instruction count**" in smem
+        # v3-v5 were timed again by a later run (their -D parameters): both runs named
+        runs = md.split("The timings come from 2 measuring runs: ", 1)[1].split("\n")[0]
+        early, late = runs.split("; ")
+        assert early.startswith("2026-11-30 on NVIDIA H200") and "`v0_naive`" in early
+        assert late.startswith("2026-12-01 on NVIDIA H200 (kernels revision 4a89d68a)")
+        assert "`v4_vec4`" in late and "`v0_naive`" not in late
+        assert "Stall **barrier** rose" in md
+        assert "+++ v1_smem.cu" in md and "+    __syncthreads();" in md
+    elif family == "sgemm":
+        padded = md.split("`v3_padded`:", 1)[1].split("### 3.4", 1)[0]
+        assert "Shared-memory bank conflicts removed" in padded
+        transposed = md.split("`v2_tiled_transposed`:", 1)[1].split("### 3.3", 1)[0]
+        assert "pad or swizzle the shared layout" in transposed
+        assert "of cuBLAS SGEMM" in md  # compute-bound: rated against FLOP ceilings
+        assert "GB/s" not in md.split("## 1.", 1)[0]  # the summary reads in GFLOP/s
+    else:
+        assert "## 4. Variants that failed" in md
+        assert 'identifier "offset" is undefined' in md
+        assert summary[summary["variant"] == "v1_wrong"]["status"].eq("wrong").all()
+
+
+def test_user_strings_are_escaped_in_html(recording, tmp_path):
+    from nsightflow.report.html import to_html
+    from nsightflow.report.sections.family import ReportBuilder
+
+    analysis = _analyze(recording, "faulty", tmp_path)
+    ctx = json.loads((analysis / "context.json").read_text())
+    ctx["family"]["title"] = "<b>title</b>"
+    ctx["variants"][1]["idea"] = "<script>alert(1)</script> & more"
+    frame = pd.read_csv(analysis / "analysis.csv")
+    text = ReportBuilder(
+        frame, pd.read_csv(analysis / "stalls.csv"), pd.DataFrame(), ctx
+    ).build()
+    page = to_html(text, ctx["family"]["title"])
+    assert "<script>" not in page and "<b>title</b>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<title>&lt;b&gt;title&lt;/b&gt;</title>" in page
+
+
+def test_every_number_names_its_raw_file(recording, tmp_path):
+    analysis = _analyze(recording, "jacobi2d", tmp_path)
+    ctx = json.loads((analysis / "context.json").read_text())
+    v1 = next(v for v in ctx["variants"] if v["name"] == "v1_smem")
+    assert v1["files"]["timing"].endswith("time/jacobi2d/v1_smem.json")
+    assert [Path(p).name for p in v1["files"]["ncu_reports"]] == ["n2048+8192.ncu-rep"]
+
+
+def test_a_family_without_any_timing_says_so_without_placeholders(recording, tmp_path):
+    """A recording that lacks a family's timings (a family added after it was made)."""
+    from nsightflow.machine.recording import replay_file
+
+    partial = tmp_path / "rec"
+    for sub in ("build/jacobi2d", "verify/jacobi2d", "profile/jacobi2d"):
+        (partial / sub).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(recording / sub, partial / sub)
+    for name in ("ceilings.json", "recording.json"):
+        shutil.copy(recording / name, partial / name)
+    for verify in (recording / "verify/jacobi2d").glob("*.json"):
+        variant = verify.stem
+        replay_file(
+            partial / "time/jacobi2d" / "absent.json",
+            partial / "time/jacobi2d" / f"{variant}.json",
+            ("jacobi2d", variant),
+        )
+    analysis = _analyze(partial, "jacobi2d", tmp_path)
+    out = tmp_path / "report"
+    write_figures(analysis, out / "figures")
+    write_report(analysis, out / "figures", out)
+    md = (out / "report.md").read_text()
+    baseline = md.split("## 1.")[1].split("## 2.")[0]
+    assert "No variant of this family has timings" in baseline
+    assert "?" not in baseline and "| size" not in baseline
+    summary = pd.read_csv(out / "summary.csv")
+    assert set(summary["status"]) == {"not_recorded"}  # verified, but never timed
+    assert "| `v0_naive`" in md and "not_recorded" in md.split("## 1.")[0]
+
+
+def test_step_changes_write_every_ratio_even_far_ones(recording, tmp_path):
+    """Histogram's privatization step cuts the time ~170x: the step-changes map
+    writes that ratio, computed from the analysis, in the step's time cell."""
+    from nsightflow.plot.steps import step_changes_figure
+
+    analysis = _analyze(recording, "histogram", tmp_path)
+    frame = pd.read_csv(analysis / "analysis.csv")
+    ctx = json.loads((analysis / "context.json").read_text())
+    size = frame.loc[frame["profiled"].astype(bool), "size"].max()
+    at = frame[frame["size"] == size].set_index("variant")["time_median_us"]
+    ratio = at["v1_private"] / at["v0_global_atomic"]
+    assert ratio < 1 / 64
+    ax = step_changes_figure(frame, ctx).axes[0]
+    labels = {t.get_text().strip() for t in ax.texts}
+    assert f"1/{1 / ratio:,.0f}x" in labels

@@ -1,0 +1,184 @@
+"""The profile stage's bookkeeping for a family in one ncu process (issue 15, 22).
+
+A stand-in ncu (a shell script) takes the place of Nsight Compute: these tests check
+which runs the stage asks for and what each variant's profile.json then says, not any
+measurement (the GPU test tests/gpu/test_gpu.py profiles two real variants).
+"""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nsightflow.io import write_json
+
+ROOT = Path(__file__).resolve().parents[3]
+
+# Writes the --export file; prints one "N passes" line per profiled launch; fails
+# a run over several kernels (a regex filter) when FAKE_NCU_FAIL_SHARED is set.
+FAKE_NCU = r"""#!/bin/sh
+echo "$@" >> "$FAKE_NCU_LOG"
+count=1; out=""; filter=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --export) out="$2"; shift ;;
+        --launch-count) count="$2"; shift ;;
+        --kernel-name) filter="$2"; shift ;;
+    esac
+    shift
+done
+case "$filter" in
+    regex:*) if [ -n "$FAKE_NCU_FAIL_SHARED" ]; then
+        echo "==ERROR== The application returned an error code (11)."; exit 1; fi ;;
+esac
+i=0
+while [ $i -lt "$count" ]; do echo "==PROF== Profiling \"k\": 0%....100% - 13 passes"; i=$((i+1)); done
+echo report > "$out"
+"""
+
+
+def _profile(tmp_path: Path, fail_shared: bool = False) -> Path:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    ncu = bin_dir / "ncu"
+    ncu.write_text(FAKE_NCU)
+    ncu.chmod(ncu.stat().st_mode | stat.S_IEXEC)
+    names = ["v0_naive", "v1_smem", "v2_coarsen2"]
+    for name in names:
+        status = "wrong" if name == "v2_coarsen2" else "ok"
+        write_json(
+            tmp_path / f"{name}.json",
+            {"family": "jacobi2d", "variant": name, "status": status, "message": "x"},
+        )
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "FAKE_NCU_LOG": str(tmp_path / "ncu.log"),
+        "FAKE_NCU_FAIL_SHARED": "1" if fail_shared else "",
+    }
+    out = tmp_path / "profile"
+    argv = [sys.executable, "-m", "nsightflow", "profile", "--family", "jacobi2d"]
+    argv += ["--kernels-dir", str(ROOT / "kernels"), "--variant", *names, "--cubin"]
+    argv += [str(tmp_path / f"{n}.cubin") for n in names]
+    argv += ["--verify", *(str(tmp_path / f"{n}.json") for n in names)]
+    argv += ["--out-dir", str(out)]
+    proc = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return out
+
+
+def _runs(tmp_path: Path) -> list[str]:
+    """The profiling runs asked of ncu (not its --version for provenance)."""
+    log = (tmp_path / "ncu.log").read_text().splitlines()
+    return [line for line in log if "--export" in line]
+
+
+def _meta(out: Path, name: str) -> dict:
+    return json.loads((out / name / "profile.json").read_text())
+
+
+def test_the_verified_variants_share_one_ncu_run_and_report(tmp_path):
+    out = _profile(tmp_path)
+    runs = _runs(tmp_path)
+    assert len(runs) == 1  # one ncu process for the family
+    assert "regex:^(jacobi2d_v0|jacobi2d_v1)$" in runs[0]
+    assert "--launch-count 4" in runs[0]  # two variants x two profiled sizes
+    shared = sorted(out.glob("jacobi2d.*.ncu-rep"))
+    assert len(shared) == 1
+    v0, v1 = _meta(out, "v0_naive"), _meta(out, "v1_smem")
+    for meta, first in ((v0, 0), (v1, 2)):
+        assert meta["status"] == "ok"
+        assert [r["size"] for r in meta["reports"]] == [2048, 8192]
+        assert {r["file"] for r in meta["reports"]} == {f"../{shared[0].name}"}
+        assert {r["first_action"] for r in meta["reports"]} == {first}
+        assert {r["actions"] for r in meta["reports"]} == {2}
+        assert [r["passes"] for r in meta["reports"]] == [13, 13]
+        assert meta["run"]["variants"] == ["v0_naive", "v1_smem"]
+    skipped = _meta(out, "v2_coarsen2")  # verification failed: not profiled
+    assert skipped["status"] == "wrong" and skipped["skipped"] is True
+
+
+def test_a_failed_shared_run_profiles_each_variant_alone(tmp_path):
+    out = _profile(tmp_path, fail_shared=True)
+    runs = _runs(tmp_path)
+    assert len(runs) == 3  # the shared run, then one per verified variant
+    assert not list(out.glob("jacobi2d.*.ncu-rep"))  # the failed run leaves nothing
+    for name in ("v0_naive", "v1_smem"):
+        meta = _meta(out, name)
+        assert meta["status"] == "ok"
+        assert {r["file"] for r in meta["reports"]} == {"n2048+8192.ncu-rep"}
+        assert (out / name / "n2048+8192.ncu-rep").is_file()
+        assert meta["message"].startswith("profiled alone: the family's shared ncu run")
+
+
+@pytest.mark.parametrize("option", ["--cubin", "--verify"])
+def test_one_path_per_variant_or_a_one_line_error(tmp_path, option):
+    argv = [sys.executable, "-m", "nsightflow", "profile", "--family", "jacobi2d"]
+    argv += ["--variant", "v0_naive", "v1_smem"]
+    for name in ("--cubin", "--verify"):
+        argv += [name, "a"] if name == option else [name, "a", "b"]
+    argv += ["--out-dir", str(tmp_path / "p")]
+    proc = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT)
+    assert proc.returncode != 0
+    assert f"1 {option} paths for 2 --variant names" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+# --- a family report measured on the H200 (run 28) ---------------------------------
+
+TRANSPOSE = ROOT / "tests" / "data" / "h200_transpose_family"
+KERNELS = {"v0_naive": "transpose_v0", "v1_tiled": "transpose_v1"}
+KERNELS["v2_padded"] = "transpose_v2"
+
+
+def test_each_variant_reads_its_own_launch_of_the_shared_h200_report(tmp_path):
+    import pandas as pd
+
+    from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
+    from nsightflow.tools.ncu_parse import parse_files, write_table
+    from nsightflow.tools.ncu_source import parse_source_files
+
+    shared = list((TRANSPOSE / "profile/transpose").glob("*.ncu-rep"))
+    assert len(shared) == 1  # one report for the three variants
+    tables: dict[str, list[Path]] = {"metrics": [], "rules": [], "source": []}
+    for variant, kernel in KERNELS.items():
+        folder = TRANSPOSE / f"profile/transpose/{variant}"
+        metrics, rules = parse_files([folder])
+        source, _ = parse_source_files([folder])
+        assert set(metrics["kernel"]) == {kernel} and set(metrics["size"]) == {8192}
+        assert set(source["kernel"]) == {kernel}
+        for frame, kind in ((metrics, "metrics"), (rules, "rules"), (source, "source")):
+            path = tmp_path / f"{variant}.{kind}.csv"
+            write_table(frame, path)
+            tables[kind].append(path)
+    names = list(KERNELS)
+    inputs = AnalysisInputs(
+        ROOT / "tests/data/diagnosis_families/transpose",
+        [TRANSPOSE / f"build/transpose/{v}.resources.json" for v in names],
+        [TRANSPOSE / f"verify/transpose/{v}.json" for v in names],
+        [TRANSPOSE / f"time/transpose/{v}.json" for v in names],
+        tables["metrics"],
+        tables["rules"],
+        [TRANSPOSE / "profile/transpose"],  # the family's folder: every variant in it
+        TRANSPOSE / "ceilings.json",
+        source=tables["source"],
+    )
+    out = tmp_path / "analysis"
+    write_analysis(inputs, out)
+    hot = pd.read_csv(out / "hotspots.csv")
+    shares = hot.groupby(["variant", "size", "kernel"])["share"].sum()
+    assert shares.to_numpy() == pytest.approx(1.0, abs=0.01)
+    found = pd.read_csv(out / "findings.csv")
+    primary = found[
+        (found["role"] == "primary") & found["section"].isin(["baseline", "step"])
+    ]
+    by = {(r.section, r.variant): r for r in primary.itertuples()}
+    # the strided store (line 10), its drain at the exit counted to it
+    assert by[("baseline", "v0_naive")].rule == "uncoalesced_stores"
+    assert by[("baseline", "v0_naive")].line == 10
+    assert by[("step", "v1_tiled")].rule == "uncoalesced_stores"  # the fix names it
+    assert by[("step", "v2_padded")].rule == "bank_conflicts"
