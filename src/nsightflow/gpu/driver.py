@@ -6,6 +6,7 @@ Each driver always writes its output: a variant that failed upstream gets a
 
 import hashlib
 import json
+import os
 import time as _time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,6 @@ from nsightflow.machine import provenance
 from nsightflow.records import Status
 from nsightflow.tools.ncu import (
     NcuSettings,
-    launch_spec,
     ncu_argv,
     require_ncu,
     run_ncu,
@@ -179,18 +179,25 @@ def _profile_ready(
     seed: int,
 ) -> dict[str, dict[str, Any]]:
     """Together in one ncu run; each alone if there is one, or if that run failed."""
+    note = ""
     if len(ready) > 1:
-        status, message, together = _profile_together(
-            kernels_dir, family, ready, out_dir, settings, seed
+        label = json.dumps([[r.name, r.sizes] for r in ready]).encode()
+        report = out_dir / f"{family}.{hashlib.sha1(label).hexdigest()[:8]}.ncu-rep"
+        status, message, together = _profile_runs(
+            (kernels_dir, family, seed), ready, out_dir, report, settings
         )
         if status == Status.OK:
             return together
-        note = f"profiled alone: the family's shared ncu run failed ({message})"
-    else:
-        note = ""
+        report.unlink(missing_ok=True)
+        last = message.strip().splitlines()[-1][:300] if message.strip() else ""
+        note = f"profiled alone: the family's shared ncu run failed ({last})"
     measured = {}
     for run in ready:
-        record = _profile_alone(kernels_dir, family, run, out_dir, settings, seed)
+        report = out_dir / run.name / f"n{'+'.join(str(n) for n in run.sizes)}.ncu-rep"
+        _, _, alone = _profile_runs(
+            (kernels_dir, family, seed), [run], out_dir, report, settings
+        )
+        record = alone[run.name]
         if note and record["status"] == Status.OK:
             record["message"] = note[:2000]
         measured[run.name] = record
@@ -209,120 +216,90 @@ class _Run:
     base: dict[str, Any]
 
 
-def _launches(run: _Run) -> int:
-    return run.per_size
-
-
-def _profile_together(
-    kernels_dir: Path,
-    family: str,
-    ready: list[_Run],
+def _profile_runs(
+    where: tuple[Path, str, int],
+    runs: list[_Run],
     out_dir: Path,
+    report: Path,
     settings: NcuSettings,
-    seed: int,
 ) -> tuple[str, str, dict[str, dict[str, Any]]]:
-    """One ncu run over every ready variant: (status, message, record per variant)."""
-    label = json.dumps([[r.name, r.sizes] for r in ready]).encode()
-    report = out_dir / f"{family}.{hashlib.sha1(label).hexdigest()[:8]}.ncu-rep"
+    """One ncu process launching ``runs`` in order into ``report``.
+
+    Returns (status, ncu's message, record per variant); each record names its
+    launches in the report (``first_action``, ``actions``) by a path relative to the
+    variant's folder, so one report can serve several variants.
+    """
+    kernels_dir, family, seed = where
+    report.parent.mkdir(parents=True, exist_ok=True)
     report.unlink(missing_ok=True)  # a new file: an archived hard link stays as it was
-    spec_path, result_path = out_dir / ".spec.json", out_dir / ".result.json"
-    runs = [
+    spec_path, result_path = (
+        report.parent / ".spec.json",
+        report.parent / ".result.json",
+    )
+    spec = [
         {"family": family, "variant": r.name, "cubin": str(r.cubin), "sizes": r.sizes}
-        for r in ready
+        for r in runs
     ]
-    provenance.write_json(spec_path, runs_spec(kernels_dir, seed, runs))
-    kernels = [k for r in ready for k in r.kernels]
-    launches = sum(len(r.sizes) * _launches(r) for r in ready)
+    provenance.write_json(spec_path, runs_spec(kernels_dir, seed, spec))
+    launches = sum(len(r.sizes) * r.per_size for r in runs)
     argv = ncu_argv(
-        settings, kernels, report, worker_argv(spec_path, result_path), launches
+        settings,
+        [k for r in runs for k in r.kernels],
+        report,
+        worker_argv(spec_path, result_path),
+        launches,
     )
     start = _time.perf_counter()
-    status, message, passes = run_ncu(argv, settings.timeout_s * len(ready))
+    status, message, passes = run_ncu(argv, settings.timeout_s * len(runs))
     wall = _time.perf_counter() - start
     spec_path.unlink()
     result_path.unlink(missing_ok=True)
-    if status != Status.OK:
-        report.unlink(missing_ok=True)
-        return status, message.strip().splitlines()[-1][:300] if message else "", {}
-    per_action = wall / launches
+    per_launch = wall / launches
     records, first = {}, 0
-    names = [r.name for r in ready]
-    for r in ready:
-        count = len(r.sizes) * _launches(r)
+    for r in runs:
+        count = len(r.sizes) * r.per_size
         shared = {
-            "file": f"../{report.name}",
+            "file": os.path.relpath(report, out_dir / r.name),
             "first_action": first,
             "actions": count,
             "status": status,
-            "message": "",
+            "message": message,
             "argv": argv,
         }
-        entries = _report_entries(r.sizes, shared, passes[first : first + count], 0.0)
-        for entry in entries:
-            entry["wall_s"] = round(per_action * _launches(r), 2)
+        entries = [
+            {
+                "size": n,
+                "result": i,
+                **shared,
+                "passes": _at(passes, first + i * r.per_size),
+                "wall_s": round(per_launch * r.per_size, 2),
+            }
+            for i, n in enumerate(r.sizes)
+        ]
+        said = (
+            message
+            if status == Status.OK
+            else (f"n={'+'.join(str(n) for n in r.sizes)}: {message}")
+        )
         records[r.name] = {
             "reports": entries,
-            "wall_s": round(per_action * count, 2),
-            "run": {"variants": names, "wall_s": round(wall, 2), "file": report.name},
+            "wall_s": round(per_launch * count, 2),
             "status": status,
-            "message": "",
+            "message": said,
         }
+        if len(runs) > 1:
+            names = [x.name for x in runs]
+            records[r.name]["run"] = {
+                "variants": names,
+                "wall_s": round(wall, 2),
+                "file": report.name,
+            }
         first += count
-    return status, "", records
+    return status, message, records
 
 
-def _profile_alone(
-    kernels_dir: Path,
-    family: str,
-    run: _Run,
-    out_dir: Path,
-    settings: NcuSettings,
-    seed: int,
-) -> dict[str, Any]:
-    """One ncu run over one variant's sizes, its report in its own folder."""
-    folder = out_dir / run.name
-    folder.mkdir(parents=True, exist_ok=True)
-    report = folder / f"n{'+'.join(str(n) for n in run.sizes)}.ncu-rep"
-    spec_path, result_path = folder / ".spec.json", folder / ".result.json"
-    spec = launch_spec(kernels_dir, (family, run.name), run.cubin, seed, run.sizes)
-    provenance.write_json(spec_path, spec)
-    argv = ncu_argv(
-        settings,
-        run.kernels,
-        report,
-        worker_argv(spec_path, result_path),
-        len(run.sizes) * _launches(run),
-    )
-    start = _time.perf_counter()
-    status, message, passes = run_ncu(argv, settings.timeout_s)
-    wall = _time.perf_counter() - start
-    spec_path.unlink()
-    result_path.unlink(missing_ok=True)
-    shared = {"file": report.name, "status": status, "message": message, "argv": argv}
-    steps = passes[:: _launches(run)] if passes else []
-    record: dict[str, Any] = {
-        "reports": _report_entries(run.sizes, shared, steps, wall),
-        "wall_s": round(wall, 2),
-    }
-    if status != Status.OK:
-        message = f"n={'+'.join(str(n) for n in run.sizes)}: {message}"
-    return {**record, "status": status, "message": message}
-
-
-def _report_entries(
-    sizes: list[int], shared: dict[str, Any], passes: list[int], wall: float
-) -> list[dict[str, Any]]:
-    """``profile.json``'s ``reports``: one entry per size, in the report's order."""
-    return [
-        {
-            "size": n,
-            "result": i,
-            **shared,
-            "passes": passes[i] if i < len(passes) else None,
-            "wall_s": round(wall / len(sizes), 2),
-        }
-        for i, n in enumerate(sizes)
-    ]
+def _at(values: list[int], index: int) -> int | None:
+    return values[index] if index < len(values) else None
 
 
 def _ncu_provenance(kernels_dir: Path, settings: NcuSettings) -> dict[str, Any]:

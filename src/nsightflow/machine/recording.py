@@ -201,7 +201,7 @@ def _unreferenced_reports(out: Path) -> list[str]:
     """Remove shared family reports that no recorded ``profile.json`` names."""
     named = set()
     for meta in out.glob("profile/*/*/profile.json"):
-        for entry in json.loads(meta.read_text()).get("reports", []):
+        for entry in read_recorded(meta, stage_output=True).get("reports", []):
             if entry.get("file"):
                 named.add(os.path.normpath(meta.parent / entry["file"]))
     removed = []

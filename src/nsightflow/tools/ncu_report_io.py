@@ -9,6 +9,7 @@ This is the only module that imports ``ncu_report`` for the metrics table
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -152,12 +153,22 @@ class _Found:
     rules: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _load(ncu: Any, path: Path) -> Any:
-    """The report's context, or a ReportParseError for a missing or bad file."""
+def load_context(path: Path) -> Any:
+    """The report's ``ncu_report`` context, or a ReportParseError for a bad file.
+
+    Kept for the file's current version: the variants of a family share one report,
+    and its metrics and its source samples are read from it in turn.
+    """
     if not path.is_file() or path.stat().st_size == 0:
         raise ReportParseError(f"{path}: missing or empty; re-run the profile stage")
+    stat = path.stat()
+    return _cached_context(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=2)
+def _cached_context(path: str, mtime_ns: int, size: int) -> Any:
     try:
-        return ncu.load_report(str(path))
+        return ncu_report_module().load_report(path)
     except Exception as exc:  # ncu_report raises plain exceptions for bad files
         raise ReportParseError(
             f"{path}: not a readable Nsight Compute report ({exc}); it may be "
@@ -172,7 +183,7 @@ def read_columns(
     part = as_part(report)
     path = part.path
     ncu = ncu_report_module()
-    context = _load(ncu, path)
+    context = load_context(path)
     names_labels, sizes = part.labels, list(part.sizes)
     found = _Found()
     launch = 0

@@ -45,7 +45,7 @@ from nsightflow.tools.ncu_report_io import (
     as_part,
     expand_parts,
     launches_per_size,
-    ncu_report_module,
+    load_context,
     part_actions,
 )
 from nsightflow.tools.profile_layout import ReportPart
@@ -192,16 +192,7 @@ def read_source_samples(report: "Path | ReportPart") -> tuple[pd.DataFrame, str]
     """
     part = as_part(report)
     path = part.path
-    ncu = ncu_report_module()
-    if not path.is_file() or path.stat().st_size == 0:
-        raise ReportParseError(f"{path}: missing or empty; re-run the profile stage")
-    try:
-        context = ncu.load_report(str(path))
-    except Exception as exc:  # ncu_report raises plain exceptions for bad files
-        raise ReportParseError(
-            f"{path}: not a readable Nsight Compute report ({exc}); it may be "
-            "truncated: re-run the profile stage"
-        ) from exc
+    context = load_context(path)
     labels, sizes = part.labels, list(part.sizes)
     rows: list[dict[str, Any]] = []
     launch = 0

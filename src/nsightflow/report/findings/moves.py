@@ -22,7 +22,7 @@ from nsightflow.report.findings.causes import (
     stores_uncoalesced,
 )
 from nsightflow.report.findings.model import num, ok
-from nsightflow.report.findings.record import Finding, msg
+from nsightflow.report.findings.record import Finding, moved, msg
 
 SECTORS_MOVED = 0.5  # sectors per request
 DRAM_MOVED_PCT = 5.0
@@ -54,13 +54,13 @@ def traffic(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
     x, y = _both(a, b, "sectors_per_request", ratio=True)
     if ok(x) and ok(y) and abs(y - x) > SECTORS_MOVED:
         found.append(
-            Finding(
+            moved(
                 "sectors_moved",
-                params={"before": x, "after": y, "reading": msg(_sectors_key(y))},
-                metric="l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum / requests",
-                before=x,
-                after=y,
-                threshold=SECTORS_MOVED,
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum / requests",
+                x,
+                y,
+                SECTORS_MOVED,
+                reading=msg(_sectors_key(y)),
             )
         )
     found += _stores(a, b)
@@ -80,26 +80,17 @@ def traffic(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
     x, y = _both(a, b, "achieved_occupancy_pct", ratio=True)
     if ok(x) and ok(y) and abs(y - x) > OCCUPANCY_MOVED_PP:
         found.append(
-            Finding(
+            moved(
                 "occupancy_moved",
-                params={"before": x, "after": y},
-                metric="sm__warps_active.avg.pct_of_peak_sustained_active",
-                before=x,
-                after=y,
-                threshold=OCCUPANCY_MOVED_PP,
+                "sm__warps_active.avg.pct_of_peak_sustained_active",
+                x,
+                y,
+                OCCUPANCY_MOVED_PP,
             )
         )
     x, y = _both(a, b, "registers", ratio=True)
     if ok(x) and ok(y) and x != y:
-        found.append(
-            Finding(
-                "registers_moved",
-                params={"before": x, "after": y},
-                metric="launch__registers_per_thread",
-                before=x,
-                after=y,
-            )
-        )
+        found.append(moved("registers_moved", "launch__registers_per_thread", x, y))
     return found
 
 
@@ -286,15 +277,7 @@ def rule_changes(
     ]
     for r in sorted(set(a) & set(b)):
         if ok(a[r]) and ok(b[r]) and abs(b[r] - a[r]) >= RULE_MOVED_PP:
-            found.append(
-                Finding(
-                    "rule_moved",
-                    params={"rule": r, "before": a[r], "after": b[r]},
-                    metric=r,
-                    before=a[r],
-                    after=b[r],
-                )
-            )
+            found.append(moved("rule_moved", r, a[r], b[r], rule=r))
     return found
 
 

@@ -16,7 +16,7 @@ from nsightflow.report.findings.causes import measured_ratio
 from nsightflow.report.findings.model import num as _num
 from nsightflow.report.findings.model import ok as _ok
 from nsightflow.report.findings.moves import pct_change
-from nsightflow.report.findings.record import Finding
+from nsightflow.report.findings.record import Finding, moved
 
 LOW_LANES_PCT = 75.0  # below this lane efficiency a baseline is called divergent
 LANES_MOVED_PCT = 5.0  # lane efficiency / branch uniformity changes worth a line
@@ -82,13 +82,12 @@ def divergence_findings(
     bb = measured_ratio(before, "branch_uniform_pct")
     if _ok(ba) and _ok(bb) and abs(ba - bb) >= LANES_MOVED_PCT:
         found.append(
-            Finding(
+            moved(
                 "branches_moved",
-                params={"before": bb, "after": ba},
-                metric="smsp__sass_average_branch_targets_threads_uniform.pct",
-                before=bb,
-                after=ba,
-                threshold=LANES_MOVED_PCT,
+                "smsp__sass_average_branch_targets_threads_uniform.pct",
+                bb,
+                ba,
+                LANES_MOVED_PCT,
             )
         )
     ia, ib = _num(after, "inst_executed"), _num(before, "inst_executed")
@@ -138,13 +137,12 @@ def atomic_findings(
     sa, sb = _num(after, "shared_atom_inst"), _num(before, "shared_atom_inst")
     if _ok(sa) and _ok(sb) and _factor(sb, sa) >= ATOMICS_MOVED_FACTOR:
         found.append(
-            Finding(
+            moved(
                 "shared_atomics_moved",
-                params={"before": sb, "after": sa},
-                metric="smsp__sass_inst_executed_op_shared_atom.sum",
-                before=sb,
-                after=sa,
-                threshold=ATOMICS_MOVED_FACTOR,
+                "smsp__sass_inst_executed_op_shared_atom.sum",
+                sb,
+                sa,
+                ATOMICS_MOVED_FACTOR,
             )
         )
     ca, cb = _num(after, "smem_conflicts_atom"), _num(before, "smem_conflicts_atom")

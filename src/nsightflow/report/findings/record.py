@@ -82,6 +82,30 @@ class Finding:
     line_share: float = NAN
 
 
+def moved(
+    rule: str,
+    metric: str,
+    before: float,
+    after: float,
+    threshold: float = NAN,
+    /,
+    **params: Any,
+) -> Finding:
+    """A finding about a metric that moved from ``before`` to ``after``.
+
+    Its sentence gets ``before`` and ``after`` (and ``params``, where the message shows
+    them scaled or with more fields); the record keeps the raw values.
+    """
+    return Finding(
+        rule,
+        params={"before": before, "after": after, **params},
+        metric=metric,
+        before=before,
+        after=after,
+        threshold=threshold,
+    )
+
+
 @dataclass(frozen=True)
 class Where:
     """Where a group of findings belongs in the report."""
