@@ -8,6 +8,8 @@ disassembler start once per family instead of once per variant.
 
 REQUIRED INPUTS:
     results/profile/{family}/   (<variant>/profile.json and the reports it names)
+    results/build/{family}/{variant}.resources.json (inlined call sites: a hot line of
+        a CUDA header such as atomicAdd's is named by the kernel line that called it)
 OUTPUTS:
     results/metrics/{family}/{variant}.csv        (family, variant, size, launch, ...)
     results/metrics/{family}/{variant}.rules.csv  (ncu rule results, speedups)
@@ -26,6 +28,7 @@ if MODE == "measure":
     rule parse_reports:
         input:
             profiled="results/profile/{family}",
+            resources="results/build/{family}/{variant}.resources.json",
         output:
             **PARSED,
         log:
@@ -39,7 +42,8 @@ if MODE == "measure":
             exec &> >(tee {log:q})
             python -m nsightflow parse {params.folder:q} -o {output.metrics:q} \
                 --rules {output.rules:q} --source {output.source:q} \
-                --family {wildcards.family:q} --keep-going
+                --resources {input.resources:q} --family {wildcards.family:q} \
+                --keep-going
             """
 
 
@@ -51,6 +55,9 @@ if MODE == "replay":
                 f"parse_{_family.name}"
             input:
                 profiled=f"results/profile/{_family.name}",
+                resources=family_files(
+                    _family, "results/build/{family}/{variant}.resources.json"
+                ),
             output:
                 **{kind: family_files(_family, path) for kind, path in PARSED.items()},
             log:
@@ -65,5 +72,6 @@ if MODE == "replay":
                 exec &> >(tee {log:q})
                 python -m nsightflow parse {params.folders:q} -o {output.metrics:q} \
                     --rules {output.rules:q} --source {output.source:q} \
-                    --family {params.family:q} --keep-going
+                    --resources {input.resources:q} --family {params.family:q} \
+                    --keep-going
                 """

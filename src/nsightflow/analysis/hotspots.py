@@ -5,7 +5,7 @@ and writes ``results/analysis/<family>/hotspots.csv``, one row per launch x sour
 line that holds samples::
 
     family, variant, size, launch, kernel, file, line, source, samples, share,
-    top_reason, top_reason_share, access, attributed_drain, drain_from_line,
+    top_reason, top_reason_share, access, attributed_drain, drain_from_line, inlined,
     samples_<reason>...
 
 ``share`` is the line's part of its launch's samples (the shares of one launch sum to
@@ -17,7 +17,9 @@ family's folder where the file is found there, ``source`` the line's text: the o
 embedded in the report where it is, else the line of the file in the kernels folder.
 ``access`` lists the memory kinds of the line's instructions (:mod:`nsightflow.tools.sass`,
 ``;``-separated, e.g. ``global_load;global_store``; empty in tables parsed before
-the column existed). Rows are in launch order, hottest line first. Line 0 holds the
+the column existed). ``inlined`` names the inlined functions' own lines whose samples
+the line holds (``device_atomic_functions.hpp:112`` on an ``atomicAdd`` line), where
+the compile stage recorded their call sites (:mod:`nsightflow.tools.nvdisasm`). Rows are in launch order, hottest line first. Line 0 holds the
 samples of instructions without line information.
 
 **Drain at the exit.** A warp that has executed ``EXIT`` waits (``drain``) until its
@@ -66,6 +68,7 @@ COLUMNS = [
     "access",
     "attributed_drain",
     "drain_from_line",
+    "inlined",
     *(f"samples_{r}" for r in REASONS),
 ]
 
@@ -82,6 +85,7 @@ class HotLine(NamedTuple):
     attributed_drain: float = 0.0  # share of the launch's samples moved from the exit
     drain_from_line: int = 0
     by_reason: tuple[tuple[str, float], ...] = ()  # the line's samples per state
+    file: str = ""  # the line's file (relative to the family's folder where found)
 
     def reason_part(self, reasons: Sequence[str]) -> float:
         """The part of the line's samples in ``reasons`` (0-1; 0 without counts)."""
@@ -249,6 +253,7 @@ def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
         if access is not None
         else ""
     )
+    lines["inlined"] = _inlined(rows, lines)
     texts = (
         rows[rows["source"] != ""]
         .groupby(["file", "line"])["source"]
@@ -260,6 +265,17 @@ def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
     return lines.sort_values(
         [*KEYS[:4], "samples", "line"], ascending=[True] * 4 + [False, True]
     ).reset_index(drop=True)[[*COLUMNS[: -len(REASONS)], *columns]]
+
+
+def _inlined(rows: pd.DataFrame, lines: pd.DataFrame) -> "pd.Series[str]":
+    """Per line, the inlined functions' own locations its samples came from."""
+    if "inlined" not in rows:
+        return pd.Series("", index=lines.index)
+    cells = rows.assign(inlined=rows["inlined"].fillna("").astype(str))
+    named = cells.groupby(LINE_KEYS)["inlined"].agg(
+        lambda c: ";".join(sorted({v for v in c if v}))
+    )
+    return lines.join(named, on=LINE_KEYS)["inlined"].fillna("")
 
 
 def locate(recorded: str, family_dir: Path) -> Path | None:
@@ -402,6 +418,7 @@ def hottest_line(
         access=frozenset(split(top.get("access"))),
         attributed_drain=moved / total if total > 0 else 0.0,
         drain_from_line=int(_number(top.get("drain_from_line"))),
+        file=str(top.get("file") or ""),
         by_reason=tuple(
             (str(c).removeprefix("samples_"), _number(top[c]))
             for c in lines.columns

@@ -108,6 +108,10 @@ def _replay_resources(source: Path, variant: Variant, output: Path, arch: str) -
         replay_file(recorded_path, output, (variant.family, variant.name))
         return False
     if recorded is not None:
+        # the reports are of the recorded source: so are the call sites that map them
+        record = {k: v for k, v in record.items() if k != "inlined"}
+        if "inlined" in recorded:
+            record["inlined"] = recorded["inlined"]
         record = {**record, **_changed_note(recorded_path, recorded)}
     write_json(output, record)
     return recorded is not None

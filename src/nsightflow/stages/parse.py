@@ -9,9 +9,12 @@ that way, paying the start-up (pandas, ncu_report's disassembler) once per famil
 import argparse
 import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from nsightflow.errors import StageInputError
+
+if TYPE_CHECKING:
+    from nsightflow.tools.nvdisasm import CallSite
 
 
 class Job(NamedTuple):
@@ -48,6 +51,14 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         nargs="+",
         help="also write the per-instruction warp samples (with source lines) here "
         "(as many as --output)",
+    )
+    p.add_argument(
+        "--resources",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="the variants' compile records: their inlined call sites name the "
+        "kernel's line where the report names a CUDA header's",
     )
     p.add_argument("--family", help="family label for reports without profile.json")
     p.add_argument(
@@ -125,6 +136,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def inlined_sites(paths: list[Path]) -> "dict[str, list[CallSite]]":
+    """Call sites of inlined code per variant, from compile records that hold them."""
+    from nsightflow.io import read_json
+    from nsightflow.tools.nvdisasm import unpack
+
+    found = {}
+    for path in paths:
+        record = read_json(path)
+        if "inlined" not in record:
+            continue
+        try:
+            found[str(record.get("variant", ""))] = unpack(record["inlined"])
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise StageInputError(
+                f"{path}: field 'inlined' is malformed ({type(exc).__name__}: {exc}); "
+                "re-run the compile stage for this variant, or delete the field"
+            ) from None
+    return found
+
+
 def parse_one(job: Job, args: argparse.Namespace) -> None:
     """Parse one output set's reports into its tables."""
     from nsightflow.tools import ncu_parse as P
@@ -150,7 +181,11 @@ def parse_one(job: Job, args: argparse.Namespace) -> None:
     if job.source:  # per-instruction warp samples (issue 22)
         from nsightflow.tools.ncu_source import parse_source_files
 
-        samples, notes = parse_source_files(job.reports, keep_going=args.keep_going)
+        samples, notes = parse_source_files(
+            job.reports,
+            keep_going=args.keep_going,
+            inlined=inlined_sites(args.resources),
+        )
         for note in notes:
             print(f"WARNING: {note}", file=sys.stderr)
         if args.family:

@@ -11,7 +11,7 @@ line of the report's source correlation (variants are compiled with ``-lineinfo`
 Table, one row per launch x SASS instruction x reason that has samples::
 
     family, variant, size, launch, kernel, pc, sass, file, line, source, access,
-    reason, samples
+    reason, samples, inlined
 
 ``pc`` is the instruction's byte offset in its function; ``file`` the path the line
 table names (as compiled); ``line`` 0 where an instruction has no line information;
@@ -20,16 +20,23 @@ else empty. ``access`` the memory kinds of the instruction
 (:mod:`nsightflow.tools.sass`, e.g. ``global_store``; ``exit`` for the exit path).
 The launch's functions are read whole from the report's SASS: each instruction that
 accesses memory or exits gets a row even when it has no samples (``reason`` empty,
-``samples`` 0), so that the lines of every global store are known. Reasons use the names of the stall counters (:data:`STALL_REASONS` of
+``samples`` 0), so that the lines of every global store are known. Reasons use the
+names of the stall counters (:data:`STALL_REASONS` of
 :mod:`nsightflow.tools.ncu_metrics`): ncu's ``no_instructions`` sample reads
 ``no_instruction``. A report without samples gives no rows, and a note saying so.
+
+The report names an inlined function's own line (``atomicAdd``: a line of
+``device_atomic_functions.hpp``). Where the compile stage recorded the call sites
+(:mod:`nsightflow.tools.nvdisasm`), ``file`` and ``line`` are the variant's own line
+that called it and ``inlined`` keeps the report's (``device_atomic_functions.hpp:112``);
+empty elsewhere.
 """
 
 import re
 from collections import defaultdict
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path, PurePath
+from typing import Any, NamedTuple
 
 # ncu_report must load before pandas (the segfault noted in nsightflow.tools.ncu_report_io).
 try:
@@ -48,8 +55,9 @@ from nsightflow.tools.ncu_report_io import (
     load_context,
     part_actions,
 )
+from nsightflow.tools.nvdisasm import CallSite
 from nsightflow.tools.profile_layout import ReportPart
-from nsightflow.tools.sass import function_kinds, joined
+from nsightflow.tools.sass import function_kinds, joined, opcode
 
 SOURCE_COLUMNS = [
     "family",
@@ -65,6 +73,7 @@ SOURCE_COLUMNS = [
     "access",
     "reason",
     "samples",
+    "inlined",
 ]
 NO_SAMPLES = (
     "no per-instruction samples in this report (profiled without warp sampling): "
@@ -153,7 +162,48 @@ def function_sass(action: Any) -> dict[int, str]:
     return found
 
 
-def action_rows(action: Any) -> Iterator[dict[str, Any]]:
+class Located(NamedTuple):
+    """An instruction's CUDA location: the report's, or its inlined call site."""
+
+    file: str
+    line: int
+    inlined: str  # the report's location where the call site replaced it ("" if not)
+
+
+def locate(
+    offset: int, opcode: str, file: str, line: int, sites: Sequence[CallSite]
+) -> Located:
+    """The line of the variant's own source an instruction belongs to (pure).
+
+    ``sites`` are the compile stage's call sites (:mod:`nsightflow.tools.nvdisasm`):
+    one applies where its offset, innermost file name and line, and opcode are the
+    report's (a table from another build of the source does not match, and the
+    report's location stands).
+    """
+    for site in sites:
+        if (
+            site["pc"] == offset
+            and site["line"] == line
+            and PurePath(site["file"]).name == PurePath(file).name
+            and site["opcode"] == opcode
+        ):
+            inner = f"{PurePath(file).name}:{line}"
+            return Located(site["call_file"], site["call_line"], inner)
+    return Located(file, line, "")
+
+
+def _text(texts: dict[str, list[str]], file: str, line: int) -> str:
+    """A line's text from the report's embedded files (matched by name if needed)."""
+    lines = texts.get(file)
+    if lines is None:
+        named = [v for k, v in texts.items() if PurePath(k).name == PurePath(file).name]
+        lines = named[0] if len(named) == 1 else []
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def action_rows(
+    action: Any, sites: Sequence[CallSite] = ()
+) -> Iterator[dict[str, Any]]:
     """One row per sampled instruction and reason of one launch (see the module)."""
     samples = pc_samples(action)
     if not samples:
@@ -162,26 +212,40 @@ def action_rows(action: Any) -> Iterator[dict[str, Any]]:
     texts = _embedded_sources(action)
     sass = function_sass(action)
     access = dict(zip(sass, map(joined, function_kinds(sass.values())), strict=True))
+    by_offset: dict[int, list[CallSite]] = defaultdict(list)
+    for site in sites:
+        by_offset[site["pc"]].append(site)
     for pc in sorted(set(samples) | {p for p, a in access.items() if a}):
         info = action.source_info(pc)
-        file = info.file_name() if info is not None else ""
-        line = int(info.line()) if info is not None else 0
-        lines = texts.get(file, [])
-        text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        text = sass.get(pc) or " ".join(action.sass_by_pc(pc).split())
+        offset = _offset(pc, starts)
+        where = locate(
+            offset,
+            opcode(text),
+            info.file_name() if info is not None else "",
+            int(info.line()) if info is not None else 0,
+            by_offset.get(offset, ()),
+        )
         common = {
-            "pc": _offset(pc, starts),
-            "sass": sass.get(pc) or " ".join(action.sass_by_pc(pc).split()),
-            "file": file,
-            "line": line,
-            "source": text,
+            "pc": offset,
+            "sass": text,
+            "file": where.file,
+            "line": where.line,
+            "source": _text(texts, where.file, where.line),
             "access": access.get(pc, ""),
+            "inlined": where.inlined,
         }
         for reason, count in sorted(samples.get(pc, {"": 0}).items()):
             yield {**common, "reason": reason, "samples": count}
 
 
-def read_source_samples(report: "Path | ReportPart") -> tuple[pd.DataFrame, str]:
+def read_source_samples(
+    report: "Path | ReportPart", inlined: Mapping[str, Sequence[CallSite]] | None = None
+) -> tuple[pd.DataFrame, str]:
     """Per-instruction samples of every launch in one ``.ncu-rep`` file (or part).
+
+    ``inlined`` holds the compile stage's call sites per variant name (see
+    :func:`locate`); a variant without them keeps the report's lines.
 
     Returns:
         The table (see the module) and a note: empty, or :data:`NO_SAMPLES` with
@@ -194,13 +258,14 @@ def read_source_samples(report: "Path | ReportPart") -> tuple[pd.DataFrame, str]
     path = part.path
     context = load_context(path)
     labels, sizes = part.labels, list(part.sizes)
+    sites = (inlined or {}).get(str(labels.get("variant", "")), ())
     rows: list[dict[str, Any]] = []
     launch = 0
     for action in part_actions(part, context):
         kernel = action.name()
         rows += [
             {**labels, "launch": launch, "kernel": kernel, **row}
-            for row in action_rows(action)
+            for row in action_rows(action, sites)
         ]
         launch += 1
     if launch == 0:
@@ -217,7 +282,9 @@ def read_source_samples(report: "Path | ReportPart") -> tuple[pd.DataFrame, str]
 
 
 def parse_source_files(
-    paths: list[Path], keep_going: bool = False
+    paths: list[Path],
+    keep_going: bool = False,
+    inlined: Mapping[str, Sequence[CallSite]] | None = None,
 ) -> tuple[pd.DataFrame, list[str]]:
     """Per-instruction samples of many reports (``.ncu-rep`` files or folders).
 
@@ -227,6 +294,7 @@ def parse_source_files(
         paths: Report files, or folders holding them.
         keep_going: An unreadable report becomes a note instead of an exception (the
             metrics table of the parse stage records it as an error already).
+        inlined: Call sites of inlined code per variant (:func:`read_source_samples`).
 
     Returns:
         The table of every report and one note per report without samples.
@@ -234,7 +302,7 @@ def parse_source_files(
     frames, notes = [], []
     for part in expand_parts(paths)[0]:
         try:
-            frame, note = read_source_samples(part)
+            frame, note = read_source_samples(part, inlined)
         except ReportParseError as exc:
             if not keep_going:
                 raise

@@ -18,6 +18,7 @@ from nsightflow.family.sources import LOCAL_INCLUDE as LOCAL_INCLUDE
 from nsightflow.family.sources import local_includes as local_includes
 from nsightflow.machine import provenance
 from nsightflow.records import Status
+from nsightflow.tools.nvdisasm import Stored, call_sites, pack
 
 _USED = re.compile(r"Used (\d+) registers")
 _SMEM = re.compile(r"(\d+) bytes smem")
@@ -143,4 +144,18 @@ def compile_variant(variant: Variant, arch: str, cubin: Path) -> dict[str, Any]:
     if len(variant.kernels) > 1:
         # a multi-kernel variant: the first launch's kernel represents it, all listed
         result["kernels"] = {k: kernels[k].__dict__ for k in variant.kernels}
+    inlined = inline_table(variant.source, cubin)
+    if inlined is not None:
+        result["inlined"] = inlined
     return result
+
+
+def inline_table(source: Path, cubin: Path) -> Stored | None:
+    """Where the cubin's inlined toolkit code was called from in the variant's files.
+
+    The stored table of :mod:`nsightflow.tools.nvdisasm` (None without nvdisasm):
+    the parse stage names the kernel's line instead of a CUDA header's.
+    """
+    own = {source.name, *(h.name for h in local_includes(source))}
+    sites = call_sites(cubin, own)
+    return None if sites is None else pack(sites)

@@ -288,6 +288,57 @@ def test_local_memory_from_its_sectors_or_the_spills(kw, expected):
     assert named(launch(**kw), "memory_wait") == expected
 
 
+@pytest.mark.parametrize(
+    ("kw", "expected"),
+    [
+        # 12.5% theoretical, capped by shared memory (4 blocks per SM)
+        ({"theoretical_occupancy_pct": 12.5, "occ_limit_shared_mem": 4.0,
+          "occ_limit_registers": 16.0}, "low_occupancy"),
+        ({"theoretical_occupancy_pct": 25.0, "occ_limit_registers": 2.0},
+         "low_occupancy"),
+        # just above the threshold: the latency itself
+        ({"theoretical_occupancy_pct": 25.1, "occ_limit_registers": 2.0},
+         "memory_latency"),
+        # no limiter measured, or occupancy not measured / ncu's 0
+        ({"theoretical_occupancy_pct": 12.5}, "memory_latency"),
+        ({"theoretical_occupancy_pct": NAN, "occ_limit_shared_mem": 4.0},
+         "memory_latency"),
+        ({"theoretical_occupancy_pct": 0.0, "occ_limit_shared_mem": 4.0},
+         "memory_latency"),
+        # a wait with its own precondition keeps its name (scattered loads)
+        ({"theoretical_occupancy_pct": 12.5, "occ_limit_shared_mem": 4.0,
+          "sectors_per_request": 32.0}, "uncoalesced_loads"),
+    ],
+)  # fmt: skip
+def test_low_occupancy_names_the_latency_wait_of_a_launch_with_few_warps(kw, expected):
+    top = C.causes(launch(**kw))[0]
+    assert top.mechanism == expected
+    if expected == "low_occupancy":
+        assert top.evidence["theoretical"] == kw["theoretical_occupancy_pct"]
+        assert top.evidence["warps"] == pytest.approx(
+            kw["theoretical_occupancy_pct"] * 64 / 100
+        )
+        limiter = min(
+            (k for k in kw if k.startswith("occ_limit_")), key=lambda k: kw[k]
+        )
+        assert top.evidence["metric"] == "launch__occupancy_limit_" + limiter[10:]
+    # a step's change is named by the stall's own mechanism, never after occupancy
+    assert named(launch(**kw), "memory_wait") != "low_occupancy"
+
+
+def test_a_step_raising_occupancy_meets_a_low_occupancy_expectation():
+    a = launch(theoretical_occupancy_pct=12.5, occ_limit_shared_mem=4.0,
+               achieved_occupancy_pct=12.0, ncu_time_us=400.0)  # fmt: skip
+    b = launch(achieved_occupancy_pct=90.0, stall_long_scoreboard=20.0,
+               cycles_per_issue=24.0, ncu_time_us=100.0)  # fmt: skip
+    ranked, total = step_causes(a, b)
+    assert ranked[0].rule == "occupancy"
+    found = expectation("a smaller buffer, so that more blocks fit on an SM", a,
+                        ranked, total)  # fmt: skip
+    assert found.params["verdict"]["@"] == "expect_met"
+    assert "occupancy" in found.metric
+
+
 def test_causes_are_ranked_by_time_and_small_ones_dropped():
     found = C.causes(launch())
     assert [c.mechanism for c in found][:1] == ["memory_latency"]

@@ -15,6 +15,8 @@ as the generic one otherwise:
   replays are at least 20% of shared wavefronts, *shared atomics* when there are any;
 - ``math_pipe_throttle`` is the *FP32 pipe* only when that pipe is busy (>= 60%);
 - ``selected`` + ``not_selected`` is *issue-bound* only when the issue slots are busy;
+- a launch's latency waits are *low occupancy* where its theoretical occupancy is at
+  most 25% and ncu names the resource capping it (:func:`low_occupancy`);
 - idle SM time is a grid smaller than the GPU (< 1 wave per SM), a tail effect (a
   few waves with a small last one) or, with many waves, idle SMs without a tail claim.
 
@@ -70,6 +72,11 @@ FEW_WAVES = 4.0  # at most this many waves per SM can leave a tail
 SMALL_LAST_WAVE = 0.5  # a last wave at most this full is a tail
 MIN_SHARE = 0.05  # a cause below this share of the time is not listed
 FEW_SHARED = 0.05  # shared loads+stores per issued instruction below which MIO is other
+# Theoretical occupancy at or below which a launch's latency waits are named after it:
+# a quarter of the SM's warp slots (16 of 64 on sm_90) or fewer.
+LOW_OCCUPANCY_PCT = 25.0
+LATENCY_WAITS = ("memory_latency", "bytes_in_flight")
+OCCUPANCY_LIMITS = ("registers", "shared_mem", "warps", "blocks")
 
 
 def measured_ratio(row: Mapping[str, Any], key: str) -> float:
@@ -324,10 +331,42 @@ class Cause:
     evidence: dict[str, Any]
 
 
+def low_occupancy(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Evidence that a launch holds too few warps to hide its memory latency, or None.
+
+    Where the launch's theoretical occupancy is at most :data:`LOW_OCCUPANCY_PCT` and
+    ncu names what caps it (the resource allowing the fewest blocks per SM): its
+    waits on global memory are then named after the few resident warps, whose fix is
+    the resource, rather than after the latency itself.
+    """
+    theoretical = num(row, "theoretical_occupancy_pct")
+    if not (ok(theoretical) and 0 < theoretical <= LOW_OCCUPANCY_PCT):
+        return None
+    limits = {k: num(row, f"occ_limit_{k}") for k in OCCUPANCY_LIMITS}
+    limits = {k: v for k, v in limits.items() if ok(v)}
+    if not limits:
+        return None
+    key = min(limits, key=lambda k: limits[k])
+    warps = num(row, "max_warps_per_sm")
+    return msg(
+        "ev_low_occupancy",
+        theoretical=theoretical,
+        achieved=_or_zero(measured_ratio(row, "achieved_occupancy_pct")),
+        warps=theoretical * warps / 100 if ok(warps) else 0.0,
+        slots=_or_zero(warps),
+        limiter=msg(f"limiter_{key}"),
+        blocks=limits[key],
+        metric=f"launch__occupancy_limit_{key}",
+        threshold=LOW_OCCUPANCY_PCT,
+    )
+
+
 def causes(row: Mapping[str, Any]) -> list[Cause]:
     """The mechanisms a profiled launch's time goes to, largest first (>= 5% each).
 
-    Empty when the launch lacks the counts the split needs.
+    A latency wait (:data:`LATENCY_WAITS`) of a launch with low occupancy
+    (:func:`low_occupancy`) is named ``low_occupancy``. Empty when the launch lacks
+    the counts the split needs.
     """
     split = time_split(row)
     if split is None:
@@ -339,6 +378,9 @@ def causes(row: Mapping[str, Any]) -> list[Cause]:
         if us <= 0:
             continue
         name, evidence = name_group(row, group)
+        if name in LATENCY_WAITS:
+            few = low_occupancy(row)
+            name, evidence = ("low_occupancy", few) if few else (name, evidence)
         if name in found:
             old = found[name]
             us += old.time_us

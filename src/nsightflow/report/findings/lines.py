@@ -24,6 +24,7 @@ falsely). Pure functions.
 """
 
 from dataclasses import replace
+from pathlib import PurePath
 from typing import Any
 
 import pandas as pd
@@ -43,6 +44,7 @@ ACCESS_OF_RULE: dict[str, tuple[str, ...]] = {
     "store_drain": ("global_store", "global_atomic"),
     "uncoalesced_loads": ("global_load",),
     "memory_latency": ("global_load",),
+    "low_occupancy": ("global_load",),
     "bytes_in_flight": ("global_load", "global_store"),
     "dram_excess": ("global_load", "global_store"),
     "lsu_queue": ("global_load", "global_store", "global_atomic"),
@@ -120,9 +122,13 @@ def with_line(
     if found is None:
         return finding
     top, kinds = found
+    name = PurePath(top.file).name
     fields: dict[str, Any] = {
         "line": top.line,
         "variant": variant,
+        "in_file": ""
+        if name in ("", f"{variant}.cu")
+        else msg("line_in_file", file=name),
         "code": _code(top.source),
         "access": _kinds(kinds),
         "share": 100 * top.share,

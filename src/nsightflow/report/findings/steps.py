@@ -67,9 +67,18 @@ EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"sequential addressing|divergen|lanes? idle", ("instruction_count",)),
     (r"grid-stride|one wave", ("idle_sms", "tail_effect", "instruction_count")),
     (r"coalesc|column-major", ("uncoalesced_loads", "uncoalesced_stores")),
+    (
+        r"occupancy|fits? on an SM|resident warps|launch_bounds|blocks per SM",
+        ("occupancy",),
+    ),
+    (r"local memory|in registers|spill", ("local_memory",)),
     (r"bytes instead|without its padding", ("dram_excess", "bytes_in_flight")),
     (r"work-efficient|adds per element|~2 adds", ("instruction_count",)),
 )
+
+
+# A launch's cause whose remedy shows in a step as one of its factors.
+STEP_FACTOR_OF: dict[str, tuple[str, ...]] = {"low_occupancy": ("occupancy",)}
 
 
 def expected_mechanisms(idea: str) -> list[str]:
@@ -361,8 +370,10 @@ def expectation(
     expected = expected_mechanisms(idea)
     top = causes(previous)
     prev = top[0].mechanism if top else ""
-    if prev and prev not in expected:
-        expected.append(prev)
+    # the remedy of a launch with too few warps is a step's occupancy factor
+    for mechanism in (prev, *STEP_FACTOR_OF.get(prev, ())):
+        if mechanism and mechanism not in expected:
+            expected.append(mechanism)
     helped = [
         f.rule
         for f in ranked

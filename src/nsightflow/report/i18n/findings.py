@@ -28,6 +28,10 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "在途字节不足以用满 DRAM 带宽",
     },
     "mech_memory_latency": {"en": "Global-memory latency", "zh": "全局内存延迟"},
+    "mech_low_occupancy": {
+        "en": "Low occupancy: too few warps to hide the memory latency",
+        "zh": "占用率低：驻留 warp 太少，掩盖不了访存延迟",
+    },
     "mech_dram_bytes": {"en": "DRAM bytes", "zh": "DRAM 字节数"},
     "mech_lsu_queue": {"en": "Load/store queue full", "zh": "load/store 队列已满"},
     "mech_store_drain": {"en": "Store drain", "zh": "存储排空"},
@@ -128,6 +132,13 @@ FIXES: dict[str, dict[str, str]] = {
         "independent loads per thread, or more resident warps",
         "zh": "让每个线程有更多在途字节：16 字节（float4）访问、每线程多个独立加载，"
         "或更多驻留 warp",
+    },
+    "fix_low_occupancy": {
+        "en": "raise the resident warps: use less of the resource that caps the blocks "
+        "per SM (shared memory or registers per block, `__launch_bounds__`), or give "
+        "each thread several independent loads",
+        "zh": "提高驻留 warp 数：减少限制每个 SM block 数的资源（每个 block 的共享内存"
+        "或寄存器，`__launch_bounds__`），或让每个线程有多个独立加载",
     },
     "fix_memory_latency": {
         "en": "hide the latency with more independent loads per thread or more "
@@ -321,6 +332,17 @@ EVIDENCE: dict[str, dict[str, str]] = {
         "wait on loads with too few bytes in flight to cover the DRAM latency.",
         "zh": "访存受限，达到实测拷贝带宽的 {pct:.0f}%：warp 在等待加载，在途字节太少，"
         "掩盖不了 DRAM 延迟。",
+    },
+    "ev_low_occupancy": {
+        "en": "Warps wait on global memory with only {warps:.0f} of the SM's {slots:.0f} "
+        "warp slots resident: theoretical occupancy {theoretical:.1f}% (<= "
+        "{threshold:.0f}%; achieved {achieved:.1f}%, "
+        "`sm__warps_active.avg.pct_of_peak_sustained_active`), capped by {limiter} "
+        "(`{metric}` = {blocks:.0f} blocks per SM).",
+        "zh": "warp 在等待全局内存，而 SM 的 {slots:.0f} 个 warp 槽位只驻留了 {warps:.0f} "
+        "个：理论占用率 {theoretical:.1f}%（<= {threshold:.0f}%；实际 {achieved:.1f}%，"
+        "`sm__warps_active.avg.pct_of_peak_sustained_active`），受{limiter}限制"
+        "（`{metric}` = 每个 SM {blocks:.0f} 个 block）。",
     },
     "ev_memory_latency": {
         "en": "Warps wait on global loads while DRAM runs at {dram:.0f}% of the copy "

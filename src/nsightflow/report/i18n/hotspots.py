@@ -86,18 +86,18 @@ HOTSPOT_MESSAGES: dict[str, dict[str, str]] = {
     # the line a primary finding cites (report.findings.lines)
     "with_line": {"en": "{finding} {line}", "zh": "{finding} {line}"},
     "line_cite": {
-        "en": "**Where:** line {line} of `{variant}` ({code}), its {access}, holds "
+        "en": "**Where:** line {line} of `{variant}`{in_file} ({code}), its {access}, holds "
         "{share:.0f}% of the launch's warp-state samples, {reason_share:.0f}% of them "
         "`{reason}` and {cause_share:.0f}% in this cause's stalls ({stalls}) (named: "
         ">= {majority:.0f}% of the samples, the cause's access, >= {cause_part:.0f}% "
         "in its stalls).",
-        "zh": "**位置：**`{variant}` 的第 {line} 行（{code}），即其{access}，占该次启动 "
+        "zh": "**位置：**`{variant}` 的第 {line} 行{in_file}（{code}），即其{access}，占该次启动 "
         "warp 状态采样的 {share:.0f}%，其中 {reason_share:.0f}% 为 `{reason}`，"
         "{cause_share:.0f}% 属于该原因的停顿（{stalls}）（指明条件：占采样 >= "
         "{majority:.0f}%、有该原因所指的访存、且 >= {cause_part:.0f}% 的采样属于其停顿）。",
     },
     "line_cite_drain": {
-        "en": "**Where:** line {line} of `{variant}` ({code}), its {access}, holds "
+        "en": "**Where:** line {line} of `{variant}`{in_file} ({code}), its {access}, holds "
         "{share:.0f}% of the launch's warp-state samples, {reason_share:.0f}% of them "
         "`{reason}` and {cause_share:.0f}% in this cause's stalls ({stalls}) (named: "
         ">= {majority:.0f}% of the samples, the cause's access, >= {cause_part:.0f}% "
@@ -105,7 +105,7 @@ HOTSPOT_MESSAGES: dict[str, dict[str, str]] = {
         "{pct:.0f}% of the launch's samples are `drain` after the kernel's `EXIT` "
         "(line {exit_line}), counted to this line: the exited warps wait for its "
         "global writes to complete.",
-        "zh": "**位置：**`{variant}` 的第 {line} 行（{code}），即其{access}，占该次启动 "
+        "zh": "**位置：**`{variant}` 的第 {line} 行{in_file}（{code}），即其{access}，占该次启动 "
         "warp 状态采样的 {share:.0f}%，其中 {reason_share:.0f}% 为 `{reason}`，"
         "{cause_share:.0f}% 属于该原因的停顿（{stalls}）（指明条件：占采样 >= "
         "{majority:.0f}%、有该原因所指的访存、且 >= {cause_part:.0f}% 的采样属于其停顿）；"
@@ -113,6 +113,8 @@ HOTSPOT_MESSAGES: dict[str, dict[str, str]] = {
         "行）之后，已计入本行：已退出的 warp 在等待本行的全局写入完成。",
     },
     "line_no_code": {"en": "code not recorded", "zh": "代码未记录"},
+    # a cited line outside the variant's own .cu (a header it includes, a shared source)
+    "line_in_file": {"en": " (in `{file}`)", "zh": "（位于 `{file}`）"},
     "access_and": {"en": "{first} and {second}", "zh": "{first}和{second}"},
     "access_global_load": {"en": "global load", "zh": "全局加载"},
     "access_global_store": {"en": "global store", "zh": "全局存储"},

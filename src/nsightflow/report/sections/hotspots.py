@@ -11,6 +11,7 @@ at the kernel's exit were counted to the store lines
 how many and from which line (from 1% of the launch's samples).
 """
 
+from pathlib import PurePath
 from typing import Any
 
 import pandas as pd
@@ -35,6 +36,13 @@ def code_cell(text: Any, line: int) -> str:
         code = code[: CODE_WIDTH - 3] + "..."
     # a fence no run of backticks in the code can close (kernel text is data)
     return code_span(f" {code} ").replace("|", "\\|")
+
+
+def line_cell(row: pd.Series, main: str) -> int | str:
+    """A line's number, with its file's name where that is not the variant's source."""
+    line = int(row["line"])
+    name = PurePath(str(row.get("file") or "")).name
+    return f"{name}:{line}" if line > 0 and name and name != main else line
 
 
 def reason_cell(row: pd.Series) -> str:
@@ -77,6 +85,10 @@ class HotspotSections(SectionBase):
     def _sampled(self, variant: str, n: int) -> list[tuple[int, str, pd.DataFrame]]:
         return launch_lines(self._hotspots(), variant, n)
 
+    def _main(self, variant: str) -> str:
+        """The name of the variant's own source file (its other lines say their file)."""
+        return PurePath(str(self.variants.get(variant, {}).get("source", ""))).name
+
     def _any_sampled(self) -> bool:
         frame = self._hotspots()
         return frame is not None and not frame.empty
@@ -104,7 +116,7 @@ class HotspotSections(SectionBase):
                 caption = T("hot_launch", launch=launch, kernel=kernel, samples=samples)
                 out += ["", caption]
             out += drain_note(base, lines)
-            out += ["", table(pd.DataFrame(_one_side(lines)))]
+            out += ["", table(pd.DataFrame(_one_side(lines, self._main(base))))]
         return [*out, ""]
 
     def hotspot_step(self, before: str, after: str) -> list[str]:
@@ -126,7 +138,9 @@ class HotspotSections(SectionBase):
                 out += ["", _pair_caption(launch, left, right)]
             for variant, side in ((before, left), (after, right)):
                 out += drain_note(variant, side[2]) if side else []
-            rows = _side_by_side(before, after, left, right)
+            rows = _side_by_side(
+                (before, self._main(before)), (after, self._main(after)), left, right
+            )
             out += ["", table(pd.DataFrame(rows))]
         return out
 
@@ -135,12 +149,12 @@ class HotspotSections(SectionBase):
         return T("lim_stalls_sampled" if self._any_sampled() else "lim_stalls")
 
 
-def _one_side(lines: pd.DataFrame) -> list[dict[str, Any]]:
+def _one_side(lines: pd.DataFrame, main: str) -> list[dict[str, Any]]:
     """Rows of a one-variant table: rank, line, code, share, dominant state."""
     return [
         {
             T("col_hot_rank"): k,
-            T("col_hot_line"): int(row["line"]),
+            T("col_hot_line"): line_cell(row, main),
             T("col_hot_code"): code_cell(row["source"], int(row["line"])),
             T("col_hot_share"): f"{100 * row['share']:.1f}%",
             T("col_hot_reason"): reason_cell(row),
@@ -149,15 +163,16 @@ def _one_side(lines: pd.DataFrame) -> list[dict[str, Any]]:
     ]
 
 
-def _side(variant: str, row: pd.Series | None) -> dict[str, Any]:
+def _side(named: tuple[str, str], row: pd.Series | None) -> dict[str, Any]:
     """One variant's four cells of a side-by-side row (blank where it has no line)."""
+    variant, main = named
     keys = [T(f"col_hot_{c}_of", variant=variant) for c in ("line", "code", "share")]
     keys.append(T("col_hot_reason_of", variant=variant))
     if row is None:
         return dict.fromkeys(keys, "")
     line = int(row["line"])
     values = [
-        line,
+        line_cell(row, main),
         code_cell(row["source"], line),
         f"{100 * row['share']:.1f}%",
         reason_cell(row),
@@ -169,7 +184,10 @@ Launch = tuple[int, str, pd.DataFrame]
 
 
 def _side_by_side(
-    before: str, after: str, left: Launch | None, right: Launch | None
+    before: tuple[str, str],
+    after: tuple[str, str],
+    left: Launch | None,
+    right: Launch | None,
 ) -> list[dict[str, Any]]:
     """Rows of a step's table: rank, then before's and after's line of that rank."""
     a = _hot_rows(left[2]) if left else []
