@@ -339,6 +339,22 @@ def test_a_step_raising_occupancy_meets_a_low_occupancy_expectation():
     assert "occupancy" in found.metric
 
 
+@pytest.mark.parametrize(
+    ("local", "expected"),
+    [
+        (5e6, "local_memory"),  # half of the queue's 10 M sectors (5 M global)
+        (4.9e6, "lsu_queue"),  # just under half
+        (0.0, "lsu_queue"),
+        (NAN, "lsu_queue"),  # not collected
+    ],
+)
+def test_a_full_lsu_queue_is_local_memory_when_local_sectors_fill_it(local, expected):
+    row = launch(local_sectors=local, stall_lg_throttle=8.0, stall_long_scoreboard=0.5)
+    assert named(row, "lsu_queue") == expected
+    if expected == "local_memory":
+        assert C.causes(row)[0].mechanism == "local_memory"
+
+
 def test_causes_are_ranked_by_time_and_small_ones_dropped():
     found = C.causes(launch())
     assert [c.mechanism for c in found][:1] == ["memory_latency"]

@@ -135,36 +135,39 @@ KERNELS = {"v0_naive": "transpose_v0", "v1_tiled": "transpose_v1"}
 KERNELS["v2_padded"] = "transpose_v2"
 
 
-def test_each_variant_reads_its_own_launch_of_the_shared_h200_report(tmp_path):
+def _analyze_measured(data: Path, family: str, kernels: dict[str, str], tmp_path: Path):
+    """Parse each variant's part of a family's shared H200 report, then analyze."""
     import pandas as pd
 
     from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
     from nsightflow.tools.ncu_parse import parse_files, write_table
     from nsightflow.tools.ncu_source import parse_source_files
 
-    shared = list((TRANSPOSE / "profile/transpose").glob("*.ncu-rep"))
-    assert len(shared) == 1  # one report for the three variants
+    shared = list((data / f"profile/{family}").glob("*.ncu-rep"))
+    assert len(shared) == 1  # one report for the family's variants
     tables: dict[str, list[Path]] = {"metrics": [], "rules": [], "source": []}
-    for variant, kernel in KERNELS.items():
-        folder = TRANSPOSE / f"profile/transpose/{variant}"
+    sizes = set()
+    for variant, kernel in kernels.items():
+        folder = data / f"profile/{family}/{variant}"
         metrics, rules = parse_files([folder])
         source, _ = parse_source_files([folder])
-        assert set(metrics["kernel"]) == {kernel} and set(metrics["size"]) == {8192}
-        assert set(source["kernel"]) == {kernel}
+        assert set(metrics["kernel"]) == {kernel} and set(source["kernel"]) == {kernel}
+        sizes |= set(metrics["size"])
         for frame, kind in ((metrics, "metrics"), (rules, "rules"), (source, "source")):
             path = tmp_path / f"{variant}.{kind}.csv"
             write_table(frame, path)
             tables[kind].append(path)
-    names = list(KERNELS)
+    assert len(sizes) == 1
+    names = list(kernels)
     inputs = AnalysisInputs(
-        ROOT / "tests/data/diagnosis_families/transpose",
-        [TRANSPOSE / f"build/transpose/{v}.resources.json" for v in names],
-        [TRANSPOSE / f"verify/transpose/{v}.json" for v in names],
-        [TRANSPOSE / f"time/transpose/{v}.json" for v in names],
+        ROOT / f"tests/data/diagnosis_families/{family}",
+        [data / f"build/{family}/{v}.resources.json" for v in names],
+        [data / f"verify/{family}/{v}.json" for v in names],
+        [data / f"time/{family}/{v}.json" for v in names],
         tables["metrics"],
         tables["rules"],
-        [TRANSPOSE / "profile/transpose"],  # the family's folder: every variant in it
-        TRANSPOSE / "ceilings.json",
+        [data / f"profile/{family}"],  # the family's folder: every variant in it
+        data / "ceilings.json",
         source=tables["source"],
     )
     out = tmp_path / "analysis"
@@ -176,9 +179,38 @@ def test_each_variant_reads_its_own_launch_of_the_shared_h200_report(tmp_path):
     primary = found[
         (found["role"] == "primary") & found["section"].isin(["baseline", "step"])
     ]
-    by = {(r.section, r.variant): r for r in primary.itertuples()}
+    return {(r.section, r.variant): r for r in primary.itertuples()}
+
+
+def test_each_variant_reads_its_own_launch_of_the_shared_h200_report(tmp_path):
+    by = _analyze_measured(TRANSPOSE, "transpose", KERNELS, tmp_path)
     # the strided store (line 10), its drain at the exit counted to it
     assert by[("baseline", "v0_naive")].rule == "uncoalesced_stores"
     assert by[("baseline", "v0_naive")].line == 10
     assert by[("step", "v1_tiled")].rule == "uncoalesced_stores"  # the fix names it
     assert by[("step", "v2_padded")].rule == "bank_conflicts"
+
+
+# --- families the rules were not written against, measured on the H200 (run 29) -----
+
+UNSEEN = ROOT / "tests" / "data" / "h200_unseen"
+
+
+def test_low_occupancy_is_the_baseline_cause_and_its_fix_the_step(tmp_path):
+    kernels = {"v0_fat_buffer": "staging_v0", "v1_lean_buffer": "staging_v1"}
+    kernels["v2_float4"] = "staging_v2"
+    by = _analyze_measured(UNSEEN, "staging", kernels, tmp_path)
+    base = by[("baseline", "v0_fat_buffer")]
+    # 48 KB of shared memory per block: 4 blocks, 8 warps per SM (12.5%)
+    assert base.rule == "low_occupancy" and base.line == 14
+    assert "launch__occupancy_limit_shared_mem" in base.message
+    assert by[("step", "v1_lean_buffer")].rule == "occupancy"
+
+
+def test_local_memory_is_the_baseline_cause_and_its_fix_the_step(tmp_path):
+    kernels = {"v0_local_window": "window_v0", "v1_register_window": "window_v1"}
+    by = _analyze_measured(UNSEEN, "window", kernels, tmp_path)
+    base = by[("baseline", "v0_local_window")]
+    # the run-time indexed w[16]: its local stores on the fill line fill the LSU queue
+    assert base.rule == "local_memory" and base.line == 14
+    assert by[("step", "v1_register_window")].rule == "local_memory"

@@ -8,7 +8,8 @@ as the generic one otherwise:
   and store drain (``drain``) are *global atomics* when L2 atomics are at least half
   the global load sectors, *uncoalesced stores* / *loads* when the sectors exceed what
   the access width needs (:func:`loads_uncoalesced`, :func:`stores_uncoalesced`),
-  *local memory* when local traffic or spills exist, *excess DRAM traffic* in a
+  *local memory* when local traffic or spills exist (for the queue: when local
+  sectors are at least half of its sectors), *excess DRAM traffic* in a
   memory-bound launch that moves 1.5x the ideal bytes; else too few bytes in flight
   (memory-bound) or plain memory latency;
 - the MIO stalls (``mio_throttle``, ``short_scoreboard``) are *bank conflicts* when
@@ -68,6 +69,9 @@ CONFLICT_SHARE = 0.2  # conflict replays / shared wavefronts that make them a ca
 DRAM_EXCESS = 1.5  # DRAM bytes / ideal bytes that count as re-reading
 ATOMIC_SHARE = 0.5  # L2 atomic sectors / global load sectors: atomics dominate
 LOCAL_SHARE = 0.01  # local sectors / global sectors worth naming
+# Local sectors / all LSU (local + global) sectors at which a full load/store queue is
+# named after local memory: most of what the queue holds is local traffic.
+LOCAL_QUEUE_SHARE = 0.5
 FEW_WAVES = 4.0  # at most this many waves per SM can leave a tail
 SMALL_LAST_WAVE = 0.5  # a last wave at most this full is a tail
 MIN_SHARE = 0.05  # a cause below this share of the time is not listed
@@ -138,6 +142,18 @@ def _local(row: Mapping[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def _local_queue(row: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Local traffic as most of what fills the load/store queue (``lg_throttle``)."""
+    local = num(row, "local_sectors")
+    glob = num(row, "global_ld_sectors") + num(row, "global_st_sectors")
+    if not (ok(local) and local > 0 and ok(glob)):
+        return None
+    share = local / (local + glob)
+    if share < LOCAL_QUEUE_SHARE:
+        return None
+    return msg("ev_local_queue", sectors=local, share=100 * share)
+
+
 def _dram_excess(row: Mapping[str, Any]) -> dict[str, Any] | None:
     moved, ideal = num(row, "dram_bytes"), num(row, "ideal_bytes")
     if row.get("regime") != "memory" or not (ok(moved) and ok(ideal) and ideal > 0):
@@ -164,6 +180,7 @@ def _memory_wait(
             loads_uncoalesced(row) if group != "store_drain" else None,
         ),
         ("local_memory", _local(row) if group == "memory_wait" else None),
+        ("local_memory", _local_queue(row) if group == "lsu_queue" else None),
         ("dram_excess", _dram_excess(row) if group == "memory_wait" else None),
     ]
     for name, evidence in checks:

@@ -19,8 +19,8 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "未合并的全局存储",
     },
     "mech_local_memory": {
-        "en": "Local memory (spills)",
-        "zh": "local memory（寄存器溢出）",
+        "en": "Local memory (spills or local arrays)",
+        "zh": "local memory（寄存器溢出或局部数组）",
     },
     "mech_dram_excess": {"en": "Excess DRAM traffic", "zh": "多余的 DRAM 流量"},
     "mech_bytes_in_flight": {
@@ -332,6 +332,14 @@ EVIDENCE: dict[str, dict[str, str]] = {
         "wait on loads with too few bytes in flight to cover the DRAM latency.",
         "zh": "访存受限，达到实测拷贝带宽的 {pct:.0f}%：warp 在等待加载，在途字节太少，"
         "掩盖不了 DRAM 延迟。",
+    },
+    "ev_local_queue": {
+        "en": "{share:.0f}% of the load/store queue's sectors are local memory (>= 50%; "
+        "{sectors:,.0f} sectors, `l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum` + "
+        "`_st.sum`, against the global ones): the local loads and stores fill it.",
+        "zh": "load/store 队列的扇区中 {share:.0f}% 是 local memory（>= 50%；{sectors:,.0f} "
+        "个扇区，`l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum` + `_st.sum`，相对全局"
+        "扇区）：是 local 加载和存储把队列填满。",
     },
     "ev_low_occupancy": {
         "en": "Warps wait on global memory with only {warps:.0f} of the SM's {slots:.0f} "
