@@ -85,6 +85,9 @@ def save(fig: Figure, folder: Path, name: str) -> list[Path]:
     png, svg = stem.parent / f"{stem.name}.png", stem.parent / f"{stem.name}.svg"
     with matplotlib_context():  # svg.fonttype is read when saving
         fig.savefig(png, dpi=DPI)
+        # the layout the PNG was drawn with holds for the SVG (figure fractions, text
+        # in points): not solved a second time, a third of a figure's drawing time
+        fig.set_layout_engine("none")
         fig.savefig(svg)
     add_titles(svg, getattr(fig, "tooltips", {}), name)
     return [png, svg]

@@ -296,7 +296,7 @@ def test_chinese_report_pdf_from_the_recording(reports, tmp_path):
     reader = PdfReader(out)
     assert len(reader.pages) >= 2
     text = reader.pages[0].extract_text()
-    assert "优化报告" in text and "总览" in text and "第 1 页，共" in text
+    assert "优化报告" in text and "总览" in text and "第 1 页" in text
     fonts = _embedded_fonts(out)
     assert any("WenQuanYi" in name and emb for name, emb in fonts.items())
     page = _render(out, tmp_path / "p", no_system_fonts=True)
@@ -310,7 +310,7 @@ def test_english_report_pdf_renders_with_ink(reports, tmp_path):
     write_pdf((folder / "report.html").read_text(), folder, out)
     reader = PdfReader(out)
     assert len(reader.pages) >= 2
-    assert "page 1 of" in reader.pages[0].extract_text()
+    assert "page 1" in reader.pages[0].extract_text()
     assert not any("WenQuanYi" in name for name in _embedded_fonts(out))
     page = _render(out, tmp_path / "p")
     assert _ink(page, 0.0, 0.08) > 50 and _ink(page) > 1000

@@ -142,7 +142,8 @@ def test_report_page_becomes_a_multipage_a4_pdf_with_text_and_figure(report_dir)
     assert "2,256.82" in text and "3,014.50" in text  # table cells
     assert "14.59" in text and "v2_coarsen2" in text
     assert "jacobi2d_v0" in _squeezed(text)  # code block
-    assert f"page 1 of {len(reader.pages)}" in text  # running footer
+    assert "page 1" in text  # running footer
+    assert f"page {len(reader.pages)}" in reader.pages[-1].extract_text()
     assert sum(len(page.images) for page in reader.pages) == 1
     assert [p.name for p in report_dir.iterdir() if p.name.endswith(".partial")] == []
 

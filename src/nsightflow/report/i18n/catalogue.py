@@ -599,8 +599,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "up_to_pct": {"en": "up to {pct:.0f}%", "zh": "最多 {pct:.0f}%"},
     # --- PDF --------------------------------------------------------------------------
-    "pdf_page_of": {
-        "en": "page {page} of {pages}",
-        "zh": "第 {page} 页，共 {pages} 页",
-    },
+    # page N only: "of M" (<pdf:pagecount />) makes xhtml2pdf lay the document out
+    # twice, a third of the PDF stage's time
+    "pdf_page": {"en": "page {page}", "zh": "第 {page} 页"},
 }

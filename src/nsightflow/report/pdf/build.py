@@ -6,7 +6,7 @@ browser, no LaTeX and no system library, so a machine that only pip-installs the
 project can render an English report (a Chinese one also needs a CJK font
 package). A print stylesheet is added after the report's own screen style, and the page is prepared for paper first:
 
-* A4 portrait pages with a running footer (report title, page N of M).
+* A4 portrait pages with a running footer (report title, page N).
 * Tables span the text width with columns sized from their content
   (:mod:`nsightflow.report.pdf.tables`); a table too wide for the page is split
   into tables of column groups, each led by the first column. No text is set
@@ -237,7 +237,7 @@ def _print_page(html: str, font_css: str, sans: str, mono: str) -> str:
         "min_font": f"{MIN_FONT_PT:g}",
     }
     style_tag = f"<style>\n{font_css}{style}</style>\n"
-    pages = i18n.T("pdf_page_of", page="<pdf:pagenumber />", pages="<pdf:pagecount />")
+    pages = i18n.T("pdf_page", page="<pdf:pagenumber />")
     footer = (
         f'<div id="nsf-footer">{escape(title)}{" &middot; " if title else ""}'
         f"{pages}</div>\n"
