@@ -90,18 +90,46 @@ def test_step_terms_split_the_log_time_ratio_exactly():
     terms = step_terms(a, b)
     assert sum(terms.values()) == pytest.approx(math.log(70 / 120))
     assert terms["occupancy"] == pytest.approx(math.log(50 / 55))
-    assert terms["clock"] == pytest.approx(math.log(2 / 1.9))
-    # long_scoreboard 6 x 1e8 -> 5 x 6e7 warp-cycles, over their log mean: both parts
-    # fell, so each keeps its symmetric share; the count's joins `instructions`
-    total_a, total_b = 10 * 1e8, 9 * 6e7
+    # b's memory waits (long_scoreboard 5, lg_throttle 1, drain 0.5 cycles at 1.9 GHz)
+    # last as long as 2 / 1.9 times those cycles at a's 2 GHz: the clock sets only
+    # the rest of b's 9 cycles per instruction
+    scale = 2 / 1.9
+    cpi_b = 9 + 6.5 * (scale - 1)
+    assert terms["clock"] == pytest.approx(math.log(2 / 1.9) + math.log(9 / cpi_b))
+    # long_scoreboard 6 x 1e8 -> 5 x 6e7 warp-cycles (at a's clock), over their log
+    # mean: both parts fell, so each keeps its symmetric share; the count's joins
+    # `instructions`
+    total_a, total_b = 10 * 1e8, cpi_b * 6e7
     mean = (total_b - total_a) / math.log(total_b / total_a)
-    per_inst = (5 - 6) * (1e8 + 6e7) / 2
+    per_inst = (5 * scale - 6) * (1e8 + 6e7) / 2
     assert terms["long_scoreboard"] == pytest.approx(per_inst / mean)
     # every other reason (and the issue cycle) kept its cycles per instruction
-    assert terms["instructions"] == pytest.approx(
-        (9 * 6e7 - 10 * 1e8 - per_inst) / mean
-    )
+    assert terms["instructions"] == pytest.approx((total_b - total_a - per_inst) / mean)
     assert step_terms(a, launch(cycles_per_issue=NAN)) == {}
+
+
+def test_a_memory_wait_that_only_followed_the_clock_is_no_change():
+    # the same kernel profiled at a 6% higher SM clock: its memory waits take 6% more
+    # cycles for the same nanoseconds, its time is the same
+    a = launch(stall_long_scoreboard=8.0, stall_lg_throttle=0.0, stall_mio_throttle=0.0,
+               stall_not_selected=0.0, stall_drain=0.0, cycles_per_issue=9.0)  # fmt: skip
+    b = launch(stall_long_scoreboard=8.0 * 1.06, stall_lg_throttle=0.0,
+               stall_mio_throttle=0.0, stall_not_selected=0.0, stall_drain=0.0,
+               cycles_per_issue=1.0 + 8.0 * 1.06, sm_hz=2e9 * 1.06)  # fmt: skip
+    terms = step_terms(a, b)
+    assert sum(terms.values()) == pytest.approx(0.0, abs=1e-12)
+    assert terms["long_scoreboard"] == pytest.approx(0.0, abs=1e-12)
+    # only the issue cycle (1 of 9 per instruction) follows the clock
+    assert terms["clock"] == pytest.approx(math.log(1 / 1.06) + math.log(9.48 / 9.0))
+    assert abs(terms["clock"]) < 0.15 * math.log(1.06)  # about a ninth of it
+    # a cycle-bound kernel at the higher clock: faster through the clock alone
+    a = launch(stall_long_scoreboard=0.0, stall_lg_throttle=0.0, stall_drain=0.0,
+               stall_wait=8.0, stall_mio_throttle=0.0, stall_not_selected=0.0,
+               cycles_per_issue=9.0)  # fmt: skip
+    b = {**a, "sm_hz": 2e9 * 1.06, "ncu_time_us": a["ncu_time_us"] / 1.06}
+    terms = step_terms(a, b)
+    assert terms["clock"] == pytest.approx(math.log(1 / 1.06))
+    assert sum(terms.values()) == pytest.approx(math.log(1 / 1.06))
 
 
 @pytest.mark.parametrize(

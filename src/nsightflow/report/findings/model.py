@@ -17,7 +17,11 @@ idle (the launch ramping up, a last partial wave, a grid smaller than the GPU).
   each instruction), ``ln(t1/t0) = sum_r (A1_r - A0_r) / L + ln(W0/W1) + ln(f0/f1) +
   ln(idle factor)``, ``L`` the logarithmic mean of the two launches' total
   warp-cycles. Each term's ``exp(term) - 1`` is the change that factor alone would
-  have made.
+  have made. The waits on global memory (:data:`NS_FIXED`) last a time, not a number
+  of SM cycles: the second launch's are counted at the first one's clock
+  (:func:`at_clock_of`), so the clock term covers only the cycle-bound part of the
+  time (a memory-bound step profiled at a 6% higher clock is not read as 6% faster
+  through the clock).
 - Each reason's warp-cycle change is then split into an *instruction-count* part and
   a *per-instruction* part (:func:`count_split`): the symmetric (Shapley) split
   ``dA = dI x mean(c) + dc x mean(I)``, with ``I`` the instructions the reason waits
@@ -37,7 +41,7 @@ Pure functions over the analysis rows; a row holds its stall reasons as ``stall_
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from nsightflow.tools import ncu_metrics as M
@@ -131,6 +135,27 @@ def time_split(row: Mapping[str, Any]) -> dict[str, float] | None:
     return split
 
 
+# Waits whose length is fixed in time, not in SM cycles: global memory (L2, DRAM and
+# the fabric between run on their own clocks), its queue and the stores' drain.
+NS_FIXED: tuple[str, ...] = ("long_scoreboard", "lg_throttle", "drain")
+
+
+def at_clock_of(run: Launch, clock_hz: float) -> Launch:
+    """``run`` with its memory waits (:data:`NS_FIXED`) in cycles of ``clock_hz``.
+
+    ncu counts every stall in SM cycles, so a run at a higher SM clock waits more
+    cycles for the same memory latency. Expressed at the other run's clock, a step
+    whose two profiles ran at different clocks (``--clock-control none``) shows the
+    clock only where cycles set the time, and no memory wait that changed with the
+    clock alone. Only the stalls and the CPI change (its ``active_us`` no longer holds:
+    :func:`step_terms` gives the difference to its ``clock`` term).
+    """
+    scale = clock_hz / run.clock_hz
+    moved = {r: c * scale if r in NS_FIXED else c for r, c in run.stalls.items()}
+    cpi = run.cpi + sum(moved.values()) - sum(run.stalls.values())
+    return replace(run, cpi=cpi, stalls=moved)
+
+
 def step_terms(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, float]:
     """The exact split of ``ln(t_after / t_before)`` (ncu's times) into factors.
 
@@ -139,13 +164,16 @@ def step_terms(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str,
     and what the reasons do not account for), each the per-instruction part of that
     reason's warp-cycle change. Empty when a factor is missing.
     """
-    a, b = launch(before), launch(after)
-    if a is None or b is None:
+    a, measured = launch(before), launch(after)
+    if a is None or measured is None:
         return {}
+    b = at_clock_of(measured, a.clock_hz)  # the memory waits in a's cycles
     terms = {
         "occupancy": math.log(a.warps / b.warps),
-        "clock": math.log(a.clock_hz / b.clock_hz),
-        "idle": math.log(b.idle_factor / a.idle_factor) + math.log(a.sms / b.sms),
+        # the clock sets the cycle-bound part of the time only (see at_clock_of)
+        "clock": math.log(a.clock_hz / b.clock_hz) + math.log(measured.cpi / b.cpi),
+        "idle": math.log(measured.idle_factor / a.idle_factor)
+        + math.log(a.sms / b.sms),
     }
     total_a, total_b = a.cpi * a.instructions, b.cpi * b.instructions
     mean = _log_mean(total_a, total_b)
