@@ -616,6 +616,32 @@ def test_doubled_wait_per_instruction_at_a_flat_count_names_the_loads(
     assert "instruction_count" not in [f.rule for f in ranked]
 
 
+@pytest.mark.parametrize(
+    ("requests", "sectors", "rule"),
+    [
+        (2.5e5, 4e6, "wider_accesses"),  # float4: a quarter of the requests
+        (5e5, 4.9e6, "wider_accesses"),  # half, sectors within 20%
+        (5.1e5, 4e6, "instruction_count"),  # just over half the requests
+        (2.5e5, 5.1e6, "instruction_count"),  # other sectors: not the same data
+        (NAN, 4e6, "instruction_count"),  # requests not collected
+    ],
+)
+def test_fewer_wider_requests_name_the_instruction_count_by_its_cause(
+    requests, sectors, rule
+):
+    a = launch(global_ld_requests=1e6, global_ld_sectors=4e6)
+    b = launch(global_ld_requests=requests, global_ld_sectors=sectors,
+               inst_executed=4e7, ncu_time_us=60.0)  # fmt: skip
+    ranked, total = step_causes(a, b)
+    assert ranked[0].rule == rule
+    if rule == "wider_accesses":
+        assert ranked[0].metric == "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+        found = expectation("v2 with 16-byte float4 loads", a, ranked, total)
+        assert found.params["verdict"]["@"] == "expect_met"
+        found = expectation("four outputs per thread", a, ranked, total)  # coarsening
+        assert found.params["verdict"]["@"] == "expect_met"
+
+
 def test_removed_bank_conflicts_are_named_from_the_launch_that_had_them():
     a = launch(
         cycles_per_issue=40.0, stall_mio_throttle=31.0, smem_conflict_share=0.84,

@@ -38,6 +38,9 @@ UNCHANGED = math.log(1.02)  # below a 2% change of ncu's time: no change
 MIN_ALONE_PCT = 5.0  # a factor that alone changes the time less is not listed
 FACTORS = ("occupancy", "clock")
 COUNT = "instruction_count"  # the factor of the instruction-count parts
+WIDER = "wider_accesses"  # the count factor where the loads became fewer and wider
+FEWER_REQUESTS = 0.5  # global load requests after / before at most this
+SAME_SECTORS = (0.8, 1.25)  # global load sectors after / before within this
 REQUEST_METRICS = {
     "global_ld_requests": M.GLOBAL_LD_REQUESTS,
     "global_st_requests": M.GLOBAL_ST_REQUESTS,
@@ -50,7 +53,7 @@ EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"pad|swizzl|without bank conflicts|conflicts disappear", ("bank_conflicts",)),
     (
         r"float4|vector|16-byte|wider",
-        ("instruction_count", "bytes_in_flight", "lsu_queue"),
+        (WIDER, "instruction_count", "bytes_in_flight", "lsu_queue"),
     ),
     (
         r"coarsen|per thread|outputs? of a|reus|strip|two vertically|outer product",
@@ -128,6 +131,8 @@ def step_causes(
         return [], math.nan
     total = math.log(num(after, "ncu_time_us") / num(before, "ncu_time_us"))
     grouped = _grouped(before, after, terms)
+    if COUNT in grouped and wider_requests(before, after) is not None:
+        grouped[WIDER] = grouped.pop(COUNT)  # the same evidence, in the expert's words
     if abs(total) < UNCHANGED:
         ranked = sorted(grouped.items(), key=lambda kv: -abs(kv[1]["term"]))
         listed = [kv for kv in ranked if abs(alone(kv[1]["term"])) >= MIN_ALONE_PCT]
@@ -228,11 +233,29 @@ def _change(
     )
 
 
+def wider_requests(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> tuple[float, float, float, float] | None:
+    """Requests and sectors per request of a step to fewer, wider loads, or None.
+
+    Where the step loads the same sectors (within 20%) in at most half the global
+    load requests (16-byte accesses, e.g. float4).
+    """
+    r0, r1 = num(before, "global_ld_requests"), num(after, "global_ld_requests")
+    s0, s1 = num(before, "global_ld_sectors"), num(after, "global_ld_sectors")
+    if not all(ok(v) and v > 0 for v in (r0, r1, s0, s1)):
+        return None
+    low, high = SAME_SECTORS
+    if r1 > FEWER_REQUESTS * r0 or not low <= s1 / s0 <= high:
+        return None
+    return r0, r1, s0 / r0, s1 / r1
+
+
 def _factor_evidence(
     before: Mapping[str, Any], after: Mapping[str, Any], name: str
 ) -> dict[str, Any]:
     """The counts behind a change of instructions, occupancy or clock."""
-    if name == COUNT:
+    if name in (COUNT, WIDER):
 
         def m(row: Mapping[str, Any], *keys: str) -> float:
             values = [num(row, k) for k in keys]
@@ -290,6 +313,14 @@ def _detail(
         )
     if name == COUNT:
         return _count_detail(before, after)
+    found = wider_requests(before, after) if name == WIDER else None
+    if found is not None:
+        detail = _count_detail(before, after)[0]
+        r0, r1, p0, p1 = found
+        wider = msg(
+            "detail_wider", r0=r0 / 1e6, r1=r1 / 1e6, p0=p0, p1=p1, count=detail
+        )
+        return wider, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", r0, r1
     if reasons == ("idle",):
         x, y = _idle_pct(before), _idle_pct(after)
         return (
@@ -374,10 +405,14 @@ def expectation(
     for mechanism in (prev, *STEP_FACTOR_OF.get(prev, ())):
         if mechanism and mechanism not in expected:
             expected.append(mechanism)
+    # fewer, wider requests are the instruction count named by its cause
+    same = {WIDER: COUNT}
     helped = [
         f.rule
         for f in ranked
-        if f.rule in expected and ok(f.share) and f.share * total < 0
+        if (f.rule in expected or same.get(f.rule) in expected)
+        and ok(f.share)
+        and f.share * total < 0
     ]
     observed = ranked[0].rule if ranked else ""
     faster = total < 0

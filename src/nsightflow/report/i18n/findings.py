@@ -62,6 +62,10 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "en": "Instruction count",
         "zh": "指令数",
     },
+    "mech_wider_accesses": {
+        "en": "Fewer, wider load requests",
+        "zh": "更少、更宽的加载请求",
+    },
     "mech_dependency": {"en": "Instruction dependencies", "zh": "指令依赖"},
     "mech_membar": {"en": "Memory fences", "zh": "内存栅栏"},
     "mech_frontend": {"en": "Instruction fetch and branches", "zh": "取指与分支"},
@@ -530,6 +534,16 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "{reasons} 每个全局内存请求 {cx:,.1f} -> {cy:,.1f} 个 warp 周期（总计 "
         "{x:,.1f} M -> {y:,.1f} M，请求数 {ix:,.2f} M -> {iy:,.2f} M；其中随请求数变化的"
         "部分计入*指令数*）",
+    },
+    "detail_wider": {
+        "en": "global load requests {r0:,.2f} M -> {r1:,.2f} M for the same sectors "
+        "({p0:.1f} -> {p1:.1f} sectors per request, "
+        "`l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum`; requests at most half, "
+        "sectors within 20%): more bytes per request in flight, fewer instructions to "
+        "issue; {count}",
+        "zh": "全局加载请求 {r0:,.2f} M -> {r1:,.2f} M，扇区数不变（每请求 {p0:.1f} -> "
+        "{p1:.1f} 个扇区，`l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum`；请求数至多"
+        "减半、扇区数变化在 20% 以内）：每个请求在途字节更多，要发射的指令更少；{count}",
     },
     "detail_instruction_count": {
         "en": "issued warp instructions {x:,.2f} M -> {y:,.2f} M (x{ratio:,.2f}, "
