@@ -642,6 +642,28 @@ def test_fewer_wider_requests_name_the_instruction_count_by_its_cause(
         assert found.params["verdict"]["@"] == "expect_met"
 
 
+@pytest.mark.parametrize(
+    ("lanes", "inst", "rule"),
+    [
+        (32.0, 5e7, "idle_lanes"),  # half the lanes idle before: the same work
+        (20.0, 8e7, "idle_lanes"),  # a quarter more lanes, the same thread work
+        (19.9, 8e7, "instruction_count"),  # just under a quarter more lanes
+        (32.0, 2e7, "instruction_count"),  # less work too: not only the lanes
+        (NAN, 5e7, "instruction_count"),  # lanes not collected
+    ],
+)
+def test_a_step_that_fills_idle_lanes_names_the_count_by_its_cause(lanes, inst, rule):
+    a = launch(threads_per_inst=16.0, inst_executed=1e8)
+    # the requests fall with the warp instructions (fewer, fuller warps load the data)
+    b = launch(threads_per_inst=lanes, inst_executed=inst, global_ld_requests=inst / 100,
+               global_ld_sectors=4e6 * inst / 1e8, ncu_time_us=120.0 * inst / 1e8)  # fmt: skip
+    ranked, total = step_causes(a, b)
+    assert ranked[0].rule == rule
+    if rule == "idle_lanes":
+        found = expectation("sequential addressing keeps warps whole", a, ranked, total)
+        assert found.params["verdict"]["@"] == "expect_met"
+
+
 def test_removed_bank_conflicts_are_named_from_the_launch_that_had_them():
     a = launch(
         cycles_per_issue=40.0, stall_mio_throttle=31.0, smem_conflict_share=0.84,
@@ -721,3 +743,26 @@ def test_records_render_in_both_languages_from_their_params():
     assert "全局内存延迟" in zh and stored["message"].startswith("**Global-memory")
     assert row(Where("f", "v", 1, "plan"), Finding("plan_unprofiled",
                {"roof": 1.0, "t": 2.0}), "info", 1)["message"]  # fmt: skip
+
+
+def test_fuller_lanes_come_before_wider_requests():
+    # a divergence fix also halves the requests for the same sectors: lanes, not width
+    a = launch(threads_per_inst=16.0, inst_executed=1e8)
+    b = launch(threads_per_inst=32.0, inst_executed=5e7, global_ld_requests=5e5,
+               ncu_time_us=60.0)  # fmt: skip
+    assert step_causes(a, b)[0][0].rule == "idle_lanes"
+
+
+def test_a_count_that_made_the_launch_slower_keeps_its_plain_name():
+    # fuller lanes, but 2.4x the load requests (SpMV's ELL on the skewed matrix): the
+    # count factor slowed the launch and is not "fewer idle lanes"
+    a = launch(threads_per_inst=18.0, inst_executed=8e7, global_ld_requests=5.3e6,
+               ncu_time_us=170.0)  # fmt: skip
+    b = launch(threads_per_inst=32.0, inst_executed=4.2e7, global_ld_requests=12.7e6,
+               stall_long_scoreboard=30.0, cycles_per_issue=34.0,
+               ncu_time_us=260.0)  # fmt: skip
+    ranked = step_causes(a, b)[0]
+    count = [f for f in ranked if f.rule == "instruction_count"]
+    assert count and count[0].share > 0  # the count moved the time up
+    names = {f.rule for f in ranked}
+    assert "idle_lanes" not in names and "wider_accesses" not in names

@@ -40,6 +40,8 @@ FACTORS = ("occupancy", "clock")
 COUNT = "instruction_count"  # the factor of the instruction-count parts
 WIDER = "wider_accesses"  # the count factor where the loads became fewer and wider
 FEWER_REQUESTS = 0.5  # global load requests after / before at most this
+LANES = "idle_lanes"  # the count factor where the same work filled more lanes
+MORE_LANES = 1.25  # active lanes per instruction after / before at least this
 SAME_SECTORS = (0.8, 1.25)  # global load sectors after / before within this
 REQUEST_METRICS = {
     "global_ld_requests": M.GLOBAL_LD_REQUESTS,
@@ -67,7 +69,7 @@ EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"privati|sub-histogram|shared-memory histogram", ("global_atomics",)),
     (r"fewer lanes per shared address|4 lanes", ("shared_atomics",)),
     (r"shuffle", ("barrier", "shared_pipe", "instruction_count")),
-    (r"sequential addressing|divergen|lanes? idle", ("instruction_count",)),
+    (r"sequential addressing|divergen|lanes? idle", (LANES, "instruction_count")),
     (r"grid-stride|one wave", ("idle_sms", "tail_effect", "instruction_count")),
     (r"coalesc|column-major", ("uncoalesced_loads", "uncoalesced_stores")),
     (
@@ -131,8 +133,14 @@ def step_causes(
         return [], math.nan
     total = math.log(num(after, "ncu_time_us") / num(before, "ncu_time_us"))
     grouped = _grouped(before, after, terms)
-    if COUNT in grouped and wider_requests(before, after) is not None:
-        grouped[WIDER] = grouped.pop(COUNT)  # the same evidence, in the expert's words
+    # the same evidence, in the expert's words, where the count made the launch
+    # faster; fuller lanes first: they also make each request wider, with no wider
+    # access
+    faster = COUNT in grouped and grouped[COUNT]["term"] < 0
+    if faster and fuller_lanes(before, after) is not None:
+        grouped[LANES] = grouped.pop(COUNT)
+    elif faster and wider_requests(before, after) is not None:
+        grouped[WIDER] = grouped.pop(COUNT)
     if abs(total) < UNCHANGED:
         ranked = sorted(grouped.items(), key=lambda kv: -abs(kv[1]["term"]))
         listed = [kv for kv in ranked if abs(alone(kv[1]["term"])) >= MIN_ALONE_PCT]
@@ -251,11 +259,30 @@ def wider_requests(
     return r0, r1, s0 / r0, s1 / r1
 
 
+def fuller_lanes(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> tuple[float, float, float, float] | None:
+    """Lanes per instruction and thread instructions of a step that fills lanes, or None.
+
+    Where the active lanes per warp instruction rose by a quarter or more and the
+    thread instructions (warp instructions x lanes: the work) stayed within 20%: the
+    same work in fewer warp instructions, less divergence.
+    """
+    l0, l1 = num(before, "threads_per_inst"), num(after, "threads_per_inst")
+    i0, i1 = num(before, "inst_executed"), num(after, "inst_executed")
+    if not all(ok(v) and v > 0 for v in (l0, l1, i0, i1)):
+        return None
+    low, high = SAME_SECTORS
+    if l1 < MORE_LANES * l0 or not low <= (i1 * l1) / (i0 * l0) <= high:
+        return None
+    return l0, l1, i0 * l0, i1 * l1
+
+
 def _factor_evidence(
     before: Mapping[str, Any], after: Mapping[str, Any], name: str
 ) -> dict[str, Any]:
     """The counts behind a change of instructions, occupancy or clock."""
-    if name in (COUNT, WIDER):
+    if name in (COUNT, WIDER, LANES):
 
         def m(row: Mapping[str, Any], *keys: str) -> float:
             values = [num(row, k) for k in keys]
@@ -313,6 +340,14 @@ def _detail(
         )
     if name == COUNT:
         return _count_detail(before, after)
+    lanes = fuller_lanes(before, after) if name == LANES else None
+    if lanes is not None:
+        detail = _count_detail(before, after)[0]
+        l0, l1, t0, t1 = lanes
+        fuller = msg(
+            "detail_lanes", l0=l0, l1=l1, t0=t0 / 1e6, t1=t1 / 1e6, count=detail
+        )
+        return fuller, "smsp__thread_inst_executed_per_inst_executed.ratio", l0, l1
     found = wider_requests(before, after) if name == WIDER else None
     if found is not None:
         detail = _count_detail(before, after)[0]
@@ -406,7 +441,7 @@ def expectation(
         if mechanism and mechanism not in expected:
             expected.append(mechanism)
     # fewer, wider requests are the instruction count named by its cause
-    same = {WIDER: COUNT}
+    same = {WIDER: COUNT, LANES: COUNT}
     helped = [
         f.rule
         for f in ranked

@@ -62,6 +62,10 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "en": "Instruction count",
         "zh": "指令数",
     },
+    "mech_idle_lanes": {
+        "en": "Fewer idle lanes (less divergence)",
+        "zh": "空闲 lane 更少（分支发散更少）",
+    },
     "mech_wider_accesses": {
         "en": "Fewer, wider load requests",
         "zh": "更少、更宽的加载请求",
@@ -534,6 +538,16 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "{reasons} 每个全局内存请求 {cx:,.1f} -> {cy:,.1f} 个 warp 周期（总计 "
         "{x:,.1f} M -> {y:,.1f} M，请求数 {ix:,.2f} M -> {iy:,.2f} M；其中随请求数变化的"
         "部分计入*指令数*）",
+    },
+    "detail_lanes": {
+        "en": "active lanes per warp instruction {l0:.1f} -> {l1:.1f} of 32 "
+        "(`smsp__thread_inst_executed_per_inst_executed.ratio`, a quarter more or "
+        "above) for the same thread instructions ({t0:,.1f} M -> {t1:,.1f} M, within "
+        "20%): the same work in fewer warp instructions; {count}",
+        "zh": "每条 warp 指令的活跃 lane {l0:.1f} -> {l1:.1f}（共 32，"
+        "`smsp__thread_inst_executed_per_inst_executed.ratio`，至少多四分之一），线程"
+        "指令数不变（{t0:,.1f} M -> {t1:,.1f} M，20% 以内）：同样的工作用更少的 warp "
+        "指令完成；{count}",
     },
     "detail_wider": {
         "en": "global load requests {r0:,.2f} M -> {r1:,.2f} M for the same sectors "
