@@ -108,3 +108,24 @@ def test_no_private_name_is_imported_across_modules():
                     if a.name.startswith("_") and a.name != "__version__"
                 ]
     assert not bad, "\n".join(bad)
+
+
+# Declared data catalogues: the report's strings in both languages.
+CATALOGUES = ("report/i18n/catalogue.py", "report/i18n/findings.py")
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 60
+
+
+def test_modules_and_functions_stay_small():
+    too_long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        text = path.read_text()
+        if rel not in CATALOGUES and len(text.splitlines()) > MAX_MODULE_LINES:
+            too_long.append(f"{rel}: {len(text.splitlines())} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES and node.name != "build_parser":
+                    too_long.append(f"{rel}:{node.lineno} {node.name}: {length} lines")
+    assert not too_long, too_long

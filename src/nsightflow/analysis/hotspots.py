@@ -22,19 +22,10 @@ the line holds (``device_atomic_functions.hpp:112`` on an ``atomicAdd`` line), w
 the compile stage recorded their call sites (:mod:`nsightflow.tools.nvdisasm`). Rows are in launch order, hottest line first. Line 0 holds the
 samples of instructions without line information.
 
-**Drain at the exit.** A warp that has executed ``EXIT`` waits (``drain``) until its
-outstanding stores complete; ncu samples it on the exit path (the ``EXIT`` or the
-instruction after it), i.e. on the kernel's closing brace or whatever line follows a
-predicated exit. :func:`attribute_drain` counts those samples to the lines of the
-kernel's global stores and reductions (from the function's whole SASS, sampled or
-not) that the warp executed on its way to that ``EXIT``: in the compiler's layout,
-those after the previous ``EXIT`` and before this one (all of the launch's where that
-stretch has none), split in proportion to the number of such instructions per line.
-The exit line is where the warp waits, the store lines are what it waits for.
-``attributed_drain`` says how many of a line's samples (all ``drain``) came from the
-exit, ``drain_from_line`` the line of the ``EXIT`` they belong to (0 elsewhere). Only ``drain``
-samples on the exit path move; a launch without global stores keeps its samples where
-they are.
+**Drain at the exit** samples are counted to the store lines the warps wait for
+(:mod:`nsightflow.analysis.drain`): ``attributed_drain`` says how many of a line's
+samples (all ``drain``) came from the exit, ``drain_from_line`` the line of the ``EXIT``
+they belong to (0 elsewhere).
 
 :func:`build_hotspots` is pure; :func:`read_hotspot_inputs` and
 :func:`write_hotspots` touch files.
@@ -47,10 +38,12 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from nsightflow.analysis.drain import LAUNCH_KEYS, attribute_drain
 from nsightflow.tools.ncu_metrics import STALL_REASONS
-from nsightflow.tools.sass import GLOBAL_WRITES, joined, opcode, split
+from nsightflow.tools.sass import joined, split
 
-KEYS = ["family", "variant", "size", "launch", "kernel"]
+KEYS = LAUNCH_KEYS
+__all__ = ["attribute_drain"]  # re-exported: the drain is part of the hot lines
 # Share of a launch's samples moved from the exit that the report's text mentions
 # (below it the moved samples are in the table's columns only).
 SAY_DRAIN = 0.01
@@ -99,106 +92,6 @@ def _reason_columns(reasons: Sequence[str]) -> list[str]:
     return [f"samples_{r}" for r in (*REASONS, *extra)]
 
 
-def _largest_remainder(total: int, weights: Sequence[int]) -> list[int]:
-    """``total`` split in proportion to ``weights`` in whole samples that sum to it."""
-    whole = sum(weights)
-    exact = [total * w / whole for w in weights]
-    parts = [int(x) for x in exact]
-    order = sorted(range(len(exact)), key=lambda k: parts[k] - exact[k])
-    for k in order[: total - sum(parts)]:
-        parts[k] += 1
-    return parts
-
-
-def _split_rows(
-    stores: pd.DataFrame, total: int, from_line: int
-) -> list[dict[str, object]]:
-    """``total`` drain samples as rows on the store lines, by their store count."""
-    per_line = stores.groupby(["file", "line"], sort=True)
-    firsts = per_line.first().reset_index()
-    parts = _largest_remainder(total, per_line.size().tolist())
-    return [
-        {
-            **{str(k): v for k, v in first.items()},
-            "reason": "drain",
-            "samples": count,
-            "attributed": count,
-            "drain_from_line": from_line,
-        }
-        for (_, first), count in zip(firsts.iterrows(), parts, strict=True)
-        if count
-    ]
-
-
-def _launch_drain(group: pd.DataFrame) -> tuple[list[dict[str, object]], pd.Index]:
-    """One launch's exit drain as rows on its store lines, and the rows it replaces.
-
-    Each drain sample belongs to the ``EXIT`` at or before its PC; the stores the
-    warp executed on its way there are, in the compiler's layout, those after the
-    previous ``EXIT`` and before this one: that segment's store lines share the
-    samples by their store count (all the launch's store lines where the segment has
-    none).
-    """
-    stores = group[group["_write"]].drop_duplicates("pc")
-    drains = group[group["_drain"]]
-    if stores.empty or drains.empty:
-        return [], pd.Index([])
-    ends = sorted(int(pc) for pc in group.loc[group["_exit_op"], "pc"].unique())
-    added: list[dict[str, object]] = []
-    for end, rows in drains.groupby(
-        drains["pc"].map(lambda pc: max((e for e in ends if e <= pc), default=-1))
-    ):
-        start = max((e for e in ends if e < end), default=-1)
-        inside = stores[(stores["pc"] > start) & (stores["pc"] <= end)]
-        total = int(rows["samples"].sum())
-        exit_rows = group[group["_exit_op"] & (group["pc"] == end)]
-        from_line = int(
-            exit_rows["line"].iloc[0]
-            if not exit_rows.empty
-            else rows.sort_values("samples")["line"].to_numpy()[-1]
-        )
-        chosen = inside if not inside.empty and end >= 0 else stores
-        added += _split_rows(chosen.drop(columns=FLAGS), total, from_line)
-    return added, drains.index
-
-
-FLAGS = ["_drain", "_write", "_exit_op"]
-
-
-def attribute_drain(instructions: pd.DataFrame) -> pd.DataFrame:
-    """``drain`` samples on a launch's exit path, counted to its global store lines.
-
-    Pure; see the module docstring. Rows of the per-instruction table, the moved
-    samples as ``drain`` rows on the first global store instruction of each store
-    line, marked in ``attributed`` (their count) and ``drain_from_line`` (the line of
-    their ``EXIT``); ``attributed`` is 0 on every other row. A table
-    without ``access`` (parsed before the column existed) is returned as it is.
-    """
-    out = instructions.reset_index(drop=True).assign(attributed=0, drain_from_line=0)
-    if "access" not in out or out.empty:
-        return out
-    kinds = out["access"].map(split)
-    flags = out.assign(
-        _drain=kinds.map(lambda k: "exit" in k)
-        & (out["reason"] == "drain")
-        & (out["samples"] > 0),
-        _write=kinds.map(lambda k: bool(k & GLOBAL_WRITES)),
-        _exit_op=out["sass"].fillna("").astype(str).map(opcode) == "EXIT",
-    )
-    added: list[dict[str, object]] = []
-    moved = pd.Series(False, index=out.index)
-    wanted = flags[flags[FLAGS].any(axis=1)]
-    for _, group in wanted.groupby(KEYS, sort=False):
-        rows, replaced = _launch_drain(group)
-        if rows:
-            added += rows
-            moved[replaced] = True
-    if not added:
-        return out
-    extra = pd.DataFrame(added, columns=out.columns)
-    return pd.concat([out[~moved], extra], ignore_index=True)
-
-
 def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
     """Samples per launch and source line, from per-instruction rows (pure).
 
@@ -219,13 +112,6 @@ def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
         source=instructions["source"].fillna("").astype(str),
     )
     every = attribute_drain(every)
-    access = (
-        every.groupby(LINE_KEYS)["access"].agg(
-            lambda cells: joined(k for c in cells for k in split(c))
-        )
-        if "access" in every
-        else None
-    )
     rows = every[every["samples"] > 0]
     if rows.empty:
         return pd.DataFrame(columns=COLUMNS)
@@ -243,16 +129,32 @@ def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
     top = counts.argmax(axis=1)
     lines["top_reason"] = [columns[i].removeprefix("samples_") for i in top]
     lines["top_reason_share"] = counts.max(axis=1) / lines["samples"]
+    lines = _line_facts(every, rows, lines)
+    return lines.sort_values(
+        [*KEYS[:4], "samples", "line"], ascending=[True] * 4 + [False, True]
+    ).reset_index(drop=True)[[*COLUMNS[: -len(REASONS)], *columns]]
+
+
+def _line_facts(
+    every: pd.DataFrame, rows: pd.DataFrame, lines: pd.DataFrame
+) -> pd.DataFrame:
+    """``lines`` with the drain moved to each, its accesses, inlined code and text.
+
+    ``every``: all instruction rows (sampled or not: the accesses of every memory
+    instruction); ``rows``: those with samples.
+    """
     moved = rows.groupby(LINE_KEYS)[["attributed", "drain_from_line"]].max()
     moved["attributed"] = rows.groupby(LINE_KEYS)["attributed"].sum()
     lines = lines.join(moved, on=LINE_KEYS).rename(
         columns={"attributed": "attributed_drain"}
     )
-    lines["access"] = (
-        lines.join(access, on=LINE_KEYS)["access"].fillna("")
-        if access is not None
-        else ""
-    )
+    if "access" in every:
+        access = every.groupby(LINE_KEYS)["access"].agg(
+            lambda cells: joined(k for c in cells for k in split(c))
+        )
+        lines["access"] = lines.join(access, on=LINE_KEYS)["access"].fillna("")
+    else:
+        lines["access"] = ""
     lines["inlined"] = _inlined(rows, lines)
     texts = (
         rows[rows["source"] != ""]
@@ -262,9 +164,7 @@ def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
     )
     lines = lines.join(texts, on=["file", "line"])
     lines["source"] = lines["source"].fillna("")
-    return lines.sort_values(
-        [*KEYS[:4], "samples", "line"], ascending=[True] * 4 + [False, True]
-    ).reset_index(drop=True)[[*COLUMNS[: -len(REASONS)], *columns]]
+    return lines
 
 
 def _inlined(rows: pd.DataFrame, lines: pd.DataFrame) -> "pd.Series[str]":

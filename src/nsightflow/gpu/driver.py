@@ -122,6 +122,37 @@ def profile(
     the shared run fails, each variant is profiled alone, so that the one at fault
     carries its own failure. A variant whose verification failed is not profiled.
     """
+    records, ready = _ready_runs(kernels_dir, family_name, variants, settings)
+    if not ready:
+        return records
+    try:
+        require_ncu()
+        measured = _profile_ready(
+            kernels_dir, family_name, ready, out_dir, settings, seed
+        )
+    except NcuUnavailableError as exc:
+        # ncu missing or without counter access: said per variant, carried as data
+        # so that the report marks the missing profile and how to fix it.
+        for run in ready:
+            records[run.name] = {
+                **run.base,
+                "status": Status.NCU_UNAVAILABLE,
+                "message": str(exc),
+            }
+        return records
+    prov = _ncu_provenance(kernels_dir, settings)
+    for run in ready:
+        records[run.name] = {**run.base, **measured[run.name], **prov}
+    return records
+
+
+def _ready_runs(
+    kernels_dir: Path,
+    family_name: str,
+    variants: dict[str, dict[str, Path]],
+    settings: NcuSettings,
+) -> tuple[dict[str, dict[str, Any]], list["_Run"]]:
+    """The variants to profile, and a record for each (final for those skipped)."""
     records: dict[str, dict[str, Any]] = {}
     ready: list[_Run] = []
     for name, paths in variants.items():
@@ -147,27 +178,7 @@ def profile(
         per_size = len(variant.launches)
         ready.append(_Run(name, paths["cubin"], sizes, variant.kernels, per_size, base))
         records[name] = base
-    if not ready:
-        return records
-    try:
-        require_ncu()
-        measured = _profile_ready(
-            kernels_dir, family_name, ready, out_dir, settings, seed
-        )
-    except NcuUnavailableError as exc:
-        # ncu missing or without counter access: said per variant, carried as data
-        # so that the report marks the missing profile and how to fix it.
-        for run in ready:
-            records[run.name] = {
-                **run.base,
-                "status": Status.NCU_UNAVAILABLE,
-                "message": str(exc),
-            }
-        return records
-    prov = _ncu_provenance(kernels_dir, settings)
-    for run in ready:
-        records[run.name] = {**run.base, **measured[run.name], **prov}
-    return records
+    return records, ready
 
 
 def _profile_ready(
@@ -254,48 +265,69 @@ def _profile_runs(
     wall = _time.perf_counter() - start
     spec_path.unlink()
     result_path.unlink(missing_ok=True)
-    per_launch = wall / launches
+    ran = _Ran(status, message, argv, passes, wall, launches, report)
     records, first = {}, 0
     for r in runs:
-        count = len(r.sizes) * r.per_size
-        shared = {
-            "file": os.path.relpath(report, out_dir / r.name),
-            "first_action": first,
-            "actions": count,
-            "status": status,
-            "message": message,
-            "argv": argv,
-        }
-        entries = [
-            {
-                "size": n,
-                "result": i,
-                **shared,
-                "passes": _at(passes, first + i * r.per_size),
-                "wall_s": round(per_launch * r.per_size, 2),
-            }
-            for i, n in enumerate(r.sizes)
-        ]
-        said = (
-            message
-            if status == Status.OK
-            else (f"n={'+'.join(str(n) for n in r.sizes)}: {message}")
-        )
-        records[r.name] = {
-            "reports": entries,
-            "wall_s": round(per_launch * count, 2),
-            "status": status,
-            "message": said,
-        }
-        if len(runs) > 1:
-            names = [x.name for x in runs]
-            records[r.name]["run"] = {
-                "variants": names,
-                "wall_s": round(wall, 2),
-                "file": report.name,
-            }
-        first += count
+        records[r.name] = _run_record(r, runs, ran, first, out_dir)
+        first += len(r.sizes) * r.per_size
     return status, message, records
+
+
+@dataclass(frozen=True)
+class _Ran:
+    """What one ncu process did: its outcome, passes per launch and wall time."""
+
+    status: str
+    message: str
+    argv: list[str]
+    passes: list[int]
+    wall: float
+    launches: int
+    report: Path
+
+
+def _run_record(
+    r: _Run, runs: list[_Run], ran: _Ran, first: int, out_dir: Path
+) -> dict[str, Any]:
+    """One variant's record of an ncu process: its launches in the report."""
+    count = len(r.sizes) * r.per_size
+    per_launch = ran.wall / ran.launches
+    shared = {
+        "file": os.path.relpath(ran.report, out_dir / r.name),
+        "first_action": first,
+        "actions": count,
+        "status": ran.status,
+        "message": ran.message,
+        "argv": ran.argv,
+    }
+    entries = [
+        {
+            "size": n,
+            "result": i,
+            **shared,
+            "passes": _at(ran.passes, first + i * r.per_size),
+            "wall_s": round(per_launch * r.per_size, 2),
+        }
+        for i, n in enumerate(r.sizes)
+    ]
+    said = (
+        ran.message
+        if ran.status == Status.OK
+        else (f"n={'+'.join(str(n) for n in r.sizes)}: {ran.message}")
+    )
+    record: dict[str, Any] = {
+        "reports": entries,
+        "wall_s": round(per_launch * count, 2),
+        "status": ran.status,
+        "message": said,
+    }
+    if len(runs) > 1:
+        record["run"] = {
+            "variants": [x.name for x in runs],
+            "wall_s": round(ran.wall, 2),
+            "file": ran.report.name,
+        }
+    return record
 
 
 def _at(values: list[int], index: int) -> int | None:

@@ -5,7 +5,8 @@ mechanism only where that mechanism's precondition holds on the launch's metrics
 as the generic one otherwise:
 
 - waits on global memory (``long_scoreboard``), the load/store queue (``lg_throttle``)
-  and store drain (``drain``) are *global atomics* when L2 atomics are at least half
+  and store drain (``drain``), named in :mod:`nsightflow.report.findings.memory`, are
+  *global atomics* when L2 atomics are at least half
   the global load sectors, *uncoalesced stores* / *loads* when the sectors exceed what
   the access width needs (:func:`loads_uncoalesced`, :func:`stores_uncoalesced`),
   *local memory* when local traffic or spills exist (for the queue: when local
@@ -34,6 +35,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from nsightflow.report.findings.memory import (
+    LATENCY_WAITS,
+    loads_uncoalesced,
+    low_occupancy,
+    measured_ratio,
+    memory_wait,
+    or_zero,
+    stores_uncoalesced,
+)
 from nsightflow.report.findings.model import num, ok, time_split
 from nsightflow.report.findings.record import Finding, msg
 
@@ -53,160 +63,11 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "idle": ("idle",),
 }
 BUSY_PCT = 60.0  # a pipe or issue slots this busy bind (ncu SpeedOfLight's line)
-HALF_SECTOR = 16.0  # bytes used per 32-byte sector below which half of it is wasted
-WIDEST_ACCESS_SECTORS = 16.0  # sectors a warp's 16-byte accesses touch, the most needed
-# Without the bytes-per-sector counters a request's width is unknown: only sectors well
-# beyond the widest access (a quarter more, so that a few scalar loads mixed into
-# 16-byte ones do not count) show scattered addresses.
-SCATTERED_SECTORS = 1.25 * WIDEST_ACCESS_SECTORS
-STORE_RESEND = 2.0  # store sectors per written sector: each sector sent twice or more
-# Sectors a full warp's 4-byte accesses touch when coalesced. A request touching no
-# more cannot be scattered: bytes unused in its sectors come from idle lanes (partly
-# used warps, e.g. one lane storing per warp), which lane efficiency names, not from
-# the access pattern.
-FULL_WARP_SECTORS = 4.0
 CONFLICT_SHARE = 0.2  # conflict replays / shared wavefronts that make them a cause
-DRAM_EXCESS = 1.5  # DRAM bytes / ideal bytes that count as re-reading
-ATOMIC_SHARE = 0.5  # L2 atomic sectors / global load sectors: atomics dominate
-LOCAL_SHARE = 0.01  # local sectors / global sectors worth naming
-# Local sectors / all LSU (local + global) sectors at which a full load/store queue is
-# named after local memory: most of what the queue holds is local traffic.
-LOCAL_QUEUE_SHARE = 0.5
 FEW_WAVES = 4.0  # at most this many waves per SM can leave a tail
 SMALL_LAST_WAVE = 0.5  # a last wave at most this full is a tail
 MIN_SHARE = 0.05  # a cause below this share of the time is not listed
 FEW_SHARED = 0.05  # shared loads+stores per issued instruction below which MIO is other
-# Theoretical occupancy at or below which a launch's latency waits are named after it:
-# a quarter of the SM's warp slots (16 of 64 on sm_90) or fewer.
-LOW_OCCUPANCY_PCT = 25.0
-LATENCY_WAITS = ("memory_latency", "bytes_in_flight")
-OCCUPANCY_LIMITS = ("registers", "shared_mem", "warps", "blocks")
-
-
-def measured_ratio(row: Mapping[str, Any], key: str) -> float:
-    """A ratio metric, NaN where ncu gave 0 or nothing (0 means n/a for these)."""
-    value = num(row, key)
-    return value if ok(value) and value > 0 else math.nan
-
-
-def loads_uncoalesced(row: Mapping[str, Any]) -> dict[str, Any] | None:
-    """Evidence that global loads fetch more sectors than their width needs, or None."""
-    used = measured_ratio(row, "ld_bytes_per_sector")
-    spr = measured_ratio(row, "sectors_per_request")
-    if ok(used):
-        if used >= HALF_SECTOR or (ok(spr) and spr <= FULL_WARP_SECTORS):
-            return None
-        return msg("ev_loads_bytes", used=used)
-    if ok(spr) and spr > SCATTERED_SECTORS:
-        return msg("ev_loads_sectors", spr=spr, need=WIDEST_ACCESS_SECTORS)
-    return None
-
-
-def stores_uncoalesced(row: Mapping[str, Any]) -> dict[str, Any] | None:
-    """Evidence that global stores send more sectors than their width needs, or None."""
-    used = measured_ratio(row, "st_bytes_per_sector")
-    spr = measured_ratio(row, "st_sectors_per_request")
-    if ok(used):
-        if used >= HALF_SECTOR or (ok(spr) and spr <= FULL_WARP_SECTORS):
-            return None
-        return msg("ev_stores_bytes", used=used)
-    if ok(spr):
-        if spr <= SCATTERED_SECTORS:
-            return None
-        return msg("ev_stores_sectors", spr=spr, need=WIDEST_ACCESS_SECTORS)
-    resend = measured_ratio(row, "st_sectors_per_written_sector")
-    if ok(resend) and resend >= STORE_RESEND:
-        return msg("ev_stores_resent", ratio=resend)
-    return None
-
-
-def _atomics(row: Mapping[str, Any]) -> dict[str, Any] | None:
-    atomics = num(row, "l2_atomic_sectors")
-    loads = num(row, "global_ld_sectors")
-    t = num(row, "ncu_time_us")
-    if not (ok(atomics) and atomics > 0 and ok(t) and t > 0):
-        return None
-    if ok(loads) and atomics < ATOMIC_SHARE * loads:
-        return None
-    return msg("ev_global_atomics", sectors=atomics, rate=atomics / t)
-
-
-def _local(row: Mapping[str, Any]) -> dict[str, Any] | None:
-    local = num(row, "local_sectors")
-    glob = num(row, "global_ld_sectors") + num(row, "global_st_sectors")
-    if ok(local) and local > 0 and ok(glob) and local >= LOCAL_SHARE * glob:
-        return msg("ev_local_sectors", sectors=local)
-    spilled = num(row, "spill_bytes")
-    if ok(spilled) and spilled > 0:
-        return msg("ev_local_spills", nbytes=spilled)
-    return None
-
-
-def _local_queue(row: Mapping[str, Any]) -> dict[str, Any] | None:
-    """Local traffic as most of what fills the load/store queue (``lg_throttle``)."""
-    local = num(row, "local_sectors")
-    glob = num(row, "global_ld_sectors") + num(row, "global_st_sectors")
-    if not (ok(local) and local > 0 and ok(glob)):
-        return None
-    share = local / (local + glob)
-    if share < LOCAL_QUEUE_SHARE:
-        return None
-    return msg("ev_local_queue", sectors=local, share=100 * share)
-
-
-def _dram_excess(row: Mapping[str, Any]) -> dict[str, Any] | None:
-    moved, ideal = num(row, "dram_bytes"), num(row, "ideal_bytes")
-    if row.get("regime") != "memory" or not (ok(moved) and ok(ideal) and ideal > 0):
-        return None
-    if moved < DRAM_EXCESS * ideal:
-        return None
-    return msg(
-        "ev_dram_excess", ratio=moved / ideal, moved=moved / 1e6, ideal=ideal / 1e6
-    )
-
-
-def _memory_wait(
-    row: Mapping[str, Any], group: str, skip: frozenset[str] = frozenset()
-) -> tuple[str, dict[str, Any]]:
-    """Name a wait on global memory (or its queues) by the first precondition that holds."""
-    checks: list[tuple[str, dict[str, Any] | None]] = [
-        ("global_atomics", _atomics(row)),
-        (
-            "uncoalesced_stores",
-            stores_uncoalesced(row) if group != "memory_wait" else None,
-        ),
-        (
-            "uncoalesced_loads",
-            loads_uncoalesced(row) if group != "store_drain" else None,
-        ),
-        ("local_memory", _local(row) if group == "memory_wait" else None),
-        ("local_memory", _local_queue(row) if group == "lsu_queue" else None),
-        ("dram_excess", _dram_excess(row) if group == "memory_wait" else None),
-    ]
-    for name, evidence in checks:
-        if evidence is not None and name not in skip:
-            return name, evidence
-    if group == "lsu_queue":
-        return "lsu_queue", msg("ev_lsu_queue", requests=num(row, "global_ld_requests"))
-    if group == "store_drain":
-        return "store_drain", msg("ev_store_drain")
-    if row.get("regime") == "memory":
-        pct = _or_zero(num(row, "pct_of_copy_bw"))
-        spr = measured_ratio(row, "sectors_per_request")
-        if not ok(spr):
-            return "bytes_in_flight", msg("ev_bytes_in_flight_nospr", pct=pct)
-        return "bytes_in_flight", msg("ev_bytes_in_flight", pct=pct, spr=spr)
-    return "memory_latency", msg(
-        "ev_memory_latency", l2=_or_zero(num(row, "l2_hit_pct")), dram=_dram_pct(row)
-    )
-
-
-def _dram_pct(row: Mapping[str, Any]) -> float:
-    return _or_zero(num(row, "dram_pct"))
-
-
-def _or_zero(value: float) -> float:
-    return value if ok(value) else 0.0
 
 
 def _shared(row: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -215,15 +76,15 @@ def _shared(row: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         return "bank_conflicts", msg(
             "ev_bank_conflicts",
             share=100 * share,
-            ld=_or_zero(num(row, "smem_conflicts_ld")),
-            st=_or_zero(num(row, "smem_conflicts_st")),
+            ld=or_zero(num(row, "smem_conflicts_ld")),
+            st=or_zero(num(row, "smem_conflicts_st")),
         )
     atoms = num(row, "shared_atom_inst")
     if ok(atoms) and atoms > 0:
         return "shared_atomics", msg(
             "ev_shared_atomics",
             atoms=atoms,
-            conflicts=_or_zero(num(row, "smem_conflicts_atom")),
+            conflicts=or_zero(num(row, "smem_conflicts_atom")),
         )
     shared = num(row, "shared_ld_inst") + num(row, "shared_st_inst")
     inst = num(row, "inst_executed")
@@ -235,7 +96,7 @@ def _shared(row: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
 
 def _pipe(row: Mapping[str, Any], group: str) -> tuple[str, dict[str, Any]]:
     fma, issue = num(row, "fma_pct"), num(row, "issue_pct")
-    evidence = msg("ev_pipes", fma=_or_zero(fma), issue=_or_zero(issue))
+    evidence = msg("ev_pipes", fma=or_zero(fma), issue=or_zero(issue))
     if group == "math_pipe":
         busy = ok(fma) and fma >= BUSY_PCT
         return ("fp32_pipe" if busy else "math_pipe_other"), evidence
@@ -249,7 +110,7 @@ def _idle(row: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         return "idle_sms", msg("ev_idle_unknown")
     if waves < 1:
         return "grid_too_small", msg(
-            "ev_grid_too_small", waves=waves, blocks=_or_zero(num(row, "grid_blocks"))
+            "ev_grid_too_small", waves=waves, blocks=or_zero(num(row, "grid_blocks"))
         )
     last = waves - math.floor(waves)
     if waves <= FEW_WAVES and 0 < last <= SMALL_LAST_WAVE:
@@ -265,7 +126,7 @@ def name_group(
     ``skip``: global-memory mechanisms not to name (their precondition is passed over).
     """
     if group in ("memory_wait", "lsu_queue", "store_drain"):
-        return _memory_wait(row, group, skip)
+        return memory_wait(row, group, skip)
     if group == "shared_pipe":
         return _shared(row)
     if group in ("math_pipe", "issue"):
@@ -346,36 +207,6 @@ class Cause:
     share: float  # of ncu's time
     reasons: tuple[str, ...]
     evidence: dict[str, Any]
-
-
-def low_occupancy(row: Mapping[str, Any]) -> dict[str, Any] | None:
-    """Evidence that a launch holds too few warps to hide its memory latency, or None.
-
-    Where the launch's theoretical occupancy is at most :data:`LOW_OCCUPANCY_PCT` and
-    ncu names what caps it (the resource allowing the fewest blocks per SM): its
-    waits on global memory are then named after the few resident warps, whose fix is
-    the resource, rather than after the latency itself.
-    """
-    theoretical = num(row, "theoretical_occupancy_pct")
-    if not (ok(theoretical) and 0 < theoretical <= LOW_OCCUPANCY_PCT):
-        return None
-    limits = {k: num(row, f"occ_limit_{k}") for k in OCCUPANCY_LIMITS}
-    limits = {k: v for k, v in limits.items() if ok(v)}
-    if not limits:
-        return None
-    key = min(limits, key=lambda k: limits[k])
-    warps = num(row, "max_warps_per_sm")
-    return msg(
-        "ev_low_occupancy",
-        theoretical=theoretical,
-        achieved=_or_zero(measured_ratio(row, "achieved_occupancy_pct")),
-        warps=theoretical * warps / 100 if ok(warps) else 0.0,
-        slots=_or_zero(warps),
-        limiter=msg(f"limiter_{key}"),
-        blocks=limits[key],
-        metric=f"launch__occupancy_limit_{key}",
-        threshold=LOW_OCCUPANCY_PCT,
-    )
 
 
 def causes(row: Mapping[str, Any]) -> list[Cause]:

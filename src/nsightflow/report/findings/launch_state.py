@@ -10,7 +10,7 @@ threshold. These are ``info`` records that the report lists after a baseline's c
 from collections.abc import Mapping
 from typing import Any
 
-from nsightflow.report.findings.causes import measured_ratio
+from nsightflow.report.findings.memory import measured_ratio
 from nsightflow.report.findings.model import num, ok
 from nsightflow.report.findings.record import Finding, msg
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.report.findings.causes import (
-    CONFLICT_SHARE,
+from nsightflow.report.findings.causes import CONFLICT_SHARE
+from nsightflow.report.findings.memory import (
     SCATTERED_SECTORS,
     measured_ratio,
     stores_uncoalesced,

@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from nsightflow.report.findings.causes import measured_ratio
+from nsightflow.report.findings.memory import measured_ratio
 from nsightflow.report.findings.model import num as _num
 from nsightflow.report.findings.model import ok as _ok
 from nsightflow.report.findings.moves import pct_change

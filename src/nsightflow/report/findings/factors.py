@@ -1,0 +1,216 @@
+"""What moved for each factor of a step: its detail, metric and evidence.
+
+A step's factors (:func:`nsightflow.report.findings.model.step_terms`) are the
+per-instruction part of each stall group, the instruction count, occupancy, clock and
+idle SM time. The instruction count is named by its cause where the counts show one
+and it made the launch faster: :data:`LANES` where the same thread work filled more
+lanes of each warp instruction (less divergence; checked first, as fuller warps also
+make each request wider), :data:`WIDER` where the same sectors came in at most half
+the load requests (16-byte accesses). Pure functions over analysis rows.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from nsightflow.report.findings.model import WAITED_ON, num, ok, time_split, waited_on
+from nsightflow.report.findings.record import msg
+from nsightflow.tools import ncu_metrics as M
+
+COUNT = "instruction_count"  # the factor of the instruction-count parts
+WIDER = "wider_accesses"  # the count factor where the loads became fewer and wider
+FEWER_REQUESTS = 0.5  # global load requests after / before at most this
+LANES = "idle_lanes"  # the count factor where the same work filled more lanes
+MORE_LANES = 1.25  # active lanes per instruction after / before at least this
+SAME_SECTORS = (0.8, 1.25)  # global load sectors (thread work) after / before within
+REQUEST_METRICS = {
+    "global_ld_requests": M.GLOBAL_LD_REQUESTS,
+    "global_st_requests": M.GLOBAL_ST_REQUESTS,
+}
+Detail = tuple[dict[str, Any], str, float, float]  # message, metric, before, after
+
+
+def wider_requests(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> tuple[float, float, float, float] | None:
+    """Requests and sectors per request of a step to fewer, wider loads, or None.
+
+    Where the step loads the same sectors (within 20%) in at most half the global
+    load requests (16-byte accesses, e.g. float4).
+    """
+    r0, r1 = num(before, "global_ld_requests"), num(after, "global_ld_requests")
+    s0, s1 = num(before, "global_ld_sectors"), num(after, "global_ld_sectors")
+    if not all(ok(v) and v > 0 for v in (r0, r1, s0, s1)):
+        return None
+    low, high = SAME_SECTORS
+    if r1 > FEWER_REQUESTS * r0 or not low <= s1 / s0 <= high:
+        return None
+    return r0, r1, s0 / r0, s1 / r1
+
+
+def fuller_lanes(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> tuple[float, float, float, float] | None:
+    """Lanes per instruction and thread instructions of a step that fills lanes, or None.
+
+    Where the active lanes per warp instruction rose by a quarter or more and the
+    thread instructions (warp instructions x lanes: the work) stayed within 20%: the
+    same work in fewer warp instructions, less divergence.
+    """
+    l0, l1 = num(before, "threads_per_inst"), num(after, "threads_per_inst")
+    i0, i1 = num(before, "inst_executed"), num(after, "inst_executed")
+    if not all(ok(v) and v > 0 for v in (l0, l1, i0, i1)):
+        return None
+    low, high = SAME_SECTORS
+    if l1 < MORE_LANES * l0 or not low <= (i1 * l1) / (i0 * l0) <= high:
+        return None
+    return l0, l1, i0 * l0, i1 * l1
+
+
+def factor_evidence(
+    before: Mapping[str, Any], after: Mapping[str, Any], name: str
+) -> dict[str, Any]:
+    """The counts behind a change of instructions, occupancy or clock."""
+    if name in (COUNT, WIDER, LANES):
+
+        def m(row: Mapping[str, Any], *keys: str) -> float:
+            values = [num(row, k) for k in keys]
+            return sum(v for v in values if ok(v)) / 1e6
+
+        return msg(
+            "ev_instructions",
+            ld0=m(before, "global_ld_requests"),
+            ld1=m(after, "global_ld_requests"),
+            sh0=m(before, "shared_ld_inst", "shared_st_inst"),
+            sh1=m(after, "shared_ld_inst", "shared_st_inst"),
+            f0=m(before, "ffma") / 32,
+            f1=m(after, "ffma") / 32,
+        )
+    if name == "occupancy":
+        return msg(
+            "ev_occupancy",
+            r0=_zero(num(before, "registers")),
+            r1=_zero(num(after, "registers")),
+            t0=_zero(num(before, "theoretical_occupancy_pct")),
+            t1=_zero(num(after, "theoretical_occupancy_pct")),
+        )
+    return msg("ev_clock")
+
+
+def _zero(value: float) -> float:
+    return value if ok(value) else 0.0
+
+
+def detail(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    name: str,
+    reasons: tuple[str, ...],
+) -> Detail:
+    """What moved for one factor: a message, its metric, before and after."""
+    if name == "occupancy":
+        x, y = (
+            num(before, "achieved_occupancy_pct"),
+            num(after, "achieved_occupancy_pct"),
+        )
+        metric = "sm__warps_active.avg.pct_of_peak_sustained_active"
+        return msg("detail_occupancy", x=x, y=y), metric, x, y
+    if name == "clock":
+        x, y = num(before, "sm_hz"), num(after, "sm_hz")
+        clock = msg("detail_clock", x=x / 1e9, y=y / 1e9)
+        return clock, "sm__cycles_elapsed.avg.per_second", x, y
+    if name in (COUNT, LANES, WIDER):
+        return _named_count(before, after, name)
+    if reasons == ("idle",):
+        x, y = _idle_pct(before), _idle_pct(after)
+        idle = msg("detail_idle", x=x, y=y)
+        return idle, "idle share of gpu__time_duration.sum", x, y
+    return _stall_detail(before, after, reasons)
+
+
+def _named_count(
+    before: Mapping[str, Any], after: Mapping[str, Any], name: str
+) -> Detail:
+    """The instruction count, with the lanes or requests its name comes from."""
+    count = _count_detail(before, after)
+    lanes = fuller_lanes(before, after) if name == LANES else None
+    if lanes is not None:
+        l0, l1, t0, t1 = lanes
+        said = msg(
+            "detail_lanes", l0=l0, l1=l1, t0=t0 / 1e6, t1=t1 / 1e6, count=count[0]
+        )
+        return said, "smsp__thread_inst_executed_per_inst_executed.ratio", l0, l1
+    wider = wider_requests(before, after) if name == WIDER else None
+    if wider is not None:
+        r0, r1, p0, p1 = wider
+        said = msg(
+            "detail_wider", r0=r0 / 1e6, r1=r1 / 1e6, p0=p0, p1=p1, count=count[0]
+        )
+        return said, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", r0, r1
+    return count
+
+
+def _stall_detail(
+    before: Mapping[str, Any], after: Mapping[str, Any], reasons: tuple[str, ...]
+) -> Detail:
+    """A stall group's warp-cycles, per request where its reasons wait for loads."""
+    i0, i1 = num(before, "inst_executed"), num(after, "inst_executed")
+    c0 = sum(_cycles(before, r) for r in reasons) * i0
+    c1 = sum(_cycles(after, r) for r in reasons) * i1
+    text = " + ".join(f"`{r}`" for r in reasons)
+    metric = " + ".join(
+        f"smsp__average_warps_issue_stalled_{r}_per_issue_active.ratio" for r in reasons
+    )
+    # per the instructions the reasons wait for, where they share one count (loads)
+    bases = {WAITED_ON.get(r, ()) for r in reasons}
+    n0, n1 = waited_on(before, after, reasons[0])
+    if len(bases) == 1 and n0 and n1:
+        key, per = (
+            "detail_stalls_per_request",
+            " / " + " + ".join(REQUEST_METRICS[k] for k in WAITED_ON[reasons[0]]),
+        )
+    else:
+        key, per, n0, n1 = "detail_stalls_per_inst", "", i0, i1
+    said = msg(
+        key,
+        reasons=text,
+        x=c0 / 1e6,
+        y=c1 / 1e6,
+        cx=c0 / n0,
+        cy=c1 / n1,
+        ix=n0 / 1e6,
+        iy=n1 / 1e6,
+    )
+    return said, f"({metric}) x smsp__inst_executed.sum{per}", c0 / n0, c1 / n1
+
+
+def _count_detail(before: Mapping[str, Any], after: Mapping[str, Any]) -> Detail:
+    """The instruction count, and the lanes that work in each instruction."""
+    i0, i1 = num(before, "inst_executed"), num(after, "inst_executed")
+    l0, l1 = num(before, "threads_per_inst"), num(after, "threads_per_inst")
+    lanes = (
+        msg("lanes_per_inst", x=l0, y=l1)
+        if ok(l0) and ok(l1) and l0 > 0 and l1 > 0
+        else msg("lanes_not_measured")
+    )
+    detail = msg(
+        "detail_instruction_count",
+        x=i0 / 1e6,
+        y=i1 / 1e6,
+        ratio=i1 / i0,
+        lanes=lanes,
+    )
+    return detail, "smsp__inst_executed.sum", i0, i1
+
+
+def _cycles(row: Mapping[str, Any], reason: str) -> float:
+    """Warp cycles per issued instruction of one reason (``selected``: 1, the issue)."""
+    if reason == "selected":
+        return 1.0
+    value = num(row, f"stall_{reason}")
+    return value if ok(value) else 0.0
+
+
+def _idle_pct(row: Mapping[str, Any]) -> float:
+    """% of ncu's time the SMs sat idle (0 without the counts or when none)."""
+    split = time_split(row)
+    return 0.0 if split is None else 100 * split["idle"] / num(row, "ncu_time_us")
