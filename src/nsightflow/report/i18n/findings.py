@@ -174,10 +174,10 @@ FIXES: dict[str, dict[str, str]] = {
         "zh": "把更新分散到更多地址（每组 lane 一个子直方图），或先在寄存器中合并",
     },
     "fix_shared_pipe": {
-        "en": "fewer shared-memory instructions per FMA: more outputs per thread from "
-        "registers, 16-byte shared loads",
-        "zh": "减少每次 FMA 的共享内存指令：每线程从寄存器计算更多输出，使用 16 字节的"
-        "共享内存加载",
+        "en": "fewer shared-memory instructions per unit of work: reuse values from "
+        "registers (more outputs per thread), 16-byte shared accesses",
+        "zh": "减少每单位工作的共享内存指令：从寄存器复用数据（每线程计算更多输出），"
+        "使用 16 字节的共享内存访问",
     },
     "fix_barrier": {
         "en": "fewer barriers with more work between them; double-buffer shared tiles "
