@@ -64,6 +64,7 @@ if MODE == "replay":
                 f"logs/parse/{_family.name}.log",
             benchmark:
                 f"benchmarks/parse/{_family.name}.tsv"
+            priority: family_weight(_family)
             params:
                 family=_family.name,
                 folders=family_files(_family, "results/profile/{family}/{variant}"),

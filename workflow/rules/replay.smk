@@ -29,6 +29,7 @@ if MODE == "replay":
                 replay_outputs(_family),
             log:
                 f"logs/replay/{_family.name}.log",
+            priority: family_weight(_family)
             params:
                 source=SOURCE,
                 kernels=KERNELS,
@@ -48,5 +49,7 @@ if MODE == "replay":
             ceilings="results/ceilings.json",
         log:
             "logs/replay/ceilings.log",
+        # every analysis waits for it: before any family's chain
+        priority: 1000
         shell:
             "python -m nsightflow replay {input.recorded:q} {output.ceilings:q} &> {log:q}"

@@ -55,6 +55,7 @@ rule analyze_family:
         "logs/analyze/{family}.log",
     benchmark:
         "benchmarks/analyze/{family}.tsv"
+    priority: family_priority
     params:
         kernels=KERNELS,
         analysis_dir=output_folder("analysis"),
@@ -98,6 +99,7 @@ rule report_family:
         "logs/report/{family}/{report}.log",
     wildcard_constraints:
         report=REPORT_STEMS,
+    priority: family_priority
     params:
         language=report_language,
         analysis_dir=input_folder("analysis"),
@@ -122,6 +124,7 @@ rule render_pdf:
         "logs/report/{family}/{report}.pdf.log",
     wildcard_constraints:
         report=REPORT_STEMS,
+    priority: family_priority
     params:
         language=report_language,
     shell:
