@@ -55,8 +55,9 @@ def find_nvdisasm() -> str | None:
     nvcc = shutil.which("nvcc")
     if nvcc and (Path(nvcc).resolve().parent / "nvdisasm").is_file():
         return str(Path(nvcc).resolve().parent / "nvdisasm")
-    spec = importlib.util.find_spec("nvidia")
-    for root in spec.submodule_search_locations or [] if spec else []:
+    spec = importlib.util.find_spec("nvidia")  # the wheels' namespace package
+    roots = (spec.submodule_search_locations or []) if spec is not None else []
+    for root in roots:
         for candidate in sorted(Path(root).glob("cu*/bin/nvdisasm"), reverse=True):
             if os.access(candidate, os.X_OK):
                 return str(candidate)
