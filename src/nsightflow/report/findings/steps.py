@@ -60,7 +60,11 @@ EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"fewer lanes per shared address|4 lanes", ("shared_atomics",)),
     (r"shuffle", ("barrier", "shared_pipe", "instruction_count")),
     (r"sequential addressing|divergen|lanes? idle", (LANES, "instruction_count")),
-    (r"grid-stride|one wave", ("idle_sms", "tail_effect", "instruction_count")),
+    # a resident grid: no blocks retiring and launching, so more warps stay resident
+    (
+        r"grid-stride|one wave",
+        ("idle_sms", "tail_effect", "occupancy", "instruction_count"),
+    ),
     (r"coalesc|column-major", ("uncoalesced_loads", "uncoalesced_stores")),
     (
         r"occupancy|fits? on an SM|resident warps|launch_bounds|blocks per SM",
