@@ -766,3 +766,18 @@ def test_a_count_that_made_the_launch_slower_keeps_its_plain_name():
     assert count and count[0].share > 0  # the count moved the time up
     names = {f.rule for f in ranked}
     assert "idle_lanes" not in names and "wider_accesses" not in names
+
+
+def test_dram_excess_names_reads_and_writes_without_assuming_re_reads():
+    from nsightflow.report.findings.record import render
+
+    # a local array written back to DRAM: reads at the ideal, writes twice it
+    row = launch(dram_bytes=2.0e8, ideal_bytes=1.34e8, dram_read_bytes=0.67e8,
+                 dram_write_bytes=1.33e8)  # fmt: skip
+    (found,) = launch_state.dram_state(row)
+    with language("en"):
+        text = render(found.rule, found.params)
+    assert "67.0 MB read, 133.0 MB written" in text
+    assert "re-reads, or write-backs" in text
+    (absorbed,) = launch_state.dram_state(launch(dram_bytes=1.0e8, ideal_bytes=1.0e8))
+    assert absorbed.params["verdict"]["@"] == "dram_absorbed"

@@ -102,7 +102,11 @@ def dram_state(row: Mapping[str, Any]) -> list[Finding]:
                 "ratio": ratio,
                 "moved": moved / 1e6,
                 "ideal": ideal / 1e6,
-                "verdict": msg(_dram_verdict(ratio)),
+                "verdict": msg(
+                    _dram_verdict(ratio),
+                    reads=_mb(num(row, "dram_read_bytes")),
+                    writes=_mb(num(row, "dram_write_bytes")),
+                ),
             },
             metric="dram__bytes_read.sum + dram__bytes_write.sum",
             value=ratio,
@@ -112,6 +116,11 @@ def dram_state(row: Mapping[str, Any]) -> list[Finding]:
 
 
 BELOW_IDEAL = 0.8  # DRAM bytes / ideal below which part of the data never left the L2
+
+
+def _mb(value: float) -> float:
+    """Bytes as MB, 0 where not measured."""
+    return value / 1e6 if ok(value) else 0.0
 
 
 def _dram_verdict(ratio: float) -> str:

@@ -483,7 +483,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "少于每个元素读一次、写一次：部分数据留在 L2 中（输入已在 L2，写入尚未"
         "写回）",
     },
-    "dram_reread": {"en": "data is re-read from DRAM", "zh": "数据被从 DRAM 重复读取"},
+    "dram_reread": {
+        "en": "data crosses DRAM more than once ({reads:,.1f} MB read, {writes:,.1f} MB "
+        "written): re-reads, or write-backs of data written more than once (local "
+        "memory, partly written sectors)",
+        "zh": "数据不止一次经过 DRAM（读 {reads:,.1f} MB，写 {writes:,.1f} MB）：重复读取，"
+        "或多次写入的数据被写回（local memory、部分写入的扇区）",
+    },
     "stall_rose": {
         "en": "Stall **{reason}** rose from {x:.2f} to {y:.2f} cycles per issued "
         "instruction (`{metric}`).",
