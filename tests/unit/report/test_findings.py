@@ -769,8 +769,6 @@ def test_a_count_that_made_the_launch_slower_keeps_its_plain_name():
 
 
 def test_dram_excess_names_reads_and_writes_without_assuming_re_reads():
-    from nsightflow.report.findings.record import render
-
     # a local array written back to DRAM: reads at the ideal, writes twice it
     row = launch(dram_bytes=2.0e8, ideal_bytes=1.34e8, dram_read_bytes=0.67e8,
                  dram_write_bytes=1.33e8)  # fmt: skip
