@@ -779,3 +779,13 @@ def test_dram_excess_names_reads_and_writes_without_assuming_re_reads():
     assert "re-reads, or write-backs" in text
     (absorbed,) = launch_state.dram_state(launch(dram_bytes=1.0e8, ideal_bytes=1.0e8))
     assert absorbed.params["verdict"]["@"] == "dram_absorbed"
+
+
+@pytest.mark.parametrize(
+    ("achieved", "fires"), [(50.0, True), (26.0, True), (51.0, False), (NAN, False)]
+)
+def test_a_step_says_its_variant_holds_at_most_half_the_warps_it_could(achieved, fires):
+    row = launch(achieved_occupancy_pct=achieved, theoretical_occupancy_pct=100.0,
+                 waves_per_sm=248.0)  # fmt: skip
+    found = launch_state.half_empty(row)
+    assert [f.rule for f in found] == (["occupancy_gap"] if fires else [])

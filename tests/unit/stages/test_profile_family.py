@@ -179,7 +179,9 @@ def _analyze_measured(data: Path, family: str, kernels: dict[str, str], tmp_path
     primary = found[
         (found["role"] == "primary") & found["section"].isin(["baseline", "step"])
     ]
-    return {(r.section, r.variant): r for r in primary.itertuples()}
+    by = {(r.section, r.variant): r for r in primary.itertuples()}
+    by[("all", "")] = found  # every finding, for the tests that read the others
+    return by
 
 
 def test_each_variant_reads_its_own_launch_of_the_shared_h200_report(tmp_path):
@@ -205,6 +207,10 @@ def test_low_occupancy_is_the_baseline_cause_and_its_fix_the_step(tmp_path):
     assert base.rule == "low_occupancy" and base.line == 14
     assert "launch__occupancy_limit_shared_mem" in base.message
     assert by[("step", "v1_lean_buffer")].rule == "occupancy"
+    # v1 could hold every warp slot but holds 26%: its 64-thread blocks retire fast
+    found = by[("all", "")]
+    gap = found[(found["variant"] == "v1_lean_buffer") & (found["section"] == "step")]
+    assert "occupancy_gap" in set(gap["rule"])
 
 
 def test_local_memory_is_the_baseline_cause_and_its_fix_the_step(tmp_path):

@@ -269,6 +269,7 @@ class FamilyFindings:
         info += patterns.divergence_findings(a, b)
         info += patterns.atomic_findings(a, b)
         info += launch_state.spills(v.get("resources") or {})
+        info += launch_state.half_empty(b)  # warps it could hold but does not
         info += moves.rule_changes(self.rules, a["variant"], name, int(b["size"]))
         self.rows += place(where, info)
 

@@ -68,6 +68,23 @@ def occupancy_state(row: Mapping[str, Any]) -> list[Finding]:
     return found
 
 
+HALF_EMPTY = 0.5  # achieved / theoretical occupancy at or below which a step says so
+
+
+def half_empty(row: Mapping[str, Any]) -> list[Finding]:
+    """A step's new variant holding at most half the warps it could (or nothing).
+
+    The occupancy gap of :func:`occupancy_state`, said after a step only where it is
+    this large: blocks that retire faster than the SM starts new ones (a 64-thread
+    block doing one element per thread) leave most warp slots empty.
+    """
+    achieved = measured_ratio(row, "achieved_occupancy_pct")
+    theoretical = num(row, "theoretical_occupancy_pct")
+    if not (ok(achieved) and ok(theoretical)) or achieved > HALF_EMPTY * theoretical:
+        return []
+    return [f for f in occupancy_state(row) if f.rule == "occupancy_gap"]
+
+
 def spills(resources: Mapping[str, Any]) -> list[Finding]:
     """Register spills ptxas reported."""
     stores = resources.get("spill_store_bytes", 0) or 0
