@@ -4,24 +4,19 @@ visibly elsewhere). Run with `pytest -m "gpu or ncu"` on the GPU machine."""
 import json
 import statistics
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+
+from cli_run import nsightflow as run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 FAULTY = ROOT / "tests" / "data" / "families"
 
 
 def nsightflow(*args: str) -> subprocess.CompletedProcess:
-    proc = subprocess.run(
-        [sys.executable, "-m", "nsightflow", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = run_cli(*args)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc
 

@@ -131,8 +131,9 @@ def run(args: argparse.Namespace) -> int:
     ]
     # before any report is read: never over an input, a foreign file, an unknown format
     check_outputs(outputs, P.expand_inputs(args.reports), force=args.force)
+    inlined = inlined_sites(args.resources)  # once for the process's every output set
     for job in jobs:
-        parse_one(job, args)
+        parse_one(job, args, inlined)
     return 0
 
 
@@ -156,7 +157,11 @@ def inlined_sites(paths: list[Path]) -> "dict[str, list[CallSite]]":
     return found
 
 
-def parse_one(job: Job, args: argparse.Namespace) -> None:
+def parse_one(
+    job: Job,
+    args: argparse.Namespace,
+    inlined: "dict[str, list[CallSite]] | None" = None,
+) -> None:
     """Parse one output set's reports into its tables."""
     from nsightflow.tools import ncu_parse as P
 
@@ -184,7 +189,7 @@ def parse_one(job: Job, args: argparse.Namespace) -> None:
         samples, notes = parse_source_files(
             job.reports,
             keep_going=args.keep_going,
-            inlined=inlined_sites(args.resources),
+            inlined=inlined,
         )
         for note in notes:
             print(f"WARNING: {note}", file=sys.stderr)

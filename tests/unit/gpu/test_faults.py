@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from cli_run import nsightflow
 from nsightflow.errors import ManifestError
 from nsightflow.family.registry import load_family
 from nsightflow.gpu import isolate
@@ -47,30 +48,21 @@ def _profile(tmp_path: Path, path_dirs: list[Path]) -> dict:
     )
     env = {**os.environ, "PATH": os.pathsep.join(str(p) for p in path_dirs)}
     out = tmp_path / "profile"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "nsightflow",
-            "profile",
-            "--kernels-dir",
-            str(ROOT / "kernels"),
-            "--family",
-            "jacobi2d",
-            "--variant",
-            "v0_naive",
-            "--cubin",
-            str(tmp_path / "none.cubin"),
-            "--verify",
-            str(verify),
-            "--out-dir",
-            str(out),
-        ],
+    proc = nsightflow(
+        "profile",
+        "--kernels-dir",
+        str(ROOT / "kernels"),
+        "--family",
+        "jacobi2d",
+        "--variant",
+        "v0_naive",
+        "--cubin",
+        str(tmp_path / "none.cubin"),
+        "--verify",
+        str(verify),
+        "--out-dir",
+        str(out),
         env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
     )
     assert proc.returncode == 0, proc.stderr
     return json.loads((out / "v0_naive" / "profile.json").read_text())
@@ -209,29 +201,20 @@ def test_a_failed_stage_skips_the_next_as_data(
         },
     )
     out = tmp_path / "out.json"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "nsightflow",
-            stage,
-            "--kernels-dir",
-            str(ROOT / "tests/data/families"),
-            "--family",
-            "faulty",
-            "--variant",
-            "v1_wrong",
-            "--cubin",
-            str(tmp_path / "x.cubin"),
-            upstream_flag,
-            str(upstream),
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
+    proc = nsightflow(
+        stage,
+        "--kernels-dir",
+        str(ROOT / "tests/data/families"),
+        "--family",
+        "faulty",
+        "--variant",
+        "v1_wrong",
+        "--cubin",
+        str(tmp_path / "x.cubin"),
+        upstream_flag,
+        str(upstream),
+        "--out",
+        str(out),
     )
     assert proc.returncode == 0, proc.stderr
     record = json.loads(out.read_text())
@@ -287,14 +270,7 @@ def test_nsys_missing_or_working_is_told_apart(tmp_path, monkeypatch):
 
 def test_doctor_prints_the_unusable_nsys_with_its_fix(tmp_path):
     env = {**os.environ, "PATH": f"{_fake_nsys(tmp_path, False)}:{os.environ['PATH']}"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "nsightflow", "doctor"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-    )
+    proc = nsightflow("doctor", env=env)
     line = next(ln for ln in proc.stdout.splitlines() if "nsys (timeline)" in ln)
     assert line.startswith("[MISS]") and "no .nsys-rep" in line
     assert "QdstrmImporter" in proc.stdout

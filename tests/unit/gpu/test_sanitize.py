@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from cli_run import nsightflow
 from nsightflow.family.registry import load_family
 from nsightflow.gpu import sanitize as G
 from nsightflow.machine.provenance import write_json
@@ -209,28 +210,19 @@ def test_a_device_the_sanitizer_cannot_check_is_unavailable_not_an_error(
 def test_without_compute_sanitizer_the_stage_says_why(tmp_path, recording):
     out = tmp_path / "s.json"
     env = {**os.environ, "PATH": str(Path(sys.executable).parent)}
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "nsightflow",
-            "sanitize",
-            "--family",
-            "jacobi2d",
-            "--variant",
-            "v0_naive",
-            "--cubin",
-            str(tmp_path / "x.cubin"),
-            "--resources",
-            str(recording / "build/jacobi2d/v0_naive.resources.json"),
-            "--out",
-            str(out),
-        ],
+    proc = nsightflow(
+        "sanitize",
+        "--family",
+        "jacobi2d",
+        "--variant",
+        "v0_naive",
+        "--cubin",
+        str(tmp_path / "x.cubin"),
+        "--resources",
+        str(recording / "build/jacobi2d/v0_naive.resources.json"),
+        "--out",
+        str(out),
         env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
     )
     assert proc.returncode == 0, proc.stderr
     record = json.loads(out.read_text())

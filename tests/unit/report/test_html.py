@@ -41,18 +41,21 @@ def _ids(page: str) -> list[str]:
     return re.findall(r'<h[1-4] id="([^"]+)"', page)
 
 
+# The ids of the sections of the test report, in order (the title's "report" first).
+SECTION_IDS = [
+    "summary",
+    "theory",
+    "baseline-ncu-v0_naive",
+    "steps",
+    "step-v1_strip",
+    "notes-by-hand",
+    "notes-by-hand-2",
+]
+
+
 def test_heading_ids_are_the_catalogue_keys_in_every_language():
     en, zh = to_html(_markdown(), "t"), to_html(_markdown("zh"), "t", language="zh")
-    expected = [
-        "report",
-        "summary",
-        "theory",
-        "baseline-ncu-v0_naive",
-        "steps",
-        "step-v1_strip",
-        "notes-by-hand",
-        "notes-by-hand-2",
-    ]
+    expected = ["report", *SECTION_IDS]
     assert _ids(en) == expected
     assert _ids(zh) == expected  # the index links the same anchors in Chinese
     assert to_html(_markdown(), "t") == en  # and in every run
@@ -61,15 +64,7 @@ def test_heading_ids_are_the_catalogue_keys_in_every_language():
 def test_contents_list_sections_and_steps_in_order():
     page = to_html(_markdown(), "t")
     nav = page.split('<nav aria-label="Contents" class="toc">', 1)[1].split("</nav>")[0]
-    assert re.findall(r'href="#([^"]+)"', nav) == [
-        "summary",
-        "theory",
-        "baseline-ncu-v0_naive",
-        "steps",
-        "step-v1_strip",
-        "notes-by-hand",
-        "notes-by-hand-2",
-    ]
+    assert re.findall(r'href="#([^"]+)"', nav) == SECTION_IDS
     assert page.index("<nav ") < page.index('<h2 id="summary"')
     assert '<p class="toc-title">Contents</p>' in page
     assert '<p class="toc-title">目录</p>' in to_html(

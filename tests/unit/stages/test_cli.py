@@ -1,20 +1,14 @@
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
+
+from cli_run import nsightflow
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def _run(*args, cwd=ROOT):
-    return subprocess.run(
-        [sys.executable, "-m", "nsightflow", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return nsightflow(*map(str, args), cwd=cwd)
 
 
 def test_parse_cli_writes_table(recording, tmp_path):
@@ -123,16 +117,22 @@ def test_record_adds_to_a_recording_and_says_what_it_replaced(recording, tmp_pat
     assert proc.returncode == 2 and "not a recording" in proc.stderr
 
 
-def test_an_addition_of_traces_alone_names_their_gpu_and_families(recording, tmp_path):
+def _add_alone(recording: Path, tmp_path: Path, folder: str) -> dict:
+    """The addition a recording gets from a run holding only ``folder`` (one family)."""
     target = tmp_path / "rec"
     target.mkdir()
     (target / "recording.json").write_text('{"gpu": "NVIDIA H200"}')
     later = tmp_path / "later"
-    (later / "timeline").mkdir(parents=True)
-    shutil.copytree(recording / "timeline/jacobi2d", later / "timeline/jacobi2d")
+    (later / folder).parent.mkdir(parents=True)
+    shutil.copytree(recording / folder, later / folder)
     proc = _run("record", "--add", "--results", str(later), "--out", str(target))
     assert proc.returncode == 0, proc.stderr
     (added,) = json.loads((target / "recording.json").read_text())["additions"]
+    return added
+
+
+def test_an_addition_of_traces_alone_names_their_gpu_and_families(recording, tmp_path):
+    added = _add_alone(recording, tmp_path, "timeline/jacobi2d")
     first = sorted(recording.glob("timeline/jacobi2d/*.json"))[0]
     traced = json.loads(first.read_text())
     assert added["families"] == ["jacobi2d"] and added["gpu"] == "NVIDIA H200"
@@ -159,15 +159,7 @@ def test_a_family_from_an_addition_names_that_run_in_its_banner():
 def test_an_addition_of_profiles_alone_names_their_gpu_and_families(
     recording, tmp_path
 ):
-    target = tmp_path / "rec"
-    target.mkdir()
-    (target / "recording.json").write_text('{"gpu": "NVIDIA H200"}')
-    later = tmp_path / "later"
-    (later / "profile").mkdir(parents=True)
-    shutil.copytree(recording / "profile/sgemm", later / "profile/sgemm")
-    proc = _run("record", "--add", "--results", str(later), "--out", str(target))
-    assert proc.returncode == 0, proc.stderr
-    (added,) = json.loads((target / "recording.json").read_text())["additions"]
+    added = _add_alone(recording, tmp_path, "profile/sgemm")
     meta = json.loads((recording / "profile/sgemm/v0_naive/profile.json").read_text())
     assert added["families"] == ["sgemm"]
     assert added["gpu"] == meta["provenance"]["gpu"] == "NVIDIA H200"

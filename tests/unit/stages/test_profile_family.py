@@ -8,12 +8,11 @@ measurement (the GPU test tests/gpu/test_gpu.py profiles two real variants).
 import json
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_run import nsightflow
 from nsightflow.io import write_json
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -61,12 +60,12 @@ def _profile(tmp_path: Path, fail_shared: bool = False) -> Path:
         "FAKE_NCU_FAIL_SHARED": "1" if fail_shared else "",
     }
     out = tmp_path / "profile"
-    argv = [sys.executable, "-m", "nsightflow", "profile", "--family", "jacobi2d"]
+    argv = ["profile", "--family", "jacobi2d"]
     argv += ["--kernels-dir", str(ROOT / "kernels"), "--variant", *names, "--cubin"]
     argv += [str(tmp_path / f"{n}.cubin") for n in names]
     argv += ["--verify", *(str(tmp_path / f"{n}.json") for n in names)]
     argv += ["--out-dir", str(out)]
-    proc = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
+    proc = nsightflow(*argv, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return out
 
@@ -117,12 +116,11 @@ def test_a_failed_shared_run_profiles_each_variant_alone(tmp_path):
 
 @pytest.mark.parametrize("option", ["--cubin", "--verify"])
 def test_one_path_per_variant_or_a_one_line_error(tmp_path, option):
-    argv = [sys.executable, "-m", "nsightflow", "profile", "--family", "jacobi2d"]
-    argv += ["--variant", "v0_naive", "v1_smem"]
+    argv = ["profile", "--family", "jacobi2d", "--variant", "v0_naive", "v1_smem"]
     for name in ("--cubin", "--verify"):
         argv += [name, "a"] if name == option else [name, "a", "b"]
     argv += ["--out-dir", str(tmp_path / "p")]
-    proc = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT)
+    proc = nsightflow(*argv)
     assert proc.returncode != 0
     assert f"1 {option} paths for 2 --variant names" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1

@@ -139,11 +139,12 @@ def with_line(
         "cause_share": 100 * top.reason_part(reasons),
         "cause_part": 100 * CAUSE_PART,
     }
+    where = msg("line_where", **fields)
     if top.attributed_drain >= SAY_DRAIN:
         drain = {"pct": 100 * top.attributed_drain, "exit_line": top.drain_from_line}
-        line = msg("line_cite_drain", **fields, **drain)
+        line = msg("line_cite_drain", where=where, **drain)
     else:
-        line = msg("line_cite", **fields)
+        line = msg("line_cite", where=where)
     head = dict(finding.params)
     if "@" not in head:  # a rule whose id is its template key
         head = msg(finding.rule, **head)

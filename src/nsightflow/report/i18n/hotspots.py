@@ -85,32 +85,25 @@ HOTSPOT_MESSAGES: dict[str, dict[str, str]] = {
     },
     # the line a primary finding cites (report.findings.lines)
     "with_line": {"en": "{finding} {line}", "zh": "{finding} {line}"},
-    "line_cite": {
-        "en": "**Where:** line {line} of `{variant}`{in_file} ({code}), its {access}, holds "
-        "{share:.0f}% of the launch's warp-state samples, {reason_share:.0f}% of them "
-        "`{reason}` and {cause_share:.0f}% in this cause's stalls ({stalls}) (named: "
-        ">= {majority:.0f}% of the samples, the cause's access, >= {cause_part:.0f}% "
-        "in its stalls).",
-        "zh": "**位置：**`{variant}` 的第 {line} 行{in_file}（{code}），即其{access}，占该次启动 "
-        "warp 状态采样的 {share:.0f}%，其中 {reason_share:.0f}% 为 `{reason}`，"
+    # the cited line; "line_cite" ends it, "line_cite_drain" adds the exit's drain
+    "line_where": {
+        "en": "**Where:** line {line} of `{variant}`{in_file} ({code}), its {access}, "
+        "holds {share:.0f}% of the launch's warp-state samples, {reason_share:.0f}% of "
+        "them `{reason}` and {cause_share:.0f}% in this cause's stalls ({stalls}) "
+        "(named: >= {majority:.0f}% of the samples, the cause's access, >= "
+        "{cause_part:.0f}% in its stalls)",
+        "zh": "**位置：**`{variant}` 的第 {line} 行{in_file}（{code}），即其{access}，占该次"
+        "启动 warp 状态采样的 {share:.0f}%，其中 {reason_share:.0f}% 为 `{reason}`，"
         "{cause_share:.0f}% 属于该原因的停顿（{stalls}）（指明条件：占采样 >= "
-        "{majority:.0f}%、有该原因所指的访存、且 >= {cause_part:.0f}% 的采样属于其停顿）。",
+        "{majority:.0f}%、有该原因所指的访存、且 >= {cause_part:.0f}% 的采样属于其停顿）",
     },
+    "line_cite": {"en": "{where}.", "zh": "{where}。"},
     "line_cite_drain": {
-        "en": "**Where:** line {line} of `{variant}`{in_file} ({code}), its {access}, holds "
-        "{share:.0f}% of the launch's warp-state samples, {reason_share:.0f}% of them "
-        "`{reason}` and {cause_share:.0f}% in this cause's stalls ({stalls}) (named: "
-        ">= {majority:.0f}% of the samples, the cause's access, >= {cause_part:.0f}% "
-        "in its stalls); "
-        "{pct:.0f}% of the launch's samples are `drain` after the kernel's `EXIT` "
-        "(line {exit_line}), counted to this line: the exited warps wait for its "
-        "global writes to complete.",
-        "zh": "**位置：**`{variant}` 的第 {line} 行{in_file}（{code}），即其{access}，占该次启动 "
-        "warp 状态采样的 {share:.0f}%，其中 {reason_share:.0f}% 为 `{reason}`，"
-        "{cause_share:.0f}% 属于该原因的停顿（{stalls}）（指明条件：占采样 >= "
-        "{majority:.0f}%、有该原因所指的访存、且 >= {cause_part:.0f}% 的采样属于其停顿）；"
-        "占该次启动采样 {pct:.0f}% 的 `drain` 发生在 kernel 的 `EXIT`（第 {exit_line} "
-        "行）之后，已计入本行：已退出的 warp 在等待本行的全局写入完成。",
+        "en": "{where}; {pct:.0f}% of the launch's samples are `drain` after the "
+        "kernel's `EXIT` (line {exit_line}), counted to this line: the exited warps "
+        "wait for its global writes to complete.",
+        "zh": "{where}；占该次启动采样 {pct:.0f}% 的 `drain` 发生在 kernel 的 `EXIT`（第 "
+        "{exit_line} 行）之后，已计入本行：已退出的 warp 在等待本行的全局写入完成。",
     },
     "line_no_code": {"en": "code not recorded", "zh": "代码未记录"},
     # a cited line outside the variant's own .cu (a header it includes, a shared source)
