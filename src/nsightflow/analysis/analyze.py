@@ -12,7 +12,7 @@ Writes into ``results/analysis/<family>/``:
   (:mod:`nsightflow.analysis.hotspots`).
 - ``context.json``: family, variants (idea, status, resources, sanitizer findings),
   ceilings, provenance (:mod:`nsightflow.analysis.context`).
-- ``findings.csv``: the diagnosis as records (:mod:`nsightflow.report.findings.build`).
+- ``findings.csv``: the diagnosis as records (:mod:`nsightflow.diagnosis.build`).
 
 The table's columns: :mod:`nsightflow.analysis.derived` (metrics, rates, speedups per
 input) and :mod:`nsightflow.analysis.regime` (regime, its ceiling and basis).
@@ -249,8 +249,8 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     _read_tables(inputs.rules).to_csv(out_dir / "rules.csv", index=False)
     write_hotspots(inputs.source, inputs.family_dir, out_dir / "hotspots.csv")
     write_json(out_dir / "context.json", ctx)
-    # The diagnosis rules live with the report's words (report/findings); their
+    # The diagnosis rules live with the report's words (diagnosis); their
     # records are analysis output: findings.csv beside the tables they read.
-    from nsightflow.report.findings.build import write_findings
+    from nsightflow.diagnosis.build import write_findings
 
     write_findings(out_dir)

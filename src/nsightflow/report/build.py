@@ -14,9 +14,9 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.report.findings.record import render
+from nsightflow.diagnosis.record import render
+from nsightflow.i18n import DEFAULT_LANGUAGE
 from nsightflow.report.html import write_page
-from nsightflow.report.i18n import DEFAULT_LANGUAGE
 from nsightflow.report.index import index_page
 from nsightflow.report.paths import index_stem, report_stem
 from nsightflow.report.sections.family import ReportBuilder

@@ -18,7 +18,7 @@ import pandas as pd
 from nsightflow.analysis import compare as C
 from nsightflow.analysis.compare_causes import MOVED_PP, MOVED_REL, Comparison
 from nsightflow.analysis.runs import Run
-from nsightflow.report.i18n import T, language
+from nsightflow.i18n import T, language
 from nsightflow.report.sections.common import table
 
 FIGURE = "figures/compare.png"

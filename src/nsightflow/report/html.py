@@ -37,8 +37,7 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
-from nsightflow.report.embed import data_uri, figure, slug
-from nsightflow.report.i18n import (
+from nsightflow.i18n import (
     CATALOGUE,
     DEFAULT_LANGUAGE,
     HTML_LANG,
@@ -47,6 +46,7 @@ from nsightflow.report.i18n import (
     language,
     parse_language,
 )
+from nsightflow.report.embed import data_uri, figure, slug
 from nsightflow.report.paths import report_stem
 
 LONG_CELL = 60  # characters: a longer table cell is set on one line, whole on hover

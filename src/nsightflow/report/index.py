@@ -17,9 +17,9 @@ from typing import Any
 from urllib.parse import quote
 
 from nsightflow.errors import StageInputError
+from nsightflow.i18n import DEFAULT_LANGUAGE, T, language, parse_language
 from nsightflow.report.embed import figure_id
 from nsightflow.report.html import page, render
-from nsightflow.report.i18n import DEFAULT_LANGUAGE, T, language, parse_language
 from nsightflow.report.paths import report_stem
 
 THUMBNAIL_PX = 480  # width of a card's figure: sharp at 240 CSS pixels on a 2x screen

@@ -7,7 +7,7 @@ folder, beside one ``figures/`` and one ``summary.csv``, and building one never 
 another.
 """
 
-from nsightflow.report.i18n import DEFAULT_LANGUAGE, parse_language
+from nsightflow.i18n import DEFAULT_LANGUAGE, parse_language
 
 
 def report_stem(language: str = DEFAULT_LANGUAGE) -> str:

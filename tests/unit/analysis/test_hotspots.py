@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from nsightflow import i18n
 from nsightflow.analysis.hotspots import (
     REASONS,
     build_hotspots,
@@ -17,7 +18,6 @@ from nsightflow.analysis.hotspots import (
     read_hotspot_inputs,
     write_hotspots,
 )
-from nsightflow.report import i18n
 from nsightflow.report.build import write_report
 from nsightflow.report.paths import report_stem
 from nsightflow.report.sections.hotspots import code_cell

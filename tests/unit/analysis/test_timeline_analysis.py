@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from nsightflow import i18n
 from nsightflow.analysis.timeline import (
     SUMMARY_COLUMNS,
     key_size,
@@ -11,7 +12,6 @@ from nsightflow.analysis.timeline import (
     summarize,
 )
 from nsightflow.gpu.timeline import COLUMNS, tidy
-from nsightflow.report import i18n
 from nsightflow.report.sections.timeline import transfer_findings
 
 MIB = 2**20

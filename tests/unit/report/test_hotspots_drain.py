@@ -7,15 +7,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from nsightflow import i18n
 from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
 from nsightflow.analysis.hotspots import (
     attribute_drain,
     hottest_line,
     line_table,
 )
-from nsightflow.report import i18n
-from nsightflow.report.findings.lines import LINE_MAJORITY, cited_line, with_line
-from nsightflow.report.findings.record import Finding, msg, render, render_row
+from nsightflow.diagnosis.lines import LINE_MAJORITY, cited_line, with_line
+from nsightflow.diagnosis.record import Finding, msg, render, render_row
 from nsightflow.tools.ncu_parse import parse_files, write_table
 from nsightflow.tools.ncu_source import read_source_samples
 from nsightflow.tools.sass import function_kinds, kinds, opcode

@@ -8,9 +8,9 @@ import pytest
 from PIL import Image
 
 from nsightflow.errors import StageInputError
+from nsightflow.i18n import T, language
 from nsightflow.report.embed import png_figures
 from nsightflow.report.html import to_html, write_page
-from nsightflow.report.i18n import T, language
 from nsightflow.report.index import index_page
 from nsightflow.report.pdf.build import write_pdf
 

@@ -14,13 +14,13 @@ import yaml
 from PIL import Image
 from pypdf import PdfReader
 
+from nsightflow import i18n
 from nsightflow.cli import build_parser
 from nsightflow.errors import StageInputError
+from nsightflow.i18n import CATALOGUE, LANGUAGES, T, field_names
 from nsightflow.plot.figures import write_figures
-from nsightflow.report import i18n
 from nsightflow.report.build import write_report
 from nsightflow.report.html import to_html
-from nsightflow.report.i18n import CATALOGUE, LANGUAGES, T, field_names
 from nsightflow.report.pdf import fonts as pdf_fonts
 from nsightflow.report.pdf.build import page_language, write_pdf
 from recorded import analyze as _analyze

@@ -2,8 +2,8 @@
 
 import re
 
+from nsightflow.i18n import language
 from nsightflow.machine.doctor import OPTIONAL, Check, exit_status, render
-from nsightflow.report.i18n import language
 from nsightflow.report.sections.sanitize import SanitizeSections
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from nsightflow import i18n
 from nsightflow.analysis.sweep import sweep_tables, write_analysis
 from nsightflow.family.registry import load_family
 from nsightflow.gpu import sweep as S
@@ -15,7 +16,6 @@ from nsightflow.gpu import sweep_space as SP
 from nsightflow.gpu.search import SweepCache
 from nsightflow.machine import provenance
 from nsightflow.plot.sweep import heat_axes, heat_grid, write_figures
-from nsightflow.report import i18n
 from nsightflow.report.sections.family import ReportBuilder
 from nsightflow.report.sections.sweep import SweepSections, config_note
 

@@ -39,8 +39,8 @@ from html import escape, unescape
 from pathlib import Path
 from typing import BinaryIO
 
+from nsightflow import i18n
 from nsightflow.errors import StageInputError
-from nsightflow.report import i18n
 from nsightflow.report.embed import png_figures
 from nsightflow.report.pdf.fonts import Meter as _Meter
 from nsightflow.report.pdf.fonts import cjk_font_file

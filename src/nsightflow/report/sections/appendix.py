@@ -9,8 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.report.findings import core as diagnose
-from nsightflow.report.i18n import T
+from nsightflow.diagnosis import core as diagnose
+from nsightflow.i18n import T
 from nsightflow.report.sections.common import bullets, table
 from nsightflow.report.sections.hotspots import HotspotSections
 from nsightflow.report.text import plain

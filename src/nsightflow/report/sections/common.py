@@ -14,10 +14,10 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.derived import input_column
-from nsightflow.report.findings import core as diagnose
-from nsightflow.report.findings.build import family_findings
-from nsightflow.report.findings.record import render_row
-from nsightflow.report.i18n import T, parse_language
+from nsightflow.diagnosis import core as diagnose
+from nsightflow.diagnosis.build import family_findings
+from nsightflow.diagnosis.record import render_row
+from nsightflow.i18n import T, parse_language
 
 
 def fmt(value: Any, digits: int = 2, unit: str = "") -> str:

@@ -6,7 +6,7 @@ deltas, stall reasons that moved, diagnosis, ncu's rules compared), then failed
 variants, limitations and the provenance of every number.
 
 Every sentence, heading and table header comes from the catalogue of
-:mod:`nsightflow.report.i18n`, in the language the builder was given; the sections are split
+:mod:`nsightflow.i18n`, in the language the builder was given; the sections are split
 over this module (header, summary, sections 1 and 2),
 :mod:`nsightflow.report.sections.steps` (section 3), :mod:`nsightflow.report.sections.appendix` and
 :mod:`nsightflow.report.sections.timeline` (copies against kernel time, when traced) and
@@ -18,9 +18,9 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.report import i18n
-from nsightflow.report.findings.record import render_row
-from nsightflow.report.i18n import T
+from nsightflow import i18n
+from nsightflow.diagnosis.record import render_row
+from nsightflow.i18n import T
 from nsightflow.report.sections.appendix import AppendixSections
 from nsightflow.report.sections.common import bullets, figure, fmt, source, table
 from nsightflow.report.sections.sanitize import SanitizeSections
@@ -43,7 +43,7 @@ class ReportBuilder(
         language: Language of the report's text, ``en`` (default) or ``zh``.
 
     :meth:`build` writes every section in that language; a section method called on
-    its own writes in the language in force (see :func:`nsightflow.report.i18n.language`).
+    its own writes in the language in force (see :func:`nsightflow.i18n.language`).
     """
 
     def build(self) -> str:

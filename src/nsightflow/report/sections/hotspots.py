@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.hotspots import SAY_DRAIN, launch_lines
-from nsightflow.report.i18n import T
+from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase, table
 from nsightflow.report.text import code_span
 

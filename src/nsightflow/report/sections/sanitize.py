@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.report.i18n import T
+from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase, table
 from nsightflow.report.text import code_block, plain
 

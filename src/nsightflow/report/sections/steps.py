@@ -12,11 +12,11 @@ diagnosis sentence is a stored finding (``findings.csv``) rendered here.
 import math
 from typing import Any
 
-from nsightflow.report.findings import core as diagnose
-from nsightflow.report.findings.patterns import LANES_MOVED_PCT
-from nsightflow.report.findings.record import render_row
-from nsightflow.report.findings.stand import step_verdict
-from nsightflow.report.i18n import T
+from nsightflow.diagnosis import core as diagnose
+from nsightflow.diagnosis.patterns import LANES_MOVED_PCT
+from nsightflow.diagnosis.record import render_row
+from nsightflow.diagnosis.stand import step_verdict
+from nsightflow.i18n import T
 from nsightflow.report.sections.common import (
     bullets,
     delta,

@@ -4,7 +4,7 @@
 Findings and key-metric lines about warp divergence (lane efficiency, branch
 uniformity), issued instructions, global atomics in L2, shared-memory atomics, and
 the launches of a multi-kernel variant. Same format as
-:mod:`nsightflow.report.i18n.catalogue`.
+:mod:`nsightflow.i18n.catalogue`.
 """
 
 PATTERN_MESSAGES: dict[str, dict[str, str]] = {

@@ -5,7 +5,7 @@ mechanism only where that mechanism's precondition holds on the launch's metrics
 as the generic one otherwise:
 
 - waits on global memory (``long_scoreboard``), the load/store queue (``lg_throttle``)
-  and store drain (``drain``), named in :mod:`nsightflow.report.findings.memory`, are
+  and store drain (``drain``), named in :mod:`nsightflow.diagnosis.memory`, are
   *global atomics* when L2 atomics are at least half
   the global load sectors, *uncoalesced stores* / *loads* when the sectors exceed what
   the access width needs (:func:`loads_uncoalesced`, :func:`stores_uncoalesced`),
@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from nsightflow.report.findings.memory import (
+from nsightflow.diagnosis.memory import (
     LATENCY_WAITS,
     loads_uncoalesced,
     low_occupancy,
@@ -44,8 +44,8 @@ from nsightflow.report.findings.memory import (
     or_zero,
     stores_uncoalesced,
 )
-from nsightflow.report.findings.model import num, ok, time_split
-from nsightflow.report.findings.record import Finding, msg
+from nsightflow.diagnosis.model import num, ok, time_split
+from nsightflow.diagnosis.record import Finding, msg
 
 GROUPS: dict[str, tuple[str, ...]] = {
     "memory_wait": ("long_scoreboard",),

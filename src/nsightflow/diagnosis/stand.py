@@ -23,9 +23,9 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.report.findings.causes import Cause, causes
-from nsightflow.report.findings.model import num, ok
-from nsightflow.report.findings.record import Finding, msg
+from nsightflow.diagnosis.causes import Cause, causes
+from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.record import Finding, msg
 
 AT_ROOF_PCT = 90.0  # the stop condition: % of the copy bandwidth or vendor library
 FLOOR_BYTES = 1.2  # DRAM bytes / ideal bytes at which the DRAM floor is the ideal one

@@ -1,7 +1,7 @@
 """Findings as data: the record every diagnosis rule returns, and how it becomes text.
 
 A rule returns :class:`Finding` records (or nothing when its precondition does not hold);
-:mod:`nsightflow.report.findings.build` places them (family, variant, size, section,
+:mod:`nsightflow.diagnosis.build` places them (family, variant, size, section,
 role) and writes ``findings.csv`` with :data:`COLUMNS`:
 
 - ``section``: ``headline``, ``sweep``, ``baseline``, ``plan``, ``step``, ``stand`` or
@@ -15,7 +15,7 @@ role) and writes ``findings.csv`` with :data:`COLUMNS`:
   time) the finding accounts for; ``evidence``: other metrics it cites.
 - ``line``, ``line_share``: the CUDA source line a primary finding cites and its share
   of the launch's warp-state samples (empty where it cites none; see
-  :mod:`nsightflow.report.findings.lines`).
+  :mod:`nsightflow.diagnosis.lines`).
 - ``message``: the sentence in English; ``params``: its fields as JSON, from which
   :func:`render` writes it in any language of the catalogue.
 
@@ -31,7 +31,7 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.report.i18n import T, language
+from nsightflow.i18n import T, language
 
 COLUMNS = [
     "family",

@@ -2,7 +2,7 @@
 """The HTML pages' own words (contents, index cards), merged into the catalogue.
 
 Data only, in the catalogue's form: key -> language -> template (see
-:mod:`nsightflow.report.i18n.catalogue`). Plain text: the pages escape it.
+:mod:`nsightflow.i18n.catalogue`). Plain text: the pages escape it.
 """
 
 PAGE_MESSAGES: dict[str, dict[str, str]] = {

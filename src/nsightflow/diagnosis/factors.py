@@ -1,6 +1,6 @@
 """What moved for each factor of a step: its detail, metric and evidence.
 
-A step's factors (:func:`nsightflow.report.findings.model.step_terms`) are the
+A step's factors (:func:`nsightflow.diagnosis.model.step_terms`) are the
 per-instruction part of each stall group, the instruction count, occupancy, clock and
 idle SM time. The instruction count is named by its cause where the counts show one
 and it made the launch faster: :data:`LANES` where the same thread work filled more
@@ -12,8 +12,8 @@ the load requests (16-byte accesses). Pure functions over analysis rows.
 from collections.abc import Mapping
 from typing import Any
 
-from nsightflow.report.findings.model import WAITED_ON, num, ok, time_split, waited_on
-from nsightflow.report.findings.record import msg
+from nsightflow.diagnosis.model import WAITED_ON, num, ok, time_split, waited_on
+from nsightflow.diagnosis.record import msg
 from nsightflow.tools import ncu_metrics as M
 
 COUNT = "instruction_count"  # the factor of the instruction-count parts

@@ -1,8 +1,8 @@
 # ruff: noqa: RUF001  (Chinese templates use full-width punctuation on purpose)
-"""The sweep section's messages, merged into :data:`nsightflow.report.i18n.CATALOGUE`.
+"""The sweep section's messages, merged into :data:`nsightflow.i18n.CATALOGUE`.
 
 Data only, in the catalogue's form: key -> language -> template (see
-:mod:`nsightflow.report.i18n.catalogue` for the key prefixes).
+:mod:`nsightflow.i18n.catalogue` for the key prefixes).
 """
 
 SWEEP_MESSAGES: dict[str, dict[str, str]] = {

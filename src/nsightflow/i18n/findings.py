@@ -4,8 +4,8 @@
 Keys: ``mech_<m>`` the name of a mechanism, ``ev_<...>`` the metrics that show it,
 ``fix_<m>`` what helps, ``cause_state`` / ``cause_change`` the sentences that rank a
 cause of a launch's time or of a step's change. Mechanisms are those of
-:mod:`nsightflow.report.findings.causes` plus the step factors ``instruction_count``,
-``occupancy``, ``clock``. Same format as :mod:`nsightflow.report.i18n.catalogue`.
+:mod:`nsightflow.diagnosis.causes` plus the step factors ``instruction_count``,
+``occupancy``, ``clock``. Same format as :mod:`nsightflow.i18n.catalogue`.
 """
 
 MECHANISMS: dict[str, dict[str, str]] = {

@@ -1,6 +1,6 @@
 """Helpers the report's sections share with the diagnosis, and the measurement checks.
 
-The diagnosis rules themselves return records (:mod:`nsightflow.report.findings.build`);
+The diagnosis rules themselves return records (:mod:`nsightflow.diagnosis.build`);
 what stays here: ncu's rule text made readable, relative changes, the top stall reasons
 of a launch, and the checks of the measurement section (ncu against event timing,
 unstable or throttled samples). Pure functions; no I/O.
@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.report.i18n import T
+from nsightflow.i18n import T
 
 _SECTION = re.compile(r"@section:[^:@]+:([^@]+)@")
 _URL = re.compile(r"@url:([^:@]+):([^@]+)@")

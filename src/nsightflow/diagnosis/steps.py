@@ -1,10 +1,10 @@
 """Why a step changed the time: its factors ranked by how much of the change each makes.
 
-:func:`nsightflow.report.findings.model.step_terms` splits ``ln(t1/t0)`` of the two
+:func:`nsightflow.diagnosis.model.step_terms` splits ``ln(t1/t0)`` of the two
 profiled launches exactly into factors: the instruction count (its part of every
 reason's warp-cycles), the per-instruction part of each stall reason's warp-cycles,
 occupancy, clock, idle SM time. The stall reasons are grouped and named as mechanisms
-(:mod:`nsightflow.report.findings.causes`, on the launch where the group is larger; a
+(:mod:`nsightflow.diagnosis.causes`, on the launch where the group is larger; a
 coalescing mechanism only where the coalescing changed that way), and factors naming
 the same mechanism are added. The factor that moved the time most in
 the direction it went is the step's primary cause; the others that alone change the
@@ -21,8 +21,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from nsightflow.report.findings.causes import GROUPS, causes, name_change
-from nsightflow.report.findings.factors import (
+from nsightflow.diagnosis.causes import GROUPS, causes, name_change
+from nsightflow.diagnosis.factors import (
     COUNT,
     LANES,
     WIDER,
@@ -31,8 +31,8 @@ from nsightflow.report.findings.factors import (
     fuller_lanes,
     wider_requests,
 )
-from nsightflow.report.findings.model import alone, num, ok, step_terms
-from nsightflow.report.findings.record import Finding, msg
+from nsightflow.diagnosis.model import alone, num, ok, step_terms
+from nsightflow.diagnosis.record import Finding, msg
 
 UNCHANGED = math.log(1.02)  # below a 2% change of ncu's time: no change
 MIN_ALONE_PCT = 5.0  # a factor that alone changes the time less is not listed
@@ -40,7 +40,7 @@ FACTORS = ("occupancy", "clock")
 
 # What a step's idea sets out to reduce, read from the manifest's idea text (a
 # heuristic over our ladders' words: case-insensitive regular expression ->
-# mechanisms of :mod:`nsightflow.report.findings.causes`).
+# mechanisms of :mod:`nsightflow.diagnosis.causes`).
 EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"pad|swizzl|without bank conflicts|conflicts disappear", ("bank_conflicts",)),
     (
@@ -95,7 +95,7 @@ def _grouped(
     """Terms per mechanism, the instruction count, occupancy and clock included.
 
     Each stall group's per-instruction part is named on the side where it is larger
-    (:func:`~nsightflow.report.findings.causes.name_change`).
+    (:func:`~nsightflow.diagnosis.causes.name_change`).
     """
     out: dict[str, dict[str, Any]] = {}
     for group, reasons in GROUPS.items():

@@ -1,18 +1,18 @@
 # ruff: noqa: RUF001  (Chinese templates use full-width punctuation on purpose)
-"""The templates of :mod:`nsightflow.report.i18n`, one entry per message: key -> language -> template.
+"""The templates of :mod:`nsightflow.i18n`, one entry per message: key -> language -> template.
 
 Data only. Prefixes group the keys: ``h_`` headings, ``col_`` table headers,
 ``fig_`` figure captions, ``prov_`` provenance rows, ``limiter_`` what caps
 occupancy; the rest are sentences of the report (``report/sections``) and the
-metric facts of the diagnosis (``report/findings``; its causes are in
-:mod:`nsightflow.report.i18n.findings`). Markdown
+metric facts of the diagnosis (``diagnosis``; its causes are in
+:mod:`nsightflow.i18n.findings`). Markdown
 structure (``#``, ``-``, ``>``) is added by the code; emphasis and code spans
 inside a sentence are part of its template.
 """
 
-from nsightflow.report.i18n.hotspots import HOTSPOT_MESSAGES
-from nsightflow.report.i18n.sweep import SWEEP_MESSAGES
-from nsightflow.report.i18n.timeline import TIMELINE_MESSAGES
+from nsightflow.i18n.hotspots import HOTSPOT_MESSAGES
+from nsightflow.i18n.sweep import SWEEP_MESSAGES
+from nsightflow.i18n.timeline import TIMELINE_MESSAGES
 
 CATALOGUE: dict[str, dict[str, str]] = {
     **TIMELINE_MESSAGES,  # the timeline section's messages
@@ -464,7 +464,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "col_verify": {"en": "verify", "zh": "验证"},
     "col_timing": {"en": "timing", "zh": "计时"},
     "col_ncu_reports": {"en": "ncu reports", "zh": "ncu 报告"},
-    # --- metric facts of the diagnosis (report/findings) -----------------------------
+    # --- metric facts of the diagnosis (diagnosis) -----------------------------
     "dram_traffic": {
         "en": "DRAM traffic is {ratio:.2f}x the ideal ({moved:,.1f} MB moved vs "
         "{ideal:,.1f} MB for one read and one write of each element; "

@@ -1,9 +1,9 @@
 """The report's words in English and Chinese: every sentence, heading and table header.
 
-The entries live in :mod:`nsightflow.report.i18n.catalogue` (and, for the ECE408 pattern
-metrics, :mod:`nsightflow.report.i18n.patterns`; for ``nsightflow compare``,
-:mod:`nsightflow.report.i18n.compare`; for the diagnosis's causes,
-:mod:`nsightflow.report.i18n.findings`). Each is a :meth:`str.format`
+The entries live in :mod:`nsightflow.i18n.catalogue` (and, for the ECE408 pattern
+metrics, :mod:`nsightflow.i18n.patterns`; for ``nsightflow compare``,
+:mod:`nsightflow.i18n.compare`; for the diagnosis's causes,
+:mod:`nsightflow.i18n.findings`). Each is a :meth:`str.format`
 template with named fields; both languages of an entry name the same fields.
 :func:`T` fills the template of the language in force, which :func:`language` sets
 for the ``with`` block that builds a report (English outside one). What stays as it
@@ -22,12 +22,12 @@ from contextvars import ContextVar
 from string import Formatter
 from typing import Literal, get_args
 
-from nsightflow.report.i18n.catalogue import CATALOGUE
-from nsightflow.report.i18n.compare import COMPARE_MESSAGES
-from nsightflow.report.i18n.figures import FIGURE_MESSAGES
-from nsightflow.report.i18n.findings import FINDING_MESSAGES
-from nsightflow.report.i18n.page import PAGE_MESSAGES
-from nsightflow.report.i18n.patterns import PATTERN_MESSAGES
+from nsightflow.i18n.catalogue import CATALOGUE
+from nsightflow.i18n.compare import COMPARE_MESSAGES
+from nsightflow.i18n.figures import FIGURE_MESSAGES
+from nsightflow.i18n.findings import FINDING_MESSAGES
+from nsightflow.i18n.page import PAGE_MESSAGES
+from nsightflow.i18n.patterns import PATTERN_MESSAGES
 
 CATALOGUE.update(PATTERN_MESSAGES)
 CATALOGUE.update(COMPARE_MESSAGES)

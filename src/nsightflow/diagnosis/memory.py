@@ -18,8 +18,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from nsightflow.report.findings.model import num, ok
-from nsightflow.report.findings.record import msg
+from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.record import msg
 
 HALF_SECTOR = 16.0  # bytes used per 32-byte sector below which half of it is wasted
 WIDEST_ACCESS_SECTORS = 16.0  # sectors a warp's 16-byte accesses touch, the most needed

@@ -2,7 +2,7 @@
 """The messages of ``compare.md`` (``nsightflow compare``), merged into the catalogue.
 
 Data only, in the catalogue's form: key -> language -> template (see
-:mod:`nsightflow.report.i18n.catalogue`). Verdict words (SAME, FASTER, SLOWER,
+:mod:`nsightflow.i18n.catalogue`). Verdict words (SAME, FASTER, SLOWER,
 UNCERTAIN) stay in English in both languages: they are the values of compare.csv.
 """
 

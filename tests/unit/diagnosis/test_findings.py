@@ -9,16 +9,16 @@ import pandas as pd
 import pytest
 
 from nsightflow.analysis.regime import add_regime, classify
-from nsightflow.report.findings import causes as C
-from nsightflow.report.findings import launch_state, moves, patterns, stand
-from nsightflow.report.findings.model import count_split, step_terms, time_split
-from nsightflow.report.findings.record import Finding, Where, place, render, row
-from nsightflow.report.findings.steps import (
+from nsightflow.diagnosis import causes as C
+from nsightflow.diagnosis import launch_state, moves, patterns, stand
+from nsightflow.diagnosis.model import count_split, step_terms, time_split
+from nsightflow.diagnosis.record import Finding, Where, place, render, row
+from nsightflow.diagnosis.steps import (
     expectation,
     expected_mechanisms,
     step_causes,
 )
-from nsightflow.report.i18n import language
+from nsightflow.i18n import language
 
 NAN = math.nan
 

@@ -1,8 +1,8 @@
 # ruff: noqa: RUF001  (Chinese templates use full-width punctuation on purpose)
-"""The hotspot tables' messages, merged into :data:`nsightflow.report.i18n.CATALOGUE`.
+"""The hotspot tables' messages, merged into :data:`nsightflow.i18n.CATALOGUE`.
 
 Data only, in the catalogue's form: key -> language -> template (see
-:mod:`nsightflow.report.i18n.catalogue` for the key prefixes).
+:mod:`nsightflow.i18n.catalogue` for the key prefixes).
 """
 
 HOTSPOT_MESSAGES: dict[str, dict[str, str]] = {
@@ -83,7 +83,7 @@ HOTSPOT_MESSAGES: dict[str, dict[str, str]] = {
         "一次）：采样很少的行在不同运行之间可能互换位置；停顿记在等待的那条指令上，"
         "往往是使用加载结果的指令，而不是加载指令本身。",
     },
-    # the line a primary finding cites (report.findings.lines)
+    # the line a primary finding cites (diagnosis.lines)
     "with_line": {"en": "{finding} {line}", "zh": "{finding} {line}"},
     # the cited line; "line_cite" ends it, "line_cite_drain" adds the exit's drain
     "line_where": {

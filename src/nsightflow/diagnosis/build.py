@@ -9,7 +9,7 @@ another input than the family's baseline are compared only among themselves):
 - ``sweep``: per variant, regime changes and throughput drops over the sizes;
 - ``baseline``: per input baseline and profiled size, its causes ranked (one primary,
   citing its source line where one line holds most of the samples and makes the
-  finding's kind of access: :mod:`nsightflow.report.findings.lines`) and the facts of
+  finding's kind of access: :mod:`nsightflow.diagnosis.lines`) and the facts of
   its launch;
 - ``plan``: per input baseline, the remedies its causes imply;
 - ``step``: per step and profiled size, the factors of the time change ranked (one
@@ -28,11 +28,11 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.derived import input_column
-from nsightflow.report.findings import launch_state, moves, patterns, stand
-from nsightflow.report.findings.causes import cause_finding, causes
-from nsightflow.report.findings.lines import with_line
-from nsightflow.report.findings.record import Finding, Where, frame, place
-from nsightflow.report.findings.steps import expectation, step_causes
+from nsightflow.diagnosis import launch_state, moves, patterns, stand
+from nsightflow.diagnosis.causes import cause_finding, causes
+from nsightflow.diagnosis.lines import with_line
+from nsightflow.diagnosis.record import Finding, Where, frame, place
+from nsightflow.diagnosis.steps import expectation, step_causes
 
 OK = "ok"
 

@@ -12,11 +12,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from nsightflow.report.findings.memory import measured_ratio
-from nsightflow.report.findings.model import num as _num
-from nsightflow.report.findings.model import ok as _ok
-from nsightflow.report.findings.moves import pct_change
-from nsightflow.report.findings.record import Finding, moved
+from nsightflow.diagnosis.memory import measured_ratio
+from nsightflow.diagnosis.model import num as _num
+from nsightflow.diagnosis.model import ok as _ok
+from nsightflow.diagnosis.moves import pct_change
+from nsightflow.diagnosis.record import Finding, moved
 
 LOW_LANES_PCT = 75.0  # below this lane efficiency a baseline is called divergent
 LANES_MOVED_PCT = 5.0  # lane efficiency / branch uniformity changes worth a line

@@ -4,15 +4,15 @@ Each rule states its precondition and stays silent otherwise: the metrics it rea
 measured (a ratio ncu reports as 0 or n/a is not a value) and past the rule's
 threshold. These are ``info`` records that the report lists after a baseline's causes
 (spills after a step's too); what a step moved between two launches is in
-:mod:`nsightflow.report.findings.moves`. Pure functions.
+:mod:`nsightflow.diagnosis.moves`. Pure functions.
 """
 
 from collections.abc import Mapping
 from typing import Any
 
-from nsightflow.report.findings.memory import measured_ratio
-from nsightflow.report.findings.model import num, ok
-from nsightflow.report.findings.record import Finding, msg
+from nsightflow.diagnosis.memory import measured_ratio
+from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.record import Finding, msg
 
 OCC_GAP_PP = 20.0  # achieved below theoretical by this many points
 MANY_WAVES = 4.0  # with more waves per SM an occupancy gap is no tail effect

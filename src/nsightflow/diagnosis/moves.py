@@ -5,7 +5,7 @@ precondition and stays silent otherwise: both sides measured, a ratio that ncu r
 as 0 or n/a (sectors per request, branch uniformity, conflict share) is not a value,
 and the change exceeds the rule's threshold. These are ``info`` records that the report
 lists after a step's causes. A single launch's notable state (DRAM traffic against the
-ideal, occupancy, register spills) is in :mod:`nsightflow.report.findings.launch_state`.
+ideal, occupancy, register spills) is in :mod:`nsightflow.diagnosis.launch_state`.
 Pure functions.
 """
 
@@ -15,14 +15,14 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.report.findings.causes import CONFLICT_SHARE
-from nsightflow.report.findings.memory import (
+from nsightflow.diagnosis.causes import CONFLICT_SHARE
+from nsightflow.diagnosis.memory import (
     SCATTERED_SECTORS,
     measured_ratio,
     stores_uncoalesced,
 )
-from nsightflow.report.findings.model import num, ok
-from nsightflow.report.findings.record import Finding, moved, msg
+from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.record import Finding, moved, msg
 
 SECTORS_MOVED = 0.5  # sectors per request
 DRAM_MOVED_PCT = 5.0

@@ -30,7 +30,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.hotspots import SAY_DRAIN, HotLine, hottest_line
-from nsightflow.report.findings.record import Finding, msg
+from nsightflow.diagnosis.record import Finding, msg
 from nsightflow.report.text import code_span
 from nsightflow.tools.sass import GLOBAL_WRITES
 
