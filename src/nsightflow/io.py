@@ -40,37 +40,22 @@ def read_json(path: Path) -> dict[str, Any]:
 
 
 def read_recorded(path: Path, stage_output: bool = False) -> dict[str, Any]:
-    """One JSON file of a recording: every recorded JSON is read through here.
+    """One JSON file of a recording, read by :mod:`nsightflow.untrusted` (no links).
 
     Args:
         path: ``recording.json`` or a recorded stage output.
         stage_output: Also check its ``schema_version`` (a stage wrote it).
 
     Raises:
-        StageInputError: the file is missing, unreadable, not JSON, not an object or
-            of another schema version, naming the file and the fix.
+        StageInputError: the file is missing, a link, unreadable, not JSON, not an
+            object or of another schema version, naming the file and the fix.
     """
-    fix = "restore it from a copy of the recording, or record again"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise StageInputError(f"{path}: missing from the recording; {fix}") from exc
-    except json.JSONDecodeError as exc:
-        raise StageInputError(
-            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
-            f"{exc.msg}); the file is corrupt or truncated: {fix}"
-        ) from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StageInputError(f"{path}: cannot be read ({exc}); {fix}") from exc
-    if not isinstance(data, dict):
-        raise StageInputError(
-            f"{path}: holds a JSON {type(data).__name__}, not an object; {fix}"
-        )
-    if stage_output and data.get("schema_version") != SCHEMA_VERSION:
-        raise StageInputError(
-            f"{path}: field schema_version is {data.get('schema_version')!r}, "
-            f"expected {SCHEMA_VERSION}; record it again with this version"
-        )
+    from nsightflow.untrusted import MAX_JSON_BYTES, Tree, parse_json
+    from nsightflow.untrusted.records import check_version
+
+    data = parse_json(Tree(path.parent).read_bytes(path.name, MAX_JSON_BYTES), path)
+    if stage_output:
+        check_version(data, path)
     return data
 
 

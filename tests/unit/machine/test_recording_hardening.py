@@ -123,7 +123,7 @@ def test_read_recorded_checks_the_schema_version_of_stage_outputs(tmp_path):
     path = tmp_path / "v.json"
     path.write_text(json.dumps({"schema_version": 0, "variant": "v0"}))
     assert read_recorded(path)["variant"] == "v0"
-    with pytest.raises(StageInputError, match="schema_version is 0"):
+    with pytest.raises(StageInputError, match="field schema_version: 0, expected 1"):
         read_recorded(path, stage_output=True)
 
 

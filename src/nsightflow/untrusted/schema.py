@@ -1,0 +1,255 @@
+"""The shape of every file a recording or run folder holds, as JSON Schema.
+
+One schema per record kind (:data:`KINDS`), written for what the readers of the
+record rely on: types, times that are finite and non-negative, sizes that are
+positive integers, statuses that nsightflow writes, one row per size. Fields a
+reader does not use may hold anything. Three keywords are added to draft 2020-12:
+``finite`` (no NaN or infinity), ``uniqueKeys`` (no two items of an array share
+these fields) and ``ordered`` (these fields, where present, do not decrease:
+quartiles around a median).
+"""
+
+import itertools
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError
+
+from nsightflow.records import Status
+
+# No launch the time stage records lasts a day: it kills a variant after its
+# timeout (300 s by default). A median beyond it is not a measurement.
+MAX_TIME_US = 86_400e6
+# Sizes are element counts; above 2**53 a float64 (pandas, JSON readers) no longer
+# holds every integer, and no GPU holds that many elements.
+MAX_SIZE = 2**53
+
+TEXT = {"type": "string"}
+NAME = {"type": "string", "minLength": 1, "maxLength": 255}
+SIZE = {"type": "integer", "minimum": 1, "maximum": MAX_SIZE}
+COUNT = {"type": "integer", "minimum": 0, "maximum": MAX_SIZE}
+AMOUNT = {"type": "number", "finite": True, "minimum": 0}
+TIME_US = {**AMOUNT, "maximum": MAX_TIME_US}
+OPTIONAL_AMOUNT = {"anyOf": [AMOUNT, {"type": "null"}]}
+STATUS = {"enum": [str(s) for s in Status]}
+OBJECT = {"type": "object"}
+TEXTS = {"type": "array", "items": TEXT}
+
+
+def _record(required: tuple[str, ...], **fields: Any) -> dict[str, Any]:
+    """A stage record: ``family``, ``variant`` and ``status`` plus ``fields``."""
+    return {
+        "type": "object",
+        "required": ["family", "variant", *required],
+        "properties": {
+            "family": NAME,
+            "variant": NAME,
+            "status": STATUS,
+            "message": TEXT,
+            "provenance": OBJECT,
+            "replayed_from": TEXT,
+            **fields,
+        },
+    }
+
+
+_GPU_STATE = {
+    "type": ["object", "null"],
+    "properties": {
+        "sm_clock_mhz": OPTIONAL_AMOUNT,
+        "mem_clock_mhz": OPTIONAL_AMOUNT,
+        "other_processes": {"type": ["array", "null"]},
+    },
+}
+_TIME_ROW = {
+    "type": "object",
+    "required": ["size"],
+    "properties": {
+        "size": SIZE,
+        "status": STATUS,
+        "cache": {"enum": ["hot", "cold", None]},
+        **{
+            f"time_{k}_us": TIME_US
+            for k in ("median", "q1", "q3", "iqr", "min", "max", "mean")
+        },
+        "reps": {**COUNT, "minimum": 1},
+        "settled": {"type": ["boolean", "null"]},
+        "throttled": {"type": ["boolean", "null"]},
+        "gpu_before": _GPU_STATE,
+        "gpu_after": _GPU_STATE,
+        "generated": {"type": ["object", "null"], "additionalProperties": COUNT},
+        # whole nanoseconds separated by spaces (gpu.timing.encode_samples)
+        "samples_ns": {"type": ["string", "null"], "pattern": r"^([0-9]{1,15}( |$))*$"},
+    },
+    "ordered": [f"time_{k}_us" for k in ("min", "q1", "median", "q3", "max")],
+    # a row timed ok carries its quartiles, and a median that is a duration
+    "if": {"properties": {"status": {"const": "ok"}}},
+    "then": {
+        "required": ["time_median_us", "time_q1_us", "time_q3_us"],
+        "properties": {"time_median_us": {"exclusiveMinimum": 0}},
+    },
+}
+_REPORT_ENTRY = {
+    "type": "object",
+    "properties": {
+        "size": {"anyOf": [SIZE, {"type": "null"}]},
+        "file": TEXT,
+        "result": COUNT,
+        "first_action": COUNT,
+        "actions": {"anyOf": [{**COUNT, "minimum": 1}, {"type": "null"}]},
+        "status": STATUS,
+        "argv": TEXTS,
+    },
+}
+_RESOURCES = {
+    "type": "object",
+    "properties": {
+        k: {"anyOf": [COUNT, {"type": "null"}]}
+        for k in (
+            "registers",
+            "shared_bytes",
+            "barriers",
+            "stack_frame_bytes",
+            "spill_store_bytes",
+            "spill_load_bytes",
+        )
+    },
+}
+_CEILING = {"anyOf": [{**AMOUNT, "maximum": 1e9}, {"type": "null"}]}
+
+# Record kinds by where they sit in the folder (nsightflow.untrusted.records.identify).
+KINDS: dict[str, dict[str, Any]] = {
+    "time": _record(
+        ("status",),
+        rows={"type": "array", "items": _TIME_ROW, "uniqueKeys": ["size"]},
+        settings=OBJECT,
+        source={"type": "object", "properties": {"files": OBJECT}},
+    ),
+    "profile": _record(
+        ("status",),
+        reports={"type": "array", "items": _REPORT_ENTRY},
+        settings=OBJECT,
+    ),
+    "resources": _record(
+        ("status",),
+        kernel=TEXT,
+        source_sha256=TEXT,
+        resources=_RESOURCES,
+        kernels={"type": "object", "additionalProperties": _RESOURCES},
+        inlined=OBJECT,
+    ),
+    "verify": _record(("status",), sizes={"type": "array", "items": OBJECT}),
+    "sanitize": _record(("status",), tools={"type": "array", "items": OBJECT}),
+    "timeline": _record(("status",), sizes={"type": "array", "items": OBJECT}),
+    "sweep": _record(
+        ("status",),
+        sizes={"type": "array", "items": SIZE},
+        configs={"type": "array", "items": OBJECT},
+        best={
+            "type": ["object", "null"],
+            "properties": {
+                "params": {
+                    "type": "object",
+                    "additionalProperties": {"type": "integer"},
+                }
+            },
+        },
+    ),
+    "ceilings": {
+        "type": "object",
+        "properties": {
+            "gpu": {"type": ["string", "null"]},
+            "copy_gbps": _CEILING,
+            "fp32_gflops": _CEILING,
+            "vendor_sgemm_gflops": _CEILING,
+        },
+    },
+    "recording": {
+        "type": "object",
+        "properties": {
+            "families": TEXTS,
+            "timeline": OBJECT,
+            "additions": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"folders": TEXTS}},
+            },
+            **{
+                k: {"type": ["string", "null"]}
+                for k in ("gpu", "driver", "cuda_driver", "nvcc", "ncu", "date")
+            },
+        },
+    },
+}
+
+
+def _finite(
+    validator: Any, value: bool, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    if value and isinstance(instance, float) and not math.isfinite(instance):
+        yield ValidationError(f"{instance} is not a finite number")
+
+
+def _unique_keys(
+    validator: Any, keys: list[str], instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    if not isinstance(instance, list):
+        return
+    seen: dict[str, int] = {}
+    for i, item in enumerate(instance):
+        if not isinstance(item, dict) or not all(k in item for k in keys):
+            continue
+        key = repr([item[k] for k in keys])
+        if key in seen:
+            names = ", ".join(keys)
+            yield ValidationError(
+                f"{names} {key[1:-1]} repeats item {seen[key]}: one item per {names}",
+                path=[i, keys[0]],
+            )
+        seen.setdefault(key, i)
+
+
+def _ordered(
+    validator: Any, keys: list[str], instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    if not isinstance(instance, dict):
+        return
+    present = [
+        (k, instance[k])
+        for k in keys
+        if isinstance(instance.get(k), int | float) and math.isfinite(instance[k])
+    ]
+    for (low, a), (high, b) in itertools.pairwise(present):
+        if a > b:
+            yield ValidationError(
+                f"{a} is above {high} = {b}; the statistics are out of order",
+                path=[low],
+            )
+
+
+Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    {"finite": _finite, "uniqueKeys": _unique_keys, "ordered": _ordered},
+)
+_RELATIONS = ("ordered", "uniqueKeys")
+VALIDATORS = {kind: Validator(schema) for kind, schema in KINDS.items()}
+
+
+def first_error(kind: str, data: Any) -> tuple[str, str] | None:
+    """The first way ``data`` breaks the schema of ``kind``: (field, problem), or None.
+
+    The field is a dotted path (``rows.3.time_median_us``); the problem is cut to one
+    short line (an instance can be a long string).
+    """
+    errors = sorted(  # a value's own fault first, then how it relates to others
+        VALIDATORS[kind].iter_errors(data),
+        key=lambda e: (e.validator in _RELATIONS, [str(p) for p in e.absolute_path]),
+    )
+    if not errors:
+        return None
+    err = errors[0]
+    problem = " ".join(err.message.split())
+    if len(problem) > 160:
+        problem = problem[:157] + "..."
+    return ".".join(str(p) for p in err.absolute_path), problem
