@@ -1,23 +1,45 @@
-"""Replay of one family: every recorded GPU-stage output of its variants, in one job.
+"""Replay: rebuild reports from recorded raw outputs instead of measuring.
 
-For each variant the recording's verify, time, profile, sanitizer and timeline
-outputs are copied into ``results/`` (a missing one becomes a ``not_recorded``
-record, as in :func:`~nsightflow.machine.recording.replay_file`). Compile resources
-are taken from the recording when the variant's source and headers hash to what was
-recorded; an edited variant is compiled again where nvcc exists and is flagged
-``source_changed`` either way: its measurements are of the recorded source.
+A recording is a folder laid out like ``results/`` (``build/``, ``verify/``, ``time/``,
+``profile/``, ``sanitize/``, ``sweep/``, ``timeline/``, ``ceilings.json``) plus
+``recording.json``. The GPU rules are swapped for one job per family that copies
+each variant's recorded outputs into ``results/``, stamped with ``replayed_from``.
+
+A recording is untrusted input: every file is read through :mod:`nsightflow.untrusted`
+(inside the recording, no link followed, each record checked against its schema and
+against the variant whose place it sits in), and a profile's reports must hold the
+kernels the manifest declares for the variant. A file that is refused leaves that
+output of the variant ``not_recorded``, its message the one-line refusal naming the
+file and the field; a file that is missing (a variant added after the recording)
+does the same with the hint to measure it. The other variants replay as recorded.
+
+Compile resources are taken from the recording when the variant's source and
+headers hash to what was recorded; an edited variant is compiled again where nvcc
+exists and is flagged ``source_changed`` either way: its measurements are of the
+recorded source.
 """
 
 import shutil
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from nsightflow.errors import ManifestError
+from nsightflow.errors import ManifestError, ReportParseError, StageInputError
 from nsightflow.family.registry import Family, Variant
-from nsightflow.io import read_json, read_recorded, write_json
-from nsightflow.machine.recording import replay_file
+from nsightflow.io import read_json, write_json
+from nsightflow.records import Status
 from nsightflow.tools.nvcc import compile_variant, source_digest
+from nsightflow.untrusted import (
+    MissingRecord,
+    RecordError,
+    Tree,
+    check_table,
+    identify,
+    profile_reports,
+    read_record,
+)
+
+MAX_TABLE_BYTES = 1 << 30  # a timeline table: 100 MB would be a million activities
 
 
 @dataclass(frozen=True)
@@ -27,6 +49,24 @@ class ReplayStages:
     sanitize: bool = True
     timeline: bool = True
     sweep: frozenset[str] = frozenset()  # the swept variants (config `sweep`)
+
+
+@dataclass
+class Replayed:
+    """What a family's replay did besides copying.
+
+    Attributes:
+        changed: Variants whose source changed since the recording.
+        refused: One line per recorded file refused (its output is ``not_recorded``).
+    """
+
+    changed: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+
+    def note(self, refusal: str | None) -> None:
+        """Keep a refusal :func:`replay_file` returned."""
+        if refusal:
+            self.refused.append(refusal)
 
 
 def variant_outputs(
@@ -53,9 +93,9 @@ def variant_outputs(
 
 def replay_family(
     source: Path, family: Family, results: Path, stages: ReplayStages, arch: str
-) -> list[str]:
-    """Replay every variant of ``family``; return the names of edited variants."""
-    changed = []
+) -> Replayed:
+    """Replay every variant of ``family`` from the recording ``source``."""
+    done = Replayed()
     for variant in family.variants.values():
         ident = (family.name, variant.name)
         outputs = variant_outputs(results, family.name, variant.name, stages)
@@ -63,14 +103,181 @@ def replay_family(
         sweep = results / "sweep" / family.name / f"{variant.name}.json"
         if sweep in measured:  # first: an edited variant is compiled at its best
             measured.remove(sweep)
-            replay_file(source / sweep.relative_to(results), sweep, ident)
+            recorded = source / sweep.relative_to(results)
+            done.note(replay_file(recorded, sweep, ident, source))
             variant = _at_best(variant, sweep)
-        if _replay_resources(source, variant, resources, arch):
-            changed.append(variant.name)
+        if _replay_resources(Tree(source), variant, resources, arch, done):
+            done.changed.append(variant.name)
         for output in measured:
             recorded = source / output.relative_to(results)
-            replay_file(recorded, output, ident)
-    return changed
+            done.note(replay_file(recorded, output, ident, source, variant.kernels))
+    return done
+
+
+def replay_file(
+    recorded: Path,
+    output: Path,
+    ident: tuple[str, str] | None = None,
+    root: Path | None = None,
+    kernels: tuple[str, ...] = (),
+) -> str | None:
+    """Copy one recorded stage output (file or profile folder) into results/.
+
+    Args:
+        recorded: The recorded file or profile folder.
+        output: Where it goes under ``results/``.
+        ident: (family, variant): a missing or refused file becomes a
+            ``not_recorded`` record of it instead of an error.
+        root: The recording folder (by default: found from the layout).
+        kernels: The kernels the manifest declares for the variant; a profile's
+            reports must hold no other.
+
+    Returns:
+        The refusal, one line, where ``recorded`` was refused; else None.
+
+    Raises:
+        StageInputError: without ``ident``, the file is missing or refused.
+    """
+    tree, rel = _locate(recorded, root)
+    try:
+        if not tree.exists(rel):
+            raise MissingRecord(recorded, "missing from the recording")
+        _replay(tree, rel, output, kernels)
+    except MissingRecord:
+        if ident is None:
+            raise StageInputError(
+                f"{recorded}: not in the recording; re-record it"
+            ) from None
+        message = (
+            f"{recorded} is not in the recording: measure this variant on a GPU "
+            "machine (config mode: measure) and record again"
+        )
+        _not_recorded(output, ident, message, recorded)
+        return None
+    except RecordError as exc:
+        if ident is None:
+            raise
+        _not_recorded(output, ident, str(exc), recorded)
+        return str(exc)
+    return None
+
+
+def _locate(recorded: Path, root: Path | None) -> tuple[Tree, PurePosixPath]:
+    """The recording holding ``recorded``, and the path inside it."""
+    if root is None:
+        where = identify(recorded)
+        profile = recorded.parent.parent.name == "profile" and not recorded.suffix
+        deep = profile or (where is not None and where.family is not None)
+        root = recorded.parents[2] if deep else recorded.parent
+    return Tree(root), PurePosixPath(recorded.relative_to(root).as_posix())
+
+
+def _replay(
+    tree: Tree, rel: PurePosixPath, output: Path, kernels: tuple[str, ...]
+) -> None:
+    where = identify(rel)
+    if where is None and rel.parts[0] == "profile" and len(rel.parts) == 3:
+        _replay_profile(tree, rel, output, kernels)
+    elif where is not None and where.kind == "timeline_table":
+        raw = tree.read_bytes(rel, MAX_TABLE_BYTES)
+        check_table(raw, tree.path(rel), where)
+        output.parent.mkdir(parents=True, exist_ok=True)
+        tmp = output.with_name(output.name + ".part")
+        tmp.write_bytes(raw)
+        tmp.replace(output)
+    else:
+        data = read_record(tree, rel)
+        write_json(output, _stamp(data, tree.path(rel)))
+
+
+def _replay_profile(
+    tree: Tree, rel: PurePosixPath, output: Path, kernels: tuple[str, ...]
+) -> None:
+    """A variant's profile folder and the family reports it names, all checked first."""
+    meta, reports = profile_reports(tree, rel)
+    names = tree.entries(rel)
+    for name in names:  # a link, a FIFO or a folder inside is refused, not skipped
+        tree.check(rel / name)
+    if kernels:
+        _check_kernels(tree, meta, reports, kernels)
+    if output.exists():
+        shutil.rmtree(output)
+    for name in names:
+        if name != "profile.json":
+            tree.copy(rel / name, output / name)
+    for report in reports:
+        target = output.parent / report.name
+        if report.parent != rel and not target.is_file():  # shared: copied once
+            tree.copy(report, target)
+    write_json(output / "profile.json", _stamp(meta, tree.path(rel)))
+
+
+def _check_kernels(
+    tree: Tree,
+    meta: dict[str, Any],
+    reports: dict[PurePosixPath, list[dict[str, Any]]],
+    kernels: tuple[str, ...],
+) -> None:
+    """Each report part holds launches of the variant's own kernels only.
+
+    An unreadable report is left to parse, which shows it (``ReportUnreadable``).
+
+    Raises:
+        RecordError: a launch of another kernel: the report is another variant's.
+    """
+    from nsightflow.tools.ncu_report_io import part_kernels
+    from nsightflow.tools.profile_layout import parts_from
+
+    for part in parts_from(meta, {tree.path(r): e for r, e in reports.items()}):
+        try:
+            found = part_kernels(part)
+        except ReportParseError:
+            continue
+        stray = sorted(set(found) - set(kernels))
+        if stray:
+            raise RecordError(
+                part.path,
+                f"holds launches of {', '.join(stray)}, not of the kernels "
+                f"{meta['family']}/{meta['variant']} launches in its family.yaml "
+                f"({', '.join(kernels)}): it is another variant's report",
+                fix="put the variant's own report back, or record again",
+            )
+
+
+def _not_recorded(
+    output: Path, ident: tuple[str, str], message: str, recorded: Path
+) -> None:
+    """A stage output saying that the recording does not hold it, and why."""
+    record = {
+        "family": ident[0],
+        "variant": ident[1],
+        "status": Status.NOT_RECORDED,
+        "message": message,
+        "replayed_from": str(recorded),
+    }
+    if output.suffix == ".json":
+        write_json(output, record)
+    elif output.suffix == ".csv":
+        _empty_table(output)
+    else:
+        if output.exists():
+            shutil.rmtree(output)
+        output.mkdir(parents=True)
+        write_json(output / "profile.json", {**record, "reports": []})
+
+
+def _empty_table(output: Path) -> None:
+    """The header of a recorded table the recording lacks (the timeline's)."""
+    from nsightflow.analysis.timeline import empty_table
+
+    output.parent.mkdir(parents=True, exist_ok=True)
+    empty_table().to_csv(output, index=False)
+
+
+def _stamp(data: dict[str, Any], recorded: Path) -> dict[str, Any]:
+    data = {k: v for k, v in data.items() if k != "schema_version"}
+    data["replayed_from"] = str(recorded)
+    return data
 
 
 def _at_best(variant: Variant, sweep: Path) -> Variant:
@@ -86,17 +293,26 @@ def _at_best(variant: Variant, sweep: Path) -> Variant:
         return variant
 
 
-def _replay_resources(source: Path, variant: Variant, output: Path, arch: str) -> bool:
+def _replay_resources(
+    tree: Tree, variant: Variant, output: Path, arch: str, done: Replayed
+) -> bool:
     """Write the variant's resources record; return whether its source changed."""
-    recorded_path = source / "build" / variant.family / f"{variant.name}.resources.json"
-    recorded = (
-        read_recorded(recorded_path, stage_output=True)
-        if recorded_path.is_file()
-        else None
-    )
+    rel = PurePosixPath("build", variant.family, f"{variant.name}.resources.json")
+    recorded_path = tree.path(rel)
+    ident = (variant.family, variant.name)
+    try:
+        recorded: dict[str, Any] | None = read_record(tree, rel)
+    except MissingRecord:
+        recorded = None
+    except RecordError as exc:
+        done.note(str(exc))
+        if shutil.which("nvcc") is None:
+            _not_recorded(output, ident, str(exc), recorded_path)
+            return False
+        recorded = None
     digest = source_digest(variant.source)
     if recorded is not None and recorded.get("source_sha256") == digest:
-        replay_file(recorded_path, output)
+        write_json(output, _stamp(recorded, recorded_path))
         return False
     if shutil.which("nvcc") is not None:
         record = compile_variant(
@@ -105,7 +321,7 @@ def _replay_resources(source: Path, variant: Variant, output: Path, arch: str) -
     elif recorded is not None:
         record = {k: v for k, v in recorded.items() if k != "schema_version"}
     else:
-        replay_file(recorded_path, output, (variant.family, variant.name))
+        replay_file(recorded_path, output, ident, tree.root)
         return False
     if recorded is not None:
         # the reports are of the recorded source: so are the call sites that map them

@@ -1,6 +1,7 @@
 """``nsightflow record``: results/ GPU-stage outputs -> a recording folder."""
 
 import argparse
+import sys
 from pathlib import Path
 
 
@@ -27,5 +28,18 @@ def run(args: argparse.Namespace) -> int:
     info = record(args.results, args.out, args.command, add=args.add)
     if args.add:
         info = info["additions"][-1]
+    left = info["left_out"]
+    for refusal in left["refused"]:
+        print(f"WARNING: not recorded: {refusal}", file=sys.stderr)
     print(f"recorded {', '.join(info['families'])} on {info['gpu']} into {args.out}")
+    if left["replayed"]:
+        print(
+            f"left out {left['replayed']} outputs replayed from a recording "
+            "(they are in that recording already)"
+        )
+    if info.get("superseded"):
+        print(
+            f"kept the {len(info['replaced']) + len(info['removed'])} files this "
+            f"addition replaces under {args.out / info['superseded']}"
+        )
     return 0

@@ -1,6 +1,7 @@
 """``nsightflow replay``: copy one recorded stage output into results/."""
 
 import argparse
+import sys
 from pathlib import Path
 
 
@@ -19,6 +20,8 @@ def run(args: argparse.Namespace) -> int:
     from nsightflow.machine.recording import replay_file
 
     ident = (args.family, args.variant) if args.family and args.variant else None
-    replay_file(args.recorded, args.output, ident)
+    refusal = replay_file(args.recorded, args.output, ident)
+    if refusal:  # with --family/--variant: written as not_recorded, saying why
+        print(f"WARNING: {refusal}", file=sys.stderr)
     print(f"replayed {args.recorded} -> {args.output}")
     return 0

@@ -1,6 +1,7 @@
 """``nsightflow replay-family``: a family's recorded GPU-stage outputs into results/."""
 
 import argparse
+import sys
 from pathlib import Path
 
 
@@ -37,11 +38,13 @@ def run(args: argparse.Namespace) -> int:
         timeline=not args.no_timeline,
         sweep=frozenset(args.sweep),
     )
-    changed = replay_family(args.source, family, args.results, stages, args.arch)
+    done = replay_family(args.source, family, args.results, stages, args.arch)
     print(
         f"replayed {args.family} ({len(family.variants)} variants) from {args.source}"
     )
-    for name in changed:
+    for refusal in done.refused:  # each output is not_recorded, its message this line
+        print(f"WARNING: {refusal}", file=sys.stderr)
+    for name in done.changed:
         print(
             f"WARNING: {args.family}/{name}: source changed since the recording; "
             "compiled again, measurements are of the recorded source"

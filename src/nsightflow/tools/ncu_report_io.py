@@ -8,7 +8,7 @@ This is the only module that imports ``ncu_report`` for the metrics table
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -81,7 +81,7 @@ def part_of_file(path: Path) -> ReportPart:
     if meta_path.is_file():
         for part in parts_of_folder(path.parent):
             if part.path == path or part.path.name == path.name:
-                return ReportPart(path, part.labels, part.sizes, part.first, part.count)
+                return replace(part, path=path)
     return ReportPart(path, {"family": "", "variant": ""}, tuple(file_sizes(path)))
 
 
@@ -189,6 +189,7 @@ def read_columns(
     launch = 0
     for action in part_actions(part, context):
         kernel = action.name()
+        _check_kernel(part, launch, kernel)
         _add_metrics(ncu, path, (launch, kernel), action, found)
         found.rules += [
             {**names_labels, "launch": launch, "kernel": kernel, **rule}
@@ -216,6 +217,30 @@ def read_columns(
         "rollup": found.rollups,
     }
     return columns, found.rules
+
+
+def part_kernels(part: ReportPart) -> list[str]:
+    """The kernel of each launch of ``part``, in order (its identity).
+
+    Raises:
+        ReportParseError: the report cannot be read, or ncu_report is missing.
+    """
+    return [action.name() for action in part_actions(part, load_context(part.path))]
+
+
+def _check_kernel(part: ReportPart, launch: int, kernel: str) -> None:
+    """A launch of a kernel the variant's ``profile.json`` says was profiled.
+
+    A report copied over another variant's holds that variant's kernels: its
+    metrics would be read as this one's.
+    """
+    if part.kernels and kernel not in part.kernels:
+        raise ReportParseError(
+            f"{part.path}: launch {launch} is of kernel {kernel!r}, but "
+            f"{part.labels.get('variant') or 'its'} profile.json says "
+            f"{', '.join(part.kernels)} was profiled (ncu --kernel-name): the report "
+            "is another variant's; put the variant's own report back, or record again"
+        )
 
 
 def _add_metrics(

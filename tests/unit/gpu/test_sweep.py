@@ -369,7 +369,10 @@ def test_a_recording_keeps_the_sweep_records_only(recording, tmp_path):
     shutil.copytree(recording / "time" / "faulty", results / "time" / "faulty")
     sweep = results / "sweep" / "sweepy"
     (sweep / "v0_modes" / "build").mkdir(parents=True)
-    provenance.write_json(sweep / "v0_modes.json", {"best": None, "status": "x"})
+    provenance.write_json(
+        sweep / "v0_modes.json",
+        {"family": "sweepy", "variant": "v0_modes", "best": None, "status": "ok"},
+    )
     provenance.write_json(sweep / "v0_modes" / "compile.json", {"configs": []})
     (sweep / "v0_modes" / "cache.jsonl").write_text("{}\n")
     (sweep / "v0_modes" / "build" / "BLOCK256_MODE0.cubin").write_bytes(b"\0")

@@ -49,16 +49,21 @@ def test_a_corrupt_recording_json_names_the_file(tmp_path, monkeypatch, content,
     assert "restore it from a copy of the recording, or record again" in message
 
 
-def test_a_corrupt_recorded_stage_output_names_the_file(recording, tmp_path):
+def test_a_corrupt_recorded_stage_output_is_not_recorded_naming_the_file(
+    recording, tmp_path
+):
     bad = tmp_path / "time/jacobi2d/v0_naive.json"
     bad.parent.mkdir(parents=True)
     text = (recording / "time/jacobi2d/v0_naive.json").read_text()
     bad.write_text(text[: len(text) // 2])  # truncated copy
-    with pytest.raises(
-        StageInputError, match=rf"^{re.escape(str(bad))}: not valid JSON"
-    ):
-        replay_file(bad, tmp_path / "out.json", ("jacobi2d", "v0_naive"))
-    assert not (tmp_path / "out.json").exists()
+    out = tmp_path / "out.json"
+    refusal = replay_file(bad, out, ("jacobi2d", "v0_naive"))
+    assert refusal is not None
+    assert re.match(rf"^{re.escape(str(bad))}: not valid JSON", refusal)
+    written = json.loads(out.read_text())
+    assert written["status"] == "not_recorded" and written["message"] == refusal
+    with pytest.raises(StageInputError, match=r"not valid JSON"):
+        replay_file(bad, out)  # without a variant to mark: an error
 
 
 def test_a_corrupt_profile_json_in_a_recorded_folder_names_the_file(
@@ -67,8 +72,12 @@ def test_a_corrupt_profile_json_in_a_recorded_folder_names_the_file(
     folder = tmp_path / "profile/jacobi2d/v0_naive"
     shutil.copytree(recording / "profile/jacobi2d/v0_naive", folder)
     (folder / "profile.json").write_text("{")
-    with pytest.raises(StageInputError, match=r"profile\.json: not valid JSON"):
-        replay_file(folder, tmp_path / "out", ("jacobi2d", "v0_naive"))
+    out = tmp_path / "out"
+    refusal = replay_file(folder, out, ("jacobi2d", "v0_naive"))
+    assert refusal and re.search(r"profile\.json: not valid JSON", refusal)
+    written = json.loads((out / "profile.json").read_text())
+    assert written["status"] == "not_recorded" and written["reports"] == []
+    assert not list(out.glob("*.ncu-rep"))
 
 
 def test_record_add_to_a_corrupt_recording_names_it(recording, tmp_path):

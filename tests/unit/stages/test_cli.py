@@ -99,8 +99,9 @@ def test_record_adds_to_a_recording_and_says_what_it_replaced(recording, tmp_pat
         (later / "verify/faulty" / path.name).write_text(path.read_text())
     # A folder the recording does not hold yet: added, not replaced.
     (later / "sanitize/later").mkdir(parents=True)
+    moved = json.loads((recording / "sanitize/faulty/v0_naive.json").read_text())
     (later / "sanitize/later/v0_naive.json").write_text(
-        (recording / "verify/faulty/v0_naive.json").read_text()
+        json.dumps({**moved, "family": "later"})
     )
     proc = _run("record", "--add", "--results", str(later), "--out", str(target))
     assert proc.returncode == 0, proc.stderr

@@ -185,7 +185,8 @@ def test_a_variant_reads_only_its_part_of_a_shared_family_report(recording, tmp_
         (family / variant).mkdir()
         entry = {"size": size, "result": 0, "status": "ok"}
         entry |= {"file": "../fam.0123abcd.ncu-rep", "first_action": first}
-        meta = {"family": "fam", "variant": variant, "status": "ok"}
+        meta = {"schema_version": 1, "family": "fam", "variant": variant}
+        meta["status"] = "ok"
         meta["reports"] = [{**entry, "actions": 1}]
         (family / variant / "profile.json").write_text(json.dumps(meta))
     whole, _ = read_ncu_rep(recording / V0)
