@@ -14,6 +14,7 @@ recording kept on another disk); nothing below it may be.
 import errno
 import os
 import posixpath
+import shutil
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -83,6 +84,7 @@ class Tree:
         rel: PurePosixPath | str,
         within: PurePosixPath | str = "",
         named_by: tuple[Path, str] | None = None,
+        shown: str | None = None,
     ) -> PurePosixPath:
         """``rel`` normalised and checked to stay inside ``within`` (the whole tree).
 
@@ -90,6 +92,7 @@ class Tree:
             rel: The path, relative to the tree's root.
             within: The folder (relative to the root) it must stay in.
             named_by: The file and field that named the path, for the message.
+            shown: The path as that file wrote it (by default ``rel``).
 
         Raises:
             RecordError: the path leaves ``within``.
@@ -104,7 +107,7 @@ class Tree:
             scope = f"{self.root / inside}" if inside != "." else f"{self.root}"
             raise RecordError(
                 where,
-                f"{str(rel)!r} leads out of {scope}, which it may not leave",
+                f"{shown or str(rel)!r} leads out of {scope}, which it may not leave",
                 field,
             )
         return PurePosixPath(norm)
@@ -210,8 +213,7 @@ class Tree:
             tmp = target.with_name(target.name + ".part")
             try:
                 with tmp.open("wb") as dst:
-                    while chunk := src.read(_CHUNK):
-                        dst.write(chunk)
+                    shutil.copyfileobj(src, dst, _CHUNK)
                 os.utime(tmp, ns=(times.st_atime_ns, times.st_mtime_ns))
                 tmp.replace(target)
             except OSError as exc:

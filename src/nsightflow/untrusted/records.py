@@ -72,6 +72,16 @@ def identify(path: PurePosixPath | Path) -> Where | None:
     return None
 
 
+_JSON_TYPES = {
+    list: "list",
+    str: "string",
+    int: "number",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+}
+
+
 def parse_json(raw: bytes, path: Path) -> dict[str, Any]:
     """A JSON object from a file's bytes.
 
@@ -94,7 +104,8 @@ def parse_json(raw: bytes, path: Path) -> dict[str, Any]:
             path, f"not valid JSON ({type(exc).__name__}: {exc})"
         ) from None
     if not isinstance(data, dict):
-        raise RecordError(path, f"holds a JSON {type(data).__name__}, not an object")
+        kind = _JSON_TYPES.get(type(data), type(data).__name__)
+        raise RecordError(path, f"holds a JSON {kind}, not an object")
     return data
 
 
@@ -176,7 +187,7 @@ def report_path(
     """
     family = folder.parent
     rel = tree.locate(
-        folder / relative(name, *named_by), within=family, named_by=named_by
+        folder / relative(name, *named_by), family, named_by, shown=str(name)
     )
     shared = rel.parent == family and rel.name.startswith(f"{family.name}.")
     if not rel.name.endswith(".ncu-rep") or not (rel.parent == folder or shared):

@@ -32,7 +32,14 @@ SIZE = {"type": "integer", "minimum": 1, "maximum": MAX_SIZE}
 COUNT = {"type": "integer", "minimum": 0, "maximum": MAX_SIZE}
 AMOUNT = {"type": "number", "finite": True, "minimum": 0}
 TIME_US = {**AMOUNT, "maximum": MAX_TIME_US}
-OPTIONAL_AMOUNT = {"anyOf": [AMOUNT, {"type": "null"}]}
+
+
+def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema``, or null (number bounds do not apply to null)."""
+    return {**schema, "type": [schema["type"], "null"]}
+
+
+OPTIONAL_AMOUNT = nullable(AMOUNT)
 STATUS = {"enum": [str(s) for s in Status]}
 OBJECT = {"type": "object"}
 TEXTS = {"type": "array", "items": TEXT}
@@ -94,11 +101,11 @@ _TIME_ROW = {
 _REPORT_ENTRY = {
     "type": "object",
     "properties": {
-        "size": {"anyOf": [SIZE, {"type": "null"}]},
+        "size": nullable(SIZE),
         "file": TEXT,
         "result": COUNT,
         "first_action": COUNT,
-        "actions": {"anyOf": [{**COUNT, "minimum": 1}, {"type": "null"}]},
+        "actions": nullable({**COUNT, "minimum": 1}),
         "status": STATUS,
         "argv": TEXTS,
     },
@@ -106,7 +113,7 @@ _REPORT_ENTRY = {
 _RESOURCES = {
     "type": "object",
     "properties": {
-        k: {"anyOf": [COUNT, {"type": "null"}]}
+        k: nullable(COUNT)
         for k in (
             "registers",
             "shared_bytes",
@@ -117,7 +124,7 @@ _RESOURCES = {
         )
     },
 }
-_CEILING = {"anyOf": [{**AMOUNT, "maximum": 1e9}, {"type": "null"}]}
+_CEILING = nullable({**AMOUNT, "maximum": 1e9})  # GB/s or GFLOP/s
 
 # Record kinds by where they sit in the folder (nsightflow.untrusted.records.identify).
 KINDS: dict[str, dict[str, Any]] = {

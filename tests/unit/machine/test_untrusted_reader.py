@@ -113,8 +113,8 @@ def test_a_tampered_time_record_is_refused_naming_file_and_field(rec, case):
     ("raw", "words"),
     [
         (b"[]", "holds a JSON list, not an object"),
-        (b"null", "holds a JSON NoneType, not an object"),
-        (b'"text"', "holds a JSON str"),
+        (b"null", "holds a JSON null, not an object"),
+        (b'"text"', "holds a JSON string"),
         (b"", "not valid JSON (line 1, column 1"),
         (b'{"a": ', "not valid JSON"),
         (b"\xff\xfe{}", "cannot be read"),
