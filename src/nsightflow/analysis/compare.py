@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nsightflow.analysis.compare_invalid import INVALID
 from nsightflow.analysis.runs import Run
 from nsightflow.family.inputs import ideal_counts
 from nsightflow.family.model import Family
@@ -301,21 +302,27 @@ def unpaired_sizes(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     return one[[*keys, "timed_in"]].reset_index(drop=True)
 
 
-def verdict_counts(pairs: pd.DataFrame, above_us: float = 0.0) -> dict[str, int]:
-    """How many pairs got each verdict.
+def verdict_counts(
+    pairs: pd.DataFrame,
+    above_us: float | None = None,
+    invalid: pd.DataFrame | None = None,
+) -> dict[str, int]:
+    """Pairs per verdict (only those above ``above_us`` in both runs), and INVALID."""
+    if above_us is not None:
+        pairs = pairs[pairs[["median_a_us", "median_b_us"]].min(axis=1) > above_us]
+    counts = pairs["verdict"].value_counts()
+    found = {v: int(counts.get(v, 0)) for v in VERDICTS}
+    return found if invalid is None else {**found, INVALID: len(invalid)}
 
-    Only pairs slower than ``above_us`` in both runs count.
-    """
-    fast = pairs[["median_a_us", "median_b_us"]].min(axis=1) > above_us
-    counts = pairs[fast]["verdict"].value_counts()
-    return {v: int(counts.get(v, 0)) for v in VERDICTS}
 
-
-def exit_status(pairs: pd.DataFrame, statuses: pd.DataFrame, fail_on: str) -> int:
+def exit_status(
+    pairs: pd.DataFrame, statuses: pd.DataFrame, fail_on: str, invalid: int = 0
+) -> int:
     """1 where ``--fail-on`` finds what it looks for, else 0.
 
     ``slower``: a SLOWER pair, or a variant ok in A that fails in B. ``changed``: a
-    FASTER or SLOWER pair, or any status change. ``none``: always 0.
+    FASTER or SLOWER pair, or any status change. Either: an INVALID pair (``invalid``
+    of them), which nothing can vouch for. ``none``: always 0.
     """
     if fail_on == "none":
         return 0
@@ -323,9 +330,9 @@ def exit_status(pairs: pd.DataFrame, statuses: pd.DataFrame, fail_on: str) -> in
         (statuses["status_a"] == "ok") & ~statuses["status_b"].isin(["ok", "absent"])
     ]
     if fail_on == "slower":
-        return int(bool((pairs["verdict"] == SLOWER).any() or len(broke)))
+        return int(bool((pairs["verdict"] == SLOWER).any() or len(broke) or invalid))
     moved = pairs["verdict"].isin([SLOWER, FASTER]).any()
-    return int(bool(moved or len(statuses)))
+    return int(bool(moved or len(statuses) or invalid))
 
 
 def ceiling_shares(

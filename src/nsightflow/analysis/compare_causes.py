@@ -20,6 +20,7 @@ import pandas as pd
 
 from nsightflow.analysis import compare as C
 from nsightflow.analysis.analyze import NCU_COLUMNS, stall_frame, wide_metrics
+from nsightflow.analysis.compare_invalid import invalid_pairs, without_invalid
 from nsightflow.analysis.launches import aggregate_launches
 from nsightflow.analysis.runs import Run, plain_revision
 from nsightflow.family.model import Family
@@ -108,6 +109,7 @@ class Comparison:
     provenance: pd.DataFrame  # provenance_diff
     sources: pd.DataFrame  # source_changes
     shares: pd.DataFrame  # compare.ceiling_shares (empty unless the GPUs differ)
+    invalid: pd.DataFrame  # compare_invalid.invalid_pairs
 
 
 def counter_table(run: Run) -> pd.DataFrame:
@@ -347,16 +349,18 @@ def compare_runs(
         families: Manifests by family name (for the ideal work in ceiling shares).
     """
     pairs = C.pair_timings(a.timings, b.timings, settings)
+    invalid = invalid_pairs(a, b)
     return Comparison(
         a=a,
         b=b,
         settings=settings,
         pairs=pairs,
-        statuses=C.status_changes(a.statuses, b.statuses),
-        unpaired=C.unpaired_sizes(a.timings, b.timings),
+        statuses=without_invalid(C.status_changes(a.statuses, b.statuses), invalid),
+        unpaired=without_invalid(C.unpaired_sizes(a.timings, b.timings), invalid),
         counters=counter_moves(counter_table(a), counter_table(b)),
         rules=rule_changes(a, b),
         provenance=provenance_diff(a, b),
         sources=source_changes(a, b),
         shares=C.ceiling_shares(pairs, families, a, b),
+        invalid=invalid,
     )

@@ -14,15 +14,21 @@ Only :func:`load_run` reads files; the frames it returns are documented on
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from nsightflow.analysis.run_counters import folders, read_counters
 from nsightflow.errors import StageInputError
-from nsightflow.io import read_recorded
-from nsightflow.machine.provenance import read_json
+from nsightflow.untrusted import (
+    MissingRecord,
+    RecordError,
+    Tree,
+    read_record,
+    read_rows,
+)
 
 # Columns of Run.timings, one row per family x variant x size timed.
 TIMING_COLUMNS = [
@@ -44,6 +50,9 @@ TIMING_COLUMNS = [
     "generated",
     "samples",
 ]
+# Columns of Run.invalid: a refused timing, its size (NA: unknown), why, and whether
+# the whole record was refused (every size of the variant).
+INVALID_COLUMNS = ["family", "variant", "size", "problem", "whole"]
 PROVENANCE_KEYS = (
     "gpu",
     "driver",
@@ -88,6 +97,10 @@ class Run:
         sources: Per (family, variant), the timed code (:func:`source_of`).
         ceilings: ``ceilings.json`` (``gpu``, ``copy_gbps``, ``fp32_gflops``), or empty.
         info: ``recording.json``, or empty.
+        invalid: :data:`INVALID_COLUMNS`: timings the reader refused, per size (a
+            row taken out) or per variant (``size`` NA: the whole record).
+        refused: Other files the reader refused (reports, tables, ``ceilings.json``),
+            one line each: what they would have added is left out.
     """
 
     path: Path
@@ -100,6 +113,10 @@ class Run:
     sources: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     ceilings: dict[str, Any] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
+    invalid: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=INVALID_COLUMNS)
+    )
+    refused: list[str] = field(default_factory=list)
 
 
 def decode_samples(text: str | None) -> np.ndarray | None:
@@ -141,7 +158,8 @@ def load_run(
             asked for that the run did not time.
     """
     kind = run_kind(path)
-    found = sorted(p.name for p in (path / "time").iterdir() if p.is_dir())
+    tree, refused = Tree(path), list[str]()
+    found = folders(tree, "time", refused)
     wanted = families or found
     missing = sorted(set(wanted) - set(found))
     if missing:
@@ -149,14 +167,19 @@ def load_run(
             f"{path}/time: no timings of {', '.join(missing)}; timed there: "
             f"{', '.join(found) or 'none'}"
         )
-    records = {
-        (f, p.stem): read_json(p)
-        for f in wanted
-        for p in sorted((path / "time" / f).glob("*.json"))
-    }
-    metrics, rules = _counters(path, wanted) if counters else (_empty(), _empty())
-    info_path = path / "recording.json"
-    ceilings_path = path / "ceilings.json"
+    records, invalid = {}, []
+    for f in wanted:
+        for name in [n for n in tree.entries(f"time/{f}") if n.endswith(".json")]:
+            record, dropped = read_rows(tree, PurePosixPath("time", f, name))
+            if record is not None:
+                records[(f, name.removesuffix(".json"))] = record
+            invalid += [
+                [f, name.removesuffix(".json"), d.size, d.problem, d.whole]
+                for d in dropped
+            ]
+    metrics, rules = (
+        read_counters(tree, wanted, refused) if counters else (_empty(), _empty())
+    )
     return Run(
         path=path,
         kind=kind,
@@ -166,11 +189,26 @@ def load_run(
         },
         metrics=metrics,
         rules=rules,
-        families={f: _family_provenance(path, f, records) for f in wanted},
+        families={f: _family_provenance(tree, f, records) for f in wanted},
         sources={key: source_of(rec) for key, rec in records.items()},
-        ceilings=read_json(ceilings_path) if ceilings_path.is_file() else {},
-        info=read_recorded(info_path) if info_path.is_file() else {},
+        ceilings=_optional(tree, "ceilings.json", refused),
+        info=_optional(tree, "recording.json", refused),
+        invalid=pd.DataFrame(invalid, columns=INVALID_COLUMNS).astype(
+            {"size": "Int64", "whole": bool}
+        ),
+        refused=refused,
     )
+
+
+def _optional(tree: Tree, rel: str, refused: list[str]) -> dict[str, Any]:
+    """A record the run may lack (``ceilings.json``, ``recording.json``), or {}."""
+    try:
+        return read_record(tree, rel)
+    except MissingRecord:
+        return {}
+    except RecordError as exc:
+        refused.append(str(exc))
+        return {}
 
 
 def timing_table(records: dict[tuple[str, str], dict[str, Any]]) -> pd.DataFrame:
@@ -246,7 +284,7 @@ def fill_sources(a: Run, b: Run, lookup: SourceLookup) -> tuple[Run, Run]:
 
 
 def _family_provenance(
-    path: Path, family: str, records: dict[tuple[str, str], dict[str, Any]]
+    tree: Tree, family: str, records: dict[tuple[str, str], dict[str, Any]]
 ) -> dict[str, Any]:
     timed = [r for (f, _), r in sorted(records.items()) if f == family]
     ok = [r for r in timed if r.get("rows")] or timed
@@ -260,8 +298,11 @@ def _family_provenance(
     )
     if len(revisions) > 1:  # variants timed by different runs
         out["kernels_git"] = ", ".join(revisions)
-    meta = next(iter(sorted((path / "profile" / family).glob("*/profile.json"))), None)
-    profile = read_json(meta) if meta else {}
+    profile: dict[str, Any] = {}
+    for meta in sorted((tree.root / "profile" / family).glob("*/profile.json")):
+        profile = _optional(tree, meta.relative_to(tree.root).as_posix(), [])
+        if profile:
+            break
     pprov = profile.get("provenance") or {}
     settings = profile.get("settings") or {}
     out["ncu"] = pprov.get("ncu")
@@ -287,37 +328,6 @@ def _sections(argv: list[str]) -> str | None:
 
 def _empty() -> pd.DataFrame:
     return pd.DataFrame()
-
-
-def _counters(path: Path, families: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The parse stage's tables where present (a results folder), else the reports."""
-    metrics: list[pd.DataFrame] = []
-    rules: list[pd.DataFrame] = []
-    reports: list[Path] = []
-    for family in families:
-        for folder in sorted((path / "profile" / family).glob("*")):
-            if not (folder / "profile.json").is_file():
-                continue
-            table = path / "metrics" / family / f"{folder.name}.csv"
-            if table.is_file() and table.stat().st_size > 0:
-                metrics.append(pd.read_csv(table))
-                ruled = table.with_suffix(".rules.csv")
-                if ruled.is_file() and ruled.stat().st_size > 1:
-                    rules.append(pd.read_csv(ruled))
-            elif any(folder.glob("*.ncu-rep")):
-                reports.append(folder)
-    if reports:
-        from nsightflow.tools.ncu_parse import parse_files
-
-        parsed, parsed_rules = parse_files(reports, keep_going=True)
-        metrics.append(parsed)
-        rules.append(parsed_rules)
-    return _concat(metrics), _concat(rules)
-
-
-def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    frames = [f for f in frames if not f.empty]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 _REVISION = re.compile(r"^[0-9a-f]{7,40}(-dirty)?$")

@@ -3,7 +3,7 @@
 
 Data only, in the catalogue's form: key -> language -> template (see
 :mod:`nsightflow.i18n.catalogue`). Verdict words (SAME, FASTER, SLOWER,
-UNCERTAIN) stay in English in both languages: they are the values of compare.csv.
+UNCERTAIN, INVALID) stay in English in both languages: they are the values of compare.csv.
 """
 
 _FIELDS: dict[str, tuple[str, str]] = {
@@ -216,6 +216,24 @@ COMPARE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "各规模下中位耗时从 A 到 B 的变化；`=` 表示 SAME。",
     },
     "h_cmp_method": {"en": "Method", "zh": "方法"},
+    "cmp_invalid_count": {
+        "en": "**{k} pairs INVALID**: a timing of A or B was refused as it was read "
+        "(listed under *{section}*); they are not compared.",
+        "zh": "**{k} 组 INVALID**：A 或 B 的计时在读取时被拒绝（见“{section}”），"
+        "不参与对比。",
+    },
+    "h_cmp_invalid": {"en": "Pairs that cannot be compared", "zh": "无法对比的组"},
+    "cmp_invalid_intro": {
+        "en": "Each timing below breaks the shape its file must have (a time that is "
+        "not a finite, positive duration, a size that is not a size or is repeated, a "
+        "row without a size) or sits under another variant's name; the message names "
+        "the file and the field.",
+        "zh": "以下计时不符合其文件应有的格式（耗时不是有限的正时长、规模不是合法规模或重复、"
+        "行缺少规模），或放在了另一个版本的名下；消息指出文件与字段。",
+    },
+    "cmp_col_run": {"en": "run", "zh": "运行"},
+    "cmp_col_problem": {"en": "why", "zh": "原因"},
+    "cmp_every_size": {"en": "?", "zh": "?"},
     "cmp_method_ratio": {
         "en": "Each pair compares the median time in B with that in A (ratio B / A, "
         "above 1: slower). Its interval comes from a percentile bootstrap of the two "

@@ -11,7 +11,6 @@ from the runs are data, set in code spans or fenced blocks, never markup.
 
 import math
 import re
-from typing import Any
 
 import pandas as pd
 
@@ -19,15 +18,10 @@ from nsightflow.analysis import compare as C
 from nsightflow.analysis.compare_causes import MOVED_PP, MOVED_REL, Comparison
 from nsightflow.analysis.runs import Run
 from nsightflow.i18n import T, language
+from nsightflow.report.compare_invalid import code, invalid_count, invalid_section
 from nsightflow.report.sections.common import table
 
 FIGURE = "figures/compare.png"
-
-
-def code(value: Any) -> str:
-    """A value read from a run as a Markdown code span (no backticks or pipes)."""
-    text = str(value).replace("`", "'").replace("|", "/")
-    return f"`{text}`" if text else ""
 
 
 def fenced(text: str, lang: str = "") -> str:
@@ -83,6 +77,7 @@ class CompareReport:
                 self._provenance(),
                 self._shares(),
                 self._all_pairs(),
+                invalid_section(self.c.invalid),
                 self._method(),
             ]
         return "\n\n".join(p for p in parts if p) + "\n"
@@ -109,8 +104,9 @@ class CompareReport:
         )
 
     def _summary(self) -> str:
+        said = invalid_count(self.c.invalid)
         if self.pairs.empty:
-            return T("cmp_no_pairs")
+            return "\n\n".join(filter(None, [T("cmp_no_pairs"), said]))
         counts = C.verdict_counts(self.pairs)
         slow = C.verdict_counts(self.pairs, C.FAST_US)
         lines = [
@@ -145,6 +141,7 @@ class CompareReport:
                     which=which,
                 )
             )
+        lines += [said] if said else []
         quartiles = self.pairs[self.pairs["basis"] == "quartiles"]
         if len(quartiles):
             lines.append(T("cmp_basis_quartiles", k=len(quartiles), n=len(self.pairs)))

@@ -16,6 +16,7 @@ checkout has that commit.
 import argparse
 import posixpath
 import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,56 @@ def parse_change(text: str) -> float:
             f"{text!r}: expected a percentage such as 2% (or the fraction 0.02)"
         )
     return value
+
+
+def parse_confidence(text: str) -> float:
+    """``95%`` -> 0.95; ``0.95`` -> 0.95: a level strictly between 0 and 1.
+
+    Raises:
+        argparse.ArgumentTypeError: anything else (argparse names the option).
+    """
+    try:
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected a confidence level between 0 and 1, such as 0.95 "
+            "(or 95%)"
+        )
+    return value
+
+
+# What compare reads of a results folder: -o may not point into any of them.
+READ = ("time", "profile", "metrics", "history", "build", "verify", "sanitize")
+
+
+def check_out_dir(out_dir: Path, inputs: list[Path]) -> None:
+    """``-o`` writes neither into a recording it reads nor over what it reads.
+
+    A results folder's own ``compare/`` (the default) is fine: compare reads none
+    of it.
+
+    Raises:
+        OutputRefusedError: ``out_dir`` is an input, inside a recording given as
+            an input, or inside one of the folders compare reads.
+    """
+    from nsightflow.errors import OutputRefusedError
+
+    out = out_dir.resolve()
+    for run in inputs:
+        root = run.resolve()
+        inside = out == root or root in out.parents
+        if not inside:
+            continue
+        first = out.relative_to(root).parts[:1]
+        recording = (run / "recording.json").is_file()
+        if out == root or recording or (first and first[0] in READ):
+            raise OutputRefusedError(
+                f"compare: -o {out_dir} is inside the input {run}, which compare "
+                "reads and never writes into; choose a folder outside it (the "
+                "default is results/compare)"
+            )
 
 
 def git_sources(kernels_dir: Path) -> Any:
@@ -110,9 +161,12 @@ def run(args: argparse.Namespace) -> int:
     from nsightflow.analysis.runs import fill_sources, load_run
     from nsightflow.family.registry import load_families
 
+    check_out_dir(args.out_dir, [args.a, args.b])
     floor = C.DEFAULT_MIN_CHANGE if args.min is None else args.min
     settings = C.CompareSettings(min_change=floor, confidence=args.confidence)
     read = [load_run(p, args.families, not args.no_counters) for p in (args.a, args.b)]
+    for refusal in read[0].refused + read[1].refused:
+        print(f"WARNING: left out: {refusal}", file=sys.stderr)
     a, b = fill_sources(read[0], read[1], git_sources(args.kernels_dir))
     families = (
         {f.name: f for f in load_families(args.kernels_dir, [])}
@@ -121,13 +175,21 @@ def run(args: argparse.Namespace) -> int:
     )
     comparison = compare_runs(a, b, settings, families)
     write_outputs(comparison, args.out_dir, args.language)
-    counts = C.verdict_counts(comparison.pairs)
+    counts = C.verdict_counts(comparison.pairs, invalid=comparison.invalid)
+    invalid = comparison.invalid
+    for r, unsized in zip(
+        invalid.to_dict("records"), invalid["size"].isna(), strict=True
+    ):
+        size = "size unknown" if unsized else f"n={r['size']}"
+        print(f"INVALID {r['family']}/{r['variant']} {size}: {r['problem']}")
     print(
-        f"compared {len(comparison.pairs)} pairs: "
+        f"compared {sum(counts.values())} pairs: "
         + ", ".join(f"{n} {v}" for v, n in counts.items())
         + f" -> {args.out_dir / 'compare.md'}"
     )
-    return C.exit_status(comparison.pairs, comparison.statuses, args.fail_on)
+    return C.exit_status(
+        comparison.pairs, comparison.statuses, args.fail_on, len(invalid)
+    )
 
 
 def write_outputs(comparison: Any, out_dir: Path, language: str) -> None:
@@ -160,6 +222,8 @@ def table(comparison: Any) -> Any:
     change`` of each counter that moved at that size); across GPUs also
     ``ceiling, pct_a, pct_b`` (each run's share of its own GPU's ceiling).
     """
+    import pandas as pd
+
     pairs = comparison.pairs
     code = comparison.sources[["family", "variant", "code"]]
     out = pairs.merge(code, on=["family", "variant"], how="left")
@@ -183,6 +247,11 @@ def table(comparison: Any) -> Any:
             ["family", "variant", "size", "ceiling", "pct_a", "pct_b"]
         ]
         out = out.merge(shares, on=["family", "variant", "size"], how="left")
+    if len(comparison.invalid):  # after the compared pairs: verdict INVALID, and why
+        invalid = comparison.invalid.assign(verdict="INVALID")
+        out = pd.concat(
+            [out, invalid.drop(columns=["run", "whole"])], ignore_index=True
+        )
     return out
 
 
@@ -220,7 +289,12 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     p.add_argument("--families", nargs="+", default=[], help="default: all in both")
     p.add_argument("--kernels-dir", type=Path, default=Path("kernels"))
-    p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument(
+        "--confidence",
+        type=parse_confidence,
+        default=0.95,
+        help="level of the intervals, between 0 and 1 (default 0.95)",
+    )
     p.add_argument(
         "--no-counters", action="store_true", help="skip reading the ncu reports"
     )

@@ -19,6 +19,7 @@ beside :mod:`nsightflow.io` in the lowest layer: every other layer may import it
 from nsightflow.untrusted.paths import MissingRecord, RecordError, Tree, relative
 from nsightflow.untrusted.records import (
     MAX_JSON_BYTES,
+    Dropped,
     Where,
     check_record,
     check_table,
@@ -26,11 +27,13 @@ from nsightflow.untrusted.records import (
     parse_json,
     profile_reports,
     read_record,
+    read_rows,
     report_path,
 )
 
 __all__ = [
     "MAX_JSON_BYTES",
+    "Dropped",
     "MissingRecord",
     "RecordError",
     "Tree",
@@ -41,6 +44,7 @@ __all__ = [
     "parse_json",
     "profile_reports",
     "read_record",
+    "read_rows",
     "relative",
     "report_path",
 ]

@@ -20,7 +20,7 @@ from typing import Any
 
 from nsightflow import SCHEMA_VERSION
 from nsightflow.untrusted.paths import MissingRecord, RecordError, Tree, relative
-from nsightflow.untrusted.schema import MAX_SIZE, first_error
+from nsightflow.untrusted.schema import MAX_SIZE, errors, first_error
 
 # The largest stage record nsightflow writes is a time record with its samples
 # (about 100 KB); a file a thousand times larger is not one of them.
@@ -170,6 +170,59 @@ def read_record(
     if where is not None:
         check_record(data, where, path)
     return data
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A row taken out of a record (``size`` None: it named none), or the record."""
+
+    size: int | None
+    problem: str  # one line naming the file, the field and the fix
+    whole: bool = False  # the record itself was refused
+
+
+def read_rows(
+    tree: Tree, rel: PurePosixPath | str
+) -> tuple[dict[str, Any] | None, list[Dropped]]:
+    """A record of ``rows`` (a time record) with the rows that break its schema out.
+
+    Every row of a size whose row is at fault goes (a repeated size: each copy), so
+    what is left is whole. The record is refused whole where a field outside its
+    rows is at fault, or it is another variant's.
+
+    Returns:
+        (record, dropped): the record (None where refused whole) and one
+        :class:`Dropped` per row taken out, or one ``whole`` for the record.
+    """
+    rel = tree.locate(rel)
+    path, where = tree.path(rel), identify(rel) or Where("time")
+    bad: dict[int, RecordError] = {}
+    try:
+        data = parse_json(tree.read_bytes(rel, MAX_JSON_BYTES), path)
+        for field, problem in errors(where.kind, data):
+            index = _row_index(field)
+            if index is None:
+                raise RecordError(path, problem, field)
+            bad.setdefault(index, RecordError(path, problem, field))
+        rows = data.get("rows") or []
+        sizes = {_size(rows[i]) for i in bad} - {None}
+        kept = [r for i, r in enumerate(rows) if i not in bad and _size(r) not in sizes]
+        data = {**data, "rows": kept} if "rows" in data else data
+        check_record(data, where, path)
+    except RecordError as exc:
+        return None, [Dropped(None, str(exc), whole=True)]
+    return data, [Dropped(_size(rows[i]), str(e)) for i, e in sorted(bad.items())]
+
+
+def _row_index(field: str) -> int | None:
+    parts = field.split(".")
+    return int(parts[1]) if parts[0] == "rows" and len(parts) > 1 else None
+
+
+def _size(row: Any) -> int | None:
+    size = row.get("size") if isinstance(row, dict) else None
+    ok = isinstance(size, int) and not isinstance(size, bool) and 1 <= size <= MAX_SIZE
+    return size if ok else None
 
 
 def report_path(

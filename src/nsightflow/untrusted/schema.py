@@ -87,8 +87,12 @@ _TIME_ROW = {
         "gpu_before": _GPU_STATE,
         "gpu_after": _GPU_STATE,
         "generated": {"type": ["object", "null"], "additionalProperties": COUNT},
-        # whole nanoseconds separated by spaces (gpu.timing.encode_samples)
-        "samples_ns": {"type": ["string", "null"], "pattern": r"^([0-9]{1,15}( |$))*$"},
+        # whole nanoseconds separated by spaces (gpu.timing.encode_samples); no
+        # launch takes 0 ns (CUDA events tick in 32 ns on the H200), none a day
+        "samples_ns": {
+            "type": ["string", "null"],
+            "pattern": r"^([1-9][0-9]{0,13}( |$))*$",
+        },
     },
     "ordered": [f"time_{k}_us" for k in ("min", "q1", "median", "q3", "max")],
     # a row timed ok carries its quartiles, and a median that is a duration
@@ -243,20 +247,27 @@ _RELATIONS = ("ordered", "uniqueKeys")
 VALIDATORS = {kind: Validator(schema) for kind, schema in KINDS.items()}
 
 
-def first_error(kind: str, data: Any) -> tuple[str, str] | None:
-    """The first way ``data`` breaks the schema of ``kind``: (field, problem), or None.
+def errors(kind: str, data: Any) -> list[tuple[str, str]]:
+    """Every way ``data`` breaks the schema of ``kind``: (field, problem), in order.
 
     The field is a dotted path (``rows.3.time_median_us``); the problem is cut to one
-    short line (an instance can be a long string).
+    short line (an instance can be a long string). A value's own fault comes before
+    how it relates to others (order, repeats).
     """
-    errors = sorted(  # a value's own fault first, then how it relates to others
+    found = sorted(
         VALIDATORS[kind].iter_errors(data),
         key=lambda e: (e.validator in _RELATIONS, [str(p) for p in e.absolute_path]),
     )
-    if not errors:
-        return None
-    err = errors[0]
-    problem = " ".join(err.message.split())
-    if len(problem) > 160:
-        problem = problem[:157] + "..."
-    return ".".join(str(p) for p in err.absolute_path), problem
+    out = []
+    for err in found:
+        problem = " ".join(err.message.split())
+        if len(problem) > 160:
+            problem = problem[:157] + "..."
+        out.append((".".join(str(p) for p in err.absolute_path), problem))
+    return out
+
+
+def first_error(kind: str, data: Any) -> tuple[str, str] | None:
+    """The first of :func:`errors`, or None where ``data`` meets the schema."""
+    found = errors(kind, data)
+    return found[0] if found else None
