@@ -1,9 +1,13 @@
 """Figures embedded in a page: an SVG inline, else the PNG as a data URI.
 
 An SVG the plot stage wrote beside a PNG goes into the page as it is, so that the
-``<title>`` of each point shows as a tooltip with no script; it is checked to hold
-nothing that acts or loads (a script, an event handler, a link out of the page). The
-PDF stage, which cannot lay out SVG, prints the PNG instead (:func:`png_figures`).
+``<title>`` of each point shows as a tooltip with no script. Before that it is parsed
+the way the browser will parse it inside the page (html5lib, the HTML5 parsing
+algorithm, which also builds inline SVG) and every element and attribute is checked
+(:func:`unsafe_svg`): only drawing elements, no event handler, no address that
+leaves the page. Text is never inspected, so a title such as "stride one = 1"
+passes. The PDF stage, which cannot lay out SVG, prints the PNG instead
+(:func:`png_figures`).
 """
 
 import base64
@@ -15,11 +19,20 @@ from nsightflow.errors import StageInputError
 
 _NUMBERING = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")
 _SVG_START = re.compile(r"<svg\b", re.I)
-_UNSAFE_SVG = re.compile(
-    r"<(?:script|foreignObject|iframe)\b|\son\w+\s*=|"
-    r"""(?:xlink:)?href\s*=\s*["'](?!#|data:image/)""",
-    re.I,
+_SVG_NS = "{http://www.w3.org/2000/svg}"
+# What matplotlib's SVG backend writes, and other drawing elements that neither act
+# nor load: shapes, text, grouping, clipping, gradients, markers. Anything else
+# (script, foreignObject, a, animate, set, iframe, filters with feImage, ...) is
+# refused; prefixed names (rdf:RDF, dc:title in <metadata>) are inert and pass.
+SVG_ELEMENTS = frozenset(
+    "svg g defs title desc metadata style path rect circle ellipse line polyline "
+    "polygon text tspan textpath use symbol marker clippath mask pattern "
+    "lineargradient radialgradient stop image".split()
 )
+_URL = re.compile(r"url\(\s*['\"]?([^'\")\s]*)", re.I)
+_LINK_ATTRS = ("href", "src")
+_LOCAL = re.compile(r"^#[\w.:-]*$")
+_PICTURE = re.compile(r"^data:image/(png|jpeg|gif);base64,[A-Za-z0-9+/=\s]*$")
 _SVG_FIGURE = re.compile(
     r'<div class="svg" data-png="([^"]*)" role="img" aria-label="([^"]*)">.*?</div>',
     re.S,
@@ -70,19 +83,58 @@ def inline_svg(path: Path) -> str:
 
     Raises:
         StageInputError: The file is not an SVG or holds a script, an event handler
-            or a link out of the page.
+            or an address out of the page (:func:`unsafe_svg`).
     """
     text = path.read_text(encoding="utf-8")
     start = _SVG_START.search(text)
     if start is None:
         raise StageInputError(f"{path}: not an SVG file (no <svg> element); re-plot")
-    bad = _UNSAFE_SVG.search(text)
+    bad = unsafe_svg(text)
     if bad is not None:
         raise StageInputError(
-            f"{path}: holds {bad.group(0).strip()!r}, which a report page does not "
-            "embed; delete the file and re-run the plot stage"
+            f"{path}: holds {bad}, which a report page does not embed (the plot "
+            "stage never writes it); delete the file and re-run the plot stage"
         )
     return text[start.start() :].strip()
+
+
+def unsafe_svg(text: str) -> str | None:
+    """The first element or attribute of ``text`` that could act or load, or None.
+
+    ``text`` is parsed as the page will parse it (an HTML fragment holding SVG).
+    Allowed: the elements of :data:`SVG_ELEMENTS` in the SVG namespace (and
+    prefixed metadata names); attributes other than ``on*`` handlers, with
+    ``href``/``src`` and every ``url(...)`` pointing inside the page (``#id``) or at
+    an embedded raster image; ``<style>`` without ``@import`` or outside ``url()``.
+    """
+    import html5lib
+
+    doc = html5lib.parseFragment(text, treebuilder="etree", namespaceHTMLElements=False)
+    for element in doc.iter():
+        if not isinstance(element.tag, str) or element.tag == "DOCUMENT_FRAGMENT":
+            continue  # comments (and the <?xml ...?> line, read as one)
+        name = element.tag.removeprefix(_SVG_NS)
+        inside = element.tag.startswith(_SVG_NS)
+        if not inside or (name.lower() not in SVG_ELEMENTS and ":" not in name):
+            return f"the element <{name}>"
+        for attr, value in element.attrib.items():
+            local = attr.rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower()
+            if local.startswith("on") or _loads(local, value):
+                return f"the attribute {local}={value[:60]!r} on <{name}>"
+        if name.lower() == "style" and _loads("style", element.text or ""):
+            return "a <style> that loads from outside the page"
+    return None
+
+
+def _loads(attribute: str, value: str) -> bool:
+    """Whether an attribute's value points out of the page (or runs code)."""
+    if attribute in _LINK_ATTRS:
+        address = value.strip()
+        return not (_LOCAL.match(address) or _PICTURE.match(address))
+    lowered = value.lower()
+    if "@import" in lowered or "javascript:" in lowered or "expression(" in lowered:
+        return True
+    return any(not _LOCAL.match(m.strip()) for m in _URL.findall(value))
 
 
 def png_figures(page_html: str) -> str:
