@@ -30,7 +30,7 @@ import jsonschema
 import yaml
 
 from nsightflow.errors import ManifestError
-from nsightflow.family.checks import check_family
+from nsightflow.family.checks import check_family, check_manifest
 from nsightflow.family.model import (
     ARRAY_ROLES,
     Arg,
@@ -94,6 +94,7 @@ def load_family(folder: Path) -> Family:
     """
     path = folder / "family.yaml"
     data = _read_manifest(path)
+    check_manifest(path, data)  # names, links and bidi controls, as read
     _check_header(path, folder, data)
     args = _family_args(path, data["args"])
     generated = tuple(data.get("generated", []))
