@@ -6,6 +6,7 @@ This is the only module that imports ``ncu_report`` for the metrics table
 :func:`ncu_report_module`). It imports no pandas: see the import below.
 """
 
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -102,8 +103,16 @@ def expand_parts(paths: Sequence[Path]) -> tuple[list[ReportPart], list[Path]]:
         if path.is_dir() and (path / "profile.json").is_file():
             parts += parts_of_folder(path)  # what the profile stage says is there
         elif path.is_dir():
-            parts += [part_of_file(f) for f in sorted(path.glob("*.ncu-rep"))]
-            csvs += sorted(path.glob("*.csv"))
+            found = sorted(path.glob("*.ncu-rep")) + sorted(path.glob("*.csv"))
+            linked = [f for f in found if f.is_symlink()]
+            if linked:  # a folder's own files are read, never what a link names
+                raise ReportParseError(
+                    f"{linked[0]}: is a symbolic link (to {os.readlink(linked[0])!r}); "
+                    "parse reads a folder's own files: name the file it points to "
+                    "instead, or replace the link by the file"
+                )
+            parts += [part_of_file(f) for f in found if f.suffix != ".csv"]
+            csvs += [f for f in found if f.suffix == ".csv"]
         elif path.exists():
             if path.suffix == ".csv":
                 csvs.append(path)
