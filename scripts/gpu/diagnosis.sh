@@ -1,7 +1,7 @@
 #!/bin/bash
-# On the GPU machine (issue 15), one call, each phase bounded, logged to $OUT as it goes:
+# On the GPU machine, one call, each phase bounded, logged to $OUT as it goes:
 #  1. the profile stage's cost with today's lean set (the regime counters added) against
-#     --set full on Jacobi-2D v0 and SGEMM v7 (scripts/bench_profile.py, 2 reps): the
+#     --set full on Jacobi-2D v0 and SGEMM v7 (scripts/benchmarks/bench_profile.py, 2 reps): the
 #     issue asks for <= 0.5x;
 #  2. the transpose test family (tests/data/diagnosis_families/transpose: strided stores, then a
 #     shared tile with a 32-way bank conflict, then the padded tile) through the whole
@@ -26,7 +26,7 @@ T=""
 for v in jacobi2d/v0_naive sgemm/v7_double_buffer; do T="$T results/verify/$v.json"; done
 timeout 150 snakemake $T --cores all --config mode=measure >"$OUT/bench_prep.log" 2>&1
 stamp "bench prep: exit $?"
-BENCH_REPS=2 timeout 200 python scripts/bench_profile.py jacobi2d/v0_naive \
+BENCH_REPS=2 timeout 200 python scripts/benchmarks/bench_profile.py jacobi2d/v0_naive \
     sgemm/v7_double_buffer >"$OUT/bench_profile.txt" 2>&1
 stamp "bench_profile: exit $?"
 

@@ -10,10 +10,10 @@
 #   reprofile     the profile stage of FAMILIES again (today's lean set) after compiling,
 #                 with the recording's verify records copied in (all ok): profiles and
 #                 resources to $OUT/reprofile.tar.gz for `nsightflow record --add`
-#   profile-cost  profile stage wall time, lean vs --set full (scripts/bench_profile.py)
+#   profile-cost  profile stage wall time, lean vs --set full (scripts/benchmarks/bench_profile.py)
 #                 on BENCH (default: the families jacobi2d sgemm)
 #   profile-parts where a profile run's seconds go; one ncu process per family
-#                 (scripts/bench_profile_parts.py on BENCH and their families)
+#                 (scripts/benchmarks/bench_profile_parts.py on BENCH and their families)
 #   tests         tests/gpu (the GPU-marked tests)
 #   NAME          any other name runs scripts/gpu/NAME.sh (a helper's phase)
 # STOP_S (default 540): the whole call's budget; each phase gets what is left.
@@ -75,7 +75,7 @@ reprofile() {
     [ -n "${FAMILIES:-}" ] && config="$config families=[$(echo "$FAMILIES" | tr ' ' ',')]"
     rm -rf results .snakemake
     # swept variants compile at the configuration the recording measured (its sweep
-    # records), not at their defaults (run 27 missed this)
+    # records), not at their defaults
     mkdir -p results/sweep
     cp -r examples/h200/sweep/* results/sweep/ 2>/dev/null
     # shellcheck disable=SC2086  # config holds key=value words
@@ -114,12 +114,12 @@ profile_cost() {
     mkdir -p results/verify
     cp -r --update=none examples/h200/verify/* results/verify/
     # shellcheck disable=SC2086  # a list of targets
-    BENCH_REPS=${BENCH_REPS:-2} timeout "$(left)" python scripts/bench_profile.py $bench \
+    BENCH_REPS=${BENCH_REPS:-2} timeout "$(left)" python scripts/benchmarks/bench_profile.py $bench \
         | tee -a "$OUT/phases.txt"
 }
 
 profile_parts() {
-    # where a profile run's seconds go, and one ncu process per family (issue 15/22)
+    # where a profile run's seconds go, and one ncu process per family
     ncu --help > "$OUT/ncu_help.txt" 2>&1
     timeout "$(left)" snakemake --cores all --until compile_variant \
         --config mode=measure "families=[jacobi2d,sgemm]" > logs/parts_compile.txt 2>&1
@@ -127,7 +127,7 @@ profile_parts() {
         results/verify/sgemm/v7_double_buffer.json --cores all > logs/parts_verify.txt 2>&1
     say "profile-parts: prepared"
     BENCH_REPS=${BENCH_REPS:-2} PYTHONUNBUFFERED=1 timeout "$(left)" \
-        python scripts/bench_profile_parts.py ${BENCH:-jacobi2d/v0_naive sgemm/v7_double_buffer} \
+        python scripts/benchmarks/bench_profile_parts.py ${BENCH:-jacobi2d/v0_naive sgemm/v7_double_buffer} \
         | tee -a "$OUT/phases.txt"
 }
 

@@ -1,4 +1,4 @@
-"""The test cluster: a reachable controller started by scripts/slurm_cluster.sh.
+"""The test cluster: a reachable controller started by tests/slurm/slurm_cluster.sh.
 
 tests/conftest.py skips `slurm` tests where `sinfo` is missing; here they also skip
 unless the SLURM executor plugin is importable (`.[slurm]`) and the cluster that
@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-START = 'eval "$(scripts/slurm_cluster.sh start)"'
+START = 'eval "$(tests/slurm/slurm_cluster.sh start)"'
 PLUGIN = "snakemake_executor_plugin_slurm"
 CLUSTER_NAME = "nsightflow"  # ClusterName in the slurm.conf the script writes
-WRITTEN_BY = "# Written by scripts/slurm_cluster.sh"
+WRITTEN_BY = "# Written by tests/slurm/slurm_cluster.sh"
 RUN_CONF = Path("/run/slurm/conf")  # where the jobs' srun looks (configless)
 ETC_CONF = Path("/etc/slurm/slurm.conf")  # ... after this one
 
@@ -74,7 +74,7 @@ def _probe() -> tuple[Path | None, str]:
     ):
         return None, (
             f"{conf} is not the test cluster's; the tests submit only to the cluster "
-            f"of scripts/slurm_cluster.sh: {START}"
+            f"of tests/slurm/slurm_cluster.sh: {START}"
         )
     if ETC_CONF.exists():
         return None, (

@@ -1,5 +1,5 @@
-"""Issue 18, point 7: the SLURM tests run only against the test cluster of
-scripts/slurm_cluster.sh with the plugin installed; anywhere else they skip with their
+"""The SLURM tests run only against the test cluster of
+tests/slurm/slurm_cluster.sh with the plugin installed; anywhere else they skip with their
 reason. These tests need no SLURM: fake client commands stand in for it."""
 
 import importlib.util

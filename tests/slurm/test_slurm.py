@@ -1,6 +1,6 @@
 """The workflow through SLURM (profiles/slurm/) on the one-node test cluster.
 
-The cluster (scripts/slurm_cluster.sh) has two fake GPUs declared as GRES. Nothing can
+The cluster (tests/slurm/slurm_cluster.sh) has two fake GPUs declared as GRES. Nothing can
 measure on them, so the run replays the bundled recording; to still send GPU-asking
 jobs through SLURM, the replay twins of the GPU rules get the resources the profile
 gives the GPU rules, plus the GPU rules' own `gpu=1`. Whether jobs overlapped is read

@@ -1,6 +1,6 @@
 """Probe (GPU machine): is a large pageable copy-out slow because of first-touch page
 faults? Copies 4, 64 and 256 MiB device -> host into a fresh np.empty, a pre-touched
-one, the same buffer again and pinned memory; prints GB/s. Run: python scripts/probe_dtoh.py
+one, the same buffer again and pinned memory; prints GB/s. Run: python scripts/benchmarks/probe_dtoh.py
 """
 
 import time

@@ -3,9 +3,9 @@
 # cluster (tests/slurm/; CI). Needs root and Debian's slurmctld, slurmd, slurm-client
 # and munge; no systemd, no accounting database.
 #
-#   eval "$(scripts/slurm_cluster.sh start)"   # prints: export SLURM_CONF=<dir>/slurm.conf
-#   scripts/slurm_cluster.sh status
-#   scripts/slurm_cluster.sh stop              # only the daemons it started, by PID
+#   eval "$(tests/slurm/slurm_cluster.sh start)"   # prints: export SLURM_CONF=<dir>/slurm.conf
+#   tests/slurm/slurm_cluster.sh status
+#   tests/slurm/slurm_cluster.sh stop              # only the daemons it started, by PID
 #
 # Everything lives in one folder (NSIGHTFLOW_SLURM_DIR, default /tmp/nsightflow-slurm):
 # slurm.conf, gres.conf, cgroup.conf, munge key and socket, state, daemon logs, PID
@@ -52,7 +52,7 @@ write_configs() {
     mkdir -p "$DIR"/{state,spool,munge}
     chmod 700 "$DIR/munge"
     cat >"$DIR/slurm.conf" <<EOF
-# Written by scripts/slurm_cluster.sh: one node on localhost, for tests only.
+# Written by tests/slurm/slurm_cluster.sh: one node on localhost, for tests only.
 ClusterName=nsightflow
 SlurmctldHost=$NODE(127.0.0.1)
 SlurmctldPort=$CTLD_PORT

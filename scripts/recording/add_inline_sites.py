@@ -9,7 +9,7 @@ in the record. The parse stage applies a call site only where offset, line and o
 are the recorded report's, so a compiler that built different SASS changes nothing;
 the script prints, per family, how many sites the recorded reports confirm.
 
-Usage: python scripts/add_inline_sites.py RECORDING [--kernels-dir kernels]
+Usage: python scripts/recording/add_inline_sites.py RECORDING [--kernels-dir kernels]
 """
 
 import argparse
@@ -69,7 +69,8 @@ def main() -> None:
     info.setdefault("additions", []).append(
         {
             "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-            "command": "python scripts/add_inline_sites.py " + " ".join(sys.argv[1:]),
+            "command": "python scripts/recording/add_inline_sites.py "
+            + " ".join(sys.argv[1:]),
             "what": "inlined call sites (resources.json 'inlined') from nvcc + nvdisasm "
             "on the CPU machine, with the recorded nvcc command lines",
             "nvcc": provenance.nvcc_version(),

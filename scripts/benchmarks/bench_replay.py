@@ -2,7 +2,7 @@
 
 Copies the workflow, kernels and recording into a fresh temporary folder per repetition
 (no results/, no .snakemake/), runs the README's main command and prints the times.
-Usage: python scripts/bench_replay.py [repetitions]
+Usage: python scripts/benchmarks/bench_replay.py [repetitions]
 """
 
 import shutil
@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COPY = ("Snakefile", "config.yaml", "workflow", "kernels", "profiles", "examples")
 
 

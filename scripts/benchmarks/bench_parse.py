@@ -5,7 +5,7 @@ from pathlib import Path
 
 from nsightflow.tools.ncu_parse import parse_files
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 reports = sorted((ROOT / "examples" / "h200" / "profile").glob("*/*/*.ncu-rep"))
 start = time.perf_counter()
 metrics, rules = parse_files(reports)

@@ -16,7 +16,7 @@ process (one worker launching each variant at each profiled size), lean and full
 against the sum of one process per variant.
 
 Needs cubins under results/build (compile first); part 1's stage runs need the verify
-records. Usage: python scripts/bench_profile_parts.py FAMILY/VARIANT [...]
+records. Usage: python scripts/benchmarks/bench_profile_parts.py FAMILY/VARIANT [...]
 Environment: BENCH_REPS (default 2) repetitions of part 1, alternating the configs.
 """
 

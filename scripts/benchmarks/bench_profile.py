@@ -4,7 +4,7 @@ Runs the profile stage as the workflow does, on a whole family (its variants in 
 ncu process) or on one variant (FAMILY/VARIANT), with the default lean set and with
 `--set full`, alternating, BENCH_REPS times each; prints the medians and their ratio.
 Needs compiled cubins and verify records (run the pipeline up to verify first).
-Usage: python scripts/bench_profile.py FAMILY[/VARIANT] [...]
+Usage: python scripts/benchmarks/bench_profile.py FAMILY[/VARIANT] [...]
 """
 
 import json
