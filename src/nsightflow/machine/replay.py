@@ -27,7 +27,7 @@ from typing import Any
 from nsightflow.errors import ManifestError, ReportParseError, StageInputError
 from nsightflow.family.registry import Family, Variant
 from nsightflow.io import read_json, write_json
-from nsightflow.records import Status
+from nsightflow.machine.recording import not_recorded
 from nsightflow.tools.nvcc import compile_variant, source_digest
 from nsightflow.untrusted import (
     MissingRecord,
@@ -152,12 +152,12 @@ def replay_file(
             f"{recorded} is not in the recording: measure this variant on a GPU "
             "machine (config mode: measure) and record again"
         )
-        _not_recorded(output, ident, message, recorded)
+        not_recorded(output, ident, message, recorded)
         return None
     except RecordError as exc:
         if ident is None:
             raise
-        _not_recorded(output, ident, str(exc), recorded)
+        not_recorded(output, ident, str(exc), recorded)
         return str(exc)
     return None
 
@@ -244,36 +244,6 @@ def _check_kernels(
             )
 
 
-def _not_recorded(
-    output: Path, ident: tuple[str, str], message: str, recorded: Path
-) -> None:
-    """A stage output saying that the recording does not hold it, and why."""
-    record = {
-        "family": ident[0],
-        "variant": ident[1],
-        "status": Status.NOT_RECORDED,
-        "message": message,
-        "replayed_from": str(recorded),
-    }
-    if output.suffix == ".json":
-        write_json(output, record)
-    elif output.suffix == ".csv":
-        _empty_table(output)
-    else:
-        if output.exists():
-            shutil.rmtree(output)
-        output.mkdir(parents=True)
-        write_json(output / "profile.json", {**record, "reports": []})
-
-
-def _empty_table(output: Path) -> None:
-    """The header of a recorded table the recording lacks (the timeline's)."""
-    from nsightflow.analysis.timeline import empty_table
-
-    output.parent.mkdir(parents=True, exist_ok=True)
-    empty_table().to_csv(output, index=False)
-
-
 def _stamp(data: dict[str, Any], recorded: Path) -> dict[str, Any]:
     data = {k: v for k, v in data.items() if k != "schema_version"}
     data["replayed_from"] = str(recorded)
@@ -307,7 +277,7 @@ def _replay_resources(
     except RecordError as exc:
         done.note(str(exc))
         if shutil.which("nvcc") is None:
-            _not_recorded(output, ident, str(exc), recorded_path)
+            not_recorded(output, ident, str(exc), recorded_path)
             return False
         recorded = None
     digest = source_digest(variant.source)

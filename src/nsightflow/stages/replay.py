@@ -17,7 +17,7 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow replay``."""
-    from nsightflow.machine.recording import replay_file
+    from nsightflow.machine.replay import replay_file
 
     ident = (args.family, args.variant) if args.family and args.variant else None
     refusal = replay_file(args.recorded, args.output, ident)

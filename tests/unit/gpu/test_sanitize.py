@@ -347,7 +347,7 @@ def test_the_report_says_why_the_sanitizer_did_not_run(
 
 
 def test_replay_copies_sanitizer_records_and_marks_missing_ones(tmp_path):
-    from nsightflow.machine.recording import replay_file
+    from nsightflow.machine.replay import replay_file
 
     out = tmp_path / "results/sanitize/faulty/v9_new.json"
     replay_file(tmp_path / "rec/sanitize/faulty/v9_new.json", out, ("faulty", "v9_new"))

@@ -18,8 +18,8 @@ from nsightflow.machine.recording import (
     read_recorded,
     record,
     recording_info,
-    replay_file,
 )
+from nsightflow.machine.replay import replay_file
 from nsightflow.report.build import write_report
 from recorded import analyze as _analyze
 

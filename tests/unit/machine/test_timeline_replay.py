@@ -5,7 +5,8 @@ import json
 import pandas as pd
 
 from nsightflow.gpu.timeline import COLUMNS
-from nsightflow.machine.recording import record, replay_file
+from nsightflow.machine.recording import record
+from nsightflow.machine.replay import replay_file
 
 
 def test_a_recorded_table_is_replayed_as_it_is(recording, tmp_path):

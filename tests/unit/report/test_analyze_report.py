@@ -180,7 +180,7 @@ def test_every_number_names_its_raw_file(recording, tmp_path):
 
 def test_a_family_without_any_timing_says_so_without_placeholders(recording, tmp_path):
     """A recording that lacks a family's timings (a family added after it was made)."""
-    from nsightflow.machine.recording import replay_file
+    from nsightflow.machine.replay import replay_file
 
     partial = tmp_path / "rec"
     for sub in ("build/jacobi2d", "verify/jacobi2d", "profile/jacobi2d"):
