@@ -60,8 +60,8 @@ def _assert_same_as_on_gpu(replayed: Path, family: str) -> None:
     Every column computed from the raw files is identical to the byte. The shares of
     a ceiling follow the ceilings: the H200 run used ``ceilings.json`` stored beside its
     summary, replay uses the recording's, so those columns scale by the ratio. Columns
-    added since the H200 wrote its summary (the regime, issue 15) come after its own.
-    Since issue 15 a variant on another input (``input`` not empty) is compared with
+    added since the H200 wrote its summary (the regime) come after its own.
+    A variant on another input (``input`` not empty) is compared with
     that input's baseline, not the family's: for those rows the speedup is checked
     against the event medians of their own input instead, and the step onto that
     input has no speedup over its predecessor.

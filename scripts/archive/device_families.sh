@@ -40,7 +40,7 @@ PY
 
 rm -rf results logs benchmarks .snakemake
 mkdir -p results
-# The recording's ceilings (copy and FMA rates of an H200, measured in session 1) stand
+# The recording's ceilings (copy and FMA rates of an H200, measured 2026-11-29) stand
 # in for a new measurement: replay uses the recorded ones for every family anyway.
 cp examples/h200/ceilings.json results/ceilings.json
 printf 'timing: {budget_s: 0.3, min_reps: 20, max_reps: 1000}\n' > /tmp/families.yaml

@@ -1,6 +1,6 @@
 #!/bin/bash
-# On the GPU machine (issue 7), in one call, each phase bounded and logged to $OUT as
-# it goes (run 15 lost everything when the call hit its limit before the final tar):
+# On the GPU machine, in one call, each phase bounded and logged to $OUT as
+# it goes (a call that hits its limit before a final tar loses everything):
 #  1. `nsightflow doctor`, then again with Nsight Compute's bundled nsys on PATH (it
 #     captures but cannot write a report: the "nsys unusable" row);
 #  2. the faulty family (wrong, broken, crashing, hanging variants among good ones)
@@ -16,7 +16,7 @@ OUT=${OUT:-/tmp/out}
 BUDGET_S=${BUDGET_S:-300} # whole script; the last phase gets what is left
 mkdir -p "$OUT"
 # Targets first, then the list options, each closed by the next option: --configfile
-# and --omit-from are greedy and eat targets placed after them (run 15's miss).
+# and --omit-from are greedy and eat targets placed after them.
 smk() { # smk LIMIT_S CONFIG TARGET...
     local limit=$1 config=$2
     shift 2

@@ -1,5 +1,5 @@
 #!/bin/bash
-# On the GPU machine, one call with bounded phases (session 2's last device minutes):
+# On the GPU machine, one call with bounded phases (the last GPU minutes of 2026-11-29):
 #  A. the faulty family through the whole pipeline in measure mode (crashing, hanging,
 #     wrong and broken variants among good ones; sanitizer on; the GPU ceilings, with
 #     the one-wave FMA kernel, are measured on the way);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# On the GPU machine: an A/A pair for `nsightflow compare` (issue 19). The pipeline's
+# On the GPU machine: an A/A pair for `nsightflow compare`. The pipeline's
 # time stage runs twice over FAMILIES, back to back on one GPU with the default timing
 # settings; each run is recorded (time JSONs only) into $OUT/h200_aa/{a,b}, then b is
 # compared with a, and the kept history entry with the second run. Usage (device tool,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# On the GPU machine (issue 15), one call, each phase bounded, logged to $OUT as it goes:
+# On the GPU machine, one call, each phase bounded, logged to $OUT as it goes:
 #  1. the profile stage's cost with today's lean set (the regime counters added) against
 #     --set full on Jacobi-2D v0 and SGEMM v7 (scripts/benchmarks/bench_profile.py, 2 reps): the
 #     issue asks for <= 0.5x;

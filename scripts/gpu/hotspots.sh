@@ -1,5 +1,5 @@
 #!/bin/bash
-# On the GPU machine (issue 22): per-source-line warp samples and what they cost.
+# On the GPU machine: per-source-line warp samples and what they cost.
 # Compiles and verifies Jacobi-2D v0 and SGEMM v2, then runs the profile stage on each
 # (its profiled sizes, one ncu process) with the lean set, which now samples warps per
 # instruction, and with `--set full`, REPS times each, alternating; parses the last

@@ -75,7 +75,7 @@ reprofile() {
     [ -n "${FAMILIES:-}" ] && config="$config families=[$(echo "$FAMILIES" | tr ' ' ',')]"
     rm -rf results .snakemake
     # swept variants compile at the configuration the recording measured (its sweep
-    # records), not at their defaults (run 27 missed this)
+    # records), not at their defaults
     mkdir -p results/sweep
     cp -r examples/h200/sweep/* results/sweep/ 2>/dev/null
     # shellcheck disable=SC2086  # config holds key=value words
@@ -119,7 +119,7 @@ profile_cost() {
 }
 
 profile_parts() {
-    # where a profile run's seconds go, and one ncu process per family (issue 15/22)
+    # where a profile run's seconds go, and one ncu process per family
     ncu --help > "$OUT/ncu_help.txt" 2>&1
     timeout "$(left)" snakemake --cores all --until compile_variant \
         --config mode=measure "families=[jacobi2d,sgemm]" > logs/parts_compile.txt 2>&1

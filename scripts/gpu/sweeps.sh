@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20, on the GPU machine: parameter sweeps through the pipeline itself (measure
+# On the GPU machine: parameter sweeps through the pipeline itself (measure
 # mode), from the repository root after `source .device/env.sh` (alone, or as the
 # phase `sweeps` of scripts/gpu/run.sh):
 #   1. sweepy (tests/data/families): one variant whose MODE parameter is a deliberate

@@ -1,5 +1,5 @@
 #!/bin/bash
-# On the GPU machine (issues 15, 22): the transpose test family
+# On the GPU machine: the transpose test family
 # (tests/data/diagnosis_families/transpose: strided stores, a shared tile with 32-way
 # bank conflicts, the padded tile) measured end to end with the current code (family
 # profile in one ncu process, drain counted to the stores, primary findings citing

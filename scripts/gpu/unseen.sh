@@ -1,5 +1,5 @@
 #!/bin/bash
-# On the GPU machine (issues 15, 22): test families the rules were not written against
+# On the GPU machine: test families the rules were not written against
 # (tests/data/diagnosis_families: staging = low occupancy from a 48 KB shared buffer,
 # window = a per-thread array in local memory; transpose = strided stores and bank
 # conflicts), measured end to end with the current code. Prints each step's primary

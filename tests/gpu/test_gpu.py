@@ -92,7 +92,7 @@ def test_timing_records_clocks_and_settles(tmp_path):
         assert 0 < r["time_min_us"] <= r["time_median_us"] <= r["time_q3_us"]
         assert r["reps"] >= 30
         assert "sm_clock_mhz" in r["gpu_before"]
-        # issue 19: the samples the median came from, kept in whole nanoseconds
+        # the samples the median came from, kept in whole nanoseconds (for compare)
         samples = [int(s) / 1000 for s in r["samples_ns"].split()]
         assert len(samples) == r["reps"]
         assert abs(statistics.median(samples) - r["time_median_us"]) < 0.001
@@ -122,7 +122,7 @@ def test_profile_one_launch_and_parse(tmp_path):
     )
     text = (tmp_path / "m.csv").read_text()
     assert "gpu__time_duration.sum" in text and "dram__bytes_read.sum" in text
-    # the lean set samples warps per instruction (issue 22), mapped to source lines
+    # the lean set samples warps per instruction, mapped to source lines
     samples = pd.read_csv(source)
     assert samples["samples"].sum() > 0
     code = (FAULTY / "faulty" / "v0_naive.cu").read_text().splitlines()

@@ -1,4 +1,4 @@
-"""Issue 18, point 7: the SLURM tests run only against the test cluster of
+"""The SLURM tests run only against the test cluster of
 tests/slurm/slurm_cluster.sh with the plugin installed; anywhere else they skip with their
 reason. These tests need no SLURM: fake client commands stand in for it."""
 

@@ -1,5 +1,5 @@
-"""Every GPU rule runs through the per-device lock (issue 6), and the sanitizer stage
-adapts to the machine (issue 7): read from Snakemake's dry run of the workflow."""
+"""Every GPU rule runs through the per-device lock, and the sanitizer stage
+adapts to the machine: read from Snakemake's dry run of the workflow."""
 
 import os
 import re

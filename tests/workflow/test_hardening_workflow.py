@@ -1,4 +1,4 @@
-"""Issue 18: bad manifests, mode variables and recordings stop the workflow before
+"""Bad manifests, mode variables and recordings stop the workflow before
 any job, with the one-line error of the package (file, field, fix)."""
 
 import os

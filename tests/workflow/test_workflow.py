@@ -182,7 +182,7 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(
     again = snakemake(workdir, "-n", *PINNED)
     assert "Nothing to be done" in again.stdout + again.stderr
 
-    # Issue 18: the Chinese reports are files of their own (report.zh.*, index.zh.*):
+    # The Chinese reports are files of their own (report.zh.*, index.zh.*):
     # building them re-runs nothing of the English ones, and switching back is free.
     english = {
         p: p.stat().st_mtime_ns
@@ -265,7 +265,7 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
         for m in [re.search(r"`(v\d+_\w+)`", ln)]
         if m
     }
-    # the edited variant, and those edited since the recording was made (issue 20's
+    # the edited variant, and those edited since the recording was made (the sweeps'
     # -D parameters) until it is made again
     assert flagged == stale | {"v1_smem"}, (flagged, stale)
     resources = json.loads(
@@ -356,7 +356,7 @@ def test_replay_of_the_pattern_families(workdir, same_as_on_gpu):
     assert "Issued warp instructions 20.13 M -> 3.93 M" in md["reduction"]
     assert "`v1_sequential` runs 2 launches at n = 16777216" in md["reduction"]
     # histogram: global atomics leave the L2 for shared memory (numbers of the reports
-    # re-profiled in session 4, run 23)
+    # re-profiled at e3309df)
     assert "Global atomics in L2 17,791,821 -> 50,688 sectors" in md["histogram"]
     assert "`smsp__sass_inst_executed_op_shared_atom.sum`" in md["histogram"]
     # vecadd: float4 loads carry 4x the sectors per request

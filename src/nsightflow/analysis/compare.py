@@ -38,7 +38,7 @@ VERDICTS = (SAME, FASTER, SLOWER, UNCERTAIN)
 # The floor of the threshold. Between the two recorded H200 runs of the same Jacobi-2D
 # and SGEMM kernels a day apart (examples/h200 at a382fd9 vs now, both timed hot, all
 # 34 pairs above 20 us) the median moved by -2.6% .. +0.3%; scan's two runs of one day
-# by at most 2.0%. 3% sits above both (docs/notes.md, "Issue 19: compare").
+# by at most 2.0%. 3% sits above both (docs/decisions/compare-verdict.md).
 DEFAULT_MIN_CHANGE = 0.03
 # Standard error of a normal sample's median: sqrt(pi/2) sigma / sqrt(n), with
 # sigma = IQR / 1.349 (quartiles of the normal at +-0.6745 sigma).

@@ -46,7 +46,7 @@ COUNTERS: dict[str, str] = {
 # two recorded runs of the unchanged Jacobi-2D and SGEMM kernels (profiled a day
 # apart), instructions and sectors per request did not move, DRAM bytes by under 1%,
 # L2 bytes 2.4%, shared-memory conflict counts 8.2% (a 0.4-point share), stall shares
-# under 3.4 points and the L2 hit rate 4.9 points (docs/notes.md, "Issue 19: compare").
+# under 3.4 points and the L2 hit rate 4.9 points (docs/decisions/compare-verdict.md).
 MOVED_REL = 0.10
 MOVED_PP = 5.0
 STALL_PREFIX = "stall_"

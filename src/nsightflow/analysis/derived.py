@@ -54,7 +54,7 @@ NCU_COLUMNS: dict[str, str] = {
     "peak_dram_bytes_per_cycle": M.PEAK_DRAM_BYTES_PER_CYCLE,
     "dram_hz": M.DRAM_CYCLES_PER_SECOND,
     "l2_bytes": M.L2_BYTES,
-    # issue 8: divergence, instruction count, atomics
+    # the pattern ladders: divergence, instruction count, atomics
     "inst_executed": M.INST_EXECUTED,
     "threads_per_inst": M.THREADS_PER_INST,
     "lanes_per_inst": M.LANES_PER_INST,
@@ -63,7 +63,7 @@ NCU_COLUMNS: dict[str, str] = {
     "l2_atom_sectors": M.L2_ATOM_SECTORS,
     "shared_atom_inst": M.SHARED_ATOM_INST,
     "smem_conflicts_atom": M.SMEM_CONFLICTS_ATOM,
-    # issue 15: regime counters (absent from older recordings: NaN) and launch facts
+    # regime counters (absent from older recordings: NaN) and launch facts
     "fma_pipe_counter_pct": M.FMA_PIPE,
     "fma_cycles_counter_pct": M.FMA_PIPE_CYCLES,
     "issue_counter_pct": M.ISSUE_ACTIVE,

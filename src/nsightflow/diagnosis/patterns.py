@@ -1,4 +1,4 @@
-"""Diagnosis rules for the ECE408 pattern metrics (issue 8).
+"""Diagnosis rules for the ECE408 pattern metrics (divergence, instructions, atomics).
 
 Keyed on metrics, not on families: warp divergence (lane efficiency, branch
 uniformity), issued instructions, global atomics in the L2 with their throughput, and

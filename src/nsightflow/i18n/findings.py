@@ -1,5 +1,5 @@
 # ruff: noqa: RUF001  (Chinese templates use full-width punctuation on purpose)
-"""Templates of the diagnosis (issue 15): causes, their evidence and fixes, merged into the catalogue.
+"""Templates of the diagnosis: causes, their evidence and fixes, merged into the catalogue.
 
 Keys: ``mech_<m>`` the name of a mechanism, ``ev_<...>`` the metrics that show it,
 ``fix_<m>`` what helps, ``cause_state`` / ``cause_change`` the sentences that rank a

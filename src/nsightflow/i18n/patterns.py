@@ -1,5 +1,5 @@
 # ruff: noqa: RUF001  (Chinese templates use full-width punctuation on purpose)
-"""Templates for the ECE408 pattern metrics (issue 8), merged into the catalogue.
+"""Templates for the ECE408 pattern metrics, merged into the catalogue.
 
 Findings and key-metric lines about warp divergence (lane efficiency, branch
 uniformity), issued instructions, global atomics in L2, shared-memory atomics, and

@@ -107,7 +107,7 @@ def _context(
     if timeline is not None:
         ctx["timeline"] = pd.read_csv(timeline)
     hotspots = analysis_dir / "hotspots.csv"
-    if hotspots.is_file():  # absent in an analysis older than issue 22
+    if hotspots.is_file():  # absent in analyses made before warp sampling
         ctx["hotspots"] = pd.read_csv(hotspots, keep_default_na=False)
     if sweep is not None:
         ctx["sweep"] = {

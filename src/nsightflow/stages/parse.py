@@ -183,7 +183,7 @@ def parse_one(
     P.write_table(metrics, job.output)
     if job.rules:
         P.write_table(rules, job.rules)
-    if job.source:  # per-instruction warp samples (issue 22)
+    if job.source:  # per-instruction warp samples, for hotspots.csv
         from nsightflow.tools.ncu_source import parse_source_files
 
         samples, notes = parse_source_files(

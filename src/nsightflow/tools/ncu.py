@@ -84,7 +84,7 @@ def ncu_argv(
             "--metrics",
             ",".join((*metrics.EXTRA_METRICS, *metrics.SOURCE_METRICS)),
         ]
-    # The CUDA sources go into the report, so that its per-line samples (issue 22)
+    # The CUDA sources go into the report, so that its per-line warp samples
     # read against the very text that was compiled (-lineinfo) and profiled.
     argv += ["--import-source", "yes"]
     return [*argv, "--export", str(report), "--force-overwrite", *target]

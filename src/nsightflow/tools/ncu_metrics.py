@@ -5,8 +5,8 @@
 """
 
 # Sections whose metrics and rule results (with estimated speedups) the report uses.
-# Replay passes for one Jacobi-2D launch on the H200 (ncu 2025.3.1, probe runs 13-14,
-# docs/notes.md): --set full 38; SpeedOfLight alone 10 and WarpStateStats alone 9;
+# Replay passes for one Jacobi-2D launch on the H200 (ncu 2025.3.1; probes of
+# docs/measurements/profile-cost.md): --set full 38; SpeedOfLight alone 10, WarpStateStats 9;
 # LaunchStats and Occupancy 1 each; the metrics below 15 with SpeedOfLight's two
 # breakdown throughputs (sm__throughput, gpu__compute_memory_throughput: 10 passes on
 # their own), which the report never read. Without those two and SpeedOfLight, this
@@ -88,7 +88,7 @@ def stall_metric(reason: str) -> str:
     return f"smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio"
 
 
-# --- ECE408 pattern families (issue 8) -------------------------------------------------
+# --- ECE408 pattern families ------------------------------------------------------------
 # What the reduction, histogram, scan and vecadd ladders change: lane efficiency and
 # branch uniformity (warp divergence), the instruction count (coarsening, vector loads,
 # work efficiency; also the weight for averaging per-instruction ratios over the
@@ -116,7 +116,7 @@ PATTERN_METRICS: tuple[str, ...] = (
 )
 # ----------------------------------------------------------------------------------------
 
-# --- Regime counters (issue 15) ---------------------------------------------------------
+# --- Regime counters --------------------------------------------------------------------
 # Which ceiling applies: how busy the FP32 pipe and the issue slots are, how close DRAM
 # and L2 run to their peaks, and the L1; stores (requests, so sectors per store request),
 # local memory and the bytes of each 32-byte sector a warp actually uses (coalescing
@@ -125,7 +125,7 @@ PATTERN_METRICS: tuple[str, ...] = (
 # one replay pass to the lean set's 10 (4.4-4.7 s of ncu wall time against 9-12 s for
 # --set full); store requests add none. The local-memory sectors and the bytes used per
 # sector (SASS-patched, like the lean set's other smsp__sass_* counts) were not measured
-# apart: scripts/bench_profile.py gives the whole set's passes. The analysis works
+# apart: scripts/benchmarks/bench_profile.py gives the whole set's passes. The analysis works
 # without any of them (older recordings): it derives issue and FP32 rates from counts and times, and its rules that
 # need one stay silent.
 FMA_PIPE = "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active"
@@ -193,7 +193,7 @@ EXTRA_METRICS: tuple[str, ...] = (
     *REGIME_METRICS,
 )
 
-# Per-instruction warp-state samples (issue 22): ncu samples each SM sub-partition's
+# Per-instruction warp-state samples (hotspots.csv): ncu samples each SM sub-partition's
 # warps at a fixed cycle interval and records the PC and the warp's state (the stall
 # reason, or ``selected`` when it issued) -- the numbers of ncu's Source page. The group
 # holds one metric per reason on the GPU's architecture (``_not_issued`` twins are a

@@ -1,5 +1,5 @@
 # ruff: noqa: RUF001  (Chinese text uses full-width punctuation on purpose)
-"""nsightflow compare (issue 19): verdicts, intervals, causes, code diffs, exit status.
+"""nsightflow compare: verdicts, intervals, causes, code diffs, exit status.
 
 Runs are built from the bundled H200 recording: itself, copies with one variant slowed
 by editing its files (quartiles, as recorded; or samples, as the time stage now keeps
@@ -103,7 +103,7 @@ def test_the_recording_against_itself_is_all_same_and_exits_0(recording, tmp_pat
     assert rc == 0
     assert len(pairs) > 150 and set(pairs["verdict"]) == {"SAME"}
     assert (pairs["ratio"] == 1.0).all()
-    # the re-timed variants of session 4 kept their samples, the rest quartiles
+    # the variants re-timed after the sweeps kept their samples, the rest quartiles
     assert set(pairs["basis"]) == {"quartiles", "samples"}
     counters = pd.read_csv(out / "compare_counters.csv")
     assert len(counters) > 0 and not counters["moved"].any()

@@ -68,7 +68,7 @@ def test_sample_metrics_name_their_reason():
 # --- parsing real reports ------------------------------------------------------------
 
 
-# A report profiled before warp sampling joined the lean set (session 3).
+# A report profiled before warp sampling joined the lean set.
 UNSAMPLED = ROOT / "tests/data/ncu/h200/v1_smem_n2048.ncu-rep"
 
 

@@ -1,5 +1,5 @@
 """The diagnosis of the bundled H200 recording: regimes, one primary per step, the
-misfires issue 15 listed staying silent, rankings per input, and the index's headlines.
+known misfires staying silent, rankings per input, and the index's headlines.
 """
 
 import json

@@ -477,7 +477,7 @@ def _evidence(memory=None, compute=None, ai=NAN, ridge=15.2):
         (_evidence(memory={"dram": 60.0}, compute={"issue": 30.0}), "memory"),
         (_evidence(memory={"dram": 59.0}, compute={"issue": 30.0}), "latency"),
         (_evidence(memory={"dram": 20.0}, compute={"issue": 76.0}), "compute"),
-        # SGEMM v4 at n = 4096: issue 43%, intensity far past the ridge
+        # SGEMM v4 at n = 4096: issue slots 43% busy, intensity far past the ridge
         (_evidence(memory={"dram": 4.0}, compute={"issue": 43.0}, ai=683), "compute"),
         (_evidence(memory={"dram": 4.0}, compute={"issue": 39.0}, ai=683), "latency"),
         # near the ridge the intensity decides nothing

@@ -1,4 +1,4 @@
-"""Issue 18, point 3: manifest expressions are bounded, checked per field, and every
+"""Manifest expressions are bounded, checked per field, and every
 one is evaluated at load at every declared size, so a bad one fails before any job."""
 
 import shutil

@@ -224,7 +224,7 @@ def test_a_failed_stage_skips_the_next_as_data(
 
 # A stand-in for the H200's nsys (Nsight Compute's bundled one): it captures (a
 # .qdstrm) but has no importer, so it never writes the .nsys-rep report. Its message
-# and exit code 0 are what that nsys printed on the H200 (docs/notes.md, run 15).
+# and exit code 0 are what that nsys printed on the H200 (docs/measurements/faults.md).
 FAKE_NSYS = """#!/bin/sh
 while [ $# -gt 0 ]; do
   if [ "$1" = "-o" ]; then out="$2"; fi

@@ -110,7 +110,7 @@ def test_concurrency_guard_policies(monkeypatch):
 
 
 def test_verify_covers_every_accepted_sweep_size_and_the_odd_ones():
-    """Issue 3: a variant is checked at each size it is timed at, plus odd sizes."""
+    """A variant is checked at each size it is timed at, plus odd sizes."""
     fam = load_family(KERNELS / "sgemm")
     naive = verify_sizes(fam, fam.variants["v0_naive"])
     blocked = verify_sizes(fam, fam.variants["v5_regblock2d"])

@@ -1,4 +1,4 @@
-"""One GPU job per GPU on a workstation (issue 6): the per-device lock, on fake devices.
+"""One GPU job per GPU on a workstation: the per-device lock, on fake devices.
 
 The jobs are small Python processes started through `nsightflow gpu-lock` that record
 when they ran and which device they were given; nothing here needs a GPU.

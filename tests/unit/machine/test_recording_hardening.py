@@ -1,4 +1,4 @@
-"""Issue 18, point 5: replay set-up. Every recording file read through one loader that
+"""Replay set-up. Every recording file read through one loader that
 names it; hints name what exists; the mode variable validated like the config key;
 sizes missing from a recording are `not_recorded` rows in report and summary alike."""
 

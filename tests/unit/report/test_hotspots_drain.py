@@ -21,7 +21,7 @@ from nsightflow.tools.ncu_source import read_source_samples
 from nsightflow.tools.sass import function_kinds, kinds, opcode
 
 ROOT = Path(__file__).resolve().parents[3]
-TRANSPOSE = ROOT / "tests/data/h200_transpose"  # run 23 on the H200 (its README)
+TRANSPOSE = ROOT / "tests/data/h200_transpose"  # measured on the H200 (its README)
 FAMILY = ROOT / "tests/data/diagnosis_families/transpose"
 
 
@@ -180,7 +180,7 @@ def test_tables_parsed_before_the_access_column_are_left_as_they_are():
     )  # the input is not changed
 
 
-# --- the recorded transpose (H200, run 23) ---------------------------------------------
+# --- the recorded transpose (H200) -----------------------------------------------------
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Issue 18, point 6: each language writes files of its own; figures and the summary
+"""Each language writes files of its own; figures and the summary
 are shared, so English and Chinese reports coexist."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Issue 18, point 1: text from manifests and kernel sources is data, never markup,
+"""Text from manifests and kernel sources is data, never markup,
 in report.md, report.html and report.pdf alike."""
 
 import base64

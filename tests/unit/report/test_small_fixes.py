@@ -1,4 +1,4 @@
-"""Issue 18, point 8: doctor's labels, the sanitizer table's sizes."""
+"""Doctor's labels, the sanitizer table's sizes."""
 
 import re
 

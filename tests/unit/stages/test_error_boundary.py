@@ -1,4 +1,4 @@
-"""Issue 18, point 4: failures of the machine (full disk, read-only or forbidden folder,
+"""Failures of the machine (full disk, read-only or forbidden folder,
 missing optional package, corrupt input) are one line naming the path and the fix;
 "bug" is said only of real bugs."""
 

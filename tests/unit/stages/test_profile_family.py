@@ -1,4 +1,4 @@
-"""The profile stage's bookkeeping for a family in one ncu process (issue 15, 22).
+"""The profile stage's bookkeeping for a family in one ncu process.
 
 A stand-in ncu (a shell script) takes the place of Nsight Compute: these tests check
 which runs the stage asks for and what each variant's profile.json then says, not any
@@ -126,7 +126,7 @@ def test_one_path_per_variant_or_a_one_line_error(tmp_path, option):
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
-# --- a family report measured on the H200 (run 28) ---------------------------------
+# --- a family report measured on the H200 (2026-12-01) -----------------------------
 
 TRANSPOSE = ROOT / "tests" / "data" / "h200_transpose_family"
 KERNELS = {"v0_naive": "transpose_v0", "v1_tiled": "transpose_v1"}
@@ -191,7 +191,7 @@ def test_each_variant_reads_its_own_launch_of_the_shared_h200_report(tmp_path):
     assert by[("step", "v2_padded")].rule == "bank_conflicts"
 
 
-# --- families the rules were not written against, measured on the H200 (run 29) -----
+# --- families the rules were not written against, measured on the H200 -------------
 
 UNSEEN = ROOT / "tests" / "data" / "h200_unseen"
 

@@ -18,12 +18,12 @@ def test_report_reads_only_declared_metrics():
 
 # Every family of the recording was profiled with today's lean set (three sections and
 # the declared metrics, no SpeedOfLight). faulty's run (revision 695cdcd) predates the
-# pattern metrics of issue 8: those alone are absent there.
+# pattern metrics: those alone are absent there.
 BEFORE_PATTERNS = {"faulty"}
-# Recorded before the regime counters of issue 15 (pipe, issue, throughput percentages,
+# Recorded before the regime counters (pipe, issue, throughput percentages,
 # store requests, local memory, bytes per sector): take a family out of this set when
 # it is re-recorded with today's lean set.
-BEFORE_REGIME = {"faulty"}  # the eight default families: re-profiled in session 4
+BEFORE_REGIME = {"faulty"}  # the eight default families: re-profiled at e3309df
 
 
 @pytest.mark.parametrize(

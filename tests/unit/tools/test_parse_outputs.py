@@ -1,4 +1,4 @@
-"""Issue 18, point 2: `parse -o` never overwrites a measurement, picks the format from
+"""`parse -o` never overwrites a measurement, picks the format from
 the extension and says which package a format needs."""
 
 import hashlib
