@@ -6,12 +6,16 @@ first mismatching element. Expected failures are data: the stage exits 0.
 """
 
 from collections.abc import Iterator
-from typing import Any
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from nsightflow.family.registry import Family, Variant
 from nsightflow.records import Status
+
+if TYPE_CHECKING:
+    from nsightflow.gpu.launch import GpuContext, Job, Launcher
 
 # Elements compared per chunk: float64 temporaries of a few MB stay in the CPU's
 # caches; whole-array temporaries of a 16384^2 grid (2 GiB each) made the comparison
@@ -142,3 +146,53 @@ def summarize(per_size: list[dict[str, Any]]) -> dict[str, Any]:
         }
     worst_err = max(r["rel_l2_error"] for r in per_size)
     return {"status": Status.OK, "message": f"max relative L2 error {worst_err:.3g}"}
+
+
+def run_verify(gpu: "GpuContext", job: "Job", threads: int = 4) -> dict[str, Any]:
+    """Launch the variant once at every verify size and compare with the reference.
+
+    The GPU part (set up, launch, copy back) runs size after size on this thread; each
+    size's reference (from the cache, else computed) and comparison run on
+    ``threads`` CPU threads meanwhile (numpy releases the GIL), so the CPU's work
+    overlaps the GPU's and the other sizes' instead of following it.
+
+    Returns:
+        The verify result: status, message, one entry per size and output, params.
+    """
+    pending: list[Future[list[dict[str, Any]]]] = []
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        for n in verify_sizes(job.family, job.variant):
+            launcher = job.setup(gpu, n)
+            launcher.launch()
+            launcher.synchronize()
+            outputs = launcher.outputs()
+            launcher.free()
+            pending.append(pool.submit(_check_size, job, launcher, n, outputs))
+        per_size = [entry for f in pending for entry in f.result()]
+    return {**summarize(per_size), "sizes": per_size, **params_of(job.variant)}
+
+
+def _check_size(
+    job: "Job", launcher: "Launcher", n: int, outputs: dict[str, np.ndarray]
+) -> list[dict[str, Any]]:
+    expected = job.cache.reference(job.variant, n, launcher.inputs)
+    return [
+        {
+            "n": n,
+            "output": name,
+            **generated_of(launcher),
+            **compare(out, expected[name], job.family.tolerance),
+        }
+        for name, out in outputs.items()
+    ]
+
+
+def params_of(variant: Variant) -> dict[str, Any]:
+    """The parameter values the variant ran at (a sweep's best), when it has any."""
+    return {"params": dict(variant.config)} if variant.config else {}
+
+
+def generated_of(launcher: "Launcher") -> dict[str, Any]:
+    """The generated sizes besides n (e.g. nnz), for the ideal FLOPs and bytes."""
+    extra = {k: v for k, v in launcher.sizes.items() if k != "n"}
+    return {"generated": extra} if extra else {}
