@@ -12,30 +12,52 @@ timeline skipped when verification failed. The timeline runs in the worker when 
 backend is CUPTI; with nsys (a tracer around a process of its own), or when the
 worker's trace came back empty, it runs as its own process as before
 (:func:`nsightflow.gpu.timeline.record_variant`).
+
+The job's own process starts the worker before it imports anything heavy (pandas for
+the timeline's table, the manifest schema): those load on a thread while the worker
+starts and runs, instead of before it (0.6-0.7 s of each job on the H200 machine).
 """
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nsightflow.family.registry import find_variant
 from nsightflow.gpu import isolate
-from nsightflow.gpu.driver import skipped, upstream_status
-from nsightflow.gpu.timeline import ROUNDS, TimelineSettings, timeline_sizes
-from nsightflow.gpu.timing import TimingSettings
 from nsightflow.machine import provenance
 from nsightflow.records import Status
+
+TRACE_ROUNDS = 2  # as the timeline stage's ROUNDS: one warm-up round, one traced
+
+
+@dataclass(frozen=True)
+class TracePhase:
+    """The timeline's settings (config.yaml ``timeline``); no sizes: profiled ones."""
+
+    sizes: tuple[int, ...] = ()
+    backend: str = "auto"
+    timeout_s: float = 300.0
 
 
 @dataclass(frozen=True)
 class MeasureSettings:
-    """The three phases' settings; ``timeline`` None: the timeline is switched off."""
+    """The three phases' settings; ``timeline`` None: the timeline is switched off.
+
+    ``timing`` holds the fields of :class:`nsightflow.gpu.timing.TimingSettings`
+    (the worker builds it: importing it here would delay the worker's start).
+    """
 
     verify_timeout_s: float
-    timing: TimingSettings
-    timeline: TimelineSettings | None
+    timing: dict[str, Any] = field(default_factory=dict)
+    timeline: TracePhase | None = None
     threads: int = 4  # CPU threads for the references and comparisons
     reference_cache: Path | None = None  # inputs and references (ReferenceCache)
+
+
+def _preload() -> None:
+    """Import what the records and the timeline's table need, beside the worker."""
+    import nsightflow.gpu.driver
+    import nsightflow.gpu.timeline  # noqa: F401 (pandas)
 
 
 def measure(
@@ -61,40 +83,57 @@ def measure(
         once the verify record is written.
     """
     family, variant = ident
-    upstream = upstream_status(paths["resources"])
+    upstream = provenance.read_json(paths["resources"])
     head = {"family": family, "variant": variant}
-    timed = {**head, "settings": settings.timing.__dict__}
+    loading = threading.Thread(target=_preload, daemon=True)
+    loading.start()
     if upstream["status"] != Status.OK:
-        verify = _stamped({**head, **skipped(upstream, "verify")}, kernels_dir)
+        loading.join()
+        verify = _stamped({**head, **_skipped(upstream, "verify")}, kernels_dir)
+        timed = {**head, "settings": _timing(settings)}
         return {"verify": verify, "time": _skip(timed, verify)}
     spec, limits = _spec(kernels_dir, ident, paths, settings, seed)
     results, seconds = isolate.run_phases("measure", spec, limits)
+    loading.join()
+    timed = {**head, "settings": _timing(settings)}
     verify_seconds = {k: seconds[k] for k in ("start", "verify") if k in seconds}
     verify = _stamped(
         {**head, **results["verify"], "seconds": verify_seconds}, kernels_dir
     )
     if verify["status"] != Status.OK:
         return {"verify": verify, "time": _skip(timed, verify)}
-    rest = [p for p in limits if p not in results]
-    if rest:  # a crash or hang in an earlier phase: the others in a fresh process
+    if rest := [p for p in limits if p not in results]:
+        # a crash or hang in an earlier phase: the phases after it in a fresh process
         again, more = isolate.run_phases(
             "measure", {**spec, "phases": rest}, {p: limits[p] for p in rest}
         )
         results, seconds = {**results, **again}, {**seconds, **more}
-    records = {
+    return {
         "verify": verify,
         "time": _stamped(
             {**timed, **results["time"], "seconds": _only(seconds, "time")}, kernels_dir
         ),
+        **_timeline_record(results, seconds, (head, settings, paths), kernels_dir),
     }
+
+
+def _timeline_record(
+    results: dict[str, dict[str, Any]],
+    seconds: dict[str, float],
+    where: tuple[dict[str, str], MeasureSettings, dict[str, Path]],
+    kernels_dir: Path,
+) -> dict[str, dict[str, Any]]:
+    """``{"timeline": record}`` of the in-process trace, or nothing (trace alone)."""
     traced = results.get("timeline")
-    if traced is not None and _traced_ok(traced):
-        records["timeline"] = _stamped(
-            {**_timeline_head(head, settings, paths), **traced, "backend": "cupti"}
-            | {"seconds": _only(seconds, "timeline")},
-            kernels_dir,
+    if traced is None or not _traced_ok(traced):
+        return {}
+    head, settings, paths = where
+    record = {**_timeline_head(head, settings, paths), **traced, "backend": "cupti"}
+    return {
+        "timeline": _stamped(
+            {**record, "seconds": _only(seconds, "timeline")}, kernels_dir
         )
-    return records
+    }
 
 
 def _spec(
@@ -111,18 +150,20 @@ def _spec(
         "variant": ident[1],
         "cubin": str(paths["cubin"]),
         "seed": seed,
-        "settings": settings.timing.__dict__,
+        "settings": settings.timing,  # the worker fills in the defaults
         "threads": settings.threads,
         "phases": ["verify", "time"],
     }
     if settings.reference_cache is not None:
         spec["reference_cache"] = str(settings.reference_cache)
-    limits = {"verify": settings.verify_timeout_s, "time": settings.timing.timeout_s}
+    limits = {
+        "verify": settings.verify_timeout_s,
+        "time": float(settings.timing.get("timeout_s", 300.0)),
+    }
     line = settings.timeline
     if line is not None and _backend(paths) == "cupti":
-        fam, _ = find_variant(kernels_dir, *ident)
-        sizes = timeline_sizes(fam, line)
-        spec["timeline"] = {"sizes": sizes, "rounds": ROUNDS, "trace": "cupti"}
+        sizes = list(line.sizes)  # empty: the worker takes the family's profiled sizes
+        spec["timeline"] = {"sizes": sizes, "rounds": TRACE_ROUNDS, "trace": "cupti"}
         spec["phases"].append("timeline")
         limits["timeline"] = line.timeout_s
     return spec, limits
@@ -136,9 +177,14 @@ def _backend(paths: dict[str, Path]) -> str | None:
 
 
 def _traced_ok(result: dict[str, Any]) -> bool:
-    """A trace worth keeping: every traced size has its kernel (else trace alone)."""
+    """A trace worth keeping, else traced again alone (as before this job).
+
+    Kept: every traced size has its kernel, or the trace hung (it would again).
+    Traced alone: a size came back empty, or the worker crashed in the timeline
+    (what tracing in a process that already had a context may cause).
+    """
     if result.get("status") != Status.OK:
-        return result.get("status") in (Status.CRASHED, Status.TIMEOUT)
+        return result.get("status") == Status.TIMEOUT
     return all(s.get("status") != Status.TRACE_EMPTY for s in result.get("sizes", []))
 
 
@@ -157,12 +203,25 @@ def _timeline_head(
     }
 
 
+def _timing(settings: MeasureSettings) -> dict[str, Any]:
+    """The sampling settings as the time record stores them (defaults filled in)."""
+    from nsightflow.gpu.timing import TimingSettings
+
+    return TimingSettings(**settings.timing).__dict__
+
+
+def _skipped(upstream: dict[str, Any], stage: str) -> dict[str, Any]:
+    from nsightflow.gpu.driver import skipped
+
+    return skipped({"message": "", **upstream}, stage)
+
+
 def _only(seconds: dict[str, float], phase: str) -> dict[str, float]:
     return {phase: seconds[phase]} if phase in seconds else {}
 
 
 def _skip(timed: dict[str, Any], verify: dict[str, Any]) -> dict[str, Any]:
-    return {**timed, **skipped(verify, "time"), "provenance": verify["provenance"]}
+    return {**timed, **_skipped(verify, "time"), "provenance": verify["provenance"]}
 
 
 def _stamped(record: dict[str, Any], kernels_dir: Path) -> dict[str, Any]:

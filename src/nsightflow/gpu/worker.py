@@ -115,10 +115,9 @@ def _measure(spec: dict[str, Any], done: Done) -> None:
         done("ready", {})
     if "timeline" in phases:
         keys = ("kernels_dir", "family", "variant", "cubin", "seed")
-        done(
-            "timeline",
-            trace_sequences({**{k: spec[k] for k in keys}, **spec["timeline"]}),
-        )
+        line = {**spec["timeline"]}
+        line["sizes"] = line["sizes"] or list(job.family.profile_sizes)  # the default
+        done("timeline", trace_sequences({**{k: spec[k] for k in keys}, **line}))
 
 
 def _launch(spec: dict[str, Any]) -> dict[str, Any]:

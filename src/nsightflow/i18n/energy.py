@@ -30,10 +30,13 @@ ENERGY_MESSAGES: dict[str, dict[str, str]] = {
         "该录制早于 time 阶段读取能耗，或该 GPU 没有此计数器）",
     },
     "energy_busy": {
-        "en": "Where the host launched more slowly than the kernel ran (busy below "
-        "90%: {which}), the energy includes the GPU's idle gaps between launches.",
-        "zh": "在主机发起 launch 的速度慢于 kernel 执行的情况下（忙碌比例低于 90%：{which}），"
-        "能耗包含 launch 之间 GPU 的空闲间隙。",
+        "en": "Where the stream took more than 10% longer per launch than the timed "
+        "median (busy below 90%: {which}), its energy per launch covers that longer "
+        "time: for the shortest kernels the host launches more slowly than they run, "
+        "and the GPU idles between launches.",
+        "zh": "在连续流中每次 launch 的 GPU 时间比计时中位数长 10% 以上的情况下（忙碌比例低于 90%：{which}），"
+        "每次 launch 的能耗包含这段更长的时间：对最短的 kernel，主机发起 launch 的速度慢于其执行速度，"
+        "GPU 在 launch 之间空闲。",
     },
     "fig_energy": {
         "en": "median time against energy per launch, per variant and size",

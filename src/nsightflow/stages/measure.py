@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from nsightflow.machine import provenance
 from nsightflow.stages.common import variant_args
-from nsightflow.stages.timing import print_rows, timing_args, timing_settings
+from nsightflow.stages.timing import print_rows, timing_args, timing_fields
 
 if TYPE_CHECKING:
-    from nsightflow.gpu.timeline import TimelineSettings
+    from nsightflow.gpu.measure import TracePhase
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -46,19 +46,18 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow measure``."""
-    from nsightflow.gpu.measure import MeasureSettings, measure
-    from nsightflow.gpu.timeline import TimelineSettings
+    from nsightflow.gpu.measure import MeasureSettings, TracePhase, measure
 
     line = None
     paths = {"cubin": args.cubin, "resources": args.resources}
     if args.timeline_record is not None:
-        line = TimelineSettings(
+        line = TracePhase(
             tuple(args.timeline_sizes), args.timeline_backend, args.timeline_timeout_s
         )
         paths["backend"] = args.backend_choice
     settings = MeasureSettings(
         args.verify_timeout_s,
-        timing_settings(args, args.time_timeout_s),
+        timing_fields(args, args.time_timeout_s),
         line,
         args.threads,
         args.reference_cache,
@@ -80,17 +79,18 @@ def run(args: argparse.Namespace) -> int:
 def _timeline(
     args: argparse.Namespace,
     records: dict[str, dict[str, Any]],
-    line: "TimelineSettings",
+    line: "TracePhase",
     ident: tuple[str, str],
 ) -> None:
     """Write the in-process trace, or trace in a process of its own (nsys, empty)."""
-    from nsightflow.gpu.timeline import record_variant, write_outputs
+    from nsightflow.gpu.timeline import TimelineSettings, record_variant, write_outputs
 
     record = records.get("timeline")
     if record is None:
         paths = {"cubin": args.cubin, "verify": args.verify_out}
         paths["backend"] = args.backend_choice
-        record = record_variant(args.kernels_dir, ident, paths, line, args.seed)
+        alone = TimelineSettings(line.sizes, line.backend, line.timeout_s)  # type: ignore[arg-type]
+        record = record_variant(args.kernels_dir, ident, paths, alone, args.seed)
     write_outputs(record, args.timeline_record, args.timeline_table)
     print(
         f"{args.family}/{args.variant}: timeline {record['status']} "

@@ -38,20 +38,25 @@ def timing_args(p: argparse.ArgumentParser) -> None:
     )
 
 
+def timing_fields(args: argparse.Namespace, timeout_s: float) -> dict[str, Any]:
+    """The sampling settings of the parsed flags, by field of ``TimingSettings``."""
+    names = (
+        "warmup",
+        "min_reps",
+        "max_reps",
+        "budget_s",
+        "settle_rel",
+        "cache",
+        "guard",
+    )
+    return {**{name: getattr(args, name) for name in names}, "timeout_s": timeout_s}
+
+
 def timing_settings(args: argparse.Namespace, timeout_s: float) -> "TimingSettings":
     """The sampling settings of the parsed flags."""
     from nsightflow.gpu.timing import TimingSettings
 
-    return TimingSettings(
-        args.warmup,
-        args.min_reps,
-        args.max_reps,
-        args.budget_s,
-        args.settle_rel,
-        timeout_s,
-        args.cache,
-        args.guard,
-    )
+    return TimingSettings(**timing_fields(args, timeout_s))
 
 
 def print_rows(record: dict[str, Any]) -> None:

@@ -40,10 +40,11 @@ def test_a_hanging_phase_is_killed_at_its_own_limit():
     assert "within 2 s" in results["time"]["message"]
 
 
-def test_an_empty_trace_is_taken_again_alone_but_a_crash_is_kept():
+def test_an_empty_or_crashed_trace_is_taken_again_alone_but_a_hang_is_kept():
     assert _traced_ok({"status": "ok", "sizes": [{"status": "ok"}]})
     assert not _traced_ok({"status": "ok", "sizes": [{"status": "trace_empty"}]})
-    assert _traced_ok({"status": "crashed", "message": "x"})
+    assert not _traced_ok({"status": "crashed", "message": "x"})
+    assert _traced_ok({"status": "timeout", "message": "x"})
 
 
 @pytest.fixture
@@ -147,4 +148,38 @@ def test_the_helper_kernels_are_built_once(tmp_path, monkeypatch):
     assert calls.read_text().count("x") == 1
     assert (
         len(list((tmp_path / "nsightflow-helpers").glob("helpers-*-sm_90.cubin"))) == 1
+    )
+
+
+def test_the_worker_traces_as_many_rounds_as_the_timeline_stage():
+    from nsightflow.gpu.measure import TRACE_ROUNDS
+    from nsightflow.gpu.timeline import ROUNDS
+
+    assert TRACE_ROUNDS == ROUNDS
+
+
+def test_a_comparison_on_threads_says_what_one_thread_says(monkeypatch):
+    import numpy as np
+
+    from nsightflow.gpu import verify
+
+    monkeypatch.setattr(verify, "_CHUNK", 1000)  # 40 chunks: four threads of ten
+    ref = np.random.default_rng(3).random(40_000) + 1.0
+    out = (ref * (1 + 1e-7)).astype(np.float32)
+    out[25_001] = np.nan
+    out[31_000] = 7.0
+    one, four = verify.compare(out, ref, 1e-6, 1), verify.compare(out, ref, 1e-6, 4)
+    assert len(verify._spans(ref.size, 4)) == 4
+    assert four["rel_l2_error"] == one["rel_l2_error"] == float("inf")
+    assert four["unwritten_or_nonfinite"] == one["unwritten_or_nonfinite"] == 1
+    assert four["first_mismatch"]["index"] == one["first_mismatch"]["index"] == [25_001]
+    assert (
+        four["max_abs_error"]
+        == one["max_abs_error"]
+        == pytest.approx(7.0 - ref[31_000])
+    )
+    out[25_001] = ref[25_001]
+    out[31_000] = ref[31_000]
+    assert verify.compare(out, ref, 1e-6, 4)["rel_l2_error"] == pytest.approx(
+        verify.compare(out, ref, 1e-6, 1)["rel_l2_error"], rel=1e-12
     )

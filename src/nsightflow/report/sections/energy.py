@@ -24,7 +24,7 @@ class EnergySections(SectionBase):
             return f"{head}\n\n{T('energy_not_recorded', why=T('energy_why_none'))}"
         rows = add_energy(self.a)
         rows = rows[(rows["status"] == "ok") & rows["energy_j_per_launch"].notna()]
-        largest = rows.sort_values("size").groupby("variant", sort=False).tail(1)
+        largest = rows.loc[rows.groupby("variant", sort=False)["size"].idxmax()]
         frame = pd.DataFrame(
             {
                 T("col_variant"): largest["variant"].map(lambda v: f"`{v}`"),
