@@ -278,6 +278,9 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
     source.write_text(source.read_text().replace("\n// edited\n", ""))
     # measure mode's one-off timeline backend choice, which replay does not make
     (workdir / "results/timeline/backend.json").write_text("{}\n")
+    # nor the family's inputs and references (an edited kernel keeps them)
+    (workdir / "results/reference/jacobi2d").mkdir(parents=True)
+    (workdir / "results/reference/jacobi2d/index.json").write_text("{}\n")
     # and the cubins a measure run leaves (replay reuses the recorded resources)
     for cubin in (workdir / "results/build").glob("*/*.resources.json"):
         cubin.with_name(cubin.name.replace(".resources.json", ".cubin")).touch()
