@@ -46,16 +46,16 @@ pass() { # pass NAME [SNAKEMAKE-ARGS...]: the time stage of every variant, then 
     left=$(((STOP_S - start) / PASSES_LEFT))
     [ "$left" -lt 30 ] && left=30 # timeout 0 would mean no limit at all
     # shellcheck disable=SC2086
-    timeout "$left" snakemake --cores all --until time_variant --rerun-triggers mtime \
+    timeout "$left" snakemake --cores all --until measure_variant --rerun-triggers mtime \
         "$@" --config $CONFIG > "logs/aa_$name.txt" 2>&1
     echo "pass $name: snakemake exit $? in $(($(elapsed) - start)) s (limit $left s)"
     rm -rf "/tmp/aa_$name"
     python -m nsightflow record --results results --out "/tmp/aa_$name" \
-        --command "scripts/gpu/compare.sh pass $name: snakemake --until time_variant, FAMILIES=$FAMILIES, VERIFY=$VERIFY" \
+        --command "scripts/gpu/compare.sh pass $name: snakemake --until measure_variant, FAMILIES=$FAMILIES, VERIFY=$VERIFY" \
         > /dev/null
 }
 PASSES_LEFT=2 pass a
-PASSES_LEFT=1 pass b --forcerun time_variant
+PASSES_LEFT=1 pass b --forcerun measure_variant
 HISTORY=$(ls -d results/history/*/ | tail -1)
 
 # Keep the time JSONs only; add to the example already in the tree, if any.

@@ -22,8 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # GPU rules of measure mode; in replay, the family and ceilings replay jobs stand in
 # for them (given the same resources below), so that scheduling can be tested here.
 GPU_RULES_MEASURE = (
-    "verify_variant",
-    "time_variant",
+    "measure_variant",
     "profile_family",
     "sanitize_variant",
     "measure_ceilings",
@@ -31,7 +30,7 @@ GPU_RULES_MEASURE = (
 REPLAYED = ("jacobi2d", "sgemm")  # the families these tests replay
 GPU_RULES = {f"replay_{f}" for f in REPLAYED} | {"replay_ceilings"}
 # GPU rules of measure mode only (the timeline's replay needs no GPU twin here).
-TIMELINE_GPU_RULES = {"choose_timeline_backend", "timeline_variant"}
+TIMELINE_GPU_RULES = {"choose_timeline_backend"}
 REPORT_FILES = ("report.md", "report.html", "report.pdf", "summary.csv")
 
 
@@ -60,7 +59,7 @@ def slurm_profile(workdir: Path, **extra: str) -> None:
     """profiles/slurm/ of the copy, plus the GPU rules' resources on their twins."""
     path = workdir / "profiles/slurm/config.yaml"
     profile = yaml.safe_load(path.read_text())
-    resources = profile["set-resources"]["verify_variant"]
+    resources = profile["set-resources"]["measure_variant"]
     for twin in GPU_RULES:
         profile["set-resources"][twin] = {**resources, "gpu": 1, **extra}
     path.write_text(yaml.safe_dump(profile, sort_keys=False))

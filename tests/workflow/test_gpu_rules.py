@@ -37,12 +37,13 @@ def test_every_gpu_rule_takes_a_gpu_lock(workdir):
         else:
             assert "gpu-lock" not in block, name
     assert {
-        "verify_variant",
-        "time_variant",
+        "measure_variant",
         "profile_family",
         "sanitize_variant",
         "measure_ceilings",
     } <= gpu_rules
+    # the family's inputs and references are CPU work: no GPU, no lock
+    assert "reference_family" in out and "reference_family" not in gpu_rules
 
 
 def test_configured_devices_and_lock_folder_reach_the_lock(workdir):
@@ -52,7 +53,7 @@ def test_configured_devices_and_lock_folder_reach_the_lock(workdir):
     out = _dry_run(workdir, "--configfile", "config.yaml", "gpus.yaml")
     assert (
         "python -m nsightflow gpu-lock --devices 1 GPU-5a1e "
-        "--lock-dir '/scratch/my locks' -- python -m nsightflow verify"
+        "--lock-dir '/scratch/my locks' -- python -m nsightflow measure"
     ) in out
 
 

@@ -88,16 +88,15 @@ def test_dry_run_default_config_measure(workdir):
             rule: v
             for rule in (
                 "compile_variant",
-                "verify_variant",
-                "time_variant",
+                "measure_variant",  # verify, time and timeline in one GPU job
                 "sanitize_variant",
                 "parse_reports",
-                "timeline_variant",
             )
         },
         **{
             rule: f
             for rule in (
+                "reference_family",  # inputs and references once, on the CPU
                 "profile_family",  # the variants of a family in one ncu process
                 "analyze_family",
                 "report_family",
@@ -123,7 +122,7 @@ def test_dry_run_default_config_without_gpu_replays(workdir):
     # one replay job per family, no GPU rule and no nvcc: sources match the recording
     for family in load_families(ROOT / "kernels"):
         assert counts[f"replay_{family.name}"] == 1
-    assert not {"verify_variant", "compile_variant"} & set(counts)
+    assert not {"measure_variant", "compile_variant"} & set(counts)
     # at most half the jobs of a per-variant replay (7 rules x variants before)
     assert sum(counts.values()) <= (7 * n_variants() + 7 * n_families() + 4) / 2
 
@@ -279,6 +278,9 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
     source.write_text(source.read_text().replace("\n// edited\n", ""))
     # measure mode's one-off timeline backend choice, which replay does not make
     (workdir / "results/timeline/backend.json").write_text("{}\n")
+    # nor the family's inputs and references (an edited kernel keeps them)
+    (workdir / "results/reference/jacobi2d").mkdir(parents=True)
+    (workdir / "results/reference/jacobi2d/index.json").write_text("{}\n")
     # and the cubins a measure run leaves (replay reuses the recorded resources)
     for cubin in (workdir / "results/build").glob("*/*.resources.json"):
         cubin.with_name(cubin.name.replace(".resources.json", ".cubin")).touch()
@@ -293,12 +295,10 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
     )
     assert jobs(proc) == {
         "compile_variant": 1,
-        "verify_variant": 1,
-        "time_variant": 1,
+        "measure_variant": 1,
         "profile_family": 1,
         "sanitize_variant": 1,
         "parse_reports": n_variants("jacobi2d"),
-        "timeline_variant": 1,
         "analyze_family": 1,
         "report_family": 1,
         "render_pdf": 1,

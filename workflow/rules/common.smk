@@ -156,6 +156,40 @@ TIMELINE_OUTPUTS = (
 )
 
 
+# The measure job's timeline part (config `timeline`), when it is switched on.
+MEASURE_TIMELINE = (
+    {
+        "inputs": {"choice": "results/timeline/backend.json"},
+        "outputs": {
+            "record": "results/timeline/{family}/{variant}.json",
+            "table": "results/timeline/{family}/{variant}.csv",
+        },
+    }
+    if is_activated("timeline")
+    else {"inputs": {}, "outputs": {}}
+)
+
+
+def measure_timeline_args(wildcards, input, output):
+    """Param function: the measure job's timeline flags, or none when it is off."""
+    if not is_activated("timeline"):
+        return ""
+    line = config["timeline"]
+    return shlex.join(
+        [
+            *("--timeline-record", output.record, "--timeline-table", output.table),
+            *(
+                "--backend-choice",
+                input.choice,
+                "--timeline-backend",
+                line["backend"],
+            ),
+            *("--timeline-timeout-s", str(line["timeout_s"]), "--timeline-sizes"),
+            *(str(n) for n in line["sizes"]),
+        ]
+    )
+
+
 def timeline_stages(wildcards, input, output):
     """Param function: the timeline stages chained after the analyze job's own
     (`--then timeline-analyze ... --then timeline-plot ...`), or nothing."""

@@ -1,15 +1,19 @@
 """
-GPU stages: verify and time each variant, profile each family (its variants in one
-ncu process), and measure the GPU's ceilings.
-Every rule holds `gpu=1` (the default profile allows one such job at a time; with
+GPU stages: verify, time and trace each variant (one job, one worker process: see
+nsightflow.gpu.measure), profile each family (its variants in one ncu process), and
+measure the GPU's ceilings. The family's inputs and float64 references are made once,
+on the CPU, by reference_family, while the GPU works on other jobs.
+Every GPU rule holds `gpu=1` (the default profile allows one such job at a time; with
 `--resources gpu=<count>` as many) and runs through GPU_LOCK, which gives each job a
 device of its own (CUDA_VISIBLE_DEVICES).
 
 REQUIRED INPUTS:
     results/build/{family}/{variant}.cubin (+ .resources.json)
 OUTPUTS:
+    results/reference/{family}/index.json (+ one folder per input and size beside it)
     results/verify/{family}/{variant}.json
     results/time/{family}/{variant}.json
+    results/timeline/{family}/{variant}.json + .csv    (timeline.enabled)
     results/profile/{family}/             ({family}.<hash>.ncu-rep shared by the variants,
                                           <variant>/profile.json naming its results)
     results/ceilings.json
@@ -17,58 +21,64 @@ OUTPUTS:
 
 if MODE == "measure":
 
-    rule verify_variant:
+    rule reference_family:
         input:
+            manifest=f"{KERNELS}/{{family}}/family.yaml",
+            reference=f"{KERNELS}/{{family}}/reference.py",
+        output:
+            index="results/reference/{family}/index.json",
+        log:
+            "logs/reference/{family}.log",
+        benchmark:
+            "benchmarks/reference/{family}.tsv"
+        threads: config["verify"]["threads"]
+        params:
+            kernels=KERNELS,
+            seed=config["verify"]["seed"],
+        shell:
+            r"""
+            exec &> >(tee {log:q})
+            python -m nsightflow reference --kernels-dir {params.kernels:q} \
+                --family {wildcards.family:q} --seed {params.seed} \
+                --threads {threads} --out {output.index:q}
+            """
+
+    rule measure_variant:
+        input:
+            **MEASURE_TIMELINE["inputs"],
             cubin="results/build/{family}/{variant}.cubin",
             resources="results/build/{family}/{variant}.resources.json",
             reference=f"{KERNELS}/{{family}}/reference.py",
+            references="results/reference/{family}/index.json",
         output:
+            **MEASURE_TIMELINE["outputs"],
             verify="results/verify/{family}/{variant}.json",
+            timing="results/time/{family}/{variant}.json",
         log:
-            "logs/verify/{family}/{variant}.log",
+            "logs/measure/{family}/{variant}.log",
         threads: config["verify"]["threads"]
         resources:
             gpu=1,
         params:
             lock=GPU_LOCK,
             kernels=KERNELS,
-            timeout=config["verify"]["timeout_s"],
-            seed=config["verify"]["seed"],
+            v=config["verify"],
+            t=config["timing"],
+            cache=input_folder("references"),
+            timeline=measure_timeline_args,
         shell:
             r"""
             exec &> >(tee {log:q})
-            {params.lock} python -m nsightflow verify --kernels-dir {params.kernels:q} \
+            {params.lock} python -m nsightflow measure --kernels-dir {params.kernels:q} \
                 --family {wildcards.family:q} --variant {wildcards.variant:q} \
                 --cubin {input.cubin:q} --resources {input.resources:q} \
-                --out {output.verify:q} --timeout-s {params.timeout} --seed {params.seed}
-            """
-
-    rule time_variant:
-        input:
-            cubin="results/build/{family}/{variant}.cubin",
-            verify="results/verify/{family}/{variant}.json",
-        output:
-            timing="results/time/{family}/{variant}.json",
-        log:
-            "logs/time/{family}/{variant}.log",
-        resources:
-            gpu=1,
-        params:
-            lock=GPU_LOCK,
-            kernels=KERNELS,
-            t=config["timing"],
-            seed=config["verify"]["seed"],
-        shell:
-            r"""
-            exec &> >(tee {log:q})
-            {params.lock} python -m nsightflow time --kernels-dir {params.kernels:q} \
-                --family {wildcards.family:q} --variant {wildcards.variant:q} \
-                --cubin {input.cubin:q} --verify {input.verify:q} --out {output.timing:q} \
+                --verify-out {output.verify:q} --time-out {output.timing:q} \
+                --seed {params.v[seed]} --verify-timeout-s {params.v[timeout_s]} \
+                --threads {threads} --reference-cache {params.cache:q} \
                 --warmup {params.t[warmup]} --min-reps {params.t[min_reps]} \
                 --max-reps {params.t[max_reps]} --budget-s {params.t[budget_s]} \
-                --settle-rel {params.t[settle_rel]} --timeout-s {params.t[timeout_s]} \
-                --cache {params.t[cache]} --guard {params.t[guard]} \
-                --seed {params.seed}
+                --settle-rel {params.t[settle_rel]} --time-timeout-s {params.t[timeout_s]} \
+                --cache {params.t[cache]} --guard {params.t[guard]} {params.timeline}
             """
 
     rule profile_family:

@@ -2,7 +2,8 @@
 Timeline: every copy and kernel of the sequence a program runs (allocate, copy in,
 launch, copy out), per variant, recorded with Nsight Systems where it can write
 reports, else with CUPTI (chosen once per run by choose_timeline_backend, which says
-why). Replay copies the recorded timelines; a variant the recording lacks becomes a
+why). Each variant's trace is taken by its measure job (gpu.smk: measure_variant,
+in the worker that verified and timed it, or in a process of its own under nsys). Replay copies the recorded timelines; a variant the recording lacks becomes a
 `not_recorded` record. Switched by config `timeline.enabled`. The family's timeline
 tables and figure are written by its analyze job (report.smk: timeline-analyze and
 timeline-plot chained after analyze and plot, in one process).
@@ -36,33 +37,4 @@ if is_activated("timeline") and MODE == "measure":
             exec &> >(tee {log:q})
             {params.lock} python -m nsightflow timeline-backend --backend {params.backend:q} \
                 --out {output.choice:q}
-            """
-
-    rule timeline_variant:
-        input:
-            cubin="results/build/{family}/{variant}.cubin",
-            verify="results/verify/{family}/{variant}.json",
-            choice="results/timeline/backend.json",
-        output:
-            record="results/timeline/{family}/{variant}.json",
-            table="results/timeline/{family}/{variant}.csv",
-        log:
-            "logs/timeline/{family}/{variant}.log",
-        resources:
-            gpu=1,
-        params:
-            kernels=KERNELS,
-            t=TIMELINE,
-            sizes=" ".join(str(n) for n in TIMELINE["sizes"]),
-            seed=config["verify"]["seed"],
-            lock=GPU_LOCK,
-        shell:
-            r"""
-            exec &> >(tee {log:q})
-            {params.lock} python -m nsightflow timeline --kernels-dir {params.kernels:q} \
-                --family {wildcards.family:q} --variant {wildcards.variant:q} \
-                --cubin {input.cubin:q} --verify {input.verify:q} \
-                --backend-choice {input.choice:q} --backend {params.t[backend]} \
-                --sizes {params.sizes} --timeout-s {params.t[timeout_s]} \
-                --seed {params.seed} --out {output.record:q} --table {output.table:q}
             """

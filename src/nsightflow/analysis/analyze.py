@@ -63,6 +63,9 @@ TIMING_COLUMNS = [
     "reps",
     "cv",
     "settled",
+    "energy_j_per_launch",  # NVML's energy counter (nsightflow.gpu.energy); NaN: none
+    "energy_power_w",
+    "energy_busy",  # the timed median over the energy stream's time per launch
 ]
 
 

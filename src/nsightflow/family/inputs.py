@@ -7,15 +7,19 @@ every expression is evaluated over and the buffers the launcher allocates, and g
 the analysis the recorded sizes for the ideal FLOPs and bytes; they run on any machine.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from nsightflow.errors import ManifestError
 from nsightflow.family.model import Arg, Family, Variant
+
+if TYPE_CHECKING:  # pandas costs a GPU worker ~1 s of start-up; only analysis needs it
+    import pandas as pd
 
 
 class GeneratedInputs(Mapping[str, Any]):
@@ -162,6 +166,8 @@ def ideal_counts(
 
     ``generated`` is None for families whose counts need only n.
     """
+    import pandas as pd
+
     if generated is None:
         return frame["size"].map(lambda n: count({"n": n}))
 

@@ -4,23 +4,32 @@ Per size: warm-up launches, then batches of event-timed launches until the media
 settles (moves less than ``settle_rel`` between batches) or the budget ends. Kept per
 size: median, quartiles, IQR, min, repetitions, coefficient of variation, whether it
 settled, GPU state (clocks, throttle reasons, other processes) before and after, and
-the samples themselves (``samples_ns``, see :func:`encode_samples`). Kept per variant:
+the samples themselves (``samples_ns``, see :func:`encode_samples`). Per size after
+sampling, the energy per launch of a back-to-back stream (:mod:`nsightflow.gpu.energy`),
+with power and clocks. Kept per variant:
 the code that was timed (:func:`source_record`), so that two runs can be compared
 without the checkout that made them (``nsightflow compare``).
 """
 
 import hashlib
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import yaml
 
 from nsightflow.family.model import Variant
+from nsightflow.gpu.energy import EnergyMeter, Stream, measure_energy, row_fields
+from nsightflow.gpu.verify import generated_of
+from nsightflow.records import Status
 from nsightflow.tools.nvcc import local_includes
+
+if TYPE_CHECKING:
+    from nsightflow.gpu.launch import GpuContext, Job, Launcher
 
 # Launches queued per batch behind the spin kernel (the driver's launch queue holds
 # about a thousand), and how long the spin lasts per queued launch: generous against
@@ -228,3 +237,112 @@ def gpu_state() -> dict[str, Any]:
         return {"nvml": f"error: {exc}"}
     finally:
         pynvml.nvmlShutdown()
+
+
+class Batch:
+    """Timed launches queued behind a spinning kernel (see the module docstring).
+
+    Hot: launches back to back, an event between each. Cold: an L2-sized memset before
+    each launch evicts its inputs (as triton's do_bench and NVBench do), and only the
+    launch sits between its two events.
+    """
+
+    def __init__(
+        self, gpu: "GpuContext", launcher: "Launcher", spin: Any, flush: Any, l2: int
+    ) -> None:
+        self.gpu, self.launcher, self.spin = gpu, launcher, spin
+        self.flush, self.l2 = flush, l2
+
+    def run(self, k: int) -> list[float]:
+        """Time ``k`` launches queued behind one spin kernel; their times in us."""
+        cuda = self.gpu.cuda
+        k = min(k, MAX_BATCH)
+        per_launch = SPIN_NS_PER_LAUNCH * (2 if self.flush else 1)
+        self.spin(np.int64(per_launch * k + 100_000), block=(1, 1, 1), grid=(1, 1))
+        pairs = []
+        if self.flush is None:
+            events = [cuda.Event() for _ in range(k + 1)]
+            events[0].record()
+            for event in events[1:]:
+                self.launcher.launch()
+                event.record()
+            pairs = list(itertools.pairwise(events))
+        else:
+            words = FLUSH_FACTOR * self.l2 // 4
+            for i in range(k):
+                cuda.memset_d32_async(self.flush, i, words)
+                start, end = cuda.Event(), cuda.Event()
+                start.record()
+                self.launcher.launch()
+                end.record()
+                pairs.append((start, end))
+        pairs[-1][1].synchronize()
+        return [a.time_till(b) * 1000.0 for a, b in pairs]
+
+
+def run_timing(
+    gpu: "GpuContext", job: "Job", settings: TimingSettings, spin: Any
+) -> list[dict[str, Any]]:
+    """One row per sweep size: the sampled times, GPU state and energy per launch."""
+    l2 = gpu.device.get_attribute(gpu.cuda.device_attribute.L2_CACHE_SIZE)
+    flush = gpu.cuda.mem_alloc(FLUSH_FACTOR * l2)
+    meter = EnergyMeter()  # also keeps NVML open for gpu_state's reads
+    rows = []
+    try:
+        for n in job.family.sizes:
+            if not job.variant.accepts_size(n):
+                rows.append({"size": n, "status": Status.UNSUPPORTED})
+                continue
+            alone, others = wait_until_alone(settings)
+            if not alone:
+                rows.append(
+                    {"size": n, "status": Status.GPU_BUSY, "other_processes": others}
+                )
+                continue
+            rows.append(_time_size(gpu, job, n, (settings, spin, flush, l2), meter))
+    finally:
+        meter.close()
+        flush.free()
+    return rows
+
+
+def _time_size(
+    gpu: "GpuContext",
+    job: "Job",
+    n: int,
+    tools: tuple[TimingSettings, Any, Any, int],
+    meter: EnergyMeter,
+) -> dict[str, Any]:
+    settings, spin, flush, l2 = tools
+    launcher = job.setup(gpu, n)
+    for _ in range(settings.warmup):
+        launcher.launch()
+    launcher.synchronize()
+    cold = is_cold(settings.cache, job.family.ideal_bytes(launcher.sizes), l2)
+    runner = Batch(gpu, launcher, spin, flush if cold else None, l2)
+    before = gpu_state()
+    samples, settled = sample_until_settled(runner.run, settings)
+    after = gpu_state()
+    stats = summarize(samples)
+    stream = Stream(launcher.launch, lambda: _recorded(gpu.cuda.Event()))
+    energy = measure_energy(meter, stream, stats["time_median_us"])
+    energy_state = gpu_state()
+    launcher.free()
+    return {
+        "size": n,
+        "status": Status.OK,
+        "cache": "cold" if cold else "hot",
+        **stats,
+        "samples_ns": encode_samples(samples),
+        "settled": settled,
+        "gpu_before": before,
+        "gpu_after": after,
+        "throttled": throttled(before, after),
+        **row_fields(energy, energy_state),
+        **generated_of(launcher),
+    }
+
+
+def _recorded(event: Any) -> Any:
+    event.record()
+    return event

@@ -2,25 +2,44 @@
 
 Tasks: ``verify`` (all verify sizes), ``time`` (all sweep sizes), ``launch`` (one
 launch at each given size, run under ncu by the profile stage), ``timeline`` (the traced
-copy-in / launch / copy-out sequence, :mod:`nsightflow.gpu.timeline_worker`). Spawned by
+copy-in / launch / copy-out sequence, :mod:`nsightflow.gpu.timeline_worker`), and
+``measure``: verify, time and the CUPTI timeline of one variant in one process, one
+start-up instead of three (on the H200 machine a GPU job's Python, imports, NVML and
+CUDA context took 2-3 s of its 3-6 s). ``measure`` is phased: a fourth argument names
+a file descriptor on which the worker writes ``ready`` once its CUDA context exists,
+then each phase's name once its result is in ``RESULT.<phase>``, so the parent can
+keep what finished and give each phase its own time limit. Spawned by
 :mod:`nsightflow.gpu.isolate`; a crash or hang here costs one variant, not the run.
 """
 
-import itertools
 import json
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from nsightflow.errors import NsightflowError
-from nsightflow.family.registry import Variant, find_variant
+from nsightflow.family.reference_cache import ReferenceCache
+from nsightflow.family.registry import find_variant
 from nsightflow.gpu import timing
-from nsightflow.gpu.launch import GpuContext, Launcher, load_helpers
+from nsightflow.gpu.launch import (
+    GpuContext,
+    Job,
+    Launcher,
+    load_helpers,
+    use_inputs_cache,
+)
 from nsightflow.gpu.timeline_worker import trace_sequences
-from nsightflow.gpu.verify import compare, summarize, verify_sizes
+from nsightflow.gpu.timing import Batch
+from nsightflow.gpu.verify import params_of, run_verify
 from nsightflow.records import Status
+
+__all__ = ["Batch", "job_of", "main"]
+
+Done = Callable[[str, dict[str, Any]], None]  # a phase's name and result, when ready
 
 
 def _rng(spec: dict[str, Any], n: int) -> np.random.Generator:
@@ -32,146 +51,73 @@ def _rng(spec: dict[str, Any], n: int) -> np.random.Generator:
     return np.random.default_rng([spec["seed"], n])
 
 
-def _verify(spec: dict[str, Any]) -> dict[str, Any]:
+def job_of(spec: dict[str, Any]) -> Job:
+    """The variant of ``spec``, with its inputs' cache (``reference_cache``, optional).
+
+    Every launcher of the process then sets up from that cache (the timeline's too).
+    """
+    cubin = Path(spec["cubin"])
     family, variant = find_variant(
-        Path(spec["kernels_dir"]), spec["family"], spec["variant"], Path(spec["cubin"])
+        Path(spec["kernels_dir"]), spec["family"], spec["variant"], cubin
     )
-    reference = family.reference_module().reference
-    per_size = []
+    root = spec.get("reference_cache")
+    cache = ReferenceCache(Path(root) if root else None, family, int(spec["seed"]))
+    use_inputs_cache(cache)
+    return Job(family, variant, cubin, int(spec["seed"]), cache)
+
+
+def _verify(spec: dict[str, Any]) -> dict[str, Any]:
+    job = job_of(spec)
     with GpuContext() as gpu:
-        for n in verify_sizes(family, variant):
-            launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), n)
-            launcher.setup(_rng(spec, n))
-            launcher.launch()
-            launcher.synchronize()
-            outputs = launcher.outputs()
-            expected = reference(launcher.inputs, n)
-            launcher.free()
-            for name, out in outputs.items():
-                per_size.append(
-                    {
-                        "n": n,
-                        "output": name,
-                        **_generated(launcher),
-                        **compare(out, expected[name], family.tolerance),
-                    }
-                )
-    return {**summarize(per_size), "sizes": per_size, **_params(variant)}
+        return run_verify(gpu, job, int(spec.get("threads", 4)))
 
 
 def _time(spec: dict[str, Any]) -> dict[str, Any]:
-    family, variant = find_variant(
-        Path(spec["kernels_dir"]), spec["family"], spec["variant"], Path(spec["cubin"])
-    )
-    settings = timing.TimingSettings(**spec["settings"])
-    rows = []
+    job = job_of(spec)
     with GpuContext() as gpu:
-        spin = load_helpers(gpu).get_function("spin_ns")
-        l2 = gpu.device.get_attribute(gpu.cuda.device_attribute.L2_CACHE_SIZE)
-        flush = gpu.cuda.mem_alloc(timing.FLUSH_FACTOR * l2)
-        for n in family.sizes:
-            if not variant.accepts_size(n):
-                rows.append({"size": n, "status": Status.UNSUPPORTED})
-                continue
-            alone, others = timing.wait_until_alone(settings)
-            if not alone:
-                rows.append(
-                    {"size": n, "status": Status.GPU_BUSY, "other_processes": others}
-                )
-                continue
-            launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), n)
-            launcher.setup(_rng(spec, n))
-            for _ in range(settings.warmup):
-                launcher.launch()
-            launcher.synchronize()
-            cold = timing.is_cold(
-                settings.cache, family.ideal_bytes(launcher.sizes), l2
-            )
-            runner = Batch(gpu, launcher, spin, flush if cold else None, l2)
-            before = timing.gpu_state()
-            samples, settled = timing.sample_until_settled(runner.run, settings)
-            after = timing.gpu_state()
-            launcher.free()
-            rows.append(
-                {
-                    "size": n,
-                    "status": Status.OK,
-                    "cache": "cold" if cold else "hot",
-                    **timing.summarize(samples),
-                    "samples_ns": timing.encode_samples(samples),
-                    "settled": settled,
-                    "gpu_before": before,
-                    "gpu_after": after,
-                    "throttled": timing.throttled(before, after),
-                    **_generated(launcher),
-                }
-            )
-        flush.free()
-    source = timing.source_record(variant)
+        return time_on(gpu, job, spec)
+
+
+def time_on(gpu: GpuContext, job: Job, spec: dict[str, Any]) -> dict[str, Any]:
+    """The time result of ``job`` in an open context (the time stage's rows)."""
+    settings = timing.TimingSettings(**spec["settings"])
+    spin = load_helpers(gpu).get_function("spin_ns")
     return {
         "status": Status.OK,
         "message": "",
-        "rows": rows,
-        "source": source,
-        **_params(variant),
+        "rows": timing.run_timing(gpu, job, settings, spin),
+        "source": timing.source_record(job.variant),
+        **params_of(job.variant),
     }
 
 
-def _params(variant: Variant) -> dict[str, Any]:
-    """The parameter values the variant ran at (a sweep's best), when it has any."""
-    return {"params": dict(variant.config)} if variant.config else {}
+def _measure(spec: dict[str, Any], done: Done) -> None:
+    """Phases ``verify``, ``time``, ``timeline`` (those ``spec["phases"]`` lists).
 
-
-def _generated(launcher: Launcher) -> dict[str, Any]:
-    """The generated sizes besides n (e.g. nnz), for the ideal FLOPs and bytes."""
-    extra = {k: v for k, v in launcher.sizes.items() if k != "n"}
-    return {"generated": extra} if extra else {}
-
-
-class Batch:
-    """Timed launches queued behind a spinning kernel (see :mod:`nsightflow.gpu.timing`).
-
-    Hot: launches back to back, an event between each. Cold: an L2-sized memset before
-    each launch evicts its inputs (as triton's do_bench and NVBench do), and only the
-    launch sits between its two events.
+    Verify and time share one CUDA context; time runs only after every comparison
+    finished (no CPU work beside the timed batches) and only if verification passed.
+    The timeline's CUPTI tracer must exist before the context it traces, so its
+    rounds run in a second context made after the first is gone.
     """
-
-    def __init__(
-        self, gpu: GpuContext, launcher: Launcher, spin: Any, flush: Any, l2: int
-    ) -> None:
-        self.gpu, self.launcher, self.spin, self.flush, self.l2 = (
-            gpu,
-            launcher,
-            spin,
-            flush,
-            l2,
-        )
-
-    def run(self, k: int) -> list[float]:
-        """Time ``k`` launches queued behind one spin kernel; their times in us."""
-        cuda = self.gpu.cuda
-        k = min(k, timing.MAX_BATCH)
-        per_launch = timing.SPIN_NS_PER_LAUNCH * (2 if self.flush else 1)
-        self.spin(np.int64(per_launch * k + 100_000), block=(1, 1, 1), grid=(1, 1))
-        pairs = []
-        if self.flush is None:
-            events = [cuda.Event() for _ in range(k + 1)]
-            events[0].record()
-            for event in events[1:]:
-                self.launcher.launch()
-                event.record()
-            pairs = list(itertools.pairwise(events))
-        else:
-            words = timing.FLUSH_FACTOR * self.l2 // 4
-            for i in range(k):
-                cuda.memset_d32_async(self.flush, i, words)
-                start, end = cuda.Event(), cuda.Event()
-                start.record()
-                self.launcher.launch()
-                end.record()
-                pairs.append((start, end))
-        pairs[-1][1].synchronize()
-        return [a.time_till(b) * 1000.0 for a, b in pairs]
+    phases = spec.get("phases", ["verify", "time", "timeline"])
+    job = job_of(spec)
+    if "verify" in phases or "time" in phases:
+        with GpuContext() as gpu:
+            done("ready", {})
+            if "verify" in phases:
+                checked = run_verify(gpu, job, int(spec.get("threads", 4)))
+                done("verify", checked)
+                if checked["status"] != Status.OK:
+                    return
+            if "time" in phases:
+                done("time", time_on(gpu, job, spec))
+    else:
+        done("ready", {})
+    if "timeline" in phases:
+        keys = ("kernels_dir", "family", "variant", "cubin", "seed")
+        line = {**spec["timeline"]}
+        line["sizes"] = line["sizes"] or list(job.family.profile_sizes)  # the default
+        done("timeline", trace_sequences({**{k: spec[k] for k in keys}, **line}))
 
 
 def _launch(spec: dict[str, Any]) -> dict[str, Any]:
@@ -211,6 +157,19 @@ def _selftest_hang(spec: dict[str, Any]) -> dict[str, Any]:
         time.sleep(1)
 
 
+def _selftest_phases(spec: dict[str, Any], done: Done) -> None:
+    """Phases that finish, crash or hang as ``spec["phases"]`` says: tests isolation."""
+    done("ready", {})
+    for name, how in spec["phases"].items():
+        if how != "ok":
+            (_selftest_crash if how == "crash" else _selftest_hang)(spec)
+        done(name, {"status": Status.OK, "message": name})
+
+
+PHASED: dict[str, Callable[[dict[str, Any], Done], None]] = {
+    "measure": _measure,
+    "selftest-phases": _selftest_phases,
+}
 TASKS = {
     "verify": _verify,
     "time": _time,
@@ -223,10 +182,22 @@ TASKS = {
 
 def main(argv: list[str]) -> int:
     """Run one task; the result JSON is written only if the task returns."""
-    task, spec_path, result_path = argv
+    task, spec_path, result_path, *progress = argv
     spec = json.loads(Path(spec_path).read_text())
+    fd = int(progress[0]) if progress else None
+
+    def done(phase: str, result: dict[str, Any]) -> None:
+        if result:
+            Path(f"{result_path}.{phase}").write_text(json.dumps(result, default=float))
+        if fd is not None:
+            os.write(fd, f"{phase}\n".encode())
+
     try:
-        result = TASKS[task](spec)
+        if task in PHASED:
+            PHASED[task](spec, done)
+            result = {"status": Status.OK, "message": ""}
+        else:
+            result = TASKS[task](spec)
     except NsightflowError as exc:
         # A problem of the machine or manifest, not of the variant: the parent raises.
         result = {"status": Status.ENVIRONMENT_ERROR, "message": str(exc)}

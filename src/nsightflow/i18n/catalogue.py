@@ -10,6 +10,7 @@ structure (``#``, ``-``, ``>``) is added by the code; emphasis and code spans
 inside a sentence are part of its template.
 """
 
+from nsightflow.i18n.energy import ENERGY_MESSAGES
 from nsightflow.i18n.hotspots import HOTSPOT_MESSAGES
 from nsightflow.i18n.sweep import SWEEP_MESSAGES
 from nsightflow.i18n.timeline import TIMELINE_MESSAGES
@@ -18,6 +19,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     **TIMELINE_MESSAGES,  # the timeline section's messages
     **HOTSPOT_MESSAGES,  # the hottest source lines (baseline and steps)
     **SWEEP_MESSAGES,  # the sweep section's messages
+    **ENERGY_MESSAGES,  # the energy section's messages
     # --- header -------------------------------------------------------------------
     "h_report": {
         "en": "{title}: optimization report",

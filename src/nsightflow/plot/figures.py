@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
+from nsightflow.plot.energy import write_energy_figure
 from nsightflow.plot.levels import bytes_by_level_figure
 from nsightflow.plot.names import FIGURES, STEP_DIR, step_stem
 from nsightflow.plot.perf import perf_vs_size_figure
@@ -77,4 +78,6 @@ def write_figures(analysis_dir: Path, out_dir: Path) -> list[Path]:
         analysis, stalls, ctx, read_findings(analysis_dir)
     ).items():
         paths += save(fig, out_dir, stem)
-    return paths
+    return paths + write_energy_figure(
+        analysis, ctx, out_dir
+    )  # where energy was recorded

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from nsightflow.analysis.energy import ENERGY_COLUMNS, add_energy
+
 SUMMARY_COLUMNS = [
     "family",
     "variant",
@@ -25,12 +27,13 @@ SUMMARY_COLUMNS = [
     "regime",
     "regime_ceiling",
     "regime_ceiling_pct",
+    *ENERGY_COLUMNS,  # empty where the energy was not recorded
 ]
 
 
 def summary_frame(analysis: pd.DataFrame) -> pd.DataFrame:
     """``summary.csv``: one row per variant and size, the columns ARCHITECTURE names."""
-    return analysis.reindex(columns=SUMMARY_COLUMNS)
+    return add_energy(analysis).reindex(columns=SUMMARY_COLUMNS)
 
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:

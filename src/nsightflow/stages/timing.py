@@ -2,9 +2,13 @@
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from nsightflow.machine import provenance
 from nsightflow.stages.common import variant_args
+
+if TYPE_CHECKING:
+    from nsightflow.gpu.timing import TimingSettings
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -13,6 +17,13 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     variant_args(p)
     p.add_argument("--verify", type=Path, required=True)
     p.add_argument("--out", type=Path, required=True)
+    timing_args(p)
+    p.add_argument("--timeout-s", type=float, default=300)
+    p.set_defaults(handler=run)
+
+
+def timing_args(p: argparse.ArgumentParser) -> None:
+    """The sampling flags (config.yaml ``timing``), shared with ``measure``."""
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--min-reps", type=int, default=30)
     p.add_argument("--max-reps", type=int, default=2000)
@@ -25,37 +36,55 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         default="flag",
         help="when other processes use the GPU: time and flag, wait, or refuse",
     )
-    p.add_argument("--timeout-s", type=float, default=300)
-    p.set_defaults(handler=run)
+
+
+def timing_fields(args: argparse.Namespace, timeout_s: float) -> dict[str, Any]:
+    """The sampling settings of the parsed flags, by field of ``TimingSettings``."""
+    names = (
+        "warmup",
+        "min_reps",
+        "max_reps",
+        "budget_s",
+        "settle_rel",
+        "cache",
+        "guard",
+    )
+    return {**{name: getattr(args, name) for name in names}, "timeout_s": timeout_s}
+
+
+def timing_settings(args: argparse.Namespace, timeout_s: float) -> "TimingSettings":
+    """The sampling settings of the parsed flags."""
+    from nsightflow.gpu.timing import TimingSettings
+
+    return TimingSettings(**timing_fields(args, timeout_s))
+
+
+def print_rows(record: dict[str, Any]) -> None:
+    """One line per timed size and the stage's status line."""
+    for row in record.get("rows", []):
+        energy = row.get("energy_j_per_launch")
+        said = f", {energy * 1e3:.3g} mJ/launch" if energy is not None else ""
+        print(
+            f"  n={row['size']}: {row.get('time_median_us', float('nan')):.2f} us "
+            f"({row.get('reps', 0)} reps{said})"
+        )
+    print(
+        f"{record['family']}/{record['variant']}: time {record['status']} "
+        f"{record['message']}"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow time``."""
     from nsightflow.gpu import driver as stages
-    from nsightflow.gpu.timing import TimingSettings
 
-    settings = TimingSettings(
-        args.warmup,
-        args.min_reps,
-        args.max_reps,
-        args.budget_s,
-        args.settle_rel,
-        args.timeout_s,
-        args.cache,
-        args.guard,
-    )
     record = stages.time(
         args.kernels_dir,
         (args.family, args.variant),
         {"cubin": args.cubin, "verify": args.verify},
-        settings,
+        timing_settings(args, args.timeout_s),
         args.seed,
     )
     provenance.write_json(args.out, record)
-    for row in record.get("rows", []):
-        print(
-            f"  n={row['size']}: {row.get('time_median_us', float('nan')):.2f} us "
-            f"({row.get('reps', 0)} reps)"
-        )
-    print(f"{args.family}/{args.variant}: time {record['status']} {record['message']}")
+    print_rows(record)
     return 0

@@ -23,6 +23,7 @@ from nsightflow.diagnosis.record import render_row
 from nsightflow.i18n import T
 from nsightflow.report.sections.appendix import AppendixSections
 from nsightflow.report.sections.common import bullets, figure, fmt, source, table
+from nsightflow.report.sections.energy import EnergySections
 from nsightflow.report.sections.sanitize import SanitizeSections
 from nsightflow.report.sections.steps import StepSections
 from nsightflow.report.sections.sweep import SweepSections
@@ -31,7 +32,12 @@ from nsightflow.report.text import code_block, inline
 
 
 class ReportBuilder(
-    StepSections, AppendixSections, TimelineSections, SanitizeSections, SweepSections
+    StepSections,
+    AppendixSections,
+    TimelineSections,
+    SanitizeSections,
+    SweepSections,
+    EnergySections,
 ):
     """Assembles the Markdown of one family from its analysis files.
 
@@ -61,6 +67,7 @@ class ReportBuilder(
                 self.sanitizer(),
                 self.conclusion(),
                 self.measurement(),
+                self.energy(),
                 self.limitations(),
                 self.provenance(),
             ]

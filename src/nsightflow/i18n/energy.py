@@ -1,0 +1,49 @@
+# ruff: noqa: RUF001  (Chinese templates use full-width punctuation on purpose)
+"""The energy section's messages, merged into :data:`nsightflow.i18n.CATALOGUE`.
+
+Data only, in the catalogue's form: key -> language -> template (see
+:mod:`nsightflow.i18n.catalogue` for the key prefixes).
+"""
+
+ENERGY_MESSAGES: dict[str, dict[str, str]] = {
+    "h_energy": {"en": "Energy per launch", "zh": "每次 launch 的能耗"},
+    "energy_intro": {
+        "en": "After timing each size, the time stage ran the variant's launches back "
+        "to back (hot cache) and read NVML's total-energy counter of the board over "
+        "whole steps of it (two steps, 100 ms apart on the H200); energy per launch is the "
+        "average power over that window times the stream's GPU time per launch. "
+        "It is the whole board's energy, idle power included: a faster kernel "
+        "usually costs less energy even at a higher power.",
+        "zh": "每个规模计时之后，time 阶段把该版本的 launch 连续排队执行（缓存为热），"
+        "并在 NVML 的整卡累计能耗计数器完整跳变的窗口内读数（两次跳变，H200 上每 100 ms 跳变一次）；"
+        "每次 launch 的能耗 = 窗口内的平均功率 × 该连续流中每次 launch 的 GPU 时间。"
+        "这是整卡的能耗，包含空闲功耗：更快的 kernel 即使功率更高，能耗通常也更低。",
+    },
+    "energy_not_recorded": {
+        "en": "Not recorded: {why}.",
+        "zh": "未记录：{why}。",
+    },
+    "energy_why_none": {
+        "en": "the time records hold no energy (NVML's total-energy counter was not "
+        "read: a recording made before the time stage read it, or a GPU without one)",
+        "zh": "计时记录中没有能耗数据（未读取 NVML 的累计能耗计数器："
+        "该录制早于 time 阶段读取能耗，或该 GPU 没有此计数器）",
+    },
+    "energy_busy": {
+        "en": "Where the stream took more than 10% longer per launch than the timed "
+        "median (busy below 90%: {which}), its energy per launch covers that longer "
+        "time: for the shortest kernels the host launches more slowly than they run, "
+        "and the GPU idles between launches.",
+        "zh": "在连续流中每次 launch 的 GPU 时间比计时中位数长 10% 以上的情况下（忙碌比例低于 90%：{which}），"
+        "每次 launch 的能耗包含这段更长的时间：对最短的 kernel，主机发起 launch 的速度慢于其执行速度，"
+        "GPU 在 launch 之间空闲。",
+    },
+    "fig_energy": {
+        "en": "median time against energy per launch, per variant and size",
+        "zh": "各版本、各规模的中位时间与每次 launch 能耗",
+    },
+    "col_energy_mj": {"en": "energy / launch [mJ]", "zh": "每次 launch 能耗 [mJ]"},
+    "col_power_w": {"en": "power [W]", "zh": "功率 [W]"},
+    "col_gflop_per_j": {"en": "GFLOP/J", "zh": "GFLOP/J"},
+    "col_gb_per_j": {"en": "GB/J", "zh": "GB/J"},
+}

@@ -1,0 +1,53 @@
+"""The report's energy section: time against energy per launch, or why it is missing.
+
+Reads the analysis table's energy columns (:mod:`nsightflow.analysis.energy`); the
+figure is the plot stage's ``energy.png`` (:mod:`nsightflow.plot.energy`), written
+only where the energy was recorded.
+"""
+
+import pandas as pd
+
+from nsightflow.analysis.energy import add_energy, energy_recorded
+from nsightflow.i18n import T
+from nsightflow.report.sections.common import SectionBase, figure, table
+
+BUSY = 0.9  # below this, the energy stream had gaps between launches (host-bound)
+
+
+class EnergySections(SectionBase):
+    """Energy per launch per variant (at its largest size with energy), and the figure."""
+
+    def energy(self) -> str:
+        """The section: intro, figure, table; one line where nothing was recorded."""
+        head = f"## {T('h_energy')}"
+        if not energy_recorded(self.a):
+            return f"{head}\n\n{T('energy_not_recorded', why=T('energy_why_none'))}"
+        rows = add_energy(self.a)
+        rows = rows[(rows["status"] == "ok") & rows["energy_j_per_launch"].notna()]
+        largest = rows.loc[rows.groupby("variant", sort=False)["size"].idxmax()]
+        frame = pd.DataFrame(
+            {
+                T("col_variant"): largest["variant"].map(lambda v: f"`{v}`"),
+                T("col_n"): largest["size"].astype(int).astype(str),
+                T("col_event_median"): largest["time_median_us"],
+                T("col_energy_mj"): largest["energy_j_per_launch"] * 1e3,
+                T("col_power_w"): largest["energy_power_w"],
+                T("col_gflop_per_j"): largest["gflop_per_j"],
+                T("col_gb_per_j"): largest["gb_per_j"],
+            }
+        )
+        parts = [
+            head,
+            T("energy_intro"),
+            figure("fig_energy", "energy"),
+            table(frame),
+        ]
+        if "energy_busy" in rows:
+            gaps = rows[pd.to_numeric(rows["energy_busy"], errors="coerce") < BUSY]
+            which = ", ".join(
+                f"`{v}` n = {int(n)}"
+                for v, n in zip(gaps["variant"], gaps["size"], strict=True)
+            )
+            if which:
+                parts.append(T("energy_busy", which=which))
+        return "\n\n".join(parts)

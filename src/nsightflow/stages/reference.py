@@ -1,0 +1,51 @@
+"""``nsightflow reference``: a family's inputs and float64 references, once, on the CPU.
+
+Fills the cache the GPU jobs read (:mod:`nsightflow.family.reference_cache`) for every
+input and verify size of the family, without a GPU: the workflow runs it while the GPU
+works on other jobs, so no GPU job waits for the references.
+"""
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add ``reference`` to the CLI."""
+    p = sub.add_parser(
+        "reference", help="a family's inputs and float64 references, cached (CPU)"
+    )
+    p.add_argument("--kernels-dir", type=Path, default=Path("kernels"))
+    p.add_argument("--family", required=True)
+    p.add_argument("--seed", type=int, default=408)
+    p.add_argument("--threads", type=int, default=4)
+    p.add_argument(
+        "--out", type=Path, required=True, help="index (.json); entries beside it"
+    )
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``nsightflow reference``."""
+    import time
+
+    from nsightflow.family.reference_cache import prefill
+    from nsightflow.family.registry import load_family
+
+    family = load_family(args.kernels_dir / args.family)
+    sizes = sorted(set(family.sizes) | set(family.verify_sizes))
+    start = time.perf_counter()
+    entries = prefill(args.out.parent, family, args.seed, sizes, args.threads)
+    wall = time.perf_counter() - start
+    args.out.write_text(
+        json.dumps(
+            {"family": family.name, "seed": args.seed, "entries": entries}, indent=1
+        )
+        + "\n"
+    )
+    made = sum(1 for e in entries if e["seconds"])
+    print(
+        f"{family.name}: {len(entries)} inputs and references ({made} made, the rest "
+        f"cached) in {wall:.1f} s"
+    )
+    return 0
