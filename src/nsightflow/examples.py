@@ -9,7 +9,8 @@ EXAMPLES = {
     "v7_double_buffer --space quick --build-dir results/sweep/sgemm/v7/build "
     "--out results/sweep/sgemm/v7/compile.json",
     "sweep": "nsightflow sweep --family sgemm --variant v7_double_buffer "
-    "--compiled compile.json --build-dir build --cache cache.jsonl --out v7.json",
+    "--compiled compile.json --build-dir build --cache cache.jsonl --out v7.json "
+    "--write-tuned",
     "compile": "nsightflow compile --family sgemm --variant v7_double_buffer "
     "--cubin v7.cubin --resources v7.resources.json",
     "verify": "nsightflow verify --family sgemm --variant v0_naive --cubin v0.cubin "

@@ -51,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
         settings,
         args.seed,
     )
+    from nsightflow.family.tuned import built_config
+
+    record["config"] = built_config(args.cubin)  # which configuration, and why
     provenance.write_json(args.out, record)
     for row in record.get("rows", []):
         print(
