@@ -18,6 +18,7 @@ import traceback
 from collections.abc import Callable
 
 from nsightflow.errors import NsightflowError, describe
+from nsightflow.examples import example_epilog
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -61,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     for name in STAGES:
         importlib.import_module(f"nsightflow.stages.{name}").register_parser(sub)
+    for name, command in sub.choices.items():  # every --help ends with an example
+        command.epilog = example_epilog(name)
     return parser
 
 

@@ -56,6 +56,12 @@ def variant_headers(wildcards):
     return [str(p) for p in local_includes(Path(variant_source(wildcards)))]
 
 
+def tuned_file(wildcards):
+    """kernels/<family>/tuned.yaml where it exists (a starting configuration)."""
+    path = Path(KERNELS) / wildcards.family / "tuned.yaml"
+    return [str(path)] if path.is_file() else []
+
+
 def variant_names(wildcards):
     """The family's variants, space-separated (a rule's params)."""
     return " ".join(FAMILIES[wildcards.family].variants)

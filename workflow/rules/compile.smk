@@ -16,6 +16,7 @@ if MODE == "measure":
             source=variant_source,
             headers=variant_headers,
             manifest=f"{KERNELS}/{{family}}/family.yaml",
+            tuned=tuned_file,
             sweep=sweep_record,
         output:
             cubin="results/build/{family}/{variant}.cubin",

@@ -26,6 +26,7 @@ if is_activated("sweep") and MODE == "measure":
             source=variant_source,
             headers=variant_headers,
             manifest=f"{KERNELS}/{{family}}/family.yaml",
+            tuned=tuned_file,
         output:
             compiled="results/sweep/{family}/{variant}/compile.json",
             build=directory("results/sweep/{family}/{variant}/build"),

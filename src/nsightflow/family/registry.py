@@ -30,6 +30,7 @@ import jsonschema
 import yaml
 
 from nsightflow.errors import ManifestError
+from nsightflow.family import tuned
 from nsightflow.family.checks import check_family, check_manifest
 from nsightflow.family.model import (
     ARRAY_ROLES,
@@ -116,6 +117,7 @@ def load_family(folder: Path) -> Family:
         )
     }
     _check_references(path, data["baseline"], variants)
+    tuned.load(folder, variants)  # a bad tuned.yaml fails here, in one line
     if not (folder / "reference.py").is_file():
         raise ManifestError(
             f"{folder / 'reference.py'}: missing (generate + reference)"

@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from nsightflow.family.params import points
 from nsightflow.family.registry import Variant
+from nsightflow.family.tuned import space_points
 from nsightflow.machine import provenance
 from nsightflow.tools.nvcc import compile_variant
 
@@ -48,7 +48,7 @@ def plan(variant: Variant, space: str) -> list[dict[str, Any]]:
         ``constraint`` / ``too_many_threads``) and ``message``.
     """
     entries = []
-    for values in points(variant.params, space):
+    for values in space_points(variant, space):  # + tuned.yaml's points
         config = variant.with_params(values)
         entry: dict[str, Any] = {
             "id": config.config_id,

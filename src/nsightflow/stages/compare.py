@@ -277,7 +277,8 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         type=parse_change,
         default=None,
         metavar="PCT",
-        help=f"smallest change that counts, e.g. 2%% (default {DEFAULT_MIN_HELP}); "
+        help="smallest change that counts, e.g. 2%% (default "
+        f"{DEFAULT_MIN_HELP.replace('%', '%%')}); "
         "a pair's own noise (relative IQR) raises it",
     )
     p.add_argument(

@@ -38,6 +38,7 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow profile``."""
+    from nsightflow.family.tuned import built_config
     from nsightflow.gpu import driver
     from nsightflow.tools.ncu import NcuSettings
 
@@ -63,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     for name, record in records.items():
         folder = args.out_dir / name
         folder.mkdir(parents=True, exist_ok=True)
+        record["config"] = built_config(variants[name]["cubin"])
         provenance.write_json(folder / "profile.json", record)
         print(f"{args.family}/{name}: profile {record['status']} {record['message']}")
     return 0

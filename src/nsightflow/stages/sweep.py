@@ -5,6 +5,7 @@ Results are cached as they come, so an interrupted sweep resumes.
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from nsightflow.io import write_json
 
@@ -37,6 +38,12 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.add_argument("--rep-budget-s", type=float, default=0.25)
     p.add_argument("--cache-mode", choices=["auto", "hot", "cold"], default="auto")
     p.add_argument("--seed", type=int, default=408)
+    p.add_argument(
+        "--write-tuned",
+        action="store_true",
+        help="store the best configuration in kernels/<family>/tuned.yaml for this "
+        "GPU model (only with this flag; the line printed names what it replaced)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -67,4 +74,25 @@ def run(args: argparse.Namespace) -> int:
         f"{record['resumed']} from the cache, {record['restarts']} restarts; best "
         + (f"{best['id']} {best['times_us']} us" if best else "none")
     )
+    if args.write_tuned:
+        print(write_tuned(args.kernels_dir / args.family, args.out, record))
     return 0
+
+
+def write_tuned(folder: Path, out: Path, record: dict[str, Any]) -> str:
+    """Store the sweep's best for its GPU model in ``tuned.yaml``; the line to print."""
+    from nsightflow.errors import StageInputError
+    from nsightflow.family.tuned import TunedEntry, write_entry
+
+    best, gpu = record["best"], str(record["provenance"].get("gpu") or "")
+    if not best or not gpu:
+        raise StageInputError(
+            f"{out}: --write-tuned: the sweep found no best configuration or no GPU "
+            "name; tuned.yaml is left as it was"
+        )
+    times = ", ".join(f"{t:,.1f} us at n = {n}" for n, t in best["times_us"].items())
+    info = {
+        "sweep": f"{out} ({record['space']} space, {record['strategy']}: {times})",
+        "date": str(record["provenance"].get("date", ""))[:10],
+    }
+    return write_entry(folder, TunedEntry(gpu, record["variant"], best["params"], info))

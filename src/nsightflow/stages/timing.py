@@ -85,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
         timing_settings(args, args.timeout_s),
         args.seed,
     )
+    from nsightflow.family.tuned import built_config
+
+    record["config"] = built_config(args.cubin)  # which configuration, and why
     provenance.write_json(args.out, record)
     print_rows(record)
     return 0

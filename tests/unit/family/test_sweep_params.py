@@ -19,6 +19,7 @@ SWEEPY = ROOT / "tests" / "data" / "families"
 def _copy(tmp_path: Path, family: str, edit, source: str | None = None) -> Path:
     folder = tmp_path / family
     shutil.copytree(ROOT / "kernels" / family, folder)
+    (folder / "tuned.yaml").unlink(missing_ok=True)  # edits may leave its values
     data = yaml.safe_load((folder / "family.yaml").read_text())
     edit(data)
     (folder / "family.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
