@@ -21,6 +21,10 @@ EXAMPLES = {
     "--verify v0.verify.json --out-dir results/profile/sgemm",
     "sanitize": "nsightflow sanitize --family sgemm --variant v0_naive --cubin "
     "v0.cubin --resources v0.resources.json --out v0.sanitize.json",
+    "reference": "nsightflow reference --family jacobi2d "
+    "--out results/reference/jacobi2d/index.json",
+    "measure": "nsightflow measure --family sgemm --variant v0_naive --cubin v0.cubin "
+    "--resources v0.resources.json --verify-out v0.verify.json --time-out v0.time.json",
     "ceilings": "nsightflow ceilings --out results/ceilings.json",
     "ceilings-table": "nsightflow ceilings-table results/ceilings.json "
     "-o results/report/ceilings.csv",

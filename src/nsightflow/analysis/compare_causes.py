@@ -20,6 +20,7 @@ import pandas as pd
 
 from nsightflow.analysis import compare as C
 from nsightflow.analysis.analyze import NCU_COLUMNS, stall_frame, wide_metrics
+from nsightflow.analysis.compare_config import configuration, mark_configurations
 from nsightflow.analysis.compare_invalid import invalid_pairs, without_invalid
 from nsightflow.analysis.launches import aggregate_launches
 from nsightflow.analysis.runs import Run, plain_revision
@@ -62,6 +63,18 @@ COUNTER_COLUMNS = [
     "change",
     "score",
     "moved",
+]
+SOURCE_COLUMNS = [
+    "family",
+    "variant",
+    "code",
+    "revision_a",
+    "revision_b",
+    "files",
+    "diff",
+    "config",
+    "config_a",
+    "config_b",
 ]
 RULE_COLUMNS = [
     "family",
@@ -310,6 +323,9 @@ def source_changes(a: Run, b: Run) -> pd.DataFrame:
             diff = "\n".join(_diff(sa["files"], sb["files"], name) for name in files)
         elif ra and ra == rb and plain_revision(str(ra)) == ra:
             code = "same"  # one clean revision: the same files
+        config = configuration(sa.get("config"), sb.get("config"))
+        if config == "different":
+            code = "changed"  # another configuration is other code that ran
         rows.append(
             {
                 "family": key[0],
@@ -319,10 +335,12 @@ def source_changes(a: Run, b: Run) -> pd.DataFrame:
                 "revision_b": rb,
                 "files": ", ".join(files),
                 "diff": diff,
+                "config": config,
+                "config_a": sa.get("config"),
+                "config_b": sb.get("config"),
             }
         )
-    columns = ["family", "variant", "code", "revision_a", "revision_b", "files", "diff"]
-    return pd.DataFrame(rows, columns=columns)
+    return pd.DataFrame(rows, columns=SOURCE_COLUMNS)
 
 
 def _diff(a: Mapping[str, str], b: Mapping[str, str], name: str) -> str:
@@ -348,7 +366,8 @@ def compare_runs(
         settings: Threshold and interval settings.
         families: Manifests by family name (for the ideal work in ceiling shares).
     """
-    pairs = C.pair_timings(a.timings, b.timings, settings)
+    sources = source_changes(a, b)
+    pairs = mark_configurations(C.pair_timings(a.timings, b.timings, settings), sources)
     invalid = invalid_pairs(a, b)
     return Comparison(
         a=a,
@@ -360,7 +379,7 @@ def compare_runs(
         counters=counter_moves(counter_table(a), counter_table(b)),
         rules=rule_changes(a, b),
         provenance=provenance_diff(a, b),
-        sources=source_changes(a, b),
+        sources=sources,
         shares=C.ceiling_shares(pairs, families, a, b),
         invalid=invalid,
     )

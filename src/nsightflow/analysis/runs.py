@@ -22,6 +22,7 @@ import pandas as pd
 
 from nsightflow.analysis.run_counters import folders, read_counters
 from nsightflow.errors import StageInputError
+from nsightflow.family.params import config_id
 from nsightflow.untrusted import (
     MissingRecord,
     RecordError,
@@ -190,7 +191,10 @@ def load_run(
         metrics=metrics,
         rules=rules,
         families={f: _family_provenance(tree, f, records) for f in wanted},
-        sources={key: source_of(rec) for key, rec in records.items()},
+        sources={
+            key: {**source_of(rec), "config": config_of(tree, key, rec, refused)}
+            for key, rec in records.items()
+        },
         ceilings=_optional(tree, "ceilings.json", refused),
         info=_optional(tree, "recording.json", refused),
         invalid=pd.DataFrame(invalid, columns=INVALID_COLUMNS).astype(
@@ -255,6 +259,29 @@ def source_of(record: dict[str, Any]) -> dict[str, Any]:
     return {"revision": revision, "origin": "none"}
 
 
+def config_of(
+    tree: Tree, key: tuple[str, str], record: dict[str, Any], refused: list[str]
+) -> str | None:
+    """The launch configuration a variant ran with, as ``BM64_BN256_...``, or None.
+
+    The time record's ``config`` block where it has one; else the parameters its
+    build record was compiled with (recordings made before time records carried
+    them); ``""`` for a variant without parameters; None where neither is there.
+    """
+    block = record.get("config")
+    if isinstance(block, dict) and isinstance(block.get("params"), dict):
+        return config_id(block["params"])
+    try:
+        built = read_record(tree, f"build/{key[0]}/{key[1]}.resources.json")
+    except MissingRecord:
+        return None
+    except RecordError as exc:
+        refused.append(str(exc))
+        return None
+    params = built.get("params")
+    return config_id(params) if isinstance(params, dict) else None
+
+
 def fill_sources(a: Run, b: Run, lookup: SourceLookup) -> tuple[Run, Run]:
     """Both runs, with the code they did not record looked up by kernels revision.
 
@@ -276,7 +303,11 @@ def fill_sources(a: Run, b: Run, lookup: SourceLookup) -> tuple[Run, Run]:
             if "files" not in src and revision:
                 found = lookup(str(revision), *key)
                 if found is not None:
-                    out[key] = {**found, "revision": revision}
+                    out[key] = {
+                        **found,
+                        "revision": revision,
+                        "config": src.get("config"),
+                    }
     return (
         Run(**{**a.__dict__, "sources": filled[0]}),
         Run(**{**b.__dict__, "sources": filled[1]}),

@@ -137,6 +137,24 @@ COMPARE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "SM clocks differ by over 5%",
         "zh": "SM 时钟相差超过 5%",
     },
+    "cmp_caveat_config": {
+        "en": "another configuration ran on each side",
+        "zh": "两次运行的配置不同",
+    },
+    "cmp_configs": {
+        "en": "**Different configurations** ran in {k} variant(s); their verdicts compare "
+        "two programs, not one program on two runs: {which}.",
+        "zh": "{k} 个变体在两次运行中使用了**不同的配置**，其结论比较的是两个程序，"
+        "而不是同一程序的两次运行：{which}。",
+    },
+    "cmp_config_pair": {
+        "en": "{variant}: A ran {a}, B ran {b}",
+        "zh": "{variant}：A 运行 {a}，B 运行 {b}",
+    },
+    "cmp_config_unknown": {
+        "en": "The configuration of {k} variant(s) is not recorded on one side.",
+        "zh": "{k} 个变体有一侧没有记录配置。",
+    },
     "cmp_code_changed": {
         "en": "**Code changed** between the runs ({files}):",
         "zh": "两次运行之间**代码有变化**（{files}）：",

@@ -18,6 +18,7 @@ from nsightflow.analysis import compare as C
 from nsightflow.analysis.compare_causes import MOVED_PP, MOVED_REL, Comparison
 from nsightflow.analysis.runs import Run
 from nsightflow.i18n import T, language
+from nsightflow.report.compare_config import configuration_lines
 from nsightflow.report.compare_invalid import code, invalid_count, invalid_section
 from nsightflow.report.sections.common import table
 
@@ -142,6 +143,7 @@ class CompareReport:
                 )
             )
         lines += [said] if said else []
+        lines += configuration_lines(self.c.sources)
         quartiles = self.pairs[self.pairs["basis"] == "quartiles"]
         if len(quartiles):
             lines.append(T("cmp_basis_quartiles", k=len(quartiles), n=len(self.pairs)))

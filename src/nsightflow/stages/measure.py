@@ -69,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{args.family}/{args.variant}: verify {verify['status']}: {verify['message']}"
     )
+    from nsightflow.family.tuned import built_config
+
+    records["time"]["config"] = built_config(args.cubin)  # which configuration, why
     provenance.write_json(args.time_out, records["time"])
     print_rows(records["time"])
     if line is not None:

@@ -1,0 +1,35 @@
+"""Which launch configuration each side of a comparison ran.
+
+A variant with tunable parameters (``-D`` values, block shape) run at another
+configuration is other code: its pairs carry the caveat ``config`` and the page names
+both configurations, instead of implying that the same program ran slower.
+"""
+
+import pandas as pd
+
+
+def configuration(a: str | None, b: str | None) -> str:
+    """``same``, ``different`` or ``unknown`` (a side does not say what it ran)."""
+    if a is None or b is None:
+        return "unknown"
+    return "same" if a == b else "different"
+
+
+def mark_configurations(pairs: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
+    """``pairs`` with the caveat ``config`` where the two sides ran other configurations.
+
+    Such a verdict compares two programs, not one program on two runs.
+    """
+    other = sources[sources["config"] == "different"]
+    keys = set(zip(other["family"], other["variant"], strict=True))
+    if not keys or pairs.empty:
+        return pairs
+    hit = [
+        (f, v) in keys for f, v in zip(pairs["family"], pairs["variant"], strict=True)
+    ]
+    marked = pairs.copy()
+    marked.loc[hit, "caveats"] = [
+        ";".join([c for c in str(old).split(";") if c] + ["config"])
+        for old in marked.loc[hit, "caveats"]
+    ]
+    return marked

@@ -1,0 +1,34 @@
+"""The compare page's lines on configurations: which variants ran another one.
+
+The configurations are data from the runs, set in code spans, never markup.
+"""
+
+import pandas as pd
+
+from nsightflow.i18n import T
+from nsightflow.report.compare_invalid import code
+
+
+def configuration_lines(sources: pd.DataFrame) -> list[str]:
+    """First-screen lines: variants whose sides ran other configurations, unknowns.
+
+    Args:
+        sources: :func:`nsightflow.analysis.compare_causes.source_changes`.
+    """
+    other = sources[sources["config"] == "different"]
+    lines = []
+    if len(other):
+        which = "; ".join(
+            T(
+                "cmp_config_pair",
+                variant=code(f"{r['family']}/{r['variant']}"),
+                a=code(r["config_a"]),
+                b=code(r["config_b"]),
+            )
+            for r in other.to_dict("records")
+        )
+        lines.append(T("cmp_configs", k=len(other), which=which))
+    unknown = int((sources["config"] == "unknown").sum())
+    if unknown:
+        lines.append(T("cmp_config_unknown", k=unknown))
+    return lines
