@@ -46,7 +46,11 @@ def test_every_baseline_step_and_stand_has_exactly_one_primary(analysed, family)
 
 def test_sgemm_register_blocked_variants_are_compute_bound_at_4096(analysed):
     a = pd.read_csv(analysed["sgemm"] / "analysis.csv").set_index(["variant", "size"])
-    for v in ("v4_regblock1d", "v5_regblock2d", "v6_vectorized", "v7_double_buffer"):
+    # compute-bound only where a math pipe or the FLOPs are at least moderately busy:
+    # v0 issues 50% of its slots at 9% of the FP32 peak, v4 44% at 26% (FMA pipe 27%)
+    for v in ("v0_naive", "v4_regblock1d"):
+        assert a.loc[(v, 4096), "regime"] == "latency", v
+    for v in ("v5_regblock2d", "v6_vectorized", "v7_double_buffer"):
         assert a.loc[(v, 4096), "regime"] == "compute", v
         assert a.loc[(v, 4096), "regime_ceiling"] == "vendor_sgemm"  # cuBLAS declared
         assert a.loc[(v, 4096), "lens"] == "compute"

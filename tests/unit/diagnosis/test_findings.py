@@ -361,7 +361,7 @@ def test_a_step_raising_occupancy_meets_a_low_occupancy_expectation():
                cycles_per_issue=24.0, ncu_time_us=100.0)  # fmt: skip
     ranked, total = step_causes(a, b)
     assert ranked[0].rule == "occupancy"
-    found = expectation("a smaller buffer, so that more blocks fit on an SM", a,
+    found = expectation("a smaller buffer, so that more blocks fit on an SM", a, b,
                         ranked, total)  # fmt: skip
     assert found.params["verdict"]["@"] == "expect_met"
     assert "occupancy" in found.metric
@@ -477,9 +477,22 @@ def _evidence(memory=None, compute=None, ai=NAN, ridge=15.2):
         (_evidence(memory={"dram": 60.0}, compute={"issue": 30.0}), "memory"),
         (_evidence(memory={"dram": 59.0}, compute={"issue": 30.0}), "latency"),
         (_evidence(memory={"dram": 20.0}, compute={"issue": 76.0}), "compute"),
-        # SGEMM v4 at n = 4096: issue 43%, intensity far past the ridge
-        (_evidence(memory={"dram": 4.0}, compute={"issue": 43.0}, ai=683), "compute"),
-        (_evidence(memory={"dram": 4.0}, compute={"issue": 39.0}, ai=683), "latency"),
+        # intensity far past the ridge: a math pipe at a moderate rate decides
+        (_evidence(memory={"dram": 4.0}, compute={"fma": 43.0}, ai=683), "compute"),
+        (_evidence(memory={"dram": 4.0}, compute={"fma": 39.0}, ai=683), "latency"),
+        # SGEMM v4 at n = 4096: issue slots 44% busy, FMA pipe 27%, 26% of the FP32
+        # peak: the issue slots alone make no kernel compute-bound
+        (
+            _evidence(
+                memory={"dram": 4.0},
+                compute={
+                    "sm__inst_issued.avg.pct_of_peak_sustained_active": 44.0,
+                    "fma": 27.0,
+                },
+                ai=683,
+            ),
+            "latency",
+        ),
         # near the ridge the intensity decides nothing
         (_evidence(memory={"dram": 45.0}, compute={"issue": 45.0}, ai=20), "latency"),
         (_evidence(memory={"gbps": 53.0}, ai=0.62), "memory"),  # Jacobi v0, timing only
@@ -495,7 +508,7 @@ def test_unprofiled_size_borrows_a_profiled_regime_only_at_a_similar_rate():
         [
             {"variant": "v4", "size": 4096, "profiled": True, "time_median_us": 8200.0,
              "ideal_flops": 1.374e11, "ideal_bytes": 2.01e8, "ai_ideal": 683.0,
-             "ncu_time_ns": 8.2e6, "issue_counter_pct": 43.0},
+             "ncu_time_ns": 8.2e6, "fma_pipe_counter_pct": 43.0},
             {"variant": "v4", "size": 8192, "profiled": False, "time_median_us": 65600.0,
              "ideal_flops": 1.0995e12, "ideal_bytes": 8.05e8, "ai_ideal": 1365.0},
             {"variant": "v4", "size": 256, "profiled": False, "time_median_us": 34.0,
@@ -636,9 +649,11 @@ def test_fewer_wider_requests_name_the_instruction_count_by_its_cause(
     assert ranked[0].rule == rule
     if rule == "wider_accesses":
         assert ranked[0].metric == "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
-        found = expectation("v2 with 16-byte float4 loads", a, ranked, total)
+        found = expectation("v2 with 16-byte float4 loads", a, b, ranked, total)
         assert found.params["verdict"]["@"] == "expect_met"
-        found = expectation("four outputs per thread", a, ranked, total)  # coarsening
+        found = expectation(
+            "four outputs per thread", a, b, ranked, total
+        )  # coarsening
         assert found.params["verdict"]["@"] == "expect_met"
 
 
@@ -660,7 +675,9 @@ def test_a_step_that_fills_idle_lanes_names_the_count_by_its_cause(lanes, inst, 
     ranked, total = step_causes(a, b)
     assert ranked[0].rule == rule
     if rule == "idle_lanes":
-        found = expectation("sequential addressing keeps warps whole", a, ranked, total)
+        found = expectation(
+            "sequential addressing keeps warps whole", a, b, ranked, total
+        )
         assert found.params["verdict"]["@"] == "expect_met"
 
 
@@ -689,9 +706,9 @@ def test_expectation_compares_the_idea_with_what_moved():
                ncu_time_us=470.0)  # fmt: skip
     b = launch(stall_mio_throttle=1.0, smem_conflict_share=0.01)
     ranked, total = step_causes(a, b)
-    found = expectation("padding removes the conflicts", a, ranked, total)
+    found = expectation("padding removes the conflicts", a, b, ranked, total)
     assert found.params["verdict"]["@"] == "expect_met"
-    found = expectation("shuffle the warps", a, ranked, total)
+    found = expectation("shuffle the warps", a, b, ranked, total)
     assert found.params["verdict"]["@"] in ("expect_met", "expect_other")
 
 
@@ -707,7 +724,11 @@ def test_expectation_compares_the_idea_with_what_moved():
          "at_dram_floor_timing"),
         ({"regime": "memory", "regime_ceiling_pct": 8.0, "dram_bytes": 1.2e9,
           "dram_pct": 102.0}, "dram_saturated_excess"),
-        ({"regime": "compute", "regime_ceiling_pct": 90.0}, "at_compute_roof"),
+        ({"regime": "compute", "regime_ceiling_pct": 90.0, "pct_of_fp32_peak": 90.0},
+         "at_compute_roof"),
+        # SGEMM v7 at 4096: 95% of cuBLAS is not the compute roof at 75% of FP32
+        ({"regime": "compute", "regime_ceiling_pct": 95.0, "pct_of_fp32_peak": 75.5},
+         "at_vendor_rate"),
         ({"regime": "compute", "regime_ceiling_pct": 87.1}, "stand_compute"),
         ({"regime": "latency", "regime_ceiling_pct": 11.0}, "stand_latency"),
         ({"regime": "", "regime_ceiling_pct": 11.0}, None),
@@ -777,8 +798,28 @@ def test_dram_excess_names_reads_and_writes_without_assuming_re_reads():
         text = render(found.rule, found.params)
     assert "67.0 MB read, 133.0 MB written" in text
     assert "re-reads, or write-backs" in text
-    (absorbed,) = launch_state.dram_state(launch(dram_bytes=1.0e8, ideal_bytes=1.0e8))
-    assert absorbed.params["verdict"]["@"] == "dram_absorbed"
+
+
+@pytest.mark.parametrize(
+    ("l1", "verdict"),
+    [
+        (5.0e8, "dram_absorbed_by"),  # a stencil: L1 asked for 5x the DRAM bytes
+        (1.5e8, "dram_absorbed_by"),
+        (
+            1.49e8,
+            "dram_at_ideal",
+        ),  # a reduction reads each byte once: nothing to absorb
+        (NAN, "dram_at_ideal"),
+    ],
+)
+def test_the_caches_absorb_re_reads_only_where_l1_was_asked_for_more(l1, verdict):
+    row = launch(dram_bytes=1.0e8, ideal_bytes=1.0e8, l1_bytes_moved=l1)
+    (found,) = launch_state.dram_state(row)
+    assert found.params["verdict"]["@"] == verdict
+    with language("en"):
+        text = render(found.rule, found.params)
+    assert ("absorb the re-reads" in text) == (verdict == "dram_absorbed_by")
+    assert "re-read from" not in text and "crosses DRAM more than once" not in text
 
 
 @pytest.mark.parametrize(
