@@ -98,30 +98,50 @@ def launch_mix(rows: pd.DataFrame) -> dict[str, float]:
 
 
 def _function_base(rows: pd.DataFrame) -> int | None:
-    """The address of offset 0: from the branch after ``EXIT`` that targets itself."""
-    for pc, sass in zip(rows["pc"], rows["sass"].fillna("").astype(str), strict=True):
+    """The address of offset 0: from the branch after ``EXIT`` that targets itself.
+
+    That branch is the unpredicated ``BRA`` 16 bytes after an ``EXIT``, whose target
+    minus its offset is the function's start (aligned to :data:`ALIGN` bytes).
+    """
+    texts = rows["sass"].fillna("").astype(str)
+    exits = {
+        int(pc) for pc, t in zip(rows["pc"], texts, strict=True) if opcode(t) == "EXIT"
+    }
+    for pc, sass in zip(rows["pc"], texts, strict=True):
         found = _ANY_BRANCH_TARGET.search(sass)
-        if found and opcode(sass) == "BRA" and not sass.startswith("@"):
-            base = int(found.group(1), 16) - int(pc)
-            if base >= 0 and base % 16 == 0:
-                return base
+        if not found or opcode(sass) != "BRA" or sass.startswith("@"):
+            continue
+        base = int(found.group(1), 16) - int(pc)
+        if int(pc) - 16 in exits and base >= 0 and base % ALIGN == 0:
+            return base
     return None
 
 
-def branch_line(rows: pd.DataFrame, texts: Mapping[int, str]) -> tuple[int, str] | None:
+ALIGN = 128  # a function's code starts at least this aligned
+
+
+def branch_line(
+    rows: pd.DataFrame, texts: Mapping[str, list[str]]
+) -> tuple[int, str] | None:
     """The divergent branch nearest before the launch's hottest instruction, or None.
 
     A predicated branch that jumps forward (an ``if`` or its ``else``; a loop's
     back-edge jumps backward) at a lower offset than the instruction holding most
     samples, on a line whose text can split a warp (``if (``, ``?``, ``switch``):
-    the condition that decides which lanes run the hot code.
+    the condition that decides which lanes run the hot code. The parse stage keeps
+    every predicated branch (:mod:`nsightflow.tools.sass`), sampled or not.
 
     Args:
-        rows: One launch's instruction rows (``pc, sass, line, samples``).
-        texts: Source text per line number of the launch's file.
+        rows: One launch's instruction rows (``pc, sass, file, line, source,
+            samples``).
+        texts: The lines of each recorded file, where the report embeds no text.
     """
     per_pc = rows.groupby("pc").agg(
-        sass=("sass", "first"), line=("line", "first"), samples=("samples", "sum")
+        sass=("sass", "first"),
+        file=("file", "first"),
+        line=("line", "first"),
+        source=("source", "first"),
+        samples=("samples", "sum"),
     )
     base = _function_base(rows.reset_index(drop=True))
     if per_pc.empty or base is None:
@@ -133,9 +153,13 @@ def branch_line(rows: pd.DataFrame, texts: Mapping[int, str]) -> tuple[int, str]
         found = _FORWARD_BRANCH.match(str(row["sass"]))
         if not found or pc >= hot or int(found.group(1), 16) - base <= pc:
             continue
-        text = texts.get(int(row["line"]), "")
-        if _CONDITION.search(text):
-            best = (int(row["line"]), text.strip())  # pcs ascend: the last is nearest
+        line = int(row["line"]) if row["line"] == row["line"] else 0
+        text = row["source"] if isinstance(row["source"], str) else ""
+        lines = texts.get(str(row["file"]), [])
+        if not text and 0 < line <= len(lines):
+            text = lines[line - 1]
+        if line > 0 and _CONDITION.search(text):
+            best = (line, text.strip())  # pcs ascend: the last is the nearest
     return best
 
 
@@ -151,15 +175,16 @@ def mix_columns(
     """
     if instructions.empty or "sass" not in instructions:
         return pd.DataFrame(columns=["variant", "size"])
+    by_file: dict[str, list[str]] = {}
+    for recorded in instructions["file"].dropna().astype(str).unique():
+        path = locate(recorded, family_dir)
+        by_file[recorded] = texts.get(path, []) if path is not None else []
     records = []
     for (variant, size), rows in instructions.groupby(["variant", "size"]):
         launch = _main_launch(rows)
         record: dict[str, object] = {"variant": variant, "size": int(str(size))}
         record.update(launch_mix(launch))
-        files = launch["file"].dropna().astype(str)
-        path = locate(files.mode().iloc[0], family_dir) if len(files) else None
-        lines = texts.get(path, []) if path is not None else []
-        found = branch_line(launch, dict(enumerate(lines, start=1)))
+        found = branch_line(launch, by_file)
         record["branch_line"] = found[0] if found else 0
         record["branch_source"] = found[1] if found else ""
         records.append(record)

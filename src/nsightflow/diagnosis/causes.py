@@ -263,8 +263,21 @@ def causes(row: Mapping[str, Any]) -> list[Cause]:
             reasons = old.reasons + reasons
             evidence = old.evidence
         found[name] = Cause(name, us, us / total, tuple(reasons), evidence)
-    ranked = sorted(found.values(), key=lambda c: -c.time_us)
+    ranked = sorted(found.values(), key=lambda c: (_is_work(c, found), -c.time_us))
     return [c for c in ranked if c.share >= MIN_SHARE]
+
+
+def _is_work(cause: Cause, found: Mapping[str, Cause]) -> bool:
+    """The issue time left after idle lanes and overhead: the FP32 work itself.
+
+    It ranks after them: no remedy removes the work, while full lanes or fewer
+    overhead instructions remove their part (a divergent FMA kernel's idle half is
+    named before the half that does the FMAs).
+    """
+    efficient = any(name in found for name in EFFICIENCY_METRIC)
+    if not efficient or cause.mechanism in EFFICIENCY_METRIC:
+        return False
+    return set(cause.reasons) <= {r for g in BOUND_GROUPS for r in GROUPS[g]}
 
 
 def _efficiency(
