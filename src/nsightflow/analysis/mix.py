@@ -120,14 +120,29 @@ def _function_base(rows: pd.DataFrame) -> int | None:
 ALIGN = 128  # a function's code starts at least this aligned
 
 
+def _hot_pc(per_pc: pd.DataFrame) -> int:
+    """The median offset, by issue samples, of the line that issued the most.
+
+    Issue (``selected``) samples count the instructions executed, so this is where
+    the work is; all samples would favour where warps wait (in an issue-bound kernel,
+    new warps wait at their first instruction, the bounds check, until they are
+    picked). The median skips the few instructions a line has hoisted above its
+    branch.
+    """
+    by_line = per_pc.groupby("line")["issued"].sum()
+    mine = per_pc[per_pc["line"] == by_line.idxmax()].sort_index()
+    half = mine["issued"].cumsum() >= mine["issued"].sum() / 2
+    return int(str(mine.index[int(half.to_numpy().argmax())]))
+
+
 def branch_line(
     rows: pd.DataFrame, texts: Mapping[str, list[str]]
 ) -> tuple[int, str] | None:
     """The divergent branch nearest before the launch's hottest instruction, or None.
 
     A predicated branch that jumps forward (an ``if`` or its ``else``; a loop's
-    back-edge jumps backward) at a lower offset than the instruction holding most
-    samples, on a line whose text can split a warp (``if (``, ``?``, ``switch``):
+    back-edge jumps backward) at a lower offset than the hottest line's code
+    (:func:`_hot_pc`), on a line whose text can split a warp (``if (``, ``?``, ``switch``):
     the condition that decides which lanes run the hot code. The parse stage keeps
     every predicated branch (:mod:`nsightflow.tools.sass`), sampled or not.
 
@@ -136,17 +151,22 @@ def branch_line(
             samples``).
         texts: The lines of each recorded file, where the report embeds no text.
     """
-    per_pc = rows.groupby("pc").agg(
-        sass=("sass", "first"),
-        file=("file", "first"),
-        line=("line", "first"),
-        source=("source", "first"),
-        samples=("samples", "sum"),
+    issued = rows["samples"].where(rows["reason"] == "selected", 0)
+    per_pc = (
+        rows.assign(issued=issued)
+        .groupby("pc")
+        .agg(
+            sass=("sass", "first"),
+            file=("file", "first"),
+            line=("line", "first"),
+            source=("source", "first"),
+            issued=("issued", "sum"),
+        )
     )
     base = _function_base(rows.reset_index(drop=True))
-    if per_pc.empty or base is None:
+    if per_pc["issued"].sum() <= 0 or base is None:
         return None
-    hot = int(str(per_pc["samples"].idxmax()))
+    hot = _hot_pc(per_pc)
     best: tuple[int, str] | None = None
     for index, row in per_pc.iterrows():
         pc = int(str(index))

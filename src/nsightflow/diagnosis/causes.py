@@ -41,6 +41,7 @@ from nsightflow.diagnosis.efficiency import (
     BUSY_PCT,
     idle_lanes_evidence,
     issue_split,
+    mio_measured,
     mio_source,
     name_math_pipe,
     overhead_evidence,
@@ -105,7 +106,8 @@ def _shared(row: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     inst = num(row, "inst_executed")
     per = shared / inst if ok(shared) and ok(inst) and inst > 0 else 0.0
     if ok(shared) and per < FEW_SHARED:
-        return "mio_other", msg("ev_mio_other", per=per)
+        known = "ev_mio_none" if mio_measured(row) else "ev_mio_other"
+        return "mio_other", msg(known, per=per)
     return "shared_pipe", msg("ev_shared_pipe", per=per)
 
 
@@ -128,10 +130,11 @@ def _idle(row: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     waves = measured_ratio(row, "waves_per_sm")
     if not ok(waves):
         return "idle_sms", msg("ev_idle_unknown")
-    if waves < 1:
-        return "grid_too_small", msg(
-            "ev_grid_too_small", waves=waves, blocks=or_zero(num(row, "grid_blocks"))
-        )
+    blocks, sms = num(row, "grid_blocks"), num(row, "sm_count")
+    if waves < 1 and ok(blocks) and ok(sms) and blocks < sms:
+        return "grid_too_small", msg("ev_grid_too_small", waves=waves, blocks=blocks)
+    if waves < 1:  # every SM has blocks, all resident at once: they finish unevenly
+        return "idle_sms", msg("ev_one_wave", waves=waves, blocks=or_zero(blocks))
     last = waves - math.floor(waves)
     if waves <= FEW_WAVES and 0 < last <= SMALL_LAST_WAVE:
         return "tail_effect", msg("ev_tail", waves=waves, last=100 * last)

@@ -12,9 +12,10 @@ warp instructions, and it splits by what those instructions carry
   same thread work fills ``L/32`` of the warp instructions; ``1 - L/32`` of the issue
   time goes to idle lanes (below :data:`FULL_LANES` of 32 only);
 - *instruction overhead*: of the full-lane part, the share of thread instructions
-  that are not FP32 arithmetic (FFMA, FADD, FMUL) in a compute-bound kernel whose
-  ideal work is FLOPs: address, index, loop, load and conversion instructions;
-- the rest stays with its group: the FP32 work itself at full lanes.
+  that are not floating-point arithmetic (FFMA, FADD, FMUL, and the FP64 ones where
+  counted) in a compute-bound kernel whose ideal work is FLOPs: address, index, loop,
+  load and conversion instructions;
+- the rest stays with its group: the arithmetic itself at full lanes.
 
 The parts are shares of the same time, never counted twice. The busy pipe is the one
 of ncu's per-pipe utilizations that is highest (:func:`busiest_pipe`), and the MIO
@@ -89,13 +90,19 @@ def active_lanes(row: Mapping[str, Any]) -> float:
     return float("nan")
 
 
+WORK_OPS = ("ffma", "fadd", "fmul", "dfma", "dadd", "dmul")  # the arithmetic counted
+
+
 def work_share(row: Mapping[str, Any]) -> float:
-    """FP32 arithmetic (FFMA, FADD, FMUL) per thread instruction (NaN: not measured)."""
-    ops = sum(v for k in ("ffma", "fadd", "fmul") if ok(v := num(row, k)))
+    """Floating-point arithmetic per thread instruction (NaN: not measured).
+
+    FFMA, FADD, FMUL and their FP64 twins where recorded.
+    """
+    counts = [v for k in WORK_OPS if ok(v := num(row, k))]
     inst, lanes = num(row, "inst_executed"), active_lanes(row)
-    if not (ok(inst) and inst > 0 and ok(lanes)) or ops <= 0:
+    if not (counts and ok(inst) and inst > 0 and ok(lanes)):
         return float("nan")
-    return min(ops / (inst * lanes), 1.0)
+    return min(sum(counts) / (inst * lanes), 1.0)
 
 
 def issue_split(row: Mapping[str, Any]) -> dict[str, float]:
@@ -116,8 +123,8 @@ def issue_split(row: Mapping[str, Any]) -> dict[str, float]:
     if full < FULL_LANES:
         out["idle_lanes"] = 1.0 - full
     work = work_share(row)
-    flops = num(row, "ideal_flops")
-    if row.get("regime") == "compute" and ok(work) and ok(flops) and flops > 0:
+    flops = num(row, "ideal_flops") if ok(num(row, "ideal_flops")) else 0.0
+    if row.get("regime") == "compute" and ok(work) and work > 0 and flops > 0:
         out["instruction_overhead"] = full * (1.0 - work)
     return out
 
@@ -203,6 +210,15 @@ MIO_MECHANISM = {
     "shuffle": "mio_shuffle",
     "mufu": "mio_special",
 }
+
+
+def mio_measured(row: Mapping[str, Any]) -> bool:
+    """Whether shuffles and special functions were counted (counters or samples)."""
+    counters = ("shuffle_thread_inst", "inst_pipe_xu")
+    sampled = ("mix_shuffle", "mix_mufu")
+    return all(ok(num(row, k)) for k in counters) or all(
+        ok(num(row, k)) for k in sampled
+    )
 
 
 def mio_source(row: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:

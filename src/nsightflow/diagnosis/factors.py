@@ -154,7 +154,13 @@ def _named_count(
     if lanes is not None:
         l0, l1, t0, t1 = lanes
         said = msg(
-            "detail_lanes", l0=l0, l1=l1, t0=t0 / 1e6, t1=t1 / 1e6, count=count[0]
+            "detail_lanes",
+            l0=l0,
+            l1=l1,
+            t0=t0 / 1e6,
+            t1=t1 / 1e6,
+            x=num(before, "inst_executed") / 1e6,
+            y=num(after, "inst_executed") / 1e6,
         )
         return said, "smsp__thread_inst_executed_per_inst_executed.ratio", l0, l1
     wider = wider_requests(before, after) if name == WIDER else None

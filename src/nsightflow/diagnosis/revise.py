@@ -8,10 +8,11 @@ primary here when their own numbers account for the change:
   lost (gained) a launch whose ncu time is at least :data:`LAUNCH_SHARE` of the
   step's gain (loss); reduction's ``v4_vec4_atomic`` drops ``reduce_finish``, 2.94 of
   ``v3_vec4``'s 21.57 us;
-- *work moved to the FP64 pipe* (:func:`fp64_change`): FP64 instructions appeared
-  (or went) as at least :data:`FP64_SHARE` of the issued warp instructions, from at
-  most :data:`FP64_NONE`; the factors it drives (instruction count, math pipe,
-  dependencies, occupancy lost to the doubles' registers) are named after it;
+- *work moved to another pipe* (:func:`pipe_work_change`): FP64 or special-function
+  (XU) instructions appeared (or went) as at least :data:`WORK_SHARE` of the issued
+  warp instructions, from at most :data:`NO_WORK`; the factors that work drives
+  (instruction count, the pipe, the MIO queue, dependencies, occupancy lost to the
+  doubles' registers) are named after it;
 - *a named change behind an unnamed stall* (:func:`named_change`): where the primary
   is a stall group ncu names no cause for (dispatch stalls, other stalls) and the
   step removed (or brought) a measured mechanism: bank conflicts, narrow loads,
@@ -27,11 +28,12 @@ from typing import Any
 from nsightflow.diagnosis.factors import COUNT, WIDER, wider_requests
 from nsightflow.diagnosis.memory import measured_ratio, stores_uncoalesced
 from nsightflow.diagnosis.model import alone, num, ok
+from nsightflow.diagnosis.pipes import MOVABLE, pipe_count
 from nsightflow.diagnosis.record import Finding, msg
 
 LAUNCH_SHARE = 0.5  # a removed launch's time / the step's gain that makes it primary
-FP64_SHARE = 0.05  # FP64 warp instructions / issued ones that count as FP64 work
-FP64_NONE = 0.01  # ... and at most this on the other side
+WORK_SHARE = 0.05  # a pipe's warp instructions / issued ones that are its work
+NO_WORK = 0.01  # ... and at most this on the other side
 UNNAMED = ("dispatch", "other")  # stall groups ncu names no single cause for
 REMOVED_SHARE = 0.2  # conflict replays / wavefronts from which conflicts are a cause
 GONE_SHARE = 0.05  # ... and below which they are gone
@@ -95,63 +97,82 @@ def launch_change(
     )
 
 
-def fp64_share(row: Mapping[str, Any]) -> float:
-    """FP64-pipe warp instructions per issued one (counter, else sampled SASS)."""
+# pipe -> (the finding's rule, the factors its work drives)
+PIPE_WORK: dict[str, tuple[str, tuple[str, ...]]] = {
+    "fp64": ("fp64_work", FP64_FACTORS),
+    "xu": ("special_work", (COUNT, "xu_pipe", "mio_special", "math_pipe_other")),
+}
+
+
+def pipe_share(row: Mapping[str, Any], pipe: str) -> float:
+    """A pipe's warp instructions per issued one (counter, else sampled SASS)."""
     inst = num(row, "inst_executed")
-    fp64 = num(row, "inst_pipe_fp64")
-    if ok(fp64) and ok(inst) and inst > 0:
-        return fp64 / inst
-    return num(row, "mix_fp64")
+    return pipe_count(row, pipe) / inst if ok(inst) and inst > 0 else math.nan
 
 
-def fp64_change(
+def pipe_work_change(
     before: Mapping[str, Any],
     after: Mapping[str, Any],
     ranked: Sequence[Finding],
     total: float,
 ) -> list[Finding] | None:
-    """The ranking with FP64 work as its primary where the step added (removed) it.
+    """The ranking with a pipe's new (or removed) work as its primary, or None.
 
-    None where FP64 instructions did not appear (go) or the factors they drive did
-    not move the time the step's way. Those factors are taken into the finding.
+    Where FP64 or special-function (XU) instructions appeared (went) as at least
+    :data:`WORK_SHARE` of the issued instructions from at most :data:`NO_WORK`, and
+    the factors that work drives moved the time the step's way; those factors are
+    taken into the finding.
     """
-    x, y = fp64_share(before), fp64_share(after)
-    if not (ok(x) and ok(y)) or total == 0:
-        return None
-    added = x <= FP64_NONE and y >= FP64_SHARE
-    removed = y <= FP64_NONE and x >= FP64_SHARE
-    if not (added and total > 0) and not (removed and total < 0):
-        return None
-    taken = [
-        f for f in ranked if f.rule in FP64_FACTORS and ok(f.share) and f.share > 0
-    ]
-    if not taken:
-        return None
+    for pipe, (rule, factors) in PIPE_WORK.items():
+        x, y = pipe_share(before, pipe), pipe_share(after, pipe)
+        if not (ok(x) and ok(y)) or total == 0:
+            continue
+        added = x <= NO_WORK and y >= WORK_SHARE
+        removed = y <= NO_WORK and x >= WORK_SHARE
+        if not (added and total > 0) and not (removed and total < 0):
+            continue
+        taken = [f for f in ranked if f.rule in factors and ok(f.share) and f.share > 0]
+        if taken:
+            head = _pipe_work(before, after, pipe, rule, taken, total)
+            return [head, *(f for f in ranked if f not in taken)]
+    return None
+
+
+def _pipe_work(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    pipe: str,
+    rule: str,
+    taken: list[Finding],
+    total: float,
+) -> Finding:
+    """The finding of work moved to (or away from) ``pipe``, from the factors taken."""
     share = sum(f.share for f in taken)
-    side = after if added else before
-    count = [num(r, "inst_executed") * fp64_share(r) / 1e6 for r in (before, after)]
-    head = Finding(
-        "fp64_work",
+    count = [pipe_count(r, pipe) / 1e6 for r in (before, after)]
+    side = after if count[1] > count[0] else before
+    counter, _, line_key = MOVABLE[pipe]
+    return Finding(
+        rule,
         params=msg(
-            "cause_fp64",
-            label=msg("mech_fp64_work"),
+            "cause_pipe_work",
+            label=msg(f"mech_{rule}"),
+            pipe=msg(f"pipe_{pipe}"),
             x=count[0],
             y=count[1],
-            pct=100 * max(x, y),
+            pct=100 * max(pipe_share(before, pipe), pipe_share(after, pipe)),
             r0=_zero(num(before, "registers")),
             r1=_zero(num(after, "registers")),
             factors=[msg(f"mech_{f.rule}") for f in taken],
             alone=alone(share * total),
         ),
-        metric="smsp__inst_executed_pipe_fp64.sum",
+        metric=counter,
         before=count[0] * 1e6,
         after=count[1] * 1e6,
-        threshold=FP64_SHARE,
+        threshold=WORK_SHARE,
         share=share,
         evidence=", ".join(f.evidence for f in taken if f.evidence),
-        line=int(_zero(num(side, "line_fp64"))),
+        line=int(_zero(num(side, line_key))),
     )
-    return [head, *(f for f in ranked if f not in taken)]
 
 
 def _zero(value: float) -> float:
@@ -243,7 +264,7 @@ def revise(
         # the factors compare runs of different launches: the removed launch's own
         # occupancy and idle time are in them, so they are not listed beside it
         return [launch]
-    for check in (fp64_change, named_change):
+    for check in (pipe_work_change, named_change):
         found = check(before, after, ranked, total)
         if found is not None:
             return found

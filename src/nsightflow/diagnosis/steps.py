@@ -167,8 +167,9 @@ def _grid_bound(
     occupancy it lost is the grid's size, not a resource.
     """
     fewer = after if occupancy > 0 else before
-    waves = num(fewer, "waves_per_sm")
-    return ok(waves) and 0 < waves < 1
+    waves, blocks = num(fewer, "waves_per_sm"), num(fewer, "grid_blocks")
+    sms = num(fewer, "sm_count")
+    return ok(waves) and 0 < waves < 1 and ok(blocks) and ok(sms) and blocks < sms
 
 
 def step_causes(

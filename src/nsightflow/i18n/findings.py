@@ -67,8 +67,9 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "空闲 lane（warp 分支发散）",
     },
     "mech_instruction_overhead": {
-        "en": "Instruction overhead (instructions that are not FP32 arithmetic)",
-        "zh": "指令开销（非 FP32 运算的指令）",
+        "en": "Instruction overhead (instructions that are not floating-point "
+        "arithmetic)",
+        "zh": "指令开销（非浮点运算的指令）",
     },
     "mech_mio_shuffle": {
         "en": "Warp shuffles (MIO queue)",
@@ -107,6 +108,10 @@ MECHANISMS: dict[str, dict[str, str]] = {
     "mech_fp64_work": {
         "en": "Work moved to the FP64 pipe (double precision)",
         "zh": "计算转到了 FP64 流水线（双精度）",
+    },
+    "mech_special_work": {
+        "en": "Work moved to special functions (XU pipe: MUFU)",
+        "zh": "计算转到了特殊函数（XU 流水线：MUFU）",
     },
     "mech_step_not_in_counters": {
         "en": "a timing change that ncu's single launch does not show",
@@ -158,9 +163,9 @@ FIXES: dict[str, dict[str, str]] = {
         "`threadIdx.x / 32` 而不是按 lane 分支；对工作排序或分桶，使相邻 lane 一致）",
     },
     "fix_instruction_overhead": {
-        "en": "more FP32 work per address, index, load and loop instruction: "
+        "en": "more arithmetic per address, index, load and loop instruction: "
         "register tiles (several outputs per thread), unrolled loops, wider loads",
-        "zh": "让每条地址、下标、加载和循环指令对应更多 FP32 运算：寄存器分块（每线程"
+        "zh": "让每条地址、下标、加载和循环指令对应更多运算：寄存器分块（每线程"
         "多个输出）、循环展开、更宽的加载",
     },
     "fix_mio_shuffle": {
@@ -219,9 +224,9 @@ FIXES: dict[str, dict[str, str]] = {
         "zh": "每条访存指令做更多工作（加载已是 16 字节宽）：让每个加载的值用于更多结果",
     },
     "fix_issue_bound_work": {
-        "en": "the issued instructions are mostly the FP32 arithmetic itself: fewer "
+        "en": "the issued instructions are mostly the arithmetic itself: fewer "
         "FLOPs per result, or tensor cores (TF32, BF16) where the precision allows",
-        "zh": "发射的指令大多就是 FP32 运算本身：减少每个结果的 FLOPs，或在精度允许时"
+        "zh": "发射的指令大多就是运算本身：减少每个结果的 FLOPs，或在精度允许时"
         "使用 tensor core（TF32、BF16）",
     },
     "fix_global_atomics": {
@@ -389,15 +394,15 @@ EVIDENCE: dict[str, dict[str, str]] = {
         "zh": "同一 warp 的 lane 走了不同分支，依次执行",
     },
     "ev_instruction_overhead": {
-        "en": "{work:.0f}% of the thread instructions are FP32 arithmetic "
-        "(`smsp__sass_thread_inst_executed_op_{{ffma,fadd,fmul}}_pred_on.sum` over the "
-        "thread instructions): {per:.1f} other instructions (addresses, indices, "
-        "loads, loop control) per FP32 one, with the issue slots or a pipe {busy:.0f}% "
-        "busy (>= 60%).",
-        "zh": "线程指令中 {work:.0f}% 是 FP32 运算"
-        "（`smsp__sass_thread_inst_executed_op_{{ffma,fadd,fmul}}_pred_on.sum` 占线程指令"
-        "的比例）：每条 FP32 指令伴随 {per:.1f} 条其他指令（地址、下标、加载、循环控制），"
-        "发射槽或某条流水线 {busy:.0f}% 繁忙（>= 60%）。",
+        "en": "{work:.0f}% of the thread instructions are floating-point arithmetic "
+        "(`smsp__sass_thread_inst_executed_op_{{ffma,fadd,fmul,dfma,dadd,dmul}}_pred_on"
+        ".sum` over the thread instructions): {per:.1f} other instructions (addresses, "
+        "indices, loads, loop control) per arithmetic one, with the issue slots or a "
+        "pipe {busy:.0f}% busy (>= 60%).",
+        "zh": "线程指令中 {work:.0f}% 是浮点运算"
+        "（`smsp__sass_thread_inst_executed_op_{{ffma,fadd,fmul,dfma,dadd,dmul}}_pred_on"
+        ".sum` 占线程指令的比例）：每条运算指令伴随 {per:.1f} 条其他指令（地址、下标、"
+        "加载、循环控制），发射槽或某条流水线 {busy:.0f}% 繁忙（>= 60%）。",
     },
     "ev_issue": {
         "en": "Issue slots {issue:.0f}% busy (`sm__inst_issued.avg.pct_of_peak_sustained_"
@@ -406,12 +411,12 @@ EVIDENCE: dict[str, dict[str, str]] = {
         "active`）；{pipe}；{work}。",
     },
     "work_share": {
-        "en": "{pct:.0f}% of the thread instructions are FP32 arithmetic",
-        "zh": "线程指令中 {pct:.0f}% 是 FP32 运算",
+        "en": "{pct:.0f}% of the thread instructions are floating-point arithmetic",
+        "zh": "线程指令中 {pct:.0f}% 是浮点运算",
     },
     "work_unmeasured": {
-        "en": "the FP32 share of the instructions is not measured",
-        "zh": "未测量 FP32 指令的占比",
+        "en": "the arithmetic share of the instructions is not measured",
+        "zh": "未测量运算指令的占比",
     },
     "pipe_unmeasured": {
         "en": "the pipes' utilization was not recorded",
@@ -607,9 +612,27 @@ EVIDENCE: dict[str, dict[str, str]] = {
     },
     "ev_mio_other": {
         "en": "Few shared-memory instructions ({per:.2f} per issued instruction): the "
-        "MIO queue holds warp shuffles, special-function or other MIO instructions.",
+        "MIO queue holds warp shuffles, special-function or other MIO instructions "
+        "(this recording does not count which).",
         "zh": "共享内存指令很少（每条发射指令 {per:.2f} 条）：MIO 队列中是 warp shuffle、"
-        "特殊函数或其他 MIO 指令。",
+        "特殊函数或其他 MIO 指令（本次记录没有区分）。",
+    },
+    "ev_mio_none": {
+        "en": "No shared-memory instructions to speak of ({per:.2f} per issued "
+        "instruction) and no shuffles or special functions counted: other MIO-issued "
+        "instructions (special-register reads `S2R`, constant loads, dynamic branches) "
+        "fill the queue.",
+        "zh": "几乎没有共享内存指令（每条发射指令 {per:.2f} 条），也没有计到 shuffle 或"
+        "特殊函数：是其他经 MIO 发射的指令（读特殊寄存器 `S2R`、常量加载、动态分支）"
+        "填满了队列。",
+    },
+    "ev_one_wave": {
+        "en": "The SMs sat idle for this part of ncu's duration: the grid's {blocks:,.0f} "
+        "blocks are {waves:.2f} waves per SM (`launch__waves_per_multiprocessor`), all "
+        "resident at once, and the SMs idle as their blocks finish at different times.",
+        "zh": "在 ncu 时长的这一部分中 SM 处于空闲：grid 的 {blocks:,.0f} 个 block 为每个 "
+        "SM {waves:.2f} 波（`launch__waves_per_multiprocessor`），同时驻留，各 SM 在其 "
+        "block 先后结束时空闲。",
     },
     "ev_pipes": {
         "en": "FP32 pipe {fma:.0f}% busy, issue slots {issue:.0f}% busy "
@@ -706,14 +729,14 @@ SENTENCES: dict[str, dict[str, str]] = {
         "`gpu__time_duration.sum`）；仅此一项使运行时间变化 {alone:+.0f}%。ncu 的其他"
         "因素比较的是启动组成不同的两次运行，不与之并列排序。",
     },
-    "cause_fp64": {
-        "en": "**{label}**: FP64-pipe warp instructions {x:,.1f} M -> {y:,.1f} M "
-        "(`smsp__inst_executed_pipe_fp64.sum`, {pct:.0f}% of the issued ones), "
-        "registers per thread {r0:.0f} -> {r1:.0f}; it drives {factors}, which "
-        "together change the launch time by {alone:+.0f}%.",
-        "zh": "**{label}**：FP64 流水线的 warp 指令 {x:,.1f} M -> {y:,.1f} M"
-        "（`smsp__inst_executed_pipe_fp64.sum`，占发射指令的 {pct:.0f}%），每线程寄存器 "
-        "{r0:.0f} -> {r1:.0f}；它带动了{factors}，合计使启动时间变化 {alone:+.0f}%。",
+    "cause_pipe_work": {
+        "en": "**{label}**: {pipe} warp instructions {x:,.1f} M -> {y:,.1f} M "
+        "({pct:.0f}% of the issued ones where they run), registers per thread {r0:.0f} -> "
+        "{r1:.0f}; it drives {factors}, which together change the launch time by "
+        "{alone:+.0f}%.",
+        "zh": "**{label}**：{pipe}的 warp 指令 {x:,.1f} M -> {y:,.1f} M（在其所在一侧占发射指令的 "
+        "{pct:.0f}%），每线程寄存器 {r0:.0f} -> {r1:.0f}；它带动了{factors}，合计使启动"
+        "时间变化 {alone:+.0f}%。",
     },
     "cause_named_change": {
         "en": "**{label}**: {changes}. The warp-cycles this {freed} show as {stall}, "
@@ -872,11 +895,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "active lanes per warp instruction {l0:.1f} -> {l1:.1f} of 32 "
         "(`smsp__thread_inst_executed_per_inst_executed.ratio`, a quarter more or "
         "above) for the same thread instructions ({t0:,.1f} M -> {t1:,.1f} M, within "
-        "20%): the same work in fewer warp instructions; {count}",
+        "20%): the same work in {x:,.2f} M -> {y:,.2f} M warp instructions "
+        "(`smsp__inst_executed.sum`)",
         "zh": "每条 warp 指令的活跃 lane {l0:.1f} -> {l1:.1f}（共 32，"
         "`smsp__thread_inst_executed_per_inst_executed.ratio`，至少多四分之一），线程"
-        "指令数不变（{t0:,.1f} M -> {t1:,.1f} M，20% 以内）：同样的工作用更少的 warp "
-        "指令完成；{count}",
+        "指令数不变（{t0:,.1f} M -> {t1:,.1f} M，20% 以内）：同样的工作用 {x:,.2f} M -> "
+        "{y:,.2f} M 条 warp 指令完成（`smsp__inst_executed.sum`）",
     },
     "detail_wider": {
         "en": "global load requests {r0:,.2f} M -> {r1:,.2f} M for the same sectors "

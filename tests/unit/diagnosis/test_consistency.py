@@ -72,13 +72,13 @@ def fp64_step(x, y):
 def test_work_moved_to_fp64_is_the_primary_of_a_slower_step(x, y, rule):
     a, b = fp64_step(x, y)
     ranked, total = step_causes(a, b)
-    found = revise.fp64_change(a, b, ranked, total)
+    found = revise.pipe_work_change(a, b, ranked, total)
     assert (found[0].rule if found else None) == rule
     if found:
         assert found[0].line == 22
         with language("en"):
             text = render(found[0].rule, found[0].params)
-        assert "FP64-pipe warp instructions 0.0 M -> 30.8 M" in text
+        assert "FP64 (double precision) warp instructions 0.0 M -> 30.8 M" in text
         assert "registers per thread 48 -> 82" in text
         # the factors it drives are in it, not listed again
         assert not {f.rule for f in found[1:]} & set(revise.FP64_FACTORS)

@@ -250,7 +250,24 @@ def test_issue_bound_only_when_the_issue_slots_are_busy(issue, expected):
     ],
 )
 def test_tail_effect_only_with_few_waves_and_a_small_last_one(waves, expected):
-    assert named(launch(waves_per_sm=waves), "idle") == expected
+    assert named(launch(waves_per_sm=waves, grid_blocks=64.0), "idle") == expected
+
+
+@pytest.mark.parametrize(
+    ("blocks", "expected"),
+    [
+        (64.0, "grid_too_small"),  # SGEMM v5 at 1024: 68 SMs get no block
+        # strided v0: 2,048 blocks, 0.97 waves: every SM has blocks, none is empty
+        (2048.0, "idle_sms"),
+        (NAN, "idle_sms"),  # the grid not recorded: no claim about empty SMs
+    ],
+)
+def test_a_grid_smaller_than_the_gpu_only_where_some_sm_gets_no_block(blocks, expected):
+    name, evidence = C.name_group(launch(waves_per_sm=0.5, grid_blocks=blocks), "idle")
+    assert name == expected
+    with language("en"):
+        text = render("x", evidence)
+    assert ("some SMs get no block" in text) == (expected == "grid_too_small")
 
 
 @pytest.mark.parametrize(
