@@ -13,6 +13,7 @@ KERNELS = {
     "sgemm": ROOT / "kernels",
     "histogram": ROOT / "kernels",
     "spmv": ROOT / "kernels",
+    "reduction": ROOT / "kernels",
     "faulty": ROOT / "tests" / "data" / "families",
 }
 

@@ -258,6 +258,7 @@ class FamilyFindings:
             self.rules,
             self.ctx.get("launches") or {},
             (str(self.variants[before].get("kernel", "")), str(v.get("kernel", ""))),
+            (self.variants[before].get("params") or {}, v.get("params") or {}),
         )
         ranked, info = step_records(a, b, v, data)
         if not ranked:

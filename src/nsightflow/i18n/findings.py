@@ -786,6 +786,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "{s1:.0f}%）{where}。",
     },
     "pipe_line": {"en": ": line {line} {code}", "zh": "：第 {line} 行 {code}"},
+    "step_params_changed": {
+        "en": "The step also changes the configuration both variants share ({changes}): "
+        "its time change is not its idea's alone.",
+        "zh": "这一步同时改变了两个版本共有的配置（{changes}）：时间变化不全是其优化思路"
+        "带来的。",
+    },
     "tie_with": {
         "en": " (tied with {names}: within the timing noise)",
         "zh": "（与 {names} 持平：差异在计时噪声以内）",
