@@ -39,6 +39,8 @@ main(["profile", "--kernels-dir", "tests/data/diagnosis_families", "--family", "
       "--out-dir", "/tmp/prof_without_mix"])
 PY
 tar czf "$OUT/claims_results.tar.gz" results/analysis results/metrics logs /tmp/prof_without_mix 2>/dev/null
+# shellcheck disable=SC2086
+python scripts/gpu/primaries.py $FAMILIES
 FAMILIES="$FAMILIES" python - <<'PY'
 import json
 import os
@@ -48,13 +50,6 @@ import pandas as pd
 
 pd.set_option("display.width", 200)
 for fam in os.environ["FAMILIES"].split():
-    try:
-        f = pd.read_csv(f"results/analysis/{fam}/findings.csv")
-    except OSError as exc:
-        print(fam, "no findings:", exc)
-        continue
-    p = f[(f["role"] == "primary") & f["section"].isin(["baseline", "step"])]
-    print(p[["variant", "step_of", "size", "regime", "rule", "share_of_change", "line"]].to_string(index=False))
     a = pd.read_csv(f"results/analysis/{fam}/analysis.csv")
     keep = ["variant", "size", "status", "time_median_us", "time_iqr_us", "regime"]
     print(a[a["profiled"]][keep].to_string(index=False))
