@@ -456,7 +456,7 @@ EVIDENCE: dict[str, dict[str, str]] = {
     },
     "mio_part": {"en": "{what} {pct:.0f}%", "zh": "{what}占 {pct:.0f}%"},
     "mio_shared": {"en": "shared memory", "zh": "共享内存"},
-    "mio_shuffle": {"en": "shuffles", "zh": "shuffle"},
+    "mio_shuffle": {"en": "shuffles", "zh": "shuffle 指令"},
     "mio_mufu": {"en": "special functions", "zh": "特殊函数"},
     "ev_loads_and_stores": {
         "en": "Loads: {loads} Stores: {stores}",
