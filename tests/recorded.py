@@ -13,6 +13,7 @@ KERNELS = {
     "sgemm": ROOT / "kernels",
     "histogram": ROOT / "kernels",
     "spmv": ROOT / "kernels",
+    "reduction": ROOT / "kernels",
     "faulty": ROOT / "tests" / "data" / "families",
 }
 
@@ -41,6 +42,42 @@ def analyze(recording: Path, family: str, tmp_path: Path) -> Path:
         rules,
         sorted(recording.glob(f"profile/{family}/*")),
         recording / "ceilings.json",
+    )
+    out = tmp_path / "analysis"
+    write_analysis(inputs, out)
+    return out
+
+
+def analyze_measured(
+    data: Path, family: str, kernels_dir: Path, tmp_path: Path
+) -> Path:
+    """parse -> analyze of one family of a recording in the family layout (one shared
+    ncu report for its variants), with the per-instruction samples, into tmp_path."""
+    from nsightflow.stages.parse import inlined_sites
+    from nsightflow.tools.ncu_parse import parse_files, write_table
+    from nsightflow.tools.ncu_source import parse_source_files
+
+    tables: dict[str, list[Path]] = {"metrics": [], "rules": [], "source": []}
+    folders = sorted(p for p in (data / f"profile/{family}").iterdir() if p.is_dir())
+    # the compile records' call sites: inlined toolkit code named by the kernel's line
+    inlined = inlined_sites(sorted(data.glob(f"build/{family}/*.resources.json")))
+    for folder in folders:
+        metrics, rules = parse_files([folder])
+        source, _ = parse_source_files([folder], inlined=inlined)
+        for frame, kind in ((metrics, "metrics"), (rules, "rules"), (source, "source")):
+            path = tmp_path / f"{folder.name}.{kind}.csv"
+            write_table(frame, path)
+            tables[kind].append(path)
+    inputs = AnalysisInputs(
+        kernels_dir / family,
+        sorted(data.glob(f"build/{family}/*.resources.json")),
+        sorted(data.glob(f"verify/{family}/*.json")),
+        sorted(data.glob(f"time/{family}/*.json")),
+        tables["metrics"],
+        tables["rules"],
+        [data / f"profile/{family}"],  # the family's folder: every variant in it
+        data / "ceilings.json",
+        source=tables["source"],
     )
     out = tmp_path / "analysis"
     write_analysis(inputs, out)

@@ -26,18 +26,14 @@ for f in $FAMILIES; do
 done
 # shellcheck disable=SC2086
 tar czf "$OUT/unseen.tar.gz" $folders results/ceilings.json logs 2>/dev/null
+# shellcheck disable=SC2086
+python scripts/gpu/primaries.py $FAMILIES
 FAMILIES="$FAMILIES" python - <<'PY'
 import os
 import pandas as pd
 for fam in os.environ["FAMILIES"].split():
-    try:
-        f = pd.read_csv(f"results/analysis/{fam}/findings.csv")
-    except OSError as exc:
-        print(fam, "no findings:", exc)
+    if not os.path.exists(f"results/analysis/{fam}/hotspots.csv"):
         continue
-    p = f[f["role"] == "primary"]
-    cols = [c for c in ("variant", "step_of", "size", "regime", "rule", "line", "line_share") if c in p]
-    print(p[cols].to_string(index=False))
     h = pd.read_csv(f"results/analysis/{fam}/hotspots.csv")
     top = h.sort_values("share", ascending=False).groupby("variant").head(1)
     print(top[["variant", "size", "line", "share", "top_reason", "source"]].to_string(index=False))

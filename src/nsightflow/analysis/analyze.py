@@ -35,8 +35,9 @@ from nsightflow.analysis.derived import (
     stall_frame,
     wide_metrics,
 )
-from nsightflow.analysis.hotspots import write_hotspots
+from nsightflow.analysis.hotspots import read_hotspot_inputs, write_hotspots
 from nsightflow.analysis.launches import launch_table
+from nsightflow.analysis.mix import mix_columns, with_mix
 from nsightflow.analysis.regime import add_regime
 from nsightflow.family.inputs import recorded_sizes
 from nsightflow.family.registry import Family, load_family
@@ -236,6 +237,9 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     ceilings = read_json(inputs.ceilings) if inputs.ceilings else {}
     long = _read_tables(inputs.metrics)
     frame = build_analysis(family, per_variant, long, ceilings)
+    # the instruction mix of the sampled SASS (shuffles, MUFU, FP64, branches)
+    instructions, texts = read_hotspot_inputs(inputs.source, inputs.family_dir)
+    frame = with_mix(frame, mix_columns(instructions, texts, inputs.family_dir))
     ctx = context(family, per_variant, ceilings, frame)
     ctx["replay"] = replay_context(per_variant)
     launches = launch_table(long)

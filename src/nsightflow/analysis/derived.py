@@ -80,6 +80,13 @@ NCU_COLUMNS: dict[str, str] = {
     "sm_count": M.SM_COUNT,
     "schedulers_per_sm": M.SCHEDULERS_PER_SM,
     "max_warps_per_sm": M.MAX_WARPS_PER_SM,
+    # pipes and instruction mix (absent from older recordings: NaN)
+    **{f"pipe_{p}_pct": m for p, m in M.PIPE_PCT.items()},
+    **{f"inst_pipe_{p}": m for p, m in M.PIPE_INST.items()},
+    "dfma": M.DFMA,
+    "dadd": M.DADD,
+    "dmul": M.DMUL,
+    "shuffle_thread_inst": M.SHUFFLE_THREAD_INST,
 }
 
 
@@ -111,6 +118,7 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
         wide["smem_conflicts_ld"] + wide["smem_conflicts_st"]
     ) / wavefronts.replace(0, np.nan)
     wide["measured_flops"] = 2 * wide["ffma"] + wide["fadd"] + wide["fmul"]
+    wide["fp64_flops"] = 2 * wide["dfma"] + wide["dadd"] + wide["dmul"]
     wide["dram_bytes"] = wide["dram_read_bytes"] + wide["dram_write_bytes"]
     wide["l2_bytes_moved"] = wide["l2_sectors"] * M.SECTOR_BYTES
     wide["l1_bytes_moved"] = (wide["global_ld_sectors"] + wide["global_st_sectors"]) * (

@@ -28,11 +28,12 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.derived import input_column
-from nsightflow.diagnosis import launch_state, moves, patterns, stand
+from nsightflow.diagnosis import launch_state, moves, patterns, stand, summary
 from nsightflow.diagnosis.causes import cause_finding, causes
-from nsightflow.diagnosis.lines import with_line
+from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.record import Finding, Where, frame, place
-from nsightflow.diagnosis.steps import expectation, step_causes
+from nsightflow.diagnosis.step_group import StepData, step_records
+from nsightflow.diagnosis.verdict import outcome, ties
 
 OK = "ok"
 
@@ -150,7 +151,8 @@ class FamilyFindings:
             return
         where = self._where(best, "headline")
         base = str(best.get("input_baseline") or self.ctx["family"]["baseline"])
-        self.rows += place(where, [stand.headline(best, base)])
+        tied = ties(best, self._ok_rows(names, self.key_size))
+        self.rows += place(where, [summary.headline(best, base, tied)])
 
     def _where(self, row: Mapping[str, Any], section: str, step_of: str = "") -> Where:
         return Where(
@@ -184,7 +186,7 @@ class FamilyFindings:
                 continue
             found = [cause_finding(r, c) for c in causes(r)]
             if found:
-                found[0] = with_line(found[0], self.hotspots, name, n)
+                found[0] = cite(found[0], self.hotspots, r)
             else:
                 found = [Finding("baseline_unprofiled", params={"variant": name})]
             info = launch_state.dram_state(r) + patterns.pattern_state(r)
@@ -209,8 +211,10 @@ class FamilyFindings:
                     params={
                         "variant": name,
                         "before": before,
-                        "input": stand.input_of(r),
-                        "input_before": stand.input_of(self.row(before, self.key_size)),
+                        "input": summary.input_of(r),
+                        "input_before": summary.input_of(
+                            self.row(before, self.key_size)
+                        ),
                     },
                     metric="generator_args",
                 )
@@ -248,29 +252,21 @@ class FamilyFindings:
     def _step_at(
         self, name: str, v: Mapping[str, Any], a: dict[str, Any], b: dict[str, Any]
     ) -> None:
-        ranked, total = step_causes(a, b)
-        where = self._where(b, "step", a["variant"])
+        before = str(a["variant"])
+        data = StepData(
+            self.hotspots,
+            self.rules,
+            self.ctx.get("launches") or {},
+            (str(self.variants[before].get("kernel", "")), str(v.get("kernel", ""))),
+            (self.variants[before].get("params") or {}, v.get("params") or {}),
+        )
+        ranked, info = step_records(a, b, v, data)
         if not ranked:
             return
-        # the line where the primary mechanism is larger: before it fell, after it rose
-        primary = ranked[0]
-        side = b if primary.after > primary.before else a
-        ranked[0] = with_line(
-            primary, self.hotspots, str(side["variant"]), int(side["size"])
-        )
+        where = self._where(b, "step", before)
         self.rows += place(where, ranked, primary=True)
         if int(b["size"]) == self._step_key(name):
             self.step_primary[name] = ranked[0].rule
-        info = [expectation(str(v.get("idea", "")), a, ranked, total)]
-        info += moves.regime_change(a, b)
-        info += moves.stall_moves(a, b)
-        info += moves.conflicts(a, b)
-        info += moves.traffic(a, b)
-        info += patterns.divergence_findings(a, b)
-        info += patterns.atomic_findings(a, b)
-        info += launch_state.spills(v.get("resources") or {})
-        info += launch_state.half_empty(b)  # warps it could hold but does not
-        info += moves.rule_changes(self.rules, a["variant"], name, int(b["size"]))
         self.rows += place(where, info)
 
     def _step_key(self, name: str) -> int:
@@ -306,11 +302,12 @@ class FamilyFindings:
                 continue
             r = self.row(name, self.key_size)
             if r and r.get("status") == OK:
-                steps.append(
-                    ({**r, "step_of": before}, self.step_primary.get(name, ""))
-                )
-        verdict = stand.stand(best)
-        found = stand.conclusion(best, steps, verdict.rule if verdict else "")
+                verdict = outcome(self.row(before, self.key_size), r)
+                why = self.step_primary.get(name, "")
+                steps.append(({**r, "step_of": before}, why, verdict))
+        tied = ties(best, self._ok_rows(names, self.key_size))
+        where = stand.stand(best)
+        found = summary.conclusion(best, steps, where.rule if where else "", tied)
         self.rows += place(self._where(best, "conclusion"), found)
 
 

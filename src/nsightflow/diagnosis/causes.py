@@ -35,7 +35,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from nsightflow.diagnosis.advice import fix_key
+from nsightflow.diagnosis.efficiency import (
+    BOUND_GROUPS,
+    BUSY_PCT,
+    idle_lanes_evidence,
+    issue_split,
+    mio_measured,
+    mio_source,
+    name_math_pipe,
+    overhead_evidence,
+    pipe_words,
+    work_share,
+)
 from nsightflow.diagnosis.memory import (
+    BOTH,
     LATENCY_WAITS,
     loads_uncoalesced,
     low_occupancy,
@@ -62,7 +76,6 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "other": ("tex_throttle", "sleeping", "misc"),
     "idle": ("idle",),
 }
-BUSY_PCT = 60.0  # a pipe or issue slots this busy bind (ncu SpeedOfLight's line)
 CONFLICT_SHARE = 0.2  # conflict replays / shared wavefronts that make them a cause
 FEW_WAVES = 4.0  # at most this many waves per SM can leave a tail
 SMALL_LAST_WAVE = 0.5  # a last wave at most this full is a tail
@@ -86,20 +99,29 @@ def _shared(row: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
             atoms=atoms,
             conflicts=or_zero(num(row, "smem_conflicts_atom")),
         )
+    named = mio_source(row)
+    if named is not None:  # shuffles or special functions fill the MIO queue
+        return named
     shared = num(row, "shared_ld_inst") + num(row, "shared_st_inst")
     inst = num(row, "inst_executed")
     per = shared / inst if ok(shared) and ok(inst) and inst > 0 else 0.0
-    if per < FEW_SHARED:
-        return "shared_pipe", msg("ev_mio_other", per=per)
+    if ok(shared) and per < FEW_SHARED:
+        known = "ev_mio_none" if mio_measured(row) else "ev_mio_other"
+        return "mio_other", msg(known, per=per)
     return "shared_pipe", msg("ev_shared_pipe", per=per)
 
 
 def _pipe(row: Mapping[str, Any], group: str) -> tuple[str, dict[str, Any]]:
-    fma, issue = num(row, "fma_pct"), num(row, "issue_pct")
-    evidence = msg("ev_pipes", fma=or_zero(fma), issue=or_zero(issue))
     if group == "math_pipe":
-        busy = ok(fma) and fma >= BUSY_PCT
-        return ("fp32_pipe" if busy else "math_pipe_other"), evidence
+        return name_math_pipe(row)
+    issue = num(row, "issue_pct")
+    work = work_share(row)
+    evidence = msg(
+        "ev_issue",
+        issue=or_zero(issue),
+        pipe=pipe_words(row),
+        work=msg("work_share", pct=100 * work) if ok(work) else msg("work_unmeasured"),
+    )
     busy = ok(issue) and issue >= BUSY_PCT
     return ("issue_bound" if busy else "issue"), evidence
 
@@ -108,10 +130,11 @@ def _idle(row: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     waves = measured_ratio(row, "waves_per_sm")
     if not ok(waves):
         return "idle_sms", msg("ev_idle_unknown")
-    if waves < 1:
-        return "grid_too_small", msg(
-            "ev_grid_too_small", waves=waves, blocks=or_zero(num(row, "grid_blocks"))
-        )
+    blocks, sms = num(row, "grid_blocks"), num(row, "sm_count")
+    if waves < 1 and ok(blocks) and ok(sms) and blocks < sms:
+        return "grid_too_small", msg("ev_grid_too_small", waves=waves, blocks=blocks)
+    if waves < 1:  # every SM has blocks, all resident at once: they finish unevenly
+        return "idle_sms", msg("ev_one_wave", waves=waves, blocks=or_zero(blocks))
     last = waves - math.floor(waves)
     if waves <= FEW_WAVES and 0 < last <= SMALL_LAST_WAVE:
         return "tail_effect", msg("ev_tail", waves=waves, last=100 * last)
@@ -152,7 +175,7 @@ def name_change(
     skip: frozenset[str] = frozenset()
     while True:
         name, evidence = name_group(row, group, skip)
-        if name not in COALESCING or coalescing_worse(row, other, name):
+        if name not in (*COALESCING, BOTH) or coalescing_worse(row, other, name):
             return name, evidence
         skip |= {name}
 
@@ -184,6 +207,8 @@ def coalescing_worse(
     the first counter both launches have differs by a tenth the wasteful way; False
     where they cannot be compared (the counters missing on a side).
     """
+    if name == BOTH:  # either side's accesses wasting more is a coalescing change
+        return any(coalescing_worse(row, other, n) for n in COALESCING)
     test, keys = COALESCING[name]
     if test(row) is None:
         return False
@@ -213,16 +238,22 @@ def causes(row: Mapping[str, Any]) -> list[Cause]:
     """The mechanisms a profiled launch's time goes to, largest first (>= 5% each).
 
     A latency wait (:data:`LATENCY_WAITS`) of a launch with low occupancy
-    (:func:`low_occupancy`) is named ``low_occupancy``. Empty when the launch lacks
-    the counts the split needs.
+    (:func:`low_occupancy`) is named ``low_occupancy``. Where the issue slots or a
+    pipe limit the launch, the issue and math-pipe groups' time is split into idle
+    lanes, instruction overhead and the rest
+    (:func:`nsightflow.diagnosis.efficiency.issue_split`). Empty when the launch
+    lacks the counts the split needs.
     """
     split = time_split(row)
     if split is None:
         return []
     total = num(row, "ncu_time_us")
+    times = {g: sum(split.get(r, 0.0) for r in rs) for g, rs in GROUPS.items()}
     found: dict[str, Cause] = {}
+    for name, us, reasons, evidence in _efficiency(row, times):
+        found[name] = Cause(name, us, us / total, reasons, evidence)
     for group, reasons in GROUPS.items():
-        us = sum(split.get(r, 0.0) for r in reasons)
+        us = times[group]
         if us <= 0:
             continue
         name, evidence = name_group(row, group)
@@ -235,8 +266,46 @@ def causes(row: Mapping[str, Any]) -> list[Cause]:
             reasons = old.reasons + reasons
             evidence = old.evidence
         found[name] = Cause(name, us, us / total, tuple(reasons), evidence)
-    ranked = sorted(found.values(), key=lambda c: -c.time_us)
+    ranked = sorted(found.values(), key=lambda c: (_is_work(c, found), -c.time_us))
     return [c for c in ranked if c.share >= MIN_SHARE]
+
+
+def _is_work(cause: Cause, found: Mapping[str, Cause]) -> bool:
+    """The issue time left after idle lanes and overhead: the FP32 work itself.
+
+    It ranks after them: no remedy removes the work, while full lanes or fewer
+    overhead instructions remove their part (a divergent FMA kernel's idle half is
+    named before the half that does the FMAs).
+    """
+    efficient = any(name in found for name in EFFICIENCY_METRIC)
+    if not efficient or cause.mechanism in EFFICIENCY_METRIC:
+        return False
+    return set(cause.reasons) <= {r for g in BOUND_GROUPS for r in GROUPS[g]}
+
+
+def _efficiency(
+    row: Mapping[str, Any], times: dict[str, float]
+) -> list[tuple[str, float, tuple[str, ...], dict[str, Any]]]:
+    """Idle lanes and instruction overhead as parts of the issue time.
+
+    Their microseconds are taken out of the issue and math-pipe groups in ``times``
+    (changed in place), so that no time is counted twice.
+    """
+    shares = issue_split(row)
+    bound = sum(times[g] for g in BOUND_GROUPS)
+    if not shares or bound <= 0:
+        return []
+    for group in BOUND_GROUPS:
+        times[group] *= 1.0 - sum(shares.values())
+    reasons = tuple(r for g in BOUND_GROUPS for r in GROUPS[g])
+    evidence = {
+        "idle_lanes": idle_lanes_evidence,
+        "instruction_overhead": overhead_evidence,
+    }
+    return [
+        (name, share * bound, reasons, evidence[name](row))
+        for name, share in shares.items()
+    ]
 
 
 def cause_finding(row: Mapping[str, Any], cause: Cause) -> Finding:
@@ -249,9 +318,9 @@ def cause_finding(row: Mapping[str, Any], cause: Cause) -> Finding:
             share=100 * cause.share,
             us=cause.time_us,
             total=num(row, "ncu_time_us"),
-            reasons=_reasons(cause.reasons),
+            reasons=_reasons(cause.mechanism, cause.reasons),
             evidence=cause.evidence,
-            fix=msg(f"fix_{cause.mechanism}"),
+            fix=msg(fix_key(row, cause.mechanism)),
         ),
         metric=_metric(cause),
         value=cause.time_us,
@@ -260,16 +329,27 @@ def cause_finding(row: Mapping[str, Any], cause: Cause) -> Finding:
     )
 
 
-def _reasons(reasons: tuple[str, ...]) -> dict[str, Any]:
+def _reasons(mechanism: str, reasons: tuple[str, ...]) -> dict[str, Any]:
     if reasons == ("idle",):
         return msg("reasons_idle")
-    shown = [f"`{r}`" for r in reasons]
-    return msg("reasons_stalls", reasons=" + ".join(shown))
+    shown = " + ".join(f"`{r}`" for r in reasons)
+    if mechanism in EFFICIENCY_METRIC:
+        return msg("reasons_issue_part", reasons=shown)
+    return msg("reasons_stalls", reasons=shown)
+
+
+EFFICIENCY_METRIC = {
+    "idle_lanes": "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio",
+    "instruction_overhead": "smsp__sass_thread_inst_executed_op_{ffma,fadd,fmul}"
+    "_pred_on.sum / (smsp__inst_executed.sum x lanes)",
+}
 
 
 def _metric(cause: Cause) -> str:
     if cause.reasons == ("idle",):
         return "gpu__time_duration.sum - active time"
+    if cause.mechanism in EFFICIENCY_METRIC:
+        return EFFICIENCY_METRIC[cause.mechanism]
     return " + ".join(
         f"smsp__average_warps_issue_stalled_{r}_per_issue_active.ratio"
         for r in cause.reasons

@@ -93,7 +93,19 @@ def factor_evidence(
             t0=_zero(num(before, "theoretical_occupancy_pct")),
             t1=_zero(num(after, "theoretical_occupancy_pct")),
         )
+    if name == "grid_too_small":
+        side = min((before, after), key=lambda r: _waves(r))
+        return msg(
+            "ev_grid_too_small",
+            waves=_waves(side),
+            blocks=_zero(num(side, "grid_blocks")),
+        )
     return msg("ev_clock")
+
+
+def _waves(row: Mapping[str, Any]) -> float:
+    value = num(row, "waves_per_sm")
+    return value if ok(value) else float("inf")
 
 
 def _zero(value: float) -> float:
@@ -120,6 +132,12 @@ def detail(
         return clock, "sm__cycles_elapsed.avg.per_second", x, y
     if name in (COUNT, LANES, WIDER):
         return _named_count(before, after, name)
+    if name == "grid_too_small":
+        x, y = _idle_pct(before), _idle_pct(after)
+        o0 = num(before, "achieved_occupancy_pct")
+        o1 = num(after, "achieved_occupancy_pct")
+        grid = msg("detail_grid", x=x, y=y, o0=_zero(o0), o1=_zero(o1))
+        return grid, "launch__waves_per_multiprocessor", x, y
     if reasons == ("idle",):
         x, y = _idle_pct(before), _idle_pct(after)
         idle = msg("detail_idle", x=x, y=y)
@@ -136,7 +154,13 @@ def _named_count(
     if lanes is not None:
         l0, l1, t0, t1 = lanes
         said = msg(
-            "detail_lanes", l0=l0, l1=l1, t0=t0 / 1e6, t1=t1 / 1e6, count=count[0]
+            "detail_lanes",
+            l0=l0,
+            l1=l1,
+            t0=t0 / 1e6,
+            t1=t1 / 1e6,
+            x=num(before, "inst_executed") / 1e6,
+            y=num(after, "inst_executed") / 1e6,
         )
         return said, "smsp__thread_inst_executed_per_inst_executed.ratio", l0, l1
     wider = wider_requests(before, after) if name == WIDER else None

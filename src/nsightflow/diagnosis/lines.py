@@ -23,6 +23,7 @@ are then somewhere the finding does not explain, and naming the line would say s
 falsely). Pure functions.
 """
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import PurePath
 from typing import Any
@@ -43,6 +44,7 @@ ACCESS_OF_RULE: dict[str, tuple[str, ...]] = {
     "uncoalesced_stores": ("global_store",),
     "store_drain": ("global_store", "global_atomic"),
     "uncoalesced_loads": ("global_load",),
+    "uncoalesced_access": ("global_load", "global_store"),
     "memory_latency": ("global_load",),
     "low_occupancy": ("global_load",),
     "bytes_in_flight": ("global_load", "global_store"),
@@ -154,3 +156,77 @@ def with_line(
         line=top.line,
         line_share=top.share,
     )
+
+
+# Rules whose line is not the hottest one but the line of a kind of instruction
+# (nsightflow.analysis.mix): the branch that splits the warps, the shuffles, the
+# special functions, the FP64 instructions.
+CLASS_LINE: dict[str, str] = {
+    "idle_lanes": "branch_line",
+    "mio_shuffle": "line_shuffle",
+    "mio_special": "line_mufu",
+    "fp64_pipe": "line_fp64",
+    "fp64_work": "line_fp64",
+}
+
+
+def _line_text(hotspots: pd.DataFrame | None, row: Mapping[str, Any], line: int) -> str:
+    """The source text of ``line`` of the row's launch (from the hot-line table)."""
+    if row.get("branch_line") == line and isinstance(row.get("branch_source"), str):
+        return str(row["branch_source"])
+    if hotspots is None or hotspots.empty:
+        return ""
+    rows = hotspots[
+        (hotspots["variant"] == row.get("variant"))
+        & (hotspots["size"] == row.get("size"))
+        & (hotspots["line"] == line)
+    ]
+    return str(rows["source"].iloc[0]) if len(rows) else ""
+
+
+def line_text_code(
+    hotspots: pd.DataFrame | None, row: Mapping[str, Any], line: int
+) -> str | dict[str, str]:
+    """The code of ``line`` of the row's launch, as the sentence quotes it."""
+    return _code(_line_text(hotspots, row, line))
+
+
+def with_class_line(
+    finding: Finding, hotspots: pd.DataFrame | None, row: Mapping[str, Any]
+) -> Finding | None:
+    """``finding`` citing the line of its kind of instruction, or None (no such line).
+
+    For the rules of :data:`CLASS_LINE`: the row's column names the line (0: none).
+    """
+    column = CLASS_LINE.get(finding.rule)
+    value = row.get(column) if column else None
+    try:
+        line = int(float(value))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    if line <= 0:
+        return None
+    cited = msg(
+        "line_class",
+        what=msg(f"line_what_{finding.rule}"),
+        line=line,
+        code=line_text_code(hotspots, row, line),
+    )
+    head = dict(finding.params)
+    if "@" not in head:
+        head = msg(finding.rule, **head)
+    return replace(
+        finding, params=msg("with_line", finding=head, line=cited), line=line
+    )
+
+
+def cite(
+    finding: Finding,
+    hotspots: pd.DataFrame | None,
+    row: Mapping[str, Any],
+) -> Finding:
+    """``finding`` with the line it is about: its kind's line, else the hottest one."""
+    found = with_class_line(finding, hotspots, row)
+    if found is not None:
+        return found
+    return with_line(finding, hotspots, str(row["variant"]), int(row["size"]))

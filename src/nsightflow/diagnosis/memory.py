@@ -148,7 +148,7 @@ def memory_wait(
     ]
     for name, evidence in checks:
         if evidence is not None and name not in skip:
-            return name, evidence
+            return _both_strided(row, name, evidence, skip)
     if group == "lsu_queue":
         return "lsu_queue", msg("ev_lsu_queue", requests=num(row, "global_ld_requests"))
     if group == "store_drain":
@@ -162,6 +162,25 @@ def memory_wait(
     return "memory_latency", msg(
         "ev_memory_latency", l2=or_zero(num(row, "l2_hit_pct")), dram=_dram_pct(row)
     )
+
+
+BOTH = "uncoalesced_access"  # strided loads and strided stores, named together
+
+
+def _both_strided(
+    row: Mapping[str, Any], name: str, evidence: dict[str, Any], skip: frozenset[str]
+) -> tuple[str, dict[str, Any]]:
+    """Loads (stores) named with the stores (loads) where both waste their sectors.
+
+    A kernel whose loads and stores are both strided (a thread per row of a
+    row-major array) is named after both, whichever stall showed it first.
+    """
+    if name not in ("uncoalesced_loads", "uncoalesced_stores") or BOTH in skip:
+        return name, evidence
+    loads, stores = loads_uncoalesced(row), stores_uncoalesced(row)
+    if loads is None or stores is None:
+        return name, evidence
+    return BOTH, msg("ev_loads_and_stores", loads=loads, stores=stores)
 
 
 def _dram_pct(row: Mapping[str, Any]) -> float:

@@ -135,14 +135,24 @@ def _zero(value: float) -> float:
 def _sectors_key(sectors: float) -> str:
     """How to read global load sectors per request (32-byte sectors, 32 lanes).
 
-    A warp's 32 coalesced 4-byte loads touch 4 sectors, its 16-byte loads 16: fewer
-    than 4 means idle lanes or shared addresses, well beyond 16 scattered addresses.
+    A warp's 32 coalesced 4-byte loads touch 4 sectors, its 16-byte loads 16: about
+    4 (3.5-5) or about 16 (14-20) is that width, coalesced; fewer than 4 means idle
+    lanes or shared addresses; between the two, wider loads or scattered 4-byte
+    ones; well beyond 16, scattered addresses.
     """
     if sectors > SCATTERED_SECTORS:
         return "sectors_scattered"
-    if sectors < 3.5:
+    if sectors < FOUR_BYTE[0]:
         return "sectors_sparse"
+    if sectors <= FOUR_BYTE[1]:
+        return "sectors_four_byte"
+    if SIXTEEN_BYTE[0] <= sectors:
+        return "sectors_sixteen_byte"
     return "sectors_dense"
+
+
+FOUR_BYTE = (3.5, 5.0)  # sectors per request that read as a warp's 4-byte loads
+SIXTEEN_BYTE = (14.0, 20.0)  # ... and as its 16-byte loads (20 = SCATTERED_SECTORS)
 
 
 def conflicts(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:

@@ -7,10 +7,7 @@
   compute-bound one is at the roof (tensor cores or fewer FLOPs help).
 - *Plan* (after each input's baseline): its causes as remedies, largest first, each
   with the time the launch would take without it (never below the roof).
-- *Conclusion* (per input): the best variant and its share of the roof, one line per
-  step (paid or not, and its primary cause), what to try next.
-- *Headline* (per input): the fastest correct variant at the report's key size, the
-  same sentence in the report's header and in the index.
+- *Conclusion* and *headline*: :mod:`nsightflow.diagnosis.summary`.
 - *Sweep*: a variant whose regime changes over the sizes, and drops of the regime's
   throughput between sizes (leaving the L2, where the working set crosses it).
 
@@ -18,16 +15,20 @@ Pure functions over analysis rows (dicts, stall reasons as ``stall_<reason>``).
 """
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 
+from nsightflow.diagnosis.advice import fix_key
 from nsightflow.diagnosis.causes import Cause, causes
+from nsightflow.diagnosis.efficiency import PIPE_MECHANISM, busiest_pipe, pipe_words
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
+from nsightflow.diagnosis.verdict import step_verdict
 
 AT_ROOF_PCT = 90.0  # the stop condition: % of the copy bandwidth or vendor library
+PIPE_BOUND_PCT = 40.0  # a math pipe this busy makes a compute-bound row "compute-bound"
 FLOOR_BYTES = 1.2  # DRAM bytes / ideal bytes at which the DRAM floor is the ideal one
 PLAN_ITEMS = 4  # remedies listed in a plan
 SWEEP_DROP_PCT = 15.0  # a throughput drop between sizes worth a line
@@ -36,6 +37,21 @@ SWEEP_DROP_PCT = 15.0  # a throughput drop between sizes worth a line
 def regime_label(regime: str) -> dict[str, Any]:
     """The regime's name as a message."""
     return msg(f"regime_{regime or 'unknown'}")
+
+
+def regime_words(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The row's regime in words that its numbers bear out.
+
+    A compute-bound row whose math pipes are all below :data:`PIPE_BOUND_PCT` busy
+    (the issue slots decided it) is *issue-bound*: "compute-bound" at 1% of the FP32
+    peak would read as a contradiction.
+    """
+    regime = str(row.get("regime") or "")
+    if regime == "compute":
+        top = busiest_pipe(row, tuple(PIPE_MECHANISM))
+        if top is None or top[1] < PIPE_BOUND_PCT:
+            return msg("regime_issue")
+    return regime_label(regime)
 
 
 def rate(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -68,7 +84,7 @@ def stand(row: Mapping[str, Any]) -> Finding | None:
     limiter, top = _limiter(row)
     common = {
         "variant": row["variant"],
-        "regime": regime_label(regime),
+        "regime": regime_words(row),
         "rate": rate(row),
         "pct": pct,
         "ceiling": msg(f"ceiling_{row.get('regime_ceiling')}"),
@@ -86,8 +102,13 @@ def stand(row: Mapping[str, Any]) -> Finding | None:
             rule = "at_dram_floor"
         elif num(row, "dram_pct") >= AT_ROOF_PCT and ok(moved) and moved > FLOOR_BYTES:
             rule = "dram_saturated_excess"
-    elif regime == "compute" and pct >= AT_ROOF_PCT:
-        rule = "at_compute_roof"
+    elif regime == "compute":
+        common["pipe"] = pipe_words(row)
+        fp32 = num(row, "pct_of_fp32_peak")
+        if ok(fp32) and fp32 >= AT_ROOF_PCT:
+            rule = "at_compute_roof"
+        elif pct >= AT_ROOF_PCT:  # at the vendor library's rate, below the FP32 roof
+            rule, common["fp32"] = "at_vendor_rate", _zero(fp32)
     return Finding(
         rule,
         params=msg(rule, **common),
@@ -131,7 +152,7 @@ def plan(row: Mapping[str, Any]) -> list[Finding]:
                 params=msg(
                     "plan_item",
                     label=msg(f"mech_{cause.mechanism}"),
-                    fix=msg(f"fix_{cause.mechanism}"),
+                    fix=msg(fix_key(row, cause.mechanism)),
                     us=us,
                     share=100 * cause.share,
                     without=without,
@@ -144,106 +165,6 @@ def plan(row: Mapping[str, Any]) -> list[Finding]:
             )
         )
     return items
-
-
-def headline(row: Mapping[str, Any], baseline: str) -> Finding:
-    """The fastest correct variant of an input at the key size."""
-    return Finding(
-        "headline",
-        params={
-            "variant": row["variant"],
-            "n": int(row["size"]),
-            "time": num(row, "time_median_us"),
-            "speedup": _zero(num(row, "speedup_vs_baseline")),
-            "baseline": baseline,
-            "rate": rate(row),
-            "regime": regime_label(str(row.get("regime") or "")),
-            "pct": _zero(num(row, "regime_ceiling_pct")),
-            "ceiling": msg(f"ceiling_{row.get('regime_ceiling') or 'unknown'}"),
-            "input": input_of(row),
-        },
-        metric="time_median_us",
-        value=num(row, "time_median_us"),
-    )
-
-
-def input_of(row: Mapping[str, Any]) -> dict[str, Any]:
-    """The message naming the row's input (its ``input`` label, or the default)."""
-    label = row.get("input")
-    if not isinstance(label, str) or not label:
-        return msg("input_default")
-    return msg("input_named", label=label)
-
-
-def conclusion(
-    best: Mapping[str, Any],
-    steps: Sequence[tuple[Mapping[str, Any], str]],
-    stand_rule: str,
-) -> list[Finding]:
-    """Best variant, one line per step and what to try next, for one input.
-
-    Args:
-        best: The fastest correct variant's row at the key size.
-        steps: Per step of the input's ladder, the after-variant's row at the key
-            size and its primary cause's rule id ("" when not profiled).
-        stand_rule: The rule of the best variant's stand (at the floor, roof, ...).
-    """
-    found = [
-        Finding(
-            "conclusion_best",
-            params={
-                "variant": best["variant"],
-                "regime": regime_label(str(best.get("regime") or "")),
-                "pct": _zero(num(best, "regime_ceiling_pct")),
-                "ceiling": msg(f"ceiling_{best.get('regime_ceiling') or 'unknown'}"),
-                "speedup": _zero(num(best, "speedup_vs_baseline")),
-                "rate": rate(best),
-            },
-            metric="regime_ceiling_pct",
-            value=num(best, "regime_ceiling_pct"),
-        )
-    ]
-    for row, why in steps:
-        speedup = num(row, "speedup_vs_previous")
-        if not ok(speedup):
-            continue
-        found.append(
-            Finding(
-                "conclusion_step",
-                params={
-                    "variant": row["variant"],
-                    "before": row.get("step_of", ""),
-                    "speedup": speedup,
-                    "verdict": msg(step_verdict(speedup)),
-                    "why": msg(f"mech_{why}") if why else msg("mech_unknown"),
-                },
-                metric="speedup_vs_previous",
-                value=speedup,
-                threshold=1.0,
-            )
-        )
-    found.append(_next(best, stand_rule))
-    return found
-
-
-def _next(best: Mapping[str, Any], stand_rule: str) -> Finding:
-    if stand_rule in ("at_dram_floor", "at_dram_floor_timing", "dram_saturated_excess"):
-        return Finding(f"next_{stand_rule}", params={"variant": best["variant"]})
-    if stand_rule == "at_compute_roof":
-        return Finding("next_at_compute_roof", params={"variant": best["variant"]})
-    top = causes(best) if best.get("profiled") else []
-    if not top:
-        return Finding("next_profile", params={"variant": best["variant"]})
-    return Finding(
-        "next_remedy",
-        params={
-            "variant": best["variant"],
-            "label": msg(f"mech_{top[0].mechanism}"),
-            "fix": msg(f"fix_{top[0].mechanism}"),
-        },
-        metric=top[0].mechanism,
-        share=top[0].share,
-    )
 
 
 def sweep(rows: pd.DataFrame, l2_bytes: float | None) -> list[Finding]:
@@ -328,11 +249,5 @@ def _drop(
     )
 
 
-SAME_PCT = 2.0  # a step within this of 1.00x did not measurably change the time
-
-
-def step_verdict(speedup: float) -> str:
-    """``paid``, ``not_paid`` or ``no_gain`` (within :data:`SAME_PCT` of 1.00x)."""
-    if abs(speedup - 1) * 100 < SAME_PCT:
-        return "no_gain"
-    return "paid" if speedup > 1 else "not_paid"
+# the verdict of a step lives with the timing noise it is read against
+__all__ = ["step_verdict"]

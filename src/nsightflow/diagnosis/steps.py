@@ -57,6 +57,7 @@ EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("memory_latency", "bytes_in_flight", "dram_excess", "lsu_queue"),
     ),
     (r"privati|sub-histogram|shared-memory histogram", ("global_atomics",)),
+    (r"one kernel|no second (pass|kernel)|fus(e|ed|ion)", ("launch_removed",)),
     (r"fewer lanes per shared address|4 lanes", ("shared_atomics",)),
     (r"shuffle", ("barrier", "shared_pipe", "instruction_count")),
     (r"sequential addressing|divergen|lanes? idle", (LANES, "instruction_count")),
@@ -65,7 +66,10 @@ EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"grid-stride|one wave",
         ("idle_sms", "tail_effect", "occupancy", "instruction_count"),
     ),
-    (r"coalesc|column-major", ("uncoalesced_loads", "uncoalesced_stores")),
+    (
+        r"coalesc|column-major",
+        ("uncoalesced_loads", "uncoalesced_stores", "uncoalesced_access"),
+    ),
     (
         r"occupancy|fits? on an SM|resident warps|launch_bounds|blocks per SM",
         ("occupancy",),
@@ -78,6 +82,42 @@ EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 # A launch's cause whose remedy shows in a step as one of its factors.
 STEP_FACTOR_OF: dict[str, tuple[str, ...]] = {"low_occupancy": ("occupancy",)}
+# A step's factor that is an expected mechanism under another name: fewer, wider
+# requests and fuller lanes are the instruction count named by their cause; fewer
+# DRAM bytes are the excess traffic removed; loads and stores together are either.
+SAME_AS: dict[str, tuple[str, ...]] = {
+    WIDER: (COUNT,),
+    LANES: (COUNT,),
+    "dram_bytes": ("dram_excess", "bytes_in_flight"),
+    "uncoalesced_access": ("uncoalesced_loads", "uncoalesced_stores"),
+    "grid_too_small": ("occupancy",),
+}
+# Mechanisms that need a kind of instruction or traffic on one of the two launches.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "bank_conflicts": ("shared_ld_inst", "shared_st_inst", "shared_atom_inst"),
+    "shared_pipe": ("shared_ld_inst", "shared_st_inst", "shared_atom_inst"),
+    "shared_atomics": ("shared_atom_inst",),
+    "local_memory": ("local_sectors", "spill_bytes"),
+    "global_atomics": ("l2_atomic_sectors",),
+    "barrier": ("stall_barrier",),
+}
+
+
+def applies(
+    mechanism: str, before: Mapping[str, Any], after: Mapping[str, Any]
+) -> bool:
+    """Whether either launch has what ``mechanism`` needs (True where unmeasured)."""
+    keys = NEEDS.get(mechanism)
+    if not keys:
+        return True
+    values = [num(r, k) for r in (before, after) for k in keys]
+    measured = [v for v in values if ok(v)]
+    return not measured or any(v > 0 for v in measured)
+
+
+def _meets(rule: str, expected: list[str]) -> bool:
+    """A factor ``rule`` is one of the ``expected`` mechanisms (or the same one)."""
+    return rule in expected or any(m in expected for m in SAME_AS.get(rule, ()))
 
 
 def expected_mechanisms(idea: str) -> list[str]:
@@ -110,17 +150,38 @@ def _grouped(
         entry["term"] += term
         entry["reasons"] += reasons
     for factor, key in (*((f, f) for f in FACTORS), (COUNT, "instructions")):
+        if factor == "occupancy" and _grid_bound(before, after, terms[key]):
+            factor = "grid_too_small"  # the warps missing are blocks never launched
         out.setdefault(factor, {"term": 0.0, "reasons": (), "evidence": None})
         out[factor]["term"] += terms[key]
     return out
 
 
+def _grid_bound(
+    before: Mapping[str, Any], after: Mapping[str, Any], occupancy: float
+) -> bool:
+    """The side with fewer resident warps has less than one wave of blocks.
+
+    Its SMs then hold one block or none whatever the registers allow (SGEMM's
+    128x128 tiles at n = 1024: 64 blocks on 132 SMs, 8 warps on each busy SM): the
+    occupancy it lost is the grid's size, not a resource.
+    """
+    fewer = after if occupancy > 0 else before
+    waves, blocks = num(fewer, "waves_per_sm"), num(fewer, "grid_blocks")
+    sms = num(fewer, "sm_count")
+    return ok(waves) and 0 < waves < 1 and ok(blocks) and ok(sms) and blocks < sms
+
+
 def step_causes(
-    before: Mapping[str, Any], after: Mapping[str, Any]
+    before: Mapping[str, Any], after: Mapping[str, Any], verdict: str = ""
 ) -> tuple[list[Finding], float]:
     """The step's ranked causes (primary first) and ``ln`` of ncu's time ratio.
 
-    Empty when either launch lacks a factor of the split (not profiled).
+    ``verdict``: the step's outcome from the event timing
+    (:func:`nsightflow.diagnosis.verdict.outcome`; ``""`` untimed). Where it is no
+    change the primary says so; where it saw a change that ncu's single launch does
+    not show in the same direction (by 2% or more), the primary says that the
+    counters cannot rank it. Empty when either launch lacks a factor of the split.
     """
     terms = step_terms(before, after)
     if not terms:
@@ -135,17 +196,10 @@ def step_causes(
         grouped[LANES] = grouped.pop(COUNT)
     elif faster and wider_requests(before, after) is not None:
         grouped[WIDER] = grouped.pop(COUNT)
-    if abs(total) < UNCHANGED:
+    head = _no_ranking(before, after, total, verdict)
+    if head is not None:
         ranked = sorted(grouped.items(), key=lambda kv: -abs(kv[1]["term"]))
         listed = [kv for kv in ranked if abs(alone(kv[1]["term"])) >= MIN_ALONE_PCT]
-        head = Finding(
-            "step_unchanged",
-            params={"pct": alone(total)},
-            metric="gpu__time_duration.sum",
-            before=num(before, "ncu_time_us"),
-            after=num(after, "ncu_time_us"),
-            share=1.0,
-        )
         return [head] + [_change(before, after, n, e, total) for n, e in listed], total
     sign = 1.0 if total > 0 else -1.0
     ranked = sorted(grouped.items(), key=lambda kv: -sign * kv[1]["term"])
@@ -157,6 +211,38 @@ def step_causes(
     found = [_change(before, after, n, e, total) for n, e in listed]
     bytes_moved = dram_time_change(before, after)
     return ([bytes_moved] if bytes_moved else []) + found, total
+
+
+def _no_ranking(
+    before: Mapping[str, Any], after: Mapping[str, Any], total: float, verdict: str
+) -> Finding | None:
+    """The primary of a step whose factors are not ranked, or None.
+
+    No change (by the timing's verdict, or ncu's under 2% without timing), or a
+    change the timing saw that ncu's launch does not show the same way.
+    """
+    t0, t1 = num(before, "ncu_time_us"), num(after, "ncu_time_us")
+    ncu_same = abs(total) < UNCHANGED
+    if verdict == "no_gain" or (not verdict and ncu_same):
+        return Finding(
+            "step_unchanged",
+            params={"pct": alone(total)},
+            metric="gpu__time_duration.sum",
+            before=t0,
+            after=t1,
+            share=1.0,
+        )
+    if verdict and (ncu_same or (total < 0) != (verdict == "paid")):
+        e0, e1 = num(before, "time_median_us"), num(after, "time_median_us")
+        return Finding(
+            "step_not_in_counters",
+            params={"pct": 100 * (e1 / e0 - 1), "ncu_pct": alone(total)},
+            metric="time_median_us",
+            before=e0,
+            after=e1,
+            share=1.0,
+        )
+    return None
 
 
 DRAM_SATURATED_PCT = 60.0  # a side whose DRAM runs this close to the copy bandwidth
@@ -236,28 +322,33 @@ def _change(
 
 
 def expectation(
-    idea: str, previous: Mapping[str, Any], ranked: list[Finding], total: float
+    idea: str,
+    previous: Mapping[str, Any],
+    after: Mapping[str, Any],
+    ranked: list[Finding],
+    total: float,
 ) -> Finding:
-    """Expected (from the idea and the previous diagnosis) against observed."""
-    expected = expected_mechanisms(idea)
+    """Expected (from the idea and the previous diagnosis) against observed.
+
+    A mechanism the idea names is expected only where one of the two launches can
+    have it (:func:`applies`: no shared-memory conflicts expected of kernels without
+    shared memory).
+    """
+    expected = [m for m in expected_mechanisms(idea) if applies(m, previous, after)]
     top = causes(previous)
     prev = top[0].mechanism if top else ""
     # the remedy of a launch with too few warps is a step's occupancy factor
     for mechanism in (prev, *STEP_FACTOR_OF.get(prev, ())):
         if mechanism and mechanism not in expected:
             expected.append(mechanism)
-    # fewer, wider requests are the instruction count named by its cause
-    same = {WIDER: COUNT, LANES: COUNT}
     helped = [
         f.rule
         for f in ranked
-        if (f.rule in expected or same.get(f.rule) in expected)
-        and ok(f.share)
-        and f.share * total < 0
+        if _meets(f.rule, expected) and ok(f.share) and f.share * total < 0
     ]
     observed = ranked[0].rule if ranked else ""
     faster = total < 0
-    if observed == "step_unchanged":
+    if observed in ("step_unchanged", "step_not_in_counters"):
         verdict = "expect_unchanged"
     elif not expected:
         verdict = "expect_unknown"

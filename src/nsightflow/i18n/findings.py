@@ -63,8 +63,59 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "指令数",
     },
     "mech_idle_lanes": {
-        "en": "Fewer idle lanes (less divergence)",
-        "zh": "空闲 lane 更少（分支发散更少）",
+        "en": "Idle lanes (warp divergence)",
+        "zh": "空闲 lane（warp 分支发散）",
+    },
+    "mech_instruction_overhead": {
+        "en": "Instruction overhead (instructions that are not floating-point "
+        "arithmetic)",
+        "zh": "指令开销（非浮点运算的指令）",
+    },
+    "mech_mio_shuffle": {
+        "en": "Warp shuffles (MIO queue)",
+        "zh": "warp shuffle（MIO 队列）",
+    },
+    "mech_mio_special": {
+        "en": "Special functions: MUFU (MIO queue)",
+        "zh": "特殊函数 MUFU（MIO 队列）",
+    },
+    "mech_mio_other": {
+        "en": "MIO queue (no shared memory, shuffles or special functions measured)",
+        "zh": "MIO 队列（未测到共享内存、shuffle 或特殊函数指令）",
+    },
+    "mech_fp64_pipe": {
+        "en": "FP64 pipe busy (double precision)",
+        "zh": "FP64 流水线繁忙（双精度）",
+    },
+    "mech_xu_pipe": {
+        "en": "XU pipe busy (special functions and conversions)",
+        "zh": "XU 流水线繁忙（特殊函数与类型转换）",
+    },
+    "mech_alu_pipe": {
+        "en": "ALU pipe busy (integer and logic instructions)",
+        "zh": "ALU 流水线繁忙（整数与逻辑指令）",
+    },
+    "mech_tensor_pipe": {"en": "Tensor pipe busy", "zh": "tensor 流水线繁忙"},
+    "mech_uncoalesced_access": {
+        "en": "Uncoalesced global loads and stores",
+        "zh": "未合并的全局加载和存储",
+    },
+    "mech_launch_removed": {
+        "en": "A kernel launch removed",
+        "zh": "去掉了一次 kernel 启动",
+    },
+    "mech_launch_added": {"en": "A kernel launch added", "zh": "多了一次 kernel 启动"},
+    "mech_fp64_work": {
+        "en": "Work moved to the FP64 pipe (double precision)",
+        "zh": "计算转到了 FP64 流水线（双精度）",
+    },
+    "mech_special_work": {
+        "en": "Work moved to special functions (XU pipe: MUFU)",
+        "zh": "计算转到了特殊函数（XU 流水线：MUFU）",
+    },
+    "mech_step_not_in_counters": {
+        "en": "a timing change that ncu's single launch does not show",
+        "zh": "计时可见、但 ncu 单次启动未体现的变化",
     },
     "mech_wider_accesses": {
         "en": "Fewer, wider load requests",
@@ -104,6 +155,80 @@ MECHANISMS: dict[str, dict[str, str]] = {
 }
 
 FIXES: dict[str, dict[str, str]] = {
+    "fix_idle_lanes": {
+        "en": "make the branch uniform per warp: let all 32 lanes of a warp take the "
+        "same path (branch on the warp index, `threadIdx.x / 32`, not on the lane; "
+        "sort or bin the work so that neighbouring lanes agree)",
+        "zh": "让分支在 warp 内一致：同一 warp 的 32 个 lane 走同一路径（按 warp 序号 "
+        "`threadIdx.x / 32` 而不是按 lane 分支；对工作排序或分桶，使相邻 lane 一致）",
+    },
+    "fix_instruction_overhead": {
+        "en": "more arithmetic per address, index, load and loop instruction: "
+        "register tiles (several outputs per thread), unrolled loops, wider loads",
+        "zh": "让每条地址、下标、加载和循环指令对应更多运算：寄存器分块（每线程"
+        "多个输出）、循环展开、更宽的加载",
+    },
+    "fix_mio_shuffle": {
+        "en": "fewer shuffles per result: reduce in registers first (several elements "
+        "per thread), then shuffle once per warp",
+        "zh": "减少每个结果的 shuffle 次数：先在寄存器中归约（每线程多个元素），再每个 "
+        "warp 做一次 shuffle",
+    },
+    "fix_mio_special": {
+        "en": "fewer special-function calls: hoist them out of loops, use algebra "
+        "(one `rsqrtf` instead of `1/sqrtf`), or intrinsics where the accuracy allows",
+        "zh": "减少特殊函数调用：移出循环、做代数化简（用一个 `rsqrtf` 代替 `1/sqrtf`），"
+        "或在精度允许时使用 intrinsic",
+    },
+    "fix_mio_other": {
+        "en": "look at the MIO-issued instructions of the hot lines (dynamic branches, "
+        "`S2R`, other MIO operations) and issue fewer of them",
+        "zh": "查看热点行中经 MIO 发射的指令（动态分支、`S2R` 等），减少这类指令",
+    },
+    "fix_fp64_pipe": {
+        "en": "keep the arithmetic in float where the result allows: `f`-suffixed "
+        "literals, `expf`/`sqrtf` instead of `exp`/`sqrt` on doubles",
+        "zh": "在结果允许时保持单精度运算：字面量加 `f` 后缀，用 `expf`/`sqrtf` 代替作用"
+        "于 double 的 `exp`/`sqrt`",
+    },
+    "fix_xu_pipe": {
+        "en": "fewer special functions and conversions per result (hoist them, or "
+        "replace them by FMA-pipe arithmetic)",
+        "zh": "减少每个结果的特殊函数与类型转换（外提，或换成 FMA 流水线上的运算）",
+    },
+    "fix_alu_pipe": {
+        "en": "fewer integer and logic instructions per result (simpler index "
+        "arithmetic, fewer comparisons)",
+        "zh": "减少每个结果的整数与逻辑指令（更简单的下标计算、更少的比较）",
+    },
+    "fix_tensor_pipe": {
+        "en": "the tensor pipe is the roof: fewer FLOPs or a lower precision",
+        "zh": "tensor 流水线已是上限：减少 FLOPs 或使用更低精度",
+    },
+    "fix_uncoalesced_access": {
+        "en": "make a warp's lanes read and write consecutive addresses: map "
+        "consecutive lanes to consecutive elements (a warp per row, or a "
+        "column-major layout), or stage the tile through shared memory",
+        "zh": "让一个 warp 的各 lane 读写连续地址：相邻 lane 对应相邻元素（每个 warp "
+        "一行，或列主序布局），或经共享内存中转",
+    },
+    "fix_bytes_in_flight_wide": {
+        "en": "keep more bytes in flight: several independent 16-byte loads per thread "
+        "(the loads are already 16 bytes wide) or more resident warps",
+        "zh": "让更多字节在途：每线程多个相互独立的 16 字节加载（加载已是 16 字节宽），"
+        "或更多驻留 warp",
+    },
+    "fix_lsu_queue_wide": {
+        "en": "more work per memory instruction (the loads are already 16 bytes wide): "
+        "reuse each loaded value for more results",
+        "zh": "每条访存指令做更多工作（加载已是 16 字节宽）：让每个加载的值用于更多结果",
+    },
+    "fix_issue_bound_work": {
+        "en": "the issued instructions are mostly the arithmetic itself: fewer "
+        "FLOPs per result, or tensor cores (TF32, BF16) where the precision allows",
+        "zh": "发射的指令大多就是运算本身：减少每个结果的 FLOPs，或在精度允许时"
+        "使用 tensor core（TF32、BF16）",
+    },
     "fix_global_atomics": {
         "en": "privatize: count into shared memory or registers per block and add to "
         "the global result once per block",
@@ -247,6 +372,100 @@ FIXES: dict[str, dict[str, str]] = {
 }
 
 EVIDENCE: dict[str, dict[str, str]] = {
+    "ev_idle_lanes": {
+        "en": "{active:.1f} of 32 lanes active per issued instruction "
+        "(`smsp__thread_inst_executed_per_inst_executed.ratio`), {lanes:.1f} not "
+        "predicated off (`smsp__thread_inst_executed_pred_on_per_inst_executed.ratio`, "
+        "< 24): {how}. The issue slots or a pipe are {busy:.0f}% busy (>= 60%): the "
+        "same work in full warps needs {needed:.0f}% of the warp instructions.",
+        "zh": "每条发射指令平均 {active:.1f}/32 个 lane 活跃"
+        "（`smsp__thread_inst_executed_per_inst_executed.ratio`），{lanes:.1f} 个未被谓词"
+        "关闭（`smsp__thread_inst_executed_pred_on_per_inst_executed.ratio`，< 24）："
+        "{how}。发射槽或某条流水线 {busy:.0f}% 繁忙（>= 60%）：同样的工作用满 warp "
+        "只需 {needed:.0f}% 的 warp 指令。",
+    },
+    "lanes_predicated": {
+        "en": "the compiler turned the branch into predicated instructions, whose "
+        "lanes are switched off",
+        "zh": "编译器把分支变成了谓词指令，部分 lane 被关闭",
+    },
+    "lanes_inactive": {
+        "en": "the lanes of a warp take different branches and run one after another",
+        "zh": "同一 warp 的 lane 走了不同分支，依次执行",
+    },
+    "ev_instruction_overhead": {
+        "en": "{work:.0f}% of the thread instructions are floating-point arithmetic "
+        "(`smsp__sass_thread_inst_executed_op_{{ffma,fadd,fmul,dfma,dadd,dmul}}_pred_on"
+        ".sum` over the thread instructions): {per:.1f} other instructions (addresses, "
+        "indices, loads, loop control) per arithmetic one, with the issue slots or a "
+        "pipe {busy:.0f}% busy (>= 60%).",
+        "zh": "线程指令中 {work:.0f}% 是浮点运算"
+        "（`smsp__sass_thread_inst_executed_op_{{ffma,fadd,fmul,dfma,dadd,dmul}}_pred_on"
+        ".sum` 占线程指令的比例）：每条运算指令伴随 {per:.1f} 条其他指令（地址、下标、"
+        "加载、循环控制），发射槽或某条流水线 {busy:.0f}% 繁忙（>= 60%）。",
+    },
+    "ev_issue": {
+        "en": "Issue slots {issue:.0f}% busy (`sm__inst_issued.avg.pct_of_peak_sustained_"
+        "active`); {pipe}; {work}.",
+        "zh": "发射槽 {issue:.0f}% 繁忙（`sm__inst_issued.avg.pct_of_peak_sustained_"
+        "active`）；{pipe}；{work}。",
+    },
+    "work_share": {
+        "en": "{pct:.0f}% of the thread instructions are floating-point arithmetic",
+        "zh": "线程指令中 {pct:.0f}% 是浮点运算",
+    },
+    "work_unmeasured": {
+        "en": "the arithmetic share of the instructions is not measured",
+        "zh": "未测量运算指令的占比",
+    },
+    "pipe_unmeasured": {
+        "en": "the pipes' utilization was not recorded",
+        "zh": "未记录各流水线的利用率",
+    },
+    "pipe_busiest": {
+        "en": "the busiest pipe is {pipe} at {pct:.0f}% "
+        "(`sm__inst_executed_pipe_*.avg.pct_of_peak_sustained_active`)",
+        "zh": "最繁忙的流水线是 {pipe}，{pct:.0f}%"
+        "（`sm__inst_executed_pipe_*.avg.pct_of_peak_sustained_active`）",
+    },
+    "pipe_pct": {"en": "{pipe} {pct:.0f}%", "zh": "{pipe} {pct:.0f}%"},
+    "pipe_fma": {"en": "FMA (FP32)", "zh": "FMA（FP32）"},
+    "pipe_alu": {"en": "ALU (integer, logic)", "zh": "ALU（整数、逻辑）"},
+    "pipe_fp64": {"en": "FP64 (double precision)", "zh": "FP64（双精度）"},
+    "pipe_xu": {
+        "en": "XU (special functions, conversions)",
+        "zh": "XU（特殊函数、类型转换）",
+    },
+    "pipe_lsu": {"en": "LSU (memory instructions)", "zh": "LSU（访存指令）"},
+    "pipe_tensor": {"en": "tensor", "zh": "tensor"},
+    "ev_math_pipes": {
+        "en": "Pipe utilization, busiest first: {pipes} "
+        "(`sm__inst_executed_pipe_*.avg.pct_of_peak_sustained_active`; a pipe binds "
+        "at >= 60%).",
+        "zh": "各流水线利用率（从高到低）：{pipes}"
+        "（`sm__inst_executed_pipe_*.avg.pct_of_peak_sustained_active`；>= 60% 即受限）。",
+    },
+    "ev_mio_source": {
+        "en": "The MIO-issued instructions are {parts} (shared-memory instructions, "
+        "shuffles from `smsp__sass_thread_inst_executed_op_inter_thread_communication_"
+        "pred_on.sum`, special functions from the XU pipe's count, or the sampled "
+        "SASS): the queue's waits come from the largest.",
+        "zh": "经 MIO 发射的指令中 {parts}（共享内存指令；shuffle 来自 "
+        "`smsp__sass_thread_inst_executed_op_inter_thread_communication_pred_on.sum`；"
+        "特殊函数来自 XU 流水线计数；或来自采样的 SASS）：队列的等待来自占比最大者。",
+    },
+    "mio_part": {"en": "{what} {pct:.0f}%", "zh": "{what}占 {pct:.0f}%"},
+    "mio_shared": {"en": "shared memory", "zh": "共享内存"},
+    "mio_shuffle": {"en": "shuffles", "zh": "shuffle 指令"},
+    "mio_mufu": {"en": "special functions", "zh": "特殊函数"},
+    "ev_loads_and_stores": {
+        "en": "Loads: {loads} Stores: {stores}",
+        "zh": "加载：{loads}存储：{stores}",
+    },
+    "reasons_issue_part": {
+        "en": "its part of the issue time, {reasons}",
+        "zh": "发射时间中的相应部分，{reasons}",
+    },
     "ev_loads_bytes": {
         "en": "A warp's load uses {used:.1f} of the 32 bytes of each sector it fetches "
         "(`smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio` < 16).",
@@ -393,9 +612,27 @@ EVIDENCE: dict[str, dict[str, str]] = {
     },
     "ev_mio_other": {
         "en": "Few shared-memory instructions ({per:.2f} per issued instruction): the "
-        "MIO queue holds warp shuffles, special-function or other MIO instructions.",
+        "MIO queue holds warp shuffles, special-function or other MIO instructions "
+        "(this recording does not count which).",
         "zh": "共享内存指令很少（每条发射指令 {per:.2f} 条）：MIO 队列中是 warp shuffle、"
-        "特殊函数或其他 MIO 指令。",
+        "特殊函数或其他 MIO 指令（本次记录没有区分）。",
+    },
+    "ev_mio_none": {
+        "en": "No shared-memory instructions to speak of ({per:.2f} per issued "
+        "instruction) and no shuffles or special functions counted: other MIO-issued "
+        "instructions (special-register reads `S2R`, constant loads, dynamic branches) "
+        "fill the queue.",
+        "zh": "几乎没有共享内存指令（每条发射指令 {per:.2f} 条），也没有计到 shuffle 或"
+        "特殊函数：是其他经 MIO 发射的指令（读特殊寄存器 `S2R`、常量加载、动态分支）"
+        "填满了队列。",
+    },
+    "ev_one_wave": {
+        "en": "The SMs sat idle for this part of ncu's duration: the grid's {blocks:,.0f} "
+        "blocks are {waves:.2f} waves per SM (`launch__waves_per_multiprocessor`), all "
+        "resident at once, and the SMs idle as their blocks finish at different times.",
+        "zh": "在 ncu 时长的这一部分中 SM 处于空闲：grid 的 {blocks:,.0f} 个 block 为每个 "
+        "SM {waves:.2f} 波（`launch__waves_per_multiprocessor`），同时驻留，各 SM 在其 "
+        "block 先后结束时空闲。",
     },
     "ev_pipes": {
         "en": "FP32 pipe {fma:.0f}% busy, issue slots {issue:.0f}% busy "
@@ -481,6 +718,123 @@ EVIDENCE: dict[str, dict[str, str]] = {
 }
 
 SENTENCES: dict[str, dict[str, str]] = {
+    "cause_launch": {
+        "en": "**{label}**: {names} ({us:,.2f} us of ncu's time) no longer runs: "
+        "{n0:.0f} -> {n1:.0f} launches, {t0:,.2f} -> {t1:,.2f} us in all "
+        "(`gpu__time_duration.sum` per launch); alone this changes the run's time by "
+        "{alone:+.0f}%. ncu's other factors compare runs of different launches and "
+        "are not ranked beside it.",
+        "zh": "**{label}**：{names}（ncu 时长 {us:,.2f} us）不再运行：启动次数 "
+        "{n0:.0f} -> {n1:.0f}，总时长 {t0:,.2f} -> {t1:,.2f} us（按启动计的 "
+        "`gpu__time_duration.sum`）；仅此一项使运行时间变化 {alone:+.0f}%。ncu 的其他"
+        "因素比较的是启动组成不同的两次运行，不与之并列排序。",
+    },
+    "cause_pipe_work": {
+        "en": "**{label}**: {pipe} warp instructions {x:,.1f} M -> {y:,.1f} M "
+        "({pct:.0f}% of the issued ones where they run), registers per thread {r0:.0f} -> "
+        "{r1:.0f}; it drives {factors}, which together change the launch time by "
+        "{alone:+.0f}%.",
+        "zh": "**{label}**：{pipe}的 warp 指令 {x:,.1f} M -> {y:,.1f} M（在其所在一侧占发射指令的 "
+        "{pct:.0f}%），每线程寄存器 {r0:.0f} -> {r1:.0f}；它带动了{factors}，合计使启动"
+        "时间变化 {alone:+.0f}%。",
+    },
+    "cause_named_change": {
+        "en": "**{label}**: {changes}. The warp-cycles this {freed} show as {stall}, "
+        "for which ncu names no single cause: {detail}; together {alone:+.0f}% of "
+        "the launch time.",
+        "zh": "**{label}**：{changes}。由此{freed}的 warp 周期表现为{stall}（ncu 对这类"
+        "停顿不给出单一原因）：{detail}；合计使启动时间变化 {alone:+.0f}%。",
+    },
+    "cycles_freed": {"en": "freed", "zh": "省下"},
+    "cycles_cost": {"en": "cost", "zh": "多花"},
+    "changed_conflicts": {
+        "en": "bank-conflict replays {x:.0f}% -> {y:.0f}% of shared-memory wavefronts",
+        "zh": "bank 冲突重放占共享内存 wavefront 的 {x:.0f}% -> {y:.0f}%",
+    },
+    "changed_wider": {
+        "en": "global load sectors per request {p0:.1f} -> {p1:.1f} (16-byte loads)",
+        "zh": "每次全局加载请求的 sector {p0:.1f} -> {p1:.1f}（16 字节加载）",
+    },
+    "changed_stores": {
+        "en": "global store sectors {x:,.1f} M -> {y:,.1f} M (coalesced stores)",
+        "zh": "全局存储 sector {x:,.1f} M -> {y:,.1f} M（存储已合并）",
+    },
+    "step_not_in_counters": {
+        "en": "**Not ranked**: the timing moved {pct:+.1f}% but ncu's single profiled "
+        "launch moved {ncu_pct:+.1f}%, not the same way by 2% or more; the counters "
+        "cannot say why. The factors below are ncu's.",
+        "zh": "**无法排序**：计时变化 {pct:+.1f}%，而 ncu 单次采样的启动变化 "
+        "{ncu_pct:+.1f}%，方向或幅度（2% 以上）不一致；计数器无法说明原因。下列因素来自 "
+        "ncu。",
+    },
+    "line_class": {
+        "en": "{what}: line {line} {code}.",
+        "zh": "{what}：第 {line} 行 {code}。",
+    },
+    "line_what_idle_lanes": {
+        "en": "The branch that splits the warps",
+        "zh": "让 warp 分化的分支",
+    },
+    "line_what_mio_shuffle": {"en": "The shuffles", "zh": "shuffle 所在"},
+    "line_what_mio_special": {"en": "The special functions", "zh": "特殊函数所在"},
+    "line_what_fp64_pipe": {"en": "The FP64 instructions", "zh": "FP64 指令所在"},
+    "line_what_fp64_work": {"en": "The FP64 instructions", "zh": "FP64 指令所在"},
+    "pipe_moved": {
+        "en": "{pipe} warp instructions {x:,.1f} M -> {y:,.1f} M ({s0:.0f}% -> "
+        "{s1:.0f}% of the issued ones){where}.",
+        "zh": "{pipe} 的 warp 指令 {x:,.1f} M -> {y:,.1f} M（占发射指令的 {s0:.0f}% -> "
+        "{s1:.0f}%）{where}。",
+    },
+    "pipe_line": {"en": ": line {line} {code}", "zh": "：第 {line} 行 {code}"},
+    "step_params_changed": {
+        "en": "The step also changes the configuration both variants share ({changes}): "
+        "its time change is not its idea's alone.",
+        "zh": "这一步同时改变了两个版本共有的配置（{changes}）：时间变化不全是其优化思路"
+        "带来的。",
+    },
+    "tie_with": {
+        "en": " (tied with {names}: within the timing noise)",
+        "zh": "（与 {names} 持平：差异在计时噪声以内）",
+    },
+    "regime_issue": {
+        "en": "issue-bound, with no math pipe 40% busy",
+        "zh": "发射受限，没有运算流水线达到 40% 繁忙",
+    },
+    "at_vendor_rate": {
+        "en": "`{variant}` runs at the rate of {ceiling}: {rate}, {pct:.0f}% of it "
+        "(>= 90%), {fp32:.0f}% of the measured FP32 peak, so the FP32 roof is still "
+        "above; {pipe}. What limits it now: {limiter}.",
+        "zh": "`{variant}` 已达到{ceiling}的速度：{rate}，为其 {pct:.0f}%（>= 90%），为"
+        "实测 FP32 峰值的 {fp32:.0f}%，FP32 上限仍在其上；{pipe}。当前限制因素："
+        "{limiter}。",
+    },
+    "next_at_vendor_rate": {
+        "en": "Next: `{variant}` matches the vendor library at {fp32:.0f}% of the FP32 "
+        "peak; beyond it: warp-level tiles and fewer instructions per FMA, or tensor "
+        "cores where the precision allows.",
+        "zh": "下一步：`{variant}` 已与厂商库持平，为 FP32 峰值的 {fp32:.0f}%；再往上："
+        "warp 级分块、每个 FMA 更少的指令，或在精度允许时使用 tensor core。",
+    },
+    "dram_at_ideal": {
+        "en": "each byte crosses DRAM about once, as the ideal counts ({l1:,.1f} MB "
+        "requested from L1: no re-reads for the caches to absorb)",
+        "zh": "每个字节大约只经过 DRAM 一次，与理想值一致（L1 请求 {l1:,.1f} MB："
+        "没有需要缓存吸收的重复读取）",
+    },
+    "dram_absorbed_by": {
+        "en": "the caches absorb the re-reads: L1 is asked for {l1:,.1f} MB "
+        "({ratio:.1f}x the DRAM bytes, >= 1.5x), DRAM moves the ideal bytes",
+        "zh": "缓存吸收了重复读取：L1 收到 {l1:,.1f} MB 的请求（是 DRAM 字节的 "
+        "{ratio:.1f} 倍，>= 1.5 倍），DRAM 只搬运理想字节数",
+    },
+    "sectors_four_byte": {
+        "en": "about the 4 sectors of a warp's coalesced 4-byte loads.",
+        "zh": "约等于一个 warp 合并 4 字节加载所需的 4 个 sector。",
+    },
+    "sectors_sixteen_byte": {
+        "en": "about the 16 sectors of a warp's coalesced 16-byte (float4) loads.",
+        "zh": "约等于一个 warp 合并 16 字节（float4）加载所需的 16 个 sector。",
+    },
     "cause_state": {
         "en": "**{label}** takes {share:.0f}% of the launch ({us:,.1f} of {total:,.1f} "
         "us; {reasons}). {evidence} What helps: {fix}.",
@@ -518,36 +872,41 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "SM clock {x:.2f} -> {y:.2f} GHz (`sm__cycles_elapsed.avg.per_second`)",
         "zh": "SM 时钟 {x:.2f} -> {y:.2f} GHz（`sm__cycles_elapsed.avg.per_second`）",
     },
+    "detail_grid": {
+        "en": "idle SM time {x:.0f}% -> {y:.0f}% of the launch, achieved occupancy "
+        "{o0:.0f}% -> {o1:.0f}% on the SMs that have a block "
+        "(`sm__warps_active.avg.pct_of_peak_sustained_active`): with fewer blocks than "
+        "a wave, an SM holds one block or none, whatever its registers allow",
+        "zh": "SM 空闲时间占启动时长的 {x:.0f}% -> {y:.0f}%，有 block 的 SM 上实际占用率 "
+        "{o0:.0f}% -> {o1:.0f}%（`sm__warps_active.avg.pct_of_peak_sustained_active`）："
+        "block 数不足一波时，每个 SM 只有一个 block 或没有，与寄存器允许多少无关",
+    },
     "detail_idle": {
         "en": "idle SM time {x:.0f}% -> {y:.0f}% of the launch",
         "zh": "SM 空闲时间占启动时长的 {x:.0f}% -> {y:.0f}%",
     },
     "detail_stalls_per_inst": {
         "en": "{reasons} {cx:.2f} -> {cy:.2f} warp-cycles per issued instruction "
-        "({x:,.1f} M -> {y:,.1f} M in all, over {ix:,.2f} M -> {iy:,.2f} M "
-        "instructions; what the instruction count makes of it is counted under "
-        "*Instruction count*)",
+        "({x:,.1f} M -> {y:,.1f} M in all)",
         "zh": "{reasons} 每条发射指令 {cx:.2f} -> {cy:.2f} 个 warp 周期（总计 {x:,.1f} M "
-        "-> {y:,.1f} M，指令数 {ix:,.2f} M -> {iy:,.2f} M；其中随指令数变化的部分计入"
-        "*指令数*）",
+        "-> {y:,.1f} M）",
     },
     "detail_stalls_per_request": {
         "en": "{reasons} {cx:,.1f} -> {cy:,.1f} warp-cycles per global memory request "
-        "({x:,.1f} M -> {y:,.1f} M in all, over {ix:,.2f} M -> {iy:,.2f} M requests; "
-        "what the request count makes of it is counted under *Instruction count*)",
-        "zh": "{reasons} 每个全局内存请求 {cx:,.1f} -> {cy:,.1f} 个 warp 周期（总计 "
-        "{x:,.1f} M -> {y:,.1f} M，请求数 {ix:,.2f} M -> {iy:,.2f} M；其中随请求数变化的"
-        "部分计入*指令数*）",
+        "({ix:,.2f} M -> {iy:,.2f} M requests)",
+        "zh": "{reasons} 每个全局内存请求 {cx:,.1f} -> {cy:,.1f} 个 warp 周期（请求数 "
+        "{ix:,.2f} M -> {iy:,.2f} M）",
     },
     "detail_lanes": {
         "en": "active lanes per warp instruction {l0:.1f} -> {l1:.1f} of 32 "
         "(`smsp__thread_inst_executed_per_inst_executed.ratio`, a quarter more or "
         "above) for the same thread instructions ({t0:,.1f} M -> {t1:,.1f} M, within "
-        "20%): the same work in fewer warp instructions; {count}",
+        "20%): the same work in {x:,.2f} M -> {y:,.2f} M warp instructions "
+        "(`smsp__inst_executed.sum`)",
         "zh": "每条 warp 指令的活跃 lane {l0:.1f} -> {l1:.1f}（共 32，"
         "`smsp__thread_inst_executed_per_inst_executed.ratio`，至少多四分之一），线程"
-        "指令数不变（{t0:,.1f} M -> {t1:,.1f} M，20% 以内）：同样的工作用更少的 warp "
-        "指令完成；{count}",
+        "指令数不变（{t0:,.1f} M -> {t1:,.1f} M，20% 以内）：同样的工作用 {x:,.2f} M -> "
+        "{y:,.2f} M 条 warp 指令完成（`smsp__inst_executed.sum`）",
     },
     "detail_wider": {
         "en": "global load requests {r0:,.2f} M -> {r1:,.2f} M for the same sectors "
@@ -561,12 +920,9 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "detail_instruction_count": {
         "en": "issued warp instructions {x:,.2f} M -> {y:,.2f} M (x{ratio:,.2f}, "
-        "`smsp__inst_executed.sum`), {lanes}, each stall counted per instruction it "
-        "waits for (per global memory request for `long_scoreboard` and "
-        "`lg_throttle`)",
+        "`smsp__inst_executed.sum`), {lanes}",
         "zh": "发射的 warp 指令 {x:,.2f} M -> {y:,.2f} M（x{ratio:,.2f}，"
-        "`smsp__inst_executed.sum`），{lanes}，各停顿按其所等待的指令计（`long_scoreboard` "
-        "与 `lg_throttle` 按全局内存请求计）",
+        "`smsp__inst_executed.sum`），{lanes}",
     },
     "lanes_per_inst": {
         "en": "active lanes per warp instruction {x:.1f} -> {y:.1f} of 32 "
@@ -659,9 +1015,9 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "stand_compute": {
         "en": "`{variant}` is {regime} (`{basis}`): {rate}, {pct:.0f}% of {ceiling}, "
-        "where it would take {roof:,.2f} us. What limits it now: {limiter}.",
+        "where it would take {roof:,.2f} us; {pipe}. What limits it now: {limiter}.",
         "zh": "`{variant}` {regime}（`{basis}`）：{rate}，为{ceiling}的 {pct:.0f}%，"
-        "达到上限时耗时 {roof:,.2f} us。当前限制因素：{limiter}。",
+        "达到上限时耗时 {roof:,.2f} us；{pipe}。当前限制因素：{limiter}。",
     },
     "stand_latency": {
         "en": "`{variant}` is {regime}: neither memory nor compute is near its ceiling "
@@ -719,10 +1075,10 @@ SENTENCES: dict[str, dict[str, str]] = {
     "headline": {
         "en": "**Result at n = {n} ({input}):** the fastest correct variant is "
         "`{variant}` at {time:,.2f} us, {speedup:.2f}x the baseline `{baseline}`; "
-        "{regime}, {rate}, {pct:.0f}% of {ceiling}.",
+        "{regime}, {rate}, {pct:.0f}% of {ceiling}{tie}.",
         "zh": "**n = {n} 时的结果（{input}）：** 最快的正确版本是 `{variant}`，耗时 "
         "{time:,.2f} us，是基线 `{baseline}` 的 {speedup:.2f}x；{regime}，{rate}，"
-        "为{ceiling}的 {pct:.0f}%。",
+        "为{ceiling}的 {pct:.0f}%{tie}。",
     },
     "index_headline": {
         "en": "`{variant}` at n = {n} ({input}): {time:,.2f} us, {speedup:.2f}x "
@@ -733,9 +1089,9 @@ SENTENCES: dict[str, dict[str, str]] = {
     "input_default": {"en": "default input", "zh": "默认输入"},
     "input_named": {"en": "input {label}", "zh": "输入 {label}"},
     "conclusion_best": {
-        "en": "Best: `{variant}`, {speedup:.2f}x the baseline, {regime}: {rate}, "
+        "en": "Best: `{variant}`{tie}, {speedup:.2f}x the baseline, {regime}: {rate}, "
         "{pct:.0f}% of {ceiling}.",
-        "zh": "最佳版本：`{variant}`，为基线的 {speedup:.2f}x，{regime}：{rate}，为"
+        "zh": "最佳版本：`{variant}`{tie}，为基线的 {speedup:.2f}x，{regime}：{rate}，为"
         "{ceiling}的 {pct:.0f}%。",
     },
     "conclusion_step": {
@@ -745,7 +1101,10 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "paid": {"en": "paid", "zh": "有收益"},
     "not_paid": {"en": "did not pay", "zh": "没有收益"},
-    "no_gain": {"en": "no change (within 2%)", "zh": "没有变化（2% 以内）"},
+    "no_gain": {
+        "en": "no change (within 2% or the timing noise)",
+        "zh": "没有变化（2% 或计时噪声以内）",
+    },
     "next_at_dram_floor": {
         "en": "Next: `{variant}` is at the DRAM floor; only fewer bytes help (fuse "
         "with the kernel that produces or consumes the data, narrower types).",

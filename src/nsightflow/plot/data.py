@@ -46,17 +46,18 @@ def choose_lens(analysis: pd.DataFrame) -> LensChoice:
     """Compute (FLOP/s) or memory (GB/s) lens for the family's throughput panel.
 
     The diagnosis stage's ``regime`` column decides where it exists: the compute
-    lens when most variants with a decided regime are compute-bound at the key
-    size. Without the column (older analyses), the lens follows the ceiling the
+    lens when most memory- or compute-bound variants are compute-bound at the key
+    size (latency-bound ones name no ceiling). Without the column (older analyses), the lens follows the ceiling the
     variants come closer to: the median achieved % of the FP32 peak against the
     median achieved % of copy bandwidth at the key size.
     """
     size = key_size(analysis)
     at = timed(analysis)
     at = at[at["size"] == size] if size is not None else at
-    if "regime" in at and at["regime"].fillna("").astype(str).ne("").any():
-        regimes = at["regime"].fillna("").astype(str)
-        decided = regimes[regimes != ""]
+    regimes = at["regime"].fillna("").astype(str) if "regime" in at else None
+    # latency-bound variants name no ceiling: the memory- and compute-bound ones vote
+    if regimes is not None and regimes.isin(["memory", "compute"]).any():
+        decided = regimes[regimes.isin(["memory", "compute"])]
         compute = int((decided == "compute").sum())
         lens: Lens = "compute" if compute > len(decided) / 2 else "memory"
         return LensChoice(

@@ -152,6 +152,47 @@ REGIME_METRICS: tuple[str, ...] = (
     LD_BYTES_PER_SECTOR,
     ST_BYTES_PER_SECTOR,
 )
+# --- Pipes and instruction mix ----------------------------------------------------------
+# Which pipe limits a compute-bound kernel and what its instructions are: the other
+# pipes' utilization beside the FMA pipe's (ALU: integer and logic; FP64; XU: special
+# functions MUFU and conversions; LSU: memory instructions; tensor), the warp
+# instructions each pipe executed, and the thread instructions of the SASS classes that
+# name work moved to another pipe (FP64 adds, multiplies, FMAs) or the source of MIO
+# waits (inter-thread communication: shuffles and votes). Pass cost on GH100 from the
+# NVPW host library's scheduler (ncu_report 2025.3.1's libnvperf_host, chip GH100): the
+# hardware counters of the lean list need 14 passes with or without these; the
+# pipes' *cycles* counters (sm__pipe_fp64_cycles_active, ...) would add one and are
+# left out. Measured on the H200: docs/measurements/h200_lean_passes.md.
+PIPE_PCT: dict[str, str] = {
+    "alu": "sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active",
+    "fp64": "sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active",
+    "xu": "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active",
+    "lsu": "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active",
+    "tensor": "sm__inst_executed_pipe_tensor.avg.pct_of_peak_sustained_active",
+}
+PIPE_INST: dict[str, str] = {
+    "fma": "smsp__inst_executed_pipe_fma.sum",
+    "alu": "smsp__inst_executed_pipe_alu.sum",
+    "fp64": "smsp__inst_executed_pipe_fp64.sum",
+    "xu": "smsp__inst_executed_pipe_xu.sum",
+    "lsu": "smsp__inst_executed_pipe_lsu.sum",
+}
+DFMA = "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum"
+DADD = "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum"
+DMUL = "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum"
+SHUFFLE_THREAD_INST = (
+    "smsp__sass_thread_inst_executed_op_inter_thread_communication_pred_on.sum"
+)
+MIX_METRICS: tuple[str, ...] = (
+    *PIPE_PCT.values(),
+    *PIPE_INST.values(),
+    DFMA,
+    DADD,
+    DMUL,
+    SHUFFLE_THREAD_INST,
+)
+# ----------------------------------------------------------------------------------------
+
 # Launch and device facts the LaunchStats section and ncu's device attributes always
 # hold: the waves of blocks per SM (tail effects), the grid, and the SM's sub-partitions
 # and warp slots (the issue rate and occupancy in warps).
@@ -191,6 +232,7 @@ EXTRA_METRICS: tuple[str, ...] = (
     *(stall_metric(r) for r in STALL_REASONS),
     *PATTERN_METRICS,
     *REGIME_METRICS,
+    *MIX_METRICS,
 )
 
 # Per-instruction warp-state samples (hotspots.csv): ncu samples each SM sub-partition's

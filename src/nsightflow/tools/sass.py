@@ -15,6 +15,9 @@ says both. Kinds (:data:`KINDS`):
 - ``shared_load`` (``LDS``, ``LDSM``), ``shared_store`` (``STS``), ``shared_atomic``
   (``ATOMS``), ``local`` (``LDL``, ``STL``: spills and local arrays), ``barrier``
   (``BAR``);
+- ``branch``: a predicated ``BRA`` (``@P0 BRA``: an ``if``, its ``else``, a loop's
+  back-edge), kept so that the line of a divergent branch is known even where the
+  branch itself was never sampled;
 - ``exit``: ``EXIT``, and the instruction right after an ``EXIT``: a warp that
   retired its ``EXIT`` is sampled at the next PC (the trailing ``BRA`` to itself, or
   whatever follows a predicated ``EXIT``) while it waits in ``drain`` for its memory
@@ -38,6 +41,7 @@ KINDS: tuple[str, ...] = (
     "shared_atomic",
     "local",
     "barrier",
+    "branch",
     "exit",
 )
 GLOBAL_WRITES: frozenset[str] = frozenset({"global_store", "global_atomic"})
@@ -74,7 +78,10 @@ def opcode(sass: str) -> str:
 
 def kinds(sass: str) -> tuple[str, ...]:
     """The memory kinds of one instruction (empty: it accesses no memory)."""
-    return _BY_OPCODE.get(opcode(sass), ())
+    op = opcode(sass)
+    if op == "BRA" and _PREDICATE.match(sass.strip()):
+        return ("branch",)
+    return _BY_OPCODE.get(op, ())
 
 
 def function_kinds(sass: Iterable[str]) -> list[tuple[str, ...]]:

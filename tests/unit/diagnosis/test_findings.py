@@ -8,6 +8,7 @@ import math
 import pandas as pd
 import pytest
 
+from constructed import launch
 from nsightflow.analysis.regime import add_regime, classify
 from nsightflow.diagnosis import causes as C
 from nsightflow.diagnosis import launch_state, moves, patterns, stand
@@ -21,44 +22,6 @@ from nsightflow.diagnosis.steps import (
 from nsightflow.i18n import language
 
 NAN = math.nan
-
-
-def launch(**kw):
-    """A profiled launch whose counts explain its time: I x CPI / (W x S x f) = 118 us."""
-    base = {
-        "variant": "v1",
-        "size": 1024,
-        "profiled": True,
-        "regime": "latency",
-        "ncu_time_us": 120.0,
-        "time_median_us": 120.0,
-        "inst_executed": 1e8,
-        "cycles_per_issue": 10.0,
-        "achieved_occupancy_pct": 50.0,
-        "theoretical_occupancy_pct": 100.0,
-        "max_warps_per_sm": 64.0,
-        "sm_hz": 2e9,
-        "sm_count": 132.0,
-        "stall_long_scoreboard": 6.0,
-        "stall_lg_throttle": 1.0,
-        "stall_mio_throttle": 1.0,
-        "stall_barrier": 0.0,
-        "stall_math_pipe_throttle": 0.0,
-        "stall_not_selected": 0.5,
-        "stall_drain": 0.5,
-        "waves_per_sm": 10.0,
-        "sectors_per_request": 4.0,
-        "global_ld_sectors": 4e6,
-        "global_st_sectors": 1e6,
-        "global_ld_requests": 1e6,
-        "ideal_bytes": 1e8,
-        "dram_bytes": 1e8,
-        "pct_of_copy_bw": 50.0,
-        "issue_pct": 30.0,
-        "fma_pct": 5.0,
-    }
-    base.update(kw)
-    return base
 
 
 def named(row_, group):
@@ -287,7 +250,24 @@ def test_issue_bound_only_when_the_issue_slots_are_busy(issue, expected):
     ],
 )
 def test_tail_effect_only_with_few_waves_and_a_small_last_one(waves, expected):
-    assert named(launch(waves_per_sm=waves), "idle") == expected
+    assert named(launch(waves_per_sm=waves, grid_blocks=64.0), "idle") == expected
+
+
+@pytest.mark.parametrize(
+    ("blocks", "expected"),
+    [
+        (64.0, "grid_too_small"),  # SGEMM v5 at 1024: 68 SMs get no block
+        # strided v0: 2,048 blocks, 0.97 waves: every SM has blocks, none is empty
+        (2048.0, "idle_sms"),
+        (NAN, "idle_sms"),  # the grid not recorded: no claim about empty SMs
+    ],
+)
+def test_a_grid_smaller_than_the_gpu_only_where_some_sm_gets_no_block(blocks, expected):
+    name, evidence = C.name_group(launch(waves_per_sm=0.5, grid_blocks=blocks), "idle")
+    assert name == expected
+    with language("en"):
+        text = render("x", evidence)
+    assert ("some SMs get no block" in text) == (expected == "grid_too_small")
 
 
 @pytest.mark.parametrize(
@@ -361,7 +341,7 @@ def test_a_step_raising_occupancy_meets_a_low_occupancy_expectation():
                cycles_per_issue=24.0, ncu_time_us=100.0)  # fmt: skip
     ranked, total = step_causes(a, b)
     assert ranked[0].rule == "occupancy"
-    found = expectation("a smaller buffer, so that more blocks fit on an SM", a,
+    found = expectation("a smaller buffer, so that more blocks fit on an SM", a, b,
                         ranked, total)  # fmt: skip
     assert found.params["verdict"]["@"] == "expect_met"
     assert "occupancy" in found.metric
@@ -477,9 +457,22 @@ def _evidence(memory=None, compute=None, ai=NAN, ridge=15.2):
         (_evidence(memory={"dram": 60.0}, compute={"issue": 30.0}), "memory"),
         (_evidence(memory={"dram": 59.0}, compute={"issue": 30.0}), "latency"),
         (_evidence(memory={"dram": 20.0}, compute={"issue": 76.0}), "compute"),
-        # SGEMM v4 at n = 4096: issue slots 43% busy, intensity far past the ridge
-        (_evidence(memory={"dram": 4.0}, compute={"issue": 43.0}, ai=683), "compute"),
-        (_evidence(memory={"dram": 4.0}, compute={"issue": 39.0}, ai=683), "latency"),
+        # intensity far past the ridge: a math pipe at a moderate rate decides
+        (_evidence(memory={"dram": 4.0}, compute={"fma": 43.0}, ai=683), "compute"),
+        (_evidence(memory={"dram": 4.0}, compute={"fma": 39.0}, ai=683), "latency"),
+        # SGEMM v4 at n = 4096: issue slots 44% busy, FMA pipe 27%, 26% of the FP32
+        # peak: the issue slots alone make no kernel compute-bound
+        (
+            _evidence(
+                memory={"dram": 4.0},
+                compute={
+                    "sm__inst_issued.avg.pct_of_peak_sustained_active": 44.0,
+                    "fma": 27.0,
+                },
+                ai=683,
+            ),
+            "latency",
+        ),
         # near the ridge the intensity decides nothing
         (_evidence(memory={"dram": 45.0}, compute={"issue": 45.0}, ai=20), "latency"),
         (_evidence(memory={"gbps": 53.0}, ai=0.62), "memory"),  # Jacobi v0, timing only
@@ -495,7 +488,7 @@ def test_unprofiled_size_borrows_a_profiled_regime_only_at_a_similar_rate():
         [
             {"variant": "v4", "size": 4096, "profiled": True, "time_median_us": 8200.0,
              "ideal_flops": 1.374e11, "ideal_bytes": 2.01e8, "ai_ideal": 683.0,
-             "ncu_time_ns": 8.2e6, "issue_counter_pct": 43.0},
+             "ncu_time_ns": 8.2e6, "fma_pipe_counter_pct": 43.0},
             {"variant": "v4", "size": 8192, "profiled": False, "time_median_us": 65600.0,
              "ideal_flops": 1.0995e12, "ideal_bytes": 8.05e8, "ai_ideal": 1365.0},
             {"variant": "v4", "size": 256, "profiled": False, "time_median_us": 34.0,
@@ -636,9 +629,11 @@ def test_fewer_wider_requests_name_the_instruction_count_by_its_cause(
     assert ranked[0].rule == rule
     if rule == "wider_accesses":
         assert ranked[0].metric == "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
-        found = expectation("v2 with 16-byte float4 loads", a, ranked, total)
+        found = expectation("v2 with 16-byte float4 loads", a, b, ranked, total)
         assert found.params["verdict"]["@"] == "expect_met"
-        found = expectation("four outputs per thread", a, ranked, total)  # coarsening
+        found = expectation(
+            "four outputs per thread", a, b, ranked, total
+        )  # coarsening
         assert found.params["verdict"]["@"] == "expect_met"
 
 
@@ -660,7 +655,9 @@ def test_a_step_that_fills_idle_lanes_names_the_count_by_its_cause(lanes, inst, 
     ranked, total = step_causes(a, b)
     assert ranked[0].rule == rule
     if rule == "idle_lanes":
-        found = expectation("sequential addressing keeps warps whole", a, ranked, total)
+        found = expectation(
+            "sequential addressing keeps warps whole", a, b, ranked, total
+        )
         assert found.params["verdict"]["@"] == "expect_met"
 
 
@@ -689,9 +686,9 @@ def test_expectation_compares_the_idea_with_what_moved():
                ncu_time_us=470.0)  # fmt: skip
     b = launch(stall_mio_throttle=1.0, smem_conflict_share=0.01)
     ranked, total = step_causes(a, b)
-    found = expectation("padding removes the conflicts", a, ranked, total)
+    found = expectation("padding removes the conflicts", a, b, ranked, total)
     assert found.params["verdict"]["@"] == "expect_met"
-    found = expectation("shuffle the warps", a, ranked, total)
+    found = expectation("shuffle the warps", a, b, ranked, total)
     assert found.params["verdict"]["@"] in ("expect_met", "expect_other")
 
 
@@ -707,7 +704,11 @@ def test_expectation_compares_the_idea_with_what_moved():
          "at_dram_floor_timing"),
         ({"regime": "memory", "regime_ceiling_pct": 8.0, "dram_bytes": 1.2e9,
           "dram_pct": 102.0}, "dram_saturated_excess"),
-        ({"regime": "compute", "regime_ceiling_pct": 90.0}, "at_compute_roof"),
+        ({"regime": "compute", "regime_ceiling_pct": 90.0, "pct_of_fp32_peak": 90.0},
+         "at_compute_roof"),
+        # SGEMM v7 at 4096: 95% of cuBLAS is not the compute roof at 75% of FP32
+        ({"regime": "compute", "regime_ceiling_pct": 95.0, "pct_of_fp32_peak": 75.5},
+         "at_vendor_rate"),
         ({"regime": "compute", "regime_ceiling_pct": 87.1}, "stand_compute"),
         ({"regime": "latency", "regime_ceiling_pct": 11.0}, "stand_latency"),
         ({"regime": "", "regime_ceiling_pct": 11.0}, None),
@@ -777,8 +778,28 @@ def test_dram_excess_names_reads_and_writes_without_assuming_re_reads():
         text = render(found.rule, found.params)
     assert "67.0 MB read, 133.0 MB written" in text
     assert "re-reads, or write-backs" in text
-    (absorbed,) = launch_state.dram_state(launch(dram_bytes=1.0e8, ideal_bytes=1.0e8))
-    assert absorbed.params["verdict"]["@"] == "dram_absorbed"
+
+
+@pytest.mark.parametrize(
+    ("l1", "verdict"),
+    [
+        (5.0e8, "dram_absorbed_by"),  # a stencil: L1 asked for 5x the DRAM bytes
+        (1.5e8, "dram_absorbed_by"),
+        (
+            1.49e8,
+            "dram_at_ideal",
+        ),  # a reduction reads each byte once: nothing to absorb
+        (NAN, "dram_at_ideal"),
+    ],
+)
+def test_the_caches_absorb_re_reads_only_where_l1_was_asked_for_more(l1, verdict):
+    row = launch(dram_bytes=1.0e8, ideal_bytes=1.0e8, l1_bytes_moved=l1)
+    (found,) = launch_state.dram_state(row)
+    assert found.params["verdict"]["@"] == verdict
+    with language("en"):
+        text = render(found.rule, found.params)
+    assert ("absorb the re-reads" in text) == (verdict == "dram_absorbed_by")
+    assert "re-read from" not in text and "crosses DRAM more than once" not in text
 
 
 @pytest.mark.parametrize(

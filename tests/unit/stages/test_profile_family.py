@@ -137,40 +137,20 @@ def _analyze_measured(data: Path, family: str, kernels: dict[str, str], tmp_path
     """Parse each variant's part of a family's shared H200 report, then analyze."""
     import pandas as pd
 
-    from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
-    from nsightflow.tools.ncu_parse import parse_files, write_table
-    from nsightflow.tools.ncu_source import parse_source_files
+    from recorded import analyze_measured
 
     shared = list((data / f"profile/{family}").glob("*.ncu-rep"))
     assert len(shared) == 1  # one report for the family's variants
-    tables: dict[str, list[Path]] = {"metrics": [], "rules": [], "source": []}
-    sizes = set()
-    for variant, kernel in kernels.items():
-        folder = data / f"profile/{family}/{variant}"
-        metrics, rules = parse_files([folder])
-        source, _ = parse_source_files([folder])
-        assert set(metrics["kernel"]) == {kernel} and set(source["kernel"]) == {kernel}
-        sizes |= set(metrics["size"])
-        for frame, kind in ((metrics, "metrics"), (rules, "rules"), (source, "source")):
-            path = tmp_path / f"{variant}.{kind}.csv"
-            write_table(frame, path)
-            tables[kind].append(path)
-    assert len(sizes) == 1
-    names = list(kernels)
-    inputs = AnalysisInputs(
-        ROOT / f"tests/data/diagnosis_families/{family}",
-        [data / f"build/{family}/{v}.resources.json" for v in names],
-        [data / f"verify/{family}/{v}.json" for v in names],
-        [data / f"time/{family}/{v}.json" for v in names],
-        tables["metrics"],
-        tables["rules"],
-        [data / f"profile/{family}"],  # the family's folder: every variant in it
-        data / "ceilings.json",
-        source=tables["source"],
+    out = analyze_measured(
+        data, family, ROOT / "tests/data/diagnosis_families", tmp_path
     )
-    out = tmp_path / "analysis"
-    write_analysis(inputs, out)
+    analysis = pd.read_csv(out / "analysis.csv")
+    assert analysis[analysis["profiled"]]["size"].nunique() == 1
     hot = pd.read_csv(out / "hotspots.csv")
+    # each variant read its own launch of the shared report
+    assert {v: set(g["kernel"]) for v, g in hot.groupby("variant")} == {
+        v: {k} for v, k in kernels.items()
+    }
     shares = hot.groupby(["variant", "size", "kernel"])["share"].sum()
     assert shares.to_numpy() == pytest.approx(1.0, abs=0.01)
     found = pd.read_csv(out / "findings.csv")

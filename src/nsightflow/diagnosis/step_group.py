@@ -1,0 +1,88 @@
+"""The records of one step at one profiled size: ranked causes, then the facts (pure).
+
+:func:`step_records` ranks the step's factors (:mod:`nsightflow.diagnosis.steps`),
+checks the primary against what else the step shows
+(:mod:`nsightflow.diagnosis.revise`), cites its line where it is larger (before it
+fell, after it rose), and lists what was expected against what was observed and
+the metrics that moved. Every verdict in it is the event timing's
+(:func:`nsightflow.diagnosis.verdict.outcome`).
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.diagnosis import launch_state, moves, patterns
+from nsightflow.diagnosis.lines import cite
+from nsightflow.diagnosis.pipes import pipe_moves
+from nsightflow.diagnosis.record import Finding
+from nsightflow.diagnosis.revise import revise
+from nsightflow.diagnosis.steps import expectation, step_causes
+from nsightflow.diagnosis.verdict import outcome
+
+
+@dataclass(frozen=True)
+class StepData:
+    """What a step's records read beside its two launches."""
+
+    hotspots: pd.DataFrame | None
+    rules: pd.DataFrame
+    launches: Mapping[str, Any]  # context.json's per-launch table
+    kernels: tuple[str, str]  # the main kernel of each side
+    params: tuple[Mapping[str, Any], Mapping[str, Any]] = ({}, {})  # measured configs
+
+
+def step_records(
+    a: dict[str, Any], b: dict[str, Any], variant: Mapping[str, Any], data: StepData
+) -> tuple[list[Finding], list[Finding]]:
+    """The ranked causes (primary first; empty if unprofiled) and the info records."""
+    ranked, total = step_causes(a, b, outcome(a, b))
+    if not ranked:
+        return [], []
+    ranked = revise(a, b, ranked, total, data.launches, data.kernels)
+    primary = ranked[0]
+    side = b if primary.after > primary.before else a
+    ranked[0] = cite(primary, data.hotspots, side)
+    info = [expectation(str(variant.get("idea", "")), a, b, ranked, total)]
+    info += params_changed(*data.params)
+    info += moves.regime_change(a, b)
+    info += pipe_moves(a, b, data.hotspots)
+    info += moves.stall_moves(a, b)
+    info += moves.conflicts(a, b)
+    info += moves.traffic(a, b)
+    info += patterns.divergence_findings(a, b)
+    info += patterns.atomic_findings(a, b)
+    info += launch_state.spills(variant.get("resources") or {})
+    info += launch_state.half_empty(b)  # warps it could hold but does not
+    info += moves.rule_changes(
+        data.rules, a["variant"], str(b["variant"]), int(b["size"])
+    )
+    return ranked, info
+
+
+def params_changed(
+    before: Mapping[str, Any], after: Mapping[str, Any]
+) -> list[Finding]:
+    """The compile parameters both variants have that the step also changed.
+
+    A step measured at another configuration (the after-variant's best of its sweep,
+    say) changes more than its idea: SGEMM's double-buffering step also runs 64 x 256
+    tiles instead of 128 x 128. Said so, the reader does not credit the idea alone.
+    """
+    changed = [
+        f"{k} {before[k]} -> {after[k]}"
+        for k in sorted(set(before) & set(after))
+        if before[k] != after[k]
+    ]
+    if not changed:
+        return []
+    return [
+        Finding(
+            "step_params_changed",
+            params={"changes": ", ".join(changed)},
+            metric="params",
+            evidence="; ".join(changed),
+        )
+    ]

@@ -1,0 +1,146 @@
+"""The headline and the conclusion of one input's ladder (pure).
+
+- *Headline* (per input): the fastest correct variant at the report's key size, the
+  same sentence in the report's header and in the index. Variants whose time is
+  within the timing noise of the fastest one tie with it, and the headline says so
+  (:func:`nsightflow.diagnosis.verdict.ties`) instead of crowning a winner by 0.04 us.
+- *Conclusion* (per input): the best variant and its share of the roof (with the
+  variants it ties with), one line per step (paid, no change or slower, by the same
+  verdict as the step's own section, and its primary cause), what to try next.
+"""
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nsightflow.diagnosis.advice import fix_key
+from nsightflow.diagnosis.causes import causes
+from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.record import Finding, msg
+from nsightflow.diagnosis.stand import rate, regime_words
+
+
+def _zero(value: float) -> float:
+    return value if ok(value) else 0.0
+
+
+def _tie(tied: Sequence[str]) -> dict[str, Any] | str:
+    """The sentence part naming the variants that tie with the best one ("" if none)."""
+    if not tied:
+        return ""
+    return msg("tie_with", names=", ".join(f"`{v}`" for v in tied))
+
+
+def headline(
+    row: Mapping[str, Any], baseline: str, tied: Sequence[str] = ()
+) -> Finding:
+    """The fastest correct variant of an input at the key size (and those it ties)."""
+    return Finding(
+        "headline",
+        params={
+            "variant": row["variant"],
+            "n": int(row["size"]),
+            "time": num(row, "time_median_us"),
+            "speedup": _zero(num(row, "speedup_vs_baseline")),
+            "baseline": baseline,
+            "rate": rate(row),
+            "regime": regime_words(row),
+            "pct": _zero(num(row, "regime_ceiling_pct")),
+            "ceiling": msg(f"ceiling_{row.get('regime_ceiling') or 'unknown'}"),
+            "input": input_of(row),
+            "tie": _tie(tied),
+        },
+        metric="time_median_us",
+        value=num(row, "time_median_us"),
+        evidence="ties: " + ", ".join(tied) if tied else "",
+    )
+
+
+def input_of(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The message naming the row's input (its ``input`` label, or the default)."""
+    label = row.get("input")
+    if not isinstance(label, str) or not label:
+        return msg("input_default")
+    return msg("input_named", label=label)
+
+
+def conclusion(
+    best: Mapping[str, Any],
+    steps: Sequence[tuple[Mapping[str, Any], str, str]],
+    stand_rule: str,
+    tied: Sequence[str] = (),
+) -> list[Finding]:
+    """Best variant, one line per step and what to try next, for one input.
+
+    Args:
+        best: The fastest correct variant's row at the key size.
+        steps: Per step of the input's ladder, the after-variant's row at the key
+            size, its primary cause's rule id ("" when not profiled) and its verdict
+            (``paid``, ``no_gain``, ``not_paid``:
+            :func:`nsightflow.diagnosis.verdict.outcome`).
+        stand_rule: The rule of the best variant's stand (at the floor, roof, ...).
+        tied: Variants within the timing noise of the best one.
+    """
+    found = [
+        Finding(
+            "conclusion_best",
+            params={
+                "variant": best["variant"],
+                "regime": regime_words(best),
+                "pct": _zero(num(best, "regime_ceiling_pct")),
+                "ceiling": msg(f"ceiling_{best.get('regime_ceiling') or 'unknown'}"),
+                "speedup": _zero(num(best, "speedup_vs_baseline")),
+                "rate": rate(best),
+                "tie": _tie(tied),
+            },
+            metric="regime_ceiling_pct",
+            value=num(best, "regime_ceiling_pct"),
+        )
+    ]
+    for row, why, verdict in steps:
+        speedup = num(row, "speedup_vs_previous")
+        if not ok(speedup) or not verdict:
+            continue
+        found.append(
+            Finding(
+                "conclusion_step",
+                params={
+                    "variant": row["variant"],
+                    "before": row.get("step_of", ""),
+                    "speedup": speedup,
+                    "verdict": msg(verdict),
+                    "why": msg(f"mech_{why}") if why else msg("mech_unknown"),
+                },
+                metric="speedup_vs_previous",
+                value=speedup,
+                threshold=1.0,
+            )
+        )
+    found.append(_next(best, stand_rule))
+    return found
+
+
+def _next(best: Mapping[str, Any], stand_rule: str) -> Finding:
+    stops = ("at_dram_floor", "at_dram_floor_timing", "dram_saturated_excess")
+    if stand_rule in (*stops, "at_compute_roof"):
+        return Finding(f"next_{stand_rule}", params={"variant": best["variant"]})
+    if stand_rule == "at_vendor_rate":
+        return Finding(
+            "next_at_vendor_rate",
+            params={
+                "variant": best["variant"],
+                "fp32": _zero(num(best, "pct_of_fp32_peak")),
+            },
+        )
+    top = causes(best) if best.get("profiled") else []
+    if not top:
+        return Finding("next_profile", params={"variant": best["variant"]})
+    return Finding(
+        "next_remedy",
+        params={
+            "variant": best["variant"],
+            "label": msg(f"mech_{top[0].mechanism}"),
+            "fix": msg(fix_key(best, top[0].mechanism)),
+        },
+        metric=top[0].mechanism,
+        share=top[0].share,
+    )

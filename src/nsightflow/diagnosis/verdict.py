@@ -1,0 +1,71 @@
+"""One verdict per step and per ranking, read against the timing noise (pure).
+
+A step paid, did not pay, or changed nothing measurable; two variants are different
+or tie. Both questions are asked of the event timing (median and interquartile range
+of each variant at one size), so that every sentence about a step or a winner says
+the same thing:
+
+- a change is *no change* when the speedup is within :data:`SAME_PCT` of 1.00x or
+  the time moved no more than the wider of the two interquartile ranges (the gain
+  sits within the spread of one of the two runs);
+- two variants *tie* on the same test.
+
+Without timing (ncu only), the :data:`SAME_PCT` line alone decides.
+"""
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nsightflow.diagnosis.model import num, ok
+
+SAME_PCT = 2.0  # a change under this share of the time is no change
+
+
+def noise_us(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
+    """The timing noise of a comparison: the wider interquartile range (0 if none)."""
+    spreads = [num(r, "time_iqr_us") for r in (a, b)]
+    spreads = [s for s in spreads if ok(s) and s > 0]
+    return max(spreads) if spreads else 0.0
+
+
+def within_noise(t0: float, t1: float, noise: float) -> bool:
+    """Whether ``t0 -> t1`` is below :data:`SAME_PCT` of ``t0`` or within ``noise``."""
+    change = abs(t1 - t0)
+    return change < SAME_PCT / 100 * t0 or change <= noise
+
+
+def step_verdict(speedup: float, noise_pct: float = 0.0) -> str:
+    """``paid``, ``not_paid`` or ``no_gain`` from a speedup and its noise.
+
+    ``noise_pct``: the timing noise as a share of the earlier time (0: only the
+    :data:`SAME_PCT` line decides).
+    """
+    change = abs(speedup - 1) * 100
+    if change < SAME_PCT or change <= noise_pct:
+        return "no_gain"
+    return "paid" if speedup > 1 else "not_paid"
+
+
+def outcome(a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
+    """The verdict of the step ``a -> b`` from their event timing (``""``: untimed)."""
+    t0, t1 = num(a, "time_median_us"), num(b, "time_median_us")
+    if not (ok(t0) and ok(t1) and t0 > 0 and t1 > 0):
+        return ""
+    return step_verdict(t0 / t1, noise_pct(a, b))
+
+
+def noise_pct(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
+    """The noise of ``a -> b`` as a share of ``a``'s time (%; 0 without timing)."""
+    t0 = num(a, "time_median_us")
+    return 100 * noise_us(a, b) / t0 if ok(t0) and t0 > 0 else 0.0
+
+
+def ties(best: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The other variants whose time is within the noise of the best one's."""
+    t0 = num(best, "time_median_us")
+    return [
+        str(r["variant"])
+        for r in rows
+        if r["variant"] != best["variant"]
+        and within_noise(t0, num(r, "time_median_us"), noise_us(best, r))
+    ]

@@ -1,0 +1,10 @@
+// v2_fast_float: float again, with the fast intrinsic (one MUFU.EX2 and a multiply).
+extern "C" __global__ void fp64_v2(const float* __restrict__ x, float* __restrict__ y,
+                                   int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float v = x[i];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) v = __expf(-0.5f * v * v) + 0.25f * v;
+    y[i] = v;
+}
