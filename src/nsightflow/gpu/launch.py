@@ -20,6 +20,7 @@ import numpy as np
 
 from nsightflow.errors import GpuUnavailableError, ManifestError
 from nsightflow.family.inputs import (
+    BufferPlan,
     GeneratedInputs,
     call_generator,
     host_array,
@@ -68,7 +69,11 @@ class GpuContext:
                     "no CUDA device visible; run `nsightflow doctor`"
                 )
             self.device = self.cuda.Device(0)
-            self.ctx = self.device.make_context()
+            # The device's primary context, the one the CUDA runtime uses: a Python
+            # launcher's framework (PyTorch, CuPy, Triton) launches into the same
+            # context as the buffers allocated here (pycuda.autoprimaryctx does this).
+            self.ctx = self.device.retain_primary_context()
+            self.ctx.push()
         except self.cuda.Error as exc:
             raise GpuUnavailableError(f"cannot open a CUDA context: {exc}") from exc
 
@@ -103,8 +108,19 @@ class Launcher:
         variant declares, a sentinel (host copy of NaN or the type's largest value) or
         zero. ``fill="zero"``: all of them zeroed on the device, as a program would.
         """
+        self._module = self.gpu.cuda.module_from_file(str(self.cubin))
+        plan = self.allocate(rng)
+        for arg in plan.constants:
+            self._copy_constant(arg)
+        # Everything a launch needs, computed once: launches sit in timing loops.
+        # A launch with an empty grid has nothing to do at this size (e.g. no COO part).
+        calls = [self._prepare(launch) for launch in self.variant.launches]
+        self._calls = [c for c in calls if min(c[1]) > 0]
+        self.fill(fill)
+
+    def allocate(self, rng: np.random.Generator) -> BufferPlan:
+        """Generate the inputs, upload them and allocate outputs and scratch."""
         cuda = self.gpu.cuda
-        self._module = cuda.module_from_file(str(self.cubin))
         self.inputs = call_generator(
             self.family.generator(), self.family, self.variant, self.n, rng
         )
@@ -122,13 +138,11 @@ class Launcher:
             self._fills[arg.name] = (arg, shape)
             nbytes = max(int(np.prod(shape)), 1) * np.dtype(arg.dtype).itemsize
             self._buffers[arg.name] = cuda.mem_alloc(nbytes)
-        for arg in plan.constants:
-            self._copy_constant(arg)
-        # Everything a launch needs, computed once: launches sit in timing loops.
-        # A launch with an empty grid has nothing to do at this size (e.g. no COO part).
-        calls = [self._prepare(launch) for launch in self.variant.launches]
-        self._calls = [c for c in calls if min(c[1]) > 0]
-        if fill == "zero":
+        return plan
+
+    def fill(self, how: str) -> None:
+        """Outputs and scratch before a run: ``poison`` (as declared) or ``zero``."""
+        if how == "zero":
             self.zero_outputs()
         else:
             self.initialize_buffers()

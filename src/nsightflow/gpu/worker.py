@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from nsightflow.errors import NsightflowError
+from nsightflow.errors import FrameworkMissingError, NsightflowError
 from nsightflow.family.registry import Variant, find_variant
 from nsightflow.gpu import timing
 from nsightflow.gpu.launch import GpuContext, Launcher, load_helpers
+from nsightflow.gpu.pylaunch import launcher_for
 from nsightflow.gpu.timeline_worker import trace_sequences
 from nsightflow.gpu.verify import compare, summarize, verify_sizes
 from nsightflow.records import Status
@@ -40,7 +41,7 @@ def _verify(spec: dict[str, Any]) -> dict[str, Any]:
     per_size = []
     with GpuContext() as gpu:
         for n in verify_sizes(family, variant):
-            launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), n)
+            launcher = launcher_for(gpu, family, variant, Path(spec["cubin"]), n)
             launcher.setup(_rng(spec, n))
             launcher.launch()
             launcher.synchronize()
@@ -79,7 +80,7 @@ def _time(spec: dict[str, Any]) -> dict[str, Any]:
                     {"size": n, "status": Status.GPU_BUSY, "other_processes": others}
                 )
                 continue
-            launcher = Launcher(gpu, family, variant, Path(spec["cubin"]), n)
+            launcher = launcher_for(gpu, family, variant, Path(spec["cubin"]), n)
             launcher.setup(_rng(spec, n))
             for _ in range(settings.warmup):
                 launcher.launch()
@@ -187,7 +188,7 @@ def _launch(spec: dict[str, Any]) -> dict[str, Any]:
                 Path(spec["kernels_dir"]), run["family"], run["variant"], cubin
             )
             for n in run["sizes"]:
-                launcher = Launcher(gpu, family, variant, cubin, n)
+                launcher = launcher_for(gpu, family, variant, cubin, n)
                 launcher.setup(_rng(spec, n))
                 launcher.launch()
                 launcher.synchronize()
@@ -227,6 +228,9 @@ def main(argv: list[str]) -> int:
     spec = json.loads(Path(spec_path).read_text())
     try:
         result = TASKS[task](spec)
+    except FrameworkMissingError as exc:
+        # A Python launcher whose framework is not installed here: data, not a stop.
+        result = {"status": Status.SKIPPED, "message": str(exc), "skipped": True}
     except NsightflowError as exc:
         # A problem of the machine or manifest, not of the variant: the parent raises.
         result = {"status": Status.ENVIRONMENT_ERROR, "message": str(exc)}
