@@ -4,6 +4,7 @@ Marked gpu / ncu (skipped visibly elsewhere); each framework test also skips whe
 framework is not installed. Run on the H200 with `pytest tests/gpu/test_pylaunch_gpu.py`.
 """
 
+import itertools
 import json
 from pathlib import Path
 
@@ -81,7 +82,9 @@ def test_a_launchers_time_is_the_whole_call_between_two_events(tmp_path):
         torch.matmul(a, b, out=c)
         event.record()
     torch.cuda.synchronize()
-    theirs = np.median([x.elapsed_time(y) * 1000 for x, y in zip(events, events[1:])])
+    theirs = np.median(
+        [x.elapsed_time(y) * 1000 for x, y in itertools.pairwise(events)]
+    )
     # same call, same events, another process and moment: within 25 %
     assert rows[2048]["time_median_us"] == pytest.approx(theirs, rel=0.25)
 

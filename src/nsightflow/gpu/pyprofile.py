@@ -10,6 +10,12 @@ kernel of that call, and nothing else, lands in ``<variant>/n<size>.ncu-rep``, w
 the variant's ``profile.json`` names whole (no ``first_action``), as the parse stage
 reads it. ncu's start and the framework's import (about 3-8 s on the H200) are paid
 per size.
+
+A launcher's kernels come from a library or a JIT compiler, not from the family's
+files, so the per-instruction warp samples that map the family's hot source lines
+are not collected for them: with them ncu stores the kernel's whole module in the
+report, 14 MB of cuBLAS kernels for one torch.matmul on the H200 (99 KB for a Triton
+kernel), against 0.1-0.3 MB without.
 """
 
 import time
@@ -88,7 +94,7 @@ def _one_size(
     one = {"family": family, "variant": run.name, "cubin": str(run.cubin), "sizes": [n]}
     provenance.write_json(spec_path, runs_spec(kernels_dir, seed, [one]))
     target = ["env", f"{RANGE_ENV}=1", *worker_argv(spec_path, result_path)]
-    argv = ncu_argv(settings, None, report, target)
+    argv = ncu_argv(settings, None, report, target, source=False)
     start = time.perf_counter()
     status, message, passes = run_ncu(argv, settings.timeout_s)
     spec_path.unlink()
