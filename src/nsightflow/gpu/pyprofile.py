@@ -1,7 +1,7 @@
 """Profile stage for Python launchers: one ncu process per variant and size.
 
-A launcher's kernels are named by its framework (``add_kernel`` from Triton,
-``sm90_xmma_gemm_...`` from cuBLAS) and their number per call may differ between
+A launcher's kernels are named by its framework (``vecadd_triton`` from Triton,
+``sm80_xmma_gemm_...`` from cuBLAS) and their number per call may differ between
 sizes, so they cannot join the family's shared ncu run, which filters by kernel name
 and counts launches. Each size runs in an ncu process of its own with profiling off
 until the launcher's call (``--profile-from-start off`` and the call between
@@ -11,11 +11,9 @@ the variant's ``profile.json`` names whole (no ``first_action``), as the parse s
 reads it. ncu's start and the framework's import (about 3-8 s on the H200) are paid
 per size.
 
-A launcher's kernels come from a library or a JIT compiler, not from the family's
-files, so the per-instruction warp samples that map the family's hot source lines
-are not collected for them: with them ncu stores the kernel's whole module in the
-report, 14 MB of cuBLAS kernels for one torch.matmul on the H200 (99 KB for a Triton
-kernel), against 0.1-0.3 MB without.
+ncu stores each profiled kernel's whole module in the report: 0.1 MB for a Triton
+kernel, 14 MB for one torch.matmul (cuBLAS) or cupy.sum (CUB) on the H200, with or
+without the per-instruction samples (measured both ways).
 """
 
 import time
@@ -94,7 +92,7 @@ def _one_size(
     one = {"family": family, "variant": run.name, "cubin": str(run.cubin), "sizes": [n]}
     provenance.write_json(spec_path, runs_spec(kernels_dir, seed, [one]))
     target = ["env", f"{RANGE_ENV}=1", *worker_argv(spec_path, result_path)]
-    argv = ncu_argv(settings, None, report, target, source=False)
+    argv = ncu_argv(settings, None, report, target)
     start = time.perf_counter()
     status, message, passes = run_ncu(argv, settings.timeout_s)
     spec_path.unlink()

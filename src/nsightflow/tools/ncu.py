@@ -55,7 +55,6 @@ def ncu_argv(
     report: Path,
     target: list[str],
     launches: int = 1,
-    source: bool = True,
 ) -> list[str]:
     """The ncu command line profiling the first ``launches`` launches of the kernels.
 
@@ -66,8 +65,6 @@ def ncu_argv(
     ``kernel`` None (a Python launcher, whose kernels the framework names): ncu
     starts with profiling off and profiles every launch between the target's
     ``cuProfilerStart`` and ``cuProfilerStop`` (:mod:`nsightflow.gpu.pylaunch`).
-    ``source`` False leaves out the per-instruction warp samples and the source
-    import (the hotspots), which the report keeps for the family's own code.
     """
     if kernel is None:
         chosen = ["--profile-from-start", "off"]
@@ -87,12 +84,13 @@ def ncu_argv(
     else:
         for section in metrics.SECTIONS:
             argv += ["--section", section]
-        sampled = metrics.SOURCE_METRICS if source else ()
-        argv += ["--metrics", ",".join((*metrics.EXTRA_METRICS, *sampled))]
-    if source:
-        # The CUDA sources go into the report, so that its per-line samples read
-        # against the very text that was compiled (-lineinfo) and profiled.
-        argv += ["--import-source", "yes"]
+        argv += [
+            "--metrics",
+            ",".join((*metrics.EXTRA_METRICS, *metrics.SOURCE_METRICS)),
+        ]
+    # The CUDA sources go into the report, so that its per-line samples (issue 22)
+    # read against the very text that was compiled (-lineinfo) and profiled.
+    argv += ["--import-source", "yes"]
     return [*argv, "--export", str(report), "--force-overwrite", *target]
 
 
