@@ -29,6 +29,13 @@ class GpuUnavailableError(NsightflowError):
     """No usable CUDA device, or pycuda / NVML is not installed."""
 
 
+class FrameworkMissingError(NsightflowError):
+    """A Python launcher's framework (torch, triton, cupy) cannot be imported here.
+
+    The GPU stages record the variant as ``skipped`` with this message and go on.
+    """
+
+
 class NcuUnavailableError(NsightflowError):
     """ncu is missing, too old, or cannot read the hardware counters here."""
 

@@ -350,6 +350,9 @@ def test_replay_of_the_pattern_families(workdir, same_as_on_gpu):
     """vecadd, reduction and histogram from the recording: the H200's own numbers, the
     provenance of their addition, and a diagnosis that names each step's metrics."""
     revisions = dict.fromkeys(PATTERNS, "d5ffe17e642c")
+    # vecadd and reduction gained their Python launchers (v4_triton, v5_cupy_sum) in a
+    # later addition, which the replay banner names
+    revisions |= dict.fromkeys(("reduction", "vecadd"), "b9854dbeb98b")
     md = replay_recorded(workdir, revisions, same_as_on_gpu)
     # reduction: divergence in the baseline, instructions and lanes per step, launches
     assert "Warp divergence: only 20.3 of 32 lanes" in md["reduction"]

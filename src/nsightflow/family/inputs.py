@@ -79,9 +79,19 @@ class BufferPlan:
 
 
 def plan_buffers(family: Family, variant: Variant) -> BufferPlan:
-    """Which family args and scratch buffers the variant's launches use."""
-    used = {arg.name for launch in variant.launches for arg in launch.args}
+    """Which family args and scratch buffers the variant's launches use.
+
+    A Python launcher gets every array (its kernels are not declared): its
+    ``__constant__``-role arrays become ordinary inputs.
+    """
     every = (*family.args, *variant.scratch)
+    if variant.is_python:
+        return BufferPlan(
+            uploads=tuple(a for a in every if a.role in ("input", "constant")),
+            allocations=tuple(a for a in every if a.role in ("output", "scratch")),
+            constants=(),
+        )
+    used = {arg.name for launch in variant.launches for arg in launch.args}
     return BufferPlan(
         uploads=tuple(a for a in every if a.role == "input" and a.name in used),
         allocations=tuple(

@@ -185,6 +185,11 @@ class Variant:
     params: tuple[ParamAxis, ...] = ()
     constraints: tuple[str, ...] = ()
     config: Mapping[str, int] = field(default_factory=dict)
+    # "cuda": a .cu file whose kernels nsightflow launches itself; "python": a launcher
+    # file that launches its own kernels through a framework (family/pylauncher.py),
+    # with no launches declared here and ``requires`` naming the frameworks it imports.
+    kind: str = "cuda"
+    requires: tuple[str, ...] = ()
 
     @property
     def where(self) -> str:
@@ -193,23 +198,32 @@ class Variant:
 
     @property
     def kernel(self) -> str:
-        """The main kernel: the first launch's (its resources represent the variant)."""
-        return self.launches[0].kernel
+        """The main kernel: the first launch's (its resources represent the variant).
+
+        A Python launcher's kernels are named by the framework when they run: its
+        launcher file stands for them.
+        """
+        return self.launches[0].kernel if self.launches else self.source.name
 
     @property
     def block(self) -> tuple[int, ...]:
-        """The first launch's block."""
-        return self.launches[0].block
+        """The first launch's block (none for a Python launcher)."""
+        return self.launches[0].block if self.launches else ()
 
     @property
     def grid(self) -> tuple[str, ...]:
-        """The first launch's grid expressions."""
-        return self.launches[0].grid
+        """The first launch's grid expressions (none for a Python launcher)."""
+        return self.launches[0].grid if self.launches else ()
 
     @property
     def kernels(self) -> tuple[str, ...]:
         """Every kernel the variant launches, each once, in launch order."""
         return tuple(dict.fromkeys(launch.kernel for launch in self.launches))
+
+    @property
+    def is_python(self) -> bool:
+        """Whether the variant is a Python launcher (it launches its own kernels)."""
+        return self.kind == "python"
 
     def launch_shape(
         self, n: int | Sizes
@@ -219,6 +233,8 @@ class Variant:
 
     def dynamic_shared(self, n: int | Sizes) -> int:
         """Dynamic shared memory per block of the first launch at size ``n``."""
+        if not self.launches:
+            return 0
         return self.launches[0].dynamic_shared(n, self.where)
 
     def accepts_size(self, n: int) -> bool:

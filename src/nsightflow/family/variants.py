@@ -23,6 +23,7 @@ from nsightflow.family.params import (
     parse_axes,
     points,
 )
+from nsightflow.family.pylauncher import launcher_variant
 from nsightflow.family.sources import local_includes
 
 
@@ -77,6 +78,8 @@ def build_variant(
             f"{path}: field {where}.source: {source} does "
             "not exist; add the file or set 'source'"
         )
+    if source.suffix == ".py":  # a Python launcher: no launches of its own here
+        return _python_variant(path, name, entry, source, (args, known))
     own = parse_axes(f"{path}: field {where}", entry.get("params", {}))
     inherited = tuple(a for a in tuning.axes if _uses(source, entry, a.name))
     axes = merge_axes(inherited, own)
@@ -113,6 +116,23 @@ def build_variant(
     if axes:
         _check_space(variant)
     return variant.with_params(variant.defaults)
+
+
+def _python_variant(
+    path: Path,
+    name: str,
+    entry: dict[str, Any],
+    source: Path,
+    scope: tuple[tuple[Arg, ...], set[str]],
+) -> Variant:
+    """A Python launcher's entry: its scratch and ``init`` checked as for any variant."""
+    args, known = scope
+    where = f"variants.{name}"
+    scratch = _scratch(path, where, entry, args, known)
+    _check_init(
+        path, where, entry.get("init", {}), {a.name: a for a in (*args, *scratch)}
+    )
+    return launcher_variant(path, name, entry, source, scratch)
 
 
 def _scratch(

@@ -15,6 +15,7 @@ from typing import Any
 from nsightflow.errors import NcuUnavailableError
 from nsightflow.family.registry import find_variant
 from nsightflow.gpu import isolate
+from nsightflow.gpu.pyprofile import LauncherRun, profile_launchers
 from nsightflow.gpu.timing import TimingSettings
 from nsightflow.machine import provenance
 from nsightflow.records import Status
@@ -127,9 +128,19 @@ def profile(
         return records
     try:
         require_ncu()
-        measured = _profile_ready(
-            kernels_dir, family_name, ready, out_dir, settings, seed
+        # Python launchers apart: their kernels are named by their framework
+        # (nsightflow.gpu.pyprofile); the CUDA variants share one ncu run.
+        cuda = [r for r in ready if r.kernels]
+        measured = (
+            _profile_ready(kernels_dir, family_name, cuda, out_dir, settings, seed)
+            if cuda
+            else {}
         )
+        launchers = [
+            LauncherRun(r.name, r.cubin, r.sizes) for r in ready if not r.kernels
+        ]
+        where = (kernels_dir, family_name, seed)
+        measured |= profile_launchers(where, launchers, out_dir, settings)
     except NcuUnavailableError as exc:
         # ncu missing or without counter access: said per variant, carried as data
         # so that the report marks the missing profile and how to fix it.

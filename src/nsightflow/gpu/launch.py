@@ -11,6 +11,7 @@ need it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -20,6 +21,7 @@ import numpy as np
 
 from nsightflow.errors import GpuUnavailableError, ManifestError
 from nsightflow.family.inputs import (
+    BufferPlan,
     GeneratedInputs,
     call_generator,
     host_array,
@@ -73,7 +75,11 @@ class GpuContext:
                     "no CUDA device visible; run `nsightflow doctor`"
                 )
             self.device = self.cuda.Device(0)
-            self.ctx = self.device.make_context()
+            # The device's primary context, the one the CUDA runtime uses: a Python
+            # launcher's framework (PyTorch, CuPy, Triton) launches into the same
+            # context as the buffers allocated here (pycuda.autoprimaryctx does this).
+            self.ctx = self.device.retain_primary_context()
+            self.ctx.push()
         except self.cuda.Error as exc:
             raise GpuUnavailableError(f"cannot open a CUDA context: {exc}") from exc
 
@@ -94,10 +100,13 @@ class Job:
     cubin: Path
     seed: int
     cache: ReferenceCache
+    # Makes the variant's launcher: a cubin's, or a Python launcher's (gpu.pylaunch).
+    make: Callable[[GpuContext, Family, Variant, Path, int], Launcher] | None = None
 
     def setup(self, gpu: GpuContext, n: int, fill: str = "poison") -> Launcher:
         """A launcher at size ``n``, set up on the cached (or freshly made) inputs."""
-        launcher = Launcher(gpu, self.family, self.variant, self.cubin, n)
+        make = self.make or Launcher
+        launcher = make(gpu, self.family, self.variant, self.cubin, n)
         inputs = self.cache.inputs(self.variant, n)
         launcher.setup(np.random.default_rng([self.seed, n]), fill, inputs)
         return launcher
@@ -134,8 +143,21 @@ class Launcher:
         :class:`~nsightflow.family.reference_cache.ReferenceCache`); else the cache
         set by :func:`use_inputs_cache` for this family, else ``rng`` generates them.
         """
+        self._module = self.gpu.cuda.module_from_file(str(self.cubin))
+        plan = self.allocate(rng, inputs)
+        for arg in plan.constants:
+            self._copy_constant(arg)
+        # Everything a launch needs, computed once: launches sit in timing loops.
+        # A launch with an empty grid has nothing to do at this size (e.g. no COO part).
+        calls = [self._prepare(launch) for launch in self.variant.launches]
+        self._calls = [c for c in calls if min(c[1]) > 0]
+        self.fill(fill)
+
+    def allocate(
+        self, rng: np.random.Generator, inputs: GeneratedInputs | None = None
+    ) -> BufferPlan:
+        """Take or generate the inputs, upload them and allocate outputs and scratch."""
         cuda = self.gpu.cuda
-        self._module = cuda.module_from_file(str(self.cubin))
         cached = [c for c in _INPUTS if c.family.folder == self.family.folder]
         if inputs is None and cached:
             inputs = cached[0].inputs(self.variant, self.n)
@@ -156,13 +178,11 @@ class Launcher:
             self._fills[arg.name] = (arg, shape)
             nbytes = max(int(np.prod(shape)), 1) * np.dtype(arg.dtype).itemsize
             self._buffers[arg.name] = cuda.mem_alloc(nbytes)
-        for arg in plan.constants:
-            self._copy_constant(arg)
-        # Everything a launch needs, computed once: launches sit in timing loops.
-        # A launch with an empty grid has nothing to do at this size (e.g. no COO part).
-        calls = [self._prepare(launch) for launch in self.variant.launches]
-        self._calls = [c for c in calls if min(c[1]) > 0]
-        if fill == "zero":
+        return plan
+
+    def fill(self, how: str) -> None:
+        """Outputs and scratch before a run: ``poison`` (as declared) or ``zero``."""
+        if how == "zero":
             self.zero_outputs()
         else:
             self.initialize_buffers()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nsightflow.family.pylauncher import missing_message, missing_modules
 from nsightflow.family.registry import Family, Variant, find_variant
 from nsightflow.gpu import isolate
 from nsightflow.gpu.verify import verify_sizes
@@ -102,13 +103,17 @@ def _overall(tools: list[dict[str, Any]]) -> tuple[str, str]:
 
 
 def _run_tools(
-    spec: dict[str, Any], smem: int, timeout_s: float
+    spec: dict[str, Any], smem: int | None, timeout_s: float
 ) -> list[dict[str, Any]]:
-    """memcheck, then racecheck where the kernel uses shared memory."""
+    """memcheck, then racecheck where the kernel uses shared memory.
+
+    ``smem`` None: not known before the kernels run (a Python launcher's, compiled by
+    its framework): racecheck runs.
+    """
     tools = [run_tool("memcheck", spec, timeout_s)]
     if tools[0]["unsupported"]:
         return tools  # the device cannot be checked: racecheck would fail the same way
-    if smem > 0:
+    if smem is None or smem > 0:
         return [*tools, run_tool("racecheck", spec, timeout_s)]
     racecheck = {
         "tool": "racecheck",
@@ -116,6 +121,20 @@ def _run_tools(
         "message": "racecheck: not run, the kernel uses no shared memory",
     }
     return [*tools, racecheck]
+
+
+def _without_framework(
+    record: dict[str, Any], variant: Variant, missing: list[str]
+) -> dict[str, Any]:
+    """A Python launcher whose framework is not installed here: nothing to check."""
+    message = f"sanitize skipped: {missing_message(variant, missing)}"
+    return {
+        **record,
+        "status": Status.SKIPPED,
+        "message": message,
+        "skipped": True,
+        "tools": [],
+    }
 
 
 def sanitize(
@@ -157,12 +176,12 @@ def sanitize(
             "skipped": True,
             "tools": [],
         }
-    family, variant = find_variant(
-        kernels_dir, family_name, variant_name, Path(paths["cubin"])
-    )
+    family, variant = find_variant(kernels_dir, *ident, Path(paths["cubin"]))
+    if missing := missing_modules(variant.requires):  # a launcher's framework
+        return _without_framework(record, variant, missing)
     n = sanitize_size(family, variant, settings.size)
     spec = launch_spec(kernels_dir, ident, paths["cubin"], seed, [n])
-    smem = shared_memory_bytes(resources, variant, n)
+    smem = None if variant.is_python else shared_memory_bytes(resources, variant, n)
     tools = _run_tools(spec, smem, settings.timeout_s)
     status, message = _overall(tools)
     return {

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from nsightflow.family.registry import Family, Variant, find_variant
-from nsightflow.gpu.launch import GpuContext, Launcher
+from nsightflow.gpu.launch import GpuContext
+from nsightflow.gpu.pylaunch import launcher_for
 from nsightflow.records import Status
 
 
@@ -25,7 +26,7 @@ def run_sequence(
 
     Inputs are seeded by (seed, n), as in the verify and time stages.
     """
-    launcher = Launcher(gpu, family, variant, cubin, n)
+    launcher = launcher_for(gpu, family, variant, cubin, n)
     launcher.setup(np.random.default_rng([seed, n]), fill="zero")
     launcher.launch()
     launcher.synchronize()

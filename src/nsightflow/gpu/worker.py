@@ -21,17 +21,17 @@ from typing import Any
 
 import numpy as np
 
-from nsightflow.errors import NsightflowError
+from nsightflow.errors import FrameworkMissingError, NsightflowError
 from nsightflow.family.reference_cache import ReferenceCache
 from nsightflow.family.registry import find_variant
 from nsightflow.gpu import timing
 from nsightflow.gpu.launch import (
     GpuContext,
     Job,
-    Launcher,
     load_helpers,
     use_inputs_cache,
 )
+from nsightflow.gpu.pylaunch import launcher_for
 from nsightflow.gpu.timeline_worker import trace_sequences
 from nsightflow.gpu.timing import Batch
 from nsightflow.gpu.verify import params_of, run_verify
@@ -63,7 +63,7 @@ def job_of(spec: dict[str, Any]) -> Job:
     root = spec.get("reference_cache")
     cache = ReferenceCache(Path(root) if root else None, family, int(spec["seed"]))
     use_inputs_cache(cache)
-    return Job(family, variant, cubin, int(spec["seed"]), cache)
+    return Job(family, variant, cubin, int(spec["seed"]), cache, launcher_for)
 
 
 def _verify(spec: dict[str, Any]) -> dict[str, Any]:
@@ -133,7 +133,7 @@ def _launch(spec: dict[str, Any]) -> dict[str, Any]:
                 Path(spec["kernels_dir"]), run["family"], run["variant"], cubin
             )
             for n in run["sizes"]:
-                launcher = Launcher(gpu, family, variant, cubin, n)
+                launcher = launcher_for(gpu, family, variant, cubin, n)
                 launcher.setup(_rng(spec, n))
                 launcher.launch()
                 launcher.synchronize()
@@ -192,12 +192,16 @@ def main(argv: list[str]) -> int:
         if fd is not None:
             os.write(fd, f"{phase}\n".encode())
 
+    result: dict[str, Any]
     try:
         if task in PHASED:
             PHASED[task](spec, done)
             result = {"status": Status.OK, "message": ""}
         else:
             result = TASKS[task](spec)
+    except FrameworkMissingError as exc:
+        # A Python launcher whose framework is not installed here: data, not a stop.
+        result = {"status": Status.SKIPPED, "message": str(exc), "skipped": True}
     except NsightflowError as exc:
         # A problem of the machine or manifest, not of the variant: the parent raises.
         result = {"status": Status.ENVIRONMENT_ERROR, "message": str(exc)}

@@ -51,7 +51,7 @@ def kernel_filter(kernels: str | Sequence[str]) -> str:
 
 def ncu_argv(
     settings: NcuSettings,
-    kernel: str | Sequence[str],
+    kernel: str | Sequence[str] | None,
     report: Path,
     target: list[str],
     launches: int = 1,
@@ -61,17 +61,21 @@ def ncu_argv(
     The target makes exactly one run per profiled size, one launch each or a
     multi-kernel variant's sequence of launches, so nothing else (no warm-up, no
     timing loop) is profiled and the report holds every launch of each run.
+
+    ``kernel`` None (a Python launcher, whose kernels the framework names): ncu
+    starts with profiling off and profiles every launch between the target's
+    ``cuProfilerStart`` and ``cuProfilerStop`` (:mod:`nsightflow.gpu.pylaunch`).
     """
+    if kernel is None:
+        chosen = ["--profile-from-start", "off"]
+    else:
+        chosen = ["--kernel-name", kernel_filter(kernel), "--launch-skip", "0"]
+        chosen += ["--launch-count", str(launches)]
     argv = [
         "ncu",
         "--clock-control",
         settings.clock_control,
-        "--kernel-name",
-        kernel_filter(kernel),
-        "--launch-skip",
-        "0",
-        "--launch-count",
-        str(launches),
+        *chosen,
         "--target-processes",
         "all",
     ]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow.errors import CompileError
+from nsightflow.family.pylauncher import check_launcher, framework_versions
 from nsightflow.family.registry import Variant
 from nsightflow.family.sources import LOCAL_INCLUDE as LOCAL_INCLUDE
 from nsightflow.family.sources import local_includes as local_includes
@@ -99,9 +100,14 @@ def parse_ptxas(text: str) -> list[Resources]:
 def compile_variant(variant: Variant, arch: str, cubin: Path) -> dict[str, Any]:
     """Run nvcc and return the resources record (status ok or compile_failed).
 
+    A Python launcher is not compiled here (its framework compiles its kernels when
+    they first run): its record is :func:`launcher_record`.
+
     Raises:
         CompileError: nvcc is not on PATH (a tool problem, not a variant problem).
     """
+    if variant.is_python:
+        return launcher_record(variant, cubin)
     if shutil.which("nvcc") is None:
         raise CompileError(
             "nvcc not found on PATH: install the CUDA toolkit or add its bin/ folder "
@@ -148,6 +154,31 @@ def compile_variant(variant: Variant, arch: str, cubin: Path) -> dict[str, Any]:
     if inlined is not None:
         result["inlined"] = inlined
     return result
+
+
+def launcher_record(variant: Variant, cubin: Path) -> dict[str, Any]:
+    """The compile stage's record of a Python launcher: read, never imported.
+
+    ``ok`` when the file parses and defines ``prepare``, else ``compile_failed``; the
+    versions of its required frameworks found here are listed (None: not installed
+    here, which the GPU stages turn into ``skipped`` where they run: the compile job
+    may run on a CPU node without them). The cubin file the workflow declares is
+    written empty: no CUDA module is loaded for a launcher.
+    """
+    cubin.parent.mkdir(parents=True, exist_ok=True)
+    cubin.write_bytes(b"")
+    problem = check_launcher(variant.source)
+    return {
+        "family": variant.family,
+        "variant": variant.name,
+        "kernel": variant.kernel,
+        "kind": variant.kind,
+        "requires": framework_versions(variant.requires),
+        "source_sha256": source_digest(variant.source),
+        "provenance": provenance.collect(variant.source.parent),
+        "status": Status.COMPILE_FAILED if problem else Status.OK,
+        "message": problem,
+    }
 
 
 def inline_table(source: Path, cubin: Path) -> Stored | None:

@@ -60,6 +60,9 @@ class _Context:
     def pop(self) -> None:
         pass
 
+    def push(self) -> None:
+        pass
+
     def detach(self) -> None:
         pass
 
@@ -75,6 +78,9 @@ class Device:
     def make_context(self) -> _Context:
         return _Context()
 
+    def retain_primary_context(self) -> _Context:
+        return _Context()
+
     def get_attribute(self, attr: str) -> int:
         return 1 << 20
 
@@ -88,6 +94,21 @@ class DeviceAllocation:
 
     def free(self) -> None:
         _check()
+
+    def __int__(self) -> int:  # a device address: here the host buffer's
+        return int(self.data.ctypes.data)
+
+
+class _Profiler:
+    running = False
+
+
+def start_profiler() -> None:
+    _Profiler.running = True
+
+
+def stop_profiler() -> None:
+    _Profiler.running = False
 
 
 def mem_alloc(nbytes: int) -> DeviceAllocation:

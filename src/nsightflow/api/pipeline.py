@@ -1,0 +1,244 @@
+"""Replay or measure families from Python: the workflow's stages, in its order.
+
+:func:`replay` rebuilds reports from a recording (no GPU), :func:`measure` runs the
+GPU stages first (compile, verify, time, profile, sanitize) for some variants at some
+sizes. Both run the same ``nsightflow <stage>`` commands as the Snakemake rules,
+with the same files in and out (:mod:`nsightflow.api.stages`), into a ``results``
+folder laid out as the workflow's, and return a :class:`~nsightflow.api.run.Results`
+over it. Timeline traces and parameter sweeps are the workflow's: ``measure`` runs
+each variant at its default parameters, ``replay`` replays the recorded sweeps.
+"""
+
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from nsightflow.api.run import Results
+from nsightflow.api.stages import (
+    Layout,
+    Selection,
+    cpu_stages,
+    files,
+    run_isolated,
+    run_stage,
+)
+from nsightflow.errors import ManifestError
+from nsightflow.family.registry import load_family
+
+DEFAULT_KERNELS = Path("kernels")
+DEFAULT_SOURCE = Path("examples/h200")
+
+
+@dataclass(frozen=True)
+class MeasureOptions:
+    """Settings of :func:`measure`; the defaults are config.yaml's."""
+
+    seed: int = 408  # the inputs' seed (config verify.seed)
+    sanitize: bool = True  # compute-sanitizer on each variant (config sanitize)
+    ceilings: Path | None = None  # a ceilings.json to use instead of measuring one
+    language: str = "en"  # the reports' language: en or zh
+    arch: str = "sm_90"  # nvcc -arch for the CUDA variants
+    report: bool = True  # write the figures and the report (False: tables only)
+
+
+def replay(
+    families: Sequence[str],
+    results: Path | None = None,
+    source: Path = DEFAULT_SOURCE,
+    kernels_dir: Path = DEFAULT_KERNELS,
+    sanitize: bool = True,
+    language: str = "en",
+) -> Results:
+    """Rebuild the families' reports from a recording, as ``mode: replay`` does.
+
+    Args:
+        families: family names (folders of ``kernels_dir``).
+        results: the folder to write (``results/`` layout); a new temporary one when
+            None.
+        source: the recording (the bundled ``examples/h200``, or one made with
+            ``nsightflow record``).
+        kernels_dir: the families' folder.
+        sanitize: replay the recorded compute-sanitizer records too.
+        language: the reports' language, ``en`` or ``zh``.
+
+    Returns:
+        The run's :class:`Results`: tables, findings, figures and reports.
+
+    Raises:
+        NsightflowError: a family, the recording or one of its files is missing or
+            wrong (the message names it and the fix).
+    """
+    layout = Layout(_folder(results), Path(kernels_dir))
+    run_stage(["replay", str(source / "ceilings.json"), _ceilings(layout)])
+    for name in families:
+        family = load_family(layout.kernels_dir / name)
+        swept = tuple(sorted(p.stem for p in (source / "sweep" / name).glob("*.json")))
+        sel = Selection(family, swept=tuple(s for s in swept if s in family.variants))
+        argv = ["replay-family", "--source", str(source)]
+        argv += ["--kernels-dir", str(layout.kernels_dir), "--family", name]
+        argv += ["--results", str(layout.results), "--no-timeline"]
+        argv += [*([] if sanitize else ["--no-sanitize"]), "--sweep", *sel.swept]
+        run_stage(argv)
+        _cpu_tail(layout, sel, sanitize, language)
+    return Results(layout.results, layout.kernels_dir)
+
+
+def measure(
+    family: str,
+    variants: Sequence[str] = (),
+    sizes: Sequence[int] = (),
+    results: Path | None = None,
+    kernels_dir: Path = DEFAULT_KERNELS,
+    options: MeasureOptions | None = None,
+) -> Results:
+    """Measure some variants of a family at some sizes on this machine's GPU.
+
+    Args:
+        family: the family's name.
+        variants: the variants to measure (default: all), at their default params.
+        sizes: the sizes to time (default: the manifest's ``sizes``); the profiled
+            ones are the manifest's ``profile_sizes`` among them (else the largest).
+            A run at other sizes reads a copy of the manifest with these sizes,
+            written under ``results/kernels``.
+        results: the folder to write; a new temporary one when None.
+        kernels_dir: the families' folder.
+        options: seed, sanitizer, ceilings and report settings.
+
+    Returns:
+        The run's :class:`Results`.
+
+    Raises:
+        NsightflowError: no usable GPU (GpuUnavailableError), a bad manifest or
+            name. A variant that fails to compile or verify is data, as in the
+            workflow: its status is in the summary.
+    """
+    opts = options or MeasureOptions()
+    folder = _folder(results)
+    kernels = (
+        _kernels_at(Path(kernels_dir), family, sizes, folder) if sizes else kernels_dir
+    )
+    layout = Layout(folder, Path(kernels))
+    sel = Selection(load_family(layout.kernels_dir / family), tuple(variants))
+    unknown = sorted(set(variants) - set(sel.family.variants))
+    if unknown:
+        raise ManifestError(
+            f"{sel.family.folder / 'family.yaml'}: no variant {unknown}; have "
+            f"{sorted(sel.family.variants)}"
+        )
+    _ceilings_for(layout, opts)
+    for variant in sel.names:
+        for argv in _gpu_argvs(layout, sel.family.name, variant, opts):
+            run_stage(argv)
+    run_stage(_profile_argv(layout, sel, opts))
+    language = opts.language if opts.report else ""
+    _cpu_tail(layout, sel, opts.sanitize, language)
+    return Results(layout.results, layout.kernels_dir)
+
+
+def _folder(results: Path | None) -> Path:
+    """The results folder, made (a temporary one when None)."""
+    folder = (
+        Path(tempfile.mkdtemp(prefix="nsightflow-")) if results is None else results
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _ceilings(layout: Layout) -> str:
+    return str(layout.results / "ceilings.json")
+
+
+def _ceilings_for(layout: Layout, opts: MeasureOptions) -> None:
+    """The GPU's ceilings: copied from ``opts.ceilings``, kept, or measured here."""
+    target = Path(_ceilings(layout))
+    if opts.ceilings is not None:
+        run_stage(["replay", str(opts.ceilings), str(target)])
+    elif not target.is_file():
+        run_stage(["ceilings", "--out", str(target)])
+
+
+def _gpu_argvs(
+    layout: Layout, family: str, variant: str, opts: MeasureOptions
+) -> list[list[str]]:
+    """compile, verify, time (and sanitize) of one variant, as the rules run them."""
+    path = layout.variant_file
+    resources = str(path("build", family, variant, ".resources.json"))
+    verify = str(path("verify", family, variant, ".json"))
+    timing = str(path("time", family, variant, ".json"))
+    common = ["--kernels-dir", str(layout.kernels_dir), "--family", family]
+    common += [
+        "--variant",
+        variant,
+        "--cubin",
+        str(path("build", family, variant, ".cubin")),
+    ]
+    seed = ["--seed", str(opts.seed)]
+    argvs = [
+        ["compile", *common, "--arch", opts.arch, "--resources", resources],
+        ["verify", *common, *seed, "--resources", resources, "--out", verify],
+        ["time", *common, *seed, "--verify", verify, "--out", timing],
+    ]
+    if opts.sanitize:
+        out = str(path("sanitize", family, variant, ".json"))
+        argvs.append(
+            ["sanitize", *common, *seed, "--resources", resources, "--out", out]
+        )
+    for stage in ("build", "verify", "time", "sanitize"):
+        (layout.results / stage / family).mkdir(parents=True, exist_ok=True)
+    return argvs
+
+
+def _profile_argv(layout: Layout, sel: Selection, opts: MeasureOptions) -> list[str]:
+    """``profile``: the chosen variants of the family in one stage call."""
+    name = sel.family.name
+    return [
+        *("profile", "--kernels-dir", str(layout.kernels_dir), "--family", name),
+        *("--variant", *sel.names, "--cubin", *files(layout, sel, "build", ".cubin")),
+        *("--verify", *files(layout, sel, "verify", ".json")),
+        *(
+            "--out-dir",
+            str(layout.results / "profile" / name),
+            "--seed",
+            str(opts.seed),
+        ),
+    ]
+
+
+def _cpu_tail(layout: Layout, sel: Selection, sanitize: bool, language: str) -> None:
+    """Parse (in a child process), analyze, plot, sweep tables and report.
+
+    ``language`` "": the tables only (parse and analyze).
+    """
+    for stage in ("metrics", "analysis", "report"):
+        (layout.results / stage / sel.family.name).mkdir(parents=True, exist_ok=True)
+    stages = cpu_stages(layout, sel, sanitize, language or "en")
+    for argv in stages if language else stages[:2]:
+        (run_isolated if argv[0] == "parse" else run_stage)(argv)
+
+
+def _kernels_at(
+    kernels_dir: Path, family: str, sizes: Sequence[int], out: Path
+) -> Path:
+    """A copy of the family's folder whose manifest times ``sizes`` (for measure).
+
+    The variants' files are copied as they are; ``profile_sizes`` keeps those among
+    ``sizes`` (else the largest), ``verify_sizes`` stays as the manifest has it.
+    """
+    original = kernels_dir / family
+    if not (original / "family.yaml").is_file():
+        raise ManifestError(f"{original}: no family.yaml; check the family's name")
+    target = out / "kernels" / family
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(original, target, ignore=shutil.ignore_patterns("__pycache__"))
+    manifest = yaml.safe_load((original / "family.yaml").read_text())
+    chosen = sorted({int(n) for n in sizes})
+    manifest["sizes"] = chosen
+    kept = [n for n in manifest.get("profile_sizes", []) if n in chosen]
+    manifest["profile_sizes"] = kept or [chosen[-1]]
+    manifest.pop("sweep_sizes", None)
+    (target / "family.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    return target.parent
