@@ -23,9 +23,13 @@ closed on its line, so no text reads in another order than it runs.
 
 import urllib.parse
 from collections.abc import Iterator
+from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import markdown
 
 from nsightflow.errors import ManifestError
 from nsightflow.family.model import (
@@ -245,13 +249,10 @@ def check_text(text: str, where: str) -> None:
             relative path), or an unclosed bidirectional control.
     """
     check_bidi(text, where)
-    import markdown
-
-    md = markdown.Markdown()
-    md.preprocessors.deregister("html_block")  # as the report renders it: raw HTML
-    md.inlinePatterns.deregister("html")  # is text there, never a link
+    if "[" not in text and "<" not in text:
+        return  # every Markdown link starts with one of them: nothing to render
     finder = _Links()
-    finder.feed(md.convert(text))
+    finder.feed(_markdown().reset().convert(text))
     for link in finder.links:
         parts = urllib.parse.urlsplit(link.strip())
         if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
@@ -285,6 +286,17 @@ def check_bidi(text: str, where: str) -> None:
                 "read in another order than it is: remove it, or close it (U+202C "
                 "after U+202A..U+202E, U+2069 after U+2066..U+2068)"
             )
+
+
+@cache
+def _markdown() -> "markdown.Markdown":
+    """Python-Markdown as the report renders manifest text: raw HTML is text there."""
+    import markdown
+
+    md = markdown.Markdown()
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    return md
 
 
 class _Links(HTMLParser):
