@@ -21,8 +21,7 @@ import numpy as np
 import pandas as pd
 
 from nsightflow.errors import StageInputError
-from nsightflow.io import read_recorded
-from nsightflow.machine.provenance import read_json
+from nsightflow.io import read_json, read_recorded
 
 # Columns of Run.timings, one row per family x variant x size timed.
 TIMING_COLUMNS = [

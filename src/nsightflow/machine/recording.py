@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow.errors import StageInputError
+from nsightflow.io import read_json, write_json
 from nsightflow.io import read_recorded as read_recorded
 from nsightflow.io import recording_for as recording_for
 from nsightflow.machine.capabilities import gpu_available
-from nsightflow.machine.provenance import read_json, write_json
 from nsightflow.records import Status
 
 
@@ -152,10 +152,10 @@ def _copy_shared_reports(meta: dict[str, Any], recorded: Path, output: Path) -> 
 
 def _empty_table(output: Path) -> None:
     """The header of a recorded table the recording lacks (the timeline's)."""
-    from nsightflow.analysis.timeline import empty_table
+    from nsightflow.tables import TIMELINE
 
     output.parent.mkdir(parents=True, exist_ok=True)
-    empty_table().to_csv(output, index=False)
+    TIMELINE.empty().to_csv(output, index=False)
 
 
 def _stamp(data: dict[str, Any], recorded: Path) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 import argparse
 from pathlib import Path
 
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
 from nsightflow.stages.common import variant_args
 
 
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         best = best_params(args.sweep[0])
         variant = variant.with_params(best) if best else variant
     record = compile_variant(variant, args.arch, args.cubin)
-    provenance.write_json(args.resources, record)
+    write_json(args.resources, record)
     print(
         f"{args.family}/{args.variant}: {record['status']} "
         f"{record.get('resources', '')}{record['message'][-2000:]}"

@@ -5,7 +5,7 @@ import shutil
 from pathlib import Path
 
 from nsightflow.errors import StageInputError
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -63,6 +63,6 @@ def run(args: argparse.Namespace) -> int:
     for name, record in records.items():
         folder = args.out_dir / name
         folder.mkdir(parents=True, exist_ok=True)
-        provenance.write_json(folder / "profile.json", record)
+        write_json(folder / "profile.json", record)
         print(f"{args.family}/{name}: profile {record['status']} {record['message']}")
     return 0

@@ -3,7 +3,7 @@
 import argparse
 from pathlib import Path
 
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
 from nsightflow.stages.common import variant_args
 
 
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         settings,
         args.seed,
     )
-    provenance.write_json(args.out, record)
+    write_json(args.out, record)
     for row in record.get("rows", []):
         print(
             f"  n={row['size']}: {row.get('time_median_us', float('nan')):.2f} us "

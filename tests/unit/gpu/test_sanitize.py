@@ -19,7 +19,7 @@ import pytest
 from cli_run import nsightflow
 from nsightflow.family.registry import load_family
 from nsightflow.gpu import sanitize as G
-from nsightflow.machine.provenance import write_json
+from nsightflow.io import write_json
 from nsightflow.tools import sanitizer as S
 from recorded import analyze as _analyze
 

@@ -138,6 +138,7 @@ def _analyze_measured(data: Path, family: str, kernels: dict[str, str], tmp_path
     import pandas as pd
 
     from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
+    from nsightflow.diagnosis.build import write_findings
     from nsightflow.tools.ncu_parse import parse_files, write_table
     from nsightflow.tools.ncu_source import parse_source_files
 
@@ -170,6 +171,7 @@ def _analyze_measured(data: Path, family: str, kernels: dict[str, str], tmp_path
     )
     out = tmp_path / "analysis"
     write_analysis(inputs, out)
+    write_findings(out)
     hot = pd.read_csv(out / "hotspots.csv")
     shares = hot.groupby(["variant", "size", "kernel"])["share"].sum()
     assert shares.to_numpy() == pytest.approx(1.0, abs=0.01)
