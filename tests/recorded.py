@@ -6,6 +6,7 @@ On pytest's path (pyproject `pythonpath = ["tests"]`): `from recorded import ana
 from pathlib import Path
 
 from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
+from nsightflow.diagnosis.build import write_findings
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = {
@@ -19,7 +20,7 @@ KERNELS = {
 
 
 def analyze(recording: Path, family: str, tmp_path: Path) -> Path:
-    """parse -> analyze on the recording, as the workflow does, into tmp_path."""
+    """parse -> analyze (tables, then findings) on the recording, as the workflow does."""
     from nsightflow.tools.ncu_parse import parse_files, write_table
 
     metrics, rules = [], []
@@ -45,6 +46,7 @@ def analyze(recording: Path, family: str, tmp_path: Path) -> Path:
     )
     out = tmp_path / "analysis"
     write_analysis(inputs, out)
+    write_findings(out)
     return out
 
 

@@ -37,8 +37,9 @@ KERNELS = Path("kernels")
 REPS = int(os.environ.get("BENCH_REPS", "2"))
 SEED = 0
 PROVENANCE = (
-    "from pathlib import Path; from nsightflow.machine import provenance as p; "
-    "p.collect(Path('kernels'), ncu=p.ncu_version(), **p.gpu_info())"
+    "from pathlib import Path; from nsightflow.tools import provenance as p; "
+    "from nsightflow.machine.gpulock import gpu_info; "
+    "p.collect(Path('kernels'), ncu=p.ncu_version(), **gpu_info())"
 )
 
 

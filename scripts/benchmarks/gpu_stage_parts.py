@@ -37,9 +37,10 @@ def startup() -> dict[str, float]:
         ("import_cli_s", "import nsightflow.cli"),
     ):
         _, out[name] = timed(subprocess.run, [sys.executable, "-c", code])
-    from nsightflow.machine import provenance
+    from nsightflow.machine.gpulock import gpu_info
+    from nsightflow.tools import provenance
 
-    _, out["gpu_info_s"] = timed(provenance.gpu_info)
+    _, out["gpu_info_s"] = timed(gpu_info)
     _, out["provenance_s"] = timed(provenance.collect, Path("kernels"))
     return out
 

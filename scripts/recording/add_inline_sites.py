@@ -23,7 +23,7 @@ from pathlib import Path
 from nsightflow.errors import NsightflowError
 from nsightflow.family.registry import find_variant
 from nsightflow.io import read_json, write_json
-from nsightflow.machine import provenance
+from nsightflow.tools import provenance
 from nsightflow.tools.nvcc import inline_table, source_digest
 
 

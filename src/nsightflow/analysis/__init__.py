@@ -1,1 +1,6 @@
-"""Analysis: pure pandas over the stages' outputs (no GPU, no tools, no machine probes)."""
+"""Analysis: pandas over the stages' output files, one family or run at a time.
+
+Joins, rates, regimes, hotspots, timelines, sweeps and comparisons of runs. It reads
+the tools' metric names and report parsers and runs no tool, no GPU work and no probe
+of this machine.
+"""

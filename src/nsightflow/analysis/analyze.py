@@ -12,7 +12,9 @@ Writes into ``results/analysis/<family>/``:
   (:mod:`nsightflow.analysis.hotspots`).
 - ``context.json``: family, variants (idea, status, resources, sanitizer findings),
   ceilings, provenance (:mod:`nsightflow.analysis.context`).
-- ``findings.csv``: the diagnosis as records (:mod:`nsightflow.diagnosis.build`).
+
+The analyze stage then writes ``findings.csv`` beside them, the diagnosis of these
+tables (:func:`nsightflow.diagnosis.build.write_findings`).
 
 The table's columns: :mod:`nsightflow.analysis.derived` (metrics, rates, speedups per
 input) and :mod:`nsightflow.analysis.regime` (regime, its ceiling and basis).
@@ -41,7 +43,7 @@ from nsightflow.analysis.mix import mix_columns, with_mix
 from nsightflow.analysis.regime import add_regime
 from nsightflow.family.inputs import recorded_sizes
 from nsightflow.family.registry import Family, load_family
-from nsightflow.machine.provenance import read_json, write_json
+from nsightflow.io import read_json, write_json
 from nsightflow.tools.profile_layout import profile_folders
 
 __all__ = [
@@ -207,7 +209,7 @@ def _read_tables(paths: list[Path]) -> pd.DataFrame:
 
 
 def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
-    """Read the family's stage outputs and write the four analysis files."""
+    """Read the family's stage outputs and write the analysis files."""
     family = load_family(inputs.family_dir)
     per_variant: dict[str, dict[str, Any]] = {v: {} for v in family.variants}
     for kind, paths in (
@@ -256,8 +258,3 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     _read_tables(inputs.rules).to_csv(out_dir / "rules.csv", index=False)
     write_hotspots(inputs.source, inputs.family_dir, out_dir / "hotspots.csv")
     write_json(out_dir / "context.json", ctx)
-    # The diagnosis rules live with the report's words (diagnosis); their
-    # records are analysis output: findings.csv beside the tables they read.
-    from nsightflow.diagnosis.build import write_findings
-
-    write_findings(out_dir)

@@ -3,7 +3,7 @@
 Reads every variant's timeline record and table (``results/timeline/<family>/``) and
 writes into ``results/analysis/<family>/``:
 
-- ``timeline.csv``: the family's timeline table (:data:`nsightflow.gpu.timeline.COLUMNS`);
+- ``timeline.csv``: the family's timeline table (:data:`nsightflow.tables.TIMELINE`);
 - ``timeline_summary.csv``: one row per variant and traced size (:data:`SUMMARY_COLUMNS`),
   one row per variant without a trace, carrying its status and message.
 
@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nsightflow.machine.provenance import read_json
+from nsightflow.io import read_json
+from nsightflow.tables import TIMELINE
 
 # One row per variant and size. Times in ns, bytes in bytes, bandwidth in GB/s
 # (bytes / ns). transfer_ns = copy in + copy out; transfer_to_kernel = transfer_ns /
@@ -46,34 +47,6 @@ SUMMARY_COLUMNS = [
     "span_ns",
     "overlap_ns",
 ]
-
-# The tidy table both backends produce; times in ns from the first activity of the
-# traced sequence of that variant and size, bytes only for copies and memsets.
-COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "kind",
-    "name",
-    "start_ns",
-    "end_ns",
-    "bytes",
-    "stream",
-]
-# Values of ``kind``.
-KINDS = (
-    "memcpy_htod",
-    "memset",
-    "kernel",
-    "memcpy_dtoh",
-    "memcpy_dtod",
-    "memcpy_other",
-)
-
-
-def empty_table() -> pd.DataFrame:
-    """The timeline table with no rows."""
-    return pd.DataFrame(columns=COLUMNS)
 
 
 def _covered(rows: pd.DataFrame) -> int:
@@ -179,9 +152,9 @@ def read_family(
     frames = [pd.read_csv(p) for p in tables]
     frames = [f for f in frames if not f.empty]
     table = (
-        pd.concat(frames, ignore_index=True)[COLUMNS]
+        pd.concat(frames, ignore_index=True)[list(TIMELINE.columns)]
         if frames
-        else pd.DataFrame(columns=COLUMNS)
+        else TIMELINE.empty()
     )
     return table, [read_json(p) for p in records]
 

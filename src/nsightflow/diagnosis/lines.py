@@ -32,7 +32,7 @@ import pandas as pd
 
 from nsightflow.analysis.hotspots import SAY_DRAIN, HotLine, hottest_line
 from nsightflow.diagnosis.record import Finding, msg
-from nsightflow.report.text import code_span
+from nsightflow.i18n.markup import code_span
 from nsightflow.tools.sass import GLOBAL_WRITES
 
 LINE_MAJORITY = 0.5  # share of a launch's samples one line must hold to be named

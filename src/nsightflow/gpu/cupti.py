@@ -10,6 +10,8 @@ imported only by the tracer.
 
 from typing import Any
 
+from nsightflow.tools.nsys import copy_name
+
 # CUPTI activity kinds recorded (cupti.ActivityKind member names).
 ACTIVITY_KINDS = ("CONCURRENT_KERNEL", "MEMCPY", "MEMSET")
 BUFFER_BYTES = 8 * 1024 * 1024  # per activity buffer, as NVIDIA's samples use
@@ -19,17 +21,6 @@ _COPY_KINDS = {
     "DTOH": ("memcpy_dtoh", "DtoH"),
     "DTOD": ("memcpy_dtod", "DtoD"),
 }
-
-
-def copy_name(direction: str, src: str | None, dst: str | None) -> str:
-    """The ``name`` of a copy row, the same for both backends.
-
-    ``memcpy HtoD (pageable -> device)``; the memory kinds are left out when the
-    backend does not report them.
-    """
-    if not src or not dst:
-        return f"memcpy {direction}"
-    return f"memcpy {direction} ({src.lower()} -> {dst.lower()})"
 
 
 def _enum_name(enum: Any, value: Any) -> str | None:

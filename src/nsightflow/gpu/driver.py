@@ -17,8 +17,10 @@ from nsightflow.family.registry import find_variant
 from nsightflow.gpu import isolate
 from nsightflow.gpu.pyprofile import LauncherRun, profile_launchers
 from nsightflow.gpu.timing import TimingSettings
-from nsightflow.machine import provenance
+from nsightflow.io import read_json, write_json
+from nsightflow.machine.gpulock import gpu_info
 from nsightflow.records import Status
+from nsightflow.tools import provenance
 from nsightflow.tools.ncu import (
     NcuSettings,
     ncu_argv,
@@ -31,7 +33,7 @@ from nsightflow.tools.ncu import (
 
 def upstream_status(path: Path) -> dict[str, Any]:
     """Status and message of the stage output a stage depends on."""
-    data = provenance.read_json(path)
+    data = read_json(path)
     return {"status": data["status"], "message": data.get("message", "")}
 
 
@@ -71,7 +73,7 @@ def _isolated_stage(
         "variant": variant,
         **({"settings": spec_extra["settings"]} if "settings" in spec_extra else {}),
         **result,
-        "provenance": provenance.collect(kernels_dir, **provenance.gpu_info()),
+        "provenance": provenance.collect(kernels_dir, **gpu_info()),
     }
 
 
@@ -262,7 +264,7 @@ def _profile_runs(
         {"family": family, "variant": r.name, "cubin": str(r.cubin), "sizes": r.sizes}
         for r in runs
     ]
-    provenance.write_json(spec_path, runs_spec(kernels_dir, seed, spec))
+    write_json(spec_path, runs_spec(kernels_dir, seed, spec))
     launches = sum(len(r.sizes) * r.per_size for r in runs)
     argv = ncu_argv(
         settings,
@@ -351,6 +353,6 @@ def _ncu_provenance(kernels_dir: Path, settings: NcuSettings) -> dict[str, Any]:
             kernels_dir,
             ncu=provenance.ncu_version(),
             clock_control=settings.clock_control,
-            **provenance.gpu_info(),
+            **gpu_info(),
         )
     }

@@ -299,7 +299,7 @@ def load_helpers(gpu: GpuContext) -> Any:
     import subprocess
     import tempfile
 
-    from nsightflow.machine.provenance import nvcc_version
+    from nsightflow.tools.provenance import nvcc_version
 
     source = Path(__file__).parent / "cuda" / "helpers.cu"
     major, minor = gpu.device.compute_capability()

@@ -24,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow.gpu import isolate
-from nsightflow.machine import provenance
+from nsightflow.io import read_json
+from nsightflow.machine.gpulock import gpu_info
 from nsightflow.records import Status
+from nsightflow.tools import provenance
 
 TRACE_ROUNDS = 2  # as the timeline stage's ROUNDS: one warm-up round, one traced
 
@@ -83,7 +85,7 @@ def measure(
         once the verify record is written.
     """
     family, variant = ident
-    upstream = provenance.read_json(paths["resources"])
+    upstream = read_json(paths["resources"])
     head = {"family": family, "variant": variant}
     loading = threading.Thread(target=_preload, daemon=True)
     loading.start()
@@ -172,7 +174,7 @@ def _spec(
 def _backend(paths: dict[str, Path]) -> str | None:
     if "backend" not in paths:
         return None
-    choice: str | None = provenance.read_json(paths["backend"])["backend"]
+    choice: str | None = read_json(paths["backend"])["backend"]
     return choice
 
 
@@ -192,7 +194,7 @@ def _timeline_head(
     head: dict[str, str], settings: MeasureSettings, paths: dict[str, Path]
 ) -> dict[str, Any]:
     """The fields the timeline stage's record starts with (its backend choice)."""
-    choice = provenance.read_json(paths["backend"])
+    choice = read_json(paths["backend"])
     assert settings.timeline is not None
     return {
         **head,
@@ -236,5 +238,5 @@ _GPU: list[dict[str, Any]] = []
 def _gpu() -> dict[str, Any]:
     """NVML's GPU name and versions, read once per process (~0.1 s each time)."""
     if not _GPU:
-        _GPU.append(provenance.gpu_info())
+        _GPU.append(gpu_info())
     return _GPU[0]

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow.gpu.pylaunch import RANGE_ENV
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
 from nsightflow.records import Status
 from nsightflow.tools.ncu import NcuSettings, ncu_argv, run_ncu, runs_spec, worker_argv
 
@@ -90,7 +90,7 @@ def _one_size(
     report.unlink(missing_ok=True)
     spec_path, result_path = folder / ".spec.json", folder / ".result.json"
     one = {"family": family, "variant": run.name, "cubin": str(run.cubin), "sizes": [n]}
-    provenance.write_json(spec_path, runs_spec(kernels_dir, seed, [one]))
+    write_json(spec_path, runs_spec(kernels_dir, seed, [one]))
     target = ["env", f"{RANGE_ENV}=1", *worker_argv(spec_path, result_path)]
     argv = ncu_argv(settings, None, report, target)
     start = time.perf_counter()

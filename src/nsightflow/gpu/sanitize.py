@@ -16,9 +16,11 @@ from nsightflow.family.pylauncher import missing_message, missing_modules
 from nsightflow.family.registry import Family, Variant, find_variant
 from nsightflow.gpu import isolate
 from nsightflow.gpu.verify import verify_sizes
-from nsightflow.machine import provenance
+from nsightflow.io import read_json
 from nsightflow.machine.capabilities import SANITIZER_FIX, sanitizer_available
+from nsightflow.machine.gpulock import gpu_info
 from nsightflow.records import Status
+from nsightflow.tools import provenance
 from nsightflow.tools.ncu import launch_spec, worker_argv
 from nsightflow.tools.sanitizer import (
     kept_output,
@@ -166,7 +168,7 @@ def sanitize(
             "message": f"{why}: {SANITIZER_FIX}",
             "tools": [],
         }
-    resources = provenance.read_json(paths["resources"])
+    resources = read_json(paths["resources"])
     if resources.get("status") != Status.OK:
         return {
             **record,
@@ -194,6 +196,6 @@ def sanitize(
         "provenance": provenance.collect(
             kernels_dir,
             compute_sanitizer=provenance.sanitizer_version(),
-            **provenance.gpu_info(),
+            **gpu_info(),
         ),
     }

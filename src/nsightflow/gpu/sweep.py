@@ -39,7 +39,9 @@ from nsightflow.errors import GpuUnavailableError
 from nsightflow.family.registry import find_variant
 from nsightflow.gpu.search import SweepCache
 from nsightflow.gpu.sweep_space import TAIL
-from nsightflow.machine import provenance
+from nsightflow.io import read_json
+from nsightflow.machine.gpulock import gpu_info
+from nsightflow.tools import provenance
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,7 @@ def run(
         The sweep record (see :func:`assemble`).
     """
     family, _variant = find_variant(kernels_dir, *ident)
-    compiled = provenance.read_json(paths.compiled)
+    compiled = read_json(paths.compiled)
     runnable = [
         {**c, "cubin": str(paths.build_dir / c["cubin"])}
         for c in compiled["configs"]
@@ -140,7 +142,7 @@ def run(
         sweep_wall_s=round(time.time() - start, 2),
         restarts=progress.restarts,
         crashes=progress.crashes,
-        provenance=provenance.collect(kernels_dir, **provenance.gpu_info()),
+        provenance=provenance.collect(kernels_dir, **gpu_info()),
     )
     return record
 
@@ -330,6 +332,6 @@ def best_params(sweep_record: Path) -> dict[str, int] | None:
     correctly, or a replay without a recorded sweep): the variant then runs at its
     defaults.
     """
-    data = provenance.read_json(sweep_record)
+    data = read_json(sweep_record)
     best = data.get("best")
     return dict(best["params"]) if best else None

@@ -15,7 +15,7 @@ from typing import Any
 
 from nsightflow.family.registry import Variant
 from nsightflow.family.tuned import space_points
-from nsightflow.machine import provenance
+from nsightflow.tools import provenance
 from nsightflow.tools.nvcc import compile_variant
 
 # Why a configuration has no time, in the order the stages find out.

@@ -22,13 +22,15 @@ from typing import Any, Literal
 
 import pandas as pd
 
-from nsightflow.analysis.timeline import COLUMNS, empty_table
 from nsightflow.family.registry import Family, find_variant
 from nsightflow.gpu import driver as stages
 from nsightflow.gpu import isolate
-from nsightflow.machine import provenance
+from nsightflow.io import read_json, write_json
 from nsightflow.machine.capabilities import cupti_check, nsys_can_write_reports
+from nsightflow.machine.gpulock import gpu_info
 from nsightflow.records import Status
+from nsightflow.tables import TIMELINE
+from nsightflow.tools import provenance
 
 Backend = Literal["auto", "cupti", "nsys"]
 ROUNDS = 2  # sequences per size: one warm-up (dropped), one traced
@@ -125,10 +127,10 @@ def tidy(rows: list[dict[str, Any]], ident: tuple[str, str], size: int) -> pd.Da
         size: The problem size of the sequence.
 
     Returns:
-        :data:`COLUMNS`; times shifted so that the first activity starts at 0.
+        :data:`nsightflow.tables.TIMELINE`; times shifted so that the first activity starts at 0.
     """
     if not rows:
-        return empty_table()
+        return TIMELINE.empty()
     frame = pd.DataFrame(rows)
     origin = int(frame["start_ns"].min())
     frame = frame.assign(
@@ -139,7 +141,9 @@ def tidy(rows: list[dict[str, Any]], ident: tuple[str, str], size: int) -> pd.Da
         end_ns=frame["end_ns"].astype("int64") - origin,
         bytes=frame["bytes"].astype("Int64"),  # blank for kernels
     )
-    return frame.sort_values("start_ns", kind="stable").reset_index(drop=True)[COLUMNS]
+    return frame.sort_values("start_ns", kind="stable").reset_index(drop=True)[
+        list(TIMELINE.columns)
+    ]
 
 
 def table_of(record: dict[str, Any]) -> pd.DataFrame:
@@ -155,7 +159,7 @@ def table_of(record: dict[str, Any]) -> pd.DataFrame:
         if s.get("status") == Status.OK
     ]
     frames = [f for f in frames if not f.empty]
-    return pd.concat(frames, ignore_index=True) if frames else empty_table()
+    return pd.concat(frames, ignore_index=True) if frames else TIMELINE.empty()
 
 
 def record_variant(
@@ -179,7 +183,7 @@ def record_variant(
         The record for ``<variant>.json``; :func:`table_of` turns it into the table.
     """
     family_name, variant_name = ident
-    choice = provenance.read_json(paths["backend"])
+    choice = read_json(paths["backend"])
     base = {
         "family": family_name,
         "variant": variant_name,
@@ -212,7 +216,7 @@ def record_variant(
         **base,
         "backend_note": note or base["backend_note"],
         **result,
-        "provenance": provenance.collect(kernels_dir, **provenance.gpu_info()),
+        "provenance": provenance.collect(kernels_dir, **gpu_info()),
     }
 
 
@@ -239,7 +243,7 @@ def _run_backend(
 
 def write_outputs(record: dict[str, Any], json_path: Path, csv_path: Path) -> None:
     """Write the record and its table (header only when nothing was traced)."""
-    provenance.write_json(json_path, record)
+    write_json(json_path, record)
     csv_path.parent.mkdir(parents=True, exist_ok=True)
-    table = table_of(record) if record.get("backend") else empty_table()
+    table = table_of(record) if record.get("backend") else TIMELINE.empty()
     table.to_csv(csv_path, index=False)

@@ -53,6 +53,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "{driver}，ncu {ncu}，时钟控制 `{clock}`，kernels 版本 {kernels}），并在一台"
         "没有 GPU 的机器上从 `{source}` 回放。",
     },
+    "no_findings": {
+        "en": "**No diagnosis.** The analysis folder holds no `findings.csv`, so this "
+        "report names no cause: run `nsightflow analyze` (or the workflow) again to "
+        "write it.",
+        "zh": "**无诊断。** 分析目录中没有 `findings.csv`，本报告不给出原因分析：请重新"
+        "运行 `nsightflow analyze`（或整个工作流）生成它。",
+    },
     "kept_in_english": {
         "en": "Kept in English: the figures' text, the rule texts quoted from "
         "Nsight Compute (`> ncu ...`), and the family manifest's title, description "

@@ -9,7 +9,6 @@ import importlib.util
 import shutil
 from dataclasses import dataclass
 
-from nsightflow.machine import provenance
 from nsightflow.machine.capabilities import (
     SANITIZER_FIX,
     cupti_check,
@@ -17,6 +16,7 @@ from nsightflow.machine.capabilities import (
     nsys_can_write_reports,
     sanitizer_available,
 )
+from nsightflow.tools import provenance
 
 
 @dataclass(frozen=True)

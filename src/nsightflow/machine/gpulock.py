@@ -113,6 +113,28 @@ def nvml_handle(pynvml: Any) -> Any:
     return pynvml.nvmlDeviceGetHandleByIndex(int(first) if first.isdigit() else 0)
 
 
+def gpu_info() -> dict[str, Any]:
+    """GPU name, driver and CUDA driver version from NVML, or empty when absent."""
+    try:
+        import pynvml
+    except ImportError:
+        return {}
+    try:
+        pynvml.nvmlInit()
+    except pynvml.NVMLError:
+        return {}
+    try:
+        handle = nvml_handle(pynvml)  # the GPU this job was given
+        cuda = pynvml.nvmlSystemGetCudaDriverVersion_v2()
+        return {
+            "gpu": pynvml.nvmlDeviceGetName(handle),
+            "driver": pynvml.nvmlSystemGetDriverVersion(),
+            "cuda_driver": f"{cuda // 1000}.{cuda % 1000 // 10}",
+        }
+    finally:
+        pynvml.nvmlShutdown()
+
+
 def lock_dir(configured: str, env: Mapping[str, str]) -> Path:
     """Folder of the lock files: configured or the machine's temporary folder.
 

@@ -17,8 +17,8 @@ from typing import Any
 from nsightflow.errors import StageInputError
 from nsightflow.io import read_recorded as read_recorded
 from nsightflow.io import recording_for as recording_for
+from nsightflow.io import write_json
 from nsightflow.machine.capabilities import gpu_available
-from nsightflow.machine.provenance import write_json
 from nsightflow.machine.recorder import record as record
 from nsightflow.records import Status
 
@@ -120,7 +120,7 @@ def not_recorded(
 
 def _empty_table(output: Path) -> None:
     """The header of a recorded table the recording lacks (the timeline's)."""
-    from nsightflow.analysis.timeline import empty_table
+    from nsightflow.tables import TIMELINE
 
     output.parent.mkdir(parents=True, exist_ok=True)
-    empty_table().to_csv(output, index=False)
+    TIMELINE.empty().to_csv(output, index=False)

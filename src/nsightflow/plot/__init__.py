@@ -1,1 +1,1 @@
-"""Figures from the analysis tables (matplotlib's object API)."""
+"""Figures from the analysis and findings tables (matplotlib's object API)."""

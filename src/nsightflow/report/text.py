@@ -27,6 +27,8 @@ from html.parser import HTMLParser
 import markdown
 import nh3
 
+from nsightflow.i18n.markup import code_span
+
 ALLOWED_TAGS = {"p", "em", "strong", "code", "a", "img"}  # img: its alt text only
 LINK_SCHEMES = {"http", "https"}
 # Characters that can start Markdown (Python-Markdown with the tables extension)
@@ -120,14 +122,6 @@ def _escape(text: str) -> str:
 def _line(text: str) -> str:
     """A line that cannot start a list or a quote."""
     return _NUMBERED.sub(r"\1\2\\\3", _BULLET.sub(r"\1\\\2", text))
-
-
-def code_span(text: str) -> str:
-    """``text`` as an inline code span that no run of backticks inside can close."""
-    runs = [len(m) for m in re.findall(r"`+", text)]
-    ticks = "`" * (max(runs, default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
 class _MarkdownWriter(HTMLParser):

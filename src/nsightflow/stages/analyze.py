@@ -39,6 +39,7 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow analyze``."""
     from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
+    from nsightflow.diagnosis.build import write_findings
 
     inputs = AnalysisInputs(
         args.kernels_dir / args.family,
@@ -53,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         args.source,
     )
     write_analysis(inputs, args.out_dir)
+    write_findings(args.out_dir)  # the diagnosis of the tables just written
     if args.summary:
         from nsightflow.report.summary import write_summary_csv
 

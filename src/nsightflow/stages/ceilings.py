@@ -3,7 +3,9 @@
 import argparse
 from pathlib import Path
 
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
+from nsightflow.machine.gpulock import gpu_info
+from nsightflow.tools import provenance
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -18,9 +20,9 @@ def run(args: argparse.Namespace) -> int:
     from nsightflow.gpu.ceilings import measure
 
     record = measure()
-    provenance.write_json(
+    write_json(
         args.out,
-        {**record, "provenance": provenance.collect(None, **provenance.gpu_info())},
+        {**record, "provenance": provenance.collect(None, **gpu_info())},
     )
     print(
         f"copy {record['copy_gbps']:.0f} GB/s, fp32 {record['fp32_gflops']:.0f} GFLOP/s"

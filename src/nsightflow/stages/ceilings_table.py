@@ -3,7 +3,7 @@
 import argparse
 from pathlib import Path
 
-from nsightflow.machine import provenance
+from nsightflow.io import read_json
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -18,7 +18,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow ceilings-table``."""
     import pandas as pd
 
-    data = provenance.read_json(args.ceilings)
+    data = read_json(args.ceilings)
     columns = ["gpu", "copy_gbps", "fp32_gflops", "vendor_sgemm_gflops"]
     row = {c: data.get(c) for c in columns}
     args.output.parent.mkdir(parents=True, exist_ok=True)

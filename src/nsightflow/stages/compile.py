@@ -4,7 +4,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
 from nsightflow.stages.common import variant_args
 
 
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     variant, config = choose_config(variant, args.sweep, args.gpu_model)
     record = compile_variant(variant, args.arch, args.cubin)
     record["config"] = config
-    provenance.write_json(args.resources, record)
+    write_json(args.resources, record)
     print(
         f"{args.family}/{args.variant}: {record['status']} "
         f"{record.get('resources', '')}{record['message'][-2000:]}"

@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
 from nsightflow.stages.common import variant_args
 from nsightflow.stages.timing import print_rows, timing_args, timing_fields
 
@@ -65,14 +65,14 @@ def run(args: argparse.Namespace) -> int:
     ident = (args.family, args.variant)
     records = measure(args.kernels_dir, ident, paths, settings, args.seed)
     verify = records["verify"]
-    provenance.write_json(args.verify_out, verify)
+    write_json(args.verify_out, verify)
     print(
         f"{args.family}/{args.variant}: verify {verify['status']}: {verify['message']}"
     )
     from nsightflow.family.tuned import built_config
 
     records["time"]["config"] = built_config(args.cubin)  # which configuration, why
-    provenance.write_json(args.time_out, records["time"])
+    write_json(args.time_out, records["time"])
     print_rows(records["time"])
     if line is not None:
         _timeline(args, records, line, ident)

@@ -5,7 +5,7 @@ import shutil
 from pathlib import Path
 
 from nsightflow.errors import StageInputError
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -65,6 +65,6 @@ def run(args: argparse.Namespace) -> int:
         folder = args.out_dir / name
         folder.mkdir(parents=True, exist_ok=True)
         record["config"] = built_config(variants[name]["cubin"])
-        provenance.write_json(folder / "profile.json", record)
+        write_json(folder / "profile.json", record)
         print(f"{args.family}/{name}: profile {record['status']} {record['message']}")
     return 0

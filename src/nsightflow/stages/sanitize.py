@@ -3,7 +3,7 @@
 import argparse
 from pathlib import Path
 
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
 from nsightflow.stages.common import variant_args
 
 
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         SanitizeSettings(args.size, args.timeout_s),
         args.seed,
     )
-    provenance.write_json(args.out, record)
+    write_json(args.out, record)
     print(
         f"{args.family}/{args.variant}: sanitize {record['status']}: "
         f"{record['message']}"

@@ -3,7 +3,8 @@
 import argparse
 from pathlib import Path
 
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
+from nsightflow.tools import provenance
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -21,8 +22,6 @@ def run(args: argparse.Namespace) -> int:
     from nsightflow.gpu.timeline import choose_backend, probe_capabilities
 
     choice = choose_backend(args.backend, probe_capabilities())
-    provenance.write_json(
-        args.out, {**choice.__dict__, "provenance": provenance.collect()}
-    )
+    write_json(args.out, {**choice.__dict__, "provenance": provenance.collect()})
     print(f"nsightflow timeline: {choice.message}")
     return 0

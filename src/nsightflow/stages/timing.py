@@ -4,7 +4,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
 from nsightflow.stages.common import variant_args
 
 if TYPE_CHECKING:
@@ -88,6 +88,6 @@ def run(args: argparse.Namespace) -> int:
     from nsightflow.family.tuned import built_config
 
     record["config"] = built_config(args.cubin)  # which configuration, and why
-    provenance.write_json(args.out, record)
+    write_json(args.out, record)
     print_rows(record)
     return 0

@@ -3,7 +3,7 @@
 import argparse
 from pathlib import Path
 
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
 from nsightflow.stages.common import variant_args
 
 
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         args.timeout_s,
         args.seed,
     )
-    provenance.write_json(args.out, record)
+    write_json(args.out, record)
     print(
         f"{args.family}/{args.variant}: verify {record['status']}: {record['message']}"
     )

@@ -22,7 +22,6 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.errors import GpuUnavailableError
-from nsightflow.gpu.cupti import copy_name
 from nsightflow.records import Status
 
 REPORT = "cuda_gpu_trace"
@@ -49,6 +48,17 @@ _COPIES = {
 }
 _UNIT = re.compile(r"^(?P<base>.+?) \((?P<unit>[^)]+)\)$")
 TAIL = 2000
+
+
+def copy_name(direction: str, src: str | None, dst: str | None) -> str:
+    """The ``name`` of a copy row, the same for both backends.
+
+    ``memcpy HtoD (pageable -> device)``; the memory kinds are left out when the
+    backend does not report them.
+    """
+    if not src or not dst:
+        return f"memcpy {direction}"
+    return f"memcpy {direction} ({src.lower()} -> {dst.lower()})"
 
 
 def profile_argv(output: Path, command: list[str]) -> list[str]:

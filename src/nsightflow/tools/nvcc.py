@@ -17,8 +17,8 @@ from nsightflow.family.pylauncher import check_launcher, framework_versions
 from nsightflow.family.registry import Variant
 from nsightflow.family.sources import LOCAL_INCLUDE as LOCAL_INCLUDE
 from nsightflow.family.sources import local_includes as local_includes
-from nsightflow.machine import provenance
 from nsightflow.records import Status
+from nsightflow.tools import provenance
 from nsightflow.tools.nvdisasm import Stored, call_sites, pack
 
 _USED = re.compile(r"Used (\d+) registers")

@@ -11,8 +11,9 @@ from nsightflow.analysis.timeline import (
     sequence_summary,
     summarize,
 )
-from nsightflow.gpu.timeline import COLUMNS, tidy
+from nsightflow.gpu.timeline import tidy
 from nsightflow.report.sections.timeline import transfer_findings
+from nsightflow.tables import TIMELINE
 
 MIB = 2**20
 
@@ -38,7 +39,7 @@ def _table(variant: str = "v0", size: int = 8192, rows=SEQUENCE) -> pd.DataFrame
 
 def test_tidy_orders_by_time_and_starts_at_zero():
     table = tidy(list(reversed(SEQUENCE)), ("fam", "v0"), 8192)
-    assert list(table.columns) == COLUMNS
+    assert tuple(table.columns) == TIMELINE.columns
     assert list(table["kind"]) == ["memcpy_htod", "memset", "kernel", "memcpy_dtoh"]
     assert table["start_ns"].iloc[0] == 0
     assert table["end_ns"].iloc[-1] == 30_400_000 - 5_000

@@ -173,7 +173,7 @@ def test_sweeps_include_sizes_that_are_not_powers_of_two(family):
 
 
 def test_an_explicit_revision_wins_over_the_enclosing_checkout(monkeypatch):
-    from nsightflow.machine.provenance import git_revision
+    from nsightflow.tools.provenance import git_revision
 
     monkeypatch.delenv("NSIGHTFLOW_GIT_REVISION", raising=False)
     assert git_revision(ROOT / "kernels") not in (None, "0123abcd")

@@ -21,8 +21,8 @@ from cli_run import nsightflow
 from nsightflow.errors import ManifestError
 from nsightflow.family.registry import load_family
 from nsightflow.gpu import isolate
+from nsightflow.io import write_json
 from nsightflow.machine.history import archive
-from nsightflow.machine.provenance import write_json
 from nsightflow.tools.ncu_parse import parse_files
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -14,7 +14,7 @@ import pytest
 from cli_run import nsightflow
 from nsightflow.gpu import isolate
 from nsightflow.gpu.measure import _traced_ok
-from nsightflow.machine.provenance import write_json
+from nsightflow.io import write_json
 
 ROOT = Path(__file__).resolve().parents[3]
 UNIT = ROOT / "tests" / "unit"

@@ -19,7 +19,7 @@ import pytest
 from cli_run import nsightflow
 from nsightflow.family.registry import load_family
 from nsightflow.gpu import sanitize as G
-from nsightflow.machine.provenance import write_json
+from nsightflow.io import write_json
 from nsightflow.tools import sanitizer as S
 from recorded import analyze as _analyze
 
@@ -267,6 +267,7 @@ def _records(tmp_path: Path, recording: Path, bad: str | None) -> list[Path]:
 
 def _report(tmp_path: Path, recording: Path, sanitize: list[Path]) -> tuple:
     from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
+    from nsightflow.diagnosis.build import family_findings
     from nsightflow.report.sections.family import ReportBuilder
 
     base = _analyze(recording, "jacobi2d", tmp_path)  # without sanitizer records
@@ -286,7 +287,8 @@ def _report(tmp_path: Path, recording: Path, sanitize: list[Path]) -> tuple:
     frame = pd.read_csv(out / "analysis.csv")
     ctx = json.loads((out / "context.json").read_text())
     stalls = pd.read_csv(base / "stalls.csv")
-    md = ReportBuilder(frame, stalls, pd.DataFrame(), ctx).build()
+    found = family_findings(frame, stalls, pd.DataFrame(), ctx)
+    md = ReportBuilder(frame, stalls, pd.DataFrame(), ctx, findings=found).build()
     return frame, md
 
 

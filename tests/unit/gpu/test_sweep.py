@@ -17,7 +17,7 @@ from nsightflow.family.registry import load_family
 from nsightflow.gpu import sweep as S
 from nsightflow.gpu import sweep_space as SP
 from nsightflow.gpu.search import SweepCache, search
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
 
 ROOT = Path(__file__).resolve().parents[3]
 FAMILIES = ROOT / "tests" / "data" / "families"
@@ -155,7 +155,7 @@ def _prepared(tmp_path, monkeypatch, space="full"):
         "defaults": var.defaults,
         "configs": entries,
     }
-    provenance.write_json(tmp_path / "compile.json", record)
+    write_json(tmp_path / "compile.json", record)
     monkeypatch.setattr(
         S,
         "_worker_argv",
@@ -296,9 +296,9 @@ def test_an_unknown_strategy_is_a_clear_error():
 
 def test_best_params_reads_the_record(tmp_path):
     path = tmp_path / "r.json"
-    provenance.write_json(path, {"best": {"id": "X2_Y1", "params": {"X": 2, "Y": 1}}})
+    write_json(path, {"best": {"id": "X2_Y1", "params": {"X": 2, "Y": 1}}})
     assert S.best_params(path) == {"X": 2, "Y": 1}
-    provenance.write_json(path, {"status": "not_recorded"})
+    write_json(path, {"status": "not_recorded"})
     assert S.best_params(path) is None
     assert json.loads(path.read_text())["status"] == "not_recorded"
 
@@ -343,7 +343,7 @@ def test_compile_builds_the_best_configuration_of_a_sweep(tmp_path):
 
     record = tmp_path / "sweep.json"
     best = {"BLOCK_X": 128, "BLOCK_Y": 2, "ROWS": 16}
-    provenance.write_json(record, {"best": {"id": "x", "params": best}})
+    write_json(record, {"best": {"id": "x", "params": best}})
     out = tmp_path / "v5.resources.json"
     argv = ["compile", "--family", "jacobi2d", "--variant", "v5_strip_vec4"]
     argv += [
@@ -357,7 +357,7 @@ def test_compile_builds_the_best_configuration_of_a_sweep(tmp_path):
     assert built["status"] == "ok" and built["params"] == best
     assert "-DROWS=16" in built["argv"] and "-DBLOCK_X=128" in built["argv"]
     # a sweep without a best (not recorded, nothing valid): the defaults
-    provenance.write_json(record, {"status": "not_recorded"})
+    write_json(record, {"status": "not_recorded"})
     assert main([*argv, "--resources", str(out), "--sweep", str(record)]) == 0
     assert json.loads(out.read_text())["params"]["ROWS"] == 8
 
@@ -369,11 +369,11 @@ def test_a_recording_keeps_the_sweep_records_only(recording, tmp_path):
     shutil.copytree(recording / "time" / "faulty", results / "time" / "faulty")
     sweep = results / "sweep" / "sweepy"
     (sweep / "v0_modes" / "build").mkdir(parents=True)
-    provenance.write_json(
+    write_json(
         sweep / "v0_modes.json",
         {"family": "sweepy", "variant": "v0_modes", "best": None, "status": "ok"},
     )
-    provenance.write_json(sweep / "v0_modes" / "compile.json", {"configs": []})
+    write_json(sweep / "v0_modes" / "compile.json", {"configs": []})
     (sweep / "v0_modes" / "cache.jsonl").write_text("{}\n")
     (sweep / "v0_modes" / "build" / "BLOCK256_MODE0.cubin").write_bytes(b"\0")
     record(results, tmp_path / "rec", "test")

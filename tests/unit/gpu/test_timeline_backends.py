@@ -15,6 +15,7 @@ import pytest
 from nsightflow.gpu import timeline
 from nsightflow.gpu.timeline import Capabilities, choose_backend
 from nsightflow.machine import doctor
+from nsightflow.tables import TIMELINE
 from nsightflow.tools import nsys as timeline_nsys
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -233,7 +234,7 @@ def test_an_nsys_record_becomes_the_same_table_as_cupti(tmp_path):
         "sizes": json.loads(json.dumps(sizes)),  # as stored in the JSON record
     }
     table = timeline.table_of(record)
-    assert list(table.columns) == timeline.COLUMNS
+    assert tuple(table.columns) == TIMELINE.columns
     big = table[table["size"] == 8192]
     assert big["start_ns"].min() == 0
     assert list(big["kind"]) == ["memcpy_htod", "memset", "kernel", "memcpy_dtoh"]

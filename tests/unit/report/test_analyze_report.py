@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from nsightflow.analysis.analyze import add_derived
+from nsightflow.diagnosis.build import family_findings
 from nsightflow.family.registry import load_family
 from nsightflow.plot.figures import FIGURES, write_figures
 from nsightflow.report.build import SUMMARY_COLUMNS, write_report
@@ -161,9 +162,9 @@ def test_user_strings_are_escaped_in_html(recording, tmp_path):
     ctx["family"]["title"] = "<b>title</b>"
     ctx["variants"][1]["idea"] = "<script>alert(1)</script> & more"
     frame = pd.read_csv(analysis / "analysis.csv")
-    text = ReportBuilder(
-        frame, pd.read_csv(analysis / "stalls.csv"), pd.DataFrame(), ctx
-    ).build()
+    stalls = pd.read_csv(analysis / "stalls.csv")
+    found = family_findings(frame, stalls, pd.DataFrame(), ctx)  # of the edited ctx
+    text = ReportBuilder(frame, stalls, pd.DataFrame(), ctx, findings=found).build()
     page = to_html(text, ctx["family"]["title"])
     assert "<script>" not in page and "<b>title</b>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
@@ -206,6 +207,21 @@ def test_a_family_without_any_timing_says_so_without_placeholders(recording, tmp
     summary = pd.read_csv(out / "summary.csv")
     assert set(summary["status"]) == {"not_recorded"}  # verified, but never timed
     assert "| `v0_naive`" in md and "not_recorded" in md.split("## 1.")[0]
+
+
+def test_a_report_without_findings_names_no_cause_and_says_why(recording, tmp_path):
+    """The report renders findings.csv and runs no rule: without the file its
+    diagnosis is absent and the header says how to write it."""
+    analysis = _analyze(recording, "jacobi2d", tmp_path)
+    with_findings, without = tmp_path / "with", tmp_path / "without"
+    write_report(analysis, with_findings / "figures", with_findings)
+    (analysis / "findings.csv").unlink()
+    write_report(analysis, without / "figures", without)
+    full = (with_findings / "report.md").read_text()
+    md = (without / "report.md").read_text()
+    assert "holds no `findings.csv`" in md and "holds no `findings.csv`" not in full
+    # the primary cause of the baseline, marked in the full report, is gone
+    assert "Primary cause: " in full and "Primary cause: " not in md
 
 
 def test_step_changes_write_every_ratio_even_far_ones(recording, tmp_path):

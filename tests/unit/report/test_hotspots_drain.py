@@ -14,6 +14,7 @@ from nsightflow.analysis.hotspots import (
     hottest_line,
     line_table,
 )
+from nsightflow.diagnosis.build import write_findings
 from nsightflow.diagnosis.lines import LINE_MAJORITY, cited_line, with_line
 from nsightflow.diagnosis.record import Finding, msg, render, render_row
 from nsightflow.tools.ncu_parse import parse_files, write_table
@@ -391,6 +392,7 @@ def transpose_analysis(tmp_path_factory) -> Path:
     )
     out = tmp / "analysis"
     write_analysis(inputs, out)
+    write_findings(out)
     return out
 
 

@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
+from nsightflow.diagnosis.build import family_findings
 from nsightflow.report.html import to_html
 from nsightflow.report.pdf.build import write_pdf
 from nsightflow.report.sections.family import ReportBuilder
@@ -134,9 +135,9 @@ def test_hostile_manifest_and_source_render_inert_in_md_html_and_pdf(
         if v["name"] == "v0_naive":
             v["source"] = str(hostile)
     frame = pd.read_csv(analysis / "analysis.csv")
-    md = ReportBuilder(
-        frame, pd.read_csv(analysis / "stalls.csv"), pd.DataFrame(), ctx
-    ).build()
+    stalls = pd.read_csv(analysis / "stalls.csv")
+    found = family_findings(frame, stalls, pd.DataFrame(), ctx)  # of the hostile ctx
+    md = ReportBuilder(frame, stalls, pd.DataFrame(), ctx, findings=found).build()
     report = tmp_path / "report" / "faulty"
     for name in set(re.findall(r"\]\(figures/([\w/]+\.png)\)", md)):
         _png(report / "figures" / name)

@@ -14,7 +14,7 @@ from nsightflow.family.registry import load_family
 from nsightflow.gpu import sweep as S
 from nsightflow.gpu import sweep_space as SP
 from nsightflow.gpu.search import SweepCache
-from nsightflow.machine import provenance
+from nsightflow.io import write_json
 from nsightflow.plot.sweep import heat_axes, heat_grid, write_figures
 from nsightflow.report.sections.family import ReportBuilder
 from nsightflow.report.sections.sweep import SweepSections, config_note
@@ -152,8 +152,8 @@ def test_invalid_cells_show_their_reason():
 
 
 def test_figures_are_written_for_every_swept_variant(tmp_path):
-    provenance.write_json(tmp_path / "v7.json", _record(tmp_path))
-    provenance.write_json(
+    write_json(tmp_path / "v7.json", _record(tmp_path))
+    write_json(
         tmp_path / "v6.json",
         {"family": "sgemm", "variant": "v6_vectorized", "status": "not_recorded"},
     )

@@ -11,7 +11,7 @@ import pytest
 
 from nsightflow import cli
 from nsightflow.errors import describe
-from nsightflow.machine.provenance import write_json
+from nsightflow.io import write_json
 
 
 def _main(capfd, *args: object) -> tuple[int, str]:

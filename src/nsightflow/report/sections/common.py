@@ -15,7 +15,6 @@ import pandas as pd
 
 from nsightflow.analysis.derived import input_column
 from nsightflow.diagnosis import core as diagnose
-from nsightflow.diagnosis.build import family_findings
 from nsightflow.diagnosis.record import render_row
 from nsightflow.i18n import T, parse_language
 
@@ -77,7 +76,8 @@ class SectionBase:
         rules: ``rules.csv``: Nsight Compute's rule results (may be empty).
         ctx: ``context.json``: family manifest, variants, ceilings, provenance.
         language: Language of the report's text, ``en`` or ``zh``.
-        findings: ``findings.csv``; None runs the rules here (older analysis folders).
+        findings: ``findings.csv``; None where the analysis folder lacks it: the
+            report then names no cause and says so.
 
     Raises:
         ValueError: The language is not one the catalogue has.
@@ -96,11 +96,8 @@ class SectionBase:
         if "input" in self.a:
             self.a["input"] = input_column(self.a["input"])
         self.stalls = stalls
-        self.findings = (
-            findings
-            if findings is not None
-            else family_findings(analysis, stalls, rules, ctx)
-        )
+        self.diagnosed = findings is not None
+        self.findings = findings if findings is not None else pd.DataFrame()
         self.rules = rules
         self.ctx = ctx
         self.language = parse_language(language)

@@ -85,6 +85,8 @@ class ReportBuilder(
         replay = self.ctx.get("replay")
         if replay:
             lines += ["", "> " + _replayed(replay)]
+        if not self.diagnosed:
+            lines += ["", "> " + T("no_findings")]
         runs = self.ctx["provenance"].get("timing_runs", [])
         if len(runs) > 1:  # re-measured in part: say which run timed which variant
             parts = [

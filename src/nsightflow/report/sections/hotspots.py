@@ -18,8 +18,8 @@ import pandas as pd
 
 from nsightflow.analysis.hotspots import SAY_DRAIN, launch_lines
 from nsightflow.i18n import T
+from nsightflow.i18n.markup import code_span
 from nsightflow.report.sections.common import SectionBase, table
-from nsightflow.report.text import code_span
 
 TOP_LINES = 5
 CODE_WIDTH = 60  # characters of a line's code shown in a table cell

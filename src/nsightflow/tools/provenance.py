@@ -1,4 +1,9 @@
-"""Provenance stamped into every file a stage writes: versions, GPU, git revision."""
+"""Provenance stamped into every file a stage writes: versions, command, git revision.
+
+The versions of nsightflow, nvcc, ncu and compute-sanitizer (each tool asked once per
+process), the command line, date and host, and the git revision of the kernels. The
+GPU's name and driver come from NVML (:func:`nsightflow.machine.gpulock.gpu_info`).
+"""
 
 import datetime as dt
 import os
@@ -13,8 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow import __version__
-from nsightflow.io import read_json as read_json
-from nsightflow.io import write_json as write_json
 
 
 def _run(argv: list[str], cwd: Path | None = None) -> str | None:
@@ -67,30 +70,6 @@ def git_revision(path: Path) -> str | None:
         return None
     dirty = _run(["git", "status", "--porcelain", "--", "."], cwd=path)
     return rev.strip() + ("-dirty" if dirty else "")
-
-
-def gpu_info() -> dict[str, Any]:
-    """GPU name, driver and CUDA driver version from NVML, or empty when absent."""
-    try:
-        import pynvml
-    except ImportError:
-        return {}
-    try:
-        pynvml.nvmlInit()
-    except pynvml.NVMLError:
-        return {}
-    try:
-        from nsightflow.machine.gpulock import nvml_handle
-
-        handle = nvml_handle(pynvml)  # the GPU this job was given
-        cuda = pynvml.nvmlSystemGetCudaDriverVersion_v2()
-        return {
-            "gpu": pynvml.nvmlDeviceGetName(handle),
-            "driver": pynvml.nvmlSystemGetDriverVersion(),
-            "cuda_driver": f"{cuda // 1000}.{cuda % 1000 // 10}",
-        }
-    finally:
-        pynvml.nvmlShutdown()
 
 
 def collect(kernels_dir: Path | None = None, **extra: Any) -> dict[str, Any]:
