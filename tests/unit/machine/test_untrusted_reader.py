@@ -273,3 +273,25 @@ def test_a_relabelled_or_broken_timeline_table_is_refused(rec, line, field):
     with pytest.raises(RecordError) as info:
         check_table(table.read_bytes(), table, where)
     assert info.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("account", "field"),
+    [
+        ({"additions": "oops"}, "additions"),
+        ({"additions": [{"folders": "time/x"}]}, "additions.0.folders"),
+        ({"families": [1, 2]}, "families.0"),
+        ({"gpu": ["H200"]}, "gpu"),
+    ],
+)
+def test_a_malformed_recording_account_is_refused_naming_the_field(
+    tmp_path, monkeypatch, account, field
+):
+    from nsightflow.machine.recording import choose_mode
+
+    monkeypatch.delenv("NSIGHTFLOW_MODE", raising=False)
+    (tmp_path / "recording.json").write_text(json.dumps(account))
+    with pytest.raises(RecordError) as info:
+        choose_mode("replay", tmp_path)
+    assert info.value.field == field
+    assert str(info.value).startswith(f"{tmp_path / 'recording.json'}: field {field}")
