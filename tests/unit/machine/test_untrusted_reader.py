@@ -263,6 +263,9 @@ def test_a_copy_is_never_written_through_a_link_it_met(rec, tmp_path):
         ("sgemm,v0_naive,2048,kernel,k,0,1,0,7", "family"),
         ("jacobi2d,v0_naive,-1,kernel,k,0,1,0,7", "size"),
         ("jacobi2d,v0_naive,2048,kernel", ""),
+        ("jacobi2d,v0_naive,2048,kernel,k,-5,1,0,7", "start_ns"),
+        ("jacobi2d,v0_naive,2048,kernel,k,9,1,0,7", "end_ns"),
+        ("jacobi2d,v0_naive,2048,kernel,k,0,1,nan,7", "bytes"),
     ],
 )
 def test_a_relabelled_or_broken_timeline_table_is_refused(rec, line, field):
