@@ -50,10 +50,12 @@ def read_recorded(path: Path, stage_output: bool = False) -> dict[str, Any]:
         StageInputError: the file is missing, a link, unreadable, not JSON, not an
             object or of another schema version, naming the file and the fix.
     """
-    from nsightflow.untrusted import MAX_JSON_BYTES, Tree, parse_json
-    from nsightflow.untrusted.records import check_version
+    from nsightflow.untrusted import MAX_JSON_BYTES, Tree, Where, parse_json
+    from nsightflow.untrusted.records import check_record, check_version
 
     data = parse_json(Tree(path.parent).read_bytes(path.name, MAX_JSON_BYTES), path)
+    if path.name == "recording.json":  # its schema: additions, folders, families
+        check_record(data, Where("recording"), path)
     if stage_output:
         check_version(data, path)
     return data

@@ -28,6 +28,10 @@ MAX_JSON_BYTES = 128 << 20
 MAX_TABLE_BYTES = 1 << 30
 
 
+# Columns of recorded tables that hold counts or nanoseconds (the timeline's).
+_WHOLE_CELLS = ("start_ns", "end_ns", "bytes", "stream")
+
+
 @dataclass(frozen=True)
 class Where:
     """What a file's place in the folder says it is."""
@@ -317,3 +321,14 @@ def check_table(raw: bytes, path: Path, where: Where) -> None:
             cells["size"].isdigit() and 1 <= int(cells["size"]) <= MAX_SIZE
         ):
             raise RecordError(path, f"line {number}: {cells['size']!r}", "size")
+        for key in _WHOLE_CELLS:  # empty, or a whole number that is no negative
+            value = cells.get(key, "")
+            if value and not (value.isdigit() and len(value) <= 20):
+                raise RecordError(path, f"line {number}: {value[:40]!r}", key)
+        start, end = cells.get("start_ns", ""), cells.get("end_ns", "")
+        if start and end and int(end) < int(start):
+            raise RecordError(
+                path,
+                f"line {number}: ends ({end}) before it starts ({start})",
+                "end_ns",
+            )

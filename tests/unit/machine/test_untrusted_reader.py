@@ -263,6 +263,9 @@ def test_a_copy_is_never_written_through_a_link_it_met(rec, tmp_path):
         ("sgemm,v0_naive,2048,kernel,k,0,1,0,7", "family"),
         ("jacobi2d,v0_naive,-1,kernel,k,0,1,0,7", "size"),
         ("jacobi2d,v0_naive,2048,kernel", ""),
+        ("jacobi2d,v0_naive,2048,kernel,k,-5,1,0,7", "start_ns"),
+        ("jacobi2d,v0_naive,2048,kernel,k,9,1,0,7", "end_ns"),
+        ("jacobi2d,v0_naive,2048,kernel,k,0,1,nan,7", "bytes"),
     ],
 )
 def test_a_relabelled_or_broken_timeline_table_is_refused(rec, line, field):
@@ -273,3 +276,25 @@ def test_a_relabelled_or_broken_timeline_table_is_refused(rec, line, field):
     with pytest.raises(RecordError) as info:
         check_table(table.read_bytes(), table, where)
     assert info.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("account", "field"),
+    [
+        ({"additions": "oops"}, "additions"),
+        ({"additions": [{"folders": "time/x"}]}, "additions.0.folders"),
+        ({"families": [1, 2]}, "families.0"),
+        ({"gpu": ["H200"]}, "gpu"),
+    ],
+)
+def test_a_malformed_recording_account_is_refused_naming_the_field(
+    tmp_path, monkeypatch, account, field
+):
+    from nsightflow.machine.recording import choose_mode
+
+    monkeypatch.delenv("NSIGHTFLOW_MODE", raising=False)
+    (tmp_path / "recording.json").write_text(json.dumps(account))
+    with pytest.raises(RecordError) as info:
+        choose_mode("replay", tmp_path)
+    assert info.value.field == field
+    assert str(info.value).startswith(f"{tmp_path / 'recording.json'}: field {field}")
