@@ -8,6 +8,16 @@ from pathlib import Path
 from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
 
 ROOT = Path(__file__).resolve().parents[1]
+FAMILIES = (  # every family the bundled recording holds
+    "conv2d",
+    "histogram",
+    "jacobi2d",
+    "reduction",
+    "scan",
+    "sgemm",
+    "spmv",
+    "vecadd",
+)
 KERNELS = {
     "jacobi2d": ROOT / "kernels",
     "sgemm": ROOT / "kernels",
