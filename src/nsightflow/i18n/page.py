@@ -35,7 +35,7 @@ PAGE_MESSAGES: dict[str, dict[str, str]] = {
     "index_speedup": {"en": "speedup", "zh": "加速比"},
     "index_ceiling": {"en": "of the ceiling", "zh": "占上限"},
     "index_over": {"en": "over", "zh": "相对"},
-    "index_of": {"en": "of {ceiling}", "zh": "{ceiling}"},
+    "index_of": {"en": "of {ceiling}", "zh": "相对于{ceiling}"},
     "index_none_correct": {
         "en": "No variant computed the right result: nothing to rank.",
         "zh": "没有版本算出正确结果：无法排名。",

@@ -48,13 +48,27 @@ def fit_texts(fig: Figure) -> None:
                 if isinstance(title, Text):
                     changed |= _wrap(title, frame.width, renderer, vertical=False)
             changed |= _slant_crowded_ticks(ax, renderer)
-            changed |= _wrap(ax.xaxis.label, frame.width, renderer, vertical=False)
+            room = _row_room(fig, ax, renderer)
+            changed |= _wrap(ax.xaxis.label, room, renderer, vertical=False)
             changed |= _wrap(ax.yaxis.label, frame.height, renderer, vertical=True)
         suptitle = getattr(fig, "_suptitle", None)  # matplotlib keeps no public handle
         if isinstance(suptitle, Text):
             changed |= _wrap(suptitle, fig.bbox.width * 0.98, renderer, vertical=False)
         if not changed:
             return
+
+
+def _row_room(fig: Figure, ax: Any, renderer: Any) -> float:
+    """The width an axes' x label may take: its own, or the figure's if alone in its row."""
+    frame = ax.get_window_extent(renderer)
+    beside = [
+        other
+        for other in fig.axes
+        if other is not ax
+        and min(frame.y1, other.get_window_extent(renderer).y1)
+        > max(frame.y0, other.get_window_extent(renderer).y0)
+    ]
+    return frame.width if beside else fig.bbox.width * 0.96
 
 
 def _slant_crowded_ticks(ax: Any, renderer: Any) -> bool:

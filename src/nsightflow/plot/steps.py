@@ -15,6 +15,7 @@ each step's primary cause is outlined; the caption says so only where one is.
 """
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +60,7 @@ SAME_AS_COLUMN = {
     "dram__bytes_read.sum + dram__bytes_write.sum": "dram_bytes",
     OCCUPANCY: "achieved_occupancy_pct",
 }
+ROW_LABEL = 32  # characters of a row's name per line
 RATIO_SPAN = 3.0  # colours saturate at 2^-3 .. 2^3 (1/8x .. 8x)
 CMAP = "PuOr_r"  # diverging, colour-blind safe: orange = more, purple = less
 
@@ -287,7 +289,8 @@ def _map_axes(ax: Axes, steps: list[tuple[str, str]], labels: list[str]) -> None
     ax.set_xticks(
         range(len(steps)), [f"{short_name(b)}→{short_name(a)}" for b, a in steps]
     )
-    ax.set_yticks(range(len(labels)), labels)
+    # a long row name (three stall reasons) takes two lines, not the grid's width
+    ax.set_yticks(range(len(labels)), [textwrap.fill(t, ROW_LABEL) for t in labels])
     ax.tick_params(length=0)
     ax.grid(False)
     for spine in ax.spines.values():
