@@ -268,7 +268,7 @@ COMPARE_MESSAGES.update(
         },
         "cmp_brief_change": {
             "en": "{change} at n = {n} ({verdict} at {k} of {sizes} sizes)",
-            "zh": "n = {n} 时 {change}（{sizes} 个规模中 {k} 个为 {verdict}）",
+            "zh": "n = {n} 时：{change}（{sizes} 个规模中 {k} 个为 {verdict}）",
         },
         "cmp_brief_x_slower": {"en": "{x:.1f}x slower", "zh": "慢 {x:.1f} 倍"},
         "cmp_brief_x_faster": {"en": "{x:.1f}x faster", "zh": "快 {x:.1f} 倍"},
@@ -277,14 +277,19 @@ COMPARE_MESSAGES.update(
             "en": "not timed at a common size",
             "zh": "没有在相同规模下计时",
         },
-        "cmp_brief_why": {"en": "Why: {why}.", "zh": "原因：{why}。"},
+        "cmp_brief_line": {
+            "en": "**{name}**: {what}. Why: {why}.",
+            "zh": "**{name}**：{what}。原因：{why}。",
+        },
+        "cmp_brief_and": {"en": "; ", "zh": "；"},
+        "cmp_brief_list": {"en": ", ", "zh": "、"},
         "cmp_brief_code": {
             "en": "the code changed ({files})",
             "zh": "代码有变化（{files}）",
         },
         "cmp_brief_counters": {
             "en": "at n = {n} {moves}",
-            "zh": "n = {n} 时 {moves}",
+            "zh": "n = {n} 时：{moves}",
         },
         "cmp_brief_rules_new": {
             "en": "ncu rules appeared: {rules}",

@@ -101,11 +101,11 @@ def _line(c: Comparison, key: tuple[str, str]) -> str:
             k=held,
             sizes=len(rows),
         )
-        what = f"{status}; {what}" if status else what
+        what = T("cmp_brief_and").join([status, what]) if status else what
     reasons = [r for r in (_code(c, key), *_counters(c, key), *_rules(c, key)) if r]
     reasons += _caveats(rows)
-    why = "; ".join(reasons) or T("cmp_brief_unexplained")
-    return f"**{name}**: {what}. {T('cmp_brief_why', why=why)}"
+    why = T("cmp_brief_and").join(reasons) or T("cmp_brief_unexplained")
+    return T("cmp_brief_line", name=name, what=what, why=why)
 
 
 def _status(c: Comparison, key: tuple[str, str]) -> str:
@@ -124,7 +124,8 @@ def _code(c: Comparison, key: tuple[str, str]) -> str:
     mine = src[(src["family"] == key[0]) & (src["variant"] == key[1])]
     if mine.empty or mine.iloc[0]["code"] != "changed":
         return ""
-    files = ", ".join(code(f) for f in str(mine.iloc[0]["files"]).split(", "))
+    names = str(mine.iloc[0]["files"]).split(", ")
+    files = T("cmp_brief_list").join(code(f) for f in names)
     return T("cmp_brief_code", files=files)
 
 
@@ -136,7 +137,7 @@ def _counters(c: Comparison, key: tuple[str, str]) -> list[str]:
         return []
     at = mine[mine["size"] == mine["size"].max()]
     top = at.sort_values("score", ascending=False).head(TOP_COUNTERS)
-    moves = ", ".join(
+    moves = T("cmp_brief_list").join(
         f"{code(r['counter'])} {_value(r['a'], r['kind'])} → "
         f"{_value(r['b'], r['kind'])}"
         for r in top.to_dict("records")
@@ -163,9 +164,11 @@ def _rules(c: Comparison, key: tuple[str, str]) -> list[str]:
     gone = sorted(set(mine[mine["change"] == "gone"]["rule"].astype(str)))
     out = []
     if appeared:
-        out.append(T("cmp_brief_rules_new", rules=", ".join(map(code, appeared))))
+        rules = T("cmp_brief_list").join(map(code, appeared))
+        out.append(T("cmp_brief_rules_new", rules=rules))
     if gone:
-        out.append(T("cmp_brief_rules_gone", rules=", ".join(map(code, gone))))
+        rules = T("cmp_brief_list").join(map(code, gone))
+        out.append(T("cmp_brief_rules_gone", rules=rules))
     return out
 
 
@@ -176,5 +179,5 @@ def _caveats(rows: pd.DataFrame) -> list[str]:
     found = sorted({str(x) for x in codes if x})
     if not found:
         return []
-    which = ", ".join(T(f"cmp_caveat_{x}") for x in found)
+    which = T("cmp_brief_list").join(T(f"cmp_caveat_{x}") for x in found)
     return [T("cmp_brief_unlike", which=which)]
