@@ -7,7 +7,7 @@ own (:func:`nsightflow.plot.check.text_overlaps`, matplotlib's extents); here:
   each glyph's real height), every word's box from ``pdftotext -bbox``, and pairs of
   words from different lines whose boxes overlap, or words off the page;
 - :data:`SVG_TEXT_BOXES`: a script for a browser that has the SVG open, returning
-  each ``<text>`` element's laid-out box (``getBBox`` in the SVG's user space), which
+  each ``<text>`` element's box as the browser laid it out, which
   :func:`box_problems` checks the same way.
 """
 
@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 
 from nsightflow.plot.style import matplotlib_context
 
-SLACK = 0.5  # points (PDF) or user units (SVG): boxes that touch do not overlap
+SLACK = 0.5  # points (PDF) or CSS pixels (SVG): boxes that touch do not overlap
 Box = tuple[str, float, float, float, float]  # text, x0, y0, x1, y1
 
 
@@ -77,27 +77,19 @@ def box_problems(
     return found
 
 
-# Run in a browser with an SVG document open: [text, x, y, width, height] of every
-# <text> drawn (display not none), in the root's user space (its viewBox), and the
-# viewBox. getBBox is the box the browser's own font lays the string out in.
+# Run in a browser with an SVG document open: [text, left, top, right, bottom] of
+# every <text> drawn, as the browser laid it out with its own fonts (CSS pixels on
+# the page), and the drawing's own box.
 SVG_TEXT_BOXES = """
 const svg = document.documentElement;
-const vb = svg.viewBox.baseVal;
 const out = [];
 for (const t of svg.querySelectorAll('text')) {
   if (!t.textContent.trim() || getComputedStyle(t).display === 'none') continue;
-  const b = t.getBBox();
-  const m = t.getCTM();
-  const corners = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height],
-                   [b.x + b.width, b.y + b.height]].map(([x, y]) => {
-    const p = svg.createSVGPoint(); p.x = x; p.y = y;
-    return p.matrixTransform(m);
-  });
-  const xs = corners.map(p => p.x), ys = corners.map(p => p.y);
-  out.push([t.textContent, Math.min(...xs), Math.min(...ys),
-            Math.max(...xs), Math.max(...ys)]);
+  const r = t.getBoundingClientRect();
+  out.push([t.textContent, r.left, r.top, r.right, r.bottom]);
 }
-return [out, [vb.x, vb.y, vb.x + vb.width, vb.y + vb.height]];
+const f = svg.getBoundingClientRect();
+return [out, [f.left, f.top, f.right, f.bottom]];
 """
 
 

@@ -321,3 +321,17 @@ def test_no_figure_text_overlaps_as_the_browser_lays_out_the_svg(chrome, replaye
         if found:
             problems[svg.relative_to(replayed).as_posix()] = found
     assert problems == {}
+
+
+def test_the_svg_text_check_catches_overlapping_and_clipped_text(chrome, tmp_path):
+    svg = tmp_path / "bad.svg"
+    svg.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="200pt" height="50pt" '
+        'viewBox="0 0 200 50"><g style="font: 10px sans-serif">'
+        '<text x="10" y="20">one label</text><text x="20" y="22">another</text>'
+        '<text x="150" y="45">runs off the right edge</text></g></svg>'
+    )
+    chrome.get(svg.as_uri())
+    found = svg_problems(*chrome.execute_script(SVG_TEXT_BOXES))
+    assert ("one label", "another") in found
+    assert ("runs off the right edge", "<outside>") in found
