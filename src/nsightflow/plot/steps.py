@@ -225,32 +225,10 @@ def step_changes_figure(
             ax.text(0.5, 0.5, "no profiled steps", ha="center", transform=ax.transAxes)
             ax.set_axis_off()
             return fig
-        primary = primary_rows(found)
         norm = Normalize(-RATIO_SPAN, RATIO_SPAN)
-        outlined = 0
-        for j, (before, after) in enumerate(steps):
-            for i, row in enumerate(metrics):
-                b, a = _pair(rows, row, before, after)
-                value, text, hatch = ratio_cell(b, a)
-                _cell(fig, ax, (i, j), value, text, hatch, norm)
-                fig.tip(
-                    ax.patches[-1],
-                    f"{before} → {after}, n = {data.size_text(size)}, "
-                    f"{row.label}: {_text(row, b)} → {_text(row, a)}",
-                )
-                if primary.get(after) == row.key:
-                    ax.add_patch(
-                        Rectangle(
-                            (j - 0.46, i - 0.46),
-                            0.92,
-                            0.92,
-                            fill=False,
-                            lw=1.8,
-                            ec="k",
-                            zorder=3,  # above the later cells' white edges
-                        )
-                    )
-                    outlined += 1
+        outlined = _cells(
+            fig, ax, Grid(rows, metrics, steps, primary_rows(found), size)
+        )
         _map_axes(ax, steps, [r.label for r in metrics])
         _ratio_colorbar(fig, ax, norm, outlined > 0)
         ax.set_title(
@@ -258,6 +236,39 @@ def step_changes_figure(
         )
         fit_texts(fig)
     return fig
+
+
+@dataclass(frozen=True)
+class Grid:
+    """What the step-change map draws: its rows, columns and outlined cells."""
+
+    rows: pd.DataFrame  # the analysis at the map's size, indexed by variant
+    metrics: list[MapRow]
+    steps: list[tuple[str, str]]
+    primary: dict[str, str]  # step variant -> the row key of its primary cause
+    size: int | None
+
+
+def _cells(fig: TippedFigure, ax: Axes, grid: Grid) -> int:
+    """Every cell of the map, tipped, the primary causes outlined; how many are."""
+    norm = Normalize(-RATIO_SPAN, RATIO_SPAN)
+    outlined = 0
+    for j, (before, after) in enumerate(grid.steps):
+        for i, row in enumerate(grid.metrics):
+            b, a = _pair(grid.rows, row, before, after)
+            value, text, hatch = ratio_cell(b, a)
+            _cell(fig, ax, (i, j), value, text, hatch, norm)
+            fig.tip(
+                ax.patches[-1],
+                f"{before} → {after}, n = {data.size_text(grid.size)}, "
+                f"{row.label}: {_text(row, b)} → {_text(row, a)}",
+            )
+            if grid.primary.get(after) == row.key:
+                box = Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, lw=1.8)
+                box.set(edgecolor="k", zorder=3)  # above the later cells' white edges
+                ax.add_patch(box)
+                outlined += 1
+    return outlined
 
 
 def _pair(
