@@ -9,6 +9,16 @@ from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
 from nsightflow.diagnosis.build import write_findings
 
 ROOT = Path(__file__).resolve().parents[1]
+FAMILIES = (  # every family the bundled recording holds
+    "conv2d",
+    "histogram",
+    "jacobi2d",
+    "reduction",
+    "scan",
+    "sgemm",
+    "spmv",
+    "vecadd",
+)
 KERNELS = {
     "jacobi2d": ROOT / "kernels",
     "sgemm": ROOT / "kernels",

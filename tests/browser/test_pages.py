@@ -1,16 +1,19 @@
 """The report pages in a real browser: layout, links, nothing fetched, no errors.
 
-Opens index.html and two family reports of a replay run at 1280 and 800 px wide.
+Opens index.html and two family reports of a replay run at 1280 and 800 px wide, and
+every figure's SVG as the browser lays out its text.
 """
 
 import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from figure_text import SVG_TEXT_BOXES, svg_problems
 from nsightflow.report.html import to_html
 
 pytestmark = pytest.mark.browser
@@ -143,11 +146,14 @@ def test_index_cards_link_to_each_family_section(chrome, replayed, screenshots, 
             "Replayed from examples/h200: measured on NVIDIA H200 on 2026-11-" in text
         )
         assert "ok" in text
-    thumbs = chrome.execute_script(
-        "return [...document.querySelectorAll('.family img.thumb')]"
-        ".map(i => [i.complete, i.naturalWidth, i.getBoundingClientRect().width])"
+    figures = chrome.execute_script(
+        "return [...document.querySelectorAll('.family img.figure')]"
+        ".map(i => [i.complete, i.naturalWidth, i.getBoundingClientRect().width,"
+        " i.closest('.family').clientWidth])"
     )
-    assert len(thumbs) == 2 and all(c and n > 0 and w > 100 for c, n, w in thumbs)
+    assert len(figures) == 2
+    for done, natural, shown, card in figures:  # the card's width, never blown up
+        assert done and shown >= 0.9 * (card - 40) and natural >= shown
     links = chrome.execute_script(
         "return [...document.querySelectorAll('.family a')]"
         ".map(a => a.href).filter(h => h.includes('#'))"
@@ -247,3 +253,85 @@ def test_svg_figures_are_inline_with_their_point_titles(chrome, tmp_path, screen
     assert all(u.startswith("file:") for u in _requests(chrome))
     assert not [e for e in chrome.get_log("browser") if e["level"] == "SEVERE"]
     _shot(chrome, screenshots, "svg_figure", 800)
+
+
+# The index's numbers, as a reader sees them: every result cell drawn, inside the
+# window, not cut (no ellipsis, nothing scrolled inside its box), at both widths.
+RESULT_CELLS = """
+return [...document.querySelectorAll('.family')].map(card => {
+  const cells = [...card.querySelectorAll('.result dd')].map(dd => {
+    const r = dd.getBoundingClientRect();
+    const s = getComputedStyle(dd);
+    const cut = [dd, ...dd.querySelectorAll('*')].some(
+      e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible'
+        || getComputedStyle(e).textOverflow === 'ellipsis');
+    return [dd.textContent.trim(), r.left, r.right, r.width, r.height,
+            s.visibility, dd.offsetParent !== null, cut];
+  });
+  return [card.querySelector('h3').id, card.textContent, cells,
+          card.querySelector('.origin').textContent];
+});
+"""
+UNITS_US = {"us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def _headlines(replayed: Path, family: str) -> list[dict]:
+    import pandas as pd
+
+    found = pd.read_csv(replayed.parent / "analysis" / family / "findings.csv")
+    return [json.loads(p) for p in found[found["section"] == "headline"]["params"]]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_index_shows_each_familys_numbers_whole(chrome, replayed, screenshots, width):
+    _open(chrome, (replayed / "index.html").as_uri(), width)
+    cards = chrome.execute_script(RESULT_CELLS)
+    assert len(cards) == 2
+    for card_id, _text, cells, origin in cards:
+        family = card_id.removeprefix("family-")
+        heads = _headlines(replayed, family)
+        assert heads and len(cells) == 4 * len(heads), (family, cells)
+        for value, left, right, w, h, visibility, drawn, cut in cells:
+            assert drawn and visibility == "visible" and w > 0 and h > 0, value
+            assert 0 <= left and right <= width, (value, left, right)
+            assert not cut, value
+        for i, head in enumerate(heads):  # the headline's numbers, read back
+            best, time, speedup, pct = (c[0] for c in cells[4 * i : 4 * i + 4])
+            assert best.split()[0] == head["variant"]
+            number, unit = time.split()[:2]
+            shown_us = float(number.replace(",", "")) * UNITS_US[unit]
+            assert shown_us == pytest.approx(head["time"], 0.01)
+            assert float(speedup.split("x")[0]) == pytest.approx(head["speedup"], 0.01)
+            assert float(pct.split("%")[0]) == pytest.approx(head["pct"], abs=0.5)
+        assert len(re.findall(r"\d{4}-\d{2}-\d{2}", origin)) == 1, origin
+    _shot(chrome, screenshots, "index", width, "_numbers")
+
+
+def test_no_figure_text_overlaps_as_the_browser_lays_out_the_svg(chrome, replayed):
+    """Each figure's SVG as Chromium lays out its text (its own fonts): no two texts
+    overlap and none leaves the drawing."""
+    svgs = sorted(replayed.glob("*/figures/**/*.svg"))
+    assert len(svgs) >= 2 * 8
+    problems = {}
+    for svg in svgs:
+        chrome.get(svg.as_uri())
+        boxes, frame = chrome.execute_script(SVG_TEXT_BOXES)
+        assert boxes, svg
+        found = svg_problems(boxes, frame)
+        if found:
+            problems[svg.relative_to(replayed).as_posix()] = found
+    assert problems == {}
+
+
+def test_the_svg_text_check_catches_overlapping_and_clipped_text(chrome, tmp_path):
+    svg = tmp_path / "bad.svg"
+    svg.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="200pt" height="50pt" '
+        'viewBox="0 0 200 50"><g style="font: 10px sans-serif">'
+        '<text x="10" y="20">one label</text><text x="20" y="22">another</text>'
+        '<text x="150" y="45">runs off the right edge</text></g></svg>'
+    )
+    chrome.get(svg.as_uri())
+    found = svg_problems(*chrome.execute_script(SVG_TEXT_BOXES))
+    assert ("one label", "another") in found
+    assert ("runs off the right edge", "<outside>") in found

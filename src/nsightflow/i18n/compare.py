@@ -151,6 +151,10 @@ COMPARE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "{variant}: A ran {a}, B ran {b}",
         "zh": "{variant}：A 运行 {a}，B 运行 {b}",
     },
+    "cmp_brief_config": {
+        "en": "another configuration ran (A ran {a}, B ran {b})",
+        "zh": "运行的配置不同（A 运行 {a}，B 运行 {b}）",
+    },
     "cmp_config_unknown": {
         "en": "The configuration of {k} variant(s) is not recorded on one side.",
         "zh": "{k} 个变体有一侧没有记录配置。",
@@ -281,3 +285,69 @@ COMPARE_MESSAGES: dict[str, dict[str, str]] = {
         "命中率）的计数器。",
     },
 }
+
+# The first screen (:mod:`nsightflow.report.compare_brief`): what changed, and why.
+COMPARE_MESSAGES.update(
+    {
+        "h_cmp_brief": {"en": "What changed, and why", "zh": "有何变化及原因"},
+        "cmp_brief_intro": {
+            "en": "**{k} variants changed**; {same} of {n} pairs (variant x size) are "
+            "SAME. Largest change first; the tables per pair follow below.",
+            "zh": "**{k} 个版本有变化**；{n} 组（版本 x 规模）中 {same} 组为 SAME。"
+            "按变化从大到小列出；各组的表格见下文。",
+        },
+        "cmp_brief_nothing": {
+            "en": "**Nothing changed**: all {n} pairs (variant x size) are SAME, no "
+            "variant's code or status changed.",
+            "zh": "**没有变化**：全部 {n} 组（版本 x 规模）均为 SAME，没有版本的代码或状态"
+            "发生变化。",
+        },
+        "cmp_brief_more": {
+            "en": "and {k} more, each in its section below",
+            "zh": "另有 {k} 个，见下文各自的小节",
+        },
+        "cmp_brief_change": {
+            "en": "{change} at n = {n} ({verdict} at {k} of {sizes} sizes)",
+            "zh": "n = {n} 时：{change}（{sizes} 个规模中 {k} 个为 {verdict}）",
+        },
+        "cmp_brief_x_slower": {"en": "{x:.1f}x slower", "zh": "慢 {x:.1f} 倍"},
+        "cmp_brief_x_faster": {"en": "{x:.1f}x faster", "zh": "快 {x:.1f} 倍"},
+        "cmp_brief_status": {"en": "status {a} -> {b}", "zh": "状态 {a} -> {b}"},
+        "cmp_brief_not_paired": {
+            "en": "not timed at a common size",
+            "zh": "没有在相同规模下计时",
+        },
+        "cmp_brief_line": {
+            "en": "**{name}**: {what}. Why: {why}.",
+            "zh": "**{name}**：{what}。原因：{why}。",
+        },
+        "cmp_brief_and": {"en": "; ", "zh": "；"},
+        "cmp_brief_list": {"en": ", ", "zh": "、"},
+        "cmp_brief_code": {
+            "en": "the code changed ({files})",
+            "zh": "代码有变化（{files}）",
+        },
+        "cmp_brief_counters": {
+            "en": "at n = {n} {moves}",
+            "zh": "n = {n} 时：{moves}",
+        },
+        "cmp_brief_rules_new": {
+            "en": "ncu rules appeared: {rules}",
+            "zh": "新出现的 ncu 规则：{rules}",
+        },
+        "cmp_brief_rules_gone": {
+            "en": "ncu rules went away: {rules}",
+            "zh": "消失的 ncu 规则：{rules}",
+        },
+        "cmp_brief_unlike": {
+            "en": "the runs were not timed alike ({which})",
+            "zh": "两次运行的计时条件不同（{which}）",
+        },
+        "cmp_brief_unexplained": {
+            "en": "nothing the runs recorded explains it (same code, no counter moved, "
+            "timed alike): see what each run was measured with",
+            "zh": "两次运行的记录都无法解释（代码相同、计数器无变化、计时条件相同）："
+            "请查看两次运行的测量条件",
+        },
+    }
+)

@@ -21,7 +21,25 @@ PAGE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "未测量：本 family 没有计时记录。",
     },
     "index_statuses": {"en": "Variants: {counts}.", "zh": "版本：{counts}。"},
-    "index_sections": {"en": "Sections:", "zh": "章节："},
+    "index_sections": {"en": "The report's {n} sections", "zh": "报告的 {n} 个章节"},
+    "index_intro": {
+        "en": "One card per family: its best correct variant at the size its report "
+        "judges, that variant's time, its speedup over the family's baseline and its "
+        "share of the ceiling of its regime; below them the figure its report opens "
+        "with.",
+        "zh": "每个 family 一张卡片：在其报告评判的规模下最佳的正确版本、该版本的耗时、"
+        "相对基线的加速比以及占其所属受限类型上限的比例；下方是报告开篇的图。",
+    },
+    "index_best": {"en": "best variant", "zh": "最佳版本"},
+    "index_time": {"en": "time", "zh": "耗时"},
+    "index_speedup": {"en": "speedup", "zh": "加速比"},
+    "index_ceiling": {"en": "of the ceiling", "zh": "占上限"},
+    "index_over": {"en": "over", "zh": "相对"},
+    "index_of": {"en": "of {ceiling}", "zh": "相对于{ceiling}"},
+    "index_none_correct": {
+        "en": "No variant computed the right result: nothing to rank.",
+        "zh": "没有版本算出正确结果：无法排名。",
+    },
     "index_files": {"en": "Files:", "zh": "文件："},
     "index_figure": {
         "en": "main figure of {family}",

@@ -4,7 +4,9 @@ One panel per family; along x the variants, and within each variant its sizes fr
 small (left) to large (right); the y axis is the ratio of median times on a log scale
 (up: B slower), each point with its confidence interval and coloured by its verdict;
 the shaded band is the threshold's floor; open markers are pairs whose two runs were
-not timed alike (a caveat: cache mode, other processes, throttling, clocks). Returns a :class:`Figure`; the CLI saves it.
+not timed alike (a caveat: cache mode, other processes, throttling, clocks). A narrow
+ratio axis is ticked in percent changes, a wide one in factors (never both on one
+axis). Returns a :class:`Figure`; the CLI saves it.
 """
 
 import numpy as np
@@ -16,6 +18,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 
 from nsightflow.analysis import compare as C
+from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.style import matplotlib_context, new_figure
 
 VERDICT_COLORS = {
@@ -25,14 +28,16 @@ VERDICT_COLORS = {
     C.UNCERTAIN: "#ff7f0e",
 }
 PANEL_HEIGHT = 2.1
+WIDE = 3.0  # a ratio axis spanning this factor is ticked in powers of two
 BAND_COLOR = "#dddddd"
 
 
-def _ratio_label(value: float, _: object = None) -> str:
-    """A ratio as a change: ``+10%`` near 1, ``x0.25`` / ``x4`` far from it."""
-    if 0.5 <= value <= 2.0:
-        return f"{100 * (value - 1):+.3g}%"
-    return f"x{value:.2g}"
+def ratio_label(value: float, wide: bool) -> str:
+    """A ratio tick: a change (``+10%``) on a narrow axis, a factor (``x4``) on a wide.
+
+    One axis writes all its ticks one way (a wide axis ticks powers of two).
+    """
+    return f"x{value:.3g}" if wide else f"{100 * (value - 1):+.3g}%"
 
 
 def ratio_figure(pairs: pd.DataFrame, floor: float) -> Figure:
@@ -65,9 +70,10 @@ def ratio_figure(pairs: pd.DataFrame, floor: float) -> Figure:
             ls="",
             label="timed unlike",
         )
-        fig.legend(
-            handles=[*handles, unlike, band], loc="outside upper center", ncols=6
+        figure_legend(
+            fig, [*handles, unlike, band], loc="outside upper center", ncols=6
         )
+        fit_texts(fig)
     return fig
 
 
@@ -76,7 +82,7 @@ def ratio_ticks(bottom: float, top: float) -> list[float]:
 
     Round percentages on a narrow range, powers of two on a wide one.
     """
-    if top / bottom < 3:
+    if top / bottom < WIDE:
         pcts = MaxNLocator(6, steps=[1, 2, 2.5, 5, 10]).tick_values(
             100 * (bottom - 1), 100 * (top - 1)
         )
@@ -125,7 +131,8 @@ def _panel(ax: Axes, rows: pd.DataFrame, family: str, floor: float) -> None:
     ax.set_yscale("log")
     ax.set_ylim(bottom, top)
     ax.set_yticks(ratio_ticks(bottom, top))
-    ax.yaxis.set_major_formatter(FuncFormatter(_ratio_label))
+    wide = top / bottom >= WIDE
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: ratio_label(v, wide)))
     ax.yaxis.set_minor_formatter(NullFormatter())
     ax.grid(False, axis="x")
     for edge in range(1, len(variants)):  # separators between the variants
@@ -133,7 +140,7 @@ def _panel(ax: Axes, rows: pd.DataFrame, family: str, floor: float) -> None:
     ax.set_xticks(range(len(variants)))
     ax.set_xticklabels(variants, fontsize=6.5 if len(variants) > 6 else 7.5)
     ax.set_xlim(-0.5, len(variants) - 0.5)
-    ax.set_ylabel("B / A")
+    ax.set_ylabel("time B / time A")
     ax.set_title(
         f"{family}: sizes {sizes[0]:,} .. {sizes[-1]:,} left to right", fontsize=8
     )

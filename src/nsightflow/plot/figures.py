@@ -54,7 +54,7 @@ def family_figures(
         "roofline": roofline_figure(analysis, ctx),
         "stalls": stalls_figure(stalls, ctx),
         "bytes_by_level": bytes_by_level_figure(analysis, ctx),
-        "step_changes": step_changes_figure(analysis, ctx, findings),
+        "step_changes": step_changes_figure(analysis, ctx, findings, stalls),
     }
     for _before, after in steps_of(ctx):
         figures[step_stem(after)] = step_figure(analysis, ctx, after, findings)

@@ -85,7 +85,8 @@ def place_labels(
                 fontsize=fontsize,
                 color=label.color,
             )
-            box = note.get_window_extent(renderer).expanded(1.06, 1.1)
+            # with room around: a PDF viewer's glyph boxes are taller than matplotlib's
+            box = note.get_window_extent(renderer).expanded(1.1, 1.3)
             cost = sum(_overlap(box, other) for other in [*taken, *marks])
             cost += _outside(box, frame)
             if best is None or cost < best[0]:

@@ -12,6 +12,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from nsightflow.plot import data
+from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.perf import LOG_SPAN
 from nsightflow.plot.style import (
     bytes_text,
@@ -57,11 +58,12 @@ def bytes_by_level_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Tipped
         ax.set_yticks(y, list(rows.index))
         ax.invert_yaxis()
         ax.grid(False, axis="y")
-        fig.legend(loc="outside lower center", ncols=4)
+        figure_legend(fig, ax.get_legend_handles_labels()[0])
         ax.set_title(
             f"{ctx['family']['title']}: bytes per memory level, "
             f"n = {data.size_text(size)}"
         )
+        fit_texts(fig)
     return fig
 
 

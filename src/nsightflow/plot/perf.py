@@ -13,6 +13,8 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from nsightflow.plot import data
+from nsightflow.plot.curves import coincide_notes, draw_curves
+from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.style import (
     bandwidth_text,
     bytes_text,
@@ -23,7 +25,6 @@ from nsightflow.plot.style import (
     time_text,
     unit_axis,
     variant_handles,
-    variant_styles,
 )
 from nsightflow.plot.svg import TippedFigure, tipped_figure
 
@@ -53,99 +54,125 @@ def value_axis(ax: Axes, values: list[float], text: Any, floor: float = 0.0) -> 
     unit_axis(ax.yaxis, text)
 
 
-def _time_panel(
-    fig: TippedFigure, ax: Axes, ok: pd.DataFrame, ctx: dict[str, Any]
-) -> None:
-    styles = variant_styles(family_variants(ctx))
-    for variant, rows in ok.groupby("variant", sort=False):
-        rows = rows.sort_values("size")
-        st = styles[str(variant)]
-        ax.errorbar(
-            rows["size"],
-            rows["time_median_us"],
-            yerr=[
-                (rows["time_median_us"] - rows["time_q1_us"]).clip(lower=0),
-                (rows["time_q3_us"] - rows["time_median_us"]).clip(lower=0),
-            ],
-            color=st["color"],
-            lw=1.1,
-            capsize=1.5,
+def time_panel(
+    fig: TippedFigure,
+    ax: Axes,
+    rows: pd.DataFrame,
+    ctx: dict[str, Any],
+    iqr: bool = True,
+) -> dict[str, str]:
+    """Median time over sizes, one curve per variant; returns coinciding curves.
+
+    Args:
+        fig: The figure (for the tooltips).
+        ax: The axes, its size axis set up.
+        rows: The variants' timed rows.
+        ctx: ``context.json``.
+        iqr: Draw the interquartile range as bars (and name it in the tooltips).
+    """
+    value_axis(ax, rows["time_median_us"].tolist(), time_text)
+
+    def tip(row: dict[Any, Any]) -> str:
+        said = (
+            f"{row['variant']}, n = {data.size_text(row['size'])}, "
+            f"{time_text(float(row['time_median_us']))}"
         )
-        for row in rows.to_dict("records"):
-            (point,) = ax.plot(
-                [row["size"]], [row["time_median_us"]], ls="none", ms=4, **st
+        if not iqr:
+            return said
+        return (
+            f"{said} median (IQR {time_text(float(row['time_q1_us']))} .. "
+            f"{time_text(float(row['time_q3_us']))})"
+        )
+
+    same = draw_curves(
+        fig,
+        ax,
+        rows,
+        "time_median_us",
+        ctx,
+        tip,
+        spread=(
+            lambda r: (
+                (r["time_median_us"] - r["time_q1_us"]).clip(lower=0),
+                (r["time_q3_us"] - r["time_median_us"]).clip(lower=0),
             )
-            fig.tip(
-                point,
-                f"{variant}, n = {data.size_text(row['size'])}, "
-                f"{time_text(float(row['time_median_us']))} median "
-                f"(IQR {time_text(float(row['time_q1_us']))} .. "
-                f"{time_text(float(row['time_q3_us']))})",
-            )
-    value_axis(ax, ok["time_median_us"].tolist(), time_text)
-    ax.set_ylabel("median kernel time (IQR bars)")
-    ax.set_title("time")
+        )
+        if iqr
+        else None,
+    )
+    ax.set_ylabel("median kernel time (IQR bars)" if iqr else "median kernel time")
+    return same
 
 
 def _rate_panel(
-    fig: TippedFigure, ax: Axes, ok: pd.DataFrame, ctx: dict[str, Any]
+    fig: TippedFigure,
+    ax: Axes,
+    ok: pd.DataFrame,
+    ctx: dict[str, Any],
+    same: dict[str, str],
 ) -> str:
-    """The throughput panel; returns the lens basis for the caption."""
+    """The throughput panel; returns the lens basis for the caption.
+
+    ``same``: the curves that coincide in time, drawn so here too (a rate is the
+    ideal work over the time, so time decides).
+    """
     choice = data.choose_lens(ok)
     column, text, name = (
         ("gflops", flops_text, "FLOP rate (ideal FLOPs / time)")
         if choice.lens == "compute"
         else ("gbps", bandwidth_text, "bandwidth (ideal bytes / time)")
     )
-    styles = variant_styles(family_variants(ctx))
-    for variant, rows in ok.groupby("variant", sort=False):
-        rows = rows.sort_values("size")
-        st = styles[str(variant)]
-        ax.plot(rows["size"], rows[column], color=st["color"], lw=1.1)
-        for row in rows.to_dict("records"):
-            value = float(row[column])
-            (point,) = ax.plot([row["size"]], [value], ls="none", ms=4, **st)
-            fig.tip(
-                point, f"{variant}, n = {data.size_text(row['size'])}, {text(value)}"
-            )
-    values = ok[column].dropna().tolist()
-    ceilings = ctx["ceilings"]
-    refs: list[float] = []
-    if choice.lens == "compute":
-        peak = ceilings.get("fp32_gflops")
-        if peak:
-            ax.axhline(
-                peak,
-                color="k",
-                ls="--",
-                lw=1,
-                label=f"FP32 peak (measured): {flops_text(peak)}",
-            )
-            refs.append(peak)
-        vendor = data.vendor_point(ctx)
-        if vendor is not None:
-            at = f" at n = {vendor.size}" if vendor.size else ""
-            label = f"{vendor.name}{at}: {flops_text(vendor.gflops)}"
-            ax.axhline(vendor.gflops, color="k", ls=":", lw=1, label=label)
-            if vendor.size:
-                (star,) = ax.plot([vendor.size], [vendor.gflops], "k*", ms=8)
-                fig.tip(star, label)
-            refs.append(vendor.gflops)
-    else:
-        copy = ceilings.get("copy_gbps")
-        if copy:
-            ax.axhline(
-                copy,
-                color="k",
-                ls="--",
-                lw=1,
-                label=f"copy bandwidth (measured): {bandwidth_text(copy)}",
-            )
-            refs.append(copy)
-    value_axis(ax, values + refs, text)
+    refs = _references(fig, ax, choice.lens, ctx)
+    value_axis(ax, ok[column].dropna().tolist() + refs, text)
+    draw_curves(
+        fig,
+        ax,
+        ok,
+        column,
+        ctx,
+        lambda row: (
+            f"{row['variant']}, n = {data.size_text(row['size'])}, "
+            f"{text(float(row[column]))}"
+        ),
+        same=same,
+    )
     ax.set_ylabel(name)
     ax.set_title("FLOP rate" if choice.lens == "compute" else "bandwidth")
     return choice.basis
+
+
+def _references(
+    fig: TippedFigure, ax: Axes, lens: data.Lens, ctx: dict[str, Any]
+) -> list[float]:
+    """The lens's ceilings as labelled lines; returns their values (for the axis).
+
+    Compute lens: the measured FP32 peak and, for SGEMM, the vendor library's rate
+    (its star at the size it was measured at). Memory lens: the copy bandwidth.
+    """
+    ceilings = ctx["ceilings"]
+    refs: list[float] = []
+    if lens == "memory":
+        copy = ceilings.get("copy_gbps")
+        if copy:
+            label = f"copy bandwidth (measured): {bandwidth_text(copy)}"
+            ax.axhline(copy, color="k", ls="--", lw=1, label=label)
+            refs.append(copy)
+        return refs
+    peak = ceilings.get("fp32_gflops")
+    if peak:
+        label = f"FP32 peak (measured): {flops_text(peak)}"
+        ax.axhline(peak, color="k", ls="--", lw=1, label=label)
+        refs.append(peak)
+    vendor = data.vendor_point(ctx)
+    if vendor is not None:
+        at = f" at n = {vendor.size}" if vendor.size else ""
+        label = f"{vendor.name}{at}: {flops_text(vendor.gflops)}"
+        ax.axhline(vendor.gflops, color="k", ls=":", lw=1, label=label)
+        if vendor.size:
+            (star,) = ax.plot([vendor.size], [vendor.gflops], "k*", ms=8)
+            fig.tip(star, label)
+        refs.append(vendor.gflops)
+    return refs
 
 
 def perf_vs_size_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:
@@ -161,8 +188,9 @@ def perf_vs_size_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFi
             for ax in (ax_t, ax_r):
                 ax.text(0.5, 0.5, "no timings", ha="center", transform=ax.transAxes)
             return fig
-        _time_panel(fig, ax_t, ok, ctx)
-        basis = _rate_panel(fig, ax_r, ok, ctx)
+        same = time_panel(fig, ax_t, ok, ctx)
+        ax_t.set_title("time")
+        basis = _rate_panel(fig, ax_r, ok, ctx, same)
         boundary = data.l2_boundary(analysis, ctx)
         if boundary is not None:
             l2 = bytes_text(ctx["ceilings"]["l2_bytes"])
@@ -170,9 +198,12 @@ def perf_vs_size_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFi
                 ax.axvline(boundary, color="grey", ls=":", lw=1)
             ax_t.lines[-1].set_label(f"working set > L2 ({l2}) from here")
         ax_r.set_title(f"{ax_r.get_title()}\n({basis})", fontsize=7.5)
-        handles = variant_handles(list(dict.fromkeys(ok["variant"])), ctx)
+        shown = [v for v in family_variants(ctx) if v in set(ok["variant"])]
+        handles = variant_handles(shown, ctx, same)
         for ax in (ax_t, ax_r):
             handles += ax.get_legend_handles_labels()[0]
-        fig.legend(handles=handles, loc="outside lower center", ncols=4)
+        handles += coincide_notes(same)
+        figure_legend(fig, handles)
         fig.suptitle(f"{ctx['family']['title']}: time and throughput over sizes")
+        fit_texts(fig)
     return fig

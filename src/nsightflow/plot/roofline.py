@@ -1,14 +1,17 @@
-"""Hierarchical roofline: one panel per profiled size, each variant at every memory level.
+"""Roofline: one panel per profiled size, each variant at every level with a roof.
 
-A variant's FLOP rate (ncu's FLOP count / ncu's duration) is drawn once per level
-whose bytes ncu measured: against DRAM bytes (filled marker), L2 bytes (half-filled)
-and L1 global bytes (hollow), joined by a thin line, as Nsight Compute's own
-hierarchical roofline does. Roofs: measured copy bandwidth and FP32 peak (solid),
-the datasheet ones (dashed), and L2 / L1 roofs where the ceilings hold them
-(``l2_gbps`` / ``l1_gbps`` measured, ``datasheet_l2_gbps`` / ``datasheet_l1_gbps``);
-without them the legend says they are not measured. Arrows run from the variant
-each step improves on to the step (DRAM points); each DRAM point is labelled with
-the variant's short name. For SGEMM, cuBLAS's measured rate is a reference line.
+A variant's FLOP rate (ncu's FLOP count / ncu's duration) is drawn against the bytes
+of each memory level whose roof the ceilings hold: DRAM (filled marker) under the
+measured copy bandwidth and the datasheet DRAM bandwidth; L2 (half-filled) and L1
+global (hollow) only where the ceilings hold their roofs (``l2_gbps`` / ``l1_gbps``
+measured, ``datasheet_l2_gbps`` / ``datasheet_l1_gbps``). A point is only read
+against the roof of its own level: an L1 point beside a DRAM roof alone would seem
+to beat the hardware, so without an L1 roof no L1 point is drawn and the legend
+says why (the bytes per level are in ``bytes_by_level``). Arrows run from the
+variant each step improves on to the step (DRAM points); each DRAM point is
+labelled with the variant's short name. For SGEMM, cuBLAS's measured rate is a
+horizontal reference line: its bytes, hence its intensity, were not measured, so it
+has no point.
 """
 
 from collections.abc import Hashable
@@ -21,6 +24,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
 from nsightflow.plot import data
+from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.labels import PointLabel, place_labels
 from nsightflow.plot.style import (
     bandwidth_text,
@@ -60,6 +64,16 @@ LEVELS = (
 ROOF_STYLE = {"measured": ("-", "k"), "datasheet": ("--", "0.45")}
 LEVEL_ROOF_WIDTH = {"DRAM": 1.2, "L2": 0.9, "L1 (global ld/st)": 0.7}
 MAX_PANELS = 3
+
+
+def drawn_levels(ctx: dict[str, Any]) -> tuple[Level, ...]:
+    """The levels whose roof the ceilings hold (DRAM always: the copy bandwidth)."""
+    c = ctx["ceilings"]
+    return tuple(
+        lv
+        for lv in LEVELS
+        if lv is LEVELS[0] or c.get(lv.measured) or c.get(lv.datasheet)
+    )
 
 
 def roofline_points(analysis: pd.DataFrame) -> pd.DataFrame:
@@ -120,9 +134,9 @@ def _roofs(ax: Axes, ctx: dict[str, Any], xlim: tuple[float, float]) -> list[Lin
         if not (c.get(lv.measured) or c.get(lv.datasheet))
     ]
     if missing:
-        handles.append(
-            Line2D([], [], ls="none", label=f"{' / '.join(missing)} roof: not measured")
-        )
+        which = " / ".join(missing)
+        label = f"{which} points not drawn: no {which} roof measured"
+        handles.append(Line2D([], [], ls="none", label=label))
     return handles
 
 
@@ -134,7 +148,7 @@ def _panel(
     labels: list[PointLabel] = []
     for row in rows.to_dict("records"):
         st = styles[row["variant"]]
-        xs = _variant_points(fig, ax, row, st, size)
+        xs = _variant_points(fig, ax, row, st, size, drawn_levels(ctx))
         dram = row["ai_dram_bytes"]
         x = dram if np.isfinite(dram) else (xs[0] if xs else np.nan)
         if np.isfinite(x):
@@ -151,14 +165,15 @@ def _variant_points(
     row: dict[Hashable, Any],
     st: dict[str, Any],
     size: int,
+    levels: tuple[Level, ...],
 ) -> list[float]:
-    """One variant's point per measured level, each tipped, joined by a thin line.
+    """One variant's point per level drawn, each tipped, joined by a thin line.
 
     Returns:
-        The arithmetic intensities drawn (FLOP per byte), in :data:`LEVELS` order.
+        The arithmetic intensities drawn (FLOP per byte), in ``levels`` order.
     """
     xs = []
-    for level in LEVELS:
+    for level in levels:
         ai = row[f"ai_{level.column}"]
         if not np.isfinite(ai):
             continue
@@ -235,7 +250,7 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
             fig.suptitle(f"{ctx['family']['title']}: roofline")
             return fig
         axes = np.atleast_1d(fig.subplots(1, len(sizes), sharey=True))
-        ai_cols = [f"ai_{lv.column}" for lv in LEVELS]
+        ai_cols = [f"ai_{lv.column}" for lv in drawn_levels(ctx)]
         xlim = log_limits(points[ai_cols].to_numpy().ravel().tolist(), 2.5)
         ylim = _perf_limits(points, ctx, xlim)
         vendor = data.vendor_point(ctx)
@@ -256,8 +271,10 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
             unit_axis(ax.xaxis, lambda v: f"{v:g}")
         axes[0].set_ylabel("FLOP rate (ncu FLOPs / ncu time)")
         handles = _legend_handles(points, ctx, roof_handles, vendor)
-        fig.legend(handles=handles, loc="outside lower center", ncols=4)
-        fig.suptitle(f"{ctx['family']['title']}: hierarchical roofline")
+        figure_legend(fig, handles)
+        levels = ", ".join(lv.name.split(" ")[0] for lv in drawn_levels(ctx))
+        fig.suptitle(f"{ctx['family']['title']}: roofline ({levels} bytes)")
+        fit_texts(fig)  # before the labels: they are placed on the final layout
         for ax, labels, rows in all_labels:
             avoid = [
                 (x, y)
@@ -287,18 +304,13 @@ def _perf_limits(
 
 
 def _vendor_line(fig: TippedFigure, ax: Axes, vendor: data.VendorPoint) -> None:
-    """The vendor library's measured rate: a dotted line and a tipped star."""
-    ax.axhline(vendor.gflops, color="k", ls=":", lw=1)
-    (star,) = ax.plot(
-        [0.97],
-        [vendor.gflops],
-        "k*",
-        ms=9,
-        transform=ax.get_yaxis_transform(),
-        zorder=4,
-    )
+    """The vendor library's measured rate: a dotted line across every intensity.
+
+    Its bytes were not measured, so it has no intensity and no point of its own.
+    """
+    line = ax.axhline(vendor.gflops, color="k", ls=":", lw=1)
     at = f" (n = {vendor.size})" if vendor.size else ""
-    fig.tip(star, f"{vendor.name}{at}, {flops_text(vendor.gflops)}")
+    fig.tip(line, f"{vendor.name}{at}, {flops_text(vendor.gflops)}, bytes not measured")
 
 
 def _legend_handles(
@@ -321,7 +333,7 @@ def _legend_handles(
             fillstyle=lv.fill,
             label=f"vs {lv.name} bytes",
         )
-        for lv in LEVELS
+        for lv in drawn_levels(ctx)
     ]
     handles += roof_handles
     if vendor is not None:
@@ -332,9 +344,8 @@ def _legend_handles(
                 [],
                 color="k",
                 ls=":",
-                marker="*",
-                ms=7,
-                label=f"{vendor.name}{at}: {flops_text(vendor.gflops)}\n(rate only; its bytes not measured)",
+                label=f"{vendor.name}{at}: {flops_text(vendor.gflops)}\n"
+                "(its rate only: its bytes were not measured)",
             )
         )
     return handles

@@ -14,6 +14,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from nsightflow.plot import data
+from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.perf import LOG_SPAN
 from nsightflow.plot.style import (
     STALL_COLOURS,
@@ -66,8 +67,9 @@ def stalls_figure(stalls: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:
         y = np.arange(len(table))
         _total_panel(fig, ax_total, table, y, variant_styles(variants))
         _mix_panel(fig, ax_mix, table, y)
-        fig.legend(loc="outside lower center", ncols=6)
+        figure_legend(fig, ax_mix.get_legend_handles_labels()[0], ncols=6)
         fig.suptitle(f"{ctx['family']['title']}: where warps wait")
+        fit_texts(fig)
     return fig
 
 

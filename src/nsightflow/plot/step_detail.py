@@ -1,58 +1,71 @@
 """One step in detail: the ``step_<variant>`` figure of each step.
 
-Left, the step's before and after over all sizes (median time). Right, the metric
-its primary cause names (``findings.csv``) at each profiled size, before and after;
-the speedup per size where no primary cause is recorded. The step-change map of
-the whole family, and the metric names and units both figures share, are in
-:mod:`nsightflow.plot.steps`.
+Left, the step's before and after over all sizes (median time). Right, the quantity
+its primary cause names (``findings.csv``) before and after, at one size: the largest
+profiled size at which the step has a primary cause with a number. The panel is
+titled with the cause and the size, its axis with the quantity and unit
+(:mod:`nsightflow.plot.quantity`), and each bar carries its value, so a bar of 0
+still reads as one. A step with no such cause shows its speedup at each size
+instead. The family's step-change map is in :mod:`nsightflow.plot.steps`.
 """
 
+import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from nsightflow.i18n import CATALOGUE, T
 from nsightflow.plot import data
-from nsightflow.plot.perf import size_axis, value_axis
-from nsightflow.plot.steps import metric_label, metric_text, primary_metrics
+from nsightflow.plot.curves import coincide_notes
+from nsightflow.plot.fit import figure_legend, fit_texts
+from nsightflow.plot.perf import size_axis, time_panel
+from nsightflow.plot.quantity import Quantity, metric_quantity
+from nsightflow.plot.steps import ratio_cell
 from nsightflow.plot.style import (
     family_variants,
     matplotlib_context,
-    time_text,
+    short_name,
     variant_handles,
     variant_styles,
 )
 from nsightflow.plot.svg import TippedFigure, tipped_figure
 
 
-def _primary_values(
-    analysis: pd.DataFrame,
-    findings: pd.DataFrame | None,
-    before: str,
-    after: str,
-    metric: str,
-) -> pd.DataFrame:
-    """Before and after values of ``metric`` at each size where both exist."""
-    if metric in analysis:
-        pivot = analysis[analysis["variant"].isin([before, after])].pivot_table(
-            index="size", columns="variant", values=metric, aggfunc="first"
-        )
-        if {before, after} <= set(pivot.columns):
-            return pivot[[before, after]].dropna()
-    if findings is not None and {"before", "after", "size"} <= set(findings):
-        rows = findings[
-            (findings["variant"] == after) & (findings["role"] == "primary")
-        ]
-        out = pd.DataFrame(
-            {
-                before: pd.to_numeric(rows["before"], errors="coerce").to_numpy(),
-                after: pd.to_numeric(rows["after"], errors="coerce").to_numpy(),
-            },
-            index=rows["size"].to_numpy(),
-        )
-        return out.dropna()
-    return pd.DataFrame(columns=[before, after])
+@dataclass(frozen=True)
+class Cause:
+    """A step's primary cause at one size, with the numbers the panel draws."""
+
+    rule: str
+    size: int
+    quantity: Quantity
+    before: float
+    after: float
+
+
+def mechanism_name(rule: str) -> str:
+    """The cause's name in words (the report's English name for it)."""
+    key = f"mech_{rule}"
+    return T(key) if key in CATALOGUE else rule.replace("_", " ")
+
+
+def primary_cause(findings: pd.DataFrame | None, step: str) -> Cause | None:
+    """The step's primary cause at the largest size where it has a number."""
+    need = {"variant", "role", "metric", "before", "after", "size", "rule"}
+    if findings is None or findings.empty or not need <= set(findings):
+        return None
+    rows = findings[(findings["variant"] == step) & (findings["role"] == "primary")]
+    if "section" in rows:
+        rows = rows[rows["section"] == "step"]
+    for row in rows.sort_values("size", ascending=False).to_dict("records"):
+        quantity = metric_quantity(str(row["metric"]))
+        before = pd.to_numeric(row["before"], errors="coerce")
+        after = pd.to_numeric(row["after"], errors="coerce")
+        if quantity is not None and math.isfinite(before) and math.isfinite(after):
+            return Cause(str(row["rule"]), int(row["size"]), quantity, before, after)
+    return None
 
 
 def step_figure(
@@ -61,70 +74,74 @@ def step_figure(
     step: str,
     findings: pd.DataFrame | None = None,
 ) -> TippedFigure:
-    """One step: before and after over sizes, and its primary cause's metric."""
+    """One step: before and after over sizes, and its primary cause at one size."""
     with matplotlib_context():
         before = next(
             str(v["improves_on"]) for v in ctx["variants"] if v["name"] == step
         )
-        styles = variant_styles(family_variants(ctx))
         fig = tipped_figure(8.5, 3.6)
         ax_t, ax_m = fig.subplots(1, 2)
-        ok = data.timed(analysis)
-        pair = ok[ok["variant"].isin([before, step])]
+        pair = data.timed(analysis)
+        pair = pair[pair["variant"].isin([before, step])]
         size_axis(ax_t, [int(n) for n in analysis["size"].unique()])
-        _time_panel(fig, ax_t, pair, (before, step), styles)
-        metric = primary_metrics(findings).get(step)
-        values = (
-            _primary_values(analysis, findings, before, step, metric)
-            if metric
-            else pd.DataFrame()
-        )
-        if metric and not values.empty:
-            _bars(fig, ax_m, values, metric, styles)
-            ax_m.set_title(f"primary cause: {metric_label(metric)}")
+        same = time_panel(fig, ax_t, pair, ctx, iqr=False)
+        ax_t.set_title("time over sizes")
+        cause = primary_cause(findings, step)
+        if cause is not None:
+            _cause_panel(fig, ax_m, cause, (before, step), ctx)
         else:
-            _speedup_panel(fig, ax_m, pair, (before, step), styles)
-        fig.legend(
-            handles=variant_handles([before, step], ctx),
-            loc="outside lower center",
-            ncols=2,
+            _speedup_panel(fig, ax_m, pair, (before, step), ctx)
+        figure_legend(
+            fig,
+            variant_handles([before, step], ctx, same) + coincide_notes(same),
+            ncols=3,
         )
         fig.suptitle(f"{ctx['family']['title']}: {before} → {step}")
+        fit_texts(fig)
     return fig
 
 
-def _time_panel(
+def _cause_panel(
     fig: TippedFigure,
     ax: Axes,
-    pair: pd.DataFrame,
+    cause: Cause,
     step: tuple[str, str],
-    styles: dict[str, dict[str, Any]],
+    ctx: dict[str, Any],
 ) -> None:
-    """Left: median time over sizes of the step's before and after, each point tipped."""
-    for variant in step:
-        rows = pair[pair["variant"] == variant].sort_values("size")
-        ax.plot(
-            rows["size"],
-            rows["time_median_us"],
-            color=styles[variant]["color"],
-            lw=1.1,
+    """Right: the primary cause's quantity, before and after, at its size."""
+    styles = variant_styles(family_variants(ctx))
+    values = (cause.before, cause.after)
+    bars = ax.bar(
+        [0, 1], values, 0.55, color=[styles[v]["color"] for v in step], zorder=2
+    )
+    top = max(max(values), 0.0)
+    for patch, variant, value in zip(bars.patches, step, values, strict=True):
+        fig.tip(
+            patch,
+            f"{variant}, n = {data.size_text(cause.size)}, "
+            f"{cause.quantity.short}: {cause.quantity.text(value)}",
         )
-        for row in rows.to_dict("records"):
-            (p,) = ax.plot(
-                [row["size"]],
-                [row["time_median_us"]],
-                ls="none",
-                ms=4.5,
-                **styles[variant],
-            )
-            fig.tip(
-                p,
-                f"{variant}, n = {data.size_text(row['size'])}, "
-                f"{time_text(float(row['time_median_us']))}",
-            )
-    value_axis(ax, pair["time_median_us"].tolist(), time_text)
-    ax.set_ylabel("median kernel time")
-    ax.set_title("time over sizes")
+        ax.annotate(
+            cause.quantity.text(value),
+            (patch.get_x() + patch.get_width() / 2, max(value, 0.0)),
+            xytext=(0, 2),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            fontsize=7.5,
+        )
+    ax.set_ylim(0, (top or 1.0) * 1.22)  # room for the value above the higher bar
+    ax.set_xlim(-0.6, 1.6)
+    ax.set_xticks(
+        [0, 1], [f"{short_name(step[0])} (before)", f"{short_name(step[1])} (after)"]
+    )
+    ax.yaxis.set_major_formatter(lambda v, _p: cause.quantity.tick_text(v))
+    ax.set_ylabel(cause.quantity.label)
+    ax.grid(False, axis="x")
+    ax.set_title(
+        f"primary cause at n = {data.size_text(cause.size)}: "
+        f"{mechanism_name(cause.rule)} ({ratio_cell(*values)[1]})"
+    )
 
 
 def _speedup_panel(
@@ -132,52 +149,23 @@ def _speedup_panel(
     ax: Axes,
     pair: pd.DataFrame,
     step: tuple[str, str],
-    styles: dict[str, dict[str, Any]],
+    ctx: dict[str, Any],
 ) -> None:
     """Right, where no primary cause is recorded: the step's speedup at each size."""
     before, after = step
     speedup = pair.pivot_table(
-        index="size",
-        columns="variant",
-        values="time_median_us",
-        aggfunc="first",
+        index="size", columns="variant", values="time_median_us", aggfunc="first"
     )
     if {before, after} <= set(speedup.columns):
         ratio = (speedup[before] / speedup[after]).dropna()
         x = np.arange(len(ratio))
-        bars = ax.bar(x, ratio, color=styles[after]["color"], width=0.6)
+        colour = variant_styles(family_variants(ctx))[after]["color"]
+        bars = ax.bar(x, ratio, color=colour, width=0.6)
         for n, patch, r in zip(ratio.index, bars.patches, ratio, strict=True):
             fig.tip(patch, f"{after} vs {before}, n = {data.size_text(n)}, {r:.2f}x")
         ax.axhline(1, color="k", lw=0.8)
         ax.set_xticks(x, [data.size_text(n) for n in ratio.index])
         ax.set_xlabel("problem size n")
-    ax.set_ylabel("speedup (before time / after time)")
-    ax.set_title("speedup per size (no primary cause recorded)")
-
-
-def _bars(
-    fig: TippedFigure,
-    ax: Axes,
-    values: pd.DataFrame,
-    metric: str,
-    styles: dict[str, dict[str, Any]],
-) -> None:
-    """Before / after bars of one metric at each profiled size."""
-    x = np.arange(len(values))
-    for k, variant in enumerate(values.columns):
-        bars = ax.bar(
-            x + (k - 0.5) * 0.38,
-            values[variant],
-            0.38,
-            color=styles[str(variant)]["color"],
-        )
-        for n, patch, v in zip(
-            values.index, bars.patches, values[variant], strict=True
-        ):
-            fig.tip(
-                patch, f"{variant}, n = {data.size_text(n)}, {metric_text(metric, v)}"
-            )
-    ax.set_xticks(x, [data.size_text(n) for n in values.index])
-    ax.set_xlabel("problem size n (profiled)")
-    ax.set_ylabel(metric_label(metric))
-    ax.yaxis.set_major_formatter(lambda v, _p: metric_text(metric, v))
+    ax.yaxis.set_major_formatter(lambda v, _p: f"{v:g}x")
+    ax.set_ylabel("speedup [before time / after time]")
+    ax.set_title("speedup per size (no primary cause with a number)")

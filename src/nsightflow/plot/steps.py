@@ -1,18 +1,22 @@
 """What each step changed: the family's step-change map, and what step figures share.
 
-``step_changes``: a grid of steps (columns) by metrics (rows), each cell the ratio
+``step_changes``: a grid of steps (columns) by quantities (rows), each cell the ratio
 after / before at the largest profiled size, coloured on a log scale and written
 out; a change from 0 (``0 -> 1.2M``) or to 0 (``-> 0``) is a hatched, labelled cell,
 never dropped. Rows: time, the counters of :data:`STEP_METRICS` (issued warp
-instructions among them) and the metric each step's primary cause names in
-``findings.csv`` (where the diagnosis stage wrote one); a step's primary cell is
-outlined.
+instructions among them) and, where a step's primary cause at that size
+(``findings.csv``) measures something else (stall cycles of its reasons, idle time,
+load requests), that quantity, with the values the finding recorded. The cell of
+each step's primary cause is outlined; the caption says so only where one is.
 
 ``step_<variant>``, one figure per step, is drawn by
-:mod:`nsightflow.plot.step_detail` with the metric names and units defined here.
+:mod:`nsightflow.plot.step_detail` with the quantities of
+:mod:`nsightflow.plot.quantity`.
 """
 
 import math
+import textwrap
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -21,6 +25,13 @@ from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
 from nsightflow.plot import data
+from nsightflow.plot.fit import fit_texts
+from nsightflow.plot.quantity import (
+    OCCUPANCY,
+    is_stall,
+    metric_quantity,
+    stall_value,
+)
 from nsightflow.plot.style import (
     bytes_text,
     count_text,
@@ -42,6 +53,14 @@ STEP_METRICS = {
     "achieved_occupancy_pct": "achieved occupancy",
     "registers": "registers",
 }
+# A finding's metric that one of those columns measures: metric -> column.
+SAME_AS_COLUMN = {
+    "gpu__time_duration.sum": "time_median_us",
+    "smsp__inst_executed.sum": "inst_executed",
+    "dram__bytes_read.sum + dram__bytes_write.sum": "dram_bytes",
+    OCCUPANCY: "achieved_occupancy_pct",
+}
+ROW_LABEL = 32  # characters of a row's name per line
 RATIO_SPAN = 3.0  # colours saturate at 2^-3 .. 2^3 (1/8x .. 8x)
 CMAP = "PuOr_r"  # diverging, colour-blind safe: orange = more, purple = less
 
@@ -55,25 +74,95 @@ def steps_of(ctx: dict[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-def primary_metrics(findings: pd.DataFrame | None) -> dict[str, str]:
-    """Step variant -> the metric its primary finding names (findings.csv)."""
-    if (
-        findings is None
-        or findings.empty
-        or not {"role", "metric", "variant"} <= set(findings)
-    ):
+@dataclass(frozen=True)
+class MapRow:
+    """One row of the step-change map: a column of the analysis or a finding's metric.
+
+    A column's values are read from the analysis. A stall metric's are
+    ``by_variant`` (computed from ``stalls.csv`` for every variant); any other
+    metric's are ``by_step``: (step variant) -> (before, after) as the step's
+    findings at the map's size recorded them.
+    """
+
+    key: str
+    label: str
+    by_variant: dict[str, float] = field(default_factory=dict)
+    by_step: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+def step_findings(findings: pd.DataFrame | None, size: int | None) -> pd.DataFrame:
+    """The steps' findings with numbers at ``size`` (primary and secondary)."""
+    need = {"variant", "role", "metric", "before", "after", "size"}
+    if findings is None or findings.empty or size is None or not need <= set(findings):
+        return pd.DataFrame(columns=sorted(need))
+    rows = findings[(findings["size"] == size) & findings["metric"].notna()]
+    if "section" in rows:
+        rows = rows[rows["section"] == "step"]
+    return rows[rows["role"].isin(["primary", "secondary"])]
+
+
+def primary_rows(found: pd.DataFrame) -> dict[str, str]:
+    """Step variant -> the map row of its primary cause (a column or a metric)."""
+    primary = found[found["role"] == "primary"]
+    out = {}
+    for variant, rows in primary.groupby("variant", sort=False):
+        metric = str(rows["metric"].iloc[0])
+        if metric in SAME_AS_COLUMN:
+            out[str(variant)] = SAME_AS_COLUMN[metric]
+        elif metric_quantity(metric) is not None:
+            out[str(variant)] = metric
+    return out
+
+
+def map_rows(
+    rows: pd.DataFrame, found: pd.DataFrame, stalls: pd.DataFrame | None = None
+) -> list[MapRow]:
+    """The map's rows: the columns measured, then the primary causes' own metrics.
+
+    Args:
+        rows: The analysis at the map's size, indexed by variant.
+        found: :func:`step_findings` at that size.
+        stalls: ``stalls.csv`` at that size (stall metrics for every variant).
+    """
+    out = [
+        MapRow(c, label)
+        for c, label in STEP_METRICS.items()
+        if c in rows and rows[c].notna().any()
+    ]
+    cycles = _cycles(stalls)
+    for metric in dict.fromkeys(primary_rows(found).values()):
+        quantity = metric_quantity(metric)
+        if metric in STEP_METRICS or quantity is None:
+            continue
+        if is_stall(metric):
+            values = {
+                str(v): stall_value(metric, cycles.get(str(v), {}), row)
+                for v, row in rows.iterrows()
+            }
+            out.append(MapRow(metric, quantity.short, by_variant=values))
+            continue
+        mine = found[found["metric"] == metric]
+        steps = {
+            str(r["variant"]): (float(r["before"]), float(r["after"]))
+            for r in mine.to_dict("records")
+        }
+        out.append(MapRow(metric, quantity.short, by_step=steps))
+    return out
+
+
+def _cycles(stalls: pd.DataFrame | None) -> dict[str, dict[str, float]]:
+    """Variant -> reason -> stall cycles per issued instruction."""
+    if stalls is None or stalls.empty:
         return {}
-    primary = findings[(findings["role"] == "primary") & findings["metric"].notna()]
-    primary = primary[primary["metric"].astype(str) != ""]
     return {
-        str(v): str(rows["metric"].iloc[0])
-        for v, rows in primary.groupby("variant", sort=False)
+        str(v): dict(zip(g["reason"], g["cycles"].astype(float), strict=True))
+        for v, g in stalls.groupby("variant", sort=False)
     }
 
 
 def metric_label(column: str) -> str:
-    """How a figure names a metric column."""
-    return STEP_METRICS.get(column, column.replace("_", " "))
+    """How a figure names a metric column (an unknown one by its own name)."""
+    return STEP_METRICS.get(column, column)
 
 
 def metric_text(column: str, value: float) -> str:
@@ -110,24 +199,24 @@ def ratio_cell(before: float, after: float) -> tuple[float, str, bool]:
 
 
 def step_changes_figure(
-    analysis: pd.DataFrame, ctx: dict[str, Any], findings: pd.DataFrame | None = None
+    analysis: pd.DataFrame,
+    ctx: dict[str, Any],
+    findings: pd.DataFrame | None = None,
+    stalls: pd.DataFrame | None = None,
 ) -> TippedFigure:
     """The after / before map of every step at the largest profiled size."""
     with matplotlib_context():
-        steps = steps_of(ctx)
         prof = data.profiled(analysis)
         size = int(prof["size"].max()) if not prof.empty else None
         rows = prof[prof["size"] == size].set_index("variant") if size else prof
-        primary = primary_metrics(findings)
-        extra = [
-            m
-            for m in dict.fromkeys(primary.values())
-            if m in rows and m not in STEP_METRICS
-        ]
-        metrics = [
-            m for m in [*STEP_METRICS, *extra] if m in rows and rows[m].notna().any()
-        ]
-        steps = [(b, a) for b, a in steps if b in rows.index and a in rows.index]
+        found = step_findings(findings, size)
+        at = (
+            stalls[stalls["size"] == size]
+            if stalls is not None and len(stalls)
+            else None
+        )
+        metrics = map_rows(rows, found, at)
+        steps = [(b, a) for b, a in steps_of(ctx) if {b, a} <= set(rows.index)]
         fig = tipped_figure(
             max(6.5, 2.6 + 0.78 * len(steps)), 1.7 + 0.3 * max(len(metrics), 1)
         )
@@ -137,36 +226,82 @@ def step_changes_figure(
             ax.set_axis_off()
             return fig
         norm = Normalize(-RATIO_SPAN, RATIO_SPAN)
-        for j, (before, after) in enumerate(steps):
-            for i, m in enumerate(metrics):
-                b, a = _value(rows, before, m), _value(rows, after, m)
-                value, text, hatch = ratio_cell(b, a)
-                _cell(fig, ax, (i, j), value, text, hatch, norm)
-                fig.tip(
-                    ax.patches[-1],
-                    f"{before} → {after}, n = {data.size_text(size)}, "
-                    f"{metric_label(m)}: {metric_text(m, b)} → {metric_text(m, a)}",
-                )
-                if primary.get(after) == m:
-                    ax.add_patch(
-                        Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=1.8, ec="k")
-                    )
-        _map_axes(ax, steps, metrics)
-        _ratio_colorbar(fig, ax, norm)
+        outlined = _cells(
+            fig, ax, Grid(rows, metrics, steps, primary_rows(found), size)
+        )
+        _map_axes(ax, steps, [r.label for r in metrics])
+        _ratio_colorbar(fig, ax, norm, outlined > 0)
         ax.set_title(
             f"{ctx['family']['title']}: what each step changed, n = {data.size_text(size)}"
         )
+        fit_texts(fig)
     return fig
 
 
-def _map_axes(ax: Axes, steps: list[tuple[str, str]], metrics: list[str]) -> None:
-    """The map's axes: one column per step, one row per metric, no frame or grid."""
+@dataclass(frozen=True)
+class Grid:
+    """What the step-change map draws: its rows, columns and outlined cells."""
+
+    rows: pd.DataFrame  # the analysis at the map's size, indexed by variant
+    metrics: list[MapRow]
+    steps: list[tuple[str, str]]
+    primary: dict[str, str]  # step variant -> the row key of its primary cause
+    size: int | None
+
+
+def _cells(fig: TippedFigure, ax: Axes, grid: Grid) -> int:
+    """Every cell of the map, tipped, the primary causes outlined; how many are."""
+    norm = Normalize(-RATIO_SPAN, RATIO_SPAN)
+    outlined = 0
+    for j, (before, after) in enumerate(grid.steps):
+        for i, row in enumerate(grid.metrics):
+            b, a = _pair(grid.rows, row, before, after)
+            value, text, hatch = ratio_cell(b, a)
+            _cell(fig, ax, (i, j), value, text, hatch, norm)
+            fig.tip(
+                ax.patches[-1],
+                f"{before} → {after}, n = {data.size_text(grid.size)}, "
+                f"{row.label}: {_text(row, b)} → {_text(row, a)}",
+            )
+            if grid.primary.get(after) == row.key:
+                box = Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, lw=1.8)
+                box.set(edgecolor="k", zorder=3)  # above the later cells' white edges
+                ax.add_patch(box)
+                outlined += 1
+    return outlined
+
+
+def _pair(
+    rows: pd.DataFrame, row: MapRow, before: str, after: str
+) -> tuple[float, float]:
+    """Before and after of one map row for one step (NaN where not measured)."""
+    if row.key in rows:
+        return _value(rows, before, row.key), _value(rows, after, row.key)
+    if row.by_variant:
+        return (
+            row.by_variant.get(before, math.nan),
+            row.by_variant.get(after, math.nan),
+        )
+    return row.by_step.get(after, (math.nan, math.nan))
+
+
+def _text(row: MapRow, value: float) -> str:
+    """A value of a map row with its unit."""
+    if row.key in STEP_METRICS:
+        return metric_text(row.key, value)
+    quantity = metric_quantity(row.key)
+    return quantity.text(value) if quantity and math.isfinite(value) else "n/a"
+
+
+def _map_axes(ax: Axes, steps: list[tuple[str, str]], labels: list[str]) -> None:
+    """The map's axes: one column per step, one row per quantity, no frame or grid."""
     ax.set_xlim(-0.5, len(steps) - 0.5)
-    ax.set_ylim(len(metrics) - 0.5, -0.5)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.set_xticks(
         range(len(steps)), [f"{short_name(b)}→{short_name(a)}" for b, a in steps]
     )
-    ax.set_yticks(range(len(metrics)), [metric_label(m) for m in metrics])
+    # a long row name (three stall reasons) takes two lines, not the grid's width
+    ax.set_yticks(range(len(labels)), [textwrap.fill(t, ROW_LABEL) for t in labels])
     ax.tick_params(length=0)
     ax.grid(False)
     for spine in ax.spines.values():
@@ -174,7 +309,9 @@ def _map_axes(ax: Axes, steps: list[tuple[str, str]], metrics: list[str]) -> Non
     ax.set_xlabel("step (before → after variant)")
 
 
-def _ratio_colorbar(fig: TippedFigure, ax: Axes, norm: Normalize) -> None:
+def _ratio_colorbar(
+    fig: TippedFigure, ax: Axes, norm: Normalize, outlined: bool
+) -> None:
     """The colour scale of the after / before ratios, ticked in powers of two."""
     from matplotlib.cm import ScalarMappable
 
@@ -191,9 +328,10 @@ def _ratio_colorbar(fig: TippedFigure, ax: Axes, norm: Normalize) -> None:
     bar.set_ticks(
         ticks, labels=[f"{2.0**t:g}x" if t >= 0 else f"1/{2**-t}x" for t in ticks]
     )
-    bar.set_label(
-        "after / before\n(hatched: from or to 0; outlined: the step's primary cause)"
-    )
+    keys = ["hatched: from or to 0", "n/a: not measured"]
+    if outlined:
+        keys.append("outlined: the step's primary cause")
+    bar.set_label(f"after / before\n({'; '.join(keys)})")
 
 
 def _cell(

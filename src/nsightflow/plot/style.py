@@ -9,6 +9,7 @@ Stall reasons have one fixed order and colour in every family.
 
 import math
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,8 @@ STYLE: dict[str, Any] = {  # rcParams shared by every figure
     "axes.spines.top": False,
     "axes.spines.right": False,
     "legend.frameon": False,
+    # text is data (variant and metric names): a "$" or "_" never turns into maths
+    "text.parse_math": False,
     "svg.fonttype": "none",  # SVG text stays text: searchable, crisp, selectable
     "svg.hashsalt": "nsightflow",  # the same data gives the same SVG bytes
 }
@@ -101,7 +104,7 @@ def style() -> dict[str, Any]:
 
 def new_figure(width: float, height: float) -> Figure:
     """An empty figure with constrained layout and an Agg canvas (no pyplot)."""
-    fig = Figure(figsize=(width, height), layout="constrained")
+    fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
     return fig
 
@@ -119,10 +122,22 @@ def family_variants(ctx: dict[str, Any]) -> list[str]:
     return [str(v["name"]) for v in ctx["variants"]]
 
 
-def variant_handles(shown: list[str], ctx: dict[str, Any]) -> list[Line2D]:
-    """Legend entries (colour and marker) of the variants a figure shows."""
+def variant_handles(
+    shown: list[str], ctx: dict[str, Any], hollow: Iterable[str] = ()
+) -> list[Line2D]:
+    """Legend entries (colour and marker) of the variants a figure shows.
+
+    ``hollow``: variants drawn dashed with hollow markers (their curve lies on
+    another's, :mod:`nsightflow.plot.curves`).
+    """
     styles = variant_styles(family_variants(ctx))
-    return [Line2D([], [], ls="-", lw=1.1, ms=4, label=v, **styles[v]) for v in shown]
+    dashed = set(hollow)
+    return [
+        Line2D([], [], ls="--", lw=1.1, ms=5, mfc="none", label=v, **styles[v])
+        if v in dashed
+        else Line2D([], [], ls="-", lw=1.1, ms=4, label=v, **styles[v])
+        for v in shown
+    ]
 
 
 def short_name(variant: str) -> str:
@@ -187,13 +202,18 @@ def unit_formatter(text: Any) -> FuncFormatter:
 def unit_axis(axis: Any, text: Any) -> None:
     """Major ticks written with their unit; minor ticks (log axes) left unwritten.
 
-    A log axis spanning under three decades also gets ticks at 2x and 5x, so it
-    never shows a single labelled tick. Call it after the scale and limits are set.
+    A log axis spanning few decades also gets ticks between the powers of ten
+    (2x and 5x under 1.2 decades, 3x under 2.2), so it never shows a single
+    labelled tick, and no more than a narrow axis can write apart. Call it after
+    the scale and limits are set.
     """
     if axis.get_scale() == "log":
         low, high = sorted(axis.get_view_interval())
-        if low > 0 and high / low < 1e3:
+        decades = math.log10(high / low) if low > 0 else math.inf
+        if decades < 1.2:
             axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        elif decades < 2.2:
+            axis.set_major_locator(LogLocator(base=10, subs=(1.0, 3.0)))
     axis.set_major_formatter(unit_formatter(text))
     axis.set_minor_formatter(NullFormatter())
 

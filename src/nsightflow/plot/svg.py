@@ -39,7 +39,7 @@ class TippedFigure(Figure):
 
 def tipped_figure(width: float, height: float) -> TippedFigure:
     """An empty figure (constrained layout, Agg canvas) that can carry tooltips."""
-    fig = TippedFigure(figsize=(width, height), layout="constrained")
+    fig = TippedFigure(figsize=(width, height), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
     return fig
 

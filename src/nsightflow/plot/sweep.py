@@ -6,8 +6,11 @@ other parameter is held at the best configuration's value, so the best cell is t
 sweep's best (boxed; the default configuration's cell is dashed). A cell holds the
 median time at the largest sweep size, or, for a configuration with no time, a short
 reason (``smem``: too much shared memory, ``regs``: too many registers, ``compile``,
-``launch``, ``wrong``, ``constraint``, ``not run``). Built with the object API like
-:mod:`nsightflow.plot.figures`; only :func:`write_figures` saves.
+``launch``, ``wrong``, ``constraint``, ``not run``). The colour scale spans the
+timed cells except outliers (over :data:`OUTLIER` x the median cell), which are
+black and marked, so one very slow configuration does not flatten the rest. Built
+with the object API like :mod:`nsightflow.plot.figures`; only :func:`write_figures`
+saves, and only for a variant whose sweep has a best (no placeholder images).
 """
 
 import json
@@ -15,11 +18,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from nsightflow.plot.fit import fit_texts
 from nsightflow.plot.style import matplotlib_context, new_figure
 from nsightflow.plot.svg import save
 
@@ -123,18 +129,35 @@ def _fmt_time(us: float) -> str:
     return f"{us / 1000:.2f} ms" if us >= 1000 else f"{us:.1f} us"
 
 
+OUTLIER = 3.0  # a cell slower than this times the median cell is off the colour scale
+OVER = "#111111"  # the colour of such a cell (viridis_r ends at dark purple)
+
+
+def colour_limits(times: np.ndarray) -> tuple[float, float]:
+    """The colour scale's limits: the timed cells, less those over OUTLIER x median.
+
+    One configuration 10x slower than the rest would otherwise take the whole scale
+    and leave every other cell the same colour; it is drawn in :data:`OVER` instead.
+    """
+    finite = times[np.isfinite(times)]
+    if finite.size == 0:
+        return 0.0, 1.0
+    kept = finite[finite <= OUTLIER * np.median(finite)]
+    low, high = float(kept.min()), float(kept.max())
+    return (low, high) if high > low else (low * 0.99, high * 1.01)
+
+
 def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
-    """One variant's heatmap; a note when its sweep has no configurations."""
+    """One variant's heatmap (its sweep must hold configurations and sizes).
+
+    Raises:
+        ValueError: The sweep has no configurations, axes or sizes to draw.
+    """
+    axes = json.loads(str(summary.get("axes") or "{}"))
+    sizes = json.loads(str(summary.get("sizes") or "[]"))
+    if configs.empty or not axes or not sizes:
+        raise ValueError(f"{summary.get('variant')}: no sweep to draw")
     with matplotlib_context():
-        axes = json.loads(str(summary.get("axes") or "{}"))
-        sizes = json.loads(str(summary.get("sizes") or "[]"))
-        title = f"{summary['family']} {summary['variant']}".strip()
-        if configs.empty or not axes or not sizes:
-            fig = new_figure(6, 2)
-            ax = fig.subplots()
-            ax.axis("off")
-            ax.text(0.5, 0.5, f"{title}: no sweep recorded", ha="center")
-            return fig
         size = int(max(sizes))
         times, labels, (x, y) = heat_grid(configs, axes, size)
         rows, cols = times.shape
@@ -144,24 +167,16 @@ def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
         scale, unit = (
             (1000.0, "ms") if np.nanmax(times, initial=0) >= 1000 else (1.0, "us")
         )
+        low, high = colour_limits(times)
+        cmap = matplotlib.colormaps["viridis_r"].with_extremes(over=OVER)
         image = ax.imshow(
-            np.ma.masked_invalid(times / scale), cmap="viridis_r", aspect="auto"
+            np.ma.masked_invalid(times / scale),
+            cmap=cmap,
+            norm=Normalize(low / scale, high / scale),
+            aspect="auto",
         )
         ax.set_facecolor("#e6e6e6")  # cells without a time
-        middle = np.nanmedian(times) if np.isfinite(times).any() else 0.0
-        for i in range(rows):
-            for j in range(cols):
-                # viridis_r: fast cells are light (dark text), slow ones dark
-                slow = bool(np.isfinite(times[i, j]) and times[i, j] > middle)
-                ax.text(
-                    j,
-                    i,
-                    labels[i][j],
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="white" if slow else "black",
-                )
+        _cell_texts(ax, times, labels, (low + high) / 2, high)
         ax.set_xticks(range(cols), [str(v) for v in axes[x]] if x else [""])
         ax.set_yticks(range(rows), [str(v) for v in axes[y]] if y else [""])
         ax.set_xlabel(x or "")
@@ -169,15 +184,51 @@ def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
         anchor = _anchor(configs)
         for column, style in (("is_default", "--"), ("is_best", "-")):
             _mark(ax, configs, axes, (x, y), (column, style), anchor)
-        fig.colorbar(image, ax=ax, label=f"median time at n = {size} [{unit}]")
-        others = [a for a in axes if a not in (x, y) and len(axes[a]) > 1]
-        held = ", ".join(others) + " at the best's values" if others else ""
-        ax.set_title(
-            f"{title}: time over {x}{' x ' + y if y else ''}"
-            + (f"\n({held}; best boxed, default dashed)" if held else ""),
-            fontsize=9,
+        over = bool(np.any(times[np.isfinite(times)] > high))
+        label = f"median time at n = {size} [{unit}]"
+        fig.colorbar(
+            image,
+            ax=ax,
+            extend="max" if over else "neither",
+            label=label + (f"\n(black: over {OUTLIER:g}x the median)" if over else ""),
         )
+        ax.set_title(_title(summary, axes, (x, y)), fontsize=9)
+        fit_texts(fig)
     return fig
+
+
+def _title(
+    summary: Mapping[str, Any],
+    axes: Mapping[str, list[int]],
+    drawn: tuple[str | None, str | None],
+) -> str:
+    """What the heatmap shows and what it holds fixed."""
+    x, y = drawn
+    others = [a for a in axes if a not in drawn and len(axes[a]) > 1]
+    held = ", ".join(others) + " at the best's values" if others else ""
+    head = f"{summary['family']} {summary['variant']}".strip()
+    return f"{head}: time over {x}{' x ' + y if y else ''}" + (
+        f"\n({held}; best boxed, default dashed)" if held else ""
+    )
+
+
+def _cell_texts(
+    ax: Any, times: np.ndarray, labels: list[list[str]], middle: float, high: float
+) -> None:
+    """Each cell's time or reason, light on dark cells (viridis_r: slow is dark)."""
+    rows, cols = times.shape
+    for i in range(rows):
+        for j in range(cols):
+            slow = bool(np.isfinite(times[i, j]) and times[i, j] > middle)
+            ax.text(
+                j,
+                i,
+                labels[i][j] + (" ▲" if times[i, j] > high else ""),
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="white" if slow else "black",
+            )
 
 
 def _mark(
@@ -213,19 +264,21 @@ def _mark(
 
 
 def write_figures(analysis_dir: Path, out_dir: Path, variants: list[str]) -> list[Path]:
-    """Write ``<variant>.png`` (and ``.svg``) for every named variant into ``out_dir``."""
+    """Write ``<variant>.png`` (and ``.svg``) of each named variant with a sweep.
+
+    A variant whose sweep was not recorded, or found no valid configuration, gets no
+    figure: the report shows its heatmap only where the sweep has a best.
+    """
     configs = pd.read_csv(analysis_dir / "sweep.csv")
     summary = pd.read_csv(analysis_dir / "sweep_summary.csv")
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for variant in variants:
-        rows = summary[summary["variant"] == variant]
-        info: dict[str, Any] = (
-            {str(k): v for k, v in rows.iloc[0].items()}
-            if not rows.empty
-            else {"family": "", "variant": variant}
-        )
+        rows = summary[(summary["variant"] == variant) & (summary["status"] == "ok")]
         mine = configs[configs["variant"] == variant] if not configs.empty else configs
+        if rows.empty or mine.empty:
+            continue
+        info = {str(k): v for k, v in rows.iloc[0].items()}
         # named from the figures folder (``sweep/<variant>``), as the report's
         # HTML and PDF stages find a figure's PNG beside its inline SVG
         written += save(

@@ -1,12 +1,13 @@
 """The timeline figure of a family: copies and kernel of each variant at one size.
 
 Left, the traced sequence of every variant on one time axis (copy in, memset,
-kernel, copy out as bars, the kernel's duration written beside it, since it is often
-too short to see); right, the duration of each phase on a log scale. Built with the
+kernel, copy out as bars; a kernel too short to see is drawn at a minimum width,
+outlined, and its duration is written after the row); right, the duration of each phase on a log scale. Built with the
 object API like :mod:`nsightflow.plot.figures`; only :func:`write_figure` saves.
 """
 
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import numpy as np
@@ -14,6 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from nsightflow.analysis.timeline import key_size
+from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.style import matplotlib_context, new_figure, unit_axis
 from nsightflow.plot.svg import save
 
@@ -27,22 +29,33 @@ PHASES = {
 OTHER = "#c44e52"  # any other copy
 
 
-def _gantt(ax: matplotlib.axes.Axes, rows: pd.DataFrame, y: int) -> None:
-    """One variant's sequence as bars on row ``y`` (times in ms)."""
+MIN_BAR = 0.01  # a bar narrower than this share of the time axis is drawn this wide
+
+
+def _gantt(ax: matplotlib.axes.Axes, rows: pd.DataFrame, y: int, span: float) -> None:
+    """One variant's sequence as bars on row ``y`` (times in ms), the kernel's named.
+
+    ``span``: the time axis's length (ms). A phase shorter than :data:`MIN_BAR` of it
+    is widened to that; the kernel is outlined and drawn over the copies, so a 3 us
+    kernel beside 20 ms copies stays visible; its duration is written after the row's last bar, clear of every bar.
+    """
     for kind, group in rows.groupby("kind", sort=False):
         colour = PHASES.get(str(kind), ("", OTHER))[1]
         spans = [
-            (s / 1e6, (e - s) / 1e6)
+            (s / 1e6, max((e - s) / 1e6, MIN_BAR * span))
             for s, e in zip(group["start_ns"], group["end_ns"], strict=True)
         ]
-        ax.broken_barh(spans, (y - 0.35, 0.7), color=colour)
+        on_top: dict[str, Any] = {"edgecolor": "black", "linewidth": 0.6, "zorder": 3}
+        ax.broken_barh(
+            spans, (y - 0.35, 0.7), color=colour, **(on_top if kind == "kernel" else {})
+        )
     kernels = rows[rows["kind"] == "kernel"]
     if not kernels.empty:
         took = (kernels["end_ns"] - kernels["start_ns"]).sum() / 1e6
         ax.annotate(
             f"kernel {took:.3g} ms",
-            (kernels["end_ns"].max() / 1e6, y),
-            xytext=(3, 0),
+            (rows["end_ns"].max() / 1e6, y),
+            xytext=(4, 0),
             textcoords="offset points",
             va="center",
             fontsize=7,
@@ -98,8 +111,10 @@ def timeline_figure(table: pd.DataFrame, summary: pd.DataFrame, family: str) -> 
                 )
             return fig
         rows = table[table["size"] == size]
+        span = float(rows["end_ns"].max() - rows["start_ns"].min()) / 1e6
         for y, variant in enumerate(shown["variant"]):
-            _gantt(ax_t, rows[rows["variant"] == variant], y)
+            _gantt(ax_t, rows[rows["variant"] == variant], y, span)
+        ax_t.set_xlim(0, span * 1.28)  # room for the kernel's duration after a row
         ax_t.set_yticks(range(len(shown)), shown["variant"])
         ax_t.set_ylim(len(shown) - 0.5, -0.5)
         ax_t.set_xlabel("time from the first copy [ms]")
@@ -107,9 +122,8 @@ def timeline_figure(table: pd.DataFrame, summary: pd.DataFrame, family: str) -> 
         backend = shown["backend"].dropna()
         how = f" ({backend.iloc[0]})" if not backend.empty else ""
         fig.suptitle(f"{family}: copies and kernel at n = {size}{how}")
-        fig.legend(
-            *ax_d.get_legend_handles_labels(), loc="outside lower center", ncols=4
-        )
+        figure_legend(fig, ax_d.get_legend_handles_labels()[0])
+        fit_texts(fig)
     return fig
 
 

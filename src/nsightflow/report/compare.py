@@ -1,7 +1,8 @@
 """``compare.md`` of ``nsightflow compare``: what changed between two runs, and why.
 
-Built from a :class:`nsightflow.analysis.compare_causes.Comparison`: the verdict counts,
-the figure, one section per variant whose verdict is not SAME or whose code changed
+Built from a :class:`nsightflow.analysis.compare_causes.Comparison`: first what changed
+and why, one line per variant (:mod:`nsightflow.report.compare_brief`), and the figure;
+below them the verdict counts and threshold, one section per variant whose verdict is not SAME or whose code changed
 (its sizes, its diff, the counters that moved, the ncu rules that appeared or went
 away), variants whose status changed, what each run was measured with, the ladders'
 shares of their own GPU's ceilings when the GPUs differ, every pair, and the method.
@@ -18,6 +19,7 @@ from nsightflow.analysis import compare as C
 from nsightflow.analysis.compare_causes import MOVED_PP, MOVED_REL, Comparison
 from nsightflow.analysis.runs import Run
 from nsightflow.i18n import T, language
+from nsightflow.report.compare_brief import first_screen
 from nsightflow.report.compare_config import configuration_lines
 from nsightflow.report.compare_invalid import code, invalid_count, invalid_section
 from nsightflow.report.sections.common import table
@@ -71,8 +73,9 @@ class CompareReport:
         with language(self.language):
             parts = [
                 self._header(),
-                self._summary(),
+                first_screen(self.c),
                 f"![{T('cmp_fig')}]({FIGURE})" if len(self.pairs) else "",
+                self._summary(),
                 self._changed(),
                 self._statuses(),
                 self._provenance(),

@@ -1,10 +1,16 @@
-"""``index.html``: the index's Markdown (one row per family) and a card per family.
+"""``index.html``, the landing page: one card per family with its result as numbers.
 
-Each card says whether the family's numbers were measured here or replayed (GPU, date,
-recording), shows its main figure as a thumbnail, counts its variants by status and
-links to each of its report's sections and its files. What a card shows comes from the
-family's ``report.json`` (:func:`nsightflow.report.html.write_page`); a family without
-one says so and how to make it.
+Each card leads with the family's result as its report's headline states it
+(``findings.csv``, section ``headline``, one per input): the best correct variant,
+its time at the size the report judges, its speedup over the baseline and its share
+of the ceiling of its regime, in large type. Below: whether the numbers were measured
+here or replayed (GPU, one date, recording), the figure the report opens with at
+the card's full width (readable, linked to the report), the variants by status,
+the report's sections (folded) and its files. What a card shows of the report comes
+from the family's ``report.json`` (:func:`nsightflow.report.html.write_page`); a
+family without one says so and how to make it. The index's Markdown (``index.md``)
+gives the page its title and closing lines; its table is not repeated here, each
+row being a card.
 """
 
 import base64
@@ -16,15 +22,21 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import pandas as pd
+
+from nsightflow.diagnosis.record import render as render_message
 from nsightflow.errors import StageInputError
 from nsightflow.i18n import DEFAULT_LANGUAGE, T, language, parse_language
+from nsightflow.plot.data import size_text
+from nsightflow.plot.style import time_text
 from nsightflow.report.embed import figure_id
 from nsightflow.report.html import page, render
 from nsightflow.report.paths import report_stem
 
-THUMBNAIL_PX = 480  # width of a card's figure: sharp at 240 CSS pixels on a 2x screen
+FIGURE_PX = 1400  # the figure's width in the page: sharp at the card's ~1,050 px
 FILES = ("report.html", "report.md", "report.pdf", "summary.csv")
 OK = "ok"
+esc = html.escape
 
 
 def index_page(
@@ -32,35 +44,45 @@ def index_page(
     report_dir: Path,
     families: list[str],
     lang: str = DEFAULT_LANGUAGE,
+    analysis_dir: Path | None = None,
 ) -> str:
-    """The index page: the index's Markdown, then one card per family.
+    """The landing page: the title, one card per family, the index's closing lines.
 
     Args:
-        markdown_text: ``index.md``.
+        markdown_text: ``index.md`` (its heading and lines; its table is the cards).
         report_dir: The folder of the families' report folders.
         families: The families, in the order of their cards.
         lang: Language of the cards' text.
+        analysis_dir: ``results/analysis`` (default: beside ``report_dir``), whose
+            ``findings.csv`` hold each family's headline.
 
     Raises:
         StageInputError: A family's ``report.json`` is not valid JSON.
     """
     lang_ = parse_language(lang)
-    body = render(markdown_text, None, lang_).body
+    lines = [ln for ln in markdown_text.splitlines() if not ln.lstrip().startswith("|")]
+    head = [ln for ln in lines if ln.startswith("# ")]
+    tail = [ln for ln in lines if not ln.startswith("# ")]
+    analysis_dir = analysis_dir or report_dir.parent / "analysis"
     stem = report_stem(lang_)  # the cards link the reports in the index's language
     with language(lang_):
-        cards = "\n".join(_card(report_dir, family, stem) for family in families)
-        heading = html.escape(T("index_families"))
+        cards = "\n".join(
+            _card(report_dir, analysis_dir / family, family, stem)
+            for family in families
+        )
+        intro = f'<p class="intro">{esc(T("index_intro"))}</p>'
+        heading = esc(T("index_families"))
     return page(
-        f'{body}\n<h2 id="families">{heading}</h2>\n<div class="families">\n'
-        f"{cards}\n</div>",
+        f"{render(chr(10).join(head), None, lang_).body}\n{intro}\n"
+        f'<h2 id="families">{heading}</h2>\n<div class="families">\n{cards}\n</div>\n'
+        f"{render(chr(10).join(tail), None, lang_).body}",
         "nsightflow reports",
         lang_,
     )
 
 
-def _card(report_dir: Path, family: str, stem: str = "report") -> str:
+def _card(report_dir: Path, analysis: Path, family: str, stem: str) -> str:
     """One family's card (see the module); ``stem``: the report's file name."""
-    esc = html.escape
     href = quote(family)
     facts_path = report_dir / family / f"{stem}.json"
     head = f'<h3 id="family-{esc(family)}"><a href="{href}/{stem}.html">'
@@ -72,18 +94,72 @@ def _card(report_dir: Path, family: str, stem: str = "report") -> str:
         )
     facts = _facts(facts_path)
     parts = [f"{head}{esc(str(facts.get('title') or family))}</a></h3>"]
-    parts.append(f"<p>{esc(_origin(facts))}</p>")
+    parts += [_result(h) for h in headlines(analysis)] or [
+        f'<p class="bad">{esc(T("index_none_correct"))}</p>'
+    ]
+    parts.append(f'<p class="origin">{esc(_origin(facts))}</p>')
     parts.append(_figure(report_dir / family, facts, f"{href}/{stem}.html"))
     parts.append(f"<p>{_statuses(facts.get('statuses', {}))}</p>")
-    sections = "".join(
+    sections = facts.get("sections", [])
+    items = "".join(
         f'<li><a href="{href}/{stem}.html#{quote(s["id"])}">{esc(s["title"])}</a></li>'
-        for s in facts.get("sections", [])
+        for s in sections
     )
-    parts.append(f"<p>{esc(T('index_sections'))}</p><ul>{sections}</ul>")
+    summary = esc(T("index_sections", n=len(sections)))
+    parts.append(f"<details><summary>{summary}</summary><ul>{items}</ul></details>")
     names = [name.replace("report.", f"{stem}.", 1) for name in FILES]
     files = " ".join(f'<a href="{href}/{name}">{name}</a>' for name in names)
     parts.append(f'<p class="files">{esc(T("index_files"))} {files}</p>')
     return f'<section class="family">{"".join(parts)}</section>'
+
+
+def headlines(folder: Path) -> list[dict[str, Any]]:
+    """The family's headline findings' fields (one per input), from findings.csv."""
+    path = folder / "findings.csv"
+    if not path.is_file() or path.stat().st_size == 0:
+        return []
+    found = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    if "section" not in found or "params" not in found:
+        return []
+    rows = found[found["section"] == "headline"]
+    return [json.loads(str(p)) for p in rows["params"]]
+
+
+def _text(value: Any) -> str:
+    """A headline field: a message (``{"@": key, ...}``) in words, else as it is."""
+    if isinstance(value, dict) and "@" in value:
+        return render_message(str(value["@"]), value)
+    return str(value)
+
+
+def _result(h: dict[str, Any]) -> str:
+    """The headline as four large numbers: variant, time, speedup, % of ceiling."""
+    named = isinstance(h.get("input"), dict) and h["input"].get("@") == "input_named"
+    label = f' <span class="at">{esc(_text(h["input"]))}</span>' if named else ""
+    cells = [
+        ("index_best", f"<code>{esc(str(h['variant']))}</code>{label}"),
+        (
+            "index_time",
+            f"{esc(time_text(float(h['time'])))} "
+            f'<span class="at">n = {esc(size_text(h["n"]))}</span>',
+        ),
+        (
+            "index_speedup",
+            f"{float(h['speedup']):.2f}x "
+            f'<span class="at">{esc(T("index_over"))} '
+            f"<code>{esc(str(h['baseline']))}</code></span>",
+        ),
+        (
+            "index_ceiling",
+            f"{float(h['pct']):.0f}% "
+            f'<span class="at">{esc(T("index_of", ceiling=_text(h["ceiling"])))}, '
+            f"{esc(_text(h['regime']))}</span>",
+        ),
+    ]
+    items = "".join(
+        f"<div><dt>{esc(T(key))}</dt><dd>{value}</dd></div>" for key, value in cells
+    )
+    return f'<dl class="result">{items}</dl>'
 
 
 def _facts(path: Path) -> dict[str, Any]:
@@ -127,33 +203,33 @@ def _date(value: object) -> str:
 def _statuses(statuses: dict[str, int]) -> str:
     """``6 ok`` or ``5 ok, 1 wrong``: the variants by status, failures marked."""
     counts = ", ".join(
-        f"{int(n)} {html.escape(str(status))}"
+        f"{int(n)} {esc(str(status))}"
         if status == OK
-        else f'<span class="bad">{int(n)} {html.escape(str(status))}</span>'
+        else f'<span class="bad">{int(n)} {esc(str(status))}</span>'
         for status, n in sorted(statuses.items(), key=lambda s: (s[0] != OK, s[0]))
     )
     # the template is text, the counts markup: escape one, not the other
-    return html.escape(T("index_statuses", counts="\0")).replace("\0", counts or "0")
+    return esc(T("index_statuses", counts="\0")).replace("\0", counts or "0")
 
 
 def _figure(folder: Path, facts: dict[str, Any], report: str) -> str:
-    """The thumbnail of the family's main figure, linked to the report page."""
+    """The family's first figure at the card's width, linked to it in the report."""
     name = facts.get("main_figure")
     if not name:
         return ""
     path = folder / name
     if not path.is_file():
         text = T("index_no_figure", path=path.as_posix())
-        return f'<p class="bad">{html.escape(text)}</p>'
+        return f'<p class="bad">{esc(text)}</p>'
     from PIL import Image
 
     with Image.open(path) as image:
-        image.thumbnail((THUMBNAIL_PX, THUMBNAIL_PX * 4))
+        image.thumbnail((FIGURE_PX, FIGURE_PX * 4))
         buffer = io.BytesIO()
         image.save(buffer, format="PNG", optimize=True)
     data = base64.b64encode(buffer.getvalue()).decode()
-    alt = html.escape(T("index_figure", family=facts.get("title") or folder.name))
+    alt = esc(T("index_figure", family=facts.get("title") or folder.name))
     return (
-        f'<a href="{report}#{html.escape(figure_id(name))}">'
-        f'<img class="thumb" alt="{alt}" src="data:image/png;base64,{data}" /></a>'
+        f'<a href="{report}#{esc(figure_id(name))}">'
+        f'<img class="figure" alt="{alt}" src="data:image/png;base64,{data}" /></a>'
     )

@@ -1,9 +1,12 @@
 """report.html and index.html without a browser: ids, contents, links, figures, index."""
 
+import base64
+import io
 import json
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from PIL import Image
 
@@ -207,7 +210,12 @@ def test_index_cards_show_origin_figure_statuses_sections_and_files(tmp_path):
         "date": "2026-11-30T01:55:20+00:00",
     }
     write_page(md, _context(replay, {}, ["ok", "wrong"]), folder, "en")
-    page = index_page("# nsightflow reports\n", tmp_path, ["stencil", "gone"])
+    page = index_page(
+        "# nsightflow reports\n\n| a |\n|---|\n| row |\n\nClosing line.\n",
+        tmp_path,
+        ["stencil", "gone"],
+    )
+    assert "<table" not in page and "Closing line." in page  # the table is the cards
     card = page.split('<section class="family">')[1]
     assert '<a href="stencil/report.html">Stencil &lt;2D&gt;</a>' in card
     assert (
@@ -216,13 +224,15 @@ def test_index_cards_show_origin_figure_statuses_sections_and_files(tmp_path):
     )
     assert 'Variants: 1 ok, <span class="bad">1 wrong</span>.' in card
     assert '<a href="stencil/report.html#steps">3. Optimization steps</a>' in card
+    assert "<details><summary>The report&#x27;s " in card  # the sections, folded
     assert (
-        '<a href="stencil/report.html#figure-perf_vs_size"><img class="thumb"' in card
+        '<a href="stencil/report.html#figure-perf_vs_size"><img class="figure"' in card
     )
-    thumb = re.search(r'src="data:image/png;base64,([^"]+)"', card)
-    assert (
-        thumb is not None and len(thumb.group(1)) < 40_000
-    )  # a thumbnail, not the PNG
+    shown = re.search(r'src="data:image/png;base64,([^"]+)"', card)
+    assert shown is not None
+    with Image.open(io.BytesIO(base64.b64decode(shown.group(1)))) as image:
+        assert image.size == (1400, 788)  # the card's width, sharp, not the 1600 px
+    assert "No variant computed the right result" in card  # no findings.csv here
     for name in ("report.html", "report.md", "report.pdf", "summary.csv"):
         assert f'<a href="stencil/{name}">{name}</a>' in card
     missing = page.split('<section class="family">')[2]
@@ -230,3 +240,41 @@ def test_index_cards_show_origin_figure_statuses_sections_and_files(tmp_path):
     (folder / "report.json").write_text("{not json")
     with pytest.raises(StageInputError, match=r"stencil/report\.json: not valid JSON"):
         index_page("# i\n", tmp_path, ["stencil"])
+
+
+def test_index_card_leads_with_each_inputs_headline_numbers(tmp_path):
+    folder = tmp_path / "report" / "stencil"
+    folder.mkdir(parents=True)
+    write_page(
+        _markdown(), _context(None, {"gpu": "G", "date": "d"}, ["ok"]), folder, "en"
+    )
+    findings = tmp_path / "analysis" / "stencil" / "findings.csv"
+    findings.parent.mkdir(parents=True)
+    heads = [
+        {
+            "variant": "v5_strip<vec4>",
+            "n": 16777216,
+            "time": 2834.6,
+            "speedup": 8.0704,
+            "baseline": "v0_naive",
+            "pct": 94.89,
+            "ceiling": {"@": "ceiling_vendor_sgemm"},
+            "regime": {"@": "regime_compute"},
+            "input": {"@": "input_named", "label": "kind=skewed"},
+        }
+    ]
+    pd.DataFrame(
+        {
+            "section": ["headline", "step"],
+            "params": [json.dumps(heads[0]), "{}"],
+        }
+    ).to_csv(findings, index=False)
+    page = index_page("# i\n", tmp_path / "report", ["stencil"])
+    result = page.split('<dl class="result">')[1].split("</dl>")[0]
+    cells = re.findall(r"<dd>(.*?)</dd>", result)
+    assert [re.sub(r"<[^>]+>", " ", c).split() for c in cells] == [
+        ["v5_strip&lt;vec4&gt;", "input", "kind=skewed"],
+        ["2,835", "us", "n", "=", "2^24"],
+        ["8.07x", "over", "v0_naive"],
+        ["95%", "of", "cuBLAS", "SGEMM,", "compute-bound"],
+    ]

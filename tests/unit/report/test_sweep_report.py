@@ -151,7 +151,7 @@ def test_invalid_cells_show_their_reason():
     assert labels == [["5.0 us", "4.0 us"], ["smem", "constraint"]]
 
 
-def test_figures_are_written_for_every_swept_variant(tmp_path):
+def test_figures_are_written_for_every_variant_with_a_sweep_and_no_other(tmp_path):
     write_json(tmp_path / "v7.json", _record(tmp_path))
     write_json(
         tmp_path / "v6.json",
@@ -160,15 +160,13 @@ def test_figures_are_written_for_every_swept_variant(tmp_path):
     out = tmp_path / "analysis"
     write_analysis([tmp_path / "v7.json", tmp_path / "v6.json"], out, FAMILY)
     written = write_figures(out, tmp_path / "figures", ["v6_vectorized", V7.name])
-    names = [
-        "v6_vectorized.png",
-        "v6_vectorized.svg",
+    # no "no sweep recorded" placeholder: the report shows no heatmap for v6
+    assert [p.name for p in written] == [f"{V7.name}.png", f"{V7.name}.svg"]
+    assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == [
         f"{V7.name}.png",
         f"{V7.name}.svg",
     ]
-    assert [p.name for p in written] == names
-    assert all(p.stat().st_size > 1000 for p in written)
-    assert written[2].stat().st_size > 4 * written[0].stat().st_size  # a heatmap
+    assert all(p.stat().st_size > 10_000 for p in written)  # a heatmap
 
 
 def _section(tables, language: str = "en") -> str:
