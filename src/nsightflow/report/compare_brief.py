@@ -15,7 +15,7 @@ import pandas as pd
 from nsightflow.analysis import compare as C
 from nsightflow.analysis.compare_causes import Comparison
 from nsightflow.i18n import T
-from nsightflow.report.text import code_span
+from nsightflow.i18n.markup import code_span
 
 MAX_LINES = 8  # variants on the first screen; the rest are named in the sections below
 TOP_COUNTERS = 3  # counters named per variant
