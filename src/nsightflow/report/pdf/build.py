@@ -46,6 +46,7 @@ from nsightflow.report.pdf.fonts import Meter as _Meter
 from nsightflow.report.pdf.fonts import cjk_font_file
 from nsightflow.report.pdf.fonts import dejavu_dir as _dejavu_dir
 from nsightflow.report.pdf.fonts import font_css as _font_css
+from nsightflow.report.pdf.paper import TOC_STYLE, paper_page
 from nsightflow.report.pdf.tables import (
     ATTR_VALUE,
     CODE_IN_TABLE,
@@ -236,7 +237,7 @@ def _print_page(html: str, font_css: str, sans: str, mono: str) -> str:
         "code_in_table": f"{100 * CODE_IN_TABLE:g}",
         "min_font": f"{MIN_FONT_PT:g}",
     }
-    style_tag = f"<style>\n{font_css}{style}</style>\n"
+    style_tag = f"<style>\n{font_css}{style}{TOC_STYLE}</style>\n"
     pages = i18n.T("pdf_page", page="<pdf:pagenumber />")
     footer = (
         f'<div id="nsf-footer">{escape(title)}{" &middot; " if title else ""}'
@@ -290,7 +291,8 @@ def _prepare(html: str, base_dir: Path, language: str) -> tuple[str, list[Path]]
     font_css, sans, mono = _font_css(font_dir, cjk_file)
     # inline SVG figures print as their PNG, which xhtml2pdf can lay out; paper has
     # no links: each shows its address after its text
-    page, figure_dirs = _local_figures(links_as_text(png_figures(html)), base_dir)
+    page = links_as_text(paper_page(png_figures(html)))
+    page, figure_dirs = _local_figures(page, base_dir)
     with i18n.language(language):
         meter = _Meter(font_dir)
         page = size_tables(split_wide_tables(page, meter), meter)

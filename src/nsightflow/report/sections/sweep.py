@@ -39,7 +39,7 @@ class SweepSections(SectionBase):
             return ""
         summary: pd.DataFrame = sweep["summary"]
         configs: pd.DataFrame = sweep["configs"]
-        parts = [f"## {T('h_sweep')}"]
+        parts = []
         measured = summary[summary["configs"] > 0]
         if not measured.empty:
             parts.append(self._sweep_intro(measured.iloc[0]))

@@ -66,7 +66,7 @@ class TimelineSections(SectionBase):
         summary = self.ctx.get("timeline")
         if summary is None:
             return ""
-        parts = [f"## {T('h_timeline')}"]
+        parts = []
         ok = summary[summary["status"] == "ok"]
         if ok.empty:
             parts.append(T("timeline_none"))
