@@ -36,6 +36,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "**n = {n} 时没有正确的版本：**不做排名；各版本的状态见附录。",
     },
     "col_speedup": {"en": "speedup", "zh": "加速比"},
+    "input_default_short": {"en": "default", "zh": "默认"},
     "col_primary_cause": {"en": "primary cause", "zh": "主要原因"},
     "col_time_us": {"en": "time n={n} [us]", "zh": "n={n} 耗时 [us]"},
     "regime_short_memory": {"en": "memory", "zh": "访存"},

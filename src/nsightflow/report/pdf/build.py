@@ -60,7 +60,9 @@ from nsightflow.report.pdf.tables import (
 )
 from nsightflow.report.text import links_as_text
 
-MAX_FIGURE_HEIGHT_PT = 120 * MM  # two figures and some text fit on one page
+# A figure leaves room for text on its page: at most 100 mm of the 265 mm text area
+# (a 120 mm roofline left half a page blank above it when it did not fit)
+MAX_FIGURE_HEIGHT_PT = 100 * MM
 DEFAULT_IMAGE_DPI = 96.0  # CSS pixels, for an image that states no resolution
 RENDER_LIMIT_S = 300.0  # abandon a runaway render (the Jacobi report takes ~1 s)
 

@@ -125,7 +125,7 @@ class BriefSections(OverviewSections):
                 {
                     T("col_variant"): f"`{name}`",
                     **(
-                        {T("col_input"): v.get("input") or T("input_default")}
+                        {T("col_input"): v.get("input") or T("input_default_short")}
                         if several
                         else {}
                     ),

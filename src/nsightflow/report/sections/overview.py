@@ -16,6 +16,7 @@ from nsightflow.diagnosis.record import render_row
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import bullets, figure, fmt, source, table
 from nsightflow.report.sections.hotspots import HotspotSections
+from nsightflow.report.sections.quantities import size_text
 from nsightflow.report.text import code_block, inline
 
 
@@ -48,7 +49,9 @@ class OverviewSections(HotspotSections):
                 else {}
             ),
             **{
-                T("col_time_at", n=n): self.row(name, n).get("time_median_us")
+                T("col_time_at", n=size_text(n)): self.row(name, n).get(
+                    "time_median_us"
+                )
                 for n in self.profile_sizes
             },
             T("col_speedup_vs_input"): r.get("speedup_vs_baseline"),
@@ -225,7 +228,7 @@ class OverviewSections(HotspotSections):
         ]
         stand = self.said(self.found("stand", base, n))
         return [
-            T("at_n", n=n),
+            T("at_n", n=size_text(n)),
             "",
             *bullets(facts),
             "",

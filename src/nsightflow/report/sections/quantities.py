@@ -158,7 +158,9 @@ def alone_pct(record: dict[str, Any]) -> float:
 
 def reasons_of(record: dict[str, Any]) -> list[str]:
     """The stall reasons a finding names as its evidence (``barrier``, ``drain``)."""
-    text = str(record.get("evidence") or "")
+    text = record.get("evidence")
+    if not isinstance(text, str):  # empty in findings.csv: read as NaN
+        return []
     return [r.strip() for r in text.split(",") if r.strip() and r.strip() != "idle"]
 
 

@@ -24,6 +24,7 @@ from nsightflow.report.sections.common import (
     fmt,
 )
 from nsightflow.report.sections.hotspots import HotspotSections
+from nsightflow.report.sections.quantities import size_text
 from nsightflow.report.sections.sweep import config_note
 from nsightflow.report.text import code_block, plain
 
@@ -65,7 +66,7 @@ class StepSections(HotspotSections):
     def _step_at(self, n: int, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
         """Key metrics and diagnosis of one step at one profiled size."""
         before, name = a["variant"], b["variant"]
-        lines = ["", T("key_metrics", n=n, before=before, after=name), ""]
+        lines = ["", T("key_metrics", n=size_text(n), before=before, after=name), ""]
         lines += bullets(self._deltas(a, b))
         found = self.found("step", name, n)
         if found:
@@ -93,7 +94,9 @@ class StepSections(HotspotSections):
             f"`{r['kernel']}` {fmt(100 * r['time_share'], 0)}% ({fmt(r['time_us'])} us)"
             for r in runs
         )
-        text = T("launch_split", variant=name, count=len(runs), n=n, parts=parts)
+        text = T(
+            "launch_split", variant=name, count=len(runs), n=size_text(n), parts=parts
+        )
         return ["", text]
 
     def _verdict(self, name: str, before: str) -> list[str]:
@@ -119,7 +122,7 @@ class StepSections(HotspotSections):
         }[step_verdict(speedup)]
         text = T(
             key,
-            n=self.key_size,
+            n=size_text(self.key_size),
             speedup=speedup,
             before=before,
             vs_baseline=vs_baseline,
