@@ -145,6 +145,10 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": "**Smaller still:** {cause}{what}{alone}.",
         "zh": "**再次：**{cause}{what}{alone}。",
     },
+    "what_bare": {
+        "en": "{name} {before} -> {after}",
+        "zh": "{name} {before} -> {after}",
+    },
     "what_clause": {
         "en": ": {name} {before} -> {after}",
         "zh": "：{name} {before} -> {after}",

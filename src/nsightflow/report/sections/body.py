@@ -108,19 +108,21 @@ class BodySections(StepSections):
     def _cause(self, key: str, record: dict[str, Any], variants: list[str]) -> str:
         """One cause in one sentence: its name, the numbers that moved, its line."""
         q = quantity(record)
-        what = (
-            T(
-                "what_clause",
+        cause = short_cause(str(record["rule"]))
+        what = ""
+        if q:
+            # "occupancy: achieved occupancy 74% -> 86%" says the name twice
+            named = cause.lower() in q.name.lower()
+            what = T(
+                "what_bare" if named else "what_clause",
                 name=q.name + self.note(q.metric),
                 before=q.before,
                 after=q.after,
             )
-            if q
-            else ""
-        )
+            cause = "" if named else cause
         alone = alone_pct(record)
         fields = {
-            "cause": short_cause(str(record["rule"])),
+            "cause": cause,
             "what": what,
             "alone": T("alone_clause", pct=alone) if alone == alone else "",
         }
