@@ -185,7 +185,8 @@ def test_index_cards_link_to_each_family_section(chrome, replayed, screenshots, 
         "return [...document.querySelectorAll('.family a')]"
         ".map(a => a.href).filter(h => h.includes('#'))"
     )
-    assert len(links) >= 2 * 8, links
+    # per family its figure and its sections: brief, bound, steps, appendix
+    assert len(links) >= 2 * 5, links
     for link in links:
         chrome.get(link)
         parts = urlsplit(link)

@@ -42,8 +42,8 @@ from typing import BinaryIO
 from nsightflow import i18n
 from nsightflow.errors import StageInputError
 from nsightflow.report.embed import png_figures
+from nsightflow.report.pdf.fonts import CJK_FONT_FAMILY, cjk_font_file
 from nsightflow.report.pdf.fonts import Meter as _Meter
-from nsightflow.report.pdf.fonts import cjk_font_file
 from nsightflow.report.pdf.fonts import dejavu_dir as _dejavu_dir
 from nsightflow.report.pdf.fonts import font_css as _font_css
 from nsightflow.report.pdf.paper import TOC_STYLE, paper_page
@@ -239,7 +239,10 @@ def _print_page(html: str, font_css: str, sans: str, mono: str) -> str:
         "code_in_table": f"{100 * CODE_IN_TABLE:g}",
         "min_font": f"{MIN_FONT_PT:g}",
     }
-    style_tag = f"<style>\n{font_css}{style}{TOC_STYLE}</style>\n"
+    # the contents' entries get no per-glyph fallback: a Chinese page's are set in
+    # its CJK font (which has Latin glyphs too), else they show boxes
+    toc = TOC_STYLE % {"sans": CJK_FONT_FAMILY if CJK_FONT_FAMILY in sans else sans}
+    style_tag = f"<style>\n{font_css}{style}{toc}</style>\n"
     pages = i18n.T("pdf_page", page="<pdf:pagenumber />")
     footer = (
         f'<div id="nsf-footer">{escape(title)}{" &middot; " if title else ""}'

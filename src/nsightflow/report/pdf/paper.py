@@ -18,11 +18,13 @@ _APPENDIX = re.compile(r'<h2 id="appendix">.*?</h2>\s*(?:<p>.*?</p>)?', re.I | r
 
 # Only h2 and h3 go into the contents (and the PDF's outline): the title is on top
 # of page 1 already, and the h4 of a part would make the list longer than a page.
+# The entries are set in the report's sans (%(sans)s): xhtml2pdf's default for them,
+# Helvetica, has no Chinese glyphs.
 TOC_STYLE = """
 h1, h4, h5, h6 { -pdf-outline: false; }
 .part h3 { -pdf-toc-name: appendix; }
 .pdf-contents { margin-top: 8pt; padding-top: 4pt; border-top: 0.5pt solid #bbbbbb; }
-pdftoc { color: #222222; font-style: normal; }
+pdftoc { color: #222222; font-style: normal; font-family: %(sans)s; }
 pdftoc.pdftoclevel0 { font-weight: bold; font-style: normal; margin-top: 2pt; }
 pdftoc.pdftoclevel1 { font-weight: normal; font-style: normal; margin-left: 12pt; }
 """
