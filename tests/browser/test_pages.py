@@ -84,8 +84,8 @@ def test_page_fits_loads_nothing_and_logs_no_error(
     assert not errors, errors
     _shot(chrome, screenshots, page, width)
     if page in REPORTS:
-        chrome.execute_script("document.getElementById('summary').scrollIntoView()")
-        _shot(chrome, screenshots, page, width, "_summary")
+        chrome.execute_script("document.getElementById('steps').scrollIntoView()")
+        _shot(chrome, screenshots, page, width, "_steps")
 
 
 def _same_page_links(chrome: Any, selector: str) -> list[str]:
@@ -119,18 +119,50 @@ def test_contents_and_summary_rows_link_to_their_sections(
     _open(chrome, (replayed / page).as_uri(), width)
     contents = _same_page_links(chrome, "nav.toc a")
     assert len(contents) >= 8, contents  # sections and steps
-    assert "#summary" in contents and "#steps" in contents
+    assert "#brief" in contents and "#steps" in contents and "#summary" in contents
+    # the brief's ladder: every variant links to its section, a step or the baseline's
     rows = chrome.execute_script(
-        "const box = document.getElementById('summary').nextElementSibling;"
+        "const box = document.querySelector('#brief ~ .table-wrap');"
         "return [...box.querySelectorAll('tbody tr')].map(r => {"
         "  const a = r.cells[0].querySelector('a');"
         "  return [r.cells[0].textContent.trim(), a && a.getAttribute('href')]; })"
     )
     assert len(rows) >= 6
-    for variant, href in rows:  # every variant has a section: a step or the baseline's
+    for variant, href in rows:
         assert href in (f"#step-{variant}", f"#baseline-ncu-{variant}"), (variant, href)
-    for href in [*contents, *(href for _, href in rows)]:
+    # each step of the body links its part of the appendix, folded until followed
+    details = _same_page_links(chrome, "#steps ~ p a[href^='#detail-step-']")
+    assert len(details) >= 5, details
+    for href in [*contents, *(href for _, href in rows), *details]:
         assert _lands(chrome, href), f"{page}: {href} lands nowhere"
+        assert chrome.execute_script(
+            "const t = document.getElementById(arguments[0].slice(1));"
+            "const d = t.closest('details'); return !d || d.open;",
+            href,
+        ), f"{page}: {href} lands in a closed part"
+
+
+@pytest.mark.parametrize("page", REPORTS)
+def test_the_appendix_is_folded_and_metric_marks_name_their_metric(
+    chrome, replayed, screenshots, page
+):
+    _open(chrome, (replayed / page).as_uri(), 1280)
+    parts, open_parts, titles = chrome.execute_script(
+        "const parts = [...document.querySelectorAll('details.part')];"
+        "return [parts.length, parts.filter(d => d.open).length,"
+        " [...document.querySelectorAll('a.footnote-ref')].map(a => a.title)];"
+    )
+    assert parts >= 10 and open_parts == 0  # the appendix: one closed part each
+    assert titles and all(re.fullmatch(r"[\w.()+ /{},x-]+", t) for t in titles), titles
+    assert any(t.startswith(("smsp__", "sm__", "l1tex__", "dram__")) for t in titles)
+    # the body, brief to last step, is what the page shows before the appendix
+    height = chrome.execute_script(
+        "return document.getElementById('appendix').getBoundingClientRect().top"
+        " + window.scrollY"
+    )
+    total = chrome.execute_script("return document.documentElement.scrollHeight")
+    assert total - height < 2000, (height, total)  # the folded parts, one line each
+    _shot(chrome, screenshots, page, 1280, "_folded")
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -158,7 +190,8 @@ def test_index_cards_link_to_each_family_section(chrome, replayed, screenshots, 
         "return [...document.querySelectorAll('.family a')]"
         ".map(a => a.href).filter(h => h.includes('#'))"
     )
-    assert len(links) >= 2 * 8, links
+    # per family its figure and its sections: brief, bound, steps, appendix
+    assert len(links) >= 2 * 5, links
     for link in links:
         chrome.get(link)
         parts = urlsplit(link)
@@ -176,8 +209,9 @@ def test_summary_scrolls_in_its_box_with_the_variant_column_in_view(
     page = "jacobi2d/report.html"
     _open(chrome, (replayed / page).as_uri(), 800)
     box, first, clamp = chrome.execute_script(
+        "document.getElementById('summary').closest('details').open = true;"
         "document.getElementById('summary').scrollIntoView();"
-        "const box = document.getElementById('summary').nextElementSibling;"
+        "const box = document.getElementById('summary').querySelector('.table-wrap');"
         "const before = box.getBoundingClientRect().left;"
         "box.scrollLeft = box.scrollWidth;"
         "const cell = box.querySelector('tbody td');"

@@ -357,7 +357,7 @@ def test_replay_of_the_pattern_families(workdir, same_as_on_gpu):
     # reduction: divergence in the baseline, instructions and lanes per step, launches
     assert "Warp divergence: only 20.3 of 32 lanes" in md["reduction"]
     assert "Issued warp instructions 20.13 M -> 3.93 M" in md["reduction"]
-    assert "`v1_sequential` runs 2 launches at n = 16777216" in md["reduction"]
+    assert "`v1_sequential` runs 2 launches at n = 2^24" in md["reduction"]
     # histogram: global atomics leave the L2 for shared memory (numbers of the reports
     # re-profiled at e3309df)
     assert "Global atomics in L2 17,791,821 -> 50,688 sectors" in md["histogram"]
@@ -384,7 +384,7 @@ def test_replay_of_the_later_pattern_families(workdir, same_as_on_gpu):
     # scan: Brent-Kung's strided tree conflicts and idles lanes; three launches
     assert "Shared-memory bank conflicts 294,851 -> 15,028,566" in md["scan"]
     assert "Lane efficiency 96% -> 68%" in md["scan"]
-    assert "`v2_reduce_then_scan` runs 3 launches at n = 16777216" in md["scan"]
+    assert "`v2_reduce_then_scan` runs 3 launches at n = 2^24" in md["scan"]
     # scan v3: pass 3 through shared memory: coalesced, fewer sectors per request
     assert "Global load sectors per request 21.44 -> 6.14" in md["scan"]
     # spmv: CSR thread-per-row scatters, warp-per-row idles lanes, ELL pads, HYB atomics

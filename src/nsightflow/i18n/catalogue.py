@@ -10,6 +10,7 @@ structure (``#``, ``-``, ``>``) is added by the code; emphasis and code spans
 inside a sentence are part of its template.
 """
 
+from nsightflow.i18n.brief import BRIEF_MESSAGES
 from nsightflow.i18n.energy import ENERGY_MESSAGES
 from nsightflow.i18n.hotspots import HOTSPOT_MESSAGES
 from nsightflow.i18n.sweep import SWEEP_MESSAGES
@@ -20,6 +21,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     **HOTSPOT_MESSAGES,  # the hottest source lines (baseline and steps)
     **SWEEP_MESSAGES,  # the sweep section's messages
     **ENERGY_MESSAGES,  # the energy section's messages
+    **BRIEF_MESSAGES,  # the brief, the bound and the steps' short bodies
     # --- header -------------------------------------------------------------------
     "h_report": {
         "en": "{title}: optimization report",
@@ -69,8 +71,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     # --- summary ------------------------------------------------------------------
     "h_summary": {
-        "en": "Summary (speedups and share of each regime's ceiling at n = {n})",
-        "zh": "总览（n = {n} 时的加速比与各受限类型上限的占比）",
+        "en": "A.{k} Summary of every variant at n = {n}",
+        "zh": "A.{k} 总览：n = {n} 时的全部版本",
     },
     "col_version": {"en": "version", "zh": "版本"},
     "col_status": {"en": "status", "zh": "状态"},
@@ -106,7 +108,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "kernel scores nothing.",
         "zh": "未能编译或未通过验证的版本没有排名：跑得快但结果错误的 kernel 不得分。",
     },
-    "note_failed": {"en": "{status}: see section 4", "zh": "{status}：见第 4 节"},
+    "note_failed": {
+        "en": "{status}: see the variants that failed",
+        "zh": "{status}：见失败的版本",
+    },
     "note_source_changed": {
         "en": "source changed since the recording: the measurements are of the "
         "recorded source",
@@ -118,8 +123,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     # --- 1. baseline over sizes ---------------------------------------------------
     "h_baseline": {
-        "en": "1. Baseline measurement over sizes",
-        "zh": "1. 基础测评：不同规模下的性能",
+        "en": "A.{k} Every variant over the sizes",
+        "zh": "A.{k} 基础测评：不同规模下的性能",
     },
     "fig_perf_vs_size": {
         "en": "time and bandwidth over sizes",
@@ -141,8 +146,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "col_size": {"en": "size", "zh": "规模"},
     # --- 2. theory ------------------------------------------------------------------
-    "h_theory": {"en": "2. Theoretical analysis", "zh": "2. 理论分析"},
-    "h_bound": {"en": "2.1 Bound", "zh": "2.1 bound 定位"},
+    "h_theory": {
+        "en": "A.{k} Bound at each profiled size",
+        "zh": "A.{k} 理论分析：各采样规模的 bound",
+    },
     "ideal_work": {
         "en": "Ideal work: FLOPs = `{flops}`, bytes = `{nbytes}` (each input read "
         "once, each output written once).",
@@ -171,8 +178,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "bound_compute": {"en": "compute", "zh": "计算"},
     "fig_roofline": {"en": "roofline", "zh": "roofline 图"},
     "h_baseline_ncu": {
-        "en": "2.2 The baseline `{variant}` under Nsight Compute",
-        "zh": "2.2 基线 `{variant}` 的 Nsight Compute 分析",
+        "en": "A.{k} The baseline `{variant}` under Nsight Compute",
+        "zh": "A.{k} 基线 `{variant}` 的 Nsight Compute 分析",
     },
     "at_n": {"en": "n = {n}:", "zh": "n = {n}："},
     "ncu_time": {
@@ -203,7 +210,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "The baseline `{variant}` ({input})",
         "zh": "基线 `{variant}`（{input}）",
     },
-    "h_plan": {"en": "2.3 Optimization plan", "zh": "2.3 优化方案分析"},
+    "h_plan": {"en": "A.{k} Optimization plan", "zh": "A.{k} 优化方案分析"},
     "plan_intro": {
         "en": "The causes of the baseline's time, largest first, each with what "
         "helps and the time without it (never below the roof of its regime):",
@@ -213,7 +220,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "role_primary": {"en": "Primary cause: {text}", "zh": "主要原因：{text}"},
     "role_secondary": {"en": "Also: {text}", "zh": "其次：{text}"},
     "metrics_moved": {"en": "Metrics that moved:", "zh": "变化的指标："},
-    "h_conclusion": {"en": "Conclusion", "zh": "结论"},
+    "h_conclusion": {"en": "A.{k} Conclusion", "zh": "A.{k} 结论"},
     "fig_stalls": {"en": "stall reasons", "zh": "warp 停顿原因"},
     "fig_bytes_by_level": {"en": "bytes per memory level", "zh": "各级存储的字节数"},
     "baseline_source": {
@@ -229,9 +236,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "（ncu 估计最多可加速 {pct:.0f}%）",
     },
     # --- 3. steps -------------------------------------------------------------------
-    "h_steps": {"en": "3. Optimization steps", "zh": "3. 逐级优化策略及实验结果"},
+    "h_steps": {"en": "2. Optimization steps", "zh": "2. 逐级优化策略及实验结果"},
     "fig_step_changes": {"en": "what each step changed", "zh": "每一步带来的变化"},
-    "h_step": {"en": "3.{k} `{variant}`: {idea}", "zh": "3.{k} `{variant}`：{idea}"},
+    "h_step": {"en": "2.{k} `{variant}`: {idea}", "zh": "2.{k} `{variant}`：{idea}"},
     "step_intro": {
         "en": "Builds on `{before}`. Status: **{status}**. The change, as a diff "
         "against `{before}`:",
@@ -281,7 +288,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "delta_registers": {"en": "registers per thread", "zh": "每线程寄存器数"},
     "delta_top_stalls": {"en": "top stalls", "zh": "主要停顿原因"},
     # --- 4. failures ----------------------------------------------------------------
-    "h_failures": {"en": "4. Variants that failed", "zh": "4. 失败的版本"},
+    "h_failures": {"en": "A.{k} Variants that failed", "zh": "A.{k} 失败的版本"},
     "col_variant": {"en": "variant", "zh": "版本"},
     "col_message": {"en": "message", "zh": "信息"},
     "col_profile": {"en": "profile", "zh": "采样状态"},
@@ -303,8 +310,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     # --- sanitizer (sections_sanitize.py) -------------------------------------------
     "h_sanitizer": {
-        "en": "Memory and race checks (compute-sanitizer)",
-        "zh": "内存与竞争检查（compute-sanitizer）",
+        "en": "A.{k} Memory and race checks (compute-sanitizer)",
+        "zh": "A.{k} 内存与竞争检查（compute-sanitizer）",
     },
     "sanitizer_intro": {
         "en": "compute-sanitizer {version}: memcheck on every variant that compiled, "
@@ -357,7 +364,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "san_skipped": {"en": "not run ({status})", "zh": "未运行（{status}）"},
     # --- measurement checks ---------------------------------------------------------
-    "h_measurement": {"en": "Measurement checks", "zh": "测量检查"},
+    "h_measurement": {"en": "A.{k} Measurement checks", "zh": "A.{k} 测量检查"},
     "measurement_intro": {
         "en": "Every timing keeps its spread; at profiled sizes ncu's duration of "
         "its single launch is set against the event-timed median (disagreement "
@@ -404,7 +411,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "两个 kernel 会得到错误的数字。",
     },
     # --- limitations ----------------------------------------------------------------
-    "h_limitations": {"en": "Limitations", "zh": "局限性"},
+    "h_limitations": {"en": "A.{k} Limitations", "zh": "A.{k} 局限性"},
     "lim_cache": {
         "en": "Each timed size says its cache mode: `hot` launches run back to back on "
         "the same buffers (inputs that fit in the L2 stay there), `cold` ones follow "
@@ -445,7 +452,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "不说明是哪一行源码导致了等待。",
     },
     # --- provenance -----------------------------------------------------------------
-    "h_provenance": {"en": "Provenance", "zh": "数据来源"},
+    "h_provenance": {"en": "A.{k} Provenance", "zh": "A.{k} 数据来源"},
     "col_item": {"en": "item", "zh": "项目"},
     "col_value": {"en": "value", "zh": "值"},
     "prov_gpu": {"en": "GPU", "zh": "GPU"},

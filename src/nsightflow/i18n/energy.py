@@ -7,6 +7,7 @@ Data only, in the catalogue's form: key -> language -> template (see
 
 ENERGY_MESSAGES: dict[str, dict[str, str]] = {
     "h_energy": {"en": "Energy per launch", "zh": "每次 launch 的能耗"},
+    "h_app_energy": {"en": "A.{k} Energy per launch", "zh": "A.{k} 每次 launch 的能耗"},
     "energy_intro": {
         "en": "After timing each size, the time stage ran the variant's launches back "
         "to back (hot cache) and read NVML's total-energy counter of the board over "

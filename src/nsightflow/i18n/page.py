@@ -7,6 +7,10 @@ Data only, in the catalogue's form: key -> language -> template (see
 
 PAGE_MESSAGES: dict[str, dict[str, str]] = {
     "page_contents": {"en": "Contents", "zh": "目录"},
+    "page_back_to_text": {
+        "en": "back to the text",
+        "zh": "返回正文",
+    },
     "index_families": {"en": "Families", "zh": "各 family"},
     "index_replayed": {
         "en": "Replayed from {recording}: measured on {gpu} on {date}.",

@@ -47,10 +47,12 @@ from nsightflow.i18n import (
     parse_language,
 )
 from nsightflow.report.embed import data_uri, figure, slug
+from nsightflow.report.folds import fold_appendix, footnote_titles
 from nsightflow.report.paths import report_stem
 
 LONG_CELL = 60  # characters: a longer table cell is set on one line, whole on hover
 VARIANT_FIELD = "variant"  # a heading template naming a variant is that variant's
+BRIEF_ID = "brief"  # a family report's first section; the contents follow it
 
 
 @cache
@@ -119,7 +121,10 @@ def render(markdown_text: str, base_dir: Path | None, lang: Language) -> Rendere
             out of the page (see :func:`nsightflow.report.embed.inline_svg`).
     """
     found = Rendered("")
-    md = Markdown(extensions=["tables", "fenced_code", _Page(base_dir, lang, found)])
+    md = Markdown(
+        extensions=["tables", "fenced_code", "footnotes", _Page(base_dir, lang, found)],
+        extension_configs={"footnotes": {"BACKLINK_TITLE": T("page_back_to_text")}},
+    )
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
     with language(lang):
@@ -172,6 +177,8 @@ class _PageTree(Treeprocessor):
         self._tables(root, variants)
         self._figures(root)
         self._contents(root)
+        footnote_titles(root)
+        fold_appendix(root)
 
     def _heading_ids(self, root: ET.Element) -> dict[str, str]:
         """Give every heading a stable id; the variant -> section id it names."""
@@ -271,7 +278,10 @@ class _PageTree(Treeprocessor):
             link.text = h.text
             for child in h:
                 link.append(copy.deepcopy(child))
-        root.insert(list(root).index(heads[0]), nav)
+        # after a report's brief (its first section), else before the first section
+        h2 = [h for h in heads if h.tag == "h2"]
+        first = h2[1] if h2[0].get("id") == BRIEF_ID else heads[0]
+        root.insert(list(root).index(first), nav)
 
 
 def _clamp(td: ET.Element) -> None:

@@ -394,21 +394,28 @@ def _report(analysis, tmp_path, language="en"):
     return (out / f"{report_stem(language)}.md").read_text()
 
 
+def _part(text: str, heading: str) -> str:
+    """One part of the report's appendix, from its heading to the next part."""
+    start = text.index(heading)
+    return text[start : text.index("### A.", start)]
+
+
 def test_report_shows_hottest_lines_in_baseline_and_step(recording, tmp_path):
     analysis = _analyze(recording, "jacobi2d", tmp_path)
     _jacobi_hotspots().to_csv(analysis / "hotspots.csv", index=False)
     text = _report(analysis, tmp_path)
-    baseline = text[text.index("## 2.") : text.index("## 3.")]
+    start = text.index("under Nsight Compute")  # the appendix's part on the baseline
+    baseline = text[start : text.index("### A.", start)]
     assert "**Hottest source lines** of `v0_naive` at n = 8192" in baseline
     assert "100 warp-state samples" in baseline
     row = next(r for r in baseline.splitlines() if re.match(r"\|\s+1 \|\s+18 \|", r))
     assert "A[idx - 1]" in row and "71.0%" in row and "long_scoreboard 100%" in row
-    step = text[text.index("### 3.1") : text.index("### 3.2")]
+    step = _part(text, "Step 1: `v1_smem` in full")
     assert "**Hottest source lines, before and after** at n = 8192" in step
     first = next(r for r in step.splitlines() if re.match(r"\|\s+1 \|", r))
     assert "71.0%" in first and "60.0%" in first and re.search(r"\|\s+31 \|", first)
     # v2 has no samples while the family has some: said in its step
-    step2 = text[text.index("### 3.2") : text.index("### 3.3")]
+    step2 = _part(text, "Step 2: `v2_coarsen2` in full")
     assert "Hottest source lines of `v2_coarsen2` at n = 8192: not measured" in step2
     assert "warp-state samples of one launch" in text  # the limitation that applies
     zh = _report(analysis, tmp_path, "zh")
@@ -476,14 +483,15 @@ def test_multi_kernel_variants_show_each_launch_in_launch_order(
         analysis / "hotspots.csv", index=False
     )
     text = _report(analysis, tmp_path)
-    baseline = text[text.index("## 2.") : text.index("## 3.")]
+    start = text.index("under Nsight Compute")  # the appendix's part on the baseline
+    baseline = text[start : text.index("### A.", start)]
     captions = [line for line in baseline.splitlines() if line.startswith("Launch ")]
     assert captions == [
         "Launch 0: `scan_v0_tiles` (100 samples)",
         "Launch 1: `scan_tile_sums` (200 samples)",
         "Launch 2: `scan_add_offsets` (300 samples)",
     ]
-    step = text[text.index("### 3.1") : text.index("### 3.2")]
+    step = _part(text, "Step 1: `v1_brent_kung` in full")
     assert (
         "Launch 1: `scan_tile_sums` (200 samples) -> `not sampled` (0 samples)" in step
     )

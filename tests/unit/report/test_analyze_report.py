@@ -82,11 +82,13 @@ def test_report_from_recording(recording, tmp_path, family):
     write_report(analysis, out / "figures", out)
     md = (out / "report.md").read_text()
     for heading in (
-        "## Summary",
-        "## 1. Baseline measurement",
-        "## 2. Theoretical analysis",
-        "## 3. Optimization steps",
-        "## Provenance",
+        "## Brief",
+        "## 1. Bound",
+        "## 2. Optimization steps",
+        "## Appendix",
+        "### A.1 Summary of every variant",
+        "Every variant over the sizes",
+        "Provenance",
     ):
         assert heading in md
     assert "NVIDIA H200" in md
@@ -126,12 +128,16 @@ def test_report_from_recording(recording, tmp_path, family):
         }
         slower = 100 * (med["v1_smem"] / med["v0_naive"] - 1)
         assert slower > 0
-        smem = md.split("`v1_smem`:", 1)[1].split("### 3.2", 1)[0]
+        smem = md.split("Step 1: `v1_smem` in full", 1)[1].split("### A.", 1)[0]
         assert f"us ({slower:+.1f}%)" in smem  # the event-timed slowdown, as measured
         # its primary cause: the barrier the tile needs, with the added instructions
         # next (DRAM bytes did not change: the caches already served the re-reads)
         assert "Primary cause: **Barriers (__syncthreads)**" in smem
         assert "Also: **Instruction count**" in smem
+        # the body says it in one line: the outcome, the cause, its number, its line
+        body = md.split("### 2.1 `v1_smem`", 1)[1].split("### 2.2", 1)[0]
+        assert f"{slower:.0f}% slower" in body
+        assert "**Why:** barrier waits: barrier stall cycles per instruction" in body
         # v3-v5 were timed again by a later run (their -D parameters): both runs named
         runs = md.split("The timings come from 2 measuring runs: ", 1)[1].split("\n")[0]
         early, late = runs.split("; ")
@@ -141,14 +147,15 @@ def test_report_from_recording(recording, tmp_path, family):
         assert "Stall **barrier** rose" in md
         assert "+++ v1_smem.cu" in md and "+    __syncthreads();" in md
     elif family == "sgemm":
-        padded = md.split("`v3_padded`:", 1)[1].split("### 3.4", 1)[0]
+        padded = md.split("`v3_padded` in full", 1)[1].split("### A.", 1)[0]
         assert "Shared-memory bank conflicts removed" in padded
-        transposed = md.split("`v2_tiled_transposed`:", 1)[1].split("### 3.3", 1)[0]
-        assert "pad or swizzle the shared layout" in transposed
+        transposed = md.split("`v2_tiled_transposed` in full", 1)[1]
+        assert "pad or swizzle the shared layout" in transposed.split("### A.", 1)[0]
         assert "of cuBLAS SGEMM" in md  # compute-bound: rated against FLOP ceilings
-        assert "GB/s" not in md.split("## 1.", 1)[0]  # the summary reads in GFLOP/s
+        summary = md.split("### A.1", 1)[1].split("### A.2", 1)[0]
+        assert "GB/s" not in summary.split("\n\n")[1]  # the table reads in GFLOP/s
     else:
-        assert "## 4. Variants that failed" in md
+        assert "Variants that failed" in md
         assert 'identifier "offset" is undefined' in md
         assert summary[summary["variant"] == "v1_wrong"]["status"].eq("wrong").all()
 
@@ -201,12 +208,13 @@ def test_a_family_without_any_timing_says_so_without_placeholders(recording, tmp
     write_figures(analysis, out / "figures")
     write_report(analysis, out / "figures", out)
     md = (out / "report.md").read_text()
-    baseline = md.split("## 1.")[1].split("## 2.")[0]
+    baseline = md.split("### A.2")[1].split("### A.3")[0]
     assert "No variant of this family has timings" in baseline
     assert "?" not in baseline and "| size" not in baseline
+    assert "No variant of this family has timings" in md.split("## 1.")[0]  # brief
     summary = pd.read_csv(out / "summary.csv")
     assert set(summary["status"]) == {"not_recorded"}  # verified, but never timed
-    assert "| `v0_naive`" in md and "not_recorded" in md.split("## 1.")[0]
+    assert "| `v0_naive`" in md and "not_recorded" in md.split("### A.2")[0]
 
 
 def test_a_report_without_findings_names_no_cause_and_says_why(recording, tmp_path):

@@ -443,7 +443,8 @@ def test_transpose_report_notes_the_drain_and_cites_the_line(
         write_report(transpose_analysis, tmp_path / "figures", out, language=lang)
         texts[lang] = (out / f"{report_stem(lang)}.md").read_text()
     en = texts["en"]
-    baseline = en[en.index("## 2.") : en.index("## 3.")]
+    start = en.index("under Nsight Compute")  # the appendix's part on the baseline
+    baseline = en[start : en.index("### A.", start)]
     assert "In `v0_naive`, 50.1% of the launch's samples are `drain` after" in baseline
     assert "`EXIT` (line 12)" in baseline and "(line 10;" in baseline
     first = next(r for r in baseline.splitlines() if r.startswith("|   1 |"))
@@ -451,6 +452,9 @@ def test_transpose_report_notes_the_drain_and_cites_the_line(
     assert "**Where:** line 10 of `v0_naive`" in baseline
     # v2_padded: 0.07% moved from its exit, under the 1% worth a note
     assert "In `v2_padded`," not in en
+    # the body's bound names the baseline's cause and the line it sits on
+    bound = en[en.index("## 1. Bound") : en.index("## 2.")]
+    assert "at line 10 of `v0_naive`" in bound
     zh = texts["zh"]
     assert "`v0_naive` 中，该次启动 50.1% 的采样是 kernel 执行 `EXIT`（第 12 行）" in zh
     assert "**位置：**`v0_naive` 的第 10 行" in zh

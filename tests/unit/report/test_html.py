@@ -26,14 +26,21 @@ def _markdown(lang: str = "en", idea: str = IDEA) -> str:
         return "\n\n".join(
             [
                 "# " + T("h_report", title="Stencil"),
-                "## " + T("h_summary", n=8192),
+                "## " + T("h_brief"),
                 "| version | notes |\n|:--|:--|\n"
                 f"| `v0_naive` | short |\n| `v1_strip` | {idea} |\n| `v9_gone` | x |",
-                "## " + T("h_theory"),
-                "### " + T("h_baseline_ncu", variant="v0_naive"),
+                "## " + T("h_bound"),
                 "## " + T("h_steps"),
                 "### " + T("h_step", k=1, variant="v1_strip", idea=idea),
                 "| version | t |\n|:--|--:|\n| `v1_strip` | 1 |",
+                "Metric[^m1] and [the step in full](#detail-step-v1_strip).",
+                "## " + T("h_appendix"),
+                "### " + T("h_summary", k=1, n=8192),
+                "### " + T("h_baseline_ncu", k=2, variant="v0_naive"),
+                "### " + T("h_detail_step", k=3, s=1, variant="v1_strip"),
+                "The diff.",
+                "### " + T("h_glossary", k=4),
+                "[^m1]: `smsp__inst_executed.sum`",
                 "## Notes by hand",
                 "## Notes by hand",
             ]
@@ -41,16 +48,21 @@ def _markdown(lang: str = "en", idea: str = IDEA) -> str:
 
 
 def _ids(page: str) -> list[str]:
-    return re.findall(r'<h[1-4] id="([^"]+)"', page)
+    """Ids of the headings, and of the appendix's parts (their id moves to the part)."""
+    return re.findall(r'<(?:h[1-4]|div class="part-body") id="([^"]+)"', page)
 
 
 # The ids of the sections of the test report, in order (the title's "report" first).
 SECTION_IDS = [
-    "summary",
-    "theory",
-    "baseline-ncu-v0_naive",
+    "brief",
+    "bound",
     "steps",
     "step-v1_strip",
+    "appendix",
+    "summary",
+    "baseline-ncu-v0_naive",
+    "detail-step-v1_strip",
+    "glossary",
     "notes-by-hand",
     "notes-by-hand-2",
 ]
@@ -64,15 +76,40 @@ def test_heading_ids_are_the_catalogue_keys_in_every_language():
     assert to_html(_markdown(), "t") == en  # and in every run
 
 
-def test_contents_list_sections_and_steps_in_order():
+def test_contents_follow_the_brief_and_list_sections_and_steps_in_order():
     page = to_html(_markdown(), "t")
     nav = page.split('<nav aria-label="Contents" class="toc">', 1)[1].split("</nav>")[0]
     assert re.findall(r'href="#([^"]+)"', nav) == SECTION_IDS
-    assert page.index("<nav ") < page.index('<h2 id="summary"')
+    # the brief first: the contents come between it and the first section
+    assert page.index('<h2 id="brief"') < page.index("<nav ")
+    assert page.index("<nav ") < page.index('<h2 id="bound"')
     assert '<p class="toc-title">Contents</p>' in page
     assert '<p class="toc-title">目录</p>' in to_html(
         _markdown("zh"), "t", language="zh"
     )
+
+
+def test_appendix_parts_fold_and_a_link_to_one_targets_its_content():
+    page = to_html(_markdown(), "t")
+    appendix = page.split('<h2 id="appendix">', 1)[1].split('<h2 id="notes-by-hand"')[0]
+    # every part a closed <details>: its heading the summary, its content the target
+    assert appendix.count('<details class="part">') == 4
+    assert "<details open" not in appendix
+    step = appendix.split("<summary><h3>A.3 Step 1: <code>v1_strip</code> in full")[1]
+    assert re.match(r'</h3>\s*</summary><div class="part-body" id="detail-step', step)
+    assert "<p>The diff.</p>" in step.split("</details>")[0]
+    # the body links the part (a browser opens the folded part it lands in)
+    assert '<a href="#detail-step-v1_strip">the step in full</a>' in page
+    # after the appendix, a heading is a heading again
+    assert '<h2 id="notes-by-hand">' in page
+
+
+def test_a_metric_mark_shows_its_metric_on_hover_and_its_note_in_the_appendix():
+    page = to_html(_markdown(), "t")
+    mark = re.search(r'<sup id="fnref:m1"><a [^>]*>', page)
+    assert mark is not None and 'title="smsp__inst_executed.sum"' in mark.group(0)
+    glossary = page.split('id="glossary"', 1)[1]
+    assert '<li id="fn:m1">' in glossary and "smsp__inst_executed.sum" in glossary
 
 
 def test_summary_rows_link_to_the_variant_section_but_not_to_their_own():
@@ -177,10 +214,7 @@ def test_report_json_says_measured_or_replayed_and_counts_statuses(tmp_path):
     assert facts["data"] == "replayed" and facts["recording"] == "examples/h200"
     assert facts["gpu"] == "NVIDIA H200" and facts["date"] == "2026-11-30"
     assert facts["statuses"] == {"crashed": 1, "ok": 2, "wrong": 1}
-    assert facts["sections"][0] == {
-        "id": "summary",
-        "title": "Summary (speedups and share of each regime's ceiling at n = 8192)",
-    }
+    assert facts["sections"][0] == {"id": "brief", "title": "Brief"}
     assert facts["main_figure"] == "figures/perf_vs_size.png"
     assert (tmp_path / "report.html").read_text().count('id="figure-perf_vs_size"') == 1
     timing = {"gpu": "NVIDIA H200", "date": "2026-11-30T02:00:02+00:00"}
@@ -223,8 +257,7 @@ def test_index_cards_show_origin_figure_statuses_sections_and_files(tmp_path):
         in card
     )
     assert 'Variants: 1 ok, <span class="bad">1 wrong</span>.' in card
-    assert '<a href="stencil/report.html#steps">3. Optimization steps</a>' in card
-    assert "<details><summary>The report&#x27;s " in card  # the sections, folded
+    assert '<a href="stencil/report.html#steps">2. Optimization steps</a>' in card
     assert (
         '<a href="stencil/report.html#figure-perf_vs_size"><img class="figure"' in card
     )

@@ -70,13 +70,13 @@ def test_chinese_templates_are_chinese_and_english_ones_are_not():
 
 
 def test_language_is_scoped_to_the_with_block():
-    assert i18n.current() == "en" and T("h_theory") == "2. Theoretical analysis"
+    assert i18n.current() == "en" and T("h_steps") == "2. Optimization steps"
     with i18n.language("zh") as lang:
-        assert lang == "zh" and T("h_theory") == "2. 理论分析"
+        assert lang == "zh" and T("h_steps") == "2. 逐级优化策略及实验结果"
         assert T("stall_rose", reason="barrier", x=0, y=5.25, metric="m") == (
             "停顿 **barrier** 从每条发射指令 0.00 个周期升至 5.25 个周期（`m`）。"
         )
-    assert T("h_theory") == "2. Theoretical analysis"
+    assert T("h_steps") == "2. Optimization steps"
     with pytest.raises(ValueError, match="fr"):
         with i18n.language("fr"):
             pass
@@ -167,19 +167,22 @@ def _manifest_strings(folder: Path) -> list[str]:
 def test_chinese_report_has_the_seed_headings_and_no_english_sentences(reports, family):
     md = (reports[family, "zh"] / "report.zh.md").read_text()
     headings = [
-        "## 总览（n = ",
-        "## 1. 基础测评",
-        "## 2. 理论分析",
-        "### 2.1 bound 定位",
-        "## 3. 逐级优化策略及实验结果",
-        "## 测量检查",
-        "## 局限性",
-        "## 数据来源",
+        "## 摘要",
+        "## 1. bound 定位",
+        "## 2. 逐级优化策略及实验结果",
+        "## 附录（Appendix）",
+        "### A.1 总览：n = ",
+        "基础测评：不同规模下的性能",
+        "理论分析：各采样规模的 bound",
+        "测量检查",
+        "局限性",
+        "数据来源",
     ]
     if family == "jacobi2d":
         headings += ["相关性能指标", "原因分析：", "**结论：**", "> ncu CPIStall（"]
+        headings += ["**原因：**屏障等待", "**下一步**"]
     else:
-        headings += ["## 4. 失败的版本", "保留在报告中，但不参与排名。"]
+        headings += ["失败的版本", "保留在报告中，但不参与排名。"]
     for heading in headings:
         assert heading in md
     assert T("kept_in_english") not in md  # English outside the with block
@@ -296,7 +299,7 @@ def test_chinese_report_pdf_from_the_recording(reports, tmp_path):
     reader = PdfReader(out)
     assert len(reader.pages) >= 2
     text = reader.pages[0].extract_text()
-    assert "优化报告" in text and "总览" in text and "第 1 页" in text
+    assert "优化报告" in text and "摘要" in text and "第 1 页" in text
     fonts = _embedded_fonts(out)
     assert any("WenQuanYi" in name and emb for name, emb in fonts.items())
     page = _render(out, tmp_path / "p", no_system_fonts=True)

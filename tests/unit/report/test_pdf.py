@@ -324,3 +324,41 @@ def test_a_failed_render_leaves_no_pdf_and_names_the_output(tmp_path, monkeypatc
         pdf.write_pdf(to_html("# Report\n", "Report"), tmp_path, out)
     assert str(out) in str(error.value)
     assert list(tmp_path.iterdir()) == []
+
+
+# The summary of SGEMM: a key column of long names beside a column of long notes,
+# which once set `v2_tiled_transposed` over two lines (`v2_tiled_transpo`, `sed`).
+NAMES = ("v2_tiled_transposed", "v7_double_buffer", "v5_regblock2d")
+NOTE = "slower than the step before it: kept, see its section; " * 4
+
+
+def _names_table(columns: int) -> str:
+    header = "| variant | regime | " + " | ".join(f"m{i}" for i in range(columns))
+    rule = "|:--|:--|" + "--:|" * columns + ":--|"
+    rows = [
+        f"| `{name}` | latency-bound | "
+        + " | ".join("1,711.08" for _ in range(columns))
+        for name in NAMES
+    ]
+    return "\n".join([header + " | notes |", rule, *(f"{r} | {NOTE} |" for r in rows)])
+
+
+@pytest.mark.parametrize("columns", [2, 12])
+def test_a_table_never_breaks_an_identifier_inside_and_repeats_its_key(
+    report_dir, columns
+):
+    html = to_html(f"# Names\n\n{_names_table(columns)}\n", "names")
+    meter = pdf._Meter(pdf._dejavu_dir())
+    parts = tables.split_wide_tables(html, meter).count("<table>")
+    assert (parts > 1) == (columns > 2)  # too wide side by side: split by columns
+    out = report_dir / "names.pdf"
+    pdf.write_pdf(html, report_dir, out)
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(out), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    words = re.findall(r"v\d\w*", text)
+    assert set(words) == set(NAMES), sorted(set(words) - set(NAMES))
+    assert words.count("v2_tiled_transposed") == parts  # the key leads every part

@@ -218,7 +218,7 @@ def test_the_section_reads_the_best_against_cublas_and_lists_the_invalid(tables)
 
 def test_the_section_in_chinese(tables):
     text = _section(tables, "zh")
-    assert "参数扫描" in text and "cuBLAS 的" in text
+    assert "声明了可调参数的版本" in text and "cuBLAS 的" in text
     assert "每个 block 的共享内存超过 48 KB" in text
 
 

@@ -42,10 +42,11 @@ from typing import BinaryIO
 from nsightflow import i18n
 from nsightflow.errors import StageInputError
 from nsightflow.report.embed import png_figures
+from nsightflow.report.pdf.fonts import CJK_FONT_FAMILY, cjk_font_file
 from nsightflow.report.pdf.fonts import Meter as _Meter
-from nsightflow.report.pdf.fonts import cjk_font_file
 from nsightflow.report.pdf.fonts import dejavu_dir as _dejavu_dir
 from nsightflow.report.pdf.fonts import font_css as _font_css
+from nsightflow.report.pdf.paper import TOC_STYLE, paper_page
 from nsightflow.report.pdf.tables import (
     ATTR_VALUE,
     CODE_IN_TABLE,
@@ -59,7 +60,9 @@ from nsightflow.report.pdf.tables import (
 )
 from nsightflow.report.text import links_as_text
 
-MAX_FIGURE_HEIGHT_PT = 120 * MM  # two figures and some text fit on one page
+# A figure leaves room for text on its page: at most 100 mm of the 265 mm text area
+# (a 120 mm roofline left half a page blank above it when it did not fit)
+MAX_FIGURE_HEIGHT_PT = 100 * MM
 DEFAULT_IMAGE_DPI = 96.0  # CSS pixels, for an image that states no resolution
 RENDER_LIMIT_S = 300.0  # abandon a runaway render (the Jacobi report takes ~1 s)
 
@@ -236,7 +239,10 @@ def _print_page(html: str, font_css: str, sans: str, mono: str) -> str:
         "code_in_table": f"{100 * CODE_IN_TABLE:g}",
         "min_font": f"{MIN_FONT_PT:g}",
     }
-    style_tag = f"<style>\n{font_css}{style}</style>\n"
+    # the contents' entries get no per-glyph fallback: a Chinese page's are set in
+    # its CJK font (which has Latin glyphs too), else they show boxes
+    toc = TOC_STYLE % {"sans": CJK_FONT_FAMILY if CJK_FONT_FAMILY in sans else sans}
+    style_tag = f"<style>\n{font_css}{style}{toc}</style>\n"
     pages = i18n.T("pdf_page", page="<pdf:pagenumber />")
     footer = (
         f'<div id="nsf-footer">{escape(title)}{" &middot; " if title else ""}'
@@ -290,7 +296,8 @@ def _prepare(html: str, base_dir: Path, language: str) -> tuple[str, list[Path]]
     font_css, sans, mono = _font_css(font_dir, cjk_file)
     # inline SVG figures print as their PNG, which xhtml2pdf can lay out; paper has
     # no links: each shows its address after its text
-    page, figure_dirs = _local_figures(links_as_text(png_figures(html)), base_dir)
+    page = links_as_text(paper_page(png_figures(html)))
+    page, figure_dirs = _local_figures(page, base_dir)
     with i18n.language(language):
         meter = _Meter(font_dir)
         page = size_tables(split_wide_tables(page, meter), meter)

@@ -1,8 +1,9 @@
 """PDF tables: column widths measured in the PDF's fonts, and wide tables split.
 
 Tables span the text width with columns sized from their content, measured with
-the fonts they are set in (:class:`nsightflow.report.pdf.fonts.Meter`); words longer
-than a column (paths, metric names) break rather than run off the page. A table
+the fonts they are set in (:class:`nsightflow.report.pdf.fonts.Meter`); a code word
+(a variant, kernel or metric name) keeps its whole width, so it never breaks inside,
+while a long plain word (a path) breaks rather than run off the page. A table
 too wide for the page at TABLE_FONT_PT (the 14-column summary) is split into
 tables of column groups, each led by the first column, so no text is set below
 MIN_FONT_PT.
@@ -23,8 +24,12 @@ TABLE_FONT_PT = MIN_FONT_PT
 MIN_TABLE_FONT_PT = MIN_FONT_PT  # a wide table is split into column groups instead
 CODE_IN_TABLE = 1.0  # size of ``code`` in a table cell, relative to the cell
 COMFORT_EM = 14.0  # a text column wider than this wraps; a split keeps it this wide
+# A table whose comfortable widths pass the page by at most this factor stays whole
+# (its longest cells wrap a little more): a brief's ladder is one table, not two.
+SPLIT_SLACK = 1.1
 CELL_PADDING_PT = 6.5  # left and right padding and rule of one table cell
-MAX_UNBROKEN_EM = 9.0  # longer words in a table cell may break anywhere
+MAX_UNBROKEN_EM = 9.0  # longer plain words in a table cell may break anywhere
+CODE_MARGIN_EM = 0.5  # a code word's column is this much wider than the word
 
 ATTR_VALUE = r"""\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)"""  # "= value" of an HTML attribute
 _WIDTH_ATTR = re.compile(rf"\swidth{ATTR_VALUE}", re.I)
@@ -90,13 +95,27 @@ def _demands(
             line = sum(meter.em(text, face) * size for text, face, size in runs)
             line += space * max(0, len(runs) - 1)
             words = [
-                min(MAX_UNBROKEN_EM, meter.em(word, face) * size)
+                _least_em(word, face, size, meter)
                 for text, face, size in runs
                 for word in text.split()
             ]
             least[col] = max(least[col], max(words, default=0.0))
             wanted[col] = max(wanted[col], line)
     return least, wanted
+
+
+def _least_em(word: str, face: str, size: float, meter: _Meter) -> float:
+    """The width a word needs: a code identifier whole, other words up to a cap.
+
+    An identifier (a variant, a kernel, a metric) split over two lines reads as two
+    names (``v2_tiled_transpo`` / ``sed``), so a code word keeps its whole width
+    plus a margin for the renderer's rounding; a long plain word (a path) may break
+    past MAX_UNBROKEN_EM.
+    """
+    width = meter.em(word, face) * size
+    if face == "mono":
+        return width + CODE_MARGIN_EM
+    return min(MAX_UNBROKEN_EM, width)
 
 
 def table_layout(
@@ -207,7 +226,7 @@ def column_groups(rows: list[list[tuple[str, str]]], meter: _Meter) -> list[list
         max(lo, min(w, COMFORT_EM)) * TABLE_FONT_PT + CELL_PADDING_PT
         for lo, w in zip(least, wanted, strict=True)
     ]
-    if sum(comfort) <= TEXT_WIDTH_PT or len(comfort) < 3:
+    if sum(comfort) <= SPLIT_SLACK * TEXT_WIDTH_PT or len(comfort) < 3:
         return [list(range(len(comfort)))]
     greedy = _fill_groups(comfort, TEXT_WIDTH_PT)
     # As many groups as the greedy fill needs, but of even width: no last table of

@@ -1,7 +1,8 @@
-"""The closing sections of a family report.
+"""The closing parts of a family report's appendix.
 
-Section 4 (variants that failed, profiles that could not be taken), the measurement
-checks, the limitations, and the provenance of every number.
+Variants that failed (and profiles that could not be taken), the measurement checks,
+the limitations, the provenance of every number, and the metrics behind the body's
+footnote marks. Each method returns a part's content without its heading.
 """
 
 import json
@@ -11,6 +12,7 @@ import pandas as pd
 
 from nsightflow.diagnosis import core as diagnose
 from nsightflow.i18n import T
+from nsightflow.i18n.markup import code_span
 from nsightflow.report.sections.common import bullets, table
 from nsightflow.report.sections.hotspots import HotspotSections
 from nsightflow.report.text import plain
@@ -34,7 +36,7 @@ class AppendixSections(HotspotSections):
         )
         if not bad and not unprofiled and unreadable.empty:
             return ""
-        parts = [f"## {T('h_failures')}"]
+        parts = []
         if bad:
             parts += [T("failed_kept"), self._failed_table(bad)]
         if unprofiled:
@@ -91,8 +93,7 @@ class AppendixSections(HotspotSections):
         found = diagnose.measurement_findings(self.a[self.a["status"] == "ok"])
         checks = "\n".join(bullets(found)) if found else T("no_disagreement")
         return (
-            f"## {T('h_measurement')}\n\n"
-            + T("measurement_intro", pct=diagnose.CROSS_CHECK_PCT)
+            T("measurement_intro", pct=diagnose.CROSS_CHECK_PCT)
             + "\n\n"
             + table(frame)
             + "\n\n"
@@ -109,7 +110,7 @@ class AppendixSections(HotspotSections):
             T("lim_ideal"),
             self.stall_limitation(),
         ]
-        return f"## {T('h_limitations')}\n\n" + "\n".join(bullets(items))
+        return "\n".join(bullets(items))
 
     def raw_files(self) -> str:
         """Which raw file and command each variant's numbers come from."""
@@ -133,13 +134,62 @@ class AppendixSections(HotspotSections):
             self._provenance_rows(), columns=[T("col_item"), T("col_value")]
         )
         return (
-            f"## {T('h_provenance')}\n\n"
+            self.origin_details()
+            + "\n\n"
             + frame.to_markdown(index=False)
             + "\n\n"
             + T("raw_files_intro")
             + "\n\n"
             + self.raw_files()
         )
+
+    def origin_details(self) -> str:
+        """Where, when and with which tools; the replay notice; the timing runs."""
+        lines = [self.measured_on()]
+        replay = self.ctx.get("replay")
+        if replay:
+            lines += ["", "> " + _replayed(replay)]
+        runs = self.ctx["provenance"].get("timing_runs", [])
+        if len(runs) > 1:  # re-measured in part: say which run timed which variant
+            parts = [
+                T(
+                    "timing_run",
+                    day=run["day"],
+                    gpu=run["gpu"] or T("unknown_gpu"),
+                    kernels=run["kernels_git"] or "?",
+                    variants=", ".join(f"`{v}`" for v in run["variants"]),
+                )
+                for run in runs
+            ]
+            lines += ["", T("timing_runs", n=len(runs), runs="; ".join(parts)) + "."]
+        if self.language != "en":
+            lines += ["", "> " + T("kept_in_english")]
+        return "\n".join(lines)
+
+    def measured_on(self) -> str:
+        """Where, when and with which tools the family was measured."""
+        prov = self.ctx["provenance"]
+        timing = prov.get("timing", {})
+        if not timing.get("date"):
+            return T("no_timing")
+        profile = prov.get("profile", {})
+        return T(
+            "measured_on",
+            gpu=timing.get("gpu", self.ctx["ceilings"].get("gpu") or T("unknown_gpu")),
+            driver=timing.get("driver", "?"),
+            cuda=timing.get("cuda_driver", "?"),
+            date=timing.get("date", "?"),
+            nvcc=prov.get("compile", {}).get("nvcc"),
+            ncu=profile.get("ncu", "n/a"),
+            clock=profile.get("clock_control", "n/a"),
+        )
+
+    def glossary(self) -> str:
+        """The metric of each footnote mark the body set (:meth:`note`), in order."""
+        if not self.notes:
+            return ""
+        defs = [f"[^m{k}]: {code_span(metric)}" for metric, k in self.notes.items()]
+        return T("glossary_intro") + "\n\n" + "\n".join(defs)
 
     def _provenance_rows(self) -> list[tuple[str, Any]]:
         p = self.ctx["provenance"]
@@ -168,3 +218,17 @@ class AppendixSections(HotspotSections):
             ),
             (T("prov_ceilings"), self.ctx["ceilings"].get("method")),
         ]
+
+
+def _replayed(replay: dict[str, Any]) -> str:
+    """The notice that the numbers were replayed from a recording."""
+    return T(
+        "replayed",
+        gpu=replay.get("gpu", "?"),
+        date=replay.get("date", "?"),
+        driver=replay.get("driver", "?"),
+        ncu=replay.get("ncu", "?"),
+        clock=replay.get("clock_control", "?"),
+        kernels=replay.get("kernels_git", "?"),
+        source=replay["source"],
+    )

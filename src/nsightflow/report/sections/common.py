@@ -35,10 +35,18 @@ def delta(name: str, before: Any, after: Any, unit: str = "", digits: int = 2) -
     return f"{name} {fmt(before, digits)}{unit} -> {fmt(after, digits)}{unit}{tail}"
 
 
-def table(frame: pd.DataFrame) -> str:
-    """A Markdown table of a frame, missing values as blank cells."""
+def table(frame: pd.DataFrame, numbers: bool = True) -> str:
+    """A Markdown table of a frame, missing values as blank cells.
+
+    Args:
+        frame: The table.
+        numbers: Format numbers (and text that reads as one) with two decimals;
+            False writes every cell as it is (cells formatted by the caller).
+    """
     clean = frame.astype(object).where(frame.notna(), None)  # NaN -> blank cell
-    return clean.to_markdown(index=False, floatfmt=",.2f", missingval="")
+    return clean.to_markdown(
+        index=False, floatfmt=",.2f", missingval="", disable_numparse=not numbers
+    )
 
 
 def bullets(items: Iterable[str]) -> list[str]:
@@ -49,6 +57,22 @@ def bullets(items: Iterable[str]) -> list[str]:
 def figure(caption_key: str, name: str) -> str:
     """A Markdown image of one of the plot stage's figures."""
     return f"![{T(caption_key)}](figures/{name}.png)"
+
+
+def demote(text: str, levels: int = 1) -> str:
+    """Markdown with every heading ``levels`` deeper (code blocks left as they are)."""
+    out, fence = [], ""
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        if fence:
+            if stripped.startswith(fence) and not stripped.strip("`~"):
+                fence = ""
+        elif stripped.startswith(("```", "~~~")):
+            fence = stripped[: len(stripped) - len(stripped.lstrip("`~"))]
+        elif line.startswith("#"):
+            line = "#" * levels + line
+        out.append(line)
+    return "\n".join(out)
 
 
 def source(path: str) -> str:
@@ -110,6 +134,19 @@ class SectionBase:
         self.key_size = (
             max(self.profile_sizes) if self.profile_sizes else max(self.fam["sizes"])
         )
+        self.notes: dict[str, int] = {}  # metric -> its footnote's number
+
+    def note(self, metric: str) -> str:
+        """A footnote mark naming ``metric``, the first time the body gives it.
+
+        Later numbers of the same metric carry no mark: the reader has been told
+        where it comes from. The footnotes are written by :meth:`glossary`.
+        """
+        metric = " ".join(str(metric).split())
+        if not metric or metric in self.notes:
+            return ""
+        self.notes[metric] = len(self.notes) + 1
+        return f"[^m{self.notes[metric]}]"
 
     def found(
         self,

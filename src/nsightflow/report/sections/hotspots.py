@@ -20,6 +20,7 @@ from nsightflow.analysis.hotspots import SAY_DRAIN, launch_lines
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 from nsightflow.report.sections.common import SectionBase, table
+from nsightflow.report.sections.quantities import size_text
 
 TOP_LINES = 5
 CODE_WIDTH = 60  # characters of a line's code shown in a table cell
@@ -97,7 +98,7 @@ class HotspotSections(SectionBase):
         """The not-measured line of a profiled variant without samples."""
         if not self.row(variant, n).get("profiled"):
             return []
-        return ["", T("hot_none", variant=variant, n=n)]
+        return ["", T("hot_none", variant=variant, n=size_text(n))]
 
     def hotspot_baseline(self) -> list[str]:
         """The baseline's hottest lines at the largest profiled size (Markdown lines)."""
@@ -109,7 +110,7 @@ class HotspotSections(SectionBase):
             missing = self._missing(base, n)
             return [*missing, ""] if missing else []
         total = sum(int(lines["samples"].sum()) for _, _, lines in launches)
-        out = ["", T("hot_intro", variant=base, n=n, samples=f"{total:,}")]
+        out = ["", T("hot_intro", variant=base, n=size_text(n), samples=f"{total:,}")]
         for launch, kernel, lines in launches:
             if len(launches) > 1:
                 samples = f"{int(lines['samples'].sum()):,}"
@@ -128,7 +129,7 @@ class HotspotSections(SectionBase):
         b = {x[0]: x for x in self._sampled(after, n)}
         if not a and not b:  # said once, in the baseline, where nothing is sampled
             return self._missing(after, n) if self._any_sampled() else []
-        out = ["", T("hot_step_intro", n=n, before=before, after=after)]
+        out = ["", T("hot_step_intro", n=size_text(n), before=before, after=after)]
         if not a or not b:
             out += self._missing(after if a else before, n)
         launches = sorted(set(a) | set(b))

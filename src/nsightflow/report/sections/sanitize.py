@@ -55,7 +55,7 @@ class SanitizeSections(SectionBase):
             for name, v in self.variants.items()
             if v.get("sanitize") is not None
         }
-        head = f"## {T('h_sanitizer')}\n\n"
+        head = ""
         if not records:
             return head + T("sanitizer_off")
         statuses = {r["status"] for r in records.values()}

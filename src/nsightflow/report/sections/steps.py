@@ -1,6 +1,6 @@
-"""Section 3 of a family report (one subsection per optimization step) and the conclusion.
+"""A step in full (the appendix's part for it) and the conclusion's findings.
 
-Each step shows its source diff against the variant it improves on, the key metrics
+Each step's appendix part shows its source diff against the variant it improves on, the key metrics
 before -> after at every profiled size in the family's lens (GFLOP/s or GB/s), what
 was expected against what was observed, the causes of the time change ranked (one
 primary), the metrics that moved, where the new variant stands, and a verdict at the
@@ -21,34 +21,22 @@ from nsightflow.report.sections.common import (
     bullets,
     delta,
     diff,
-    figure,
     fmt,
 )
 from nsightflow.report.sections.hotspots import HotspotSections
+from nsightflow.report.sections.quantities import size_text
 from nsightflow.report.sections.sweep import config_note
-from nsightflow.report.text import code_block, inline, plain
+from nsightflow.report.text import code_block, plain
 
 
 class StepSections(HotspotSections):
-    """Section 3: the optimization steps, and the conclusion."""
+    """The steps in full, for the appendix, and the conclusion."""
 
-    def steps(self) -> str:
-        """Section 3: one subsection per optimization step."""
-        lines = [f"## {T('h_steps')}", "", figure("fig_step_changes", "step_changes")]
-        k = 0
-        for name, v in self.variants.items():
-            if v["improves_on"]:
-                k += 1
-                lines += self._step(k, name, v)
-        return "\n".join(lines)
-
-    def _step(self, k: int, name: str, v: dict[str, Any]) -> list[str]:
-        """Subsection 3.k: the step that made variant ``name``."""
+    def step_detail(self, name: str) -> str:
+        """A step in full: its diff, every profiled size, hot lines and verdict."""
+        v = self.variants[name]
         before = v["improves_on"]
         lines = [
-            "",
-            "### " + T("h_step", k=k, variant=name, idea=inline(v["idea"])),
-            "",
             T("step_intro", before=before, status=v["status"]),
             "",
             *(
@@ -60,22 +48,25 @@ class StepSections(HotspotSections):
         ]
         if v["status"] != "ok":
             message = plain(v["message"][:800])
-            return [*lines, "", T("not_measured", message=message)]
+            return "\n".join([*lines, "", T("not_measured", message=message)])
         if v.get("input", "") != self.variants[before].get("input", ""):
             found = self.said(self.found("step", name))
-            return [*lines, "", *bullets(found)]
-        lines += ["", figure("fig_step", f"steps/step_{name}")]  # plot.names.step_stem
+            return "\n".join([*lines, "", *bullets(found)])
         for n in self.profile_sizes:
             a, b = self.row(before, n), self.row(name, n)
             if a and b:
                 lines += self._step_at(n, a, b)
         lines += self.hotspot_step(before, name)
-        return lines + self._verdict(name, before)
+        return "\n".join(lines + self._verdict(name, before))
+
+    def step_names(self) -> list[str]:
+        """The variants that are steps (they improve on another), in report order."""
+        return [name for name, v in self.variants.items() if v["improves_on"]]
 
     def _step_at(self, n: int, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
         """Key metrics and diagnosis of one step at one profiled size."""
         before, name = a["variant"], b["variant"]
-        lines = ["", T("key_metrics", n=n, before=before, after=name), ""]
+        lines = ["", T("key_metrics", n=size_text(n), before=before, after=name), ""]
         lines += bullets(self._deltas(a, b))
         found = self.found("step", name, n)
         if found:
@@ -103,7 +94,9 @@ class StepSections(HotspotSections):
             f"`{r['kernel']}` {fmt(100 * r['time_share'], 0)}% ({fmt(r['time_us'])} us)"
             for r in runs
         )
-        text = T("launch_split", variant=name, count=len(runs), n=n, parts=parts)
+        text = T(
+            "launch_split", variant=name, count=len(runs), n=size_text(n), parts=parts
+        )
         return ["", text]
 
     def _verdict(self, name: str, before: str) -> list[str]:
@@ -129,7 +122,7 @@ class StepSections(HotspotSections):
         }[step_verdict(speedup)]
         text = T(
             key,
-            n=self.key_size,
+            n=size_text(self.key_size),
             speedup=speedup,
             before=before,
             vs_baseline=vs_baseline,
@@ -138,7 +131,7 @@ class StepSections(HotspotSections):
 
     def conclusion(self) -> str:
         """The closing section: per input, the best variant, each step, what next."""
-        lines = [f"## {T('h_conclusion')}", ""]
+        lines: list[str] = []
         found = self.found("conclusion")
         if not found:
             return ""

@@ -15,6 +15,7 @@ import pandas as pd
 
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase, table
+from nsightflow.report.sections.quantities import size_text
 from nsightflow.report.text import plain
 
 TOP = 5  # rows of the top-configurations table
@@ -39,7 +40,7 @@ class SweepSections(SectionBase):
             return ""
         summary: pd.DataFrame = sweep["summary"]
         configs: pd.DataFrame = sweep["configs"]
-        parts = [f"## {T('h_sweep')}"]
+        parts = []
         measured = summary[summary["configs"] > 0]
         if not measured.empty:
             parts.append(self._sweep_intro(measured.iloc[0]))
@@ -58,7 +59,7 @@ class SweepSections(SectionBase):
         return T(
             "sweep_intro",
             space=T(f"sweep_space_{row['space']}"),
-            sizes=", ".join(str(n) for n in json.loads(str(row["sizes"]))),
+            sizes=", ".join(size_text(n) for n in json.loads(str(row["sizes"]))),
             strategy=how,
             gpu=row.get("gpu") if isinstance(row.get("gpu"), str) else T("unknown_gpu"),
             date=row.get("date") if isinstance(row.get("date"), str) else "?",
@@ -115,8 +116,8 @@ class SweepSections(SectionBase):
             "sweep_spread",
             best=row["best_id"],
             rate=self._sweep_rate(best, n),
-            n=n,
-            sizes=", ".join(str(s) for s in sizes),
+            n=size_text(n),
+            sizes=", ".join(size_text(s) for s in sizes),
             best_us=_us(row["best_us"]),
             median_us=_us(row["median_us"]),
             worst_us=_us(row["worst_us"]),
@@ -174,7 +175,7 @@ class SweepSections(SectionBase):
             row: dict[str, Any] = {T("col_configuration"): f"`{c['config_id']}`"}
             for s in sizes:
                 row[T("col_time_n_us", n=s)] = c.get(f"time_us_{s}")
-            row[T("col_rate_at", n=n)] = self._sweep_rate(c, n)
+            row[T("col_rate_at", n=size_text(n))] = self._sweep_rate(c, n)
             row[T("col_vs_best")] = float(c["geomean_us"]) / best
             rows.append(row)
         return table(pd.DataFrame(rows))

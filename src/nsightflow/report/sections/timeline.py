@@ -12,6 +12,7 @@ import pandas as pd
 
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase, bullets, figure, table
+from nsightflow.report.sections.quantities import size_text
 from nsightflow.report.text import plain
 
 
@@ -39,14 +40,14 @@ def transfer_findings(rows: pd.DataFrame, n: int) -> list[str]:
         return [
             T(
                 "timeline_dominate_all",
-                n=n,
+                n=size_text(n),
                 transfer=_span(rows["transfer_ns"] / 1e6, 2),
                 kernel=_span(rows["kernel_ns"] / 1e6, 3),
                 ratio=_span(ratio, digits),
             )
         ]
     if dominated.empty:
-        return [T("timeline_dominate_none", n=n, ratio=_span(ratio, 2))]
+        return [T("timeline_dominate_none", n=size_text(n), ratio=_span(ratio, 2))]
     which = ", ".join(
         f"`{v}` {r:.1f}x"
         for v, r in zip(
@@ -54,7 +55,13 @@ def transfer_findings(rows: pd.DataFrame, n: int) -> list[str]:
         )
     )
     return [
-        T("timeline_dominate_some", n=n, k=len(dominated), m=len(rows), which=which)
+        T(
+            "timeline_dominate_some",
+            n=size_text(n),
+            k=len(dominated),
+            m=len(rows),
+            which=which,
+        )
     ]
 
 
@@ -66,7 +73,7 @@ class TimelineSections(SectionBase):
         summary = self.ctx.get("timeline")
         if summary is None:
             return ""
-        parts = [f"## {T('h_timeline')}"]
+        parts = []
         ok = summary[summary["status"] == "ok"]
         if ok.empty:
             parts.append(T("timeline_none"))
@@ -91,7 +98,7 @@ class TimelineSections(SectionBase):
         backend = str(first["backend"])
         intro = T(
             "timeline_intro",
-            sizes=", ".join(str(int(n)) for n in sorted(ok["size"].unique())),
+            sizes=", ".join(size_text(n) for n in sorted(ok["size"].unique())),
             backend=T(f"timeline_backend_{backend}"),
             gpu=first.get("gpu") or T("unknown_gpu"),
             date=first.get("date") or "?",

@@ -1,0 +1,192 @@
+"""Section 2 of the body: each optimization step in the shape of the seed report.
+
+One short section per step: its outcome before -> after at the largest profiled size,
+the primary cause in one sentence with the numbers that decide it and the source line
+it sits on, at most two secondary causes in a line each, what was expected against
+what was observed, the step's figure, and a link to the step in full in the appendix
+(diff, every metric at every profiled size, ncu's rule texts, hot lines). Each
+sentence has its own template, so none repeats within a step; a metric's ncu name is
+a footnote mark where its number is first given (:meth:`SectionBase.note`).
+"""
+
+import json
+from typing import Any
+
+from nsightflow.diagnosis.record import render, render_row
+from nsightflow.i18n import T
+from nsightflow.i18n.short_causes import short_cause
+from nsightflow.report.embed import slug
+from nsightflow.report.sections.quantities import (
+    alone_pct,
+    change_text,
+    cited_line,
+    code_text,
+    pct_text,
+    quantity,
+    reasons_of,
+    size_text,
+    us_text,
+)
+from nsightflow.report.sections.steps import StepSections
+from nsightflow.report.text import inline, plain
+
+MAX_SECONDARY = 2
+MAX_EXPECTED = 3  # causes named in the expected-vs-observed line
+SENTENCE_KEYS = ("step_why", "step_also", "step_smaller")  # rank 1, 2, 3
+
+
+class BodySections(StepSections):
+    """The steps of the body, each linked to its part of the appendix."""
+
+    detail_numbers: dict[str, int]  # variant -> number of its appendix part
+
+    def steps_body(self) -> str:
+        """Section 2: one short section per step."""
+        lines = [f"## {T('h_steps')}"]
+        for k, name in enumerate(self.step_names(), start=1):
+            lines += ["", *self._step_body(k, name)]
+        return "\n".join(lines)
+
+    def _step_body(self, k: int, name: str) -> list[str]:
+        v = self.variants[name]
+        prev = str(v["improves_on"])
+        lines = ["### " + T("h_step", k=k, variant=name, idea=inline(v["idea"])), ""]
+        if v["status"] != "ok":
+            message = plain(str(v.get("message", ""))[:200])
+            lines.append(
+                T("step_failed", variant=name, status=v["status"], message=message)
+            )
+        elif v.get("input", "") != self.variants[prev].get("input", ""):
+            lines += [render_row(r) for r in self.found("step", name)]
+        else:
+            lines += self._outcome(name, prev)
+        return [*lines, "", self._more(name)]
+
+    def _outcome(self, name: str, prev: str) -> list[str]:
+        """Outcome, causes, expected against observed, and the figure of one step."""
+        n = self.key_size
+        a = self.row(prev, n).get("time_median_us")
+        b = self.row(name, n).get("time_median_us")
+        change = change_text(a, b)
+        out = [
+            T(
+                "step_outcome",
+                before=us_text(a),
+                after=us_text(b),
+                n=size_text(n),
+                prev=prev,
+                change=change,
+            )
+            if change
+            else T("step_no_time", n=size_text(n), prev=prev, variant=name)
+        ]
+        found = self._step_found(name)
+        causes = [r for r in found if r["role"] in ("primary", "secondary")]
+        if not causes:
+            out.append(T("step_unprofiled"))
+        for key, record in zip(
+            SENTENCE_KEYS, causes[: 1 + MAX_SECONDARY], strict=False
+        ):
+            out.append(self._cause(key, record, [name, prev]))
+        expected = [r for r in found if r["rule"] == "expected_observed"]
+        if expected:
+            out.append(_expected(expected[0]))
+        figure = f"![{T('fig_step')}](figures/steps/step_{name}.png)"
+        return [" ".join(out), "", figure]
+
+    def _step_found(self, name: str) -> list[dict[str, Any]]:
+        """The step's findings at the largest size that has them (key size first)."""
+        found = self.found("step", name, self.key_size)
+        if found:
+            return found
+        for n in sorted(self.profile_sizes, reverse=True):
+            found = self.found("step", name, n)
+            if found:
+                return found
+        return []
+
+    def _cause(self, key: str, record: dict[str, Any], variants: list[str]) -> str:
+        """One cause in one sentence: its name, the numbers that moved, its line."""
+        q = quantity(record)
+        cause = short_cause(str(record["rule"]))
+        what = ""
+        if q:
+            # "occupancy: achieved occupancy 74% -> 86%" says the name twice
+            named = cause.lower() in q.name.lower()
+            what = T(
+                "what_bare" if named else "what_clause",
+                name=q.name + self.note(q.metric),
+                before=q.before,
+                after=q.after,
+            )
+            cause = "" if named else cause
+        alone = alone_pct(record)
+        fields = {
+            "cause": cause,
+            "what": what,
+            "alone": T("alone_clause", pct=alone) if alone == alone else "",
+        }
+        if key != "step_why":
+            return T(key, **fields)
+        line = cited_line(
+            self.ctx.get("hotspots"), variants, int(record["size"]), record
+        )
+        if line is None:
+            return T(key, line="", **fields)
+        # a cause with stall reasons (or a line of its own) sits on its line; any
+        # other is shown with the line where the new variant's warps spend most time
+        own = bool(reasons_of(record)) or _has_line(record)
+        where = T(
+            "line_clause" if own else "hot_clause",
+            line=line.line,
+            variant=line.variant,
+            code=code_text(line.code),
+            share=pct_text(100 * line.share),
+            **({} if own else {"reason": line.reason}),
+        )
+        return T(key, line=where, **fields)
+
+    def _more(self, name: str) -> str:
+        """The link to the step in full, in the appendix."""
+        k = self.detail_numbers.get(name, 0)
+        return T(
+            "step_more",
+            sizes=", ".join(size_text(n) for n in self.profile_sizes),
+            label=T("appendix_ref", k=k),
+            anchor=f"detail-step-{slug(name)}",
+        )
+
+
+def _has_line(record: dict[str, Any]) -> bool:
+    try:
+        return float(record.get("line")) > 0  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+
+
+def _expected(record: dict[str, Any]) -> str:
+    """Expected against observed, in one line, from the finding's columns."""
+    metric = str(record.get("metric", ""))
+    evidence = str(record.get("evidence", ""))
+    expected = [x.strip() for x in metric.partition(":")[2].split(",") if x.strip()]
+    observed = evidence.partition(":")[2].strip()
+    names = [short_cause(x) for x in expected[:MAX_EXPECTED]]
+    return T(
+        "step_expected",
+        expected=T("expected_or").join(names) if names else "?",
+        observed=short_cause(observed) if observed else "?",
+        verdict=_verdict(record, observed in expected),
+    )
+
+
+def _verdict(record: dict[str, Any], named: bool) -> str:
+    """The diagnosis's own verdict on expected vs observed, else whether it was named."""
+    try:
+        params = json.loads(str(record.get("params") or "{}"))
+    except json.JSONDecodeError:
+        params = {}
+    verdict = params.get("verdict") if isinstance(params, dict) else None
+    if isinstance(verdict, dict) and "@" in verdict:
+        fields = {k: v for k, v in verdict.items() if k != "@"}
+        return render(str(verdict["@"]), fields)
+    return T("expected_met" if named else "expected_missed") + "."

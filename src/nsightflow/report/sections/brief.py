@@ -1,0 +1,346 @@
+"""The report's first page and the bound: what a reader takes away in five minutes.
+
+The brief gives the result of each input (best correct variant, its time, speedup,
+regime and share of that regime's ceiling), one ladder table with each step's primary
+cause in a few words (:mod:`nsightflow.i18n.short_causes`), the figure of times and
+throughput over sizes, and at most three next steps ranked by the gain they can
+bring. The bound section puts the family on the roofline in a few lines of
+arithmetic. Numbers come from ``analysis.csv`` and the stored findings; the full
+tables behind them are in the appendix.
+"""
+
+import json
+import math
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.i18n import CATALOGUE, T
+from nsightflow.i18n.markup import code_span
+from nsightflow.i18n.short_causes import short_cause
+from nsightflow.report.sections.common import figure, table
+from nsightflow.report.sections.overview import OverviewSections
+from nsightflow.report.sections.quantities import (
+    cited_line,
+    code_text,
+    number,
+    pct_text,
+    size_text,
+    us_text,
+)
+
+MAX_NEXT = 3  # items of "what next"
+SMALL_GAP = 0.75  # a smaller size is worth a look below this share of the key's %
+
+
+def si_text(value: float, unit: str) -> str:
+    """``335 MFLOP``, ``537 MB``: three significant digits and an SI prefix."""
+    for scale, prefix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= scale:
+            return f"{value / scale:.3g} {prefix}{unit}"
+    return f"{value:.3g} {unit}"
+
+
+def _pct(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+class BriefSections(OverviewSections):
+    """The brief (result, ladder, figure, what next) and the bound in the body."""
+
+    def brief(self) -> str:
+        """The one-page brief of the family."""
+        heads = self.found("headline")
+        lines = [f"## {T('h_brief')}", ""]
+        timed = self.a["time_median_us"].notna().any()
+        results = [self._result(h) for h in heads] or [
+            T("brief_none", n=size_text(self.key_size)) if timed else T("no_timings")
+        ]
+        lines += "\n\n".join(results).split("\n")
+        lines += ["", table(pd.DataFrame(self._ladder()), numbers=False)]
+        lines += ["", figure("fig_perf_vs_size", "perf_vs_size"), ""]
+        return "\n".join(lines + self._next(heads))
+
+    def _input_label(self, variant: str) -> str:
+        """`` (input kind=skewed)`` where the family has several inputs, else ''."""
+        if len(self.inputs()) < 2:
+            return ""
+        label = self.variants[variant].get("input") or ""
+        text = T("input_named", label=label) if label else T("input_default")
+        return T("bound_input", input=text)
+
+    def _result(self, head: dict[str, Any]) -> str:
+        """The result sentence of one input, from its headline finding."""
+        variant, n = str(head["variant"]), int(head["size"])
+        r = self.row(variant, n)
+        regime = str(r.get("regime") or "unknown")
+        rate = (
+            T("rate_gflops", gflops=r.get("gflops"))
+            if regime == "compute"
+            else T("rate_gbps", gbps=r.get("gbps"))
+        )
+        return T(
+            "brief_result",
+            n=size_text(n),
+            input=self._input_label(variant),
+            variant=variant,
+            time=us_text(r.get("time_median_us")),
+            speedup=_pct(r.get("speedup_vs_baseline")),
+            baseline=self.variants[variant].get("input_baseline")
+            or self.fam["baseline"],
+            regime=T(f"regime_{regime}"),
+            pct=pct_text(r.get("regime_ceiling_pct")),
+            ceiling=T(f"ceiling_{r.get('regime_ceiling') or 'copy_bw'}"),
+            rate=rate,
+        )
+
+    def primary(self, name: str) -> dict[str, Any] | None:
+        """The primary finding of a variant: its step's, else its baseline's."""
+        for section in ("step", "baseline"):
+            found = [r for r in self.found(section, name) if r["role"] == "primary"]
+            at_key = [r for r in found if int(r["size"]) == self.key_size]
+            if at_key or found:
+                return (at_key or found)[-1]
+        return None
+
+    def _ladder(self) -> list[dict[str, Any]]:
+        """One row per variant: time, speedup, regime, % of ceiling, primary cause."""
+        several = len(self.inputs()) > 1
+        rows = []
+        for name, v in self.variants.items():
+            r = self.row(name, self.key_size)
+            ok = v["status"] == "ok" and not pd.isna(r.get("time_median_us", math.nan))
+            regime = r.get("regime") if ok else None
+            ceiling = r.get("regime_ceiling")
+            share = (
+                f"{pct_text(r.get('regime_ceiling_pct'))} "
+                f"{T(f'ceiling_short_{ceiling}')}"
+                if ok and isinstance(ceiling, str) and ceiling
+                else ""
+            )
+            rows.append(
+                {
+                    T("col_variant"): f"`{name}`",
+                    **(
+                        {T("col_input"): v.get("input") or T("input_default_short")}
+                        if several
+                        else {}
+                    ),
+                    T("col_time_us", n=size_text(self.key_size)): us_text(
+                        r.get("time_median_us")
+                    )
+                    if ok
+                    else "",
+                    T("col_speedup"): f"{_pct(r.get('speedup_vs_baseline')):.2f}x"
+                    if ok
+                    else "",
+                    T("col_regime"): T(f"regime_short_{regime}")
+                    if isinstance(regime, str) and regime
+                    else "",
+                    T("col_pct_ceiling"): share,
+                    T("col_primary_cause"): self._ladder_cause(name, v),
+                }
+            )
+        return rows
+
+    def _ladder_cause(self, name: str, v: dict[str, Any]) -> str:
+        if v["status"] != "ok":
+            return str(v["status"])
+        found = self.primary(name)
+        if found is None:
+            return ""
+        cause = short_cause(str(found["rule"]))
+        if found["section"] == "baseline":
+            return T("ladder_baseline", cause=cause)
+        return cause
+
+    def _next(self, heads: list[dict[str, Any]]) -> list[str]:
+        """At most MAX_NEXT ranked next steps, each with its evidence and gain."""
+        if not heads:
+            return [T("next_none")]
+        items: list[tuple[float, str]] = []
+        for head in heads:
+            item = self._next_at(str(head["variant"]), int(head["size"]))
+            if item:
+                items.append(item)
+        for head in heads:
+            item = self._next_small(str(head["variant"]), int(head["size"]))
+            if item:
+                items.append(item)
+        if not items:
+            return []
+        items.sort(key=lambda x: -x[0])
+        ranked = [f"{i}. {text}" for i, (_, text) in enumerate(items[:MAX_NEXT], 1)]
+        return [T("next_title"), "", *ranked]
+
+    def _stand(self, variant: str, n: int) -> dict[str, Any] | None:
+        found = [r for r in self.found("stand", variant, n) if r["role"] == "primary"]
+        return found[0] if found else None
+
+    def _next_at(self, variant: str, n: int) -> tuple[float, str] | None:
+        """The best variant's next step at the key size: what limits it, the gain."""
+        r, stand = self.row(variant, n), self._stand(variant, n)
+        pct = _pct(r.get("regime_ceiling_pct"))
+        if stand is None or not pct > 0:
+            return None
+        ceiling = T(f"ceiling_{r.get('regime_ceiling') or 'copy_bw'}")
+        headroom = 100.0 / pct
+        rule = str(stand["rule"])
+        if rule in ("at_dram_floor", "at_compute_roof"):
+            fix = T(
+                "next_roof_memory" if rule == "at_dram_floor" else "next_roof_compute"
+            )
+            text = T(
+                "next_at_roof",
+                variant=variant,
+                where=short_cause(rule),
+                n=size_text(n),
+                pct=pct_text(pct),
+                ceiling=ceiling,
+                fix=fix,
+                gain=headroom,
+            )
+            return headroom, text
+        cause, share = _limiter(stand)
+        if not cause:
+            return None
+        gain = min(headroom, 1.0 / max(1.0 - share / 100.0, 1e-6))
+        fix_key = f"fix_{cause}"
+        fix = T("next_fix", fix=T(fix_key)) if fix_key in CATALOGUE else ""
+        text = T(
+            "next_limited",
+            cause=short_cause(cause),
+            variant=variant,
+            share=pct_text(share),
+            n=size_text(n),
+            pct=pct_text(pct),
+            ceiling=ceiling,
+            fix=fix,
+            gain=gain,
+            floor=us_text(_pct(r.get("time_median_us")) / headroom),
+        )
+        return gain, text
+
+    def _next_small(self, variant: str, n: int) -> tuple[float, str] | None:
+        """A smaller profiled size where the best variant is far below its ceiling."""
+        key_pct = _pct(self.row(variant, n).get("regime_ceiling_pct"))
+        worst: tuple[float, int] | None = None
+        for m in self.profile_sizes:
+            pct = _pct(self.row(variant, m).get("regime_ceiling_pct"))
+            if m != n and pct > 0 and pct < SMALL_GAP * key_pct:
+                if worst is None or pct < worst[0]:
+                    worst = (pct, m)
+        if worst is None:
+            return None
+        pct, m = worst
+        r, stand = self.row(variant, m), self._stand(variant, m)
+        cause, share = _limiter(stand) if stand else ("", math.nan)
+        because = (
+            T("next_small_cause", cause=short_cause(cause), share=pct_text(share))
+            if cause
+            else ""
+        )
+        text = T(
+            "next_small",
+            n=size_text(m),
+            variant=variant,
+            pct=pct_text(pct),
+            ceiling=T(f"ceiling_{r.get('regime_ceiling') or 'copy_bw'}"),
+            cause=because,
+            gain=100.0 / pct,
+        )
+        return 100.0 / pct, text
+
+    def bound_body(self) -> str:
+        """Section 1: the bound in a few lines of arithmetic, and the roofline."""
+        c = self.ctx["ceilings"]
+        copy, fp32 = c.get("copy_gbps"), c.get("fp32_gflops")
+        head = f"## {T('h_bound')}"
+        if not copy or not fp32:
+            return f"{head}\n\n{T('bound_no_ceilings')}"
+        n, base = self.key_size, self.fam["baseline"]
+        r = self.row(base, n)
+        flops, nbytes = _pct(r.get("ideal_flops")), _pct(r.get("ideal_bytes"))
+        if not flops >= 0 or not nbytes > 0:  # a copy kernel has no FLOPs
+            return f"{head}\n\n{T('bound_no_time', variant=base, n=size_text(n))}"
+        t_mem, t_comp = nbytes / copy / 1e3, flops / fp32 / 1e3
+        work = T(
+            "bound_work",
+            n=size_text(n),
+            flops=si_text(flops, "FLOP"),
+            flops_expr=code_span(str(self.fam["flops"])),
+            nbytes=si_text(nbytes, "B"),
+            bytes_expr=code_span(str(self.fam["bytes"])),
+            ai=number(flops / nbytes, 2),
+            ridge=fp32 / copy,
+            fp32=fp32,
+            copy=copy,
+            bound=T("bound_memory" if t_mem > t_comp else "bound_compute"),
+        )
+        floors = T(
+            "bound_floors",
+            nbytes=si_text(nbytes, "B"),
+            copy=copy,
+            t_mem=us_text(t_mem),
+            flops=si_text(flops, "FLOP"),
+            fp32=fp32,
+            t_comp=us_text(t_comp),
+        )
+        lines = [head, "", work, floors, ""]
+        for b in self._input_baselines():
+            lines.append(self._bound_baseline(b, max(t_mem, t_comp)))
+        return "\n".join([*lines, "", figure("fig_roofline", "roofline")])
+
+    def _bound_baseline(self, base: str, floor: float) -> str:
+        """One input's baseline against the floor, with its largest cause."""
+        n = self.key_size
+        t = _pct(self.row(base, n).get("time_median_us"))
+        if math.isnan(t):
+            return T("bound_no_time", variant=base, n=size_text(n))
+        found = [r for r in self.found("baseline", base, n) if r["role"] == "primary"]
+        cause = ""
+        if found:
+            f = found[0]
+            line = cited_line(self.ctx.get("hotspots"), [base], n, f)
+            where = (
+                T(
+                    "line_clause",
+                    line=line.line,
+                    variant=base,
+                    code=code_text(line.code),
+                    share=pct_text(100 * line.share),
+                )
+                if line
+                else ""
+            )
+            cause = T(
+                "bound_cause",
+                cause=short_cause(str(f["rule"])),
+                share=pct_text(100 * _pct(f["share_of_change"])),
+                line=where,
+            )
+        return T(
+            "bound_baseline",
+            variant=base,
+            input=self._input_label(base),
+            time=us_text(t),
+            ratio=t / floor,
+            cause=cause,
+        )
+
+
+def _limiter(stand: dict[str, Any]) -> tuple[str, float]:
+    """The cause a stand finding says limits the variant now, and its share (%)."""
+    try:
+        params = json.loads(str(stand.get("params") or "{}"))
+    except json.JSONDecodeError:
+        return "", math.nan
+    limiter = params.get("limiter") if isinstance(params, dict) else None
+    if not isinstance(limiter, dict):
+        return "", math.nan
+    label = limiter.get("label")
+    key = label.get("@", "") if isinstance(label, dict) else ""
+    return key.removeprefix("mech_"), _pct(limiter.get("share"))

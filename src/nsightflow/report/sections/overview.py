@@ -1,0 +1,264 @@
+"""The appendix's tables of the whole family: summary, sizes, bound, baseline, plan.
+
+Each method returns the content of one appendix part, without its heading (the
+builder numbers the parts, :mod:`nsightflow.report.sections.family`): every variant
+at the largest profiled size, every variant over the sizes, the bound at each profiled
+size, each input's baseline under Nsight Compute with its hot lines, and the plan its
+diagnosis implies.
+"""
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.diagnosis.record import render_row
+from nsightflow.i18n import T
+from nsightflow.report.sections.common import bullets, figure, fmt, source, table
+from nsightflow.report.sections.hotspots import HotspotSections
+from nsightflow.report.sections.quantities import size_text
+from nsightflow.report.text import code_block, inline
+
+
+class OverviewSections(HotspotSections):
+    """Summary, sizes, bound table, the baselines under ncu and the plan."""
+
+    def summary(self) -> str:
+        """Every variant at the largest profiled size, in the family's lens; the result."""
+        rows = [self._summary_row(name, v) for name, v in self.variants.items()]
+        heads = self.said(self.found("headline"))
+        return "\n\n".join(
+            [
+                table(pd.DataFrame(rows)),
+                T("summary_rank_note") + " " + T("summary_lens_note"),
+                *heads,
+            ]
+        )
+
+    def _summary_row(self, name: str, v: dict[str, Any]) -> dict[str, Any]:
+        """One variant's row of the summary table."""
+        r = self.row(name, self.key_size)
+        rate = "gflops" if self.lens() == "compute" else "gbps"
+        several = len(self.inputs()) > 1
+        return {
+            T("col_version"): f"`{name}`",
+            T("col_status"): v["status"],
+            **(
+                {T("col_input"): v.get("input") or T("input_default")}
+                if several
+                else {}
+            ),
+            **{
+                T("col_time_at", n=size_text(n)): self.row(name, n).get(
+                    "time_median_us"
+                )
+                for n in self.profile_sizes
+            },
+            T("col_speedup_vs_input"): r.get("speedup_vs_baseline"),
+            T("col_vs_previous"): r.get("speedup_vs_previous"),
+            T("col_regime"): _regime_word(r.get("regime")),
+            T(f"col_{rate}"): r.get(rate),
+            T("col_pct_ceiling"): r.get("regime_ceiling_pct"),
+            T("col_ceiling"): _ceiling_word(r.get("regime_ceiling")),
+            T("col_rank"): None if pd.isna(r.get("rank", math.nan)) else int(r["rank"]),
+            T("col_notes"): self._note(name, v, r),
+        }
+
+    def _note(self, name: str, v: dict[str, Any], r: dict[str, Any]) -> str:
+        if v.get("source_changed"):
+            return T("note_source_changed")
+        if v["status"] != "ok":
+            return T("note_failed", status=v["status"])
+        previous = r.get("speedup_vs_previous", math.nan)
+        if v["improves_on"] and not pd.isna(previous) and previous < 1:
+            return T("note_slower", before=v["improves_on"])
+        return inline(v["idea"])
+
+    def baseline(self) -> str:
+        """Every variant's time over the size sweep, and the regimes it passes."""
+        timed = self.a.dropna(subset=["time_median_us"])
+        if timed.empty:
+            return T("no_timings")
+        times = self._times(timed)
+        times["size"] = times["size"].astype(int).astype(str)
+        times = times.rename(columns={"size": T("col_size")})
+        s = self.ctx["provenance"].get("timing_settings", {})
+        modes: dict[Any, Any] = (
+            timed.groupby("size")["cache"].first().dropna().to_dict()
+            if "cache" in timed
+            else {}
+        )
+        method = T(
+            "timing_method",
+            warmup=s.get("warmup", "n/a"),
+            settle=100 * float(s.get("settle_rel", 0)),
+            budget=s.get("budget_s", "n/a"),
+            modes=", ".join(f"{int(n)} {mode}" for n, mode in modes.items()) or "n/a",
+        )
+        return method + "\n\n" + table(times) + self._regimes()
+
+    def _times(self, timed: pd.DataFrame) -> pd.DataFrame:
+        """Median times, size by variant; a size the recording lacks says so."""
+        absent = self.a[self.a["status"] == "not_recorded"]
+        if absent.empty:
+            return timed.pivot_table(
+                index="size", columns="variant", values="time_median_us"
+            ).reset_index()
+        cells = pd.concat(
+            [
+                timed.assign(cell=timed["time_median_us"].map("{:,.2f}".format)),
+                absent.assign(cell=T("not_recorded")),
+            ]
+        )
+        return cells.pivot_table(
+            index="size", columns="variant", values="cell", aggfunc="first"
+        ).reset_index()
+
+    def _regimes(self) -> str:
+        """Regime changes and throughput drops over each variant's sizes."""
+        found = self.said(self.found("sweep"))
+        return "\n\n" + "\n".join(bullets(found)) if found else ""
+
+    def bound_table(self) -> str:
+        """Ideal work, the measured ceilings and the bound at every profiled size."""
+        return "\n".join(
+            [
+                T("ideal_work", flops=self.fam["flops"], nbytes=self.fam["bytes"]),
+                *self._bound(),
+            ]
+        )
+
+    def baseline_ncu(self) -> str:
+        """Each input's baseline under Nsight Compute, its hot lines and its source."""
+        base = self.fam["baseline"]
+        lines: list[str] = []
+        for base_of_input in self._input_baselines():
+            if base_of_input != base:
+                lines += ["### " + self._input_heading(base_of_input), ""]
+            for n in self.profile_sizes:
+                lines += self._baseline_at(base_of_input, n)
+        lines += self.hotspot_baseline()
+        return "\n".join(
+            [
+                *lines,
+                figure("fig_stalls", "stalls"),
+                "",
+                figure("fig_bytes_by_level", "bytes_by_level"),
+                "",
+                T("baseline_source", variant=base),
+                "",
+                code_block(source(self.variants[base]["source"]), "cuda"),
+            ]
+        )
+
+    def _bound(self) -> list[str]:
+        """The measured ceilings and the baseline's floor times (none without ceilings)."""
+        c = self.ctx["ceilings"]
+        copy, fp32 = c.get("copy_gbps"), c.get("fp32_gflops")
+        if not copy or not fp32:
+            return []
+        ceilings = T(
+            "ceilings",
+            copy=copy,
+            fp32=fp32,
+            sheet_gbps=fmt(c.get("datasheet_dram_gbps")),
+            sheet_gflops=fmt(c.get("datasheet_fp32_gflops")),
+            ridge=fp32 / copy,
+        )
+        rows = [self._bound_row(n, copy, fp32) for n in self.profile_sizes]
+        return ["", ceilings, "", table(pd.DataFrame(rows))]
+
+    def _bound_row(self, n: int, copy: float, fp32: float) -> dict[str, Any]:
+        """Ideal work, floor times and the bound of the baseline at one size."""
+        base = self.fam["baseline"]
+        r = self.row(base, n)
+        t_c = r["ideal_flops"] / fp32 / 1e3
+        t_m = r["ideal_bytes"] / copy / 1e3
+        return {
+            T("col_n"): n,
+            T("col_flops"): f"{r['ideal_flops']:,.0f}",
+            T("col_bytes"): f"{r['ideal_bytes']:,.0f}",
+            T("col_ai"): r["ai_ideal"],
+            T("col_compute_time"): t_c,
+            T("col_memory_time"): t_m,
+            T("col_bound"): T("bound_memory" if t_m > t_c else "bound_compute"),
+            T("col_regime_measured"): _regime_word(r.get("regime")),
+            T("col_measured", variant=base): r.get("time_median_us"),
+            T("col_vs_floor"): r.get("time_median_us", math.nan) / max(t_c, t_m),
+        }
+
+    def _input_baselines(self) -> list[str]:
+        """The baseline of each input, the family's first."""
+        out = []
+        for names in self.inputs().values():
+            first = self.variants[names[0]].get("input_baseline") or names[0]
+            if first not in out:
+                out.append(first)
+        return out
+
+    def _input_heading(self, variant: str) -> str:
+        label = self.variants[variant].get("input") or ""
+        text = T("input_named", label=label) if label else T("input_default")
+        return T("h_input_baseline", variant=variant, input=text)
+
+    def _baseline_at(self, base: str, n: int) -> list[str]:
+        """A baseline under Nsight Compute at one profiled size, and what limits it."""
+        r = self.row(base, n)
+        if not r.get("profiled"):
+            return []
+        facts = [
+            T("ncu_time", ncu=fmt(r["ncu_time_us"]), event=fmt(r["time_median_us"])),
+            T(
+                "ncu_dram_bytes",
+                read=r["dram_read_bytes"],
+                write=r["dram_write_bytes"],
+            ),
+            T(
+                "ncu_dram_bandwidth",
+                gbps=fmt(r["dram_gbps"]),
+                l2=fmt(r["l2_hit_pct"], 1),
+                sectors=fmt(r["sectors_per_request"]),
+            ),
+            T(
+                "ncu_occupancy",
+                achieved=fmt(r["achieved_occupancy_pct"], 1),
+                theoretical=fmt(r["theoretical_occupancy_pct"], 0),
+                registers=fmt(r["registers"], 0),
+            ),
+        ]
+        stand = self.said(self.found("stand", base, n))
+        return [
+            T("at_n", n=size_text(n)),
+            "",
+            *bullets(facts),
+            "",
+            *bullets(stand + self.said(self.found("baseline", base, n))),
+            *self.rule_quotes(base, n, "WarpStateStats"),
+            "",
+        ]
+
+    def plan(self) -> str:
+        """The remedies each baseline's diagnosis implies, largest cause first."""
+        lines = [T("plan_intro"), ""]
+        for base in self._input_baselines():
+            items = self.found("plan", base)
+            if not items:
+                continue
+            if len(self._input_baselines()) > 1:
+                lines += [self._input_heading(base) + ":", ""]
+            texts = [render_row(r) for r in items]
+            lines += [f"{i}. {t}" for i, t in enumerate(texts, start=1)] + [""]
+        return "\n".join(lines).rstrip()
+
+
+def _regime_word(regime: Any) -> str:
+    """The regime's name for a table cell ('' when not classified)."""
+    if not isinstance(regime, str) or not regime:
+        return ""
+    return T(f"regime_{regime}")
+
+
+def _ceiling_word(ceiling: Any) -> str:
+    if not isinstance(ceiling, str) or not ceiling:
+        return ""
+    return T(f"ceiling_short_{ceiling}")

@@ -1,0 +1,240 @@
+"""Numbers as a reader reads them: sizes, times, a finding's quantity, its source line.
+
+The body of a report gives each cause with the two or three numbers that decide it.
+These helpers turn a ``findings.csv`` row into those numbers (the quantity it moved,
+before -> after, in its unit and at a sensible precision) and find the CUDA line the
+cause sits on in ``hotspots.csv``. Sizes read as a reader thinks of them: 2^24, 1.5M,
+8192; never 16777216.
+"""
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.i18n import T
+from nsightflow.i18n.markup import code_span
+
+POW2_FROM = 1 << 16  # powers of two from here on read as 2^k
+CODE_CHARS = 48  # characters of a cited source line in a sentence
+MIN_LINE_SHARE = 0.1  # a hot line cited in the body holds at least this share
+NO_CHANGE = 0.02  # a time within 2% is no change (the diagnosis's step verdict too)
+
+
+def size_text(n: Any) -> str:
+    """A problem size as a reader writes it: ``2^24``, ``1.5M``, ``8192``."""
+    try:
+        k = int(n)
+    except (TypeError, ValueError):
+        return str(n)
+    if k >= POW2_FROM and k & (k - 1) == 0:
+        return f"2^{k.bit_length() - 1}"
+    if k >= 1_000_000:
+        return f"{k / 1e6:.3g}M"
+    return str(k)
+
+
+def number(value: Any, digits: int = 1) -> str:
+    """A number with thousands separated; ``n/a`` when missing."""
+    x = _float(value)
+    if math.isnan(x):
+        return "n/a"
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
+    return f"{x:.{digits}f}"
+
+
+def us_text(value: Any) -> str:
+    """A time in microseconds at three significant digits or so: 9.87, 237.6, 2,835."""
+    x = _float(value)
+    if math.isnan(x):
+        return "n/a"
+    return number(x, 2 if abs(x) < 10 else 1)
+
+
+def pct_text(value: Any) -> str:
+    """A share in percent, whole numbers (one decimal under 10%)."""
+    x = _float(value)
+    if math.isnan(x):
+        return "n/a"
+    return f"{x:.1f}%" if abs(x) < 9.95 else f"{x:.0f}%"
+
+
+def change_text(before: Any, after: Any) -> str:
+    """``1.82x`` faster or ``16% slower``: the time ratio of a step, as read aloud."""
+    a, b = _float(before), _float(after)
+    if math.isnan(a) or math.isnan(b) or a <= 0 or b <= 0:
+        return ""
+    ratio = a / b
+    if abs(b / a - 1) < NO_CHANGE:
+        return T("change_none", pct=100 * (b / a - 1))
+    if ratio >= 1.0:
+        return T("change_faster", x=ratio)
+    if b / a >= 2:
+        return T("change_times_slower", x=b / a)
+    return T("change_slower", pct=100 * (b / a - 1))
+
+
+def code_text(text: str) -> str:
+    """A source line for a sentence: one line, shortened, as a code span."""
+    code = " ".join(text.split())
+    if len(code) > CODE_CHARS:
+        code = code[: CODE_CHARS - 3] + "..."
+    return code_span(code)
+
+
+def _float(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """What a finding measured, named for a reader, with before -> after as text."""
+
+    name: str  # "stall cycles per instruction (barrier)"
+    before: str
+    after: str
+    metric: str  # the ncu metric or expression, for the footnote
+
+
+# (pattern over ``metric``, catalogue key of its name, how its values are written)
+_KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (re.compile(r"stalled_.*/ l1tex__t_requests"), "qty_stall_per_request", "cycles"),
+    (re.compile(r"stalled_"), "qty_stall_per_inst", "cycles"),
+    (re.compile(r"^smsp__inst_executed\.sum$"), "qty_instructions", "millions"),
+    (re.compile(r"sm__warps_active"), "qty_occupancy", "pct"),
+    (re.compile(r"l1tex__t_requests_pipe_lsu_mem_global_op_ld"), "qty_requests", "m"),
+    (re.compile(r"dram__bytes"), "qty_dram_bytes", "megabytes"),
+    (re.compile(r"idle share"), "qty_idle_share", "pct"),
+    (re.compile(r"^gpu__time_duration\.sum$"), "qty_ncu_time", "us"),
+)
+_REASON = re.compile(r"stalled_(\w+?)_per_issue_active")
+_PER_INST = re.compile(r"\)?\s*x\s*smsp__inst_executed\.sum$")
+
+
+def _value(x: float, style: str) -> str:
+    if style == "cycles":
+        return number(x, 1)
+    if style in ("millions", "m"):
+        return f"{number(x / 1e6, 2 if abs(x) < 1e7 else 1)} M"
+    if style == "megabytes":
+        return f"{number(x / 1e6, 1)} MB"
+    if style == "pct":
+        return pct_text(x)
+    return f"{us_text(x)} us"
+
+
+def quantity(record: dict[str, Any]) -> Quantity | None:
+    """The quantity a step finding moved, or None where it has no before and after."""
+    metric = str(record.get("metric", ""))
+    before, after = _float(record.get("before")), _float(record.get("after"))
+    if math.isnan(before) or math.isnan(after):
+        return None
+    for pattern, key, style in _KINDS:
+        if pattern.search(metric):
+            reasons = " + ".join(dict.fromkeys(_REASON.findall(metric)))
+            name = T(key, reasons=reasons)
+            if key == "qty_stall_per_inst":  # the ratio is per instruction already
+                metric = _PER_INST.sub("", metric).strip("() ")
+            return Quantity(name, _value(before, style), _value(after, style), metric)
+    return Quantity(T("qty_generic"), number(before, 2), number(after, 2), metric)
+
+
+def alone_pct(record: dict[str, Any]) -> float:
+    """How much this factor alone changes the launch time, in % (NaN if not stated)."""
+    try:
+        params = json.loads(str(record.get("params") or "{}"))
+    except json.JSONDecodeError:
+        return math.nan
+    inner = params.get("finding", params)  # a finding that cites a line wraps one
+    return _float(inner.get("alone") if isinstance(inner, dict) else None)
+
+
+def reasons_of(record: dict[str, Any]) -> list[str]:
+    """The stall reasons a finding names as its evidence (``barrier``, ``drain``)."""
+    text = record.get("evidence")
+    if not isinstance(text, str):  # empty in findings.csv: read as NaN
+        return []
+    return [r.strip() for r in text.split(",") if r.strip() and r.strip() != "idle"]
+
+
+@dataclass(frozen=True)
+class Line:
+    """A CUDA source line of a variant and its share of the launch's samples."""
+
+    variant: str
+    line: int
+    code: str
+    share: float  # of the launch's warp-state samples
+    reason: str  # the state most of its samples were in
+    reason_share: float
+
+
+def cited_line(
+    hot: pd.DataFrame | None,
+    variants: list[str],
+    n: int,
+    record: dict[str, Any],
+) -> Line | None:
+    """The line a cause sits on: the finding's own, else the hottest in its stalls.
+
+    Args:
+        hot: ``hotspots.csv`` (None or empty: no line).
+        variants: Where to look, first choice first (a step's new variant, then
+            the one it improves on).
+        n: The size.
+        record: The finding; its ``line`` wins, else the line with the most
+            samples in its stall reasons (``evidence``), else the hottest line.
+
+    Returns:
+        The line, or None where none holds MIN_LINE_SHARE of the samples.
+    """
+    if hot is None or hot.empty:
+        return None
+    rows = hot[hot["variant"].isin(variants) & (hot["size"] == n)]
+    if rows.empty:
+        return None
+    own = _float(record.get("line"))
+    if not math.isnan(own):  # the variant the finding cites the line in, first
+        cited = _line_variant(record)
+        variants = sorted(variants, key=lambda v: v != cited)
+    reasons = [f"samples_{r}" for r in reasons_of(record) if f"samples_{r}" in rows]
+    for variant in variants:
+        mine = rows[rows["variant"] == variant]
+        if mine.empty:
+            continue
+        if not math.isnan(own):
+            mine = mine[mine["line"] == int(own)]
+        if mine.empty:
+            continue
+        score = (mine[reasons].sum(axis=1) if reasons else mine["samples"]).to_numpy()
+        if score.max() <= 0:
+            continue
+        best = mine.iloc[int(score.argmax())]
+        if float(best["share"]) < MIN_LINE_SHARE:
+            continue
+        return Line(
+            variant,
+            int(best["line"]),
+            str(best["source"]).strip(),
+            float(best["share"]),
+            str(best["top_reason"]),
+            float(best["top_reason_share"]),
+        )
+    return None
+
+
+def _line_variant(record: dict[str, Any]) -> str:
+    """The variant whose line a finding cites (its ``params``), or ''."""
+    try:
+        params = json.loads(str(record.get("params") or "{}"))
+    except json.JSONDecodeError:
+        return ""
+    where = params.get("line", {}).get("where", {}) if isinstance(params, dict) else {}
+    return str(where.get("variant", "")) if isinstance(where, dict) else ""
