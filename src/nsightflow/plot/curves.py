@@ -116,14 +116,22 @@ def point_style(st: dict[str, Any], hollow: bool) -> dict[str, Any]:
     }
 
 
-def coincide_notes(same: dict[str, str]) -> list[Line2D]:
-    """Legend lines saying which curves lie on which."""
+def coincide_notes(
+    same: dict[str, str], where: dict[str, str] | None = None
+) -> list[Line2D]:
+    """Legend lines saying which curves lie on which.
+
+    ``where``: variant -> the one panel its curve coincides in, where a figure has
+    several and it does not coincide in all.
+    """
+    where = where or {}
     return [
         Line2D(
             [],
             [],
             ls="none",
-            label=f"{later} (dashed) lies on {earlier}",
+            label=f"{later} (dashed) lies on {earlier}"
+            + (f" in {where[later]}" if later in where else ""),
         )
         for later, earlier in same.items()
     ]

@@ -13,7 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from nsightflow.plot import data
-from nsightflow.plot.curves import coincide_notes, draw_curves
+from nsightflow.plot.curves import coincide_notes, coincident, draw_curves
 from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.style import (
     bandwidth_text,
@@ -110,11 +110,11 @@ def _rate_panel(
     ok: pd.DataFrame,
     ctx: dict[str, Any],
     same: dict[str, str],
-) -> str:
-    """The throughput panel; returns the lens basis for the caption.
+) -> tuple[str, dict[str, str]]:
+    """The throughput panel; returns the lens basis and the curves coinciding here.
 
-    ``same``: the curves that coincide in time, drawn so here too (a rate is the
-    ideal work over the time, so time decides).
+    ``same``: the curves that coincide in time, drawn dashed here too, so a variant
+    has one style in both panels (and the legend).
     """
     choice = data.choose_lens(ok)
     column, text, name = (
@@ -124,6 +124,8 @@ def _rate_panel(
     )
     refs = _references(fig, ax, choice.lens, ctx)
     value_axis(ax, ok[column].dropna().tolist() + refs, text)
+    order = [v for v in family_variants(ctx) if v in set(ok["variant"])]
+    here = coincident(ok, column, order, ax)
     draw_curves(
         fig,
         ax,
@@ -134,11 +136,11 @@ def _rate_panel(
             f"{row['variant']}, n = {data.size_text(row['size'])}, "
             f"{text(float(row[column]))}"
         ),
-        same=same,
+        same={**here, **same},
     )
     ax.set_ylabel(name)
     ax.set_title("FLOP rate" if choice.lens == "compute" else "bandwidth")
-    return choice.basis
+    return choice.basis, here
 
 
 def _references(
@@ -190,7 +192,10 @@ def perf_vs_size_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFi
             return fig
         same = time_panel(fig, ax_t, ok, ctx)
         ax_t.set_title("time")
-        basis = _rate_panel(fig, ax_r, ok, ctx, same)
+        basis, here = _rate_panel(fig, ax_r, ok, ctx, same)
+        where = {v: "time" for v, u in same.items() if here.get(v) != u}
+        where |= {v: ax_r.get_title() for v, u in here.items() if same.get(v) != u}
+        same = {**here, **same}
         boundary = data.l2_boundary(analysis, ctx)
         if boundary is not None:
             l2 = bytes_text(ctx["ceilings"]["l2_bytes"])
@@ -202,7 +207,7 @@ def perf_vs_size_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFi
         handles = variant_handles(shown, ctx, same)
         for ax in (ax_t, ax_r):
             handles += ax.get_legend_handles_labels()[0]
-        handles += coincide_notes(same)
+        handles += coincide_notes(same, where)
         figure_legend(fig, handles)
         fig.suptitle(f"{ctx['family']['title']}: time and throughput over sizes")
         fit_texts(fig)
