@@ -28,6 +28,7 @@ from nsightflow.report.sections.quantities import (
     size_text,
     us_text,
 )
+from nsightflow.report.text import plain
 
 MAX_NEXT = 3  # items of "what next"
 SMALL_GAP = 0.75  # a smaller size is worth a look below this share of the key's %
@@ -125,7 +126,10 @@ class BriefSections(OverviewSections):
                 {
                     T("col_variant"): f"`{name}`",
                     **(
-                        {T("col_input"): v.get("input") or T("input_default_short")}
+                        {
+                            T("col_input"): plain(v.get("input") or "")
+                            or T("input_default_short")
+                        }
                         if several
                         else {}
                     ),
@@ -138,7 +142,7 @@ class BriefSections(OverviewSections):
                     if ok
                     else "",
                     T("col_regime"): T(f"regime_short_{regime}")
-                    if isinstance(regime, str) and regime
+                    if f"regime_short_{regime}" in CATALOGUE
                     else "",
                     T("col_pct_ceiling"): share,
                     T("col_primary_cause"): self._ladder_cause(name, v),
