@@ -93,4 +93,5 @@ def analyze_measured(
     )
     out = tmp_path / "analysis"
     write_analysis(inputs, out)
+    write_findings(out)  # the analyze stage's second step
     return out
