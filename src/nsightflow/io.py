@@ -12,17 +12,19 @@ from typing import Any
 
 from nsightflow import SCHEMA_VERSION
 from nsightflow.errors import StageInputError
+from nsightflow.outputs import write_atomic
 
 
 def write_json(path: Path, payload: dict[str, Any]) -> None:
-    """Write a stage output with ``schema_version`` first, atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(
-        json.dumps({"schema_version": SCHEMA_VERSION, **payload}, indent=2, default=str)
-        + "\n"
+    """Write a stage output with ``schema_version`` first, atomically.
+
+    Written to a temporary file of a unique name beside it, then renamed: two
+    writers of one file never share the temporary file.
+    """
+    text = json.dumps(
+        {"schema_version": SCHEMA_VERSION, **payload}, indent=2, default=str
     )
-    tmp.replace(path)
+    write_atomic(path, (text + "\n").encode())
 
 
 def read_json(path: Path) -> dict[str, Any]:

@@ -16,7 +16,8 @@ LAYERS = (
     # ground: the package's version, errors, status values, table declarations, JSON
     # files and the report's words; plain data every layer above shares
     # and the one reader of recordings and run folders (untrusted: paths, schemas)
-    ("nsightflow", "errors", "records", "tables", "io", "i18n", "untrusted"),
+    # and where a command may write (outputs: the guard every writer calls)
+    ("nsightflow", "errors", "records", "tables", "io", "i18n", "untrusted", "outputs"),
     ("family",),  # the kernel families: manifests, expressions, inputs
     ("tools",),  # nvcc, ncu, nsys, compute-sanitizer: argv, runs, parsers, versions
     ("analysis",),  # pandas over the stages' outputs

@@ -206,14 +206,16 @@ class Tree:
 
         A full disk or a read-only target raises ``OSError`` naming ``target``.
         """
+        from nsightflow.outputs import FILE_MODE, temporary_beside
+
         fd = self.open(rel)
         with os.fdopen(fd, "rb") as src:
             times = os.fstat(src.fileno())
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(target.name + ".part")
+            out, tmp = temporary_beside(target)  # unique: two copies never collide
             try:
-                with tmp.open("wb") as dst:
+                with os.fdopen(out, "wb") as dst:
                     shutil.copyfileobj(src, dst, _CHUNK)
+                os.chmod(tmp, FILE_MODE)
                 os.utime(tmp, ns=(times.st_atime_ns, times.st_mtime_ns))
                 tmp.replace(target)
             except OSError as exc:
