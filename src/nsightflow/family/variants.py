@@ -24,7 +24,7 @@ from nsightflow.family.params import (
     points,
 )
 from nsightflow.family.pylauncher import launcher_variant
-from nsightflow.family.sources import local_includes
+from nsightflow.family.sources import check_source_file, local_includes
 
 
 def check_names(
@@ -73,11 +73,7 @@ def build_variant(
     where = f"variants.{name}"
     args, tuning = shared
     source = folder / entry.get("source", f"{name}.cu")
-    if not source.is_file():
-        raise ManifestError(
-            f"{path}: field {where}.source: {source} does "
-            "not exist; add the file or set 'source'"
-        )
+    check_source_file(source, folder, f"{path}: field {where}.source")
     if source.suffix == ".py":  # a Python launcher: no launches of its own here
         return _python_variant(path, name, entry, source, (args, known))
     own = parse_axes(f"{path}: field {where}", entry.get("params", {}))
