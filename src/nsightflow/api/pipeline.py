@@ -17,6 +17,12 @@ from pathlib import Path
 
 import yaml
 
+from nsightflow.api.arguments import (
+    check_language,
+    check_results,
+    check_source,
+    family_names,
+)
 from nsightflow.api.run import Results
 from nsightflow.api.stages import (
     Layout,
@@ -46,7 +52,7 @@ class MeasureOptions:
 
 
 def replay(
-    families: Sequence[str],
+    families: str | Sequence[str],
     results: Path | None = None,
     source: Path = DEFAULT_SOURCE,
     kernels_dir: Path = DEFAULT_KERNELS,
@@ -56,7 +62,7 @@ def replay(
     """Rebuild the families' reports from a recording, as ``mode: replay`` does.
 
     Args:
-        families: family names (folders of ``kernels_dir``).
+        families: a family name, or a list of them (folders of ``kernels_dir``).
         results: the folder to write (``results/`` layout); a new temporary one when
             None.
         source: the recording (the bundled ``examples/h200``, or one made with
@@ -70,11 +76,18 @@ def replay(
 
     Raises:
         NsightflowError: a family, the recording or one of its files is missing or
-            wrong (the message names it and the fix).
+            wrong, the language unknown, or ``results`` is, lies inside or holds the
+            recording or the kernels folder (the message names it and the fix);
+            all but the recording's files are checked before anything is written.
     """
+    names = family_names(families, Path(kernels_dir))
+    check_language(language)
+    check_source(Path(source))
+    read = [("the recording", Path(source)), ("the kernels folder", Path(kernels_dir))]
+    check_results("replay", results, read)
     layout = Layout(_folder(results), Path(kernels_dir))
     run_stage(["replay", str(source / "ceilings.json"), _ceilings(layout)])
-    for name in families:
+    for name in names:
         family = load_family(layout.kernels_dir / name)
         swept = tuple(sorted(p.stem for p in (source / "sweep" / name).glob("*.json")))
         sel = Selection(family, swept=tuple(s for s in swept if s in family.variants))
@@ -117,6 +130,10 @@ def measure(
             workflow: its status is in the summary.
     """
     opts = options or MeasureOptions()
+    family_names(family, Path(kernels_dir))
+    if opts.report:
+        check_language(opts.language)
+    check_results("measure", results, [("the kernels folder", Path(kernels_dir))])
     folder = _folder(results)
     kernels = (
         _kernels_at(Path(kernels_dir), family, sizes, folder) if sizes else kernels_dir
@@ -155,7 +172,8 @@ def _ceilings(layout: Layout) -> str:
 def _ceilings_for(layout: Layout, opts: MeasureOptions) -> None:
     """The GPU's ceilings: copied from ``opts.ceilings``, kept, or measured here."""
     target = Path(_ceilings(layout))
-    if opts.ceilings is not None:
+    same = opts.ceilings is not None and target.resolve() == opts.ceilings.resolve()
+    if opts.ceilings is not None and not same:  # the results' own: kept as it is
         run_stage(["replay", str(opts.ceilings), str(target)])
     elif not target.is_file():
         run_stage(["ceilings", "--out", str(target)])
