@@ -64,9 +64,16 @@ def compare(
     from nsightflow.analysis.compare_causes import compare_runs
     from nsightflow.analysis.runs import fill_sources, load_run
     from nsightflow.family.registry import load_families
-    from nsightflow.stages.compare import git_sources, table, write_outputs
+    from nsightflow.stages.compare import (
+        check_out_dir,
+        git_sources,
+        table,
+        write_outputs,
+    )
 
     paths = [x.path if isinstance(x, Results) else Path(x) for x in (a, b)]
+    if out_dir is not None:  # refused before anything is read or written
+        check_out_dir(Path(out_dir), paths, Path(kernels_dir), ("compare", "out_dir"))
     read = [load_run(p, list(families)) for p in paths]
     run_a, run_b = fill_sources(read[0], read[1], git_sources(kernels_dir))
     known = load_families(kernels_dir, []) if kernels_dir.is_dir() else []
@@ -74,7 +81,7 @@ def compare(
     settings = C.CompareSettings(min_change=floor)
     comparison = compare_runs(run_a, run_b, settings, {f.name: f for f in known})
     if out_dir is not None:
-        write_outputs(comparison, out_dir, "en")
+        write_outputs(comparison, Path(out_dir), "en")
     return Compared(
         pairs=table(comparison),
         counters=comparison.counters,

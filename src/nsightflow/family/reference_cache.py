@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
@@ -236,6 +237,23 @@ def prefill(
         entries = list(pool.map(one, todo))
     keep = {e["entry"] for e in entries}
     for old in root.iterdir() if root.is_dir() else []:
-        if old.is_dir() and old.name not in keep:
+        if _stale_entry(old) and old.name not in keep:
             shutil.rmtree(old, ignore_errors=True)
     return entries
+
+
+ENTRY_NAME = re.compile(r"\d+-[0-9a-f]{20}")  # <n>-<key>: what _store_inputs names
+
+
+def _stale_entry(path: Path) -> bool:
+    """A folder this cache made: ``<n>-<key>`` holding ``entry.json``, not a link.
+
+    Anything else beside the index (a results folder's ``time/``, a project's
+    ``kernels/``) is not the cache's and is never removed.
+    """
+    return (
+        ENTRY_NAME.fullmatch(path.name) is not None
+        and not path.is_symlink()
+        and path.is_dir()
+        and (path / "entry.json").is_file()
+    )

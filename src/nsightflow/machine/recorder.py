@@ -15,6 +15,7 @@ from typing import Any
 
 from nsightflow.errors import StageInputError
 from nsightflow.io import read_recorded
+from nsightflow.outputs import Output, check_no_link, check_output, write_atomic
 from nsightflow.untrusted import (
     RecordError,
     Tree,
@@ -147,13 +148,28 @@ def _check_places(results: Path, out: Path, add: bool) -> None:
             "holds the other; a folder cannot be recorded into itself: give the "
             "results folder of a run and a separate recording folder"
         )
+    fix = "give a new recording folder outside the project, or one to add to"
+    check_output(Output("record", "--out", out, fix=fix), [("--results", results)])
     if add and not (out / "recording.json").is_file():
         raise StageInputError(f"{out}: not a recording (no recording.json) to add to")
+    if add:
+        _check_no_links(out)
     if not add and out.exists() and any(out.iterdir()):
         raise StageInputError(
             f"{out}: exists and is not empty; recordings are never "
             "overwritten, choose a new folder or remove it yourself"
         )
+
+
+def _check_no_links(out: Path) -> None:
+    """A recording added to holds no link: a write or a move would pass through it.
+
+    Raises:
+        OutputRefusedError: the first link found, naming it and the fix.
+    """
+    for rel, what in Tree(out).walk():
+        if what == "link":
+            check_no_link(out, out / str(rel), "record --add: --out")
 
 
 def record(results: Path, out: Path, command: str, add: bool = False) -> dict[str, Any]:
@@ -173,6 +189,8 @@ def record(results: Path, out: Path, command: str, add: bool = False) -> dict[st
     Raises:
         StageInputError: ``out`` is ``results`` or nested with it, is not empty
             (not a recording, with ``add``), or nothing measured is left to record.
+        OutputRefusedError: ``out`` is or holds a repository, or (with ``add``)
+            holds a symbolic link a write or a move would pass through.
     """
     _check_places(results, out, add)
     found = collect(results)
@@ -195,7 +213,8 @@ def record(results: Path, out: Path, command: str, add: bool = False) -> dict[st
             {**info, "folders": folders, "files": len(found.measured), **moved}
         )
         info = main
-    (out / "recording.json").write_text(json.dumps(info, indent=2) + "\n")
+    check_no_link(out, out / "recording.json", "record: --out")
+    write_atomic(out / "recording.json", (json.dumps(info, indent=2) + "\n").encode())
     return info
 
 
@@ -217,6 +236,7 @@ def _copy_measured(
     for old_path in replaced + removed:
         _supersede(out, old_path, keep)
     for rel in files:
+        check_no_link(out, out / rel, "record: --out")
         tree.copy(rel, out / rel)
     unnamed = _unnamed_reports(out)
     for name in unnamed:
@@ -233,6 +253,8 @@ def _copy_measured(
 def _supersede(out: Path, rel: str, keep: PurePosixPath) -> None:
     """Move a recorded file out of replay's way, into ``out/keep`` (never deleted)."""
     target = out / str(keep) / rel
+    for path in (out / rel, target):  # neither moved from nor into another folder
+        check_no_link(out, path, "record --add: --out")
     target.parent.mkdir(parents=True, exist_ok=True)
     os.replace(out / rel, target)
 

@@ -10,7 +10,6 @@ recorded file that is missing or refused.
 """
 
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from nsightflow.io import recording_for as recording_for
 from nsightflow.io import write_json
 from nsightflow.machine.capabilities import gpu_available
 from nsightflow.machine.recorder import record as record
+from nsightflow.outputs import PROFILE_FILES, remove_own
 from nsightflow.records import Status
 
 
@@ -112,8 +112,7 @@ def not_recorded(
     elif output.suffix == ".csv":
         _empty_table(output)
     else:
-        if output.exists():
-            shutil.rmtree(output)
+        remove_own(output, PROFILE_FILES, "replay")
         output.mkdir(parents=True)
         write_json(output / "profile.json", {**record, "reports": []})
 

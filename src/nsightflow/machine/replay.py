@@ -28,6 +28,13 @@ from nsightflow.errors import ManifestError, ReportParseError, StageInputError
 from nsightflow.family.registry import Family, Variant
 from nsightflow.io import read_json, write_json
 from nsightflow.machine.recording import not_recorded
+from nsightflow.outputs import (
+    PROFILE_FILES,
+    Output,
+    check_output,
+    remove_own,
+    write_atomic,
+)
 from nsightflow.tools.nvcc import compile_variant, source_digest
 from nsightflow.untrusted import (
     MissingRecord,
@@ -94,7 +101,20 @@ def variant_outputs(
 def replay_family(
     source: Path, family: Family, results: Path, stages: ReplayStages, arch: str
 ) -> Replayed:
-    """Replay every variant of ``family`` from the recording ``source``."""
+    """Replay every variant of ``family`` from the recording ``source``.
+
+    Raises:
+        StageInputError: ``source`` is not a folder.
+        OutputRefusedError: ``results`` is, lies inside or holds the recording or
+            the family's folder (or a repository), before anything is written.
+    """
+    if not source.is_dir():
+        raise StageInputError(
+            f"replay-family: --source {source}: no such folder; name a recording "
+            "(the bundled examples/h200, or one made with `nsightflow record`)"
+        )
+    out = Output("replay-family", "--results", results, fix=RESULTS_FIX)
+    check_output(out, [("the recording", source), ("the family", family.folder)])
     done = Replayed()
     for variant in family.variants.values():
         ident = (family.name, variant.name)
@@ -139,6 +159,7 @@ def replay_file(
         StageInputError: without ``ident``, the file is missing or refused.
     """
     tree, rel = _locate(recorded, root)
+    _check_target(tree, recorded, output)
     try:
         if not tree.exists(rel):
             raise MissingRecord(recorded, "missing from the recording")
@@ -162,6 +183,16 @@ def replay_file(
     return None
 
 
+RESULTS_FIX = "choose a results folder outside the recording, such as results/"
+
+
+def _check_target(tree: Tree, recorded: Path, output: Path) -> None:
+    """The output is neither the recorded file nor inside (or around) the recording."""
+    folder = not output.suffix
+    out = Output("replay", "OUTPUT", output, folder=folder, fix=RESULTS_FIX)
+    check_output(out, [("the recorded file", recorded), ("the recording", tree.root)])
+
+
 def _locate(recorded: Path, root: Path | None) -> tuple[Tree, PurePosixPath]:
     """The recording holding ``recorded``, and the path inside it."""
     if root is None:
@@ -181,10 +212,7 @@ def _replay(
     elif where is not None and where.kind == "timeline_table":
         raw = tree.read_bytes(rel, MAX_TABLE_BYTES)
         check_table(raw, tree.path(rel), where)
-        output.parent.mkdir(parents=True, exist_ok=True)
-        tmp = output.with_name(output.name + ".part")
-        tmp.write_bytes(raw)
-        tmp.replace(output)
+        write_atomic(output, raw)
     else:
         data = read_record(tree, rel)
         write_json(output, _stamp(data, tree.path(rel)))
@@ -200,8 +228,7 @@ def _replay_profile(
         tree.check(rel / name)
     if kernels:
         _check_kernels(tree, meta, reports, kernels)
-    if output.exists():
-        shutil.rmtree(output)
+    remove_own(output, lambda n: PROFILE_FILES(n) or n in names, "replay")
     for name in names:
         if name != "profile.json":
             tree.copy(rel / name, output / name)

@@ -66,32 +66,39 @@ def parse_confidence(text: str) -> float:
 READ = ("time", "profile", "metrics", "history", "build", "verify", "sanitize")
 
 
-def check_out_dir(out_dir: Path, inputs: list[Path]) -> None:
+def check_out_dir(
+    out_dir: Path,
+    inputs: list[Path],
+    kernels_dir: Path,
+    argument: tuple[str, str] = ("compare", "-o"),
+) -> None:
     """``-o`` writes neither into a recording it reads nor over what it reads.
 
     A results folder's own ``compare/`` (the default) is fine: compare reads none
-    of it.
+    of it. The check is :func:`nsightflow.outputs.check_output`'s, as for every
+    writer: the repository and the kernels folder are refused too.
+
+    Args:
+        out_dir: the folder compare writes.
+        inputs: the two runs.
+        kernels_dir: the families' folder (read through git for old runs).
+        argument: the command and argument the refusal names.
 
     Raises:
         OutputRefusedError: ``out_dir`` is an input, inside a recording given as
-            an input, or inside one of the folders compare reads.
+            an input, inside one of the folders compare reads, holds one of them,
+            or is a file.
     """
-    from nsightflow.errors import OutputRefusedError
+    from nsightflow.outputs import Output, check_output
 
-    out = out_dir.resolve()
+    read: list[tuple[str, Path]] = [("the kernels folder", kernels_dir)]
     for run in inputs:
-        root = run.resolve()
-        inside = out == root or root in out.parents
-        if not inside:
-            continue
-        first = out.relative_to(root).parts[:1]
-        recording = (run / "recording.json").is_file()
-        if out == root or recording or (first and first[0] in READ):
-            raise OutputRefusedError(
-                f"compare: -o {out_dir} is inside the input {run}, which compare "
-                "reads and never writes into; choose a folder outside it (the "
-                "default is results/compare)"
-            )
+        if (run / "recording.json").is_file():
+            read.append(("the input", run))
+        else:  # a results folder: only what compare reads of it
+            read += [("the input's folder", run / name) for name in READ]
+    fix = "choose a folder outside it (the default is results/compare)"
+    check_output(Output(*argument, out_dir, fix=fix), read)
 
 
 def git_sources(kernels_dir: Path) -> Any:
@@ -161,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     from nsightflow.analysis.runs import fill_sources, load_run
     from nsightflow.family.registry import load_families
 
-    check_out_dir(args.out_dir, [args.a, args.b])
+    check_out_dir(args.out_dir, [args.a, args.b], args.kernels_dir)
     floor = C.DEFAULT_MIN_CHANGE if args.min is None else args.min
     settings = C.CompareSettings(min_change=floor, confidence=args.confidence)
     read = [load_run(p, args.families, not args.no_counters) for p in (args.a, args.b)]

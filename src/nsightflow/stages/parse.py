@@ -130,11 +130,24 @@ def run(args: argparse.Namespace) -> int:
         if path is not None
     ]
     # before any report is read: never over an input, a foreign file, an unknown format
-    check_outputs(outputs, P.expand_inputs(args.reports), force=args.force)
+    reports = P.expand_inputs(args.reports)
+    recordings = recordings_of(args.reports)
+    check_outputs(outputs, reports, force=args.force, folders=recordings)
     inlined = inlined_sites(args.resources)  # once for the process's every output set
     for job in jobs:
         parse_one(job, args, inlined)
     return 0
+
+
+def recordings_of(paths: list[Path]) -> list[Path]:
+    """The recordings (folders holding ``recording.json``) the reports lie in."""
+    found: dict[Path, None] = {}
+    for path in paths:
+        for folder in (path, *path.resolve().parents):
+            if (folder / "recording.json").is_file():
+                found[folder] = None
+                break
+    return list(found)
 
 
 def inlined_sites(paths: list[Path]) -> "dict[str, list[CallSite]]":

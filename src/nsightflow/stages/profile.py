@@ -1,11 +1,13 @@
 """``nsightflow profile``: the variants of a family under ncu, in one process."""
 
 import argparse
-import shutil
 from pathlib import Path
 
 from nsightflow.errors import StageInputError
 from nsightflow.io import write_json
+from nsightflow.outputs import PROFILE_FILES, Output, check_output, remove_own
+
+OUT_FIX = "give the family's own profile folder, such as results/profile/<family>"
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -55,8 +57,10 @@ def run(args: argparse.Namespace) -> int:
         for name, cubin, verify in zip(names, args.cubin, args.verify, strict=True)
     }
     settings = NcuSettings(args.clock_control, args.set, args.timeout_s)
+    out = Output("profile", "--out-dir", args.out_dir, fix=OUT_FIX)
+    check_output(out, [("the kernels folder", args.kernels_dir)])
     for name in names:  # a variant's folder holds this run's outputs only
-        shutil.rmtree(args.out_dir / name, ignore_errors=True)
+        remove_own(args.out_dir / name, PROFILE_FILES, "profile: --out-dir")
     args.out_dir.mkdir(parents=True, exist_ok=True)
     records = driver.profile(
         args.kernels_dir, args.family, variants, args.out_dir, settings, args.seed

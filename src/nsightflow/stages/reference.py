@@ -31,18 +31,24 @@ def run(args: argparse.Namespace) -> int:
 
     from nsightflow.family.reference_cache import prefill
     from nsightflow.family.registry import load_family
+    from nsightflow.outputs import Output, check_output, write_atomic
 
+    fix = (
+        "give an index of its own folder, such as results/reference/<family>/index.json"
+    )
+    inputs = [("the kernels folder", args.kernels_dir)]
+    check_output(Output("reference", "--out", args.out, folder=False, fix=fix), inputs)
+    # its folder holds the entries, and stale ones are removed from it
+    check_output(
+        Output("reference", "--out's folder", args.out.parent, fix=fix), inputs
+    )
     family = load_family(args.kernels_dir / args.family)
     sizes = sorted(set(family.sizes) | set(family.verify_sizes))
     start = time.perf_counter()
     entries = prefill(args.out.parent, family, args.seed, sizes, args.threads)
     wall = time.perf_counter() - start
-    args.out.write_text(
-        json.dumps(
-            {"family": family.name, "seed": args.seed, "entries": entries}, indent=1
-        )
-        + "\n"
-    )
+    index = {"family": family.name, "seed": args.seed, "entries": entries}
+    write_atomic(args.out, (json.dumps(index, indent=1) + "\n").encode())
     made = sum(1 for e in entries if e["seconds"])
     print(
         f"{family.name}: {len(entries)} inputs and references ({made} made, the rest "

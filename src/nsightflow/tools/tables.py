@@ -49,6 +49,7 @@ def check_outputs(
     outputs: Sequence[tuple[Path, Sequence[str]]],
     inputs: Iterable[Path],
     force: bool = False,
+    folders: Iterable[Path] = (),
 ) -> None:
     """Refuse outputs that would overwrite an input or a file that is not ours.
 
@@ -56,11 +57,17 @@ def check_outputs(
         outputs: Each output path with the columns of the table written there.
         inputs: The report files the stage reads (folders already expanded).
         force: Replace an existing file that is not a table of ours.
+        folders: The recordings the reports lie in: no output goes inside one
+            (:func:`nsightflow.outputs.check_output`; nor into a ``.git``).
 
     Raises:
         OutputRefusedError: naming the path and what to do instead.
     """
-    read = [p.resolve() for p in inputs]
+    from nsightflow.outputs import Output, check_output
+
+    files = list(inputs)
+    read = [p.resolve() for p in files]
+    given = [("the recording", f) for f in folders]
     seen: list[Path] = []
     for path, columns in outputs:
         target = path.resolve()
@@ -69,6 +76,8 @@ def check_outputs(
                 f"{path}: is one of the reports being parsed; parse never writes over "
                 "its input: choose another output"
             )
+        out = Output("parse", "-o", path, folder=False, fix="choose another output")
+        check_output(out, given)
         table_format(path)
         if target in seen:
             raise OutputRefusedError(f"{path}: given for two tables; name two files")
@@ -123,9 +132,20 @@ def write_table(frame: "pd.DataFrame", path: Path) -> None:
     Raises:
         OutputRefusedError: the extension is unknown or its package missing.
     """
+    import os
+
+    from nsightflow.outputs import FILE_MODE, temporary_beside
+
     suffix = table_format(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if suffix == ".parquet":
-        frame.to_parquet(path, index=False)
-    else:
-        frame.to_csv(path, index=False)
+    fd, tmp = temporary_beside(path)  # written whole, then renamed over the table
+    os.close(fd)
+    try:
+        if suffix == ".parquet":
+            frame.to_parquet(tmp, index=False)
+        else:
+            frame.to_csv(tmp, index=False)
+        os.chmod(tmp, FILE_MODE)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

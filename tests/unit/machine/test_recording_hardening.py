@@ -52,7 +52,7 @@ def test_a_corrupt_recording_json_names_the_file(tmp_path, monkeypatch, content,
 def test_a_corrupt_recorded_stage_output_is_not_recorded_naming_the_file(
     recording, tmp_path
 ):
-    bad = tmp_path / "time/jacobi2d/v0_naive.json"
+    bad = tmp_path / "rec/time/jacobi2d/v0_naive.json"
     bad.parent.mkdir(parents=True)
     text = (recording / "time/jacobi2d/v0_naive.json").read_text()
     bad.write_text(text[: len(text) // 2])  # truncated copy
@@ -69,7 +69,7 @@ def test_a_corrupt_recorded_stage_output_is_not_recorded_naming_the_file(
 def test_a_corrupt_profile_json_in_a_recorded_folder_names_the_file(
     recording, tmp_path
 ):
-    folder = tmp_path / "profile/jacobi2d/v0_naive"
+    folder = tmp_path / "rec/profile/jacobi2d/v0_naive"
     shutil.copytree(recording / "profile/jacobi2d/v0_naive", folder)
     (folder / "profile.json").write_text("{")
     out = tmp_path / "out"

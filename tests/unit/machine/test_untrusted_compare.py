@@ -171,7 +171,7 @@ def test_compare_never_writes_into_its_inputs(runs, tmp_path, capfd, where):
     code, _, err = _compare(a, b, tmp_path / where, capfd)
     assert code == 2
     (line,) = err.strip().splitlines()
-    assert line.startswith("ERROR: compare: -o ") and "inside the input" in line
+    assert line.startswith("ERROR: compare: -o ") and " the input" in line
     assert sorted(p for p in tmp_path.rglob("*")) == before
 
 
