@@ -16,6 +16,7 @@ import importlib
 import sys
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 
 from nsightflow.errors import NsightflowError, describe
 from nsightflow.examples import example_epilog
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
         importlib.import_module(f"nsightflow.stages.{name}").register_parser(sub)
     for name, command in sub.choices.items():  # every --help ends with an example
         command.epilog = example_epilog(name)
+        command.set_defaults(subcommand=name)  # record's --command sets args.command
     return parser
 
 
@@ -99,10 +101,58 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+OUTPUTS = ("out", "out_dir", "output")  # the options stages write to
+# Stages that check their outputs themselves, with what they read and clean.
+SELF_CHECKED = ("record", "replay", "replay-family", "compare", "parse", "reference")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Every stage's outputs, before it runs (:func:`nsightflow.outputs.check_output`).
+
+    An output may not be one of the stage's input paths, be or hold a repository,
+    lie inside ``.git``, or be, lie inside or (a folder) hold the kernels folder. Stages that read or
+    clean more check themselves (:data:`SELF_CHECKED`).
+
+    Raises:
+        OutputRefusedError: naming the stage, the option and the fix.
+    """
+    from nsightflow.outputs import Output, check_output
+
+    stage = args.subcommand
+    if stage in SELF_CHECKED:
+        return
+    given = {k: v for k, v in vars(args).items() if k not in ("handler", "subcommand")}
+    paths = {
+        k: [v] if isinstance(v, Path) else [p for p in v if isinstance(p, Path)]
+        for k, v in given.items()
+        if isinstance(v, Path | list)
+    }
+    inputs = [
+        (f"the input --{k.replace('_', '-')}", p)
+        for k, ps in paths.items()
+        if k not in OUTPUTS
+        for p in ps
+    ]
+    for name in OUTPUTS:
+        for path in paths.get(name, []):
+            option = f"--{name.replace('_', '-')}"
+            out = Output(stage, option, path, folder=name == "out_dir")
+            read = [i for i in inputs if _same(i[1], path)]
+            if isinstance(given.get("kernels_dir"), Path):
+                read.append(("the kernels folder", given["kernels_dir"]))
+            check_output(out, read)
+
+
+def _same(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are one path (resolved): only that is refused here."""
+    return bool(a.resolve() == b.resolve())
+
+
 def run_stage(args: argparse.Namespace) -> int:
     """Run one parsed subcommand inside the error boundary."""
     handler: Handler = args.handler
     try:
+        check_outputs(args)
         return handler(args)
     except NsightflowError as exc:
         print(f"ERROR: {exc}", file=sys.stderr)

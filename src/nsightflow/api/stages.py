@@ -59,9 +59,10 @@ def run_stage(argv: Sequence[str]) -> None:
     Raises:
         NsightflowError: what the stage raises (its CLI prints it as ``ERROR: ...``).
     """
-    from nsightflow.cli import build_parser
+    from nsightflow.cli import build_parser, check_outputs
 
     args = build_parser().parse_args(list(argv))
+    check_outputs(args)  # as the command line does, before the stage writes
     code = args.handler(args)
     if code != 0:
         raise StageInputError(f"nsightflow {argv[0]} exited with status {code}")
