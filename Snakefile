@@ -23,6 +23,7 @@ include: "workflow/rules/report.smk"
 
 
 onstart:
+    check_writable()
     archive_measurements()
     drop_local_job_rate_limit()
 

@@ -5,6 +5,7 @@ provide the input functions the rules use. Logic lives in the nsightflow package
 
 import shlex
 import shutil
+import sys
 from pathlib import Path
 
 from snakemake.logging import logger
@@ -12,6 +13,7 @@ from snakemake.utils import validate
 
 from nsightflow.tools.nvcc import local_includes
 from nsightflow.machine.gpulock import lock_command
+from nsightflow.errors import NsightflowError
 from nsightflow.family.registry import load_families
 from nsightflow.machine.recording import choose_mode
 from nsightflow.machine.replay import ReplayStages, variant_outputs
@@ -21,9 +23,12 @@ from nsightflow.report.paths import index_stem, report_stem, stem_language
 validate(config, schema="../schemas/config.schema.yaml")
 
 KERNELS = Path(config["kernels_dir"])
-FAMILIES = {f.name: f for f in load_families(KERNELS, config["families"])}
 SOURCE = Path(config["source"])
-MODE, MODE_REASON = choose_mode(config["mode"], SOURCE)
+try:
+    FAMILIES = {f.name: f for f in load_families(KERNELS, config["families"])}
+    MODE, MODE_REASON = choose_mode(config["mode"], SOURCE)
+except NsightflowError as exc:
+    sys.exit(f"ERROR: {exc}")
 HAVE_NVCC = shutil.which("nvcc") is not None
 # Prefix of every GPU rule's command: one GPU job per device (nsightflow.machine.gpulock).
 # Use: `params: lock=GPU_LOCK` and `{params.lock} python -m nsightflow <stage> ...`.
@@ -258,6 +263,24 @@ def replay_outputs(family):
 def replay_skip_flags():
     flags = [] if is_activated("sanitize") else ["--no-sanitize"]
     return " ".join(flags + ([] if is_activated("timeline") else ["--no-timeline"]))
+
+
+def check_writable():
+    """Stop in one line when the folders the run writes are not writable.
+
+    Called from `onstart:` (skipped in a dry run). Without it a read-only results/
+    ends in Snakemake's own traceback when it removes a job's stale outputs."""
+    import tempfile
+    from nsightflow.errors import describe
+
+    for folder in (Path("results"), Path("logs")):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as exc:
+            message = describe(OSError(exc.errno, exc.strerror, str(folder)))
+            sys.exit(f"ERROR: {message or exc}")
 
 
 def archive_measurements():
