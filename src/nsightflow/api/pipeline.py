@@ -102,7 +102,7 @@ def replay(
 
 def measure(
     family: str,
-    variants: Sequence[str] = (),
+    variants: str | Sequence[str] = (),
     sizes: Sequence[int] = (),
     results: Path | None = None,
     kernels_dir: Path = DEFAULT_KERNELS,
@@ -112,7 +112,8 @@ def measure(
 
     Args:
         family: the family's name.
-        variants: the variants to measure (default: all), at their default params.
+        variants: the variants to measure (a name or a list; default: all), at
+            their default params.
         sizes: the sizes to time (default: the manifest's ``sizes``); the profiled
             ones are the manifest's ``profile_sizes`` among them (else the largest).
             A run at other sizes reads a copy of the manifest with these sizes,
@@ -130,7 +131,10 @@ def measure(
             workflow: its status is in the summary.
     """
     opts = options or MeasureOptions()
+    if not isinstance(family, str):
+        raise ManifestError(f"family: {family!r} is not one family's name; give one")
     family_names(family, Path(kernels_dir))
+    variants = (variants,) if isinstance(variants, str) else tuple(variants)
     if opts.report:
         check_language(opts.language)
     check_results("measure", results, [("the kernels folder", Path(kernels_dir))])

@@ -282,6 +282,20 @@ def test_api_replay_checks_its_arguments_before_writing(project):
     assert _tree(project) == before
 
 
+def test_api_measure_checks_its_arguments_before_writing(project):
+    from nsightflow.api import MeasureOptions, measure
+
+    before = _tree(project)
+    with pytest.raises(ManifestError, match=r"^family: \['vecadd'\] is not one"):
+        measure([FAMILY], results=Path("new"))  # type: ignore[arg-type]
+    options = MeasureOptions(language="xx")
+    with pytest.raises(StageInputError, match=r"^language: 'xx'"):
+        measure(FAMILY, results=Path("new"), options=options)
+    with pytest.raises(OutputRefusedError, match=r"^measure: results kernels/vecadd"):
+        measure(FAMILY, results=Path("kernels/vecadd"))
+    assert _tree(project) == before
+
+
 def test_a_family_name_as_a_string_is_one_family(project):
     from nsightflow.api.arguments import family_names
 
