@@ -110,7 +110,9 @@ def check_outputs(args: argparse.Namespace) -> None:
     """Every stage's outputs, before it runs (:func:`nsightflow.outputs.check_output`).
 
     An output may not be one of the stage's input paths, be or hold a repository,
-    lie inside ``.git``, or be, lie inside or (a folder) hold the kernels folder. Stages that read or
+    lie inside ``.git``, or be, lie inside or (a folder) hold the kernels folder
+    (``--kernels-dir``, else ``kernels``: a stage without the option may not write
+    into the project's kernels either). Stages that read or
     clean more check themselves (:data:`SELF_CHECKED`).
 
     Raises:
@@ -133,13 +135,15 @@ def check_outputs(args: argparse.Namespace) -> None:
         if k not in OUTPUTS
         for p in ps
     ]
+    # the stage's --kernels-dir, else the project's (every stage's default)
+    kernels = given.get("kernels_dir")
+    kernels = kernels if isinstance(kernels, Path) else Path("kernels")
     for name in OUTPUTS:
         for path in paths.get(name, []):
             option = f"--{name.replace('_', '-')}"
             out = Output(stage, option, path, folder=name == "out_dir")
             read = [i for i in inputs if _same(i[1], path)]
-            if isinstance(given.get("kernels_dir"), Path):
-                read.append(("the kernels folder", given["kernels_dir"]))
+            read.append(("the kernels folder", kernels))
             check_output(out, read)
 
 

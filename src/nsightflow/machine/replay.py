@@ -106,7 +106,7 @@ def replay_family(
     Raises:
         StageInputError: ``source`` is not a folder.
         OutputRefusedError: ``results`` is, lies inside or holds the recording or
-            the family's folder (or a repository), before anything is written.
+            the kernels folder (or a repository), before anything is written.
     """
     if not source.is_dir():
         raise StageInputError(
@@ -114,7 +114,8 @@ def replay_family(
             "(the bundled examples/h200, or one made with `nsightflow record`)"
         )
     out = Output("replay-family", "--results", results, fix=RESULTS_FIX)
-    check_output(out, [("the recording", source), ("the family", family.folder)])
+    kernels = ("the kernels folder", family.folder.parent)
+    check_output(out, [("the recording", source), kernels])
     done = Replayed()
     for variant in family.variants.values():
         ident = (family.name, variant.name)

@@ -124,7 +124,8 @@ def test_reference_cleanup_removes_only_its_own_stale_entries(project):
         ("rec", "is the recording rec"),
         ("rec/time", "lies inside the recording rec"),
         (".", "holds the recording rec"),
-        ("kernels", "holds the family"),
+        ("kernels", "is the kernels folder"),
+        ("kernels/out", "lies inside the kernels folder"),
         ("alias", "is the recording rec"),  # a link to the recording
     ],
 )
@@ -253,6 +254,10 @@ def test_profile_never_removes_a_variant_folder_holding_other_files(project, cap
         (
             ["ceilings", "--out", ".git/config"],
             "lies inside the repository's",
+        ),
+        (
+            ["ceilings", "--out", f"kernels/{FAMILY}/family.yaml"],
+            "lies inside the kernels folder kernels",
         ),
     ],
 )
