@@ -110,14 +110,17 @@ def test_prefill_makes_every_accepted_size_once_and_drops_stale_entries(
     faulty, tmp_path
 ):
     root = tmp_path / "cache"
-    (root / "1000-stale").mkdir(parents=True)
+    stale = root / "1000-0123456789abcdef0123"  # an entry of another seed or source
+    stale.mkdir(parents=True)
+    (stale / "entry.json").write_text("{}")
+    (root / "time").mkdir()  # not the cache's: kept
     sizes = sorted(set(faulty.sizes) | set(faulty.verify_sizes))
     entries = prefill(root, faulty, 408, sizes, threads=2)
     assert (
         sorted(e["n"] for e in entries) == sizes
     )  # one input: every variant shares it
     assert all(e["seconds"] > 0 for e in entries)
-    assert not (root / "1000-stale").exists()
+    assert not stale.exists() and (root / "time").is_dir()
     again = prefill(root, faulty, 408, sizes, threads=2)
     assert [e["seconds"] for e in again] == [0.0] * len(sizes)
 
