@@ -44,6 +44,7 @@ from nsightflow.analysis.regime import add_regime
 from nsightflow.family.inputs import recorded_sizes
 from nsightflow.family.registry import Family, load_family
 from nsightflow.io import read_json, write_json
+from nsightflow.tables import spreadsheet_safe
 from nsightflow.tools.profile_layout import profile_folders
 
 __all__ = [
@@ -248,13 +249,14 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     if launches:  # multi-kernel variants: each launch's share of the run
         ctx["launches"] = launches
     out_dir.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(out_dir / "analysis.csv", index=False)
+    spreadsheet_safe(frame).to_csv(out_dir / "analysis.csv", index=False)
     stalls = (
         stall_frame(long)
         if not long.empty
         else pd.DataFrame(columns=["variant", "size", "reason", "cycles", "share"])
     )
-    stalls.to_csv(out_dir / "stalls.csv", index=False)
-    _read_tables(inputs.rules).to_csv(out_dir / "rules.csv", index=False)
+    spreadsheet_safe(stalls).to_csv(out_dir / "stalls.csv", index=False)
+    rules = spreadsheet_safe(_read_tables(inputs.rules))
+    rules.to_csv(out_dir / "rules.csv", index=False)
     write_hotspots(inputs.source, inputs.family_dir, out_dir / "hotspots.csv")
     write_json(out_dir / "context.json", ctx)

@@ -22,6 +22,7 @@ from nsightflow.i18n.markup import code_span
 from nsightflow.report.sections.common import SectionBase, table
 from nsightflow.report.sections.quantities import size_text
 from nsightflow.report.text import plain
+from nsightflow.tables import as_written
 
 TOP_LINES = 5
 CODE_WIDTH = 60  # characters of a line's code shown in a table cell
@@ -31,7 +32,7 @@ def code_cell(text: Any, line: int) -> str:
     """A source line as a Markdown table cell: a code span, shortened, pipes escaped."""
     if line <= 0:
         return T("hot_no_line")
-    code = " ".join(str(text).split()) if isinstance(text, str) else ""
+    code = " ".join(as_written(text).split()) if isinstance(text, str) else ""
     if not code:
         return ""
     if len(code) > CODE_WIDTH:
