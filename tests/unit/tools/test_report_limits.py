@@ -44,9 +44,9 @@ def test_a_2gb_sparse_report_is_refused_by_its_size_at_once(tmp_path):
 def test_a_truncated_recorded_report_is_truncated_in_one_line(tmp_path, fraction):
     data = REPORT.read_bytes()
     folder = _variant(tmp_path, data[: int(len(data) * fraction)])
+    outputs = ["-o", str(tmp_path / "m.csv"), "--source", str(tmp_path / "s.csv")]
     done = subprocess.run(
-        [sys.executable, "-m", "nsightflow", "parse", str(folder)]
-        + ["-o", str(tmp_path / "m.csv"), "--source", str(tmp_path / "s.csv")],
+        [sys.executable, "-m", "nsightflow", "parse", str(folder), *outputs],
         capture_output=True,
         text=True,
         check=False,
