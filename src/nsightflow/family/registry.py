@@ -43,6 +43,7 @@ from nsightflow.family.model import (
 )
 from nsightflow.family.params import ParamAxis, parse_axes
 from nsightflow.family.variants import FamilyTuning, build_variant, check_names
+from nsightflow.io import read_yaml
 
 __all__ = [
     "ARRAY_ROLES",
@@ -71,11 +72,7 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     """The manifest's YAML, checked against the schema."""
     if not path.is_file():
         raise ManifestError(f"{path}: missing; every family folder needs a family.yaml")
-    with path.open() as fh:
-        try:
-            data = yaml.safe_load(fh)
-        except yaml.YAMLError as exc:
-            raise ManifestError(f"{path}: not valid YAML: {exc}") from exc
+    data = read_yaml(path)  # bounded: no alias, no key twice
     errors = sorted(
         jsonschema.Draft202012Validator(_schema()).iter_errors(data),
         key=lambda e: list(e.path),

@@ -79,7 +79,7 @@ def test_a_large_report_whose_load_grows_past_the_memory_limit_is_refused(
     monkeypatch.setattr(io, "_PROBE", "x = bytearray(2 << 30)")
     folder = _variant(tmp_path, REPORT.read_bytes())
     io._cached_context.cache_clear()
-    with pytest.raises(ReportParseError, match="failed within 1024 MiB.*MemoryError"):
+    with pytest.raises(ReportParseError, match=r"failed within 1024 MiB.*MemoryError"):
         io.load_context(folder / REPORT.name)
 
 
