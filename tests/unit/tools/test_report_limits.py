@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from nsightflow.errors import ReportParseError
+from nsightflow.tools import ncu_limits as limits
 from nsightflow.tools import ncu_report_io as io
 
 pytest.importorskip("ncu_report")
@@ -60,9 +61,9 @@ def test_a_truncated_recorded_report_is_truncated_in_one_line(tmp_path, fraction
 def test_a_large_report_whose_load_hangs_is_refused_after_the_time_limit(
     tmp_path, monkeypatch
 ):
-    monkeypatch.setattr(io, "PROBE_BYTES", 0)
-    monkeypatch.setattr(io, "PROBE_TIMEOUT_S", 0.2)
-    monkeypatch.setattr(io, "_PROBE", "import time; time.sleep(30)")
+    monkeypatch.setattr(limits, "PROBE_BYTES", 0)
+    monkeypatch.setattr(limits, "PROBE_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(limits, "_PROBE", "import time; time.sleep(30)")
     folder = _variant(tmp_path, REPORT.read_bytes())
     io._cached_context.cache_clear()
     start = time.monotonic()
@@ -74,9 +75,9 @@ def test_a_large_report_whose_load_hangs_is_refused_after_the_time_limit(
 def test_a_large_report_whose_load_grows_past_the_memory_limit_is_refused(
     tmp_path, monkeypatch
 ):
-    monkeypatch.setattr(io, "PROBE_BYTES", 0)
-    monkeypatch.setattr(io, "PROBE_MEMORY_BYTES", 1 << 30)
-    monkeypatch.setattr(io, "_PROBE", "x = bytearray(2 << 30)")
+    monkeypatch.setattr(limits, "PROBE_BYTES", 0)
+    monkeypatch.setattr(limits, "PROBE_MEMORY_BYTES", 1 << 30)
+    monkeypatch.setattr(limits, "_PROBE", "x = bytearray(2 << 30)")
     folder = _variant(tmp_path, REPORT.read_bytes())
     io._cached_context.cache_clear()
     with pytest.raises(ReportParseError, match=r"failed within 1024 MiB.*MemoryError"):
@@ -84,7 +85,7 @@ def test_a_large_report_whose_load_grows_past_the_memory_limit_is_refused(
 
 
 def test_a_large_whole_report_passes_the_probe(tmp_path, monkeypatch):
-    monkeypatch.setattr(io, "PROBE_BYTES", 0)
+    monkeypatch.setattr(limits, "PROBE_BYTES", 0)
     folder = _variant(tmp_path, REPORT.read_bytes())
     io._cached_context.cache_clear()
     context = io.load_context(folder / REPORT.name)
