@@ -20,6 +20,12 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.add_argument("--seed", type=int, default=408)
     p.add_argument("--threads", type=int, default=4)
     p.add_argument(
+        "--timeout-s",
+        type=float,
+        default=120.0,
+        help="stop generate() and reference() after this long (config verify.timeout_s)",
+    )
+    p.add_argument(
         "--out", type=Path, required=True, help="index (.json); entries beside it"
     )
     p.set_defaults(handler=run)
@@ -29,13 +35,15 @@ def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow reference``."""
     import time
 
-    from nsightflow.family.reference_cache import prefill
+    from nsightflow.family.reference_cache import prefill_within
     from nsightflow.family.registry import load_family
 
     family = load_family(args.kernels_dir / args.family)
     sizes = sorted(set(family.sizes) | set(family.verify_sizes))
     start = time.perf_counter()
-    entries = prefill(args.out.parent, family, args.seed, sizes, args.threads)
+    entries = prefill_within(
+        args.timeout_s, args.out.parent, family, args.seed, sizes, args.threads
+    )
     wall = time.perf_counter() - start
     args.out.write_text(
         json.dumps(
