@@ -172,6 +172,29 @@ def _check_references(
             f"{path}: field baseline: {baseline!r} is not a variant; "
             f"choose one of {sorted(variants)}"
         )
+    for name in variants:
+        _check_ladder(path, name, variants)
+
+
+def _check_ladder(path: Path, start: str, variants: Mapping[str, Variant]) -> None:
+    """Following ``improves_on`` from ``start`` ends at a variant with none.
+
+    The report walks each step back to the baseline; a variant that improves on
+    itself, or a loop of them, has no first step.
+    """
+    seen = [start]
+    current = variants[start].improves_on
+    while current is not None:
+        if current in seen:
+            loop = " -> ".join([*seen[seen.index(current) :], current])
+            what = "itself" if current == start == seen[-1] else f"a loop ({loop})"
+            raise ManifestError(
+                f"{path}: field variants.{seen[-1]}.improves_on: {current!r} makes "
+                f"{what}; each step improves on an earlier variant, the baseline "
+                "on none"
+            )
+        seen.append(current)
+        current = variants[current].improves_on
 
 
 def _family_args(path: Path, entries: list[dict[str, Any]]) -> tuple[Arg, ...]:
