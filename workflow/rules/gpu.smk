@@ -35,12 +35,14 @@ if MODE == "measure":
         params:
             kernels=KERNELS,
             seed=config["verify"]["seed"],
+            timeout_s=config["verify"]["timeout_s"],
         shell:
             r"""
             exec &> >(tee {log:q})
             python -m nsightflow reference --kernels-dir {params.kernels:q} \
                 --family {wildcards.family:q} --seed {params.seed} \
-                --threads {threads} --out {output.index:q}
+                --threads {threads} --timeout-s {params.timeout_s} \
+                --out {output.index:q}
             """
 
     rule measure_variant:

@@ -22,6 +22,7 @@ input) and :mod:`nsightflow.analysis.regime` (regime, its ceiling and basis).
 All functions that build frames are pure; only :func:`write_analysis` touches files.
 """
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -41,9 +42,11 @@ from nsightflow.analysis.hotspots import read_hotspot_inputs, write_hotspots
 from nsightflow.analysis.launches import launch_table
 from nsightflow.analysis.mix import mix_columns, with_mix
 from nsightflow.analysis.regime import add_regime
+from nsightflow.errors import StageInputError
 from nsightflow.family.inputs import recorded_sizes
 from nsightflow.family.registry import Family, load_family
 from nsightflow.io import read_json, write_json
+from nsightflow.tables import spreadsheet_safe
 from nsightflow.tools.profile_layout import profile_folders
 
 __all__ = [
@@ -179,6 +182,33 @@ def build_analysis(
     return add_regime(frame, ceilings, vendor_rate(family, ceilings))
 
 
+CEILING_FIELDS = ("copy_gbps", "fp32_gflops", "vendor_sgemm_gflops")
+
+
+def _ceilings(path: Path) -> dict[str, Any]:
+    """``ceilings.json``, each rate in it a number above 0.
+
+    Every share of a ceiling divides by it: a rate of 0 (or below, or not a
+    number) gave shares without a value and a KeyError deep in the diagnosis.
+
+    Raises:
+        StageInputError: one line naming the file, the field and the fix.
+    """
+    data = read_json(path)
+    for name in CEILING_FIELDS:
+        value = data.get(name)
+        if value is None:
+            continue
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or not math.isfinite(value) or value <= 0:
+            raise StageInputError(
+                f"{path}: field {name}: {value!r} is no measured rate (a ceiling is "
+                "a number above 0); measure the ceilings again (nsightflow "
+                "ceilings) or remove the field"
+            )
+    return data
+
+
 def vendor_rate(family: Family, ceilings: Mapping[str, Any]) -> float | None:
     """The measured rate of the vendor library the family declares (None if none)."""
     if not family.vendor:
@@ -236,7 +266,7 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
                 )
             ),
         }
-    ceilings = read_json(inputs.ceilings) if inputs.ceilings else {}
+    ceilings = _ceilings(inputs.ceilings) if inputs.ceilings else {}
     long = _read_tables(inputs.metrics)
     frame = build_analysis(family, per_variant, long, ceilings)
     # the instruction mix of the sampled SASS (shuffles, MUFU, FP64, branches)
@@ -248,13 +278,14 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     if launches:  # multi-kernel variants: each launch's share of the run
         ctx["launches"] = launches
     out_dir.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(out_dir / "analysis.csv", index=False)
+    spreadsheet_safe(frame).to_csv(out_dir / "analysis.csv", index=False)
     stalls = (
         stall_frame(long)
         if not long.empty
         else pd.DataFrame(columns=["variant", "size", "reason", "cycles", "share"])
     )
-    stalls.to_csv(out_dir / "stalls.csv", index=False)
-    _read_tables(inputs.rules).to_csv(out_dir / "rules.csv", index=False)
+    spreadsheet_safe(stalls).to_csv(out_dir / "stalls.csv", index=False)
+    rules = spreadsheet_safe(_read_tables(inputs.rules))
+    rules.to_csv(out_dir / "rules.csv", index=False)
     write_hotspots(inputs.source, inputs.family_dir, out_dir / "hotspots.csv")
     write_json(out_dir / "context.json", ctx)

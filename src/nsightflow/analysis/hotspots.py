@@ -39,6 +39,7 @@ from typing import NamedTuple
 import pandas as pd
 
 from nsightflow.analysis.drain import LAUNCH_KEYS, attribute_drain
+from nsightflow.tables import spreadsheet_safe
 from nsightflow.tools.ncu_metrics import STALL_REASONS
 from nsightflow.tools.sass import joined, split
 
@@ -252,7 +253,7 @@ def write_hotspots(paths: Sequence[Path], family_dir: Path, out: Path) -> pd.Dat
         else pd.DataFrame(columns=COLUMNS)
     )
     out.parent.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(out, index=False)
+    spreadsheet_safe(frame).to_csv(out, index=False)
     return frame
 
 

@@ -25,6 +25,7 @@ import pandas as pd
 from nsightflow.errors import ManifestError
 from nsightflow.family.model import Family
 from nsightflow.io import read_json
+from nsightflow.tables import spreadsheet_safe
 
 SUMMARY_COLUMNS = [
     "family",
@@ -165,5 +166,6 @@ def write_analysis(records: list[Path], out_dir: Path, family: Family | None) ->
     data = [read_json(p) for p in records]
     configs, summary = sweep_tables(data, family)
     out_dir.mkdir(parents=True, exist_ok=True)
+    configs, summary = spreadsheet_safe(configs), spreadsheet_safe(summary)
     configs.to_csv(out_dir / "sweep.csv", index=False, float_format="%.10g")
     summary.to_csv(out_dir / "sweep_summary.csv", index=False, float_format="%.10g")

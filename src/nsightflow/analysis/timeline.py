@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from nsightflow.io import read_json
-from nsightflow.tables import TIMELINE
+from nsightflow.tables import TIMELINE, spreadsheet_safe
 
 # One row per variant and size. Times in ns, bytes in bytes, bandwidth in GB/s
 # (bytes / ns). transfer_ns = copy in + copy out; transfer_to_kernel = transfer_ns /
@@ -163,7 +163,7 @@ def write_analysis(records: list[Path], tables: list[Path], out_dir: Path) -> No
     """Write ``timeline.csv`` and ``timeline_summary.csv`` of one family."""
     table, found = read_family(records, tables)
     out_dir.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out_dir / "timeline.csv", index=False)
-    summarize(table, found).to_csv(
+    spreadsheet_safe(table).to_csv(out_dir / "timeline.csv", index=False)
+    spreadsheet_safe(summarize(table, found)).to_csv(
         out_dir / "timeline_summary.csv", index=False, float_format="%.10g"
     )

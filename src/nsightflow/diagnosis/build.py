@@ -34,6 +34,7 @@ from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.record import Finding, Where, frame, place
 from nsightflow.diagnosis.step_group import StepData, step_records
 from nsightflow.diagnosis.verdict import outcome, ties
+from nsightflow.tables import spreadsheet_safe
 
 OK = "ok"
 
@@ -338,5 +339,6 @@ def write_findings(analysis_dir: Path) -> pd.DataFrame:
         else None
     )
     found = family_findings(analysis, stalls, rules, ctx, hotspots)
+    found = spreadsheet_safe(found)  # a spreadsheet runs no cell of it
     found.to_csv(analysis_dir / "findings.csv", index=False, float_format="%.10g")
     return found

@@ -46,6 +46,10 @@ class GeneratedInputs(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self._raw)
 
+    def raw(self) -> dict[str, Any]:
+        """What the generator returned, callables not built."""
+        return dict(self._raw)
+
     def is_size(self, key: str) -> bool:
         """Whether ``key`` holds an integer size rather than an array."""
         value = self._raw.get(key)
@@ -143,8 +147,88 @@ def call_generator(
     rng: np.random.Generator,
 ) -> GeneratedInputs:
     """``generate(n, rng, **generator_args)``, wrapped for lazy access."""
-    raw = generate(n, rng, **variant.generator_args)
-    return GeneratedInputs(raw, str(family.folder / "reference.py"))
+    where = family.folder / "reference.py"
+    raw = user_call(where, "generate", n, generate, n, rng, **variant.generator_args)
+    if not isinstance(raw, Mapping):
+        raise ManifestError(
+            f"{where}: generate() returned a {type(raw).__name__} at n = {n}; return "
+            "a dict of the inputs by name"
+        )
+    return GeneratedInputs(raw, str(where))
+
+
+def user_call(
+    where: Any, name: str, n: int, fn: Callable[..., Any], *args: Any, **kwargs: Any
+) -> Any:
+    """``fn(*args)``, a function of the family's ``reference.py``.
+
+    What it raises is the family's error, not nsightflow's: one line naming the
+    file, the function, the size and the exception (no traceback).
+
+    Raises:
+        ManifestError: ``fn`` raised.
+    """
+    try:
+        return fn(*args, **kwargs)
+    except ManifestError:
+        raise
+    except Exception as exc:
+        line = _user_line(exc, str(where))
+        raise ManifestError(
+            f"{where}{line}: {name}() raised {type(exc).__name__} at n = {n}: "
+            f"{' '.join(str(exc).split())[:300]}; fix {name}()"
+        ) from None
+
+
+def _user_line(exc: BaseException, where: str) -> str:
+    """``:<line>`` of the innermost frame in ``where`` that the exception passed."""
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == where]
+    return f":{frames[-1].lineno}" if frames else ""
+
+
+def check_reference(
+    family: Family, n: int, sizes: Mapping[str, int], expected: Any
+) -> dict[str, np.ndarray]:
+    """The reference's outputs, checked against the manifest before they are kept.
+
+    ``reference(inputs, n)`` returns one array per ``output`` arg, by name, of the
+    arg's shape at these sizes, of numbers (float64 for a float output: the
+    reference is computed in double precision; integers or booleans for an integer
+    output). A wrong name, shape or dtype would be cached and make every variant
+    "wrong".
+
+    Raises:
+        ManifestError: one line naming the file, the output and what is wrong.
+    """
+    where = f"{family.folder / 'reference.py'}: reference() at n = {n}"
+    if not isinstance(expected, Mapping):
+        raise ManifestError(
+            f"{where} returned a {type(expected).__name__}; return a dict of the "
+            "outputs by name"
+        )
+    outputs = {a.name: a for a in family.args if a.role == "output"}
+    if set(expected) != set(outputs):
+        raise ManifestError(
+            f"{where} returned {sorted(map(str, expected))}, but family.yaml declares "
+            f"the outputs {sorted(outputs)}; return exactly those"
+        )
+    checked = {}
+    for name, arg in outputs.items():
+        value = np.asarray(expected[name])
+        shape = arg.shape_for(sizes, f"{family.folder}/family.yaml: args")
+        declared = np.dtype(arg.dtype)
+        kinds = "f" if declared.kind == "f" else "iub"
+        if value.dtype.kind not in kinds or value.shape != shape:
+            raise ManifestError(
+                f"{where}: output {name!r} is {value.dtype} of shape "
+                f"{value.shape}, but family.yaml declares {arg.dtype} of shape "
+                f"{shape}; return {'floats' if kinds == 'f' else 'integers'} "
+                f"of shape {shape}"
+            )
+        checked[name] = value
+    return checked
 
 
 def recorded_sizes(

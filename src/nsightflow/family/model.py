@@ -354,7 +354,15 @@ def _load_module(path: Path) -> ModuleType:
     if spec is None or spec.loader is None:
         raise ManifestError(f"{path}: cannot import the family's reference module")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the family's code, not nsightflow's: one line
+        line = getattr(exc, "lineno", None)
+        at = f":{line}" if isinstance(exc, SyntaxError) and line else ""
+        raise ManifestError(
+            f"{path}{at}: cannot import the family's reference module: "
+            f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}; fix it"
+        ) from None
     for name in ("generate", "reference"):
         if not callable(getattr(module, name, None)):
             raise ManifestError(

@@ -33,7 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from nsightflow.family.inputs import GeneratedInputs
+from nsightflow.errors import ManifestError
+from nsightflow.family.inputs import (
+    GeneratedInputs,
+    call_generator,
+    check_reference,
+    sizes_of,
+    user_call,
+)
 from nsightflow.family.model import Family, Variant
 
 FORMAT = 1  # bump when the layout changes: old entries are then never read
@@ -104,7 +111,8 @@ class ReferenceCache:
     def _generate(self, variant: Variant, n: int) -> Mapping[str, Any]:
         """The generator's raw result, seeded by (seed, n) as every stage seeds it."""
         rng = np.random.default_rng([self.seed, n])
-        return self.family.generator()(n, rng, **variant.generator_args)
+        generate = self.family.generator()
+        return call_generator(generate, self.family, variant, n, rng).raw()
 
     def _lazy_source(self, variant: Variant, n: int) -> Mapping[str, Any]:
         """The raw result lazy values are built from, kept once made in this process.
@@ -185,7 +193,11 @@ class ReferenceCache:
         if index is not None and index.is_file():
             names = json.loads(index.read_text())
             return {k: np.load(index.parent / f"{k}.npy", mmap_mode="c") for k in names}
-        expected = self.family.reference_module().reference(inputs, n)
+        module = self.family.reference_module()
+        where = self.family.folder / "reference.py"
+        result = user_call(where, "reference", n, module.reference, inputs, n)
+        sizes = sizes_of(self.family, n, inputs)
+        expected = check_reference(self.family, n, sizes, result)  # before it is kept
         if index is not None:
             for name, value in expected.items():
                 _save(index.parent / f"{name}.npy", np.asarray(value))
@@ -257,3 +269,57 @@ def _stale_entry(path: Path) -> bool:
         and path.is_dir()
         and (path / "entry.json").is_file()
     )
+
+
+def prefill_within(
+    timeout_s: float,
+    root: Path,
+    family: Family,
+    seed: int,
+    sizes: Iterable[int],
+    threads: int,
+) -> list[dict[str, Any]]:
+    """:func:`prefill` in a child process, stopped after ``timeout_s`` per entry.
+
+    ``generate()`` and ``reference()`` are the family's code: one that never
+    returns would hold the stage (and the GPU jobs waiting for its references)
+    forever. Each input and size has ``timeout_s`` (a verify job's limit), so the
+    child is killed after ``timeout_s`` times the entries; what it raised comes
+    back as the one-line error it became there.
+
+    Raises:
+        ManifestError: the family's code raised, or ran past ``timeout_s``.
+    """
+    import multiprocessing
+
+    sizes = sorted(sizes)
+    limit = timeout_s * max(1, len(needed(family, sizes)))
+    context = multiprocessing.get_context("spawn")  # no thread of this process
+    with context.Pool(1) as pool:
+        job = pool.apply_async(
+            _prefill_child, (family.folder, root, seed, sizes, threads)
+        )
+        try:
+            ok, found = job.get(timeout=limit)
+        except multiprocessing.TimeoutError:
+            raise ManifestError(
+                f"{family.folder / 'reference.py'}: generate() and reference() ran "
+                f"past {limit:g} s ({timeout_s:g} s per input and size, config "
+                "verify.timeout_s); stopped: make them faster, or raise the limit"
+            ) from None
+    if not ok:
+        raise ManifestError(str(found))
+    return list(found)
+
+
+def _prefill_child(
+    folder: Path, root: Path, seed: int, sizes: list[int], threads: int
+) -> tuple[bool, Any]:
+    """In the child: the entries, or (False, the error's line)."""
+    from nsightflow.errors import NsightflowError
+    from nsightflow.family.registry import load_family
+
+    try:
+        return True, prefill(root, load_family(folder), seed, sizes, threads)
+    except NsightflowError as exc:
+        return False, str(exc)

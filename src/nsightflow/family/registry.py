@@ -43,6 +43,7 @@ from nsightflow.family.model import (
 )
 from nsightflow.family.params import ParamAxis, parse_axes
 from nsightflow.family.variants import FamilyTuning, build_variant, check_names
+from nsightflow.io import read_yaml
 
 __all__ = [
     "ARRAY_ROLES",
@@ -71,11 +72,7 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     """The manifest's YAML, checked against the schema."""
     if not path.is_file():
         raise ManifestError(f"{path}: missing; every family folder needs a family.yaml")
-    with path.open() as fh:
-        try:
-            data = yaml.safe_load(fh)
-        except yaml.YAMLError as exc:
-            raise ManifestError(f"{path}: not valid YAML: {exc}") from exc
+    data = read_yaml(path)  # bounded: no alias, no key twice
     errors = sorted(
         jsonschema.Draft202012Validator(_schema()).iter_errors(data),
         key=lambda e: list(e.path),
@@ -175,6 +172,29 @@ def _check_references(
             f"{path}: field baseline: {baseline!r} is not a variant; "
             f"choose one of {sorted(variants)}"
         )
+    for name in variants:
+        _check_ladder(path, name, variants)
+
+
+def _check_ladder(path: Path, start: str, variants: Mapping[str, Variant]) -> None:
+    """Following ``improves_on`` from ``start`` ends at a variant with none.
+
+    The report walks each step back to the baseline; a variant that improves on
+    itself, or a loop of them, has no first step.
+    """
+    seen = [start]
+    current = variants[start].improves_on
+    while current is not None:
+        if current in seen:
+            loop = " -> ".join([*seen[seen.index(current) :], current])
+            what = "itself" if current == start == seen[-1] else f"a loop ({loop})"
+            raise ManifestError(
+                f"{path}: field variants.{seen[-1]}.improves_on: {current!r} makes "
+                f"{what}; each step improves on an earlier variant, the baseline "
+                "on none"
+            )
+        seen.append(current)
+        current = variants[current].improves_on
 
 
 def _family_args(path: Path, entries: list[dict[str, Any]]) -> tuple[Arg, ...]:

@@ -31,6 +31,7 @@ import yaml
 from nsightflow.errors import ManifestError
 from nsightflow.family.model import Variant
 from nsightflow.family.params import config_id, points
+from nsightflow.io import read_yaml
 
 FILE = "tuned.yaml"
 SCHEMA_VERSION = 1
@@ -74,11 +75,7 @@ def load(folder: Path, variants: Mapping[str, Variant]) -> list[TunedEntry]:
     path = folder / FILE
     if not path.is_file():
         return []
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ManifestError(f"{path}: not readable YAML ({first}); fix it") from None
+    data = read_yaml(path)  # bounded: no alias, no key twice
     if not isinstance(data, dict) or set(data) != {"schema_version", "gpus"}:
         raise ManifestError(
             f"{path}: top level: expected exactly the keys schema_version and gpus"

@@ -11,9 +11,9 @@ within a step; the numbers they carry are formatted by
 BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     # --- the lines under the title ------------------------------------------------
     "origin_replayed": {
-        "en": "Replayed from `{source}`: measured on {gpu} on {date}, not on this "
+        "en": "Replayed from {source}: measured on {gpu} on {date}, not on this "
         "machine. Versions and settings are in the appendix.",
-        "zh": "回放自 `{source}`：{date} 在 {gpu} 上测量，并非在本机测量。版本与设置"
+        "zh": "回放自 {source}：{date} 在 {gpu} 上测量，并非在本机测量。版本与设置"
         "见附录。",
     },
     "origin_measured": {

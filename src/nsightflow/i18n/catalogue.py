@@ -29,9 +29,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "measured_on": {
         "en": "Measured on **{gpu}** (driver {driver}, CUDA {cuda}) on {date}; nvcc "
-        "{nvcc}, ncu {ncu} with clock control `{clock}`.",
+        "{nvcc}, ncu {ncu} with clock control {clock}.",
         "zh": "测量平台：**{gpu}**（驱动 {driver}，CUDA {cuda}），测量时间 {date}；"
-        "nvcc {nvcc}，ncu {ncu}，时钟控制 `{clock}`。",
+        "nvcc {nvcc}，ncu {ncu}，时钟控制 {clock}。",
     },
     "unknown_gpu": {"en": "unknown GPU", "zh": "未知 GPU"},
     "timing_runs": {
@@ -49,11 +49,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "replayed": {
         "en": "**Replayed, not measured here.** These numbers were recorded on {gpu} "
-        "on {date} (driver {driver}, ncu {ncu}, clock control `{clock}`, kernels "
-        "revision {kernels}) and replayed from `{source}` on a machine without a GPU.",
+        "on {date} (driver {driver}, ncu {ncu}, clock control {clock}, kernels "
+        "revision {kernels}) and replayed from {source} on a machine without a GPU.",
         "zh": "**回放数据，并非在本机测量。** 这些数字于 {date} 在 {gpu} 上记录（驱动 "
-        "{driver}，ncu {ncu}，时钟控制 `{clock}`，kernels 版本 {kernels}），并在一台"
-        "没有 GPU 的机器上从 `{source}` 回放。",
+        "{driver}，ncu {ncu}，时钟控制 {clock}，kernels 版本 {kernels}），并在一台"
+        "没有 GPU 的机器上从 {source} 回放。",
     },
     "no_findings": {
         "en": "**No diagnosis.** The analysis folder holds no `findings.csv`, so this "
@@ -421,16 +421,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "memset；缓存设置出现之前的记录都是 hot。",
     },
     "lim_clock_none": {
-        "en": "ncu ran with clock control `{clock}`: the GPU's clocks float with load "
+        "en": "ncu ran with clock control {clock}: the GPU's clocks float with load "
         "and temperature, as in real use; ncu's time and the event-timed median can "
         "differ by a few percent.",
-        "zh": "ncu 运行时的时钟控制为 `{clock}`：GPU 时钟随负载和温度浮动，与实际使用"
+        "zh": "ncu 运行时的时钟控制为 {clock}：GPU 时钟随负载和温度浮动，与实际使用"
         "一致；ncu 的时间与事件计时中位数可能相差几个百分点。",
     },
     "lim_clock_locked": {
-        "en": "ncu ran with clock control `{clock}`: clocks were locked to base, so "
+        "en": "ncu ran with clock control {clock}: clocks were locked to base, so "
         "ncu times are slower than event times at boost clocks.",
-        "zh": "ncu 运行时的时钟控制为 `{clock}`：时钟被锁定在基础频率，因此 ncu 的时间"
+        "zh": "ncu 运行时的时钟控制为 {clock}：时钟被锁定在基础频率，因此 ncu 的时间"
         "比加速频率下的事件计时慢。",
     },
     "lim_one_gpu": {

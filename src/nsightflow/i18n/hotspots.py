@@ -27,14 +27,14 @@ HOTSPOT_MESSAGES: dict[str, dict[str, str]] = {
         "启动的 warp 状态采样中所占的份额，以及其中多数采样所处的状态。",
     },
     "hot_launch": {
-        "en": "Launch {launch}: `{kernel}` ({samples} samples)",
-        "zh": "第 {launch} 次启动：`{kernel}`（{samples} 个采样）",
+        "en": "Launch {launch}: {kernel} ({samples} samples)",
+        "zh": "第 {launch} 次启动：{kernel}（{samples} 个采样）",
     },
     "hot_launch_pair": {
-        "en": "Launch {launch}: `{kernel_before}` ({samples_before} samples) -> "
-        "`{kernel_after}` ({samples_after} samples)",
-        "zh": "第 {launch} 次启动：`{kernel_before}`（{samples_before} 个采样）-> "
-        "`{kernel_after}`（{samples_after} 个采样）",
+        "en": "Launch {launch}: {kernel_before} ({samples_before} samples) -> "
+        "{kernel_after} ({samples_after} samples)",
+        "zh": "第 {launch} 次启动：{kernel_before}（{samples_before} 个采样）-> "
+        "{kernel_after}（{samples_after} 个采样）",
     },
     "hot_none": {
         "en": "Hottest source lines of `{variant}` at n = {n}: not measured, the "

@@ -8,7 +8,12 @@ import re
 
 
 def code_span(text: str) -> str:
-    """``text`` as an inline code span that no run of backticks inside can close."""
+    """``text`` as an inline code span that no run of backticks inside can close.
+
+    On one line: a line break inside would let the next line start a block (a
+    heading, a list, an image in a paragraph of its own) outside the span.
+    """
+    text = " ".join(text.splitlines())
     runs = [len(m) for m in re.findall(r"`+", text)]
     ticks = "`" * (max(runs, default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""

@@ -34,8 +34,8 @@ SWEEP_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "穷举",
     },
     "sweep_strategy_kt": {
-        "en": "Kernel Tuner's `{name}` strategy, at most {limit} configurations",
-        "zh": "Kernel Tuner 的 `{name}` 策略，最多 {limit} 个配置",
+        "en": "Kernel Tuner's {name} strategy, at most {limit} configurations",
+        "zh": "Kernel Tuner 的 {name} 策略，最多 {limit} 个配置",
     },
     "h_sweep_variant": {
         "en": "`{variant}`: {n} configurations",

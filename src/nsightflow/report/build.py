@@ -94,7 +94,7 @@ def write_report(
     text = text.replace("](figures/", f"]({rel.as_posix()}/")
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / f"{stem}.md").write_text(text)
-    write_page(text, ctx, out_dir, language)
+    write_page(text, ctx, out_dir, language, figures_dir)
     if summary:
         write_csv(summary_frame(analysis), out_dir / "summary.csv")
 

@@ -14,8 +14,11 @@ from nsightflow.report.sections.common import table
 
 
 def code(value: Any) -> str:
-    """A value read from a run as a Markdown code span (no backticks or pipes)."""
-    text = str(value).replace("`", "'").replace("|", "/")
+    """A value read from a run as a Markdown code span (no backticks or pipes).
+
+    On one line: a line after a break could start a block outside the span.
+    """
+    text = " ".join(str(value).replace("`", "'").replace("|", "/").splitlines())
     return f"`{text}`" if text else ""
 
 

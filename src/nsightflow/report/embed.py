@@ -13,7 +13,9 @@ passes. The PDF stage, which cannot lay out SVG, prints the PNG instead
 import base64
 import html
 import re
-from pathlib import Path
+import urllib.parse
+from collections.abc import Sequence
+from pathlib import Path, PurePosixPath
 
 from nsightflow.errors import StageInputError
 
@@ -50,27 +52,76 @@ def figure_id(src: str) -> str:
     return f"figure-{slug(Path(src).stem)}"
 
 
-def figure(src: str, alt: str, base_dir: Path | None) -> str:
+def figure(
+    src: str, alt: str, base_dir: Path | None, roots: Sequence[Path] = ()
+) -> str:
     """A ``<figure>`` of a PNG: its SVG twin inline if there is one, else the PNG.
 
     No caption: the figure's own title says what it shows; ``alt`` is its text for
     screen readers. Without ``base_dir``, or without the file, the image stays a link.
 
     Raises:
-        StageInputError: The SVG holds a script, an event handler or a link out.
+        StageInputError: The SVG holds a script, an event handler or a link out,
+            or the figure is not a file of the report's folders (:func:`own_file`).
     """
     esc = html.escape
-    if base_dir is not None and (base_dir / src).with_suffix(".svg").is_file():
-        svg = inline_svg((base_dir / src).with_suffix(".svg"))
+    path = own_file(src, base_dir, roots)
+    if path is not None and path.with_suffix(".svg").is_file():
+        svg = inline_svg(path.with_suffix(".svg"))
         body = (
             f'<div class="svg" data-png="{esc(src)}" role="img" '
             f'aria-label="{esc(alt)}">{svg}</div>'
         )
-    elif base_dir is not None and (base_dir / src).is_file():
-        body = f'<img alt="{esc(alt)}" src="{data_uri(base_dir / src)}" />'
+    elif path is not None and path.is_file():
+        body = f'<img alt="{esc(alt)}" src="{data_uri(path)}" />'
     else:
         body = f'<img alt="{esc(alt)}" src="{esc(src)}" />'
     return f'<figure id="{figure_id(src)}">{body}</figure>'
+
+
+def own_file(
+    src: str, base_dir: Path | None, roots: Sequence[Path] = ()
+) -> Path | None:
+    """The file a figure's address names, inside the report's folders.
+
+    A page embeds (and the PDF stage opens) only the report's own figures: the
+    address is a path, without scheme, host, backslash or NUL, and resolves
+    (``..`` and links followed) inside ``base_dir`` or one of ``roots`` (the
+    report stage's figures folder, where that lies elsewhere). The plot stage
+    writes nothing else; any other address reached the page from text that was
+    not escaped, and is refused before the file is opened.
+
+    Args:
+        src: The ``src`` of an ``<img>`` (or a figure's Markdown link).
+        base_dir: The folder a relative address resolves against; None: no file
+            is read, and only a relative address that stays below it passes.
+        roots: Other folders the file may lie in.
+
+    Returns:
+        The resolved file (it may not exist), or None without ``base_dir``.
+
+    Raises:
+        StageInputError: The address is not a path, or names a file elsewhere.
+    """
+    parts = urllib.parse.urlsplit(src)
+    rel = PurePosixPath(urllib.parse.unquote(parts.path))
+    climbs = rel.is_absolute() or ".." in rel.parts
+    odd = parts.scheme or parts.netloc or "\\" in src or "\0" in src
+    if odd or not parts.path or (base_dir is None and climbs):
+        raise StageInputError(
+            f"figure {src[:200]!r} is not a file of the report's folder: a report "
+            "embeds only its own figures (figures/<name>.png); re-run the report stage"
+        )
+    if base_dir is None:
+        return None
+    path = (base_dir / rel).resolve()
+    folders = [Path(r).resolve() for r in (base_dir, *roots)]
+    if not any(path.is_relative_to(folder) for folder in folders):
+        raise StageInputError(
+            f"figure {src[:200]!r} resolves to {path}, outside the report's folder "
+            f"{folders[0]}: a report embeds only its own figures; remove the link"
+        )
+    return path
 
 
 def data_uri(path: Path) -> str:

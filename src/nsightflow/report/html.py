@@ -46,7 +46,7 @@ from nsightflow.i18n import (
     language,
     parse_language,
 )
-from nsightflow.report.embed import data_uri, figure, slug
+from nsightflow.report.embed import data_uri, figure, own_file, slug
 from nsightflow.report.folds import fold_appendix, footnote_titles
 from nsightflow.report.paths import report_stem
 
@@ -113,8 +113,16 @@ class Rendered:
     figures: list[str] = field(default_factory=list)  # figure sources, in order
 
 
-def render(markdown_text: str, base_dir: Path | None, lang: Language) -> Rendered:
+def render(
+    markdown_text: str,
+    base_dir: Path | None,
+    lang: Language,
+    roots: tuple[Path, ...] = (),
+) -> Rendered:
     """The page body of a Markdown report, its sections and its figures.
+
+    Figures are embedded from ``base_dir`` and ``roots`` only
+    (:func:`nsightflow.report.embed.own_file`).
 
     Raises:
         StageInputError: An SVG figure holds a script, an event handler or a link
@@ -122,7 +130,10 @@ def render(markdown_text: str, base_dir: Path | None, lang: Language) -> Rendere
     """
     found = Rendered("")
     md = Markdown(
-        extensions=["tables", "fenced_code", "footnotes", _Page(base_dir, lang, found)],
+        extensions=[
+            *("tables", "fenced_code", "footnotes"),
+            _Page(base_dir, lang, found, roots),
+        ],
         extension_configs={"footnotes": {"BACKLINK_TITLE": T("page_back_to_text")}},
     )
     md.preprocessors.deregister("html_block")
@@ -156,9 +167,16 @@ def _text(element: ET.Element) -> str:
 class _Page(Extension):
     """Heading ids, contents, table boxes, variant links and figures (see module)."""
 
-    def __init__(self, base_dir: Path | None, lang: Language, found: Rendered) -> None:
+    def __init__(
+        self,
+        base_dir: Path | None,
+        lang: Language,
+        found: Rendered,
+        roots: tuple[Path, ...],
+    ) -> None:
         super().__init__()
         self.base_dir = base_dir
+        self.roots = roots
         self.lang = lang
         self.found = found
 
@@ -244,14 +262,13 @@ class _PageTree(Treeprocessor):
             if (img.tail or "").strip():
                 continue
             self.ext.found.figures.append(img.get("src", ""))
-            markup = figure(img.get("src", ""), img.get("alt", ""), self.ext.base_dir)
+            src, alt = img.get("src", ""), img.get("alt", "")
+            markup = figure(src, alt, self.ext.base_dir, self.ext.roots)
             p.remove(img)
             p.text = self.md.htmlStash.store(markup)
-        if self.ext.base_dir is None:
-            return
         for img in root.iter("img"):  # an image within text: embedded as it is
-            path = self.ext.base_dir / img.get("src", "")
-            if path.suffix == ".png" and path.is_file():
+            path = own_file(img.get("src", ""), self.ext.base_dir, self.ext.roots)
+            if path is not None and path.suffix == ".png" and path.is_file():
                 img.set("src", data_uri(path))
 
     def _contents(self, root: ET.Element) -> None:
@@ -313,7 +330,11 @@ FACTS_SCHEMA_VERSION = 1
 
 
 def write_page(
-    markdown_text: str, ctx: dict[str, Any], out_dir: Path, lang: str
+    markdown_text: str,
+    ctx: dict[str, Any],
+    out_dir: Path,
+    lang: str,
+    figures_dir: Path | None = None,
 ) -> None:
     """Write ``report.html`` of one family and ``report.json`` for the index.
 
@@ -326,10 +347,13 @@ def write_page(
         ctx: ``context.json`` of the family.
         out_dir: The report folder; figures' paths resolve against it.
         lang: Language of the report.
+        figures_dir: The plot stage's folder, where it lies outside ``out_dir``:
+            figures are embedded from these two folders only.
     """
     language_ = parse_language(lang)
     stem = report_stem(language_)  # report.zh.html / .json in Chinese
-    found = render(markdown_text, out_dir, language_)
+    roots = (figures_dir,) if figures_dir else ()
+    found = render(markdown_text, out_dir, language_, roots)
     title = ctx["family"]["title"]
     (out_dir / f"{stem}.html").write_text(page(found.body, title, language_))
     facts = {

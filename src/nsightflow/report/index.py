@@ -29,7 +29,7 @@ from nsightflow.errors import StageInputError
 from nsightflow.i18n import DEFAULT_LANGUAGE, T, language, parse_language
 from nsightflow.plot.data import size_text
 from nsightflow.plot.style import time_text
-from nsightflow.report.embed import figure_id
+from nsightflow.report.embed import figure_id, own_file
 from nsightflow.report.html import page, render
 from nsightflow.report.paths import report_stem
 
@@ -217,9 +217,9 @@ def _figure(folder: Path, facts: dict[str, Any], report: str) -> str:
     name = facts.get("main_figure")
     if not name:
         return ""
-    path = folder / name
-    if not path.is_file():
-        text = T("index_no_figure", path=path.as_posix())
+    path = own_file(str(name), folder)  # report.json is data: its own folder only
+    if path is None or not path.is_file():
+        text = T("index_no_figure", path=(folder / name).as_posix())
         return f'<p class="bad">{esc(text)}</p>'
     from PIL import Image
 

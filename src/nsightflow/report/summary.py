@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from nsightflow.analysis.energy import ENERGY_COLUMNS, add_energy
+from nsightflow.tables import spreadsheet_safe
 
 SUMMARY_COLUMNS = [
     "family",
@@ -38,7 +39,7 @@ def summary_frame(analysis: pd.DataFrame) -> pd.DataFrame:
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:
     """Write a summary table (10 significant digits: the same file on any platform)."""
-    frame.to_csv(path, index=False, float_format="%.10g")
+    spreadsheet_safe(frame).to_csv(path, index=False, float_format="%.10g")
 
 
 def write_summary_csv(analysis_csv: Path, out: Path) -> None:

@@ -35,14 +35,18 @@ LINK_SCHEMES = {"http", "https"}
 # anywhere in a line (``#``: closing hashes of a heading), and the HTML-special ones,
 # written so that they read as themselves. ``!`` needs nothing: ``[`` is escaped.
 _ESCAPES = {
-    **{c: "\\" + c for c in "\\`*_[]|#"},
+    **{c: "\\" + c for c in "\\`*[]|#"},
     "&": "&amp;",
     "<": "&lt;",
 }
-_ESCAPE = re.compile("|".join(re.escape(c) for c in _ESCAPES))
-# What starts a block at the beginning of a line: a list item or a quote.
-_BULLET = re.compile(r"^(\s*)([+\->])")
-_NUMBERED = re.compile(r"^(\s*)(\d+)([.)])")
+_ESCAPE = re.compile("|".join(re.escape(c) for c in _ESCAPES) + "|_+")
+# What starts a block at the beginning of a line: a list item (its marker and a
+# space: "- x", "1. x", not "-1.5" or "580.159.04"), a quote, a line of ``-`` or
+# ``=`` (a rule, or the underline that makes the line above a heading; ``\=`` is no
+# escape in Python-Markdown, so the character's reference is written instead).
+_BULLET = re.compile(r"^(\s*)([+\-](?=\s|$)|>|-(?=[-\s]*$))")
+_SETEXT = re.compile(r"^(\s*)=(?=[=\s]*$)")
+_NUMBERED = re.compile(r"^(\s*)(\d+)([.)])(?=\s|$)")
 _URL_SAFE = ":/?#@!$&*+,;=%-._~"  # kept as is in a link address; the rest is %-encoded
 
 
@@ -116,11 +120,33 @@ def _anchor_text(match: re.Match[str]) -> str:
 
 
 def _escape(text: str) -> str:
-    return _ESCAPE.sub(lambda m: _ESCAPES[m.group(0)], text)
+    return _ESCAPE.sub(lambda m: _escaped(m, text), text)
+
+
+def _escaped(match: re.Match[str], text: str) -> str:
+    """One markup character written to read as itself.
+
+    A run of underscores between two letters or digits (``v0_naive``,
+    ``min_reps``) stays as it is: neither Python-Markdown nor CommonMark
+    (GitHub) opens or closes emphasis inside a word, so names and paths read
+    unchanged in ``report.md``. Any other run is escaped.
+    """
+    found = match.group(0)
+    if not found.startswith("_"):
+        return _ESCAPES[found]
+    start, end = match.span()
+    inside = (
+        0 < start
+        and end < len(text)
+        and text[start - 1].isalnum()
+        and text[end].isalnum()
+    )
+    return found if inside else "\\_" * len(found)
 
 
 def _line(text: str) -> str:
-    """A line that cannot start a list or a quote."""
+    """A line that cannot start a list, a quote or a heading's underline."""
+    text = _SETEXT.sub(r"\1&#61;", text)
     return _NUMBERED.sub(r"\1\2\\\3", _BULLET.sub(r"\1\\\2", text))
 
 

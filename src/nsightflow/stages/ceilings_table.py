@@ -4,6 +4,7 @@ import argparse
 from pathlib import Path
 
 from nsightflow.io import read_json
+from nsightflow.tables import spreadsheet_safe
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -22,5 +23,6 @@ def run(args: argparse.Namespace) -> int:
     columns = ["gpu", "copy_gbps", "fp32_gflops", "vendor_sgemm_gflops"]
     row = {c: data.get(c) for c in columns}
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    pd.DataFrame([row], columns=columns).to_csv(args.output, index=False)
+    frame = spreadsheet_safe(pd.DataFrame([row], columns=columns))
+    frame.to_csv(args.output, index=False)
     return 0

@@ -216,8 +216,11 @@ def write_outputs(comparison: Any, out_dir: Path, language: str) -> None:
     (out_dir / "compare.md").write_text(text)
     page = to_html(text, "nsightflow compare", base_dir=out_dir, language=language)
     (out_dir / "compare.html").write_text(page)
-    table(comparison).to_csv(out_dir / "compare.csv", index=False, float_format="%.6g")
-    comparison.counters.to_csv(
+    from nsightflow.tables import spreadsheet_safe
+
+    pairs = spreadsheet_safe(table(comparison))
+    pairs.to_csv(out_dir / "compare.csv", index=False, float_format="%.6g")
+    spreadsheet_safe(comparison.counters).to_csv(
         out_dir / "compare_counters.csv", index=False, float_format="%.6g"
     )
 

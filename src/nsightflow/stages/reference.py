@@ -20,6 +20,12 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.add_argument("--seed", type=int, default=408)
     p.add_argument("--threads", type=int, default=4)
     p.add_argument(
+        "--timeout-s",
+        type=float,
+        default=120.0,
+        help="stop generate() and reference() after this long (config verify.timeout_s)",
+    )
+    p.add_argument(
         "--out", type=Path, required=True, help="index (.json); entries beside it"
     )
     p.set_defaults(handler=run)
@@ -29,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow reference``."""
     import time
 
-    from nsightflow.family.reference_cache import prefill
+    from nsightflow.family.reference_cache import prefill_within
     from nsightflow.family.registry import load_family
     from nsightflow.outputs import Output, check_output, write_atomic
 
@@ -45,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
     family = load_family(args.kernels_dir / args.family)
     sizes = sorted(set(family.sizes) | set(family.verify_sizes))
     start = time.perf_counter()
-    entries = prefill(args.out.parent, family, args.seed, sizes, args.threads)
+    entries = prefill_within(
+        args.timeout_s, args.out.parent, family, args.seed, sizes, args.threads
+    )
     wall = time.perf_counter() - start
     index = {"family": family.name, "seed": args.seed, "entries": entries}
     write_atomic(args.out, (json.dumps(index, indent=1) + "\n").encode())

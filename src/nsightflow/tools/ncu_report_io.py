@@ -23,6 +23,7 @@ except ImportError:  # reported with an install hint when a report is read
     _NCU_REPORT = None
 
 from nsightflow.errors import ReportParseError
+from nsightflow.tools import ncu_limits as limits
 from nsightflow.tools.profile_layout import ReportPart, parts_of_folder
 
 _SIZE = re.compile(r"(?:^|[_\-.])n(\d+)(?:[_\-.]|$)")
@@ -167,22 +168,33 @@ def load_context(path: Path) -> Any:
 
     Kept for the file's current version: the variants of a family share one report,
     and its metrics and its source samples are read from it in turn.
+
+    Raises:
+        ReportParseError: The file is missing, empty, over the size limit,
+            breaks the probe's limits, or is truncated (a launch without a name)
+            (:mod:`nsightflow.tools.ncu_limits`).
     """
     if not path.is_file() or path.stat().st_size == 0:
         raise ReportParseError(f"{path}: missing or empty; re-run the profile stage")
     stat = path.stat()
+    limits.check_size(path, stat.st_size)
     return _cached_context(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
 
 
 @lru_cache(maxsize=2)
 def _cached_context(path: str, mtime_ns: int, size: int) -> Any:
+    module = ncu_report_module()
+    if size > limits.PROBE_BYTES:
+        limits.probe(path)
     try:
-        return ncu_report_module().load_report(path)
+        context = module.load_report(path)
     except Exception as exc:  # ncu_report raises plain exceptions for bad files
         raise ReportParseError(
             f"{path}: not a readable Nsight Compute report ({exc}); it may be "
             "truncated: re-run the profile stage"
         ) from exc
+    limits.check_whole(path, context)
+    return context
 
 
 def read_columns(

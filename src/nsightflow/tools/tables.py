@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nsightflow.errors import OutputRefusedError
+from nsightflow.tables import spreadsheet_safe
 
 if TYPE_CHECKING:  # pandas loads after ncu_report (see nsightflow.tools.ncu_parse)
     import pandas as pd
@@ -143,7 +144,7 @@ def write_table(frame: "pd.DataFrame", path: Path) -> None:
         if suffix == ".parquet":
             frame.to_parquet(tmp, index=False)
         else:
-            frame.to_csv(tmp, index=False)
+            spreadsheet_safe(frame).to_csv(tmp, index=False)
         os.chmod(tmp, FILE_MODE)
         os.replace(tmp, path)
     except BaseException:

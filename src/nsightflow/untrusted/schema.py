@@ -128,7 +128,8 @@ _RESOURCES = {
         )
     },
 }
-_CEILING = nullable({**AMOUNT, "maximum": 1e9})  # GB/s or GFLOP/s
+# GB/s or GFLOP/s: a measured rate, above 0 (a ceiling of 0 divides every share)
+_CEILING = nullable({**AMOUNT, "exclusiveMinimum": 0, "maximum": 1e9})
 
 # Record kinds by where they sit in the folder (nsightflow.untrusted.records.identify).
 KINDS: dict[str, dict[str, Any]] = {

@@ -297,14 +297,21 @@ def test_base_fonts_are_used_where_matplotlib_fonts_are_missing(
     ("src", "message"),
     [
         ("figures/missing.png", "missing"),
-        ("https://example.org/roofline.png", "not a local file"),
+        ("https://example.org/roofline.png", "not a file of the report's folder"),
+        ("file:///etc/hostname", "not a file of the report's folder"),
+        ("/etc/hostname", "outside the report's folder"),
+        ("figures/../../hostname.png", "outside the report's folder"),
+        ("figures/out.png", "outside the report's folder"),
         ("figures/broken.png", "cannot be read as an image"),
     ],
 )
 def test_a_figure_that_cannot_be_printed_is_a_clear_error(tmp_path, src, message):
     (tmp_path / "figures").mkdir()
     (tmp_path / "figures" / "broken.png").write_bytes(b"not a png")
-    html = to_html(f"# Report\n\n![figure]({src})\n", "Report")
+    (tmp_path / "figures" / "out.png").symlink_to("/etc/hostname")
+    # the page as the HTML stage would never write it (it refuses such a figure)
+    html = to_html("# Report\n\n![figure](figures/x.png)\n", "Report")
+    html = html.replace("figures/x.png", src)
     out = tmp_path / "report.pdf"
     with pytest.raises(StageInputError, match=message) as error:
         pdf.write_pdf(html, tmp_path, out)

@@ -41,7 +41,7 @@ from typing import BinaryIO
 
 from nsightflow import i18n
 from nsightflow.errors import StageInputError
-from nsightflow.report.embed import png_figures
+from nsightflow.report.embed import own_file, png_figures
 from nsightflow.report.pdf.fonts import CJK_FONT_FAMILY, cjk_font_file
 from nsightflow.report.pdf.fonts import Meter as _Meter
 from nsightflow.report.pdf.fonts import dejavu_dir as _dejavu_dir
@@ -179,14 +179,11 @@ def _figure(src: str, base_dir: Path) -> tuple[str, Path | None, float, float]:
                 f"PDF report: an embedded figure is not valid base64 ({exc})"
             ) from exc
         return (src, None, *_print_size(io.BytesIO(data), "embedded in the page"))
-    parts = urllib.parse.urlsplit(src)
-    if parts.scheme not in ("", "file") or parts.netloc:
-        raise StageInputError(
-            f"PDF report: figure {src!r} is not a local file; the PDF is rendered "
-            "offline and reads figures relative to the report folder only"
-        )
-    path = base_dir / urllib.parse.unquote(parts.path)  # an absolute path wins
-    if not path.is_file():
+    try:
+        path = own_file(src, base_dir)
+    except StageInputError as exc:
+        raise StageInputError(f"PDF report: {exc}") from exc
+    if path is None or not path.is_file():
         raise StageInputError(
             f"PDF report: figure {src!r} is missing (looked for {path}); run the "
             "plot stage first or fix the link in the report"

@@ -105,7 +105,10 @@ class AppendixSections(HotspotSections):
         clock = self.ctx["provenance"].get("profile", {}).get("clock_control", "n/a")
         items = [
             T("lim_cache"),
-            T("lim_clock_none" if clock == "none" else "lim_clock_locked", clock=clock),
+            T(
+                "lim_clock_none" if clock == "none" else "lim_clock_locked",
+                clock=code_span(str(clock)),
+            ),
             T("lim_one_gpu"),
             T("lim_ideal"),
             self.stall_limitation(),
@@ -120,10 +123,12 @@ class AppendixSections(HotspotSections):
             rows.append(
                 {
                     T("col_variant"): f"`{name}`",
-                    T("col_compile"): files.get("resources", ""),
-                    T("col_verify"): files.get("verify", ""),
-                    T("col_timing"): files.get("timing", ""),
-                    T("col_ncu_reports"): ", ".join(files.get("ncu_reports", [])),
+                    T("col_compile"): plain(files.get("resources", "")),
+                    T("col_verify"): plain(files.get("verify", "")),
+                    T("col_timing"): plain(files.get("timing", "")),
+                    T("col_ncu_reports"): plain(
+                        ", ".join(files.get("ncu_reports", []))
+                    ),
                 }
             )
         return table(pd.DataFrame(rows))
@@ -154,9 +159,9 @@ class AppendixSections(HotspotSections):
             parts = [
                 T(
                     "timing_run",
-                    day=run["day"],
-                    gpu=run["gpu"] or T("unknown_gpu"),
-                    kernels=run["kernels_git"] or "?",
+                    day=plain(run["day"]),
+                    gpu=plain(run["gpu"]) if run["gpu"] else T("unknown_gpu"),
+                    kernels=plain(run["kernels_git"] or "?"),
                     variants=", ".join(f"`{v}`" for v in run["variants"]),
                 )
                 for run in runs
@@ -173,15 +178,16 @@ class AppendixSections(HotspotSections):
         if not timing.get("date"):
             return T("no_timing")
         profile = prov.get("profile", {})
+        gpu = timing.get("gpu", self.ctx["ceilings"].get("gpu"))
         return T(
             "measured_on",
-            gpu=timing.get("gpu", self.ctx["ceilings"].get("gpu") or T("unknown_gpu")),
-            driver=timing.get("driver", "?"),
-            cuda=timing.get("cuda_driver", "?"),
-            date=timing.get("date", "?"),
-            nvcc=prov.get("compile", {}).get("nvcc"),
-            ncu=profile.get("ncu", "n/a"),
-            clock=profile.get("clock_control", "n/a"),
+            gpu=plain(gpu) if gpu else T("unknown_gpu"),
+            driver=plain(timing.get("driver", "?")),
+            cuda=plain(timing.get("cuda_driver", "?")),
+            date=plain(timing.get("date", "?")),
+            nvcc=plain(prov.get("compile", {}).get("nvcc")),
+            ncu=plain(profile.get("ncu", "n/a")),
+            clock=code_span(str(profile.get("clock_control", "n/a"))),
         )
 
     def glossary(self) -> str:
@@ -199,7 +205,7 @@ class AppendixSections(HotspotSections):
             p.get("compile", {}),
         )
         argv = profile.get("argv")
-        return [
+        rows = [
             (T("prov_gpu"), timing.get("gpu")),
             (T("prov_driver"), timing.get("driver")),
             (T("prov_cuda"), timing.get("cuda_driver")),
@@ -218,17 +224,19 @@ class AppendixSections(HotspotSections):
             ),
             (T("prov_ceilings"), self.ctx["ceilings"].get("method")),
         ]
+        # every value is text of a record, shown literally
+        return [(k, plain(v) if isinstance(v, str) else v) for k, v in rows]
 
 
 def _replayed(replay: dict[str, Any]) -> str:
     """The notice that the numbers were replayed from a recording."""
     return T(
         "replayed",
-        gpu=replay.get("gpu", "?"),
-        date=replay.get("date", "?"),
-        driver=replay.get("driver", "?"),
-        ncu=replay.get("ncu", "?"),
-        clock=replay.get("clock_control", "?"),
-        kernels=replay.get("kernels_git", "?"),
-        source=replay["source"],
+        gpu=plain(replay.get("gpu", "?")),
+        date=plain(replay.get("date", "?")),
+        driver=plain(replay.get("driver", "?")),
+        ncu=plain(replay.get("ncu", "?")),
+        clock=code_span(str(replay.get("clock_control", "?"))),
+        kernels=plain(replay.get("kernels_git", "?")),
+        source=code_span(str(replay["source"])),
     )

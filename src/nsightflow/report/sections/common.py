@@ -17,6 +17,8 @@ from nsightflow.analysis.derived import input_column
 from nsightflow.diagnosis import core as diagnose
 from nsightflow.diagnosis.record import render_row
 from nsightflow.i18n import T, parse_language
+from nsightflow.i18n.markup import code_span
+from nsightflow.report.text import inline, plain
 
 
 def fmt(value: Any, digits: int = 2, unit: str = "") -> str:
@@ -218,10 +220,10 @@ class SectionBase:
         for rule in r.to_dict("records"):
             pct = float(rule["speedup_pct"])
             speedup = "" if math.isnan(pct) else T("rule_quote_speedup", pct=pct)
-            text = diagnose.clean_ncu_text(str(rule["message"]))
+            # the report's text, not nsightflow's: emphasis and web links at most
+            text = inline(diagnose.clean_ncu_text(str(rule["message"])))
             if several:
-                text = f"`{rule['kernel']}`: {text}"
-            out.append(
-                "> " + T("rule_quote", rule=rule["rule"], speedup=speedup, text=text)
-            )
+                text = f"{code_span(str(rule['kernel']))}: {text}"
+            name = plain(rule["rule"])
+            out.append("> " + T("rule_quote", rule=name, speedup=speedup, text=text))
         return out

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from nsightflow import i18n
 from nsightflow.i18n import T
+from nsightflow.i18n.markup import code_span
 from nsightflow.report.sections.appendix import AppendixSections
 from nsightflow.report.sections.body import BodySections
 from nsightflow.report.sections.brief import BriefSections
@@ -30,7 +31,7 @@ from nsightflow.report.sections.quantities import size_text
 from nsightflow.report.sections.sanitize import SanitizeSections
 from nsightflow.report.sections.sweep import SweepSections
 from nsightflow.report.sections.timeline import TimelineSections
-from nsightflow.report.text import inline
+from nsightflow.report.text import inline, plain
 
 # A part of the appendix: its heading's catalogue key and fields, and its content.
 Part = tuple[str, dict[str, object], Callable[[], str]]
@@ -96,10 +97,12 @@ class ReportBuilder(
         replay = self.ctx.get("replay")
         if not timing.get("date") and not replay:
             return T("no_timing")
-        gpu = timing.get("gpu") or (replay or {}).get("gpu") or T("unknown_gpu")
-        date = str(timing.get("date") or (replay or {}).get("date") or "?")[:10]
+        gpu = timing.get("gpu") or (replay or {}).get("gpu")
+        gpu = plain(gpu) if gpu else T("unknown_gpu")
+        date = plain(str(timing.get("date") or (replay or {}).get("date") or "?")[:10])
         if replay:
-            return T("origin_replayed", source=replay["source"], gpu=gpu, date=date)
+            source = code_span(str(replay["source"]))
+            return T("origin_replayed", source=source, gpu=gpu, date=date)
         return T("origin_measured", gpu=gpu, date=date)
 
     def _parts(self) -> list[Part]:

@@ -21,6 +21,8 @@ from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 from nsightflow.report.sections.common import SectionBase, table
 from nsightflow.report.sections.quantities import size_text
+from nsightflow.report.text import plain
+from nsightflow.tables import as_written
 
 TOP_LINES = 5
 CODE_WIDTH = 60  # characters of a line's code shown in a table cell
@@ -30,7 +32,7 @@ def code_cell(text: Any, line: int) -> str:
     """A source line as a Markdown table cell: a code span, shortened, pipes escaped."""
     if line <= 0:
         return T("hot_no_line")
-    code = " ".join(str(text).split()) if isinstance(text, str) else ""
+    code = " ".join(as_written(text).split()) if isinstance(text, str) else ""
     if not code:
         return ""
     if len(code) > CODE_WIDTH:
@@ -43,12 +45,12 @@ def line_cell(row: pd.Series, main: str) -> int | str:
     """A line's number, with its file's name where that is not the variant's source."""
     line = int(row["line"])
     name = PurePath(str(row.get("file") or "")).name
-    return f"{name}:{line}" if line > 0 and name and name != main else line
+    return f"{plain(name)}:{line}" if line > 0 and name and name != main else line
 
 
 def reason_cell(row: pd.Series) -> str:
     """The dominant state of a line with its share of the line's samples."""
-    return f"{row['top_reason']} {100 * row['top_reason_share']:.0f}%"
+    return f"{plain(row['top_reason'])} {100 * row['top_reason_share']:.0f}%"
 
 
 def drain_note(variant: str, lines: pd.DataFrame) -> list[str]:
@@ -114,7 +116,8 @@ class HotspotSections(SectionBase):
         for launch, kernel, lines in launches:
             if len(launches) > 1:
                 samples = f"{int(lines['samples'].sum()):,}"
-                caption = T("hot_launch", launch=launch, kernel=kernel, samples=samples)
+                name = code_span(str(kernel))
+                caption = T("hot_launch", launch=launch, kernel=name, samples=samples)
                 out += ["", caption]
             out += drain_note(base, lines)
             out += ["", table(pd.DataFrame(_one_side(lines, self._main(base))))]
@@ -210,7 +213,9 @@ def _pair_caption(k: int, left: Launch | None, right: Launch | None) -> str:
     none = T("hot_not_sampled")
 
     def part(x: Launch | None) -> tuple[str, str]:
-        return (x[1], f"{int(x[2]['samples'].sum()):,}") if x else (none, "0")
+        if x is None:
+            return code_span(none), "0"
+        return code_span(str(x[1])), f"{int(x[2]['samples'].sum()):,}"
 
     (kb, sb), (ka, sa) = part(left), part(right)
     return T(

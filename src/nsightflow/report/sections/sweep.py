@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.i18n import T
+from nsightflow.i18n.markup import code_span
 from nsightflow.report.sections.common import SectionBase, table
 from nsightflow.report.sections.quantities import size_text
 from nsightflow.report.text import plain
@@ -54,15 +55,20 @@ class SweepSections(SectionBase):
         how = (
             T("sweep_strategy_exhaustive")
             if strategy == "exhaustive"
-            else T("sweep_strategy_kt", name=strategy, limit=int(row["configs"]))
+            else T(
+                "sweep_strategy_kt",
+                name=code_span(strategy),
+                limit=int(row["configs"]),
+            )
         )
+        gpu, date = row.get("gpu"), row.get("date")
         return T(
             "sweep_intro",
             space=T(f"sweep_space_{row['space']}"),
             sizes=", ".join(size_text(n) for n in json.loads(str(row["sizes"]))),
             strategy=how,
-            gpu=row.get("gpu") if isinstance(row.get("gpu"), str) else T("unknown_gpu"),
-            date=row.get("date") if isinstance(row.get("date"), str) else "?",
+            gpu=plain(gpu) if isinstance(gpu, str) else T("unknown_gpu"),
+            date=plain(date) if isinstance(date, str) else "?",
         )
 
     def _sweep_variant(self, row: pd.Series, configs: pd.DataFrame) -> str:

@@ -100,8 +100,8 @@ class TimelineSections(SectionBase):
             "timeline_intro",
             sizes=", ".join(size_text(n) for n in sorted(ok["size"].unique())),
             backend=T(f"timeline_backend_{backend}"),
-            gpu=first.get("gpu") or T("unknown_gpu"),
-            date=first.get("date") or "?",
+            gpu=plain(first["gpu"]) if first.get("gpu") else T("unknown_gpu"),
+            date=plain(first.get("date") or "?"),
         )
         note = first.get("backend_note")
         if isinstance(note, str) and note:
