@@ -30,7 +30,8 @@ def test_the_recorded_ceilings_pass(recording):
 
 
 def test_replay_refuses_a_recorded_ceiling_of_0(recording, tmp_path):
-    source = tmp_path / "ceilings.json"
+    source = tmp_path / "recording" / "ceilings.json"
+    source.parent.mkdir()
     shutil.copy(recording / "ceilings.json", source)
     data = json.loads(source.read_text())
     data["fp32_gflops"] = 0
