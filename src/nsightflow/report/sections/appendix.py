@@ -231,7 +231,7 @@ class AppendixSections(HotspotSections):
 def _replayed(replay: dict[str, Any]) -> str:
     """The notice that the numbers were replayed from a recording."""
     return T(
-        "replayed",
+        "test_double_notice" if replay.get("test_double") else "replayed",
         gpu=plain(replay.get("gpu", "?")),
         date=plain(replay.get("date", "?")),
         driver=plain(replay.get("driver", "?")),
