@@ -55,6 +55,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "{driver}，ncu {ncu}，时钟控制 {clock}，kernels 版本 {kernels}），并在一台"
         "没有 GPU 的机器上从 {source} 回放。",
     },
+    "test_double_notice": {
+        "en": "**Test double, not a measurement.** The GPU workers of this run were "
+        "replaced by outputs recorded on {gpu} on {date} (driver {driver}, ncu {ncu}, "
+        "clock control {clock}, kernels revision {kernels}), returned from "
+        "{source} (NSIGHTFLOW_TEST_GPU_DOUBLE, a test seam).",
+        "zh": "**测试替身，并非测量。** 本次运行的 GPU 工作进程被替换为 {date} 在 {gpu} "
+        "上记录的输出（驱动 {driver}，ncu {ncu}，时钟控制 {clock}，kernels 版本 "
+        "{kernels}），取自 {source}（NSIGHTFLOW_TEST_GPU_DOUBLE，测试接缝）。",
+    },
     "no_findings": {
         "en": "**No diagnosis.** The analysis folder holds no `findings.csv`, so this "
         "report names no cause: run `nsightflow analyze` (or the workflow) again to "

@@ -102,7 +102,10 @@ class ReportBuilder(
         date = plain(str(timing.get("date") or (replay or {}).get("date") or "?")[:10])
         if replay:
             source = code_span(str(replay["source"]))
-            return T("origin_replayed", source=source, gpu=gpu, date=date)
+            key = (
+                "origin_test_double" if replay.get("test_double") else "origin_replayed"
+            )
+            return T(key, source=source, gpu=gpu, date=date)
         return T("origin_measured", gpu=gpu, date=date)
 
     def _parts(self) -> list[Part]:
