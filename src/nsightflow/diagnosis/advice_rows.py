@@ -30,6 +30,8 @@ from nsightflow.diagnosis.suggest import (
 )
 from nsightflow.i18n import CATALOGUE
 
+NOISE_STEP = 1.05  # a step within 5% of no change changed nothing measurable
+
 
 def mechanism(kind: str) -> dict[str, Any]:
     """A mechanism's name as a message (the bare id where the catalogue has none)."""
@@ -76,12 +78,18 @@ class AdviceRows:
         table: The analysis facts (one row per variant and size).
         ctx: ``context.json``.
         rows: The findings placed so far (the steps' primary rows are read).
+        hotspots: ``hotspots.csv`` (the hottest line of each launch), if any.
     """
 
     def __init__(
-        self, table: pd.DataFrame, ctx: Mapping[str, Any], rows: list[dict[str, Any]]
+        self,
+        table: pd.DataFrame,
+        ctx: Mapping[str, Any],
+        rows: list[dict[str, Any]],
+        hotspots: pd.DataFrame | None = None,
     ) -> None:
         self.table = table
+        self.hotspots = hotspots
         self.ctx = ctx
         self.family = str(ctx["family"]["name"])
         self.variants = {v["name"]: v for v in ctx["variants"]}
@@ -99,7 +107,12 @@ class AdviceRows:
         sms = sm_count(self.table)
         for name, v in self.variants.items():
             found = variant_suggestions(
-                self._rows(name), v, sms, self.fixed, self.ctx["family"]
+                self._rows(name),
+                v,
+                sms,
+                self.fixed,
+                self.ctx["family"],
+                self._hot(name),
             )
             self.by_variant[name] = found
             for s in found:
@@ -109,6 +122,18 @@ class AdviceRows:
             before = v.get("improves_on")
             if before and not v.get("library") and before in self.variants:
                 out += self._scores(name, str(before))
+        return out
+
+    def _hot(self, name: str) -> dict[int, dict[str, Any]]:
+        """Per size, the variant's hottest source line over its launches."""
+        h = self.hotspots
+        if h is None or h.empty or "share" not in h:
+            return {}
+        part = h[h["variant"] == name]
+        out: dict[int, dict[str, Any]] = {}
+        for size, rows in part.groupby("size"):
+            top = rows.sort_values("samples", ascending=False).iloc[0]
+            out[int(str(size))] = {str(k): v for k, v in top.items()}
         return out
 
     def _primary(self, name: str, n: int) -> str:
@@ -137,6 +162,9 @@ class AdviceRows:
                 continue
             at_n = [s for s in self.by_variant[before] if s.size == n]
             match, rank = step_scores(at_n, primary)
+            did = compiler_did(name, before, self.variants, t0 / t1, NOISE_STEP)
+            if did is not None:
+                out += place(Where(self.family, name, n, "advice", before), [did])
             kinds = [s.kind for s in at_n]
             found = score_finding(name, before, n, primary, t0 / t1, match, rank, kinds)
             where = Where(self.family, name, n, "advice", before)
@@ -175,4 +203,29 @@ def score_finding(
         value=achieved,
         expected_gain=predicted,
         achieved_gain=achieved,
+    )
+
+
+def compiler_did(
+    name: str, before: str, variants: Mapping[str, Any], speedup: float, limit: float
+) -> Finding | None:
+    """A step that added what nvcc had already built, and changed nothing.
+
+    The previous variant's atomics were aggregated per warp by the compiler
+    (``REDUX`` + one ``RED``); the step adds warp shuffles before its atomic and its
+    time moves less than ``limit``.
+    """
+    a = variants[before].get("compiler") or {}
+    b = variants[name].get("compiler") or {}
+    if not (a.get("atomics_aggregated") and b.get("atomics")):
+        return None
+    if int(b.get("shuffles") or 0) <= int(a.get("shuffles") or 0):
+        return None
+    if not (ok(speedup) and 1 / limit < speedup < limit):
+        return None
+    return Finding(
+        "advice_compiler_did",
+        params={"variant": name, "before": before, "speedup": speedup},
+        metric="redux",
+        value=speedup,
     )

@@ -131,7 +131,7 @@ class FamilyFindings:
             self._stand(name)
         for names in self.inputs().values():
             self._conclusion(names)
-        self.rows += AdviceRows(self.table, self.ctx, self.rows).run()
+        self.rows += AdviceRows(self.table, self.ctx, self.rows, self.hotspots).run()
         return frame(self.rows)
 
     def _ok_rows(self, names: list[str], size: int) -> list[dict[str, Any]]:

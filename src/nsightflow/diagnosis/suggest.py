@@ -62,6 +62,8 @@ MATCHES: dict[str, frozenset[str]] = {
     "issue_bound": frozenset({"instruction_count", "issue_bound"}),
     "low_occupancy": frozenset({"occupancy", "memory_latency"}),
     "dram_excess": frozenset({"dram_bytes"}),
+    "global_atomics": frozenset({"global_atomics", "memory_latency"}),
+    "hot_atomics": frozenset({"global_atomics", "memory_latency", "shared_atomics"}),
 }
 
 
@@ -230,14 +232,71 @@ def limiter_suggestion(
     )
 
 
+HOT_LINE_SHARE = 0.5  # a line holding this share of the samples is the launch's
+# limiters that, where the hot line is an atomic's, are that atomic's waits
+ATOMIC_WAITS = frozenset({"global_atomics", "memory_latency", "lsu_queue"})
+
+
+def atomic_suggestion(
+    row: Mapping[str, Any],
+    compiled: Mapping[str, Any],
+    hot: Mapping[str, Any] | None,
+    fixed: float,
+) -> Suggestion | None:
+    """Fewer atomics on the hot address, where the hottest line is an atomic's.
+
+    Atomics that serialize on few addresses (one L2 slice each) show as one line
+    holding most of the launch's samples, its SASS a global ``RED``/``ATOM``; its
+    samples are the launch's share that line takes. The remedy names what nvcc did:
+    with ``REDUX`` beside the ``RED`` the warp's sum is already taken.
+    """
+    if hot is None or not int(compiled.get("atomics") or 0):
+        return None
+    share = float(hot.get("share") or 0.0)
+    if "global_atomic" not in str(hot.get("access") or "") or share < HOT_LINE_SHARE:
+        return None
+    mech = 1.0 / max(1.0 - share, 1e-3)
+    bounded = _bounded(row, mech, fixed)
+    if bounded is None:
+        return None
+    gain, floor, limit = bounded
+    key = (
+        "advice_fix_atomics_aggregated"
+        if compiled.get("atomics_aggregated")
+        else "advice_fix_atomics"
+    )
+    return Suggestion(
+        str(row["variant"]),
+        int(row["size"]),
+        "hot_atomics",
+        gain,
+        mech,
+        num(row, "time_median_us"),
+        floor,
+        limit,
+        msg("advice_fix_hot_line", line=int(hot["line"]), fix=msg(key)),
+        100.0 * share,
+    )
+
+
 def variant_suggestions(
     rows: Sequence[Mapping[str, Any]],
     variant: Mapping[str, Any],
     sms: float,
     fixed: float,
     family: Mapping[str, Any],
+    hot: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> list[Suggestion]:
-    """Every suggestion for one variant over its measured sizes, by size then gain."""
+    """Every suggestion for one variant over its measured sizes, by size then gain.
+
+    Args:
+        rows: The variant's analysis rows, one per measured size.
+        variant: Its ``context.json`` entry (``library``, ``compiler``, grid).
+        sms: The GPU's SM count.
+        fixed: The family's fixed cost per launch, us (:func:`fixed_cost`).
+        family: The family's ``context.json`` entry (its ``flops`` formula).
+        hot: Per size, the variant's hottest source line (a ``hotspots.csv`` row).
+    """
     if variant.get("library") or variant.get("status") != "ok":
         return []
     compiled = variant.get("compiler") or {}
@@ -245,11 +304,16 @@ def variant_suggestions(
     for row in rows:
         if row.get("status") != "ok" or not ok(num(row, "time_median_us")):
             continue
+        line = (hot or {}).get(int(row["size"]))
         found = [
             grid_suggestion(row, variant, sms, fixed, family),
+            atomic_suggestion(row, compiled, line, fixed),
             limiter_suggestion(row, compiled, fixed),
         ]
         ranked = sorted((s for s in found if s), key=lambda s: -s.gain)
+        if any(s.kind == "hot_atomics" for s in ranked):
+            # the waits at the atomic's line are the atomics': one suggestion
+            ranked = [s for s in ranked if s.kind not in ATOMIC_WAITS]
         out += ranked[:MAX_ITEMS]
     return out
 

@@ -80,6 +80,16 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "每线程 {registers} 个寄存器只允许每个 SM 驻留 {warps} 个 warp：限制寄存器"
         "（`__launch_bounds__`、`-maxrregcount`）或减少每线程的状态",
     },
+    "advice_fix_hot_line": {
+        "en": "line {line} is an atomic and holds most of the launch's samples: many "
+        "atomics on few addresses queue in one L2 slice each; {fix}",
+        "zh": "第 {line} 行是原子操作，占了该次启动的大部分采样：大量原子操作集中在少数"
+        "地址上，各自在一个 L2 slice 中排队；{fix}",
+    },
+    "mech_hot_atomics": {
+        "en": "Atomics that serialize on few addresses",
+        "zh": "集中在少数地址上而串行化的原子操作",
+    },
     "advice_fix_generic": {
         "en": "see this cause's ncu rule in the appendix",
         "zh": "参见附录中该原因对应的 ncu 规则",
@@ -97,6 +107,15 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "was not among the suggestions for `{before}`; achieved {achieved:.2f}x.",
         "zh": "`{variant}`（从 `{before}`，n = {n}）：其主要变化{cause}不在对 "
         "`{before}` 的建议中；实际 {achieved:.2f}x。",
+    },
+    "advice_compiler_did": {
+        "en": "No change from `{before}` to `{variant}` ({speedup:.2f}x): nvcc had "
+        "already summed each warp before its atomic (`REDUX` and one `RED` per warp "
+        "in `{before}`'s SASS), so the warp shuffle `{variant}` adds repeats what the "
+        "compiler did.",
+        "zh": "从 `{before}` 到 `{variant}` 没有变化（{speedup:.2f}x）：nvcc 已在原子"
+        "操作前对每个 warp 求和（`{before}` 的 SASS 中有 `REDUX` 和每 warp 一条 "
+        "`RED`），所以 `{variant}` 新加的 warp shuffle 只是重复了编译器所做的事。",
     },
     # --- the brief ------------------------------------------------------------------
     "brief_target": {

@@ -16,7 +16,8 @@ float one). The SASS comes from ``nvdisasm -c`` of the variant's cubin
 - how many global loads the kernel body issues (static count: unrolled loads in
   flight show as several ``LDG`` of one loop);
 - global atomics (``RED``/``REDG``/``ATOM``/``ATOMG``), and whether they are
-  aggregated per warp by the compiler (a ``REDUX`` before them);
+  aggregated per warp by the compiler (a ``REDUX`` before them); warp shuffles
+  (``SHFL``), the source's own aggregation;
 - FP64 instructions (``DFMA``, ``DADD``, ... and any with an ``.F64`` type, such
   as ``F2F.F64.F32``) and ``MUFU`` instructions;
 - local memory: ``LDL``/``STL`` with ptxas's spill bytes at 0 and a stack frame is a
@@ -59,6 +60,7 @@ class CompilerFacts:
     global_loads: int = 0
     atomics: int = 0
     redux: int = 0
+    shuffles: int = 0
     fp64: int = 0
     mufu: int = 0
     local_ops: int = 0
@@ -100,7 +102,9 @@ def warps_by_registers(registers: int) -> int:
 def facts(sass: Iterable[str], resources: Mapping[str, Any]) -> CompilerFacts:
     """The facts of one kernel from its instructions and ptxas's resources."""
     widths: dict[str, int] = {"LDG": 0, "STG": 0, "LDS": 0, "STS": 0}
-    counts = {"LDG": 0, "atomic": 0, "REDUX": 0, "fp64": 0, "MUFU": 0, "local": 0}
+    counts = dict.fromkeys(
+        ("LDG", "atomic", "REDUX", "SHFL", "fp64", "MUFU", "local"), 0
+    )
     for text in sass:
         op = opcode(text)
         if op in widths:
@@ -111,7 +115,7 @@ def facts(sass: Iterable[str], resources: Mapping[str, Any]) -> CompilerFacts:
             counts["atomic"] += 1
         elif op in ("LDL", "STL"):
             counts["local"] += 1
-        elif op in ("REDUX", "MUFU"):
+        elif op in ("REDUX", "MUFU", "SHFL"):
             counts[op] += 1
         if op in _FP64 or ".F64" in mnemonic(text):
             counts["fp64"] += 1
@@ -131,6 +135,7 @@ def facts(sass: Iterable[str], resources: Mapping[str, Any]) -> CompilerFacts:
         global_loads=counts["LDG"],
         atomics=counts["atomic"],
         redux=counts["REDUX"],
+        shuffles=counts["SHFL"],
         fp64=counts["fp64"],
         mufu=counts["MUFU"],
         local_ops=counts["local"],

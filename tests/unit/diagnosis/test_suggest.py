@@ -123,3 +123,33 @@ def test_a_step_that_widened_the_loads_carried_out_more_bytes_in_flight():
     )
     assert found is not None and found.kind == "bytes_in_flight" and rank == 2
     assert step_scores([_s("bank_conflicts", 4.6)], "instruction_count") == (None, 0)
+
+
+def test_an_atomic_hot_line_is_named_with_its_line_and_what_nvcc_did():
+    from nsightflow.diagnosis.suggest import atomic_suggestion
+
+    # every element added to one counter: line 6 holds 97% of the samples
+    row = _row(size=1 << 24, time_median_us=400.0, roof_time_us=15.8)
+    hot = {"line": 6, "share": 0.97, "access": "global_load;global_atomic"}
+    found = atomic_suggestion(row, {"atomics": 1, "atomics_aggregated": True}, hot, 5.5)
+    assert found is not None and found.kind == "hot_atomics"
+    assert math.isclose(found.gain, 400.0 / 21.3)
+    text = render("advice", found.fix)
+    assert "line 6" in text and "few addresses" in text
+    assert "nvcc already sums each warp" in text
+    # a hot line that loads but makes no atomic is not this cause
+    cold = {**hot, "access": "global_load"}
+    assert atomic_suggestion(row, {"atomics": 1}, cold, 5.5) is None
+
+
+def test_a_shuffle_after_nvccs_warp_sum_is_said_to_change_nothing():
+    from nsightflow.diagnosis.advice_rows import compiler_did
+
+    variants = {
+        "v0": {"compiler": {"atomics": 1, "redux": 1, "atomics_aggregated": True}},
+        "v1": {"compiler": {"atomics": 1, "redux": 0, "shuffles": 5}},
+    }
+    found = compiler_did("v1", "v0", variants, 1.01, 1.05)
+    assert found is not None
+    assert "nvcc had already summed each warp" in render(found.rule, found.params)
+    assert compiler_did("v1", "v0", variants, 7.8, 1.05) is None  # it did change
