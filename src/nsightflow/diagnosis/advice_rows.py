@@ -31,6 +31,9 @@ from nsightflow.diagnosis.suggest import (
 from nsightflow.i18n import CATALOGUE
 
 NOISE_STEP = 1.05  # a step within 5% of no change changed nothing measurable
+# step primaries that name no change of the kernel a suggestion could have asked for:
+# another input, no common profiled size, a change the counters do not show
+UNSCORED = frozenset({"", "input_changed", "step_time_only", "step_not_in_counters"})
 
 
 def mechanism(kind: str) -> dict[str, Any]:
@@ -158,7 +161,7 @@ class AdviceRows:
         for n in sorted({s.size for s in self.by_variant.get(before, [])}):
             primary = self._primary(name, n)
             t0, t1 = self._time(before, n), self._time(name, n)
-            if not primary or not ok(t0) or not ok(t1) or t1 <= 0:
+            if primary in UNSCORED or not ok(t0) or not ok(t1) or t1 <= 0:
                 continue
             at_n = [s for s in self.by_variant[before] if s.size == n]
             match, rank = step_scores(at_n, primary)

@@ -150,6 +150,17 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "{ceiling}的 {pct}。在任何测量规模下都没有超过计时噪声的建议：只有减少启动"
         "次数（与前后的 kernel 融合）或减少字节数才有帮助。",
     },
+    "next_done_gap": {
+        "en": "`{variant}` is still {gap:.2f}x above its floor at n = {n}, but what "
+        "its remedies for {cause} ask for is already in the kernel: {bits}-bit "
+        "global loads, {loads} of them in the sampled SASS, {occupancy} of the warps "
+        "resident. The counters name no further change; the gap is in what the "
+        "algorithm reads and waits for, not in how it loads.",
+        "zh": "`{variant}` 在 n = {n} 时仍比其下限慢 {gap:.2f}x，但针对{cause}的改进已"
+        "在 kernel 中：{bits} 位全局加载、采样到的 SASS 中有 {loads} 条、{occupancy} "
+        "的 warp 驻留。计数器没有指出更多改动；差距在于算法读取和等待的内容，而不在"
+        "加载方式。",
+    },
     "next_already_done": {
         "en": "Next: `{variant}` is limited by {label}, but its remedies are already "
         "in the kernel (16-byte loads, several in flight, most warps resident): what "

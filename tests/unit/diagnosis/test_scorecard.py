@@ -43,7 +43,7 @@ def test_hits_ratios_and_kinds_from_score_rows(card, tmp_path):
         _score("v1", 1, True, "bank_conflicts", ["bank_conflicts"], 4.6, 5.0),
         _score("v1", 2, True, "bank_conflicts", ["bank_conflicts"], 5.2, 4.0),
         _score("v2", 1, False, "", ["grid_too_small"], float("nan"), 1.5),
-        _score("v3", 1, False, "", ["grid_too_small"], float("nan"), 0.5),  # slower
+        _score("v3", 1, False, "", ["grid_too_small"], float("nan"), 1.01),  # no gain
     ]
     folder = tmp_path / "analysis" / "f"
     folder.mkdir(parents=True)
