@@ -176,10 +176,15 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "confidence": {
         "en": " Confidence: {hits} of {scored} such suggestions in the bundled "
-        "ladders matched the next step's primary change (achieved / predicted, "
-        "median {ratio:.2f}).",
+        "ladders were what the next step did (achieved / predicted, median "
+        "{ratio:.2f}).",
         "zh": " 置信度：在自带的各版本阶梯中，{scored} 条此类建议里有 {hits} 条与下一步"
         "的主要变化一致（实际 / 预测的中位数 {ratio:.2f}）。",
+    },
+    "confidence_missed": {
+        "en": " Confidence: low: none of the {scored} such suggestions in the "
+        "bundled ladders was what the next step did.",
+        "zh": " 置信度：低：自带阶梯中 {scored} 条此类建议没有一条是下一步实际所做的。",
     },
     "confidence_none": {
         "en": " Confidence: not yet scored (no step of the bundled ladders made this "

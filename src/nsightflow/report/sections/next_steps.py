@@ -37,6 +37,16 @@ def _num(value: Any) -> float:
         return math.nan
 
 
+def _lower(name: str) -> str:
+    """A cause's name inside a sentence: ``Too few bytes`` -> ``too few bytes``.
+
+    An acronym such as ``MIO`` keeps its case.
+    """
+    if len(name) > 1 and name[0].isupper() and name[1].islower():
+        return name[0].lower() + name[1:]
+    return name
+
+
 def record() -> dict[str, Any]:
     """The bundled ladders' score per suggestion kind ({} where none is stored)."""
     if not RECORD.is_file():
@@ -50,6 +60,8 @@ def confidence(kind: str, scores: dict[str, Any]) -> str:
     got = scores.get(kind)
     if not isinstance(got, dict) or not got.get("scored"):
         return T("confidence_none")
+    if not got.get("hits"):
+        return T("confidence_missed", scored=got["scored"])
     return T(
         "confidence",
         hits=got["hits"],
@@ -153,7 +165,7 @@ class NextSections(SectionBase):
             variant=variant,
             n=size_text(n),
             gap=gap,
-            cause=render("advice", label) if isinstance(label, dict) else "",
+            cause=_lower(render("advice", label)) if isinstance(label, dict) else "",
             bits=int(compiled.get("ldg_bits") or 0),
             loads=int(compiled.get("global_loads") or 0),
             occupancy=pct_text(self.row(variant, n).get("achieved_occupancy_pct")),
