@@ -20,7 +20,7 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     "advice_plain": {"en": "{text}", "zh": "{text}"},
     "advice_also": {
         "en": " The same change helps at n = {sizes}.",
-        "zh": " 同样的改动在 n = {sizes} 时也有帮助。",
+        "zh": "同样的改动在 n = {sizes} 时也有帮助。",
     },
     "advice_size": {
         "en": "{n} (up to {gain:.2f}x)",
@@ -178,18 +178,18 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "en": " Confidence: {hits} of {scored} such suggestions in the bundled "
         "ladders were what the next step did (achieved / predicted, median "
         "{ratio:.2f}).",
-        "zh": " 置信度：在自带的各版本阶梯中，{scored} 条此类建议里有 {hits} 条与下一步"
+        "zh": "置信度：在自带的各版本阶梯中，{scored} 条此类建议里有 {hits} 条与下一步"
         "的主要变化一致（实际 / 预测的中位数 {ratio:.2f}）。",
     },
     "confidence_missed": {
         "en": " Confidence: low: none of the {scored} such suggestions in the "
         "bundled ladders was what the next step did.",
-        "zh": " 置信度：低：自带阶梯中 {scored} 条此类建议没有一条是下一步实际所做的。",
+        "zh": "置信度：低：自带阶梯中 {scored} 条此类建议没有一条是下一步实际所做的。",
     },
     "confidence_none": {
         "en": " Confidence: not yet scored (no step of the bundled ladders made this "
         "change after such a suggestion).",
-        "zh": " 置信度：尚未评分（自带阶梯中没有一步在此类建议之后做了这一改动）。",
+        "zh": "置信度：尚未评分（自带阶梯中没有一步在此类建议之后做了这一改动）。",
     },
     # --- the appendix's score table ------------------------------------------------
     "h_advice_score": {
