@@ -218,6 +218,10 @@ def limiter_suggestion(
     if bounded is None:
         return None
     gain, floor, limit = bounded
+    fix = fix_message(kind, row, compiled)
+    if found is not None and found.rule == "at_vendor_rate":
+        # at the library's rate the last few percent are the library's own tricks
+        fix = msg("advice_fix_vendor_rate", fix=fix)
     return Suggestion(
         str(row["variant"]),
         int(row["size"]),
@@ -227,7 +231,7 @@ def limiter_suggestion(
         num(row, "time_median_us"),
         floor,
         limit,
-        fix_message(kind, row, compiled),
+        fix,
         share,
     )
 

@@ -90,6 +90,16 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Atomics that serialize on few addresses",
         "zh": "集中在少数地址上而串行化的原子操作",
     },
+    "advice_fix_vendor_rate": {
+        "en": "{fix}; at the vendor library's rate what is left is what the library "
+        "does beyond it: a warp tile between the block's and the thread's (each warp "
+        "reads its own A and B fragments, CUTLASS's layout), the next k slice's "
+        "fragments read from shared memory during the FMAs, or 3xTF32 tensor cores "
+        "where the precision allows",
+        "zh": "{fix}；已达到厂商库的速率，剩下的是库在此之外所做的：在 block 与线程之间"
+        "再加一层 warp tile（每个 warp 读取自己的 A、B 片段，即 CUTLASS 的布局）、在 FMA "
+        "期间从共享内存读取下一段 k 的片段，或在精度允许时使用 3xTF32 tensor core",
+    },
     "advice_fix_generic": {
         "en": "see this cause's ncu rule in the appendix",
         "zh": "参见附录中该原因对应的 ncu 规则",
