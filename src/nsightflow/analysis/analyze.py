@@ -32,6 +32,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis import integrity
+from nsightflow.analysis.compiled import compiler_entries
 from nsightflow.analysis.context import OK, context, replay_context, variant_status
 from nsightflow.analysis.derived import (
     NCU_COLUMNS,
@@ -315,6 +316,9 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     frame = with_mix(frame, mix_columns(instructions, texts, inputs.family_dir))
     ctx = context(family, per_variant, ceilings, frame)
     ctx["replay"] = replay_context(per_variant)
+    compiled = compiler_entries(instructions, per_variant)
+    for entry in ctx["variants"]:  # what the compiler built, where it was profiled
+        entry["compiler"] = compiled.get(entry["name"], {})
     launches = launch_table(long)
     if launches:  # multi-kernel variants: each launch's share of the run
         ctx["launches"] = launches

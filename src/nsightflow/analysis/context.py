@@ -132,6 +132,7 @@ def _variant_entry(
         "kernel": var.kernel,
         "idea": var.idea,
         "improves_on": var.improves_on,
+        "library": var.is_library,
         "input": input_label(var.generator_args),
         "input_baseline": input_baseline,
         "source": str(var.source),

@@ -10,6 +10,7 @@ structure (``#``, ``-``, ``>``) is added by the code; emphasis and code spans
 inside a sentence are part of its template.
 """
 
+from nsightflow.i18n.advice import ADVICE_MESSAGES
 from nsightflow.i18n.brief import BRIEF_MESSAGES
 from nsightflow.i18n.energy import ENERGY_MESSAGES
 from nsightflow.i18n.hotspots import HOTSPOT_MESSAGES
@@ -22,6 +23,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     **SWEEP_MESSAGES,  # the sweep section's messages
     **ENERGY_MESSAGES,  # the energy section's messages
     **BRIEF_MESSAGES,  # the brief, the bound and the steps' short bodies
+    **ADVICE_MESSAGES,  # what next: suggestions, their changes, their scores
     # --- header -------------------------------------------------------------------
     "h_report": {
         "en": "{title}: optimization report",
