@@ -36,3 +36,7 @@ class Status(StrEnum):
     TRACE_MISMATCH = "trace_mismatch"
     # replay
     NOT_RECORDED = "not_recorded"
+    # integrity checks of a timed size (nsightflow.analysis.integrity)
+    FASTER_THAN_FLOOR = "faster_than_floor"
+    CHANGED_AFTER_TIMING = "changed_after_timing"
+    NOT_CHECKED = "not_checked"

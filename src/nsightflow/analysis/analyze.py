@@ -31,6 +31,8 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.analysis import integrity
+from nsightflow.analysis.compiled import compiler_entries
 from nsightflow.analysis.context import OK, context, replay_context, variant_status
 from nsightflow.analysis.derived import (
     NCU_COLUMNS,
@@ -107,6 +109,7 @@ def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.Da
                         (row.get("gpu_before") or {}).get("other_processes")
                         or (row.get("gpu_after") or {}).get("other_processes")
                     ),
+                    **gpu_state_columns(row),
                     # recordings made before cache modes existed were all hot
                     "cache": row.get(
                         "cache", "hot" if "time_median_us" in row else None
@@ -122,8 +125,43 @@ def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.Da
             "timing_status",
             "shared_gpu",
             *TIMING_COLUMNS,
+            *STATE_COLUMNS,
         ],
     )
+
+
+STATE_COLUMNS = [
+    "sm_clock_mhz_before",
+    "sm_clock_mhz_after",
+    "mem_clock_mhz_before",
+    "mem_clock_mhz_after",
+    "throttle_reasons",  # NVML's clock-event reasons before | after (a bit mask)
+    "other_processes",  # the most other processes NVML listed, before or after
+    "recheck_status",  # the outputs after the timed repetitions (integrity.py)
+    "recheck_message",
+]
+
+
+def gpu_state_columns(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A timing row's GPU state before and after sampling, and its re-check."""
+    before, after = row.get("gpu_before") or {}, row.get("gpu_after") or {}
+    reasons = [s.get("throttle_reasons") for s in (before, after)]
+    masks = [r for r in reasons if isinstance(r, int)]
+    recheck = row.get("verified_after") or {}
+    return {
+        "sm_clock_mhz_before": before.get("sm_clock_mhz"),
+        "sm_clock_mhz_after": after.get("sm_clock_mhz"),
+        "mem_clock_mhz_before": before.get("mem_clock_mhz"),
+        "mem_clock_mhz_after": after.get("mem_clock_mhz"),
+        "throttle_reasons": masks[0] | masks[-1] if masks else None,
+        "other_processes": max(
+            (len(s.get("other_processes") or []) for s in (before, after)), default=0
+        )
+        if before or after
+        else None,
+        "recheck_status": recheck.get("status"),
+        "recheck_message": recheck.get("message"),
+    }
 
 
 def build_analysis(
@@ -178,7 +216,11 @@ def build_analysis(
     wide["variant"] = wide["variant"].astype(object)
     frame = frame.merge(wide, on=["variant", "size"], how="left")
     frame["profiled"] = frame["ncu_time_ns"].notna()
-    frame = add_derived(frame, family, ceilings, recorded_sizes(per_variant))
+    sizes = recorded_sizes(per_variant)
+    frame = add_derived(frame, family, ceilings, sizes)
+    checked = integrity.apply(frame, ceilings)  # implausible times leave the ranking
+    if checked is not frame:
+        frame = add_derived(checked, family, ceilings, sizes)
     return add_regime(frame, ceilings, vendor_rate(family, ceilings))
 
 
@@ -274,11 +316,16 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     frame = with_mix(frame, mix_columns(instructions, texts, inputs.family_dir))
     ctx = context(family, per_variant, ceilings, frame)
     ctx["replay"] = replay_context(per_variant)
+    compiled = compiler_entries(instructions, per_variant)
+    for entry in ctx["variants"]:  # what the compiler built, where it was profiled
+        entry["compiler"] = compiled.get(entry["name"], {})
     launches = launch_table(long)
     if launches:  # multi-kernel variants: each launch's share of the run
         ctx["launches"] = launches
     out_dir.mkdir(parents=True, exist_ok=True)
     spreadsheet_safe(frame).to_csv(out_dir / "analysis.csv", index=False)
+    found = spreadsheet_safe(integrity.findings(frame))  # findings.csv's columns
+    found.to_csv(out_dir / "integrity.csv", index=False, float_format="%.10g")
     stalls = (
         stall_frame(long)
         if not long.empty

@@ -132,6 +132,7 @@ def _variant_entry(
         "kernel": var.kernel,
         "idea": var.idea,
         "improves_on": var.improves_on,
+        "library": var.is_library,
         "input": input_label(var.generator_args),
         "input_baseline": input_baseline,
         "source": str(var.source),
@@ -234,10 +235,15 @@ def replay_context(
     for record in per_variant.values():
         source = record.get("timing", {}).get("replayed_from")
         if source:
+            # nsightflow.machine.double: a test's stand-in for the GPU workers
+            double = (
+                {"test_double": True} if record["timing"].get("test_double") else {}
+            )
             for folder in Path(source).parents:
                 if (folder / "recording.json").is_file():
                     info = read_recorded(folder / "recording.json")
                     family = record["timing"].get("family")
-                    return {"source": str(folder), **recording_for(info, family)}
-            return {"source": source}
+                    found = recording_for(info, family)
+                    return {"source": str(folder), **found, **double}
+            return {"source": source, **double}
     return None

@@ -18,6 +18,7 @@ from typing import Any
 from nsightflow.diagnosis.efficiency import issue_split, work_share
 from nsightflow.diagnosis.memory import measured_ratio
 from nsightflow.diagnosis.model import ok
+from nsightflow.i18n import CATALOGUE
 
 WIDE_SECTORS = 12.0  # load sectors per request from which a warp's loads are 16-byte
 WORK_SHARE = 0.5  # FP32 arithmetic per thread instruction from which it is the work
@@ -41,3 +42,57 @@ def fix_key(row: Mapping[str, Any], mechanism: str) -> str:
         ):
             return "fix_issue_bound_work"
     return f"fix_{mechanism}"
+
+
+WIDE_BITS = 128  # LDG.E.128: a lane's float4
+IN_FLIGHT = 2  # global loads the kernel issues, from which several are in flight
+RESIDENT_PCT = 75.0  # achieved occupancy from which more warps are not the remedy
+
+
+def already_done(
+    kind: str, row: Mapping[str, Any], compiled: Mapping[str, Any]
+) -> bool:
+    """Whether every change the remedy of ``kind`` asks for is already in the launch.
+
+    More bytes in flight (``bytes_in_flight``, ``lsu_queue``) means 16-byte loads,
+    several loads in flight and more resident warps: a kernel whose SASS loads with
+    ``LDG.E.128``, issues at least :data:`IN_FLIGHT` global loads and keeps
+    :data:`RESIDENT_PCT` of its warps resident has all three, and what stays is the
+    launch and ramp cost, not a change to its loads. Low occupancy is done where the
+    achieved occupancy is already that high.
+    """
+    occupancy = measured_ratio(row, "achieved_occupancy_pct")
+    resident = ok(occupancy) and occupancy >= RESIDENT_PCT
+    if kind in ("bytes_in_flight", "lsu_queue", "memory_latency"):
+        wide = int(compiled.get("ldg_bits") or 0) >= WIDE_BITS or loads_wide(row)
+        several = int(compiled.get("global_loads") or 0) >= IN_FLIGHT
+        return wide and several and resident
+    if kind == "low_occupancy":
+        return resident
+    return False
+
+
+def fix_message(
+    kind: str, row: Mapping[str, Any], compiled: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The remedy of ``kind`` as a message, in the terms of what the compiler built."""
+    if kind == "local_memory" and compiled.get("local") == "local_array":
+        return {
+            "@": "advice_fix_local_array",
+            "frame": int(compiled.get("stack_frame_bytes") or 0),
+        }
+    if kind == "global_atomics":
+        key = (
+            "advice_fix_atomics_aggregated"
+            if compiled.get("atomics_aggregated")
+            else "advice_fix_atomics"
+        )
+        return {"@": key}
+    if kind == "low_occupancy" and int(compiled.get("registers") or 0) > 0:
+        return {
+            "@": "advice_fix_registers",
+            "registers": int(compiled["registers"]),
+            "warps": int(compiled.get("warps_by_registers") or 0),
+        }
+    key = fix_key(row, kind)
+    return {"@": key if key in CATALOGUE else "advice_fix_generic"}

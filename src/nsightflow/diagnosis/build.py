@@ -29,6 +29,7 @@ import pandas as pd
 
 from nsightflow.analysis.derived import input_column
 from nsightflow.diagnosis import launch_state, moves, patterns, stand, summary
+from nsightflow.diagnosis.advice_rows import AdviceRows
 from nsightflow.diagnosis.causes import cause_finding, causes
 from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.record import Finding, Where, frame, place
@@ -130,6 +131,7 @@ class FamilyFindings:
             self._stand(name)
         for names in self.inputs().values():
             self._conclusion(names)
+        self.rows += AdviceRows(self.table, self.ctx, self.rows, self.hotspots).run()
         return frame(self.rows)
 
     def _ok_rows(self, names: list[str], size: int) -> list[dict[str, Any]]:
@@ -143,7 +145,10 @@ class FamilyFindings:
         ]
 
     def _best(self, names: list[str]) -> dict[str, Any] | None:
+        """The fastest correct variant the author wrote (a library's only if alone)."""
         rows = self._ok_rows(names, self.key_size)
+        own = [r for r in rows if not self.variants[r["variant"]].get("library")]
+        rows = own or rows
         return min(rows, key=lambda r: r["time_median_us"]) if rows else None
 
     def _headline(self, names: list[str]) -> None:
@@ -308,7 +313,10 @@ class FamilyFindings:
                 steps.append(({**r, "step_of": before}, why, verdict))
         tied = ties(best, self._ok_rows(names, self.key_size))
         where = stand.stand(best)
-        found = summary.conclusion(best, steps, where.rule if where else "", tied)
+        compiled = self.variants[str(best["variant"])].get("compiler") or {}
+        found = summary.conclusion(
+            best, steps, where.rule if where else "", tied, compiled
+        )
         self.rows += place(self._where(best, "conclusion"), found)
 
 

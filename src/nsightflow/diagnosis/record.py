@@ -4,8 +4,8 @@ A rule returns :class:`Finding` records (or nothing when its precondition does n
 :mod:`nsightflow.diagnosis.build` places them (family, variant, size, section,
 role) and writes ``findings.csv`` with :data:`COLUMNS`:
 
-- ``section``: ``headline``, ``sweep``, ``baseline``, ``plan``, ``step``, ``stand`` or
-  ``conclusion``; ``step_of`` the variant a step starts from (else empty).
+- ``section``: ``headline``, ``sweep``, ``baseline``, ``plan``, ``step``, ``stand``,
+  ``conclusion`` or ``advice``; ``step_of`` the variant a step starts from (else empty).
 - ``rule``: stable snake_case id, also the catalogue key of its sentence; ``role``
   ``primary`` (one per baseline, step and stand at each size), ``secondary`` (ranked
   rivals of the primary) or ``info``; ``rank`` orders the records of one group.
@@ -18,6 +18,10 @@ role) and writes ``findings.csv`` with :data:`COLUMNS`:
   :mod:`nsightflow.diagnosis.lines`).
 - ``message``: the sentence in English; ``params``: its fields as JSON, from which
   :func:`render` writes it in any language of the catalogue.
+- ``expected_gain``, ``achieved_gain``: in section ``advice``, a suggestion's bounded
+  gain and, on a step's score (rule ``advice_score``), the gain the matching
+  suggestion expected against the speedup the step achieved
+  (:mod:`nsightflow.diagnosis.suggest`).
 
 A field whose value is ``{"@": key, ...}`` is itself a message (rendered first), so a
 record holds no language-bound text.
@@ -54,8 +58,19 @@ COLUMNS = [
     "line_share",
     "message",
     "params",
+    "expected_gain",
+    "achieved_gain",
 ]
-SECTIONS = ("headline", "sweep", "baseline", "plan", "step", "stand", "conclusion")
+SECTIONS = (
+    "headline",
+    "sweep",
+    "baseline",
+    "plan",
+    "step",
+    "stand",
+    "conclusion",
+    "advice",
+)
 ROLES = ("primary", "secondary", "info")
 NAN = math.nan
 
@@ -80,6 +95,8 @@ class Finding:
     evidence: str = ""
     line: int = 0  # the source line it cites (0: none)
     line_share: float = NAN
+    expected_gain: float = NAN  # a suggestion's bounded gain (section advice)
+    achieved_gain: float = NAN  # what the next step achieved where it matched
 
 
 def moved(
@@ -180,6 +197,8 @@ def row(where: Where, f: Finding, role: str, rank: int) -> dict[str, Any]:
         "line_share": f.line_share,
         "message": message,
         "params": json.dumps(_plain(f.params), ensure_ascii=False, sort_keys=True),
+        "expected_gain": f.expected_gain,
+        "achieved_gain": f.achieved_gain,
     }
 
 

@@ -12,7 +12,7 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from nsightflow.diagnosis.advice import fix_key
+from nsightflow.diagnosis.advice import already_done, fix_key
 from nsightflow.diagnosis.causes import causes
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
@@ -68,6 +68,7 @@ def conclusion(
     steps: Sequence[tuple[Mapping[str, Any], str, str]],
     stand_rule: str,
     tied: Sequence[str] = (),
+    compiled: Mapping[str, Any] | None = None,
 ) -> list[Finding]:
     """Best variant, one line per step and what to try next, for one input.
 
@@ -79,6 +80,9 @@ def conclusion(
             :func:`nsightflow.diagnosis.verdict.outcome`).
         stand_rule: The rule of the best variant's stand (at the floor, roof, ...).
         tied: Variants within the timing noise of the best one.
+        compiled: What the compiler built for the best variant
+            (:mod:`nsightflow.tools.compiler_facts`): a remedy it already has is
+            not the next step.
     """
     found = [
         Finding(
@@ -115,11 +119,13 @@ def conclusion(
                 threshold=1.0,
             )
         )
-    found.append(_next(best, stand_rule))
+    found.append(_next(best, stand_rule, compiled or {}))
     return found
 
 
-def _next(best: Mapping[str, Any], stand_rule: str) -> Finding:
+def _next(
+    best: Mapping[str, Any], stand_rule: str, compiled: Mapping[str, Any]
+) -> Finding:
     stops = ("at_dram_floor", "at_dram_floor_timing", "dram_saturated_excess")
     if stand_rule in (*stops, "at_compute_roof"):
         return Finding(f"next_{stand_rule}", params={"variant": best["variant"]})
@@ -134,6 +140,16 @@ def _next(best: Mapping[str, Any], stand_rule: str) -> Finding:
     top = causes(best) if best.get("profiled") else []
     if not top:
         return Finding("next_profile", params={"variant": best["variant"]})
+    if already_done(top[0].mechanism, best, compiled):
+        return Finding(
+            "next_already_done",
+            params={
+                "variant": best["variant"],
+                "label": msg(f"mech_{top[0].mechanism}"),
+            },
+            metric=top[0].mechanism,
+            share=top[0].share,
+        )
     return Finding(
         "next_remedy",
         params={

@@ -33,6 +33,8 @@ MAX_THREADS_PER_BLOCK = 1024
 MAX_SHARED_BYTES = 232448  # 227 KiB of dynamic shared memory per block (opt-in)
 MAX_ELEMENTS = 2**40  # one array: 4 TiB of float32, beyond any GPU's memory
 MAX_DIMS = 8
+# frameworks in which a Python launcher's author writes the kernels themselves
+KERNEL_FRAMEWORKS = frozenset({"triton", "numba"})
 
 
 def _at(sizes: Sizes) -> str:
@@ -219,6 +221,16 @@ class Variant:
     def kernels(self) -> tuple[str, ...]:
         """Every kernel the variant launches, each once, in launch order."""
         return tuple(dict.fromkeys(launch.kernel for launch in self.launches))
+
+    @property
+    def is_library(self) -> bool:
+        """Whether the variant calls a library (cuBLAS through torch, CuPy) for its work.
+
+        A Python launcher whose ``requires`` names no framework that compiles the
+        author's own kernels (:data:`KERNEL_FRAMEWORKS`: Triton, Numba) runs code the
+        author does not own: a reference line to reach, not a kernel to tune.
+        """
+        return self.is_python and not set(self.requires) & KERNEL_FRAMEWORKS
 
     @property
     def is_python(self) -> bool:

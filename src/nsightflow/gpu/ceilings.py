@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from nsightflow.gpu.launch import GpuContext, load_helpers
+from nsightflow.machine import double
 
 COPY_BYTES = 2 * 1024**3  # 2 GiB each way: far beyond the 60 MB L2 of an H200
 REPS = 20
@@ -68,6 +69,8 @@ def vendor_sgemm() -> dict[str, Any]:
 
 def measure() -> dict[str, Any]:
     """Copy bandwidth (bytes read + written), FP32 FMA rate and vendor SGEMM rate."""
+    if double.folder() is not None:  # a test's stand-in for the GPU
+        return double.record("ceilings")
     vendor = vendor_sgemm()  # before pycuda's context: cupy uses the primary one
     with GpuContext() as gpu:
         cuda = gpu.cuda

@@ -18,6 +18,7 @@ from nsightflow.gpu import isolate
 from nsightflow.gpu.pyprofile import LauncherRun, profile_launchers
 from nsightflow.gpu.timing import TimingSettings
 from nsightflow.io import read_json, write_json
+from nsightflow.machine import double
 from nsightflow.machine.gpulock import gpu_info
 from nsightflow.records import Status
 from nsightflow.tools import provenance
@@ -128,6 +129,9 @@ def profile(
     records, ready = _ready_runs(kernels_dir, family_name, variants, settings)
     if not ready:
         return records
+    if double.folder() is not None:  # a test's stand-in for ncu and the worker
+        names = [r.name for r in ready]
+        return {**records, **double.profile_records(family_name, names, out_dir)}
     try:
         require_ncu()
         # Python launchers apart: their kernels are named by their framework

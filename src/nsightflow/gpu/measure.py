@@ -25,6 +25,7 @@ from typing import Any
 
 from nsightflow.gpu import isolate
 from nsightflow.io import read_json
+from nsightflow.machine import double
 from nsightflow.machine.gpulock import gpu_info
 from nsightflow.records import Status
 from nsightflow.tools import provenance
@@ -94,6 +95,9 @@ def measure(
         verify = _stamped({**head, **_skipped(upstream, "verify")}, kernels_dir)
         timed = {**head, "settings": _timing(settings)}
         return {"verify": verify, "time": _skip(timed, verify)}
+    if double.folder() is not None:  # a test's stand-in for the GPU worker
+        loading.join()
+        return double.measure_records(ident, settings.timeline is not None)
     spec, limits = _spec(kernels_dir, ident, paths, settings, seed)
     results, seconds = isolate.run_phases("measure", spec, limits)
     loading.join()

@@ -122,6 +122,12 @@ def _kernel_tuner(
     """
     kt = _import_kernel_tuner(strategy)
     names = list(axes)
+    # tuned.yaml's points join the quick space with values off its axes: Kernel
+    # Tuner's space is the product of the axes, so without their values it could
+    # never choose them (the restriction still admits only the runnable points)
+    axes = {
+        a: sorted({*axes[a], *(int(c["params"][a]) for c in configs)}) for a in names
+    }
     by_values = {tuple(c["params"][a] for a in names): c for c in configs}
     max_configs, seed = limits
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import yaml
 
+from nsightflow.analysis.integrity import recheck_record
 from nsightflow.family.model import Variant
 from nsightflow.gpu.energy import EnergyMeter, Stream, measure_energy, row_fields
 from nsightflow.gpu.verify import generated_of
@@ -315,6 +316,7 @@ def _time_size(
 ) -> dict[str, Any]:
     settings, spin, flush, l2 = tools
     launcher = job.setup(gpu, n)
+    first = fresh_outputs(launcher)  # compared with the outputs after timing
     for _ in range(settings.warmup):
         launcher.launch()
     launcher.synchronize()
@@ -323,6 +325,7 @@ def _time_size(
     before = gpu_state()
     samples, settled = sample_until_settled(runner.run, settings)
     after = gpu_state()
+    again = recheck(first, fresh_outputs(launcher), job.family.tolerance)
     stats = summarize(samples)
     stream = Stream(launcher.launch, lambda: _recorded(gpu.cuda.Event()))
     energy = measure_energy(meter, stream, stats["time_median_us"])
@@ -338,9 +341,43 @@ def _time_size(
         "gpu_before": before,
         "gpu_after": after,
         "throttled": throttled(before, after),
+        "verified_after": again,
         **row_fields(energy, energy_state),
         **generated_of(launcher),
     }
+
+
+def fresh_outputs(launcher: "Launcher") -> dict[str, np.ndarray]:
+    """One launch from the outputs' initial fill, copied back to the host.
+
+    From the initial fill (sentinel or zero, as verify launches it), so that a kernel
+    that accumulates into its output (atomics) gives the same result each time; the
+    inputs are those the timed launches ran on, so a kernel that writes its inputs
+    shows too.
+    """
+    launcher.initialize_buffers()
+    launcher.launch()
+    launcher.synchronize()
+    return launcher.outputs()
+
+
+def recheck(
+    before: dict[str, np.ndarray], after: dict[str, np.ndarray], tolerance: float
+) -> dict[str, Any]:
+    """``verified_after``: the outputs after the timed repetitions against before.
+
+    The copy before timing is the reference (float64, as :func:`compare` wants): the
+    verify phase compared such a launch with the family's reference at its sizes;
+    here the question is only whether timing changed what the kernel computes.
+    """
+    from nsightflow.gpu.verify import compare  # integers: compared exactly
+
+    return recheck_record(
+        {
+            name: compare(out, before[name].astype(np.float64), tolerance)
+            for name, out in after.items()
+        }
+    )
 
 
 def _recorded(event: Any) -> Any:

@@ -26,6 +26,7 @@ from nsightflow.i18n.catalogue import CATALOGUE
 from nsightflow.i18n.compare import COMPARE_MESSAGES
 from nsightflow.i18n.figures import FIGURE_MESSAGES
 from nsightflow.i18n.findings import FINDING_MESSAGES
+from nsightflow.i18n.integrity import INTEGRITY_MESSAGES
 from nsightflow.i18n.page import PAGE_MESSAGES
 from nsightflow.i18n.patterns import PATTERN_MESSAGES
 
@@ -34,6 +35,7 @@ CATALOGUE.update(COMPARE_MESSAGES)
 CATALOGUE.update(FIGURE_MESSAGES)
 CATALOGUE.update(PAGE_MESSAGES)
 CATALOGUE.update(FINDING_MESSAGES)
+CATALOGUE.update(INTEGRITY_MESSAGES)
 
 Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = get_args(Language)

@@ -16,6 +16,13 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "回放自 {source}：{date} 在 {gpu} 上测量，并非在本机测量。版本与设置"
         "见附录。",
     },
+    "origin_test_double": {
+        "en": "Test double, not a measurement: the GPU workers were replaced by "
+        "outputs recorded on {gpu} on {date}, returned from {source} "
+        "(NSIGHTFLOW_TEST_GPU_DOUBLE). Versions and settings are in the appendix.",
+        "zh": "测试替身，并非测量：GPU 工作进程被替换为 {date} 在 {gpu} 上记录的输出，"
+        "取自 {source}（NSIGHTFLOW_TEST_GPU_DOUBLE）。版本与设置见附录。",
+    },
     "origin_measured": {
         "en": "Measured on {gpu} on {date}. Versions and settings are in the appendix.",
         "zh": "{date} 在 {gpu} 上测量。版本与设置见附录。",

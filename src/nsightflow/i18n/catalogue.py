@@ -10,6 +10,7 @@ structure (``#``, ``-``, ``>``) is added by the code; emphasis and code spans
 inside a sentence are part of its template.
 """
 
+from nsightflow.i18n.advice import ADVICE_MESSAGES
 from nsightflow.i18n.brief import BRIEF_MESSAGES
 from nsightflow.i18n.energy import ENERGY_MESSAGES
 from nsightflow.i18n.hotspots import HOTSPOT_MESSAGES
@@ -22,6 +23,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     **SWEEP_MESSAGES,  # the sweep section's messages
     **ENERGY_MESSAGES,  # the energy section's messages
     **BRIEF_MESSAGES,  # the brief, the bound and the steps' short bodies
+    **ADVICE_MESSAGES,  # what next: suggestions, their changes, their scores
     # --- header -------------------------------------------------------------------
     "h_report": {
         "en": "{title}: optimization report",
@@ -54,6 +56,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "**回放数据，并非在本机测量。** 这些数字于 {date} 在 {gpu} 上记录（驱动 "
         "{driver}，ncu {ncu}，时钟控制 {clock}，kernels 版本 {kernels}），并在一台"
         "没有 GPU 的机器上从 {source} 回放。",
+    },
+    "test_double_notice": {
+        "en": "**Test double, not a measurement.** The GPU workers of this run were "
+        "replaced by outputs recorded on {gpu} on {date} (driver {driver}, ncu {ncu}, "
+        "clock control {clock}, kernels revision {kernels}), returned from "
+        "{source} (NSIGHTFLOW_TEST_GPU_DOUBLE, a test seam).",
+        "zh": "**测试替身，并非测量。** 本次运行的 GPU 工作进程被替换为 {date} 在 {gpu} "
+        "上记录的输出（驱动 {driver}，ncu {ncu}，时钟控制 {clock}，kernels 版本 "
+        "{kernels}），取自 {source}（NSIGHTFLOW_TEST_GPU_DOUBLE，测试接缝）。",
     },
     "no_findings": {
         "en": "**No diagnosis.** The analysis folder holds no `findings.csv`, so this "

@@ -3,7 +3,8 @@
 Only what was measured there is copied, read through :mod:`nsightflow.untrusted`: no
 link is followed, and nothing the reader refuses or that was replayed from a
 recording is packed (both are counted in ``recording.json``). Nothing measured is
-ever deleted: what an addition replaces moves to ``superseded/<n>/``.
+ever deleted: what an addition replaces moves to ``superseded/<n>/``. Nothing is
+written through a link: a recording to add to that holds one is refused.
 """
 
 import json

@@ -31,6 +31,7 @@ from nsightflow.machine.recording import not_recorded
 from nsightflow.outputs import (
     PROFILE_FILES,
     Output,
+    check_no_link,
     check_output,
     remove_own,
     write_atomic,
@@ -106,7 +107,8 @@ def replay_family(
     Raises:
         StageInputError: ``source`` is not a folder.
         OutputRefusedError: ``results`` is, lies inside or holds the recording or
-            the kernels folder (or a repository), before anything is written.
+            the kernels folder (or a repository), or a folder or file replay
+            writes below it is a symbolic link; before anything is written.
     """
     if not source.is_dir():
         raise StageInputError(
@@ -116,6 +118,9 @@ def replay_family(
     out = Output("replay-family", "--results", results, fix=RESULTS_FIX)
     kernels = ("the kernels folder", family.folder.parent)
     check_output(out, [("the recording", source), kernels])
+    for variant in family.variants.values():  # all before the first write
+        for output in variant_outputs(results, family.name, variant.name, stages):
+            check_no_link(results, output, "replay-family: --results")
     done = Replayed()
     for variant in family.variants.values():
         ident = (family.name, variant.name)

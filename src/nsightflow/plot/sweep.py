@@ -3,7 +3,12 @@
 One figure per swept variant, from ``sweep.csv`` and ``sweep_summary.csv``
 (:mod:`nsightflow.analysis.sweep`). The two axes with the most values are drawn; every
 other parameter is held at the best configuration's value, so the best cell is the
-sweep's best (boxed; the default configuration's cell is dashed). A cell holds the
+sweep's best (boxed; the default configuration's cell is dashed). A sweep of the quick
+space also measures tuned.yaml's point, whose values need not be among the quick axes
+(Jacobi-2D v5 on the H200: BLOCK_X 64 and ROWS 2, quick axes [32, 128] and [4, 8]):
+such a configuration gets a row of its own below the grid, named by its parameters,
+with its time on the same colour scale and its box when it is the best or the default;
+the grid is then held at its own best point's values. A cell holds the
 median time at the largest sweep size, or, for a configuration with no time, a short
 reason (``smem``: too much shared memory, ``regs``: too many registers, ``compile``,
 ``launch``, ``wrong``, ``constraint``, ``not run``). The colour scale spans the
@@ -15,6 +20,7 @@ saves, and only for a variant whose sweep has a best (no placeholder images).
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,10 +63,11 @@ def heat_axes(
     """
     varying = [a for a, v in axes.items() if len(v) > 1]
     effect = {a: float(len(axes[a])) for a in varying}
-    best = _anchor(configs) if configs is not None else None
-    if best is not None and size:
+    best = _anchor(configs, axes) if configs is not None else None
+    if configs is not None and best is not None and size:
+        grid = configs[on_axes(configs, axes)]
         for a in varying:
-            line = configs[configs["status"] == "ok"]  # type: ignore[index]
+            line = grid[grid["status"] == "ok"]
             for other in axes:
                 if other != a:
                     line = line[line[f"param_{other}"] == best[f"param_{other}"]]
@@ -73,13 +80,29 @@ def heat_axes(
     return x, y
 
 
-def _anchor(configs: pd.DataFrame) -> pd.Series | None:
-    """The best configuration's row (the default's when none is best), or None."""
-    for column in ("is_best", "is_default"):
-        rows = configs[configs[column].astype(bool)]
-        if not rows.empty:
-            return rows.iloc[0]
-    return None
+def on_axes(configs: pd.DataFrame, axes: Mapping[str, list[int]]) -> pd.Series:
+    """Which configurations have every parameter among the axes' values (the grid)."""
+    inside = pd.Series(True, index=configs.index)
+    for a, values in axes.items():
+        inside &= configs[f"param_{a}"].isin(values)
+    return inside
+
+
+def _anchor(configs: pd.DataFrame, axes: Mapping[str, list[int]]) -> pd.Series | None:
+    """The grid point the plane goes through, or None.
+
+    The best configuration's row when it is on the axes; else the fastest grid point
+    (the best is off the axes, drawn below the grid); else the default's row.
+    """
+    grid = configs[on_axes(configs, axes)]
+    best = grid[grid["is_best"].astype(bool)]
+    if not best.empty:
+        return best.iloc[0]
+    ok = grid[grid["status"] == "ok"]
+    if "geomean_us" in ok and ok["geomean_us"].notna().any():
+        return ok.sort_values("geomean_us", kind="stable").iloc[0]
+    default = grid[grid["is_default"].astype(bool)]
+    return default.iloc[0] if not default.empty else None
 
 
 def heat_grid(
@@ -99,7 +122,8 @@ def heat_grid(
     x, y = heat_axes(axes, configs, size)
     xs = axes[x] if x else [None]
     ys = axes[y] if y else [None]
-    anchor = _anchor(configs)
+    anchor = _anchor(configs, axes)
+    configs = configs[on_axes(configs, axes)]
     fixed = {
         a: anchor[f"param_{a}"] if anchor is not None else v[0]
         for a, v in axes.items()
@@ -115,14 +139,37 @@ def heat_grid(
                 match = match[match[f"param_{a}"] == v]
             if match.empty:
                 continue
-            row = match.iloc[0]
-            t = row.get(f"time_us_{size}")
-            if row["status"] == "ok" and pd.notna(t):
-                times[i, j] = float(t)
-                labels[i][j] = _fmt_time(float(t))
-            else:
-                labels[i][j] = SHORT.get(str(row["status"]), str(row["status"]))
+            times[i, j], labels[i][j] = _cell(match.iloc[0], size)
     return times, labels, (x, y)
+
+
+def _cell(row: pd.Series, size: int) -> tuple[float, str]:
+    """A configuration's time at ``size`` (NaN where none) and its cell's text."""
+    t = row.get(f"time_us_{size}")
+    if row["status"] == "ok" and pd.notna(t):
+        return float(t), _fmt_time(float(t))
+    return float("nan"), SHORT.get(str(row["status"]), str(row["status"]))
+
+
+def off_axes(
+    configs: pd.DataFrame, axes: Mapping[str, list[int]], size: int
+) -> list[tuple[str, float, str]]:
+    """The configurations off the axes (tuned.yaml's points), one row each below the grid.
+
+    Returns:
+        Per configuration, in the sweep's order: (config id, time in us or NaN, cell
+        text).
+    """
+    return [
+        (str(row["config_id"]), *_cell(row, size))
+        for _, row in configs[~on_axes(configs, axes)].iterrows()
+    ]
+
+
+def _params_text(configs: pd.DataFrame, config_id: str, axes: Mapping[str, Any]) -> str:
+    """``BLOCK_X 64, BLOCK_Y 8, ROWS 2``: a configuration's values, axes in order."""
+    row = configs[configs["config_id"] == config_id].iloc[0]
+    return ", ".join(f"{a} {int(row[f'param_{a}'])}" for a in axes)
 
 
 def _fmt_time(us: float) -> str:
@@ -147,6 +194,31 @@ def colour_limits(times: np.ndarray) -> tuple[float, float]:
     return (low, high) if high > low else (low * 0.99, high * 1.01)
 
 
+@dataclass(frozen=True)
+class Heat:
+    """What the heatmap draws: the grid's plane, then one row per off-axis point."""
+
+    times: np.ndarray  # us, NaN where none; the off-axis rows' time in column 0
+    labels: list[list[str]]
+    drawn: tuple[str | None, str | None]
+    ticks: tuple[list[str], list[str]]  # x, y
+    extra: list[str]  # the off-axis rows' config ids, top to bottom
+
+
+def heat(configs: pd.DataFrame, axes: Mapping[str, list[int]], size: int) -> Heat:
+    """The plane of :func:`heat_grid` with the off-axis configurations below it."""
+    times, labels, (x, y) = heat_grid(configs, axes, size)
+    xticks = [str(v) for v in axes[x]] if x else [""]
+    yticks = [str(v) for v in axes[y]] if y else [""]
+    extra = off_axes(configs, axes, size)
+    for config_id, t, text in extra:
+        times = np.vstack([times, np.full(times.shape[1], np.nan)])
+        times[-1, 0] = t
+        labels.append([text] + [""] * (times.shape[1] - 1))
+        yticks.append(_params_text(configs, config_id, axes))
+    return Heat(times, labels, (x, y), (xticks, yticks), [e[0] for e in extra])
+
+
 def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
     """One variant's heatmap (its sweep must hold configurations and sizes).
 
@@ -159,7 +231,8 @@ def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
         raise ValueError(f"{summary.get('variant')}: no sweep to draw")
     with matplotlib_context():
         size = int(max(sizes))
-        times, labels, (x, y) = heat_grid(configs, axes, size)
+        h = heat(configs, axes, size)
+        times, (x, y) = h.times, h.drawn
         rows, cols = times.shape
         fig = new_figure(max(4.5, 1.3 * cols + 2.5), max(2.4, 0.55 * rows + 1.8))
         ax = fig.subplots()
@@ -170,20 +243,22 @@ def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
         low, high = colour_limits(times)
         cmap = matplotlib.colormaps["viridis_r"].with_extremes(over=OVER)
         image = ax.imshow(
-            np.ma.masked_invalid(times / scale),
+            np.ma.masked_invalid(_spread_extra(h) / scale),
             cmap=cmap,
             norm=Normalize(low / scale, high / scale),
             aspect="auto",
         )
         ax.set_facecolor("#e6e6e6")  # cells without a time
-        _cell_texts(ax, times, labels, (low + high) / 2, high)
-        ax.set_xticks(range(cols), [str(v) for v in axes[x]] if x else [""])
-        ax.set_yticks(range(rows), [str(v) for v in axes[y]] if y else [""])
+        if h.extra:  # a white line between the grid and the rows below it
+            ax.axhline(rows - len(h.extra) - 0.5, color="white", linewidth=4)
+        _cell_texts(ax, times, h, (low + high) / 2, high)
+        ax.set_xticks(range(cols), h.ticks[0])
+        ax.set_yticks(range(rows), h.ticks[1])
         ax.set_xlabel(x or "")
         ax.set_ylabel(y or "")
-        anchor = _anchor(configs)
+        anchor = _anchor(configs, axes)
         for column, style in (("is_default", "--"), ("is_best", "-")):
-            _mark(ax, configs, axes, (x, y), (column, style), anchor)
+            _mark(ax, configs, (axes, h), (column, style), anchor)
         over = bool(np.any(times[np.isfinite(times)] > high))
         label = f"median time at n = {size} [{unit}]"
         fig.colorbar(
@@ -192,20 +267,33 @@ def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
             extend="max" if over else "neither",
             label=label + (f"\n(black: over {OUTLIER:g}x the median)" if over else ""),
         )
-        ax.set_title(_title(summary, axes, (x, y)), fontsize=9)
+        ax.set_title(_title(summary, axes, h, anchor), fontsize=9)
         fit_texts(fig)
     return fig
+
+
+def _spread_extra(h: Heat) -> np.ndarray:
+    """The times to colour: an off-axis row takes its one time across its width."""
+    shown = h.times.copy()
+    for i in range(shown.shape[0] - len(h.extra), shown.shape[0]):
+        shown[i, :] = shown[i, 0]
+    return shown
 
 
 def _title(
     summary: Mapping[str, Any],
     axes: Mapping[str, list[int]],
-    drawn: tuple[str | None, str | None],
+    h: Heat,
+    anchor: pd.Series | None,
 ) -> str:
     """What the heatmap shows and what it holds fixed."""
-    x, y = drawn
-    others = [a for a in axes if a not in drawn and len(axes[a]) > 1]
-    held = ", ".join(others) + " at the best's values" if others else ""
+    x, y = h.drawn
+    others = [a for a in axes if a not in h.drawn and len(axes[a]) > 1]
+    at_best = anchor is None or bool(anchor["is_best"])
+    where = " at the best's values" if at_best else " at the grid's best point's values"
+    held = ", ".join(others) + where if others else ""
+    if h.extra:
+        held += ("; " if held else "") + "below: points off the axes"
     head = f"{summary['family']} {summary['variant']}".strip()
     return f"{head}: time over {x}{' x ' + y if y else ''}" + (
         f"\n({held}; best boxed, default dashed)" if held else ""
@@ -213,17 +301,21 @@ def _title(
 
 
 def _cell_texts(
-    ax: Any, times: np.ndarray, labels: list[list[str]], middle: float, high: float
+    ax: Any, times: np.ndarray, h: Heat, middle: float, high: float
 ) -> None:
-    """Each cell's time or reason, light on dark cells (viridis_r: slow is dark)."""
+    """Each cell's time or reason, light on dark cells (viridis_r: slow is dark).
+
+    An off-axis row's one text is centred on the row, which spans the grid's width.
+    """
     rows, cols = times.shape
+    first_extra = rows - len(h.extra)
     for i in range(rows):
-        for j in range(cols):
+        for j in range(cols if i < first_extra else 1):
             slow = bool(np.isfinite(times[i, j]) and times[i, j] > middle)
             ax.text(
-                j,
+                j if i < first_extra else (cols - 1) / 2,
                 i,
-                labels[i][j] + (" ▲" if times[i, j] > high else ""),
+                h.labels[i][j] + (" ▲" if times[i, j] > high else ""),
                 ha="center",
                 va="center",
                 fontsize=7,
@@ -234,26 +326,34 @@ def _cell_texts(
 def _mark(
     ax: Any,
     configs: pd.DataFrame,
-    axes: Mapping[str, list[int]],
-    drawn: tuple[str | None, str | None],
+    where: tuple[Mapping[str, list[int]], Heat],
     how: tuple[str, str],
     anchor: pd.Series | None,
 ) -> None:
-    """Box the best (solid) or default (dashed) configuration if it is on the plane."""
-    x, y = drawn
+    """Box the best (solid) or default (dashed) configuration where it is drawn."""
+    axes, h = where
+    x, y = h.drawn
     column, style = how
     rows = configs[configs[column].astype(bool)]
     if rows.empty or anchor is None:
         return
     row = rows.iloc[0]
-    if any(row[f"param_{a}"] != anchor[f"param_{a}"] for a in axes if a not in drawn):
+    rows, cols = h.times.shape
+    width = 0.94
+    if row.get("config_id") in h.extra:  # its own row below the grid, full width
+        i, j = rows - len(h.extra) + h.extra.index(row["config_id"]), 0
+        width += cols - 1
+    elif any(
+        row[f"param_{a}"] != anchor[f"param_{a}"] for a in axes if a not in h.drawn
+    ):
         return  # held at other values than the plane shows
-    j = axes[x].index(row[f"param_{x}"]) if x else 0
-    i = axes[y].index(row[f"param_{y}"]) if y else 0
+    else:
+        j = axes[x].index(row[f"param_{x}"]) if x else 0
+        i = axes[y].index(row[f"param_{y}"]) if y else 0
     ax.add_patch(
         Rectangle(
             (j - 0.47, i - 0.47),
-            0.94,
+            width,
             0.94,
             fill=False,
             edgecolor="#c44e52",

@@ -185,7 +185,7 @@ def _origin_of(folder: Path) -> str:
     replay = ctx.get("replay")
     timing = ctx.get("provenance", {}).get("timing", {})
     if replay:
-        return (
+        return ("test double (not measured): " if replay.get("test_double") else "") + (
             f"replayed from `{replay.get('source', '?')}`, recorded on "
             f"{replay.get('gpu', '?')} ({str(replay.get('date', '?'))[:10]})"
         )

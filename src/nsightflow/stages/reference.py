@@ -3,6 +3,10 @@
 Fills the cache the GPU jobs read (:mod:`nsightflow.family.reference_cache`) for every
 input and verify size of the family, without a GPU: the workflow runs it while the GPU
 works on other jobs, so no GPU job waits for the references.
+
+The index's folder holds the entries, and stale entries are removed from it: the
+folder may not be, hold or lie inside the kernels folder or a repository
+(:mod:`nsightflow.outputs`), and only folders the cache made are ever removed.
 """
 
 import argparse

@@ -86,6 +86,10 @@ _TIME_ROW = {
         "throttled": {"type": ["boolean", "null"]},
         "gpu_before": _GPU_STATE,
         "gpu_after": _GPU_STATE,
+        "verified_after": {  # the outputs after the timed repetitions
+            "type": ["object", "null"],
+            "properties": {"status": STATUS, "rel_l2_error": OPTIONAL_AMOUNT},
+        },
         "generated": {"type": ["object", "null"], "additionalProperties": COUNT},
         # whole nanoseconds separated by spaces (gpu.timing.encode_samples); no
         # launch takes 0 ns (CUDA events tick in 32 ns on the H200), none a day

@@ -96,10 +96,19 @@ def test_one_job_verifies_every_size_times_and_records_energy(tmp_path, fake_gpu
             row["energy_power_w"] * 14e-6
         )
         assert row["energy"]["gpu_after"]["sm_clock_mhz"] == 1980
+        assert row["verified_after"]["status"] == "ok"  # same outputs after timing
     # the inputs and references were kept for the family's other variants
     assert len(list((tmp_path / "ref").glob("*/reference/outputs.json"))) == 4
     # no CUPTI or nsys here: the timeline says so, as its own stage did
     assert out["tl"]["status"] == "timeline_unavailable"
+
+
+def test_a_kernel_that_changes_its_output_once_timed_is_caught(tmp_path, fake_gpu):
+    out = _measure(tmp_path, 7)  # y = 2x + 1 for 16 launches, then y = 2x
+    assert out["v"]["status"] == "ok"  # verified while right
+    first = out["t"]["rows"][0]
+    assert first["verified_after"]["status"] == "changed_after_timing"
+    assert "differs from the one before them" in first["verified_after"]["message"]
 
 
 def test_a_gpu_without_an_energy_counter_is_timed_and_says_not_recorded(

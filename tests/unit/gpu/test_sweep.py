@@ -286,6 +286,23 @@ def test_a_kernel_tuner_strategy_chooses_within_max_configs_and_uses_the_cache()
     assert set(seen) <= {c["id"] for c in _configs()}  # only runnable configurations
 
 
+def test_a_kernel_tuner_strategy_can_reach_a_tuned_point_off_the_quick_axes():
+    pytest.importorskip("kernel_tuner")
+    axes = {"X": [1, 2], "Y": [1]}  # the quick space; tuned.yaml adds X 8
+    configs = [
+        {"id": f"X{x}_Y1", "params": {"X": x, "Y": 1}, "status": "ok"}
+        for x in (1, 2, 8)
+    ]
+    seen: list[str] = []
+
+    def evaluate(c):
+        seen.append(c["id"])
+        return {"status": "ok", "geomean_us": 10.0 / c["params"]["X"]}
+
+    assert search("random_sample", axes, configs, evaluate, (0, 1)) == 3
+    assert "X8_Y1" in seen
+
+
 def test_an_unknown_strategy_is_a_clear_error():
     pytest.importorskip("kernel_tuner")
     from nsightflow.gpu.search import SweepStrategyError

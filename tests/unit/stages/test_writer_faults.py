@@ -137,6 +137,23 @@ def test_replay_family_never_writes_into_the_recording(project, capfd, results, 
     assert words in line
 
 
+@pytest.mark.parametrize(
+    "link", ["time", f"profile/{FAMILY}", f"time/{FAMILY}/{V0}.json"]
+)
+def test_replay_family_never_writes_through_a_link_in_results(project, capfd, link):
+    elsewhere = project / "elsewhere"
+    elsewhere.mkdir()
+    target = project / "results" / link
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        shutil.rmtree(target)
+    target.symlink_to(elsewhere)
+    argv = ["replay-family", "--source", "rec", "--family", FAMILY]
+    line = _refused(capfd, project, *argv, "--results", "results")
+    assert f"results/{link} is a symbolic link" in line
+    assert not list(elsewhere.iterdir())
+
+
 def test_replay_family_from_a_missing_recording_is_an_error(project, capfd):
     argv = ["replay-family", "--source", "/nonexistent", "--family", FAMILY]
     line = _refused(capfd, project, *argv, "--results", "results")

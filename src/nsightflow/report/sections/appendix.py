@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.analysis import integrity
 from nsightflow.diagnosis import core as diagnose
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
@@ -91,7 +92,10 @@ class AppendixSections(HotspotSections):
             }
         )
         found = diagnose.measurement_findings(self.a[self.a["status"] == "ok"])
+        found += integrity_lines(self.a)
         checks = "\n".join(bullets(found)) if found else T("no_disagreement")
+        if state := integrity.gpu_state(self.a):
+            checks += "\n\n" + gpu_state_line(state)
         return (
             T("measurement_intro", pct=diagnose.CROSS_CHECK_PCT)
             + "\n\n"
@@ -228,10 +232,53 @@ class AppendixSections(HotspotSections):
         return [(k, plain(v) if isinstance(v, str) else v) for k, v in rows]
 
 
+def integrity_lines(a: pd.DataFrame) -> list[str]:
+    """The integrity checks' findings (:mod:`nsightflow.analysis.integrity`)."""
+    lines = []
+    for status, key in (
+        (integrity.FASTER, "integrity_faster"),
+        (integrity.CHANGED, "integrity_changed"),
+    ):
+        for _, r in a[a["status"] == status].iterrows():
+            where = T("where", variant=r["variant"], n=int(r["size"]))
+            lines.append(T(key, where=where, message=plain(str(r["message"]))))
+    for _, r in integrity.event_ncu(a).iterrows():
+        lines.append(
+            T(
+                "integrity_disagree",
+                where=T("where", variant=r["variant"], n=int(r["size"])),
+                ncu=float(r["ncu_time_us"]),
+                event=float(r["time_median_us"]),
+                diff=float(r["diff_us"]),
+                noise=float(r["noise_us"]),
+                iqr=float(r["time_iqr_us"]),
+            )
+        )
+    return lines
+
+
+def gpu_state_line(state: dict[str, Any]) -> str:
+    """The GPU's clocks, clock-event reasons and other processes over the runs."""
+
+    def span(mhz: tuple[float, float]) -> str:
+        low, high = mhz
+        return f"{low:.0f} MHz" if low == high else f"{low:.0f}-{high:.0f} MHz"
+
+    return T(
+        "integrity_gpu_state",
+        runs=state["runs"],
+        sm=span(state["sm_mhz"]),
+        mem=span(state["mem_mhz"]),
+        drop=state["sm_drop_mhz"],
+        reasons=state["reasons"],
+        procs=state["other_processes"],
+    )
+
+
 def _replayed(replay: dict[str, Any]) -> str:
     """The notice that the numbers were replayed from a recording."""
     return T(
-        "replayed",
+        "test_double_notice" if replay.get("test_double") else "replayed",
         gpu=plain(replay.get("gpu", "?")),
         date=plain(replay.get("date", "?")),
         driver=plain(replay.get("driver", "?")),

@@ -4,12 +4,13 @@ The brief gives the result of each input (best correct variant, its time, speedu
 regime and share of that regime's ceiling), one ladder table with each step's primary
 cause in a few words (:mod:`nsightflow.i18n.short_causes`), the figure of times and
 throughput over sizes, and at most three next steps ranked by the gain they can
-bring. The bound section puts the family on the roofline in a few lines of
+bring (:mod:`nsightflow.report.sections.next_steps`). The best variant is the best
+one the author wrote; a library variant stands beside it as the line to reach. The
+bound section puts the family on the roofline in a few lines of
 arithmetic. Numbers come from ``analysis.csv`` and the stored findings; the full
 tables behind them are in the appendix.
 """
 
-import json
 import math
 from typing import Any
 
@@ -19,6 +20,7 @@ from nsightflow.i18n import CATALOGUE, T
 from nsightflow.i18n.markup import code_span
 from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.sections.common import figure, table
+from nsightflow.report.sections.next_steps import NextSections
 from nsightflow.report.sections.overview import OverviewSections
 from nsightflow.report.sections.quantities import (
     cited_line,
@@ -29,9 +31,6 @@ from nsightflow.report.sections.quantities import (
     us_text,
 )
 from nsightflow.report.text import plain
-
-MAX_NEXT = 3  # items of "what next"
-SMALL_GAP = 0.75  # a smaller size is worth a look below this share of the key's %
 
 
 def si_text(value: float, unit: str) -> str:
@@ -49,7 +48,7 @@ def _pct(value: Any) -> float:
         return math.nan
 
 
-class BriefSections(OverviewSections):
+class BriefSections(OverviewSections, NextSections):
     """The brief (result, ladder, figure, what next) and the bound in the body."""
 
     def brief(self) -> str:
@@ -57,13 +56,18 @@ class BriefSections(OverviewSections):
         heads = self.found("headline")
         lines = [f"## {T('h_brief')}", ""]
         timed = self.a["time_median_us"].notna().any()
-        results = [self._result(h) for h in heads] or [
+        results = [self._result(h) + self._target_line(h) for h in heads] or [
             T("brief_none", n=size_text(self.key_size)) if timed else T("no_timings")
         ]
         lines += "\n\n".join(results).split("\n")
         lines += ["", table(pd.DataFrame(self._ladder()), numbers=False)]
         lines += ["", figure("fig_perf_vs_size", "perf_vs_size"), ""]
         return "\n".join(lines + self._next(heads))
+
+    def _target_line(self, head: dict[str, Any]) -> str:
+        """The library line under a result (empty where the input has none)."""
+        target = self._target(str(head["variant"]), int(head["size"]))
+        return f" {target}" if target else ""
 
     def _input_label(self, variant: str) -> str:
         """`` (input kind=skewed)`` where the family has several inputs, else ''."""
@@ -161,103 +165,6 @@ class BriefSections(OverviewSections):
             return T("ladder_baseline", cause=cause)
         return cause
 
-    def _next(self, heads: list[dict[str, Any]]) -> list[str]:
-        """At most MAX_NEXT ranked next steps, each with its evidence and gain."""
-        if not heads:
-            return [T("next_none")]
-        items: list[tuple[float, str]] = []
-        for head in heads:
-            item = self._next_at(str(head["variant"]), int(head["size"]))
-            if item:
-                items.append(item)
-        for head in heads:
-            item = self._next_small(str(head["variant"]), int(head["size"]))
-            if item:
-                items.append(item)
-        if not items:
-            return []
-        items.sort(key=lambda x: -x[0])
-        ranked = [f"{i}. {text}" for i, (_, text) in enumerate(items[:MAX_NEXT], 1)]
-        return [T("next_title"), "", *ranked]
-
-    def _stand(self, variant: str, n: int) -> dict[str, Any] | None:
-        found = [r for r in self.found("stand", variant, n) if r["role"] == "primary"]
-        return found[0] if found else None
-
-    def _next_at(self, variant: str, n: int) -> tuple[float, str] | None:
-        """The best variant's next step at the key size: what limits it, the gain."""
-        r, stand = self.row(variant, n), self._stand(variant, n)
-        pct = _pct(r.get("regime_ceiling_pct"))
-        if stand is None or not pct > 0:
-            return None
-        ceiling = T(f"ceiling_{r.get('regime_ceiling') or 'copy_bw'}")
-        headroom = 100.0 / pct
-        rule = str(stand["rule"])
-        if rule in ("at_dram_floor", "at_compute_roof"):
-            fix = T(
-                "next_roof_memory" if rule == "at_dram_floor" else "next_roof_compute"
-            )
-            text = T(
-                "next_at_roof",
-                variant=variant,
-                where=short_cause(rule),
-                n=size_text(n),
-                pct=pct_text(pct),
-                ceiling=ceiling,
-                fix=fix,
-                gain=headroom,
-            )
-            return headroom, text
-        cause, share = _limiter(stand)
-        if not cause:
-            return None
-        gain = min(headroom, 1.0 / max(1.0 - share / 100.0, 1e-6))
-        fix_key = f"fix_{cause}"
-        fix = T("next_fix", fix=T(fix_key)) if fix_key in CATALOGUE else ""
-        text = T(
-            "next_limited",
-            cause=short_cause(cause),
-            variant=variant,
-            share=pct_text(share),
-            n=size_text(n),
-            pct=pct_text(pct),
-            ceiling=ceiling,
-            fix=fix,
-            gain=gain,
-            floor=us_text(_pct(r.get("time_median_us")) / headroom),
-        )
-        return gain, text
-
-    def _next_small(self, variant: str, n: int) -> tuple[float, str] | None:
-        """A smaller profiled size where the best variant is far below its ceiling."""
-        key_pct = _pct(self.row(variant, n).get("regime_ceiling_pct"))
-        worst: tuple[float, int] | None = None
-        for m in self.profile_sizes:
-            pct = _pct(self.row(variant, m).get("regime_ceiling_pct"))
-            if m != n and pct > 0 and pct < SMALL_GAP * key_pct:
-                if worst is None or pct < worst[0]:
-                    worst = (pct, m)
-        if worst is None:
-            return None
-        pct, m = worst
-        r, stand = self.row(variant, m), self._stand(variant, m)
-        cause, share = _limiter(stand) if stand else ("", math.nan)
-        because = (
-            T("next_small_cause", cause=short_cause(cause), share=pct_text(share))
-            if cause
-            else ""
-        )
-        text = T(
-            "next_small",
-            n=size_text(m),
-            variant=variant,
-            pct=pct_text(pct),
-            ceiling=T(f"ceiling_{r.get('regime_ceiling') or 'copy_bw'}"),
-            cause=because,
-            gain=100.0 / pct,
-        )
-        return 100.0 / pct, text
-
     def bound_body(self) -> str:
         """Section 1: the bound in a few lines of arithmetic, and the roofline."""
         c = self.ctx["ceilings"]
@@ -334,17 +241,3 @@ class BriefSections(OverviewSections):
             ratio=t / floor,
             cause=cause,
         )
-
-
-def _limiter(stand: dict[str, Any]) -> tuple[str, float]:
-    """The cause a stand finding says limits the variant now, and its share (%)."""
-    try:
-        params = json.loads(str(stand.get("params") or "{}"))
-    except json.JSONDecodeError:
-        return "", math.nan
-    limiter = params.get("limiter") if isinstance(params, dict) else None
-    if not isinstance(limiter, dict):
-        return "", math.nan
-    label = limiter.get("label")
-    key = label.get("@", "") if isinstance(label, dict) else ""
-    return key.removeprefix("mech_"), _pct(limiter.get("share"))

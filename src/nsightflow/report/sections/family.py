@@ -102,7 +102,10 @@ class ReportBuilder(
         date = plain(str(timing.get("date") or (replay or {}).get("date") or "?")[:10])
         if replay:
             source = code_span(str(replay["source"]))
-            return T("origin_replayed", source=source, gpu=gpu, date=date)
+            key = (
+                "origin_test_double" if replay.get("test_double") else "origin_replayed"
+            )
+            return T(key, source=source, gpu=gpu, date=date)
         return T("origin_measured", gpu=gpu, date=date)
 
     def _parts(self) -> list[Part]:
@@ -125,6 +128,7 @@ class ReportBuilder(
             ("h_app_timeline", {}, self.timeline),
             ("h_sanitizer", {}, self.sanitizer),
             ("h_conclusion", {}, self.conclusion),
+            ("h_advice_score", {}, self.advice_scores),
             ("h_measurement", {}, self.measurement),
             ("h_app_energy", {}, self._energy_part),
             ("h_limitations", {}, self.limitations),

@@ -1,0 +1,234 @@
+"""The ``advice`` section of findings.csv: suggestions, and each step scored (pure).
+
+Each variant the author owns gets its suggestions, and each step is scored against
+the suggestions of the variant it starts from.
+
+- ``advice`` rows (rule ``advice``), one per suggestion of
+  :func:`nsightflow.diagnosis.suggest.variant_suggestions`: ``metric`` the mechanism,
+  ``value`` and ``expected_gain`` the bounded gain, ``threshold`` the noise it
+  exceeds, ``before`` the time and ``after`` the floor (us), ``share_of_change`` the
+  share of the launch the mechanism takes;
+- ``advice_score`` rows, one per step and profiled size where the step has a primary
+  change: ``metric`` that change, ``achieved_gain`` the step's speedup at the size,
+  ``expected_gain`` the matching suggestion's gain (empty: no suggestion matched);
+  its params say whether it was a hit and at which rank.
+"""
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.record import Finding, Where, msg, place
+from nsightflow.diagnosis.suggest import (
+    Suggestion,
+    fixed_cost,
+    step_scores,
+    variant_suggestions,
+)
+from nsightflow.i18n import CATALOGUE
+
+NOISE_STEP = 1.05  # a step within 5% of no change changed nothing measurable
+# step primaries that name no change of the kernel a suggestion could have asked for:
+# another input, no common profiled size, a change the counters do not show
+UNSCORED = frozenset({"", "input_changed", "step_time_only", "step_not_in_counters"})
+
+
+def mechanism(kind: str) -> dict[str, Any]:
+    """A mechanism's name as a message (the bare id where the catalogue has none)."""
+    key = f"mech_{kind}"
+    return msg(key) if key in CATALOGUE else msg("advice_plain", text=kind)
+
+
+def advice_finding(s: Suggestion, fixed: float) -> Finding:
+    """One suggestion as a finding."""
+    return Finding(
+        "advice",
+        params={
+            "@": "advice_item",
+            "variant": s.variant,
+            "n": s.size,
+            "cause": mechanism(s.kind),
+            "fix": dict(s.fix),
+            "gain": s.gain,
+            "time": s.time_us,
+            "floor": s.floor_us,
+            "fixed": fixed,
+        },
+        metric=s.kind,
+        value=s.gain,
+        threshold=s.noise,
+        before=s.time_us,
+        after=s.floor_us,
+        share=s.share,
+        expected_gain=s.gain,
+    )
+
+
+def sm_count(table: pd.DataFrame) -> float:
+    """The GPU's SM count as ncu measured it (NaN: no profiled launch)."""
+    if "sm_count" not in table or table["sm_count"].dropna().empty:
+        return math.nan
+    return float(table["sm_count"].dropna().max())
+
+
+class AdviceRows:
+    """The advice and score rows of one family (see the module docstring).
+
+    Args:
+        table: The analysis facts (one row per variant and size).
+        ctx: ``context.json``.
+        rows: The findings placed so far (the steps' primary rows are read).
+        hotspots: ``hotspots.csv`` (the hottest line of each launch), if any.
+    """
+
+    def __init__(
+        self,
+        table: pd.DataFrame,
+        ctx: Mapping[str, Any],
+        rows: list[dict[str, Any]],
+        hotspots: pd.DataFrame | None = None,
+    ) -> None:
+        self.table = table
+        self.hotspots = hotspots
+        self.ctx = ctx
+        self.family = str(ctx["family"]["name"])
+        self.variants = {v["name"]: v for v in ctx["variants"]}
+        self.placed = rows
+        self.fixed = fixed_cost(table)
+        self.by_variant: dict[str, list[Suggestion]] = {}
+
+    def _rows(self, name: str) -> list[dict[str, Any]]:
+        part = self.table[self.table["variant"] == name].sort_values("size")
+        return [{str(k): v for k, v in r.items()} for _, r in part.iterrows()]
+
+    def run(self) -> list[dict[str, Any]]:
+        """Every advice row, then every score row."""
+        out: list[dict[str, Any]] = []
+        sms = sm_count(self.table)
+        for name, v in self.variants.items():
+            found = variant_suggestions(
+                self._rows(name),
+                v,
+                sms,
+                self.fixed,
+                self.ctx["family"],
+                self._hot(name),
+            )
+            self.by_variant[name] = found
+            for s in found:
+                where = Where(self.family, name, s.size, "advice")
+                out += place(where, [advice_finding(s, self.fixed)])
+        for name, v in self.variants.items():
+            before = v.get("improves_on")
+            if before and not v.get("library") and before in self.variants:
+                out += self._scores(name, str(before))
+        return out
+
+    def _hot(self, name: str) -> dict[int, dict[str, Any]]:
+        """Per size, the variant's hottest source line over its launches."""
+        h = self.hotspots
+        if h is None or h.empty or "share" not in h:
+            return {}
+        part = h[h["variant"] == name]
+        out: dict[int, dict[str, Any]] = {}
+        for size, rows in part.groupby("size"):
+            top = rows.sort_values("samples", ascending=False).iloc[0]
+            out[int(str(size))] = {str(k): v for k, v in top.items()}
+        return out
+
+    def _primary(self, name: str, n: int) -> str:
+        for r in self.placed:
+            if (
+                r["section"] == "step"
+                and r["variant"] == name
+                and r["size"] == n
+                and r["role"] == "primary"
+            ):
+                return str(r["rule"])
+        return ""
+
+    def _time(self, name: str, n: int) -> float:
+        part = self.table[(self.table["variant"] == name) & (self.table["size"] == n)]
+        if part.empty:
+            return math.nan
+        return num({str(k): v for k, v in part.iloc[0].items()}, "time_median_us")
+
+    def _scores(self, name: str, before: str) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for n in sorted({s.size for s in self.by_variant.get(before, [])}):
+            primary = self._primary(name, n)
+            t0, t1 = self._time(before, n), self._time(name, n)
+            if primary in UNSCORED or not ok(t0) or not ok(t1) or t1 <= 0:
+                continue
+            at_n = [s for s in self.by_variant[before] if s.size == n]
+            match, rank = step_scores(at_n, primary)
+            did = compiler_did(name, before, self.variants, t0 / t1, NOISE_STEP)
+            if did is not None:
+                out += place(Where(self.family, name, n, "advice", before), [did])
+            kinds = [s.kind for s in at_n]
+            found = score_finding(name, before, n, primary, t0 / t1, match, rank, kinds)
+            where = Where(self.family, name, n, "advice", before)
+            out += place(where, [found])
+        return out
+
+
+def score_finding(
+    name: str,
+    before: str,
+    n: int,
+    primary: str,
+    achieved: float,
+    match: Suggestion | None,
+    rank: int,
+    suggested: Sequence[str] = (),
+) -> Finding:
+    """A step's score: its primary change against the previous variant's advice."""
+    predicted = match.gain if match is not None else math.nan
+    return Finding(
+        "advice_score",
+        params={
+            "@": "advice_score_hit" if match is not None else "advice_score_miss",
+            "variant": name,
+            "before": before,
+            "n": n,
+            "cause": mechanism(primary),
+            "predicted": predicted,
+            "achieved": achieved,
+            "rank": rank,
+            "hit": match is not None,
+            "kind": match.kind if match is not None else "",
+            "suggested": sorted(set(suggested)),
+        },
+        metric=primary,
+        value=achieved,
+        expected_gain=predicted,
+        achieved_gain=achieved,
+    )
+
+
+def compiler_did(
+    name: str, before: str, variants: Mapping[str, Any], speedup: float, limit: float
+) -> Finding | None:
+    """A step that added what nvcc had already built, and changed nothing.
+
+    The previous variant's atomics were aggregated per warp by the compiler
+    (``REDUX`` + one ``RED``); the step adds warp shuffles before its atomic and its
+    time moves less than ``limit``.
+    """
+    a = variants[before].get("compiler") or {}
+    b = variants[name].get("compiler") or {}
+    if not (a.get("atomics_aggregated") and b.get("atomics")):
+        return None
+    if int(b.get("shuffles") or 0) <= int(a.get("shuffles") or 0):
+        return None
+    if not (ok(speedup) and 1 / limit < speedup < limit):
+        return None
+    return Finding(
+        "advice_compiler_did",
+        params={"variant": name, "before": before, "speedup": speedup},
+        metric="redux",
+        value=speedup,
+    )

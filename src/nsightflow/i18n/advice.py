@@ -1,0 +1,226 @@
+# ruff: noqa: RUF001  (Chinese templates use full-width punctuation on purpose)
+"""The words of "what next": suggestions, their changes in the kernel's terms, scores.
+
+Data only, in the catalogue's form (key -> language -> template), merged into
+:data:`nsightflow.i18n.catalogue.CATALOGUE`. The fields are filled by
+:mod:`nsightflow.diagnosis.suggest` and :mod:`nsightflow.diagnosis.advice_rows`
+(findings.csv section ``advice``) and by the brief.
+"""
+
+ADVICE_MESSAGES: dict[str, dict[str, str]] = {
+    # --- one suggestion -------------------------------------------------------------
+    "advice_item": {
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: up to "
+        "{gain:.2f}x ({time:,.1f} us now; floor {floor:,.1f} us, the ideal time at "
+        "the ceiling plus {fixed:,.1f} us per launch).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益：至多 "
+        "{gain:.2f}x（当前 {time:,.1f} us；下限 {floor:,.1f} us，即达到上限时的理想"
+        "时间加每次启动 {fixed:,.1f} us）。",
+    },
+    "advice_plain": {"en": "{text}", "zh": "{text}"},
+    "advice_also": {
+        "en": " The same change helps at n = {sizes}.",
+        "zh": "同样的改动在 n = {sizes} 时也有帮助。",
+    },
+    "advice_size": {
+        "en": "{n} (up to {gain:.2f}x)",
+        "zh": "{n}（至多 {gain:.2f}x）",
+    },
+    "advice_tile": {
+        "en": "smaller tiles at this size (BM x BN = {bm} x {bn} now)",
+        "zh": "在此规模下使用更小的 tile（当前 BM x BN = {bm} x {bn}）",
+    },
+    "advice_tile_none": {
+        "en": "smaller blocks or less work per block at this size",
+        "zh": "在此规模下使用更小的 block 或减少每个 block 的工作",
+    },
+    "advice_fix_grid": {
+        "en": "the grid has {blocks} blocks for {sms} SMs ({idle}% of the SMs get "
+        "none): {tile}, so that every SM has a block",
+        "zh": "grid 只有 {blocks} 个 block，而 GPU 有 {sms} 个 SM（{idle}% 的 SM 没有 "
+        "block）：{tile}，让每个 SM 都有 block",
+    },
+    "advice_fix_grid_k": {
+        "en": "the grid has {blocks} blocks for {sms} SMs ({idle}% of the SMs get "
+        "none): {tile}, or split the k loop across blocks (split-K: each block sums "
+        "a slice of k, then one atomicAdd per output or a second pass adds the "
+        "slices)",
+        "zh": "grid 只有 {blocks} 个 block，而 GPU 有 {sms} 个 SM（{idle}% 的 SM 没有 "
+        "block）：{tile}，或把 k 循环拆到多个 block（split-K：每个 block 累加 k 的一段，"
+        "再对每个输出做一次 atomicAdd 或用第二遍相加）",
+    },
+    "advice_fix_local_array": {
+        "en": "its local memory is an array indexed at run time (a {frame}-byte "
+        "stack frame and no spill bytes: a local array, not a register spill): index "
+        "it with compile-time constants (fully unrolled loops) or keep it in shared "
+        "memory",
+        "zh": "它的本地内存是一个运行时下标访问的数组（{frame} 字节栈帧、没有溢出字节："
+        "是本地数组，不是寄存器溢出）：用编译期常量下标（完全展开的循环）访问，或放到"
+        "共享内存",
+    },
+    "advice_fix_atomics": {
+        "en": "fewer atomics on the hot address: aggregate per warp (a shuffle "
+        "reduction) or per block (shared memory) and issue one atomic per block, or "
+        "privatize the target and merge the copies once",
+        "zh": "减少热点地址上的原子操作：按 warp（shuffle 归约）或按 block（共享内存）"
+        "先聚合，每个 block 只发一次原子操作，或把目标私有化后一次合并",
+    },
+    "advice_fix_atomics_aggregated": {
+        "en": "fewer atomics on the hot address, per block or by privatizing the "
+        "target: nvcc already sums each warp before its atomic (`REDUX` and one "
+        "`RED` per warp in the SASS), so a warp shuffle changes nothing",
+        "zh": "按 block 或通过私有化减少热点地址上的原子操作：nvcc 已在每次原子操作前"
+        "对每个 warp 求和（SASS 中的 `REDUX` 与每 warp 一条 `RED`），所以 warp "
+        "shuffle 不会带来变化",
+    },
+    "advice_fix_registers": {
+        "en": "{registers} registers per thread allow {warps} resident warps per SM: "
+        "cap them (`__launch_bounds__`, `-maxrregcount`) or give each thread less "
+        "state",
+        "zh": "每线程 {registers} 个寄存器只允许每个 SM 驻留 {warps} 个 warp：限制寄存器"
+        "（`__launch_bounds__`、`-maxrregcount`）或减少每线程的状态",
+    },
+    "advice_fix_hot_line": {
+        "en": "line {line} is an atomic and holds most of the launch's samples: many "
+        "atomics on few addresses queue in one L2 slice each; {fix}",
+        "zh": "第 {line} 行是原子操作，占了该次启动的大部分采样：大量原子操作集中在少数"
+        "地址上，各自在一个 L2 slice 中排队；{fix}",
+    },
+    "mech_hot_atomics": {
+        "en": "Atomics that serialize on few addresses",
+        "zh": "集中在少数地址上而串行化的原子操作",
+    },
+    "advice_fix_vendor_rate": {
+        "en": "{fix}; at the vendor library's rate what is left is what the library "
+        "does beyond it: a warp tile between the block's and the thread's (each warp "
+        "reads its own A and B fragments, CUTLASS's layout), the next k slice's "
+        "fragments read from shared memory during the FMAs, or 3xTF32 tensor cores "
+        "where the precision allows",
+        "zh": "{fix}；已达到厂商库的速率，剩下的是库在此之外所做的：在 block 与线程之间"
+        "再加一层 warp tile（每个 warp 读取自己的 A、B 片段，即 CUTLASS 的布局）、在 FMA "
+        "期间从共享内存读取下一段 k 的片段，或在精度允许时使用 3xTF32 tensor core",
+    },
+    "advice_fix_generic": {
+        "en": "see this cause's ncu rule in the appendix",
+        "zh": "参见附录中该原因对应的 ncu 规则",
+    },
+    # --- a step scored against the advice before it ---------------------------------
+    "advice_score_hit": {
+        "en": "`{variant}` (from `{before}`, n = {n}): its primary change, {cause}, "
+        "was suggestion {rank} for `{before}`, predicted up to {predicted:.2f}x; "
+        "achieved {achieved:.2f}x.",
+        "zh": "`{variant}`（从 `{before}`，n = {n}）：其主要变化{cause}是对 `{before}` "
+        "的第 {rank} 条建议，预测至多 {predicted:.2f}x；实际 {achieved:.2f}x。",
+    },
+    "advice_score_miss": {
+        "en": "`{variant}` (from `{before}`, n = {n}): its primary change, {cause}, "
+        "was not among the suggestions for `{before}`; achieved {achieved:.2f}x.",
+        "zh": "`{variant}`（从 `{before}`，n = {n}）：其主要变化{cause}不在对 "
+        "`{before}` 的建议中；实际 {achieved:.2f}x。",
+    },
+    "advice_compiler_did": {
+        "en": "No change from `{before}` to `{variant}` ({speedup:.2f}x): nvcc had "
+        "already summed each warp before its atomic (`REDUX` and one `RED` per warp "
+        "in `{before}`'s SASS), so the warp shuffle `{variant}` adds repeats what the "
+        "compiler did.",
+        "zh": "从 `{before}` 到 `{variant}` 没有变化（{speedup:.2f}x）：nvcc 已在原子"
+        "操作前对每个 warp 求和（`{before}` 的 SASS 中有 `REDUX` 和每 warp 一条 "
+        "`RED`），所以 `{variant}` 新加的 warp shuffle 只是重复了编译器所做的事。",
+    },
+    # --- the brief ------------------------------------------------------------------
+    "brief_target": {
+        "en": "The library variant `{library}` is the line to reach, not a kernel to "
+        "tune: {time} us at n = {n}, {relation}.",
+        "zh": "库版本 `{library}` 是要达到的参考线，而不是要调优的 kernel：n = {n} 时 "
+        "{time} us，{relation}。",
+    },
+    "target_faster": {
+        "en": "{ratio:.2f}x faster than `{variant}`",
+        "zh": "比 `{variant}` 快 {ratio:.2f}x",
+    },
+    "target_slower": {
+        "en": "`{variant}` is {ratio:.2f}x faster",
+        "zh": "`{variant}` 比它快 {ratio:.2f}x",
+    },
+    "target_gap": {
+        "en": "; at n = {n} it is {ratio:.2f}x faster",
+        "zh": "；n = {n} 时它快 {ratio:.2f}x",
+    },
+    "next_at_floor": {
+        "en": "Nothing left to gain inside `{variant}` at n = {n}: {time} us against "
+        "{roof} us of transfer at {ceiling} plus a fixed cost of up to {fixed} us per "
+        "launch (what the family's fastest launch takes beyond its transfer at n = "
+        "{small}); at n = {big} it reaches {pct} of {ceiling}. No suggestion clears "
+        "the timing noise at any measured size: its loads are already what the "
+        "remedies ask for, so only fewer launches (fuse it with the kernels around "
+        "it) or fewer bytes would help.",
+        "zh": "`{variant}` 在 n = {n} 时 kernel 内部已无可再得：{time} us，而{ceiling}"
+        "下的传输时间为 {roof} us，另有每次启动至多 {fixed} us 的固定开销（本 family "
+        "最快的启动在 n = {small} 时超出其传输时间的部分）；n = {big} 时它达到"
+        "{ceiling}的 {pct}。在任何测量规模下都没有超过计时噪声的建议：只有减少启动"
+        "次数（与前后的 kernel 融合）或减少字节数才有帮助。",
+    },
+    "next_done_gap": {
+        "en": "`{variant}` is still {gap:.2f}x above its floor at n = {n}, but what "
+        "its remedies for {cause} ask for is already in the kernel: {bits}-bit "
+        "global loads, {loads} of them in the sampled SASS, {occupancy} of the warps "
+        "resident. The counters name no further change; the gap is in what the "
+        "algorithm reads and waits for, not in how it loads.",
+        "zh": "`{variant}` 在 n = {n} 时仍比其下限慢 {gap:.2f}x，但针对{cause}的改进已"
+        "在 kernel 中：{bits} 位全局加载、采样到的 SASS 中有 {loads} 条、{occupancy} "
+        "的 warp 驻留。计数器没有指出更多改动；差距在于算法读取和等待的内容，而不在"
+        "加载方式。",
+    },
+    "next_already_done": {
+        "en": "Next: `{variant}` is limited by {label}, but its remedies are already "
+        "in the kernel (16-byte loads, several in flight, most warps resident): what "
+        "is left is the launch's fixed cost, so fuse it with its neighbours or move "
+        "fewer bytes.",
+        "zh": "下一步：`{variant}` 受限于{label}，但相应的改进已在 kernel 中（16 字节"
+        "加载、多个加载同时在途、大部分 warp 驻留）：剩下的是启动的固定开销，因此应与"
+        "相邻 kernel 融合或减少字节数。",
+    },
+    "advice_size_blocks": {
+        "en": "{n} ({blocks} blocks, up to {gain:.2f}x)",
+        "zh": "{n}（{blocks} 个 block，至多 {gain:.2f}x）",
+    },
+    "confidence": {
+        "en": " Confidence: {hits} of {scored} such suggestions in the bundled "
+        "ladders were what the next step did (achieved / predicted, median "
+        "{ratio:.2f}).",
+        "zh": "置信度：在自带的各版本阶梯中，{scored} 条此类建议里有 {hits} 条与下一步"
+        "的主要变化一致（实际 / 预测的中位数 {ratio:.2f}）。",
+    },
+    "confidence_missed": {
+        "en": " Confidence: low: none of the {scored} such suggestions in the "
+        "bundled ladders was what the next step did.",
+        "zh": "置信度：低：自带阶梯中 {scored} 条此类建议没有一条是下一步实际所做的。",
+    },
+    "confidence_none": {
+        "en": " Confidence: not yet scored (no step of the bundled ladders made this "
+        "change after such a suggestion).",
+        "zh": "置信度：尚未评分（自带阶梯中没有一步在此类建议之后做了这一改动）。",
+    },
+    # --- the appendix's score table ------------------------------------------------
+    "h_advice_score": {
+        "en": "A.{k} Advice scored against the next step",
+        "zh": "A.{k} 建议与下一步的对照",
+    },
+    "advice_score_intro": {
+        "en": "Each step's primary change against the suggestions made for the "
+        "variant it starts from, at each profiled size: hits {hits} of {steps} steps "
+        "that paid.",
+        "zh": "每一步的主要变化与对其起点版本所做建议的对照（每个采样规模）：在 "
+        "{steps} 个有收益的步骤中命中 {hits} 个。",
+    },
+    "advice_score_none": {
+        "en": "No step was profiled at a size where its previous variant had a "
+        "suggestion.",
+        "zh": "没有一步在其前一版本有建议的规模上被采样。",
+    },
+    "col_predicted": {"en": "predicted", "zh": "预测"},
+    "col_from": {"en": "from", "zh": "起点"},
+    "col_achieved": {"en": "achieved", "zh": "实际"},
+    "col_step_change": {"en": "step's primary change", "zh": "该步的主要变化"},
+    "col_hit": {"en": "suggested", "zh": "是否建议过"},
+}

@@ -1,0 +1,239 @@
+"""The brief's "what next" and the library line beside its result.
+
+"What next" lists, for each input's best variant the author wrote, its suggestions
+(findings.csv section ``advice``: :mod:`nsightflow.diagnosis.suggest`), one item per
+mechanism, ranked by the bounded gain: the item is written at the size where the
+gain is largest and names the other sizes where the same change helps. Each item
+ends with its confidence: how often a suggestion of that kind matched the next
+step's primary change over the bundled ladders (:data:`RECORD`, written by
+``scripts/advice_scorecard.py``). Where the variant has no suggestion it is at its
+floor once the launch's fixed cost is counted, and the brief says so with the
+numbers. A library variant (cuBLAS, CuPy) is never given advice: it is the line to
+reach, shown under the result.
+"""
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.diagnosis.record import render
+from nsightflow.diagnosis.suggest import fixed_cost
+from nsightflow.i18n import T
+from nsightflow.report.sections.common import SectionBase, table
+from nsightflow.report.sections.quantities import pct_text, size_text, us_text
+
+MAX_NEXT = 3  # items of "what next"
+PAID = 1.02  # a step paid where it was more than 2% faster
+RECORD = Path(__file__).resolve().parents[2] / "diagnosis" / "advice_record.json"
+
+
+def _num(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _lower(name: str) -> str:
+    """A cause's name inside a sentence: ``Too few bytes`` -> ``too few bytes``.
+
+    An acronym such as ``MIO`` keeps its case.
+    """
+    if len(name) > 1 and name[0].isupper() and name[1].islower():
+        return name[0].lower() + name[1:]
+    return name
+
+
+def record() -> dict[str, Any]:
+    """The bundled ladders' score per suggestion kind ({} where none is stored)."""
+    if not RECORD.is_file():
+        return {}
+    data = json.loads(RECORD.read_text())
+    return data.get("kinds", {}) if isinstance(data, dict) else {}
+
+
+def confidence(kind: str, scores: dict[str, Any]) -> str:
+    """The confidence sentence of a suggestion kind from the bundled ladders' score."""
+    got = scores.get(kind)
+    if not isinstance(got, dict) or not got.get("scored"):
+        return T("confidence_none")
+    if not got.get("hits"):
+        return T("confidence_missed", scored=got["scored"])
+    return T(
+        "confidence",
+        hits=got["hits"],
+        scored=got["scored"],
+        ratio=_num(got.get("median_ratio")),
+    )
+
+
+class NextSections(SectionBase):
+    """What next for the best own variant of each input, and its library target."""
+
+    def _next(self, heads: list[dict[str, Any]]) -> list[str]:
+        """At most MAX_NEXT ranked items over the inputs' best variants."""
+        if not heads:
+            return [T("next_none")]
+        items: list[tuple[float, str]] = []
+        for head in heads:
+            items += self._items(str(head["variant"]))
+        if not items:
+            texts = [self._at_floor(str(h["variant"]), int(h["size"])) for h in heads]
+            found = [t for t in texts if t]
+            return [T("next_title"), "", *found] if found else []
+        items.sort(key=lambda x: -x[0])
+        ranked = [f"{i}. {text}" for i, (_, text) in enumerate(items[:MAX_NEXT], 1)]
+        return [T("next_title"), "", *ranked]
+
+    def _items(self, variant: str) -> list[tuple[float, str]]:
+        """One item per mechanism: its best size's text, the other sizes named."""
+        found = [r for r in self.found("advice", variant) if r["rule"] == "advice"]
+        by_kind: dict[str, list[dict[str, Any]]] = {}
+        for r in found:
+            by_kind.setdefault(str(r["metric"]), []).append(r)
+        scores = record()
+        out = []
+        for kind, rows in by_kind.items():
+            # a grid too small is told at its largest such size (where the fix is
+            # least obvious), the others at the size of their largest gain
+            rows.sort(
+                key=lambda r: (
+                    -int(r["size"]) if kind == "grid_too_small" else 0,
+                    -_num(r["expected_gain"]),
+                )
+            )
+            best, others = rows[0], rows[1:]
+            params = json.loads(str(best["params"]))
+            params["n"] = size_text(int(best["size"]))
+            text = render("advice", params)
+            if others:
+                text += T("advice_also", sizes=self._sizes(others))
+            gain = max(_num(r["expected_gain"]) for r in rows)
+            out.append((gain, text + confidence(kind, scores)))
+        return out
+
+    def _sizes(self, rows: list[dict[str, Any]]) -> str:
+        """``n = 256 (up to 2.47x), 1024 (up to 1.88x)``: the other sizes by size."""
+        rows = sorted(rows, key=lambda r: int(r["size"]))
+        out = []
+        for r in rows:
+            fix = json.loads(str(r["params"])).get("fix") or {}
+            n, gain = size_text(int(r["size"])), _num(r["expected_gain"])
+            out.append(
+                T("advice_size_blocks", n=n, blocks=fix["blocks"], gain=gain)
+                if "blocks" in fix
+                else T("advice_size", n=n, gain=gain)
+            )
+        return ", ".join(out)
+
+    def _at_floor(self, variant: str, n: int) -> str:
+        """The best variant has nothing to gain above the noise: its floor, in numbers."""
+        r = self.row(variant, n)
+        roof = _num(r.get("roof_time_us"))
+        if math.isnan(roof):
+            return ""
+        sizes = sorted(set(self.a["size"].dropna().astype(int)))
+        big = self.row(variant, sizes[-1])
+        gap = _num(r.get("time_median_us")) / (roof + fixed_cost(self.a))
+        if gap > PAID:
+            return self._done_gap(variant, n, gap)
+        return T(
+            "next_at_floor",
+            variant=variant,
+            n=size_text(n),
+            time=us_text(r.get("time_median_us")),
+            roof=us_text(roof),
+            ceiling=T(f"ceiling_{r.get('regime_ceiling') or 'copy_bw'}"),
+            fixed=us_text(fixed_cost(self.a)),
+            small=size_text(sizes[0]),
+            big=size_text(sizes[-1]),
+            pct=pct_text(big.get("regime_ceiling_pct")),
+        )
+
+    def _done_gap(self, variant: str, n: int, gap: float) -> str:
+        """Above its floor, but what its limiter's remedy asks for is already there."""
+        stand = [r for r in self.found("stand", variant, n) if r["role"] == "primary"]
+        params = json.loads(str(stand[0]["params"])) if stand else {}
+        limiter = params.get("limiter") or {}
+        label = limiter.get("label") if isinstance(limiter, dict) else None
+        compiled = self.variants[variant].get("compiler") or {}
+        return T(
+            "next_done_gap",
+            variant=variant,
+            n=size_text(n),
+            gap=gap,
+            cause=_lower(render("advice", label)) if isinstance(label, dict) else "",
+            bits=int(compiled.get("ldg_bits") or 0),
+            loads=int(compiled.get("global_loads") or 0),
+            occupancy=pct_text(self.row(variant, n).get("achieved_occupancy_pct")),
+        )
+
+    def _target(self, variant: str, n: int) -> str:
+        """The library variant of the input, as the line to reach ('' if none)."""
+        group = next((g for g in self.inputs().values() if variant in g), [])
+        libraries = [v for v in group if self.variants[v].get("library")]
+        ours = _num(self.row(variant, n).get("time_median_us"))
+        for lib in libraries:
+            theirs = _num(self.row(lib, n).get("time_median_us"))
+            if math.isnan(theirs) or math.isnan(ours) or theirs <= 0:
+                continue
+            relation = (
+                T("target_faster", ratio=ours / theirs, variant=variant)
+                if theirs < ours
+                else T("target_slower", ratio=theirs / ours, variant=variant)
+            )
+            return T(
+                "brief_target",
+                library=lib,
+                time=us_text(theirs),
+                n=size_text(n),
+                relation=relation + self._gap(variant, lib, n),
+            )
+        return ""
+
+    def _gap(self, variant: str, lib: str, n: int) -> str:
+        """Where the library leads most at another size, if it leads more there."""
+        best: tuple[float, int] | None = None
+        for m in sorted(set(self.a["size"].dropna().astype(int))):
+            ours = _num(self.row(variant, m).get("time_median_us"))
+            theirs = _num(self.row(lib, m).get("time_median_us"))
+            if m != n and theirs > 0 and ours / theirs > (best or (1.0, 0))[0]:
+                best = (ours / theirs, m)
+        key = _num(self.row(variant, n).get("time_median_us")) / _num(
+            self.row(lib, n).get("time_median_us")
+        )
+        if best is None or not best[0] > max(key, 1.0) * 1.1:
+            return ""
+        return T("target_gap", n=size_text(best[1]), ratio=best[0])
+
+    def advice_scores(self) -> str:
+        """The appendix's table: each step's primary change against the advice."""
+        found = [r for r in self.found("advice") if r["rule"] == "advice_score"]
+        if not found:
+            return T("advice_score_none")
+        rows, hits, paid = [], 0, 0
+        for r in found:
+            params = json.loads(str(r["params"]))
+            achieved = _num(r["achieved_gain"])
+            if achieved > PAID:
+                paid += 1
+                hits += bool(params.get("hit"))
+            predicted = _num(r["expected_gain"])
+            rows.append(
+                {
+                    T("col_variant"): f"`{r['variant']}`",
+                    T("col_from"): f"`{r['step_of']}`",
+                    "n": size_text(int(r["size"])),
+                    T("col_step_change"): render("advice", params["cause"]),
+                    T("col_hit"): f"#{params['rank']}" if params.get("hit") else "-",
+                    T("col_predicted"): ""
+                    if math.isnan(predicted)
+                    else f"{predicted:.2f}x",
+                    T("col_achieved"): f"{achieved:.2f}x",
+                }
+            )
+        intro = T("advice_score_intro", hits=hits, steps=paid)
+        return intro + "\n\n" + table(pd.DataFrame(rows), numbers=False)

@@ -1,0 +1,87 @@
+"""A quick-space sweep whose tuned point lies off the quick axes, drawn and tabled.
+
+Jacobi-2D v5 on the H200: tuned.yaml holds BLOCK_X 64, BLOCK_Y 8, ROWS 2 (130.3 us at
+n = 8192, the full sweep's best), and the quick axes are BLOCK_X [32, 128], BLOCK_Y
+[2, 8], ROWS [4, 8]. The quick sweep measures that point too, and it is again the best;
+the heatmap must show it, boxed, with its time, beside the quick grid.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.patches import Rectangle
+
+from nsightflow.analysis.sweep import sweep_tables
+from nsightflow.family.registry import load_family
+from nsightflow.plot.sweep import heat_grid, sweep_figure
+from quick_sweep import ROOT, quick_record
+
+FAMILY = load_family(ROOT / "kernels" / "jacobi2d")
+V5 = "v5_strip_vec4"
+TUNED = {"BLOCK_X": 64, "BLOCK_Y": 8, "ROWS": 2}  # kernels/jacobi2d/tuned.yaml
+TUNED_US = 130.2720010280609  # examples/h200/sweep/jacobi2d/v5_strip_vec4.json
+DEFAULT_US = 132.28799402713776  # BLOCK_X32_BLOCK_Y8_ROWS8, same file
+
+
+@pytest.fixture
+def quick(tmp_path):
+    record = quick_record("jacobi2d", V5, tmp_path)
+    configs, summary = sweep_tables([record], FAMILY)
+    return record, configs, summary.iloc[0].to_dict()
+
+
+def test_the_quick_sweep_holds_the_tuned_point_off_its_axes_and_finds_it_best(quick):
+    record, configs, row = quick
+    assert record["space"] == "quick"
+    assert record["axes"]["BLOCK_X"] == [32, 128] and record["axes"]["ROWS"] == [4, 8]
+    assert record["best"]["params"] == TUNED
+    assert row["best_us"] == pytest.approx(TUNED_US)
+    assert len(configs) == 2 * 2 * 2 + 1  # the quick grid and the tuned point
+
+
+def _cell_of(ax, rect: Rectangle) -> str:
+    """The text drawn at the centre of a boxed cell."""
+    cx = rect.get_x() + rect.get_width() / 2
+    cy = rect.get_y() + rect.get_height() / 2
+    hits = [
+        t.get_text()
+        for t in ax.texts
+        if np.allclose(t.get_position(), (cx, cy), atol=1e-6)
+    ]
+    assert len(hits) == 1, hits
+    return hits[0]
+
+
+def test_the_heatmap_draws_and_boxes_the_tuned_point_with_its_time(quick):
+    _record, configs, row = quick
+    fig = sweep_figure(configs, row)
+    ax = fig.axes[0]
+    boxes = {
+        r.get_linestyle(): r
+        for r in ax.patches
+        if isinstance(r, Rectangle) and not r.get_fill()
+    }
+    assert _cell_of(ax, boxes["-"]) == f"{TUNED_US:.1f} us"  # best: the tuned point
+    if "--" in boxes:  # the default, where the plane goes through it
+        assert _cell_of(ax, boxes["--"]) == f"{DEFAULT_US:.1f} us"
+    ticks = " ".join(t.get_text() for t in ax.get_yticklabels())
+    assert "BLOCK_X 64" in ticks and "ROWS 2" in ticks  # its row names it
+    shown = np.ma.filled(ax.images[0].get_array(), np.nan)
+    assert np.nanmin(shown) == pytest.approx(TUNED_US)  # on the colour scale
+
+
+def test_the_quick_grid_is_held_at_its_own_best_not_at_an_off_axis_value(quick):
+    _record, configs, _row = quick
+    axes = {"BLOCK_X": [32, 128], "BLOCK_Y": [2, 8], "ROWS": [4, 8]}
+    times, labels, (x, y) = heat_grid(configs, axes, 8192)
+    # the grid's best is BLOCK_X 128, BLOCK_Y 2, ROWS 4 (130.5 us): every cell of the
+    # plane through it is a configuration the quick sweep measured
+    assert (
+        np.isfinite(times).sum()
+        + sum(lab in ("regs", "constraint") for r in labels for lab in r)
+        == times.size
+    )
+    grid = configs[configs["config_id"] != "BLOCK_X64_BLOCK_Y8_ROWS2"]
+    best = grid.loc[pd.to_numeric(grid["time_us_8192"]).idxmin()]
+    assert np.nanmin(times) == pytest.approx(float(best["time_us_8192"]))
+    assert {x, y} <= set(axes)
