@@ -119,8 +119,6 @@ def read_yaml(path: Path) -> Any:
         ManifestError: the file is over MAX_YAML_BYTES, unreadable, not YAML,
             expands past MAX_YAML_NODES or holds a duplicate key.
     """
-    import yaml
-
     try:
         size = path.stat().st_size
         if size > MAX_YAML_BYTES:
@@ -129,17 +127,35 @@ def read_yaml(path: Path) -> Any:
                 "manifest stays under: not read"
             )
         text = path.read_text(encoding="utf-8")
-        return yaml.load(text, Loader=_loader(path))
     except OSError as exc:
         raise ManifestError(f"{path}: cannot read: {exc}") from exc
     except UnicodeDecodeError as exc:
         raise ManifestError(f"{path}: not UTF-8 text ({exc})") from exc
+    return parse_yaml(text, path)
+
+
+def parse_yaml(text: str, where: Any) -> Any:
+    """YAML text read as :func:`read_yaml` reads a file (``where``: its name).
+
+    Raises:
+        ManifestError: the text is over MAX_YAML_BYTES, not YAML, expands past
+            MAX_YAML_NODES or holds a duplicate key.
+    """
+    import yaml
+
+    if len(text) > MAX_YAML_BYTES:
+        raise ManifestError(
+            f"{where}: {len(text):,} characters, over the {MAX_YAML_BYTES >> 20} MiB "
+            "a manifest stays under: not read"
+        )
+    try:
+        return yaml.load(text, Loader=_loader(where))
     except yaml.YAMLError as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ManifestError(f"{path}: not readable YAML ({first}); fix it") from None
+        raise ManifestError(f"{where}: not readable YAML ({first}); fix it") from None
 
 
-def _loader(path: Path) -> Any:
+def _loader(path: Any) -> Any:
     """A SafeLoader for ``path`` that bounds aliases and refuses duplicate keys."""
     import yaml
 

@@ -101,6 +101,22 @@ def check_out_dir(
     check_output(Output(*argument, out_dir, fix=fix), read)
 
 
+def _variants_of(manifest: str, where: str) -> dict[str, Any]:
+    """The ``variants`` of a manifest at a revision ({} for one that cannot be read).
+
+    Read as every manifest is: bounded aliases, no key twice.
+    """
+    from nsightflow.errors import ManifestError
+    from nsightflow.io import parse_yaml
+
+    try:
+        data = parse_yaml(manifest, where) or {}
+    except ManifestError:
+        return {}
+    entries = data.get("variants", {}) if isinstance(data, dict) else {}
+    return entries if isinstance(entries, dict) else {}
+
+
 def git_sources(kernels_dir: Path) -> Any:
     """A source lookup reading ``kernels_dir`` at a revision from git.
 
@@ -130,13 +146,11 @@ def git_sources(kernels_dir: Path) -> Any:
         return out.stdout if out.returncode == 0 else None
 
     def lookup(revision: str, family: str, variant: str) -> dict[str, Any] | None:
-        import yaml
-
         rev = plain_revision(revision)
         manifest = show(rev, f"{family}/family.yaml") if rev else None
         if rev is None or manifest is None:
             return None
-        entries = (yaml.safe_load(manifest) or {}).get("variants", {})
+        entries = _variants_of(manifest, f"{rev}:{family}/family.yaml")
         if variant not in entries:
             return None
         name = f"{family}/family.yaml (variants.{variant})"
