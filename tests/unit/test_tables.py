@@ -39,11 +39,17 @@ def test_numbers_and_plain_text_stay_as_they_are(text):
 
 def test_the_writers_quote_formulas(tmp_path):
     frame = pd.DataFrame({"kernel": [FORMULAS[0], "k"], "time_us": [-1.5, 2.0]})
-    write_table(frame, tmp_path / "t.csv")
     write_csv(frame, tmp_path / "s.csv")
-    for name in ("t.csv", "s.csv"):
-        text = (tmp_path / name).read_text()
-        assert "\n\"'=HYPERLINK(" in text and ",-1.5\n" in text, text
+    text = (tmp_path / "s.csv").read_text()
+    assert "\n\"'=HYPERLINK(" in text and ",-1.5\n" in text, text
+
+
+def test_a_table_between_stages_keeps_sass_as_written(tmp_path):
+    """The parse stage's tables feed the analysis: a predicated instruction
+    (``@P0 EXIT``) is read back as the disassembler wrote it."""
+    frame = pd.DataFrame({"sass": ["@P0 EXIT", "FFMA R1, R2, R3, -R4"]})
+    write_table(frame, tmp_path / "source.csv")
+    assert list(pd.read_csv(tmp_path / "source.csv")["sass"]) == list(frame["sass"])
 
 
 def test_a_recorded_timeline_name_reaches_the_analysis_table_quoted(

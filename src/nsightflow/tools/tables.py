@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nsightflow.errors import OutputRefusedError
-from nsightflow.tables import spreadsheet_safe
 
 if TYPE_CHECKING:  # pandas loads after ncu_report (see nsightflow.tools.ncu_parse)
     import pandas as pd
@@ -143,8 +142,8 @@ def write_table(frame: "pd.DataFrame", path: Path) -> None:
     try:
         if suffix == ".parquet":
             frame.to_parquet(tmp, index=False)
-        else:
-            spreadsheet_safe(frame).to_csv(tmp, index=False)
+        else:  # a table between stages: SASS such as "@P0 EXIT" is kept as written
+            frame.to_csv(tmp, index=False)
         os.chmod(tmp, FILE_MODE)
         os.replace(tmp, path)
     except BaseException:
