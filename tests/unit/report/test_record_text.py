@@ -246,3 +246,44 @@ def test_plain_leaves_text_that_cannot_be_markup_as_it_is(text, kept):
 def test_a_code_span_stays_on_one_line():
     html = to_html("see " + code_span("a\n\n![i](https://e.org/x.png)\n# h"), "t")
     assert "<img" not in html and "<h1" not in html
+
+
+def test_a_compare_page_of_a_hostile_recording_adds_no_image_or_link(
+    recording, tmp_path
+):
+    """Every provenance string of a recording (and its folder's name) hostile: the
+    compare page sets them in code spans; no image, no link out, no handler."""
+    import shutil
+    import subprocess
+    import sys
+
+    bad = tmp_path / "rec ![n](x.png) [j](javascript:alert(9)) *e* `t |p"
+    shutil.copytree(recording, bad, ignore=shutil.ignore_patterns("*.ncu-rep"))
+    for path in [bad / "recording.json", *bad.glob("time/vecadd/*.json")]:
+        data = json.loads(path.read_text())
+        for key in ("gpu", "driver", "cuda_driver", "nvcc", "ncu", "kernels_git"):
+            for where in (data, data.get("provenance", {})):
+                if isinstance(where.get(key), str):
+                    where[key] = hostile(key)
+        path.write_text(json.dumps(data))
+    out = tmp_path / "cmp"
+    options = ["--families", "vecadd", "--no-counters", "-o", str(out)]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "nsightflow",
+            "compare",
+            str(recording),
+            str(bad),
+            *options,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    page = (out / "compare.html").read_text()
+    assert "gpuB" in page  # shown
+    _, links = _elements(page)
+    assert all(v.startswith(("#", "data:image/")) for _, _, v in links), links
