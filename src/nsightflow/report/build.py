@@ -16,6 +16,7 @@ import pandas as pd
 
 from nsightflow.diagnosis.record import render
 from nsightflow.i18n import DEFAULT_LANGUAGE
+from nsightflow.i18n.markup import code_span
 from nsightflow.report.html import write_page
 from nsightflow.report.index import index_page
 from nsightflow.report.paths import index_stem, report_stem
@@ -26,6 +27,7 @@ from nsightflow.report.summary import (
     write_csv,
     write_summary_csv,
 )
+from nsightflow.report.text import plain
 
 __all__ = [
     "SUMMARY_COLUMNS",
@@ -184,9 +186,11 @@ def _origin_of(folder: Path) -> str:
     ctx = json.loads(path.read_text())
     replay = ctx.get("replay")
     timing = ctx.get("provenance", {}).get("timing", {})
-    if replay:
-        return ("test double (not measured): " if replay.get("test_double") else "") + (
-            f"replayed from `{replay.get('source', '?')}`, recorded on "
-            f"{replay.get('gpu', '?')} ({str(replay.get('date', '?'))[:10]})"
-        )
-    return f"measured on {timing.get('gpu', '?')} ({str(timing.get('date', '?'))[:10]})"
+    if replay:  # the recording's text, literal in the table
+        source = code_span(str(replay.get("source", "?")))
+        gpu = plain(replay.get("gpu", "?"))
+        date = plain(str(replay.get("date", "?"))[:10])
+        double = "test double (not measured): " if replay.get("test_double") else ""
+        return f"{double}replayed from {source}, recorded on {gpu} ({date})"
+    gpu, date = plain(timing.get("gpu", "?")), plain(str(timing.get("date", "?"))[:10])
+    return f"measured on {gpu} ({date})"

@@ -287,3 +287,19 @@ def test_a_compare_page_of_a_hostile_recording_adds_no_image_or_link(
     assert "gpuB" in page  # shown
     _, links = _elements(page)
     assert all(v.startswith(("#", "data:image/")) for _, _, v in links), links
+
+
+def test_the_index_line_of_a_hostile_recording_is_text(tmp_path):
+    from nsightflow.report.build import _origin_of
+
+    replay = {"source": hostile("source"), "gpu": hostile("gpu"), "date": "2026"}
+    (tmp_path / "context.json").write_text(json.dumps({"replay": replay}))
+    line = _origin_of(tmp_path)
+    page = to_html(f"| numbers |\n|---|\n| {line} |\n", "t")
+    tags, links = _elements(page)
+    assert not links and not tags["img"] and not tags["a"] and not tags["em"]
+    assert tags["td"] == 1 and "gpuB" in page
+    (tmp_path / "context.json").write_text(json.dumps({"replay": REPLAY}))
+    assert _origin_of(tmp_path) == (
+        "replayed from `examples/h200`, recorded on NVIDIA H200 (2026-12-01)"
+    )
