@@ -44,6 +44,10 @@ SHORT_CAUSES: dict[str, dict[str, str]] = {
     "occupancy": {"en": "occupancy", "zh": "占用率"},
     "clock": {"en": "SM clock", "zh": "SM 时钟"},
     "step_unchanged": {"en": "no net change", "zh": "无净变化"},
+    "step_not_in_counters": {"en": "not in the counters", "zh": "计数器未体现"},
+    "dram_rate": {"en": "achieved DRAM rate", "zh": "DRAM 实际速率"},
+    "other_factors": {"en": "other factors", "zh": "其他因素"},
+    "timing_residual": {"en": "timing vs profile", "zh": "计时与采样之差"},
     "input_changed": {"en": "another input", "zh": "换了输入"},
     # where a variant stands (the brief's best variant)
     "at_dram_floor": {"en": "at the DRAM floor", "zh": "已达 DRAM 下限"},

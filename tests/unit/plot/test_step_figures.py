@@ -99,7 +99,10 @@ def test_step_figure_draws_the_primary_cause_at_one_size_with_its_quantity():
         ]
     )
     ax = step_figure(frame, ctx, "v1_b", findings).axes[1]
-    assert ax.get_title() == "primary cause at n = 4096: x (0.25x)"
+    # the title names the cause and the metric its bars plot
+    assert " ".join(ax.get_title().split()) == (
+        "primary cause at n = 4096: x, plotted: issued warp instructions (0.25x)"
+    )
     assert ax.get_ylabel() == "issued warp instructions"
     assert [p.get_height() for p in ax.patches] == [4.0e6, 1.0e6]
     assert [t.get_text() for t in ax.texts] == ["4M", "1M"]  # each bar says its value
