@@ -180,3 +180,34 @@ def expectation(
         metric="expected: " + ", ".join(expected),
         evidence="observed: " + observed,
     )
+
+
+CLAIMED_CONFLICTS = r"bank conflicts"  # an idea that says it removes them
+CONFLICT_CAUSE = 0.2  # replays / shared wavefronts from which conflicts are a cause
+
+
+def unsupported_claim(
+    idea: str, previous: Mapping[str, Any], after: Mapping[str, Any]
+) -> list[Finding]:
+    """The idea's bank conflicts, where the replays show none to remove.
+
+    Reduction's sequential addressing says it drops "the shared-memory bank
+    conflicts of v0", whose replays are 2% of its shared wavefronts: the step's time
+    cannot have come from them, and the report says so instead of repeating it.
+    """
+    if not re.search(CLAIMED_CONFLICTS, idea, flags=re.IGNORECASE):
+        return []
+    if re.search(r"32-way|deliberate regression", idea, flags=re.IGNORECASE):
+        return []  # an idea that adds them, not one that removes them
+    share = num(previous, "smem_conflict_share")
+    if not ok(share) or share >= CONFLICT_CAUSE:
+        return []
+    return [
+        Finding(
+            "claim_no_conflicts",
+            params={"variant": str(previous.get("variant", "")), "pct": 100 * share},
+            metric="smem_conflict_share",
+            value=share,
+            threshold=CONFLICT_CAUSE,
+        )
+    ]

@@ -18,7 +18,7 @@ import pandas as pd
 
 from nsightflow.diagnosis import launch_state, moves, patterns
 from nsightflow.diagnosis.account import account
-from nsightflow.diagnosis.expected import expectation
+from nsightflow.diagnosis.expected import expectation, unsupported_claim
 from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.pipes import pipe_moves
 from nsightflow.diagnosis.record import Finding
@@ -50,6 +50,7 @@ def step_records(
     side = b if primary.after > primary.before else a
     ranked[0] = cite(primary, data.hotspots, side)
     info = [expectation(str(variant.get("idea", "")), a, b, ranked, total)]
+    info += unsupported_claim(str(variant.get("idea", "")), a, b)
     ranked = account(a, b, ranked)
     idea = str(variant.get("idea", ""))
     info += params_changed(*data.params, idea=idea)

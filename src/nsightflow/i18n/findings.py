@@ -1010,6 +1010,13 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "Faster, but not through what was expected.",
         "zh": "变快了，但不是通过预期的途径。",
     },
+    "claim_no_conflicts": {
+        "en": "The idea names bank conflicts, but `{variant}`'s conflict replays are "
+        "{pct:.0f}% of its shared-memory wavefronts (a cause from 20%): there were "
+        "none to remove.",
+        "zh": "优化思路提到 bank 冲突，但 `{variant}` 的冲突重放只占其共享内存 wavefront 的 "
+        "{pct:.0f}%（20% 起才算原因）：并没有可消除的冲突。",
+    },
     "expect_shown": {
         "en": "As meant: slower through {helped}.",
         "zh": "符合设计：通过{helped}变慢。",

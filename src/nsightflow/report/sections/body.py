@@ -103,6 +103,7 @@ class BodySections(StepSections):
         expected = [r for r in found if r["rule"] == "expected_observed"]
         if expected:
             out.append(_expected(expected[0]))
+        out += [render_row(r) for r in found if r["rule"] == "claim_no_conflicts"]
         now = [
             r
             for r in self.found("stand", name, n)
@@ -151,9 +152,10 @@ class BodySections(StepSections):
         # hottest line is cited instead
         own_line = line_variant(record) in ("", variants[0])
         cited = record if own_line else {**record, "line": None}
-        line = cited_line(
-            self.ctx.get("hotspots"), variants[:1], int(record["size"]), cited
-        )
+        hot, n = self.ctx.get("hotspots"), int(record["size"])
+        line = cited_line(hot, variants[:1], n, cited)
+        if line is None and not own_line:  # the new variant's hottest line
+            line = cited_line(hot, variants[:1], n, {"line": None, "evidence": ""})
         if line is None:
             return T(key, line="", **fields)
         # a cause with stall reasons (or a line of its own) sits on its line; any
