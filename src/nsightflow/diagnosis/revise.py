@@ -235,8 +235,26 @@ def named_change(
             part=ncu_part(before, after, share),
         ),
         share=share,
+        **_own_metric(before, after, changes[0][0]),
     )
     return [head, *(f for f in ranked[1:] if f not in taken)]
+
+
+def _own_metric(
+    before: Mapping[str, Any], after: Mapping[str, Any], name: str
+) -> dict[str, Any]:
+    """The named change's own metric, before and after (the stall's are its detail)."""
+    key, metric = {
+        WIDER: (
+            "global_ld_requests",
+            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        ),
+        "uncoalesced_stores": (
+            "global_st_sectors",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+        ),
+    }[name]
+    return {"metric": metric, "before": num(before, key), "after": num(after, key)}
 
 
 def revise(

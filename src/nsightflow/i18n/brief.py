@@ -222,6 +222,12 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "qty_instructions": {"en": "issued warp instructions", "zh": "发射的 warp 指令数"},
     "qty_occupancy": {"en": "achieved occupancy", "zh": "实际占用率"},
     "qty_requests": {"en": "global load requests", "zh": "全局加载请求数"},
+    "qty_launches": {"en": "kernel launches", "zh": "kernel 启动次数"},
+    "qty_st_sectors": {"en": "global store sectors", "zh": "全局存储 sector 数"},
+    "qty_event_time": {
+        "en": "median time (CUDA events)",
+        "zh": "中位时间（CUDA 事件）",
+    },
     "qty_dram_bytes": {"en": "DRAM bytes", "zh": "DRAM 字节数"},
     "qty_idle_share": {"en": "idle SM time", "zh": "SM 空闲时间"},
     "qty_ncu_time": {"en": "ncu time", "zh": "ncu 时间"},

@@ -35,6 +35,8 @@ from nsightflow.report.sections.quantities import (
 from nsightflow.report.sections.steps import StepSections
 from nsightflow.report.text import inline, plain
 
+# causes about no access: shown beside the new variant's hottest line, never "at" it
+NO_ACCESS = ("launch_removed", "launch_added", "step_time_only", "step_not_in_counters")
 REST_US = 0.005  # a rest part smaller than this (us) is not said
 MAX_SECONDARY = 2
 MAX_EXPECTED = 3  # causes named in the expected-vs-observed line
@@ -154,13 +156,19 @@ class BodySections(StepSections):
         cited = record if own_line else {**record, "line": None}
         hot, n = self.ctx.get("hotspots"), int(record["size"])
         line = cited_line(hot, variants[:1], n, cited)
-        if line is None and not own_line:  # the new variant's hottest line
+        fallback = line is None  # no line of its own: the new variant's hottest
+        if fallback:
             line = cited_line(hot, variants[:1], n, {"line": None, "evidence": ""})
         if line is None:
             return T(key, line="", **fields)
         # a cause with stall reasons (or a line of its own) sits on its line; any
         # other is shown with the line where the new variant's warps spend most time
-        own = own_line and (bool(reasons_of(record)) or _has_line(record))
+        own = (
+            own_line
+            and not fallback
+            and str(record["rule"]) not in NO_ACCESS
+            and (bool(reasons_of(record)) or _has_line(record))
+        )
         where = T(
             "line_clause" if own else "hot_clause",
             line=line.line,

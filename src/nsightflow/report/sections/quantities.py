@@ -116,6 +116,9 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"^smsp__inst_executed\.sum$"), "qty_instructions", "millions"),
     (re.compile(r"sm__warps_active"), "qty_occupancy", "pct"),
     (re.compile(r"l1tex__t_requests_pipe_lsu_mem_global_op_ld"), "qty_requests", "m"),
+    (re.compile(r"l1tex__t_sectors_pipe_lsu_mem_global_op_st"), "qty_st_sectors", "m"),
+    (re.compile(r"^time_median_us$"), "qty_event_time", "us"),
+    (re.compile(r"gpu__time_duration\.sum per launch"), "qty_launches", "count"),
     (re.compile(r"dram__bytes"), "qty_dram_bytes", "megabytes"),
     (re.compile(r"idle share"), "qty_idle_share", "pct"),
     (re.compile(r"^gpu__time_duration\.sum$"), "qty_ncu_time", "us"),
@@ -133,6 +136,8 @@ def _value(x: float, style: str) -> str:
         return f"{number(x / 1e6, 1)} MB"
     if style == "pct":
         return pct_text(x)
+    if style == "count":
+        return f"{x:,.0f}"
     return f"{us_text(x)} us"
 
 
