@@ -35,8 +35,15 @@ from nsightflow.report.sections.quantities import (
 from nsightflow.report.sections.steps import StepSections
 from nsightflow.report.text import inline, plain
 
-# causes about no access: shown beside the new variant's hottest line, never "at" it
-NO_ACCESS = ("launch_removed", "launch_added", "step_time_only", "step_not_in_counters")
+# causes shown beside the new variant's hottest line, never "at" it: about no access,
+# or a change (wider loads) whose line the samples do not name (its stall's line is)
+NO_ACCESS = (
+    "launch_removed",
+    "launch_added",
+    "step_time_only",
+    "step_not_in_counters",
+    "wider_accesses",
+)
 REST_US = 0.005  # a rest part smaller than this (us) is not said
 MAX_SECONDARY = 2
 MAX_EXPECTED = 3  # causes named in the expected-vs-observed line
