@@ -96,8 +96,7 @@ def write_report(
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / f"{stem}.md").write_text(text)
     # the page gives each heading its id; the Markdown's anchor lines would repeat it
-    page = re.sub(r'^<a id="[^"]+"></a>
-', "", text, flags=re.M)
+    page = re.sub(r'^<a id="[^"]+"></a>\n', "", text, flags=re.M)
     write_page(page, ctx, out_dir, language, figures_dir)
     if summary:
         write_csv(summary_frame(analysis), out_dir / "summary.csv")

@@ -11,6 +11,7 @@ arithmetic. Numbers come from ``analysis.csv`` and the stored findings; the full
 tables behind them are in the appendix.
 """
 
+import json
 import math
 from typing import Any
 
