@@ -45,7 +45,7 @@ def analyze(recording: Path, family: str, tmp_path: Path) -> Path:
         metrics.append(tmp_path / f"{folder.name}.csv")
         rules.append(tmp_path / f"{folder.name}.rules.csv")
     inputs = AnalysisInputs(
-        KERNELS[family] / family,
+        KERNELS.get(family, ROOT / "kernels") / family,
         sorted(recording.glob(f"build/{family}/*.resources.json")),
         sorted(recording.glob(f"verify/{family}/*.json")),
         sorted(recording.glob(f"time/{family}/*.json")),

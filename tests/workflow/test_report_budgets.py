@@ -130,22 +130,7 @@ def _sentences(step: str) -> list[str]:
     return heads
 
 
-# scan v3's primary cause (v2's shuffles removed) cites v2's shuffle line from the
-# instruction mix, a line the hot-line table the body reads does not hold: the body
-# names the cause and its numbers but no line. Known defect; strict, so the fix shows.
-LINE_NOT_IN_HOT_TABLE = pytest.mark.xfail(
-    reason="scan v3: the cited shuffle line is not in the body's hot-line table",
-    strict=True,
-)
-
-
-@pytest.mark.parametrize(
-    "family",
-    [
-        pytest.param(f, marks=LINE_NOT_IN_HOT_TABLE) if f == "scan" else f
-        for f in FAMILIES
-    ],
-)
+@pytest.mark.parametrize("family", FAMILIES)
 def test_a_step_names_its_primary_cause_with_a_number_and_its_line(reports, family):
     md = _md(reports, family, "en")
     ctx = json.loads(
@@ -273,3 +258,29 @@ def test_the_pdf_contents_give_page_numbers(reports):
         "Appendix: every measurement and finding",
     }
     assert int(entries["Appendix: every measurement and finding"]) == appendix_page(pdf)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_link_of_the_markdown_lands_on_an_anchor(reports, family, lang):
+    md = _md(reports, family, lang)
+    anchors = set(re.findall(r'<a id="([^"]+)"></a>', md))
+    targets = set(re.findall(r"\]\(#([^)]+)\)", md))
+    assert targets <= anchors, sorted(targets - anchors)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_brief_gives_what_limits_each_variant_beside_what_its_step_changed(
+    reports, family
+):
+    brief = body_of(_md(reports, family, "en")).split("## 1.", 1)[0]
+    header = next(line for line in brief.splitlines() if line.startswith("| variant"))
+    cells = [c.strip() for c in header.strip("|").split("|")]
+    assert "limits it now" in cells and "this step changed" in cells
+    rows = [line for line in brief.splitlines() if line.startswith("| `")]
+    at = cells.index("limits it now")
+    # every variant that ran has a limiter; failed ones have none to give
+    for row in rows:
+        row_cells = [c.strip() for c in row.strip("|").split("|")]
+        timed = row_cells[cells.index("speedup")]
+        assert bool(row_cells[at]) == bool(timed), row

@@ -28,7 +28,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.derived import input_column
-from nsightflow.diagnosis import launch_state, moves, patterns, stand, summary
+from nsightflow.diagnosis import launch_state, limiter, moves, patterns, stand, summary
 from nsightflow.diagnosis.advice_rows import AdviceRows
 from nsightflow.diagnosis.causes import cause_finding, causes
 from nsightflow.diagnosis.lines import cite
@@ -292,7 +292,10 @@ class FamilyFindings:
             r = self.row(name, n)
             found = stand.stand(r) if r else None
             if found is not None:
+                now = limiter.limit(r)
+                extra = [now] if now is not None else []
                 self.rows += place(self._where(r, "stand"), [found], primary=True)
+                self.rows += place(self._where(r, "stand"), extra)
 
     def _conclusion(self, names: list[str]) -> None:
         best = self._best(names)

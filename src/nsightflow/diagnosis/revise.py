@@ -15,9 +15,13 @@ primary here when their own numbers account for the change:
   doubles' registers) are named after it;
 - *a named change behind an unnamed stall* (:func:`named_change`): where the primary
   is a stall group ncu names no cause for (dispatch stalls, other stalls) and the
-  step removed (or brought) a measured mechanism: bank conflicts, narrow loads,
-  uncoalesced stores. The primary is then that change, its cycles shown as the
-  unnamed stall.
+  step removed (or brought) a measured mechanism: narrow loads, uncoalesced
+  stores. The primary is then that change, its cycles shown as the unnamed stall.
+  Bank conflicts are not among them: their replays wait in the MIO queue
+  (``mio_throttle``, ``short_scoreboard``), where :mod:`nsightflow.diagnosis.causes`
+  names them with the replays' own share; dispatch stalls falling beside fewer
+  replays (SGEMM's float4 step: replays 38% -> 1%, dispatch stalls 1.2 -> 0.6 cycles
+  per instruction) are no evidence that the replays caused them.
 """
 
 import math
@@ -25,9 +29,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from nsightflow.diagnosis.account import ncu_part
 from nsightflow.diagnosis.factors import COUNT, WIDER, wider_requests
-from nsightflow.diagnosis.memory import measured_ratio, stores_uncoalesced
-from nsightflow.diagnosis.model import alone, num, ok
+from nsightflow.diagnosis.memory import stores_uncoalesced
+from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.pipes import MOVABLE, pipe_count
 from nsightflow.diagnosis.record import Finding, msg
 
@@ -35,8 +40,6 @@ LAUNCH_SHARE = 0.5  # a removed launch's time / the step's gain that makes it pr
 WORK_SHARE = 0.05  # a pipe's warp instructions / issued ones that are its work
 NO_WORK = 0.01  # ... and at most this on the other side
 UNNAMED = ("dispatch", "other")  # stall groups ncu names no single cause for
-REMOVED_SHARE = 0.2  # conflict replays / wavefronts from which conflicts are a cause
-GONE_SHARE = 0.05  # ... and below which they are gone
 # factors FP64 work drives: more instructions, its pipe, its latency, its registers
 FP64_FACTORS = (COUNT, "fp64_pipe", "math_pipe_other", "dependency", "occupancy")
 
@@ -86,7 +89,7 @@ def launch_change(
             t1=t1,
             n0=len(a),
             n1=len(b),
-            alone=100 * moved / t0,
+            part=ncu_part(before, after, share),
         ),
         metric="gpu__time_duration.sum per launch",
         before=float(len(a)),
@@ -163,7 +166,7 @@ def _pipe_work(
             r0=_zero(num(before, "registers")),
             r1=_zero(num(after, "registers")),
             factors=[msg(f"mech_{f.rule}") for f in taken],
-            alone=alone(share * total),
+            part=ncu_part(before, after, share),
         ),
         metric=counter,
         before=count[0] * 1e6,
@@ -179,24 +182,12 @@ def _zero(value: float) -> float:
     return value if ok(value) else 0.0
 
 
-def _conflicts(row: Mapping[str, Any]) -> float:
-    share = measured_ratio(row, "smem_conflict_share")
-    return share if ok(share) else 0.0
-
-
 def qualitative(
     before: Mapping[str, Any], after: Mapping[str, Any], faster: bool
 ) -> list[tuple[str, dict[str, Any]]]:
     """Mechanisms the step removed (``faster``) or brought, each with its evidence."""
     a, b = (before, after) if faster else (after, before)
     found = []
-    if _conflicts(a) >= REMOVED_SHARE and _conflicts(b) < GONE_SHARE:
-        found.append(
-            (
-                "bank_conflicts",
-                msg("changed_conflicts", x=100 * _conflicts(a), y=100 * _conflicts(b)),
-            )
-        )
     wider = wider_requests(a, b)
     if wider is not None:
         found.append((WIDER, msg("changed_wider", p0=wider[2], p1=wider[3])))
@@ -241,11 +232,29 @@ def named_change(
             stall=msg(f"mech_{ranked[0].rule}"),
             freed=msg("cycles_freed" if total < 0 else "cycles_cost"),
             detail=ranked[0].params.get("detail", ""),
-            alone=alone(share * total) if ok(share) else math.nan,
+            part=ncu_part(before, after, share),
         ),
         share=share,
+        **_own_metric(before, after, changes[0][0]),
     )
     return [head, *(f for f in ranked[1:] if f not in taken)]
+
+
+def _own_metric(
+    before: Mapping[str, Any], after: Mapping[str, Any], name: str
+) -> dict[str, Any]:
+    """The named change's own metric, before and after (the stall's are its detail)."""
+    key, metric = {
+        WIDER: (
+            "global_ld_requests",
+            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        ),
+        "uncoalesced_stores": (
+            "global_st_sectors",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+        ),
+    }[name]
+    return {"metric": metric, "before": num(before, key), "after": num(after, key)}
 
 
 def revise(

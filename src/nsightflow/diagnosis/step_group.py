@@ -3,11 +3,13 @@
 :func:`step_records` ranks the step's factors (:mod:`nsightflow.diagnosis.steps`),
 checks the primary against what else the step shows
 (:mod:`nsightflow.diagnosis.revise`), cites its line where it is larger (before it
-fell, after it rose), and lists what was expected against what was observed and
+fell, after it rose), gives each cause its part of the measured change with the two
+residuals (:mod:`nsightflow.diagnosis.account`), and lists what was expected against what was observed and
 the metrics that moved. Every verdict in it is the event timing's
 (:func:`nsightflow.diagnosis.verdict.outcome`).
 """
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,11 +17,13 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.diagnosis import launch_state, moves, patterns
+from nsightflow.diagnosis.account import account
+from nsightflow.diagnosis.expected import expectation, unsupported_claim
 from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.pipes import pipe_moves
 from nsightflow.diagnosis.record import Finding
 from nsightflow.diagnosis.revise import revise
-from nsightflow.diagnosis.steps import expectation, step_causes
+from nsightflow.diagnosis.steps import step_causes
 from nsightflow.diagnosis.verdict import outcome
 
 
@@ -46,7 +50,11 @@ def step_records(
     side = b if primary.after > primary.before else a
     ranked[0] = cite(primary, data.hotspots, side)
     info = [expectation(str(variant.get("idea", "")), a, b, ranked, total)]
-    info += params_changed(*data.params)
+    info += unsupported_claim(str(variant.get("idea", "")), a, b)
+    ranked = account(a, b, ranked)
+    idea = str(variant.get("idea", ""))
+    info += params_changed(*data.params, idea=idea)
+    info += params_text(idea, data.params[1])
     info += moves.regime_change(a, b)
     info += pipe_moves(a, b, data.hotspots)
     info += moves.stall_moves(a, b)
@@ -63,18 +71,20 @@ def step_records(
 
 
 def params_changed(
-    before: Mapping[str, Any], after: Mapping[str, Any]
+    before: Mapping[str, Any], after: Mapping[str, Any], idea: str = ""
 ) -> list[Finding]:
     """The compile parameters both variants have that the step also changed.
 
     A step measured at another configuration (the after-variant's best of its sweep,
     say) changes more than its idea: SGEMM's double-buffering step also runs 64 x 256
     tiles instead of 128 x 128. Said so, the reader does not credit the idea alone.
+    A change the idea's own text names (``128x128 block tile``) is the idea.
     """
+    said = idea_params(idea, after)
     changed = [
         f"{k} {before[k]} -> {after[k]}"
         for k in sorted(set(before) & set(after))
-        if before[k] != after[k]
+        if before[k] != after[k] and str(said.get(k, "")) != str(after[k])
     ]
     if not changed:
         return []
@@ -84,5 +94,44 @@ def params_changed(
             params={"changes": ", ".join(changed)},
             metric="params",
             evidence="; ".join(changed),
+        )
+    ]
+
+
+def idea_params(idea: str, params: Mapping[str, Any]) -> dict[str, int]:
+    """The parameter values an idea's text names: ``BK=8``, ``64x64 block tile``."""
+    said: dict[str, int] = {
+        k: int(v) for k, v in re.findall(r"\b([A-Z][A-Z_]*)\s*=\s*(\d+)", idea)
+    }
+    tile = re.search(r"\b(\d+)\s*x\s*(\d+) block tile", idea)
+    if tile and {"BM", "BN"} <= set(params):
+        said.setdefault("BM", int(tile.group(1)))
+        said.setdefault("BN", int(tile.group(2)))
+    return said
+
+
+def params_text(idea: str, params: Mapping[str, Any]) -> list[Finding]:
+    """The compile parameters that ran where the idea's text names other values.
+
+    The idea is the manifest's one line, written for the default configuration; a
+    sweep's tuned point may run another (``BK=16`` under a text that says ``BK=8``;
+    ``64x64 block tile`` read as ``BM`` x ``BN``).
+    """
+    said = idea_params(idea, params)
+    differ = [
+        (k, said[k], params[k])
+        for k in sorted(said)
+        if k in params and str(params[k]) != str(said[k])
+    ]
+    if not differ:
+        return []
+    ran = ", ".join(f"{k}={v}" for k, _, v in differ)
+    text = ", ".join(f"{k}={v}" for k, v, _ in differ)
+    return [
+        Finding(
+            "step_params_text",
+            params={"ran": ran, "said": text},
+            metric="params",
+            evidence=f"ran {ran}; idea {text}",
         )
     ]

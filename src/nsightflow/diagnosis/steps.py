@@ -11,17 +11,19 @@ the direction it went is the step's primary cause; the others that alone change 
 time by 5% or more are its secondary causes (those that pushed the other way too, as
 what offset it). Below a 2% change the primary finding says the time did not change.
 
-What the step was expected to do is read from its idea (:data:`EXPECTED_BY_IDEA`,
-words of the manifest's one-line idea) and from the previous variant's diagnosis (its
-largest cause); the record says whether that is what the counters show. Pure functions.
+What the step was expected to do, against what the counters show, is
+:mod:`nsightflow.diagnosis.expected`'s. Pure functions.
 """
 
 import math
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from nsightflow.diagnosis.causes import GROUPS, causes, name_change
+from nsightflow.diagnosis.account import ncu_part
+from nsightflow.diagnosis.causes import GROUPS, name_change
+from nsightflow.diagnosis.expected import expectation
+
+__all__ = ["expectation", "step_causes"]
 from nsightflow.diagnosis.factors import (
     COUNT,
     LANES,
@@ -33,100 +35,12 @@ from nsightflow.diagnosis.factors import (
 )
 from nsightflow.diagnosis.model import alone, num, ok, step_terms
 from nsightflow.diagnosis.record import Finding, msg
+from nsightflow.diagnosis.verdict import SAME_PCT, threshold_pct
 
 UNCHANGED = math.log(1.02)  # below a 2% change of ncu's time: no change
-MIN_ALONE_PCT = 5.0  # a factor that alone changes the time less is not listed
+MIN_ALONE_PCT = 5.0  # a factor that alone changes the time less is not listed ...
+MIN_SHARE = 0.1  # ... unless it is at least this share of the step's change
 FACTORS = ("occupancy", "clock")
-
-# What a step's idea sets out to reduce, read from the manifest's idea text (a
-# heuristic over our ladders' words: case-insensitive regular expression ->
-# mechanisms of :mod:`nsightflow.diagnosis.causes`).
-EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (r"pad|swizzl|without bank conflicts|conflicts disappear", ("bank_conflicts",)),
-    (
-        r"float4|vector|16-byte|wider",
-        (WIDER, "instruction_count", "bytes_in_flight", "lsu_queue"),
-    ),
-    (
-        r"coarsen|per thread|outputs? of a|reus|strip|two vertically|outer product",
-        ("instruction_count",),
-    ),
-    (r"double.buffer|two shared buffers|overlap", ("barrier", "memory_latency")),
-    (
-        r"shared[- ]memory tile|tiles? of|staged|tile scan|tiled",
-        ("memory_latency", "bytes_in_flight", "dram_excess", "lsu_queue"),
-    ),
-    (r"privati|sub-histogram|shared-memory histogram", ("global_atomics",)),
-    (r"one kernel|no second (pass|kernel)|fus(e|ed|ion)", ("launch_removed",)),
-    (r"fewer lanes per shared address|4 lanes", ("shared_atomics",)),
-    (r"shuffle", ("barrier", "shared_pipe", "instruction_count")),
-    (r"sequential addressing|divergen|lanes? idle", (LANES, "instruction_count")),
-    # a resident grid: no blocks retiring and launching, so more warps stay resident
-    (
-        r"grid-stride|one wave",
-        ("idle_sms", "tail_effect", "occupancy", "instruction_count"),
-    ),
-    (
-        r"coalesc|column-major",
-        ("uncoalesced_loads", "uncoalesced_stores", "uncoalesced_access"),
-    ),
-    (
-        r"occupancy|fits? on an SM|resident warps|launch_bounds|blocks per SM",
-        ("occupancy",),
-    ),
-    (r"local memory|in registers|spill", ("local_memory",)),
-    (r"bytes instead|without its padding", ("dram_excess", "bytes_in_flight")),
-    (r"work-efficient|adds per element|~2 adds", ("instruction_count",)),
-)
-
-
-# A launch's cause whose remedy shows in a step as one of its factors.
-STEP_FACTOR_OF: dict[str, tuple[str, ...]] = {"low_occupancy": ("occupancy",)}
-# A step's factor that is an expected mechanism under another name: fewer, wider
-# requests and fuller lanes are the instruction count named by their cause; fewer
-# DRAM bytes are the excess traffic removed; loads and stores together are either.
-SAME_AS: dict[str, tuple[str, ...]] = {
-    WIDER: (COUNT,),
-    LANES: (COUNT,),
-    "dram_bytes": ("dram_excess", "bytes_in_flight"),
-    "uncoalesced_access": ("uncoalesced_loads", "uncoalesced_stores"),
-    "grid_too_small": ("occupancy",),
-}
-# Mechanisms that need a kind of instruction or traffic on one of the two launches.
-NEEDS: dict[str, tuple[str, ...]] = {
-    "bank_conflicts": ("shared_ld_inst", "shared_st_inst", "shared_atom_inst"),
-    "shared_pipe": ("shared_ld_inst", "shared_st_inst", "shared_atom_inst"),
-    "shared_atomics": ("shared_atom_inst",),
-    "local_memory": ("local_sectors", "spill_bytes"),
-    "global_atomics": ("l2_atomic_sectors",),
-    "barrier": ("stall_barrier",),
-}
-
-
-def applies(
-    mechanism: str, before: Mapping[str, Any], after: Mapping[str, Any]
-) -> bool:
-    """Whether either launch has what ``mechanism`` needs (True where unmeasured)."""
-    keys = NEEDS.get(mechanism)
-    if not keys:
-        return True
-    values = [num(r, k) for r in (before, after) for k in keys]
-    measured = [v for v in values if ok(v)]
-    return not measured or any(v > 0 for v in measured)
-
-
-def _meets(rule: str, expected: list[str]) -> bool:
-    """A factor ``rule`` is one of the ``expected`` mechanisms (or the same one)."""
-    return rule in expected or any(m in expected for m in SAME_AS.get(rule, ()))
-
-
-def expected_mechanisms(idea: str) -> list[str]:
-    """Mechanisms a step's idea sets out to reduce (empty when no word matches)."""
-    found: list[str] = []
-    for pattern, mechanisms in EXPECTED_BY_IDEA:
-        if re.search(pattern, idea, flags=re.IGNORECASE):
-            found += [m for m in mechanisms if m not in found]
-    return found
 
 
 def _grouped(
@@ -183,7 +97,7 @@ def step_causes(
     not show in the same direction (by 2% or more), the primary says that the
     counters cannot rank it. Empty when either launch lacks a factor of the split.
     """
-    terms = step_terms(before, after)
+    terms = fold_consequences(step_terms(before, after))
     if not terms:
         return [], math.nan
     total = math.log(num(after, "ncu_time_us") / num(before, "ncu_time_us"))
@@ -199,18 +113,47 @@ def step_causes(
     head = _no_ranking(before, after, total, verdict)
     if head is not None:
         ranked = sorted(grouped.items(), key=lambda kv: -abs(kv[1]["term"]))
-        listed = [kv for kv in ranked if abs(alone(kv[1]["term"])) >= MIN_ALONE_PCT]
+        listed = [kv for kv in ranked if _listed(kv[1]["term"], total)]
         return [head] + [_change(before, after, n, e, total) for n, e in listed], total
     sign = 1.0 if total > 0 else -1.0
     ranked = sorted(grouped.items(), key=lambda kv: -sign * kv[1]["term"])
+    # the primary moved the time most its way; the rest by size, either way
+    ranked = ranked[:1] + sorted(ranked[1:], key=lambda kv: -abs(kv[1]["term"]))
     listed = [
-        kv
-        for i, kv in enumerate(ranked)
-        if i == 0 or abs(alone(kv[1]["term"])) >= MIN_ALONE_PCT
+        kv for i, kv in enumerate(ranked) if i == 0 or _listed(kv[1]["term"], total)
     ]
     found = [_change(before, after, n, e, total) for n, e in listed]
-    bytes_moved = dram_time_change(before, after)
-    return ([bytes_moved] if bytes_moved else []) + found, total
+    bytes_moved = dram_time_change(before, after, total)
+    # the SM-side factors are the same time seen from the warps: not counted twice
+    return (bytes_moved if bytes_moved else found), total
+
+
+def _listed(term: float, total: float) -> bool:
+    """A factor worth its own line: 5% of the time alone, or a tenth of the change."""
+    return abs(alone(term)) >= MIN_ALONE_PCT or abs(term) >= MIN_SHARE * abs(total)
+
+
+def fold_consequences(terms: dict[str, float]) -> dict[str, float]:
+    """``terms`` with the ``not_selected`` change that occupancy caused moved to it.
+
+    ``not_selected`` counts the cycles an eligible warp waits while another warp of
+    its scheduler issues: with the issue slots busy it grows with the resident warps
+    (twice the warps, each waits twice as long for its slot, at the same time). Where
+    the occupancy term and the ``not_selected`` term point opposite ways, the latter
+    is the occupancy's own consequence (SGEMM's 1-D register blocking: half the
+    warps, and ``not_selected`` per instruction fell with them) and is counted under
+    occupancy, up to the occupancy's own size (what is left is a change of the
+    issue itself); the sum of the terms is unchanged.
+    """
+    if not terms or terms["occupancy"] * terms.get("not_selected", 0.0) >= 0:
+        return terms
+    out = dict(terms)
+    moved = math.copysign(
+        min(abs(out["not_selected"]), abs(out["occupancy"])), out["not_selected"]
+    )
+    out["occupancy"] += moved
+    out["not_selected"] -= moved
+    return out
 
 
 def _no_ranking(
@@ -222,18 +165,26 @@ def _no_ranking(
     change the timing saw that ncu's launch does not show the same way.
     """
     t0, t1 = num(before, "ncu_time_us"), num(after, "ncu_time_us")
+    e0, e1 = num(before, "time_median_us"), num(after, "time_median_us")
     ncu_same = abs(total) < UNCHANGED
     if verdict == "no_gain" or (not verdict and ncu_same):
+        # the sentence prints the change and the line the verdict applied to it
+        timed = verdict == "no_gain"
         return Finding(
             "step_unchanged",
-            params={"pct": alone(total)},
-            metric="gpu__time_duration.sum",
-            before=t0,
-            after=t1,
+            params={
+                "pct": 100 * (e1 / e0 - 1) if timed else alone(total),
+                "line": threshold_pct(before, after) if timed else SAME_PCT,
+                "by": msg("by_timing" if timed else "by_ncu"),
+                "ncu_pct": alone(total),
+            },
+            metric="time_median_us" if timed else "gpu__time_duration.sum",
+            before=e0 if timed else t0,
+            after=e1 if timed else t1,
+            threshold=threshold_pct(before, after) if timed else SAME_PCT,
             share=1.0,
         )
     if verdict and (ncu_same or (total < 0) != (verdict == "paid")):
-        e0, e1 = num(before, "time_median_us"), num(after, "time_median_us")
         return Finding(
             "step_not_in_counters",
             params={"pct": 100 * (e1 / e0 - 1), "ncu_pct": alone(total)},
@@ -251,37 +202,44 @@ DRAM_SHARE = 0.5  # the DRAM-time change must account for this much of the chang
 
 
 def dram_time_change(
-    before: Mapping[str, Any], after: Mapping[str, Any]
-) -> Finding | None:
-    """The DRAM bytes a step moved, at the measured copy bandwidth, as its cause.
+    before: Mapping[str, Any], after: Mapping[str, Any], total: float
+) -> list[Finding]:
+    """The step split as DRAM bytes over achieved DRAM bandwidth, where bytes decide.
 
     Only where DRAM runs near the copy bandwidth on one side (its time is its bytes
-    over the bandwidth), the bytes changed by a fifth or more, and their time change
-    at the copy bandwidth accounts for half of ncu's time change or more, in its
-    direction. The count of instructions that fell with the loads is then a
-    consequence, not a rival cause.
+    over the bandwidth), the bytes changed by a fifth or more, and the bytes' term
+    accounts for half of ncu's time change or more, in its direction. The split is
+    exact: with ``B`` the DRAM bytes and ``R = B / t`` the achieved rate,
+    ``ln(t1/t0) = ln(B1/B0) - ln(R1/R0)``. The instructions and stalls that fell
+    with the loads are then the same time seen from the warps, not rival causes.
+    The bytes are named *local memory* where the local-memory traffic that went (or
+    came) is at least half of the bytes' change.
     """
-    copy = num(after, "copy_gbps")
     x, y = num(before, "dram_bytes"), num(after, "dram_bytes")
     t0, t1 = num(before, "ncu_time_us"), num(after, "ncu_time_us")
     saturated = max(num(before, "dram_pct"), num(after, "dram_pct"))
-    if not all(ok(v) and v > 0 for v in (copy, x, y, t0, t1)) or t0 == t1:
-        return None
-    if not (ok(saturated) and saturated >= DRAM_SATURATED_PCT):
-        return None
-    if abs(y - x) < DRAM_BYTES_MOVED * x:
-        return None
-    d0, d1 = x / copy / 1e3, y / copy / 1e3  # us at the copy bandwidth
-    share = (d1 - d0) / (t1 - t0)
-    if share < DRAM_SHARE:
-        return None
-    return Finding(
-        rule="dram_bytes",
+    if not all(ok(v) and v > 0 for v in (x, y, t0, t1)) or not ok(total):
+        return []
+    if total == 0 or not (ok(saturated) and saturated >= DRAM_SATURATED_PCT):
+        return []
+    share = math.log(y / x) / total
+    if abs(y - x) < DRAM_BYTES_MOVED * x or share < DRAM_SHARE:
+        return []
+    local = [num(r, "local_sectors") * 32 for r in (before, after)]
+    moved_local = local[1] - local[0] if all(ok(v) for v in local) else 0.0
+    rule = "local_memory" if moved_local / (y - x) >= DRAM_SHARE else "dram_bytes"
+    bytes_part = Finding(
+        rule=rule,
         params=msg(
             "cause_change",
-            label=msg("mech_dram_bytes"),
-            alone=100 * (d1 - d0) / t0,
-            detail=msg("detail_dram_bytes", x=x / 1e6, y=y / 1e6, d0=d0, d1=d1),
+            label=msg(f"mech_{rule}"),
+            detail=msg(
+                "detail_dram_bytes",
+                x=x / 1e6,
+                y=y / 1e6,
+                lx=local[0] / 1e6,
+                ly=local[1] / 1e6,
+            ),
             evidence=msg("ev_dram_bytes", pct=saturated),
         ),
         metric="dram__bytes_read.sum + dram__bytes_write.sum",
@@ -290,6 +248,31 @@ def dram_time_change(
         threshold=DRAM_SATURATED_PCT,
         share=share,
     )
+    return [bytes_part, _dram_rate(before, after, 1.0 - share)]
+
+
+def _dram_rate(
+    before: Mapping[str, Any], after: Mapping[str, Any], share: float
+) -> Finding:
+    """The achieved DRAM rate's part of a step split as bytes over rate."""
+    x, y = num(before, "dram_bytes"), num(after, "dram_bytes")
+    t0, t1 = num(before, "ncu_time_us"), num(after, "ncu_time_us")
+    r0, r1 = x / t0 / 1e3, y / t1 / 1e3  # GB/s
+    rate = Finding(
+        rule="dram_rate",
+        params=msg(
+            "cause_change",
+            label=msg("mech_dram_rate"),
+            part=ncu_part(before, after, share),
+            detail=msg("detail_dram_rate", x=r0, y=r1),
+            evidence="",
+        ),
+        metric="(dram__bytes_read.sum + dram__bytes_write.sum) / gpu__time_duration.sum",
+        before=r0,
+        after=r1,
+        share=share,
+    )
+    return rate
 
 
 def _change(
@@ -306,7 +289,7 @@ def _change(
     unchanged = abs(total) < UNCHANGED  # shares of a near-zero change mean nothing
     fields = {
         "label": msg(f"mech_{name}"),
-        "alone": alone(term),
+        "part": ncu_part(before, after, term / total if total else math.nan),
         "detail": said,
         "evidence": evidence,
     }
@@ -318,57 +301,4 @@ def _change(
         after=y,
         share=math.nan if unchanged else term / total,
         evidence=", ".join(entry["reasons"]),
-    )
-
-
-def expectation(
-    idea: str,
-    previous: Mapping[str, Any],
-    after: Mapping[str, Any],
-    ranked: list[Finding],
-    total: float,
-) -> Finding:
-    """Expected (from the idea and the previous diagnosis) against observed.
-
-    A mechanism the idea names is expected only where one of the two launches can
-    have it (:func:`applies`: no shared-memory conflicts expected of kernels without
-    shared memory).
-    """
-    expected = [m for m in expected_mechanisms(idea) if applies(m, previous, after)]
-    top = causes(previous)
-    prev = top[0].mechanism if top else ""
-    # the remedy of a launch with too few warps is a step's occupancy factor
-    for mechanism in (prev, *STEP_FACTOR_OF.get(prev, ())):
-        if mechanism and mechanism not in expected:
-            expected.append(mechanism)
-    helped = [
-        f.rule
-        for f in ranked
-        if _meets(f.rule, expected) and ok(f.share) and f.share * total < 0
-    ]
-    observed = ranked[0].rule if ranked else ""
-    faster = total < 0
-    if observed in ("step_unchanged", "step_not_in_counters"):
-        verdict = "expect_unchanged"
-    elif not expected:
-        verdict = "expect_unknown"
-    elif helped:
-        verdict = "expect_met" if faster else "expect_offset"
-    else:
-        verdict = "expect_other" if faster else "expect_not_met"
-    return Finding(
-        "expected_observed",
-        params=msg(
-            "expected_observed",
-            expected=[msg(f"mech_{m}") for m in expected] or [msg("mech_unknown")],
-            previous=msg(f"mech_{prev}") if prev else msg("mech_unknown"),
-            observed=msg(f"mech_{observed}") if observed else msg("mech_unknown"),
-            verdict=msg(
-                verdict,
-                helped=[msg(f"mech_{m}") for m in helped],
-                observed=msg(f"mech_{observed}") if observed else msg("mech_unknown"),
-            ),
-        ),
-        metric="expected: " + ", ".join(expected),
-        evidence="observed: " + observed,
     )

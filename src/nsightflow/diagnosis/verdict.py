@@ -5,7 +5,7 @@ or tie. Both questions are asked of the event timing (median and interquartile r
 of each variant at one size), so that every sentence about a step or a winner says
 the same thing:
 
-- a change is *no change* when the speedup is within :data:`SAME_PCT` of 1.00x or
+- a change is *no change* when the time moved less than :data:`SAME_PCT` or
   the time moved no more than the wider of the two interquartile ranges (the gain
   sits within the spread of one of the two runs);
 - two variants *tie* on the same test.
@@ -38,9 +38,10 @@ def step_verdict(speedup: float, noise_pct: float = 0.0) -> str:
     """``paid``, ``not_paid`` or ``no_gain`` from a speedup and its noise.
 
     ``noise_pct``: the timing noise as a share of the earlier time (0: only the
-    :data:`SAME_PCT` line decides).
+    :data:`SAME_PCT` line decides). The change is the time's, ``t1 / t0 - 1`` (the
+    number the sentences print), so that no printed change contradicts its verdict.
     """
-    change = abs(speedup - 1) * 100
+    change = abs(1 / speedup - 1) * 100
     if change < SAME_PCT or change <= noise_pct:
         return "no_gain"
     return "paid" if speedup > 1 else "not_paid"
@@ -58,6 +59,11 @@ def noise_pct(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
     """The noise of ``a -> b`` as a share of ``a``'s time (%; 0 without timing)."""
     t0 = num(a, "time_median_us")
     return 100 * noise_us(a, b) / t0 if ok(t0) and t0 > 0 else 0.0
+
+
+def threshold_pct(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
+    """The line ``a -> b`` must cross to be a change (%): 2%, or the noise if wider."""
+    return max(SAME_PCT, noise_pct(a, b))
 
 
 def ties(best: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -44,7 +44,8 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     },
     "col_speedup": {"en": "speedup", "zh": "加速比"},
     "input_default_short": {"en": "default", "zh": "默认"},
-    "col_primary_cause": {"en": "primary cause", "zh": "主要原因"},
+    "col_limits_now": {"en": "limits it now", "zh": "当前瓶颈"},
+    "col_step_changed": {"en": "this step changed", "zh": "这一步改变了"},
     "col_time_us": {"en": "time n={n} [us]", "zh": "n={n} 耗时 [us]"},
     "regime_short_memory": {"en": "memory", "zh": "访存"},
     "regime_short_compute": {"en": "compute", "zh": "计算"},
@@ -137,8 +138,8 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "change_slower": {"en": "{pct:.0f}% slower", "zh": "慢 {pct:.0f}%"},
     "change_times_slower": {"en": "{x:.2f}x slower", "zh": "慢 {x:.2f}x"},
     "change_none": {
-        "en": "no measurable change ({pct:+.1f}%)",
-        "zh": "没有可测量的变化（{pct:+.1f}%）",
+        "en": "no measurable change ({pct:+.1f}%, within {line:.1f}%)",
+        "zh": "没有可测量的变化（{pct:+.1f}%，在 {line:.1f}% 以内）",
     },
     "step_why": {
         "en": "**Why:** {cause}{what}{alone}{line}.",
@@ -160,10 +161,13 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": ": {name} {before} -> {after}",
         "zh": "：{name} {before} -> {after}",
     },
-    "alone_clause": {
-        "en": " (alone {pct:+.0f}% on the time)",
-        "zh": "（单独作用使耗时 {pct:+.0f}%）",
+    "part_clause": {"en": " ({part})", "zh": "（即{part}）"},
+    "step_rest": {
+        "en": "**The rest:** {items}; the parts add up to the {total} us {dir}.",
+        "zh": "**其余：**{items}；各部分合计即{dir}的 {total} us。",
     },
+    "rest_item": {"en": "{name} {us} us {dir}", "zh": "{name}{dir}了 {us} us"},
+    "rest_counted": {"en": "smaller counted factors", "zh": "较小的计数因素"},
     "line_clause": {
         "en": ", at line {line} of `{variant}` ({code}, {share} of the samples)",
         "zh": "，位于 `{variant}` 第 {line} 行（{code}，占采样的 {share}）",
@@ -177,6 +181,11 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "step_expected": {
         "en": "**Expected** to shrink: {expected}. **Observed:** {observed}. {verdict}",
         "zh": "**预期**减少：{expected}。**实际**：{observed}。{verdict}",
+    },
+    "step_meant": {
+        "en": "**Meant to show** a cost through: {expected}. **Observed:** {observed}. "
+        "{verdict}",
+        "zh": "**设计上**要展示以下代价：{expected}。**实际**：{observed}。{verdict}",
     },
     "expected_met": {"en": "As intended", "zh": "符合预期"},
     "expected_missed": {"en": "Not what the idea aimed at", "zh": "与预期不符"},
@@ -213,6 +222,12 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "qty_instructions": {"en": "issued warp instructions", "zh": "发射的 warp 指令数"},
     "qty_occupancy": {"en": "achieved occupancy", "zh": "实际占用率"},
     "qty_requests": {"en": "global load requests", "zh": "全局加载请求数"},
+    "qty_launches": {"en": "kernel launches", "zh": "kernel 启动次数"},
+    "qty_st_sectors": {"en": "global store sectors", "zh": "全局存储 sector 数"},
+    "qty_event_time": {
+        "en": "median time (CUDA events)",
+        "zh": "中位时间（CUDA 事件）",
+    },
     "qty_dram_bytes": {"en": "DRAM bytes", "zh": "DRAM 字节数"},
     "qty_idle_share": {"en": "idle SM time", "zh": "SM 空闲时间"},
     "qty_ncu_time": {"en": "ncu time", "zh": "ncu 时间"},

@@ -276,9 +276,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "verdict_no_change": {
         "en": "**Verdict:** at n = {n} this step makes no measurable difference: "
-        "{speedup:.2f}x vs `{before}` (within 2%){vs_baseline}.",
+        "{speedup:.2f}x vs `{before}` (within {line:.1f}%){vs_baseline}.",
         "zh": "**结论：** n = {n} 时这一步没有可测量的差别：相对 `{before}` 为 "
-        "{speedup:.2f}x（2% 以内）{vs_baseline}。",
+        "{speedup:.2f}x（{line:.1f}% 以内）{vs_baseline}。",
     },
     "verdict_vs_baseline": {
         "en": ", {speedup:.2f}x vs `{baseline}`",

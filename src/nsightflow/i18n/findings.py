@@ -33,6 +33,9 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "占用率低：驻留 warp 太少，掩盖不了访存延迟",
     },
     "mech_dram_bytes": {"en": "DRAM bytes", "zh": "DRAM 字节数"},
+    "mech_dram_rate": {"en": "Achieved DRAM rate", "zh": "DRAM 实际速率"},
+    "mech_other_factors": {"en": "Other factors", "zh": "其他因素"},
+    "mech_timing_residual": {"en": "Timing against profile", "zh": "计时与采样之差"},
     "mech_lsu_queue": {"en": "Load/store queue full", "zh": "load/store 队列已满"},
     "mech_store_drain": {"en": "Store drain", "zh": "存储排空"},
     "mech_bank_conflicts": {
@@ -721,29 +724,26 @@ SENTENCES: dict[str, dict[str, str]] = {
     "cause_launch": {
         "en": "**{label}**: {names} ({us:,.2f} us of ncu's time) no longer runs: "
         "{n0:.0f} -> {n1:.0f} launches, {t0:,.2f} -> {t1:,.2f} us in all "
-        "(`gpu__time_duration.sum` per launch); alone this changes the run's time by "
-        "{alone:+.0f}%. ncu's other factors compare runs of different launches and "
-        "are not ranked beside it.",
+        "(`gpu__time_duration.sum` per launch): {part}. ncu's other factors compare "
+        "runs of different launches and are not ranked beside it.",
         "zh": "**{label}**：{names}（ncu 时长 {us:,.2f} us）不再运行：启动次数 "
         "{n0:.0f} -> {n1:.0f}，总时长 {t0:,.2f} -> {t1:,.2f} us（按启动计的 "
-        "`gpu__time_duration.sum`）；仅此一项使运行时间变化 {alone:+.0f}%。ncu 的其他"
+        "`gpu__time_duration.sum`）：{part}。ncu 的其他"
         "因素比较的是启动组成不同的两次运行，不与之并列排序。",
     },
     "cause_pipe_work": {
         "en": "**{label}**: {pipe} warp instructions {x:,.1f} M -> {y:,.1f} M "
         "({pct:.0f}% of the issued ones where they run), registers per thread {r0:.0f} -> "
-        "{r1:.0f}; it drives {factors}, which together change the launch time by "
-        "{alone:+.0f}%.",
+        "{r1:.0f}; it drives {factors}, together {part}.",
         "zh": "**{label}**：{pipe}的 warp 指令 {x:,.1f} M -> {y:,.1f} M（在其所在一侧占发射指令的 "
-        "{pct:.0f}%），每线程寄存器 {r0:.0f} -> {r1:.0f}；它带动了{factors}，合计使启动"
-        "时间变化 {alone:+.0f}%。",
+        "{pct:.0f}%），每线程寄存器 {r0:.0f} -> {r1:.0f}；它带动了{factors}，合计"
+        "{part}。",
     },
     "cause_named_change": {
         "en": "**{label}**: {changes}. The warp-cycles this {freed} show as {stall}, "
-        "for which ncu names no single cause: {detail}; together {alone:+.0f}% of "
-        "the launch time.",
+        "for which ncu names no single cause: {detail}; together {part}.",
         "zh": "**{label}**：{changes}。由此{freed}的 warp 周期表现为{stall}（ncu 对这类"
-        "停顿不给出单一原因）：{detail}；合计使启动时间变化 {alone:+.0f}%。",
+        "停顿不给出单一原因）：{detail}；合计{part}。",
     },
     "cycles_freed": {"en": "freed", "zh": "省下"},
     "cycles_cost": {"en": "cost", "zh": "多花"},
@@ -762,10 +762,9 @@ SENTENCES: dict[str, dict[str, str]] = {
     "step_not_in_counters": {
         "en": "**Not ranked**: the timing moved {pct:+.1f}% but ncu's single profiled "
         "launch moved {ncu_pct:+.1f}%, not the same way by 2% or more; the counters "
-        "cannot say why. The factors below are ncu's.",
+        "cannot say why.",
         "zh": "**无法排序**：计时变化 {pct:+.1f}%，而 ncu 单次采样的启动变化 "
-        "{ncu_pct:+.1f}%，方向或幅度（2% 以上）不一致；计数器无法说明原因。下列因素来自 "
-        "ncu。",
+        "{ncu_pct:+.1f}%，方向或幅度（2% 以上）不一致；计数器无法说明原因。",
     },
     "line_class": {
         "en": "{what}: line {line} {code}.",
@@ -786,11 +785,16 @@ SENTENCES: dict[str, dict[str, str]] = {
         "{s1:.0f}%）{where}。",
     },
     "pipe_line": {"en": ": line {line} {code}", "zh": "：第 {line} 行 {code}"},
+    "step_params_text": {
+        "en": "**What ran:** {ran}, where the idea's text says {said}.",
+        "zh": "**实际运行：**{ran}，而优化思路的文字写的是 {said}。",
+    },
     "step_params_changed": {
-        "en": "The step also changes the configuration both variants share ({changes}): "
-        "its time change is not its idea's alone.",
-        "zh": "这一步同时改变了两个版本共有的配置（{changes}）：时间变化不全是其优化思路"
-        "带来的。",
+        "en": "**What ran:** the step also changes the configuration both variants share "
+        "({changes}): code and configuration changed together, and its time change is "
+        "not its idea's alone.",
+        "zh": "**实际运行：**这一步同时改变了两个版本共有的配置（{changes}）：代码与配置"
+        "一起改变，时间变化不全是其优化思路带来的。",
     },
     "tie_with": {
         "en": " (tied with {names}: within the timing noise)",
@@ -842,17 +846,43 @@ SENTENCES: dict[str, dict[str, str]] = {
         "us；{reasons}）。{evidence}改进方向：{fix}。",
     },
     "cause_change": {
-        "en": "**{label}**: {detail}; alone this changes the launch time by "
-        "{alone:+.0f}%. {evidence}",
-        "zh": "**{label}**：{detail}；仅此一项使启动时间变化 {alone:+.0f}%。{evidence}",
+        "en": "**{label}**: {detail}; {part}. {evidence}",
+        "zh": "**{label}**：{detail}；其中{part}。{evidence}",
     },
     "detail_dram_bytes": {
         "en": "DRAM bytes {x:,.1f} MB -> {y:,.1f} MB (`dram__bytes_read.sum` + "
-        "`dram__bytes_write.sum`), {d0:,.1f} -> {d1:,.1f} us at the measured copy "
-        "bandwidth",
+        "`dram__bytes_write.sum`; local-memory sectors {lx:,.1f} -> {ly:,.1f} MB of "
+        "them)",
         "zh": "DRAM 字节数 {x:,.1f} MB -> {y:,.1f} MB（`dram__bytes_read.sum` + "
-        "`dram__bytes_write.sum`），按实测拷贝带宽计为 {d0:,.1f} -> {d1:,.1f} us",
+        "`dram__bytes_write.sum`；其中局部内存 sector {lx:,.1f} -> {ly:,.1f} MB）",
     },
+    "detail_dram_rate": {
+        "en": "achieved DRAM rate {x:,.0f} -> {y:,.0f} GB/s (DRAM bytes over ncu's time)",
+        "zh": "DRAM 实际速率 {x:,.0f} -> {y:,.0f} GB/s（DRAM 字节数除以 ncu 时长）",
+    },
+    "part_with": {
+        "en": "{us} of the {total} us {dir}",
+        "zh": "{dir}的 {total} us 中占 {us} us",
+    },
+    "part_against": {
+        "en": "{us} us {own}, against the {total} us {dir} in all",
+        "zh": "{own} {us} us（总共{dir} {total} us）",
+    },
+    "other_factors": {
+        "en": "**Other factors**: the factors too small to list, together {part}.",
+        "zh": "**其他因素**：太小而未列出的因素，合计{part}。",
+    },
+    "timing_residual": {
+        "en": "**Timing against profile**: the event timing moved {de:+,.2f} us, ncu's "
+        "two launches {dn:+,.2f} us; the difference, {part}, is what the counters do "
+        "not cover.",
+        "zh": "**计时与采样之差**：事件计时变化 {de:+,.2f} us，ncu 的两次启动变化 "
+        "{dn:+,.2f} us；两者之差（{part}）不在计数器的解释范围内。",
+    },
+    "by_timing": {"en": "the timing", "zh": "计时"},
+    "by_ncu": {"en": "ncu's time", "zh": "ncu 的时间"},
+    "dir_saved": {"en": "saved", "zh": "节省"},
+    "dir_added": {"en": "added", "zh": "增加"},
     "ev_dram_bytes": {
         "en": "DRAM runs at {pct:.0f}% of the copy bandwidth (>= 60%) on one side: its "
         "time follows its bytes.",
@@ -937,9 +967,10 @@ SENTENCES: dict[str, dict[str, str]] = {
         "`smsp__thread_inst_executed_per_inst_executed.ratio`）",
     },
     "step_unchanged": {
-        "en": "**No change**: ncu's time moved {pct:+.1f}% (under 2%); the factors "
-        "below offset each other.",
-        "zh": "**没有变化**：ncu 的时间变化 {pct:+.1f}%（不到 2%）；下列因素相互抵消。",
+        "en": "**No change**: {by} moved {pct:+.1f}%, within the {line:.1f}% a change "
+        "must exceed; ncu's launch moved {ncu_pct:+.1f}%.",
+        "zh": "**没有变化**：{by}变化 {pct:+.1f}%，未超过判定变化所需的 {line:.1f}%；ncu "
+        "的启动变化 {ncu_pct:+.1f}%。",
     },
     "step_time_only": {
         "en": "Not profiled at a common size: the time changed {pct:+.1f}% "
@@ -961,6 +992,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "*预期*会下降的（来自优化思路，以及上一步诊断的最大原因：{previous}）："
         "{expected}。*实际*（主要原因）：{observed}。{verdict}",
     },
+    "meant_observed": {
+        "en": "*Meant to show* (a deliberate regression) a cost through: {expected}. "
+        "*Observed* (primary cause): {observed}. {verdict}",
+        "zh": "*设计上*（有意的退步）要展示以下代价：{expected}。*实际*（主要原因）："
+        "{observed}。{verdict}",
+    },
     "expect_met": {
         "en": "As expected: faster through {helped}.",
         "zh": "符合预期：通过{helped}变快。",
@@ -973,13 +1010,33 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "Faster, but not through what was expected.",
         "zh": "变快了，但不是通过预期的途径。",
     },
+    "claim_no_conflicts": {
+        "en": "The idea names bank conflicts, but `{variant}`'s conflict replays are "
+        "{pct:.0f}% of its shared-memory wavefronts (a cause from 20%): there were "
+        "none to remove.",
+        "zh": "优化思路提到 bank 冲突，但 `{variant}` 的冲突重放只占其共享内存 wavefront 的 "
+        "{pct:.0f}%（20% 起才算原因）：并没有可消除的冲突。",
+    },
+    "expect_shown": {
+        "en": "As meant: slower through {helped}.",
+        "zh": "符合设计：通过{helped}变慢。",
+    },
+    "expect_not_shown": {
+        "en": "Not as meant: none of it made the launch slower.",
+        "zh": "与设计不符：这些都没有让启动变慢。",
+    },
     "expect_not_met": {
         "en": "Not as expected: none of it made the launch faster.",
         "zh": "与预期不符：这些都没有让启动变快。",
     },
     "expect_unchanged": {
-        "en": "ncu's launch time did not change measurably.",
-        "zh": "ncu 测得的启动时间没有可测量的变化。",
+        "en": "The time did not change measurably: no mechanism to credit.",
+        "zh": "时间没有可测量的变化：无从归因。",
+    },
+    "expect_not_in_counters": {
+        "en": "The timing moved but ncu's launches did not the same way: the counters "
+        "cannot say whether the idea worked.",
+        "zh": "计时有变化，而 ncu 的启动没有同向变化：计数器无法判断这一想法是否奏效。",
     },
     "expect_unknown": {
         "en": "The idea names no mechanism these rules know.",
@@ -1187,7 +1244,100 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
 }
 
+LIMITS: dict[str, dict[str, str]] = {
+    "unit_dram": {"en": "DRAM", "zh": "DRAM"},
+    "limit_dram": {
+        "en": "**Limits it now:** DRAM at {pct:.0f}% of its peak.",
+        "zh": "**当前瓶颈：**DRAM，达峰值的 {pct:.0f}%。",
+    },
+    "cell_limit_dram": {"en": "DRAM {pct:.0f}%", "zh": "DRAM {pct:.0f}%"},
+    "unit_l2": {"en": "L2", "zh": "L2"},
+    "limit_l2": {
+        "en": "**Limits it now:** L2 at {pct:.0f}% of its peak.",
+        "zh": "**当前瓶颈：**L2，达峰值的 {pct:.0f}%。",
+    },
+    "cell_limit_l2": {"en": "L2 {pct:.0f}%", "zh": "L2 {pct:.0f}%"},
+    "unit_l1": {"en": "L1/shared", "zh": "L1/共享内存"},
+    "limit_l1": {
+        "en": "**Limits it now:** L1/shared at {pct:.0f}% of its peak.",
+        "zh": "**当前瓶颈：**L1/共享内存，达峰值的 {pct:.0f}%。",
+    },
+    "cell_limit_l1": {"en": "L1/shared {pct:.0f}%", "zh": "L1/共享内存 {pct:.0f}%"},
+    "unit_issue": {"en": "issue slots", "zh": "发射槽"},
+    "limit_issue": {
+        "en": "**Limits it now:** issue slots at {pct:.0f}% of its peak.",
+        "zh": "**当前瓶颈：**发射槽，达峰值的 {pct:.0f}%。",
+    },
+    "cell_limit_issue": {"en": "issue slots {pct:.0f}%", "zh": "发射槽 {pct:.0f}%"},
+    "unit_fma": {"en": "FMA pipe", "zh": "FMA 流水线"},
+    "limit_fma": {
+        "en": "**Limits it now:** FMA pipe at {pct:.0f}% of its peak.",
+        "zh": "**当前瓶颈：**FMA 流水线，达峰值的 {pct:.0f}%。",
+    },
+    "cell_limit_fma": {"en": "FMA pipe {pct:.0f}%", "zh": "FMA 流水线 {pct:.0f}%"},
+    "unit_alu": {"en": "ALU pipe", "zh": "ALU 流水线"},
+    "limit_alu": {
+        "en": "**Limits it now:** ALU pipe at {pct:.0f}% of its peak.",
+        "zh": "**当前瓶颈：**ALU 流水线，达峰值的 {pct:.0f}%。",
+    },
+    "cell_limit_alu": {"en": "ALU pipe {pct:.0f}%", "zh": "ALU 流水线 {pct:.0f}%"},
+    "unit_fp64": {"en": "FP64 pipe", "zh": "FP64 流水线"},
+    "limit_fp64": {
+        "en": "**Limits it now:** FP64 pipe at {pct:.0f}% of its peak.",
+        "zh": "**当前瓶颈：**FP64 流水线，达峰值的 {pct:.0f}%。",
+    },
+    "cell_limit_fp64": {"en": "FP64 pipe {pct:.0f}%", "zh": "FP64 流水线 {pct:.0f}%"},
+    "unit_xu": {"en": "XU pipe", "zh": "XU 流水线"},
+    "limit_xu": {
+        "en": "**Limits it now:** XU pipe at {pct:.0f}% of its peak.",
+        "zh": "**当前瓶颈：**XU 流水线，达峰值的 {pct:.0f}%。",
+    },
+    "cell_limit_xu": {"en": "XU pipe {pct:.0f}%", "zh": "XU 流水线 {pct:.0f}%"},
+    "unit_lsu": {"en": "LSU pipe", "zh": "LSU 流水线"},
+    "limit_lsu": {
+        "en": "**Limits it now:** LSU pipe at {pct:.0f}% of its peak.",
+        "zh": "**当前瓶颈：**LSU 流水线，达峰值的 {pct:.0f}%。",
+    },
+    "cell_limit_lsu": {"en": "LSU pipe {pct:.0f}%", "zh": "LSU 流水线 {pct:.0f}%"},
+    "unit_tensor": {"en": "tensor pipe", "zh": "张量流水线"},
+    "limit_tensor": {
+        "en": "**Limits it now:** tensor pipe at {pct:.0f}% of its peak.",
+        "zh": "**当前瓶颈：**张量流水线，达峰值的 {pct:.0f}%。",
+    },
+    "cell_limit_tensor": {
+        "en": "tensor pipe {pct:.0f}%",
+        "zh": "张量流水线 {pct:.0f}%",
+    },
+    "limit_grid": {
+        "en": "**Limits it now:** the grid, {blocks:.0f} blocks for {sms:.0f} SMs (under "
+        "one wave); its busiest unit, {kind}, runs at {pct:.0f}% of its peak.",
+        "zh": "**当前瓶颈：**grid 过小，{blocks:.0f} 个 block 对 {sms:.0f} 个 SM（不足一波）；"
+        "最忙的单元{kind}达峰值的 {pct:.0f}%。",
+    },
+    "cell_limit_grid": {"en": "grid < 1 wave", "zh": "grid 不足一波"},
+    "limit_latency": {
+        "en": "**Limits it now:** latency: no unit reaches 60% of its peak (the "
+        "busiest, {kind}, {pct:.0f}%).",
+        "zh": "**当前瓶颈：**延迟：没有单元达到峰值的 60%（最忙的{kind}为 {pct:.0f}%）。",
+    },
+    "cell_limit_latency": {
+        "en": "latency ({kind} {pct:.0f}%)",
+        "zh": "延迟（{kind} {pct:.0f}%）",
+    },
+    "limit_timing": {
+        "en": "**Limits it now:** not profiled; its timing reaches {pct:.0f}% of "
+        "{ceiling}.",
+        "zh": "**当前瓶颈：**未采样；按计时达到{ceiling}的 {pct:.0f}%。",
+    },
+    "cell_limit_timing": {
+        "en": "{pct:.0f}% {ceiling} (timed)",
+        "zh": "{ceiling} {pct:.0f}%（计时）",
+    },
+}
+
+
 FINDING_MESSAGES: dict[str, dict[str, str]] = {
+    **LIMITS,
     **MECHANISMS,
     **FIXES,
     **EVIDENCE,

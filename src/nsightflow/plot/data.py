@@ -39,7 +39,7 @@ class LensChoice:
     """What the throughput panel shows, and why."""
 
     lens: Lens
-    basis: str  # e.g. "regime: 6 of 8 variants compute-bound at n = 4096"
+    basis: str  # "regime at n = 4096, 9 variants: 3 compute-bound, 0 memory-bound, ..."
 
 
 def choose_lens(analysis: pd.DataFrame) -> LensChoice:
@@ -60,9 +60,13 @@ def choose_lens(analysis: pd.DataFrame) -> LensChoice:
         decided = regimes[regimes.isin(["memory", "compute"])]
         compute = int((decided == "compute").sum())
         lens: Lens = "compute" if compute > len(decided) / 2 else "memory"
+        memory = len(decided) - compute
+        rest = len(regimes) - len(decided)  # latency-bound, unknown: no vote
+        neither = f", {rest} latency-bound or unknown" if rest else ""
         return LensChoice(
             lens,
-            f"regime: {compute} of {len(decided)} compute-bound at n = {size_text(size)}",
+            f"regime at n = {size_text(size)}, {len(regimes)} variants: "
+            f"{compute} compute-bound, {memory} memory-bound{neither}",
         )
     copy = _median(at, "pct_of_copy_bw")
     fp32 = _median(at, "pct_of_fp32_peak")

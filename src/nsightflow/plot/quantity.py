@@ -96,6 +96,12 @@ FIXED: dict[str, Quantity] = {
     "gpu__time_duration.sum": Quantity(
         "kernel time (ncu)", "kernel time (ncu)", time_text
     ),
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": Quantity(
+        "global store sectors", "global store sectors", count_text
+    ),
+    "time_median_us": Quantity(
+        "median kernel time (CUDA events)", "median time (events)", time_text
+    ),
     "idle share of gpu__time_duration.sum": Quantity(
         "SM idle time [% of the kernel's time]", "SM idle time", _pct
     ),

@@ -43,6 +43,7 @@ class Cause:
     quantity: Quantity
     before: float
     after: float
+    threshold: float = math.nan  # the line a "no change" verdict applied (%)
 
 
 def mechanism_name(rule: str) -> str:
@@ -63,8 +64,11 @@ def primary_cause(findings: pd.DataFrame | None, step: str) -> Cause | None:
         quantity = metric_quantity(str(row["metric"]))
         before = pd.to_numeric(row["before"], errors="coerce")
         after = pd.to_numeric(row["after"], errors="coerce")
+        line = pd.to_numeric(pd.Series([row.get("threshold")]), errors="coerce")[0]
         if quantity is not None and math.isfinite(before) and math.isfinite(after):
-            return Cause(str(row["rule"]), int(row["size"]), quantity, before, after)
+            return Cause(
+                str(row["rule"]), int(row["size"]), quantity, before, after, line
+            )
     return None
 
 
@@ -138,9 +142,27 @@ def _cause_panel(
     ax.yaxis.set_major_formatter(lambda v, _p: cause.quantity.tick_text(v))
     ax.set_ylabel(cause.quantity.label)
     ax.grid(False, axis="x")
-    ax.set_title(
-        f"primary cause at n = {data.size_text(cause.size)}: "
-        f"{mechanism_name(cause.rule)} ({ratio_cell(*values)[1]})"
+    ax.set_title(cause_title(cause))
+
+
+def cause_title(cause: Cause) -> str:
+    """The panel's title: the cause, the metric it plots, the size and the ratio.
+
+    A step without a measurable change says so with the line it did not cross, so
+    the bars of two noisy times never read as a gain.
+    """
+    n = data.size_text(cause.size)
+    ratio = ratio_cell(cause.before, cause.after)[1]
+    if cause.rule == "step_unchanged":
+        line = (
+            f", within {cause.threshold:.1f}%" if math.isfinite(cause.threshold) else ""
+        )
+        return (
+            f"no measurable change at n = {n}: {cause.quantity.short} ({ratio}{line})"
+        )
+    return (
+        f"primary cause at n = {n}: {mechanism_name(cause.rule)}, "
+        f"plotted: {cause.quantity.short} ({ratio})"
     )
 
 

@@ -61,7 +61,8 @@ SAME_AS_COLUMN = {
     OCCUPANCY: "achieved_occupancy_pct",
 }
 ROW_LABEL = 32  # characters of a row's name per line
-RATIO_SPAN = 3.0  # colours saturate at 2^-3 .. 2^3 (1/8x .. 8x)
+RATIO_SPAN = 3.0  # the colour scale spans at least 2^-3 .. 2^3 (1/8x .. 8x)
+NOT_CAUSES = ("step_unchanged", "step_not_in_counters", "step_time_only")  # no outline
 CMAP = "PuOr_r"  # diverging, colour-blind safe: orange = more, purple = less
 
 
@@ -104,6 +105,8 @@ def step_findings(findings: pd.DataFrame | None, size: int | None) -> pd.DataFra
 def primary_rows(found: pd.DataFrame) -> dict[str, str]:
     """Step variant -> the map row of its primary cause (a column or a metric)."""
     primary = found[found["role"] == "primary"]
+    if "rule" in primary:
+        primary = primary[~primary["rule"].isin(NOT_CAUSES)]
     out = {}
     for variant, rows in primary.groupby("variant", sort=False):
         metric = str(rows["metric"].iloc[0])
@@ -225,10 +228,9 @@ def step_changes_figure(
             ax.text(0.5, 0.5, "no profiled steps", ha="center", transform=ax.transAxes)
             ax.set_axis_off()
             return fig
-        norm = Normalize(-RATIO_SPAN, RATIO_SPAN)
-        outlined = _cells(
-            fig, ax, Grid(rows, metrics, steps, primary_rows(found), size)
-        )
+        grid = Grid(rows, metrics, steps, primary_rows(found), size)
+        norm = Normalize(-ratio_span(grid), ratio_span(grid))
+        outlined = _cells(fig, ax, grid, norm)
         _map_axes(ax, steps, [r.label for r in metrics])
         _ratio_colorbar(fig, ax, norm, outlined > 0)
         ax.set_title(
@@ -249,14 +251,27 @@ class Grid:
     size: int | None
 
 
-def _cells(fig: TippedFigure, ax: Axes, grid: Grid) -> int:
+def ratio_span(grid: Grid) -> float:
+    """The colour scale's half-width (log2): the map's largest ratio, at least 8x."""
+    # a whole power of two, so 2,053x is not drawn as 8x; from or to 0 takes the end
+    largest = RATIO_SPAN
+    for before, after in grid.steps:
+        for row in grid.metrics:
+            value, _, hatch = ratio_cell(*_pair(grid.rows, row, before, after))
+            if math.isfinite(value) and not hatch:
+                largest = max(largest, abs(value))
+    return float(math.ceil(largest))
+
+
+def _cells(fig: TippedFigure, ax: Axes, grid: Grid, norm: Normalize) -> int:
     """Every cell of the map, tipped, the primary causes outlined; how many are."""
-    norm = Normalize(-RATIO_SPAN, RATIO_SPAN)
     outlined = 0
     for j, (before, after) in enumerate(grid.steps):
         for i, row in enumerate(grid.metrics):
             b, a = _pair(grid.rows, row, before, after)
             value, text, hatch = ratio_cell(b, a)
+            if hatch:  # from or to 0: the end of the scale
+                value = math.copysign(float(norm.vmax or RATIO_SPAN), value)
             _cell(fig, ax, (i, j), value, text, hatch, norm)
             fig.tip(
                 ax.patches[-1],
@@ -324,7 +339,9 @@ def _ratio_colorbar(
         aspect=40,
         pad=0.02,
     )
-    ticks = list(range(-int(RATIO_SPAN), int(RATIO_SPAN) + 1))
+    span = int(norm.vmax or RATIO_SPAN)
+    every = max(1, math.ceil(span / 4))  # at most 9 ticks
+    ticks = list(range(-span, span + 1, every))
     bar.set_ticks(
         ticks, labels=[f"{2.0**t:g}x" if t >= 0 else f"1/{2**-t}x" for t in ticks]
     )

@@ -9,6 +9,7 @@ escaped), and the index over all families (its page: :mod:`nsightflow.report.ind
 """
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +97,9 @@ def write_report(
     text = text.replace("](figures/", f"]({rel.as_posix()}/")
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / f"{stem}.md").write_text(text)
-    write_page(text, ctx, out_dir, language, figures_dir)
+    # the page gives each heading its id; the Markdown's anchor lines would repeat it
+    page = re.sub(r'^<a id="[^"]+"></a>\n', "", text, flags=re.M)
+    write_page(page, ctx, out_dir, language, figures_dir)
     if summary:
         write_csv(summary_frame(analysis), out_dir / "summary.csv")
 

@@ -99,7 +99,10 @@ def test_step_figure_draws_the_primary_cause_at_one_size_with_its_quantity():
         ]
     )
     ax = step_figure(frame, ctx, "v1_b", findings).axes[1]
-    assert ax.get_title() == "primary cause at n = 4096: x (0.25x)"
+    # the title names the cause and the metric its bars plot
+    assert " ".join(ax.get_title().split()) == (
+        "primary cause at n = 4096: x, plotted: issued warp instructions (0.25x)"
+    )
     assert ax.get_ylabel() == "issued warp instructions"
     assert [p.get_height() for p in ax.patches] == [4.0e6, 1.0e6]
     assert [t.get_text() for t in ax.texts] == ["4M", "1M"]  # each bar says its value
@@ -208,3 +211,32 @@ def test_a_curve_coinciding_in_one_panel_only_is_said_to_there(analyses):
     notes = [t.get_text() for t in fig.legends[0].texts if "lies on" in t.get_text()]
     assert "v3_padded (dashed) lies on v1_tiled32" in notes
     assert "v6_vectorized (dashed) lies on v5_regblock2d in time" in notes
+
+
+def test_step_changes_scale_reaches_the_largest_ratio_and_outlines_only_causes():
+    frame, ctx = _two_variants()
+    frame.loc[frame["variant"] == "v1_b", "inst_executed"] = 4.0e6 * 2053  # 2,053x
+    # a step without a measurable change names no cause: nothing is outlined
+    findings = pd.DataFrame(
+        [_finding("time_median_us", 100.0, 99.0, rule="step_unchanged")]
+    )
+    fig = step_changes_figure(frame, ctx, findings)
+    ax = fig.axes[0]
+    assert not [p for p in ax.patches if not p.get_fill()]
+    bar = fig.axes[-1]
+    ticks = [t.get_text() for t in bar.get_xticklabels()]
+    # 2,053x is 2^11.004: the scale reaches 2^12, not the 8x it started at
+    assert ticks[-1] == "4096x" and ticks[0] == "1/4096x"
+    assert "2,053x" in {t.get_text() for t in ax.texts}
+
+
+def test_a_step_without_measurable_change_says_so_over_its_bars():
+    frame, ctx = _two_variants()
+    findings = pd.DataFrame(
+        [_finding("time_median_us", 100.0, 98.5, rule="step_unchanged", threshold=2.0)]
+    )
+    title = " ".join(
+        step_figure(frame, ctx, "v1_b", findings).axes[1].get_title().split()
+    )
+    assert title.startswith("no measurable change at n = 4096")
+    assert "within 2.0%" in title

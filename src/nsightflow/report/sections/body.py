@@ -10,17 +10,22 @@ a footnote mark where its number is first given (:meth:`SectionBase.note`).
 """
 
 import json
+import math
 from typing import Any
 
+from nsightflow.diagnosis.account import RESIDUALS, TIMING, us_str
+from nsightflow.diagnosis.expected import SAME_AS
 from nsightflow.diagnosis.record import render, render_row
+from nsightflow.diagnosis.verdict import threshold_pct
 from nsightflow.i18n import T
 from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.embed import slug
 from nsightflow.report.sections.quantities import (
-    alone_pct,
     change_text,
     cited_line,
     code_text,
+    line_variant,
+    part_text,
     pct_text,
     quantity,
     reasons_of,
@@ -30,6 +35,16 @@ from nsightflow.report.sections.quantities import (
 from nsightflow.report.sections.steps import StepSections
 from nsightflow.report.text import inline, plain
 
+# causes shown beside the new variant's hottest line, never "at" it: about no access,
+# or a change (wider loads) whose line the samples do not name (its stall's line is)
+NO_ACCESS = (
+    "launch_removed",
+    "launch_added",
+    "step_time_only",
+    "step_not_in_counters",
+    "wider_accesses",
+)
+REST_US = 0.005  # a rest part smaller than this (us) is not said
 MAX_SECONDARY = 2
 MAX_EXPECTED = 3  # causes named in the expected-vs-observed line
 SENTENCE_KEYS = ("step_why", "step_also", "step_smaller")  # rank 1, 2, 3
@@ -67,7 +82,8 @@ class BodySections(StepSections):
         n = self.key_size
         a = self.row(prev, n).get("time_median_us")
         b = self.row(name, n).get("time_median_us")
-        change = change_text(a, b)
+        line = threshold_pct(self.row(prev, n), self.row(name, n))
+        change = change_text(a, b, line)
         out = [
             T(
                 "step_outcome",
@@ -81,16 +97,28 @@ class BodySections(StepSections):
             else T("step_no_time", n=size_text(n), prev=prev, variant=name)
         ]
         found = self._step_found(name)
+        ran = ("step_params_changed", "step_params_text")
+        out += [render_row(r) for r in found if r["rule"] in ran]
         causes = [r for r in found if r["role"] in ("primary", "secondary")]
         if not causes:
             out.append(T("step_unprofiled"))
-        for key, record in zip(
-            SENTENCE_KEYS, causes[: 1 + MAX_SECONDARY], strict=False
-        ):
+        causes = [r for r in causes if r["rule"] not in RESIDUALS]
+        shown = causes[: 1 + MAX_SECONDARY]
+        for key, record in zip(SENTENCE_KEYS, shown, strict=False):
             out.append(self._cause(key, record, [name, prev]))
+        rest = _rest(found, shown, _float(b) - _float(a))
+        if rest:
+            out.append(rest)
         expected = [r for r in found if r["rule"] == "expected_observed"]
         if expected:
             out.append(_expected(expected[0]))
+        out += [render_row(r) for r in found if r["rule"] == "claim_no_conflicts"]
+        now = [
+            r
+            for r in self.found("stand", name, n)
+            if str(r["rule"]).startswith("limit_")
+        ]
+        out += [render_row(r) for r in now[:1]]
         figure = f"![{T('fig_step')}](figures/steps/step_{name}.png)"
         return [" ".join(out), "", figure]
 
@@ -120,22 +148,34 @@ class BodySections(StepSections):
                 after=q.after,
             )
             cause = "" if named else cause
-        alone = alone_pct(record)
+        part = part_text(record)
         fields = {
             "cause": cause,
             "what": what,
-            "alone": T("alone_clause", pct=alone) if alone == alone else "",
+            "alone": T("part_clause", part=part) if part else "",
         }
         if key != "step_why":
             return T(key, **fields)
-        line = cited_line(
-            self.ctx.get("hotspots"), variants, int(record["size"]), record
-        )
+        # a step cites its own variant's lines: a cause that fell sat on a line of
+        # the variant before, which is not this step's code; the new variant's
+        # hottest line is cited instead
+        own_line = line_variant(record) in ("", variants[0])
+        cited = record if own_line else {**record, "line": None}
+        hot, n = self.ctx.get("hotspots"), int(record["size"])
+        line = cited_line(hot, variants[:1], n, cited)
+        fallback = line is None  # no line of its own: the new variant's hottest
+        if fallback:
+            line = cited_line(hot, variants[:1], n, {"line": None, "evidence": ""})
         if line is None:
             return T(key, line="", **fields)
         # a cause with stall reasons (or a line of its own) sits on its line; any
         # other is shown with the line where the new variant's warps spend most time
-        own = bool(reasons_of(record)) or _has_line(record)
+        own = (
+            own_line
+            and not fallback
+            and str(record["rule"]) not in NO_ACCESS
+            and (bool(reasons_of(record)) or _has_line(record))
+        )
         where = T(
             "line_clause" if own else "hot_clause",
             line=line.line,
@@ -157,6 +197,48 @@ class BodySections(StepSections):
         )
 
 
+def _float(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _rest(found: list[dict[str, Any]], shown: list[dict[str, Any]], de: float) -> str:
+    """The parts of the account the sentences above leave out, so the step adds up.
+
+    The smaller causes and the unlisted factors as one part, the timing against the
+    profile as another; nothing where the step has no account (no shares).
+    """
+    parts = [r for r in found if math.isfinite(_float(r.get("share_of_change")))]
+    if not shown or not math.isfinite(de) or de == 0 or len(parts) <= len(shown):
+        return ""
+    ids = {id(r) for r in shown}
+    counted = sum(
+        _float(r["share_of_change"]) * de
+        for r in parts
+        if id(r) not in ids and r["rule"] != TIMING
+    )
+    timing = sum(
+        _float(r["share_of_change"]) * de for r in parts if r["rule"] == TIMING
+    )
+    items = [
+        T("rest_item", name=name, us=us_str(us), dir=_dir(us))
+        for name, us in (
+            (T("rest_counted"), counted),
+            (short_cause(TIMING), timing),
+        )
+        if abs(us) >= REST_US
+    ]
+    if not items:
+        return ""
+    return T("step_rest", items=", ".join(items), total=us_str(de), dir=_dir(de))
+
+
+def _dir(us: float) -> str:
+    return T("dir_saved" if us < 0 else "dir_added")
+
+
 def _has_line(record: dict[str, Any]) -> bool:
     try:
         return float(record.get("line")) > 0  # type: ignore[arg-type]
@@ -165,18 +247,44 @@ def _has_line(record: dict[str, Any]) -> bool:
 
 
 def _expected(record: dict[str, Any]) -> str:
-    """Expected against observed, in one line, from the finding's columns."""
+    """Expected against observed, in one line, from the finding's columns.
+
+    The expected mechanisms that the verdict credits come first, so that none it
+    names is missing from the list.
+    """
     metric = str(record.get("metric", ""))
     evidence = str(record.get("evidence", ""))
     expected = [x.strip() for x in metric.partition(":")[2].split(",") if x.strip()]
     observed = evidence.partition(":")[2].strip()
-    names = [short_cause(x) for x in expected[:MAX_EXPECTED]]
+    params = _params(record)
+    credited = _credited(params)
+    credited += [m for c in credited for m in SAME_AS.get(c, ())]
+    ordered = [m for m in expected if m in credited]
+    ordered += [m for m in expected if m not in credited]
+    shown = max(MAX_EXPECTED, len([m for m in expected if m in credited]))
+    names = [short_cause(x) for x in ordered[:shown]]
     return T(
-        "step_expected",
+        "step_meant" if params.get("regression") else "step_expected",
         expected=T("expected_or").join(names) if names else "?",
         observed=short_cause(observed) if observed else "?",
         verdict=_verdict(record, observed in expected),
     )
+
+
+def _params(record: dict[str, Any]) -> dict[str, Any]:
+    try:
+        params = json.loads(str(record.get("params") or "{}"))
+    except json.JSONDecodeError:
+        return {}
+    return params if isinstance(params, dict) else {}
+
+
+def _credited(params: dict[str, Any]) -> list[str]:
+    """The mechanisms an expected-vs-observed verdict credits (``helped``)."""
+    verdict = params.get("verdict")
+    helped = verdict.get("helped", []) if isinstance(verdict, dict) else []
+    keys = [h.get("@", "") for h in helped if isinstance(h, dict)]
+    return [k.removeprefix("mech_") for k in keys]
 
 
 def _verdict(record: dict[str, Any], named: bool) -> str:

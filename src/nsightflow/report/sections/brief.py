@@ -11,11 +11,13 @@ arithmetic. Numbers come from ``analysis.csv`` and the stored findings; the full
 tables behind them are in the appendix.
 """
 
+import json
 import math
 from typing import Any
 
 import pandas as pd
 
+from nsightflow.diagnosis.record import render
 from nsightflow.i18n import CATALOGUE, T
 from nsightflow.i18n.markup import code_span
 from nsightflow.i18n.short_causes import short_cause
@@ -149,10 +151,24 @@ class BriefSections(OverviewSections, NextSections):
                     if f"regime_short_{regime}" in CATALOGUE
                     else "",
                     T("col_pct_ceiling"): share,
-                    T("col_primary_cause"): self._ladder_cause(name, v),
+                    T("col_limits_now"): self._ladder_limit(name) if ok else "",
+                    T("col_step_changed"): self._ladder_cause(name, v),
                 }
             )
         return rows
+
+    def _ladder_limit(self, name: str) -> str:
+        """What limits the variant now, at the key size, in a few words."""
+        found = [
+            r
+            for r in self.found("stand", name, self.key_size)
+            if str(r["rule"]).startswith("limit_")
+        ]
+        if not found:
+            return ""
+        r = found[0]
+        params = json.loads(str(r.get("params") or "{}"))
+        return render(f"cell_{r['rule']}", params)
 
     def _ladder_cause(self, name: str, v: dict[str, Any]) -> str:
         if v["status"] != "ok":

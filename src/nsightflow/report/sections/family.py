@@ -22,6 +22,7 @@ from collections.abc import Callable
 from nsightflow import i18n
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
+from nsightflow.report.embed import slug
 from nsightflow.report.sections.appendix import AppendixSections
 from nsightflow.report.sections.body import BodySections
 from nsightflow.report.sections.brief import BriefSections
@@ -35,6 +36,9 @@ from nsightflow.report.text import inline, plain
 
 # A part of the appendix: its heading's catalogue key and fields, and its content.
 Part = tuple[str, dict[str, object], Callable[[], str]]
+
+
+MD_ANCHOR = '<a id="{}"></a>\n'  # an anchor line of report.md, before its heading
 
 
 class ReportBuilder(
@@ -155,7 +159,11 @@ class ReportBuilder(
             if not text.strip():
                 continue
             k = len(out) + 1
+            anchor = ""
             if key == "h_detail_step":
                 self.detail_numbers[str(fields["variant"])] = k
-            out.append(f"## {T(key, k=k, **fields)}\n\n{text}")
+                # the body's links land here in report.md (the HTML page gives the
+                # heading this id itself: :data:`MD_ANCHOR` lines are left out there)
+                anchor = MD_ANCHOR.format(f"detail-step-{slug(str(fields['variant']))}")
+            out.append(f"{anchor}## {T(key, k=k, **fields)}\n\n{text}")
         return out

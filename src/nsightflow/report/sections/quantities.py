@@ -15,13 +15,14 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.diagnosis.record import render
+from nsightflow.diagnosis.verdict import step_verdict
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 
 POW2_FROM = 1 << 16  # powers of two from here on read as 2^k
 CODE_CHARS = 48  # characters of a cited source line in a sentence
 MIN_LINE_SHARE = 0.1  # a hot line cited in the body holds at least this share
-NO_CHANGE = 0.02  # a time within 2% is no change (the diagnosis's step verdict too)
 
 
 def size_text(n: Any) -> str:
@@ -63,14 +64,19 @@ def pct_text(value: Any) -> str:
     return f"{x:.1f}%" if abs(x) < 9.95 else f"{x:.0f}%"
 
 
-def change_text(before: Any, after: Any) -> str:
-    """``1.82x`` faster or ``16% slower``: the time ratio of a step, as read aloud."""
+def change_text(before: Any, after: Any, line_pct: float = 2.0) -> str:
+    """``1.82x`` faster or ``16% slower``: the time ratio of a step, as read aloud.
+
+    ``line_pct``: the change the step's verdict required
+    (:func:`nsightflow.diagnosis.verdict.threshold_pct`: 2%, or the timing noise where
+    wider); a change within it is said as none, with the line it did not cross.
+    """
     a, b = _float(before), _float(after)
     if math.isnan(a) or math.isnan(b) or a <= 0 or b <= 0:
         return ""
     ratio = a / b
-    if abs(b / a - 1) < NO_CHANGE:
-        return T("change_none", pct=100 * (b / a - 1))
+    if step_verdict(ratio, line_pct) == "no_gain":
+        return T("change_none", pct=100 * (b / a - 1), line=max(line_pct, 2.0))
     if ratio >= 1.0:
         return T("change_faster", x=ratio)
     if b / a >= 2:
@@ -110,6 +116,9 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"^smsp__inst_executed\.sum$"), "qty_instructions", "millions"),
     (re.compile(r"sm__warps_active"), "qty_occupancy", "pct"),
     (re.compile(r"l1tex__t_requests_pipe_lsu_mem_global_op_ld"), "qty_requests", "m"),
+    (re.compile(r"l1tex__t_sectors_pipe_lsu_mem_global_op_st"), "qty_st_sectors", "m"),
+    (re.compile(r"^time_median_us$"), "qty_event_time", "us"),
+    (re.compile(r"gpu__time_duration\.sum per launch"), "qty_launches", "count"),
     (re.compile(r"dram__bytes"), "qty_dram_bytes", "megabytes"),
     (re.compile(r"idle share"), "qty_idle_share", "pct"),
     (re.compile(r"^gpu__time_duration\.sum$"), "qty_ncu_time", "us"),
@@ -127,6 +136,8 @@ def _value(x: float, style: str) -> str:
         return f"{number(x / 1e6, 1)} MB"
     if style == "pct":
         return pct_text(x)
+    if style == "count":
+        return f"{x:,.0f}"
     return f"{us_text(x)} us"
 
 
@@ -146,14 +157,20 @@ def quantity(record: dict[str, Any]) -> Quantity | None:
     return Quantity(T("qty_generic"), number(before, 2), number(after, 2), metric)
 
 
-def alone_pct(record: dict[str, Any]) -> float:
-    """How much this factor alone changes the launch time, in % (NaN if not stated)."""
+def part_text(record: dict[str, Any]) -> str:
+    """The finding's part of its step's change, rendered ("3.1 of the 9.8 us saved").
+
+    Empty where the finding states none (a step without a measurable change).
+    """
     try:
         params = json.loads(str(record.get("params") or "{}"))
     except json.JSONDecodeError:
-        return math.nan
+        return ""
     inner = params.get("finding", params)  # a finding that cites a line wraps one
-    return _float(inner.get("alone") if isinstance(inner, dict) else None)
+    part = inner.get("part") if isinstance(inner, dict) else None
+    if not isinstance(part, dict) or "@" not in part:
+        return ""
+    return render(str(part["@"]), {k: v for k, v in part.items() if k != "@"})
 
 
 def reasons_of(record: dict[str, Any]) -> list[str]:
@@ -202,7 +219,7 @@ def cited_line(
         return None
     own = _float(record.get("line"))
     if not math.isnan(own):  # the variant the finding cites the line in, first
-        cited = _line_variant(record)
+        cited = line_variant(record)
         variants = sorted(variants, key=lambda v: v != cited)
     reasons = [f"samples_{r}" for r in reasons_of(record) if f"samples_{r}" in rows]
     for variant in variants:
@@ -230,11 +247,12 @@ def cited_line(
     return None
 
 
-def _line_variant(record: dict[str, Any]) -> str:
+def line_variant(record: dict[str, Any]) -> str:
     """The variant whose line a finding cites (its ``params``), or ''."""
     try:
         params = json.loads(str(record.get("params") or "{}"))
     except json.JSONDecodeError:
         return ""
-    where = params.get("line", {}).get("where", {}) if isinstance(params, dict) else {}
+    line = params.get("line") if isinstance(params, dict) else None
+    where = line.get("where", {}) if isinstance(line, dict) else {}
     return str(where.get("variant", "")) if isinstance(where, dict) else ""

@@ -15,7 +15,7 @@ from typing import Any
 from nsightflow.diagnosis import core as diagnose
 from nsightflow.diagnosis.patterns import LANES_MOVED_PCT
 from nsightflow.diagnosis.record import render_row
-from nsightflow.diagnosis.stand import step_verdict
+from nsightflow.diagnosis.verdict import outcome, step_verdict, threshold_pct
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import (
     bullets,
@@ -119,9 +119,10 @@ class StepSections(HotspotSections):
             "paid": "verdict_pays",
             "not_paid": "verdict_does_not_pay",
             "no_gain": "verdict_no_change",
-        }[step_verdict(speedup)]
+        }[outcome(self.row(before, self.key_size), row) or step_verdict(speedup)]
         text = T(
             key,
+            line=threshold_pct(self.row(before, self.key_size), row),
             n=size_text(self.key_size),
             speedup=speedup,
             before=before,

@@ -1,0 +1,140 @@
+"""A step's account: its measured time change in parts that add up to it exactly (pure).
+
+The ranked causes of a step (:func:`nsightflow.diagnosis.steps.step_causes`, checked
+by :func:`nsightflow.diagnosis.revise.revise`) carry ``share``: each one's fraction of
+ncu's time change ``dn = t1 - t0`` (two profiled launches). The shares of the factors
+come from the exact log split of :func:`nsightflow.diagnosis.model.step_terms`,
+``ln(t1/t0) = sum_k term_k``; multiplied by the logarithmic mean ``L(t0, t1)`` each
+term is a time (``part_k = term_k x L``) and ``sum_k part_k = ln(t1/t0) x L = t1 - t0``
+exactly: the log-mean Divisia index split (LMDI), which leaves no interaction term.
+
+The step is measured by its event timing, ``de = e1 - e0`` (the medians the body's
+outcome and the verdict read). Its account (:func:`account`) is:
+
+- each listed cause: ``share x dn`` microseconds;
+- *other factors*: the factors too small to be listed, ``dn - sum(listed)``;
+- *timing against profile*: ``de - dn``, what the timing saw that ncu's single
+  launch of each side did not (another clock, another cache state);
+
+so the parts sum to ``de`` by construction, and each record's ``share`` becomes its
+part over ``de``: a step's shares, residuals included, sum to 1. A step without a
+measurable change (or one the counters do not show) keeps its single record of
+share 1. Each cause's sentence quotes its part as "x of the y us saved" (or added).
+"""
+
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.record import Finding, msg
+
+UNRANKED = ("step_unchanged", "step_not_in_counters")  # one record, share 1
+OTHER = "other_factors"  # the factors too small to be listed
+TIMING = "timing_residual"  # the event timing's change minus ncu's
+RESIDUALS = (OTHER, TIMING)
+
+
+def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[float, float]:
+    """The time change of ncu's launches and the measured (event-timed) one, in us."""
+    dn = num(after, "ncu_time_us") - num(before, "ncu_time_us")
+    de = num(after, "time_median_us") - num(before, "time_median_us")
+    return dn, de if ok(de) else dn
+
+
+def us_str(us: float) -> str:
+    """A time as a reader says it: 6,808 / 73.7 / 2.32 / 0.018 (us, no sign)."""
+    x = abs(us)
+    if x >= 100:
+        return f"{x:,.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    return f"{x:.2f}" if x >= 0.1 else f"{x:.2g}"
+
+
+def part_msg(us: float, total: float) -> dict[str, Any]:
+    """``us`` of a step's ``total`` change as a message: "3.1 of the 9.8 us saved"."""
+    direction = msg("dir_saved" if total < 0 else "dir_added")
+    if us * total >= 0:
+        return msg("part_with", us=us_str(us), total=us_str(total), dir=direction)
+    own = msg("dir_saved" if us < 0 else "dir_added")
+    return msg(
+        "part_against", us=us_str(us), own=own, total=us_str(total), dir=direction
+    )
+
+
+def ncu_part(
+    before: Mapping[str, Any], after: Mapping[str, Any], share: float
+) -> dict[str, Any]:
+    """A cause's part of ncu's change (``share`` of it).
+
+    :func:`account` puts it against the measured change afterwards.
+    """
+    dn = num(after, "ncu_time_us") - num(before, "ncu_time_us")
+    return part_msg(share * dn if ok(share) else 0.0, dn)
+
+
+def account(
+    before: Mapping[str, Any], after: Mapping[str, Any], ranked: list[Finding]
+) -> list[Finding]:
+    """The ranked causes with shares of the measured change, and the two residuals.
+
+    A step without a ranking (:data:`UNRANKED`: no measurable change, or one ncu's
+    launches do not show) is its one record: factors of a change that is noise, or
+    that the counters did not see, are no account of it.
+    """
+    if not ranked or ranked[0].rule in UNRANKED:
+        return ranked[:1]
+    dn, de = changes(before, after)
+    if not (ok(dn) and ok(de)) or dn == 0 or de == 0:
+        return ranked
+    out = []
+    listed = 0.0
+    for f in ranked:
+        us = f.share * dn if ok(f.share) else 0.0
+        listed += us
+        out.append(_with_part(f, us, de))
+    other, timing = dn - listed, de - dn
+    out.append(
+        Finding(
+            OTHER,
+            params={"part": part_msg(other, de)},
+            metric="sum of the unlisted factors of ln(t1/t0) x L(t0, t1)",
+            share=other / de,
+        )
+    )
+    out.append(
+        Finding(
+            TIMING,
+            params={"part": part_msg(timing, de), "dn": dn, "de": de},
+            metric="time_median_us - gpu__time_duration.sum",
+            before=dn,
+            after=de,
+            share=timing / de,
+        )
+    )
+    return out
+
+
+def _with_part(f: Finding, us: float, de: float) -> Finding:
+    """``f`` with its part of the measured change: share and the sentence's clause."""
+    part = part_msg(us, de)
+    params = dict(f.params)
+    if "finding" in params and isinstance(params["finding"], Mapping):
+        inner = {k: v for k, v in params["finding"].items() if k != "alone"}
+        params["finding"] = {**inner, "part": part}
+    else:
+        params = {k: v for k, v in params.items() if k != "alone"}
+        params["part"] = part
+    return replace(f, params=params, share=us / de)
+
+
+def parts_us(records: list[Mapping[str, Any]], de: float) -> dict[str, float]:
+    """Each record's part of a step's measured change ``de`` (us), by rule."""
+    out: dict[str, float] = {}
+    for r in records:
+        share = num(r, "share_of_change")
+        if ok(share) and not math.isnan(de):
+            out[str(r["rule"])] = out.get(str(r["rule"]), 0.0) + share * de
+    return out

@@ -1,0 +1,213 @@
+"""What a step was expected to change, against what its counters show (pure).
+
+The expectation is read from the step's idea (:data:`EXPECTED_BY_IDEA`, words of the
+manifest's one-line idea) and from the previous variant's diagnosis (its largest
+cause). The record credits only the expected mechanisms that moved the time the way
+the idea meant: faster, or, for an idea that declares a deliberate regression
+(:data:`REGRESSION`), slower through what it set out to show.
+"""
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from nsightflow.diagnosis.causes import causes
+from nsightflow.diagnosis.factors import COUNT, LANES, WIDER
+from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.record import Finding, msg
+
+# What a step's idea sets out to reduce, read from the manifest's idea text (a
+# heuristic over our ladders' words: case-insensitive regular expression ->
+# mechanisms of :mod:`nsightflow.diagnosis.causes`).
+EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        r"pad|swizzl|without bank conflicts|conflicts disappear|-way conflicts",
+        ("bank_conflicts",),
+    ),
+    (
+        r"float4|vector|16-byte|wider",
+        (WIDER, "instruction_count", "bytes_in_flight", "lsu_queue"),
+    ),
+    (
+        r"coarsen|per thread|outputs? of a|reus|strip|two vertically|outer product",
+        ("instruction_count",),
+    ),
+    (r"double.buffer|two shared buffers|overlap", ("barrier", "memory_latency")),
+    (
+        r"shared[- ]memory tile|tiles? of|staged|tile scan|tiled",
+        ("memory_latency", "bytes_in_flight", "dram_excess", "lsu_queue"),
+    ),
+    (r"privati|sub-histogram|shared-memory histogram", ("global_atomics",)),
+    (r"one kernel|no second (pass|kernel)|fus(e|ed|ion)", ("launch_removed",)),
+    (r"fewer lanes per shared address|4 lanes", ("shared_atomics",)),
+    (r"shuffle", ("barrier", "shared_pipe", "instruction_count")),
+    (r"sequential addressing|divergen|lanes? idle", (LANES, "instruction_count")),
+    # a resident grid: no blocks retiring and launching, so more warps stay resident
+    (
+        r"grid-stride|one wave",
+        ("idle_sms", "tail_effect", "occupancy", "instruction_count"),
+    ),
+    (
+        r"coalesc|column-major",
+        ("uncoalesced_loads", "uncoalesced_stores", "uncoalesced_access"),
+    ),
+    (
+        r"occupancy|fits? on an SM|resident warps|launch_bounds|blocks per SM",
+        ("occupancy",),
+    ),
+    (r"local memory|in registers|spill", ("local_memory",)),
+    (r"bytes instead|without its padding", ("dram_excess", "bytes_in_flight")),
+    (r"work-efficient|adds per element|~2 adds", ("instruction_count",)),
+)
+
+
+REGRESSION = r"deliberate regression|deliberately slow"  # an idea meant to cost time
+
+# A launch's cause whose remedy shows in a step as one of its factors.
+STEP_FACTOR_OF: dict[str, tuple[str, ...]] = {"low_occupancy": ("occupancy",)}
+# A step's factor that is an expected mechanism under another name: fewer, wider
+# requests and fuller lanes are the instruction count named by their cause; fewer
+# DRAM bytes are the excess traffic removed; loads and stores together are either.
+SAME_AS: dict[str, tuple[str, ...]] = {
+    WIDER: (COUNT,),
+    LANES: (COUNT,),
+    "dram_bytes": ("dram_excess", "bytes_in_flight"),
+    "uncoalesced_access": ("uncoalesced_loads", "uncoalesced_stores"),
+    "grid_too_small": ("occupancy",),
+}
+# Mechanisms that need a kind of instruction or traffic on one of the two launches.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "bank_conflicts": ("shared_ld_inst", "shared_st_inst", "shared_atom_inst"),
+    "shared_pipe": ("shared_ld_inst", "shared_st_inst", "shared_atom_inst"),
+    "shared_atomics": ("shared_atom_inst",),
+    "local_memory": ("local_sectors", "spill_bytes"),
+    "global_atomics": ("l2_atomic_sectors",),
+    "barrier": ("stall_barrier",),
+}
+
+
+def applies(
+    mechanism: str, before: Mapping[str, Any], after: Mapping[str, Any]
+) -> bool:
+    """Whether either launch has what ``mechanism`` needs (True where unmeasured)."""
+    keys = NEEDS.get(mechanism)
+    if not keys:
+        return True
+    values = [num(r, k) for r in (before, after) for k in keys]
+    measured = [v for v in values if ok(v)]
+    return not measured or any(v > 0 for v in measured)
+
+
+def _meets(rule: str, expected: list[str]) -> bool:
+    """A factor ``rule`` is one of the ``expected`` mechanisms (or the same one)."""
+    return rule in expected or any(m in expected for m in SAME_AS.get(rule, ()))
+
+
+def expected_mechanisms(idea: str) -> list[str]:
+    """Mechanisms a step's idea sets out to reduce (empty when no word matches)."""
+    found: list[str] = []
+    for pattern, mechanisms in EXPECTED_BY_IDEA:
+        if re.search(pattern, idea, flags=re.IGNORECASE):
+            found += [m for m in mechanisms if m not in found]
+    return found
+
+
+def _expected(
+    idea: str, previous: Mapping[str, Any], after: Mapping[str, Any]
+) -> tuple[list[str], str]:
+    """The mechanisms a step is expected to change, and the previous largest cause."""
+    expected = [m for m in expected_mechanisms(idea) if applies(m, previous, after)]
+    top = causes(previous)
+    prev = top[0].mechanism if top else ""
+    # the remedy of a launch with too few warps is a step's occupancy factor
+    for mechanism in (prev, *STEP_FACTOR_OF.get(prev, ())):
+        if mechanism and mechanism not in expected:
+            expected.append(mechanism)
+    return expected, prev
+
+
+def expectation(
+    idea: str,
+    previous: Mapping[str, Any],
+    after: Mapping[str, Any],
+    ranked: list[Finding],
+    total: float,
+) -> Finding:
+    """Expected (from the idea and the previous diagnosis) against observed.
+
+    A mechanism the idea names is expected only where one of the two launches can
+    have it (:func:`applies`: no shared-memory conflicts expected of kernels without
+    shared memory).
+    """
+    expected, prev = _expected(idea, previous, after)
+    regression = bool(re.search(REGRESSION, idea, flags=re.IGNORECASE))
+    # what helped: the expected mechanisms that moved the time the intended way (a
+    # declared regression is meant to show a cost: those that grew)
+    way = 1.0 if regression else -1.0
+    helped = [
+        f.rule
+        for f in ranked
+        if _meets(f.rule, expected) and ok(f.share) and way * f.share * total > 0
+    ]
+    observed = ranked[0].rule if ranked else ""
+    faster = total < 0
+    if observed == "step_unchanged":
+        verdict = "expect_unchanged"
+    elif observed == "step_not_in_counters":
+        verdict = "expect_not_in_counters"
+    elif not expected:
+        verdict = "expect_unknown"
+    elif regression:
+        verdict = "expect_shown" if helped and not faster else "expect_not_shown"
+    elif helped:
+        verdict = "expect_met" if faster else "expect_offset"
+    else:
+        verdict = "expect_other" if faster else "expect_not_met"
+    return Finding(
+        "expected_observed",
+        params=msg(
+            "meant_observed" if regression else "expected_observed",
+            expected=[msg(f"mech_{m}") for m in expected] or [msg("mech_unknown")],
+            previous=msg(f"mech_{prev}") if prev else msg("mech_unknown"),
+            observed=msg(f"mech_{observed}") if observed else msg("mech_unknown"),
+            regression=regression,
+            verdict=msg(
+                verdict,
+                helped=[msg(f"mech_{m}") for m in helped],
+                observed=msg(f"mech_{observed}") if observed else msg("mech_unknown"),
+            ),
+        ),
+        metric="expected: " + ", ".join(expected),
+        evidence="observed: " + observed,
+    )
+
+
+CLAIMED_CONFLICTS = r"bank conflicts"  # an idea that says it removes them
+CONFLICT_CAUSE = 0.2  # replays / shared wavefronts from which conflicts are a cause
+
+
+def unsupported_claim(
+    idea: str, previous: Mapping[str, Any], after: Mapping[str, Any]
+) -> list[Finding]:
+    """The idea's bank conflicts, where the replays show none to remove.
+
+    Reduction's sequential addressing says it drops "the shared-memory bank
+    conflicts of v0", whose replays are 2% of its shared wavefronts: the step's time
+    cannot have come from them, and the report says so instead of repeating it.
+    """
+    if not re.search(CLAIMED_CONFLICTS, idea, flags=re.IGNORECASE):
+        return []
+    if re.search(r"32-way|deliberate regression", idea, flags=re.IGNORECASE):
+        return []  # an idea that adds them, not one that removes them
+    share = num(previous, "smem_conflict_share")
+    if not ok(share) or share >= CONFLICT_CAUSE:
+        return []
+    return [
+        Finding(
+            "claim_no_conflicts",
+            params={"variant": str(previous.get("variant", "")), "pct": 100 * share},
+            metric="smem_conflict_share",
+            value=share,
+            threshold=CONFLICT_CAUSE,
+        )
+    ]
