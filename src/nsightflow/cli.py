@@ -57,9 +57,32 @@ STAGES = (
 )
 
 
+# What `nsightflow --help` says above the subcommands: plain text (the module's
+# docstring is for the API reference and carries its markup).
+DESCRIPTION = (
+    "nsightflow: one subcommand per pipeline stage, each also run by a rule of the "
+    "Snakemake workflow. `nsightflow A ... --then B ...` runs stage A, then, if it "
+    "succeeded, stage B, in one process. Failures the input explains print "
+    "'ERROR: ...' and exit 2. `nsightflow doctor` says what this machine can run."
+)
+
+
+def version() -> str:
+    """The installed package's version (``0.1.0``), or ``unknown`` where none is."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("nsightflow")
+    except metadata.PackageNotFoundError:  # run from a source tree, not installed
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one subcommand per stage."""
-    parser = argparse.ArgumentParser(prog="nsightflow", description=__doc__)
+    parser = argparse.ArgumentParser(prog="nsightflow", description=DESCRIPTION)
+    parser.add_argument(
+        "--version", action="version", version=f"nsightflow {version()}"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for name in STAGES:
         importlib.import_module(f"nsightflow.stages.{name}").register_parser(sub)
