@@ -9,9 +9,9 @@ The load average at the start and the end says how busy the machine was.
 
 Usage: python scripts/benchmarks/bench_replay.py [repetitions] [--cold]
 
---cold: each run also starts with empty caches of its own: a new matplotlib
-configuration folder (the font cache is built on the way) and a new folder for Python's
-compiled modules (every module compiled again), as on a fresh clone's first run.
+--cold: each run also starts with a new, empty matplotlib configuration folder (its font
+cache is built on the way), as on a fresh clone's first run. (Python's compiled modules
+are not emptied: pip compiles an installed package's modules when it installs them.)
 """
 
 import collections
@@ -56,7 +56,6 @@ def one_run(cold: bool) -> tuple[float, float, dict[str, float], dict[str, int]]
         env.pop("NSIGHTFLOW_MODE", None)
         if cold:
             env["MPLCONFIGDIR"] = tempfile.mkdtemp(dir=tmp, prefix="mpl-")
-            env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(dir=tmp, prefix="pyc-")
         cpu0, start = children_cpu(), time.perf_counter()
         proc = subprocess.run(
             ["snakemake", "--cores", "all"],
