@@ -153,6 +153,14 @@ def measure(
             f"{sel.family.folder / 'family.yaml'}: no variant {unknown}; have "
             f"{sorted(sel.family.variants)}"
         )
+    _gpu_stages(layout, sel, opts)
+    language = opts.language if opts.report else ""
+    _cpu_tail(layout, sel, opts.sanitize, language)
+    return Results(layout.results, layout.kernels_dir)
+
+
+def _gpu_stages(layout: Layout, sel: Selection, opts: MeasureOptions) -> None:
+    """The ceilings, each variant's GPU stages and the profile, as the rules run them."""
     try:
         _ceilings_for(layout, opts)
         for variant in sel.names:
@@ -161,9 +169,6 @@ def measure(
         run_stage(_profile_argv(layout, sel, opts))
     except GpuUnavailableError as exc:
         raise _api_hint(exc) from exc
-    language = opts.language if opts.report else ""
-    _cpu_tail(layout, sel, opts.sanitize, language)
-    return Results(layout.results, layout.kernels_dir)
 
 
 def _api_hint(exc: GpuUnavailableError) -> GpuUnavailableError:

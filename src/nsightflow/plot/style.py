@@ -20,7 +20,6 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 # re-exported: the figures read them here
-from nsightflow.plot.units import _num as _num
 from nsightflow.plot.units import bandwidth_text as bandwidth_text
 from nsightflow.plot.units import bytes_text as bytes_text
 from nsightflow.plot.units import count_text as count_text
