@@ -3,12 +3,16 @@
 Run `snakemake --cores all`; reports land in results/report/<family>/.
 """
 
+import os
+
 from snakemake.utils import min_version
 
 min_version("9.0")
 
 
-configfile: "config.yaml"
+# beside this file, so that `--directory OTHER` reads it too (common.smk resolves its
+# relative paths the same way)
+configfile: os.path.join(workflow.basedir, "config.yaml")
 
 
 include: "workflow/rules/common.smk"

@@ -20,3 +20,36 @@ def nsightflow(
         text=True,
         check=False,
     )
+
+
+WORKFLOW_FILES = ("Snakefile", "config.yaml")
+WORKFLOW_DIRS = ("workflow", "kernels", "profiles", "examples")
+
+
+def replay_in(work: Path, *args: str) -> Path:
+    """Copy the workflow, kernels and recording into ``work`` and replay there.
+
+    ``snakemake --cores 2 ARGS`` with the environment's NSIGHTFLOW_MODE removed (the
+    machine decides: replay on a CPU); a failing run fails the caller. Returns
+    ``work/results/report``.
+    """
+    import os
+    import shutil
+
+    for name in WORKFLOW_FILES:
+        if not (work / name).exists():
+            shutil.copy2(ROOT / name, work / name)
+    for name in WORKFLOW_DIRS:
+        if not (work / name).exists():
+            shutil.copytree(ROOT / name, work / name)
+    env = {k: v for k, v in os.environ.items() if k != "NSIGHTFLOW_MODE"}
+    proc = subprocess.run(
+        ["snakemake", "--cores", "2", *args],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return work / "results" / "report"

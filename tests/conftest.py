@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from cli_run import replay_in
 from nsightflow.machine.recording import gpu_available
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +42,21 @@ def recording() -> Path:
     """The bundled H200 recording; a missing recording fails, never skips."""
     assert (RECORDING / "recording.json").is_file(), f"{RECORDING} is missing"
     return RECORDING
+
+
+@pytest.fixture(scope="session")
+def every_family_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding a replay of every bundled family, English then Chinese.
+
+    The README's command (`snakemake --cores 2`, PDFs included) in a copy of the
+    workflow, kernels and recording, run once per session and read by every test
+    that needs the whole replay (tests/workflow/test_report_budgets.py,
+    tests/workflow/test_pinned_replay.py): ~100 s of CPU per language.
+    """
+    work = tmp_path_factory.mktemp("every_family")
+    for lang in ("en", "zh"):
+        replay_in(work, "--config", f'report={{"language": "{lang}"}}')
+    return work
 
 
 @pytest.fixture

@@ -57,9 +57,32 @@ STAGES = (
 )
 
 
+# What `nsightflow --help` says above the subcommands: plain text (the module's
+# docstring is for the API reference and carries its markup).
+DESCRIPTION = (
+    "nsightflow: one subcommand per pipeline stage, each also run by a rule of the "
+    "Snakemake workflow. `nsightflow A ... --then B ...` runs stage A, then, if it "
+    "succeeded, stage B, in one process. Failures the input explains print "
+    "'ERROR: ...' and exit 2. `nsightflow doctor` says what this machine can run."
+)
+
+
+def version() -> str:
+    """The installed package's version (``0.1.0``), or ``unknown`` where none is."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("nsightflow")
+    except metadata.PackageNotFoundError:  # run from a source tree, not installed
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one subcommand per stage."""
-    parser = argparse.ArgumentParser(prog="nsightflow", description=__doc__)
+    parser = argparse.ArgumentParser(prog="nsightflow", description=DESCRIPTION)
+    parser.add_argument(
+        "--version", action="version", version=f"nsightflow {version()}"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for name in STAGES:
         importlib.import_module(f"nsightflow.stages.{name}").register_parser(sub)
@@ -94,11 +117,31 @@ def main(argv: list[str] | None = None) -> int:
     stages = split_stages(sys.argv[1:] if argv is None else argv)
     if len(stages) > 1 and any(not stage for stage in stages):
         parser.error(f"{THEN} needs a stage on each side")
-    for args in [parser.parse_args(stage) for stage in stages]:
-        code = run_stage(args)
-        if code != 0:
-            return code
-    return 0
+    try:
+        for args in [parser.parse_args(stage) for stage in stages]:
+            code = run_stage(args)
+            if code != 0:
+                return code
+        return 0
+    finally:
+        log_cpu([stage[0] for stage in stages if stage])
+
+
+# Where set, each process appends its stages and CPU seconds to this file (what
+# scripts/benchmarks/bench_replay.py sums per stage): `stages<TAB>user<TAB>system`.
+CPU_LOG_ENV = "NSIGHTFLOW_CPU_LOG"
+
+
+def log_cpu(names: list[str]) -> None:
+    """Append this process's CPU time to the file NSIGHTFLOW_CPU_LOG names, if any."""
+    import os
+
+    path = os.environ.get(CPU_LOG_ENV)
+    if not path:
+        return
+    times = os.times()
+    with open(path, "a", encoding="utf-8") as log:
+        log.write(f"{'+'.join(names)}\t{times.user:.3f}\t{times.system:.3f}\n")
 
 
 OUTPUTS = ("out", "out_dir", "output")  # the options stages write to

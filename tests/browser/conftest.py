@@ -10,12 +10,13 @@ look at.
 
 import os
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from cli_run import replay_in
 
 ROOT = Path(__file__).resolve().parents[2]
 FAMILIES = ("jacobi2d", "sgemm")  # the replay of two families is enough
@@ -91,20 +92,6 @@ def screenshots() -> Path:
 def replayed(browser_available: None, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``results/report`` of a replay run of two families, built once per session."""
     work = tmp_path_factory.mktemp("replay")
-    for name in ("Snakefile", "config.yaml"):
-        shutil.copy2(ROOT / name, work / name)
-    for name in ("workflow", "kernels", "profiles", "examples"):
-        shutil.copytree(ROOT / name, work / name)
-    env = {k: v for k, v in os.environ.items() if k != "NSIGHTFLOW_MODE"}
     config = ("--config", f"families=[{','.join(FAMILIES)}]")
-    proc = subprocess.run(
-        # the pages only: the PDFs (xhtml2pdf) are not opened here
-        [*("snakemake", "--cores", "2", "--omit-from", "render_pdf"), *config],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return work / "results" / "report"
+    # the pages only: the PDFs (xhtml2pdf) are not opened here
+    return replay_in(work, "--omit-from", "render_pdf", *config)

@@ -10,7 +10,6 @@ way: every finding of findings.csv is in the report, in its language.
 
 import json
 import math
-import os
 import re
 import shutil
 import subprocess
@@ -44,38 +43,17 @@ pytestmark = [
     pytest.mark.skipif(
         shutil.which("pdftoppm") is None, reason="needs poppler-utils (pdftoppm)"
     ),
-    # the module's replay (8 families, 2 languages, 16 PDFs) is its first test's
-    # setup: 12.6 minutes measured on 2 cores shared with other jobs (load 12)
+    # the session's replay (8 families, 2 languages, 16 PDFs; tests/conftest.py) is
+    # the first test's setup: 12.6 minutes measured on 2 cores shared with other jobs
+    # (load 12)
     pytest.mark.timeout(1800),
 ]
 
 
 @pytest.fixture(scope="module")
-def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def reports(every_family_replay: Path) -> Path:
     """``results/report`` of a replay of every family, in both languages."""
-    work = tmp_path_factory.mktemp("budgets")
-    for name in ("Snakefile", "config.yaml"):
-        shutil.copy2(ROOT / name, work / name)
-    for name in ("workflow", "kernels", "profiles", "examples"):
-        shutil.copytree(ROOT / name, work / name)
-    env = {k: v for k, v in os.environ.items() if k != "NSIGHTFLOW_MODE"}
-    for lang in LANGUAGES:
-        proc = subprocess.run(
-            [
-                "snakemake",
-                "--cores",
-                "2",
-                "--config",
-                f'report={{"language": "{lang}"}}',
-            ],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert proc.returncode == 0, proc.stderr[-3000:]
-    return work / "results" / "report"
+    return every_family_replay / "results" / "report"
 
 
 def words(text: str) -> int:

@@ -150,6 +150,20 @@ def test_swept_variants_compile_their_best_and_the_switch_turns_sweeps_off(workd
     assert not {"compile_sweep", "sweep_variant", "sweep_family"} & set(jobs(off))
 
 
+def test_a_second_run_in_another_folder_reads_this_workflows_config_and_recording(
+    workdir, tmp_path_factory
+):
+    """docs/compare.md's second replay: `--directory OTHER` from the checkout."""
+    other = tmp_path_factory.mktemp("second") / "run2"
+    proc = snakemake(workdir, "-n", "--directory", str(other))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
+    counts = jobs(proc)
+    assert counts["replay_jacobi2d"] == 1 and counts["report_index"] == 1
+    assert (other / ".snakemake").is_dir()  # Snakemake ran there
+    # the checkout's own run is untouched by it
+    assert not (workdir / "results").exists()
+
+
 def test_dry_run_test_config(workdir):
     proc = snakemake(workdir, "-n", "--configfile", ".test/config.yaml")
     assert proc.returncode == 0, proc.stderr

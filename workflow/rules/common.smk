@@ -22,8 +22,22 @@ from nsightflow.report.paths import index_stem, report_stem, stem_language
 
 validate(config, schema="../schemas/config.schema.yaml")
 
-KERNELS = Path(config["kernels_dir"])
-SOURCE = Path(config["source"])
+
+def workflow_path(value):
+    """A config path: as given where it exists from the working folder, else the one
+    beside the Snakefile. `snakemake --directory OTHER` then runs this repository's
+    kernels and recording and writes OTHER/results (a second run to compare)."""
+    path = Path(value)
+    beside = Path(workflow.basedir) / path
+    return (
+        beside
+        if not path.is_absolute() and not path.exists() and beside.exists()
+        else path
+    )
+
+
+KERNELS = workflow_path(config["kernels_dir"])
+SOURCE = workflow_path(config["source"])
 try:
     FAMILIES = {f.name: f for f in load_families(KERNELS, config["families"])}
     MODE, MODE_REASON = choose_mode(config["mode"], SOURCE)

@@ -172,7 +172,9 @@ def _inlined(rows: pd.DataFrame, lines: pd.DataFrame) -> "pd.Series[str]":
     """Per line, the inlined functions' own locations its samples came from."""
     if "inlined" not in rows:
         return pd.Series("", index=lines.index)
-    cells = rows.assign(inlined=rows["inlined"].fillna("").astype(str))
+    # object first: a table without inlined sites reads the column as all-NaN floats,
+    # which pandas will not fill with text (Pandas4Warning)
+    cells = rows.assign(inlined=rows["inlined"].astype(object).fillna("").astype(str))
     named = cells.groupby(LINE_KEYS)["inlined"].agg(
         lambda c: ";".join(sorted({v for v in c if v}))
     )

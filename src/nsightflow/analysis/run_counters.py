@@ -57,11 +57,18 @@ def folders(tree: Tree, rel: str, refused: list[str]) -> list[str]:
     found = []
     for name in tree.entries(rel):
         entry = tree.path(f"{rel}/{name}")
-        if entry.is_dir() and not entry.is_symlink():
+        if entry.is_symlink():
+            refused.append(f"{entry}: a link, not followed; left out")
+        elif entry.is_dir():
             found.append(name)
-        else:
-            refused.append(f"{entry}: not a folder (a link is not followed); left out")
+        elif name != SNAKEMAKE_MARKER:
+            refused.append(f"{entry}: a file where variants' folders are; left out")
     return found
+
+
+# The empty file Snakemake writes into every folder a rule declares as its output
+# (results/profile/<family>/): part of every run, not a variant.
+SNAKEMAKE_MARKER = ".snakemake_timestamp"
 
 
 def _table(
@@ -75,6 +82,8 @@ def _table(
             return None
         check_table(raw, tree.path(rel), Where("table", *ident))
         frame = pd.read_csv(io.BytesIO(raw))
+        if frame.empty:  # the header alone: a variant ncu did not profile (a library's)
+            return None
         if "value" in frame and not pd.api.types.is_numeric_dtype(frame["value"]):
             raise RecordError(
                 tree.path(rel), "holds values that are not numbers", "value"

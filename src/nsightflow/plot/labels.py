@@ -62,7 +62,7 @@ def place_labels(
     if fig is None or not labels:
         return
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
-    fig.canvas.draw()
+    fig.get_figure(root=True).draw_without_rendering()  # the layout, not the pixels
     scale = fig.dpi / 100
     marks = []
     points = [(label.x, label.y) for label in labels] + list(avoid or [])

@@ -28,7 +28,7 @@ from nsightflow.diagnosis.record import render as render_message
 from nsightflow.errors import StageInputError
 from nsightflow.i18n import DEFAULT_LANGUAGE, T, language, parse_language
 from nsightflow.plot.data import size_text
-from nsightflow.plot.style import time_text
+from nsightflow.plot.units import time_text
 from nsightflow.report.embed import figure_id, own_file
 from nsightflow.report.html import page, render
 from nsightflow.report.paths import report_stem

@@ -499,3 +499,14 @@ def test_multi_kernel_variants_show_each_launch_in_launch_order(
     # the launch with the most samples is the run's hottest
     hot = pd.read_csv(analysis / "hotspots.csv")
     assert hottest_line(hot, "v0_kogge_stone", n).line == 12
+
+
+def test_a_table_read_with_no_inlined_sites_gives_empty_sites_and_no_warning():
+    """An all-empty ``inlined`` column reads back from CSV as NaN floats."""
+    import warnings
+
+    rows = _instructions().assign(inlined=float("nan"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lines = line_table(rows)
+    assert lines["inlined"].tolist() == [""] * len(lines)

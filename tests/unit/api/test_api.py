@@ -3,6 +3,8 @@ and measure through the real stages on the fake pycuda (tests/unit/fake_pycuda: 
 "GPU" is numpy on a fake clock, so nothing measured here is a measurement)."""
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -10,7 +12,7 @@ import pytest
 from matplotlib.figure import Figure
 
 import nsightflow.api as nf
-from nsightflow.errors import ManifestError, StageInputError
+from nsightflow.errors import GpuUnavailableError, ManifestError, StageInputError
 
 ROOT = Path(__file__).resolve().parents[3]
 FAMILIES = ROOT / "tests" / "data" / "families"
@@ -136,3 +138,33 @@ def test_measure_at_chosen_sizes_reads_a_copy_of_the_manifest(
 def test_measure_names_an_unknown_variant(tmp_path):
     with pytest.raises(ManifestError, match=r"no variant \['v9_nope'\]"):
         nf.measure("fakelaunch", ["v9_nope"], (), tmp_path, FAMILIES)
+
+
+def test_measure_without_a_gpu_points_to_replay_not_to_the_workflow_config(tmp_path):
+    if nf_gpu_ok():
+        pytest.skip("this machine has a usable GPU")
+    with pytest.raises(GpuUnavailableError) as raised:
+        nf.measure("vecadd", results=tmp_path / "r")
+    message = str(raised.value)
+    assert "nf.replay(" in message and "mode: replay" not in message
+
+
+def nf_gpu_ok() -> bool:
+    from nsightflow.machine.capabilities import gpu_available
+
+    return gpu_available()[0]
+
+
+def test_a_run_without_results_leaves_no_folder_once_python_exits():
+    code = (
+        "from nsightflow.api.pipeline import _folder\n"
+        "folder = _folder(None)\n"
+        "(folder / 'report').mkdir(); (folder / 'report' / 'a.csv').write_text('x')\n"
+        "print(folder)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    folder = Path(proc.stdout.strip())
+    assert folder.name.startswith("nsightflow-") and not folder.exists()

@@ -43,3 +43,14 @@ def test_sanitizer_sizes_print_as_integers():
     rows = table.splitlines()[2:]
     assert re.search(r"\|\s+1000 \|", rows[0]) and "1,000.00" not in table
     assert re.search(r"\|\s+1048576 \|", rows[2]) and "1,048,576" not in table
+
+
+def test_doctor_puts_what_it_found_in_one_column_for_every_row():
+    found = [
+        Check("nvcc", True, "13.0.88", "", "measure"),
+        Check("cupti-python (timeline)", False, "not installed", "pip", "measure"),
+        Check("ncu_report", True, "importable", "", "replay"),
+    ]
+    rows = [line for line in render(found).splitlines() if line.startswith("[")]
+    starts = {row.index(c.found) for row, c in zip(rows, found, strict=True)}
+    assert len(starts) == 1, render(found)

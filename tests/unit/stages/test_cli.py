@@ -200,3 +200,22 @@ def test_every_chained_stage_is_checked_before_the_first_runs(recording, tmp_pat
     assert not first.exists()
     empty = _run("ceilings-table", str(first), "-o", str(first), "--then")
     assert empty.returncode == 2 and "--then needs a stage on each side" in empty.stderr
+
+
+def test_a_process_logs_its_stages_and_cpu_seconds_where_asked(recording, tmp_path):
+    """NSIGHTFLOW_CPU_LOG: what the replay benchmark sums per stage."""
+    import os
+
+    log = tmp_path / "cpu.log"
+    ceilings = str(recording / "ceilings.json")
+    env = {**os.environ, "NSIGHTFLOW_CPU_LOG": str(log)}
+    for _ in range(2):
+        proc = nsightflow(
+            *("ceilings-table", ceilings, "-o", str(tmp_path / "a.csv")),
+            *("--then", "ceilings-table", ceilings, "-o", str(tmp_path / "b.csv")),
+            env=env,
+        )
+        assert proc.returncode == 0, proc.stderr
+    lines = [line.split("\t") for line in log.read_text().splitlines()]
+    assert [line[0] for line in lines] == ["ceilings-table+ceilings-table"] * 2
+    assert all(float(user) + float(system) > 0 for _, user, system in lines)

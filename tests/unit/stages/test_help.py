@@ -2,6 +2,7 @@
 
 import contextlib
 import io
+import re
 import shlex
 import subprocess
 import sys
@@ -45,3 +46,28 @@ def test_compare_help_in_a_process() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "(default 3%)" in done.stdout
+
+
+MARKUP = re.compile(r"``|:(mod|func|class|meth|data|attr):`")
+
+
+@pytest.mark.parametrize("command", [[], *([c] for c in COMMANDS)])
+def test_help_is_plain_text(command: list[str]) -> None:
+    """No reStructuredText roles or double backquotes in what a terminal shows."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        cli.build_parser().parse_args([*command, "--help"])
+    assert not MARKUP.search(out.getvalue()), out.getvalue()
+
+
+def test_version_in_a_process() -> None:
+    from importlib import metadata
+
+    done = subprocess.run(
+        [sys.executable, "-m", "nsightflow", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"nsightflow {metadata.version('nsightflow')}"
