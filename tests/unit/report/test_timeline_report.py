@@ -4,6 +4,7 @@ the figure and the report section in English and Chinese, HTML and PDF."""
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -98,8 +99,10 @@ def built(recording, tmp_path_factory):
 def test_report_has_the_timeline_figure_table_and_finding(
     built, tmp_path, language, heading
 ):
-    analysis, figures = built
+    analysis, drawn = built
     out = tmp_path / "report"
+    figures = out / "figures"  # beside the report, as the report stage has them
+    shutil.copytree(drawn, figures)
     summary = analysis / "timeline_summary.csv"
     write_report(analysis, figures, out, language=language, timeline=summary)
     stem = report_stem(language)
