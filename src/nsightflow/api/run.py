@@ -13,25 +13,23 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
+from nsightflow.contracts import (
+    ANALYSIS,
+    FINDINGS,
+    HOTSPOTS,
+    LADDER,
+    METRICS,
+    STALLS,
+    SUMMARY,
+    Table,
+)
+from nsightflow.contracts.bundle import Bundle
 from nsightflow.errors import StageInputError
 from nsightflow.plot.names import FIGURES, FORMATS
 from nsightflow.report.paths import report_stem
 
-# The ladder's columns: the summary's, with the manifest's words for each step.
-LADDER_COLUMNS = [
-    "variant",
-    "idea",
-    "improves_on",
-    "status",
-    "time_median_us",
-    "time_iqr_us",
-    "speedup_vs_baseline",
-    "speedup_vs_previous",
-    "gbps",
-    "gflops",
-    "regime",
-    "regime_ceiling_pct",
-]
+# The ladder's columns (nsightflow.contracts.LADDER), as a list for notebooks.
+LADDER_COLUMNS = list(LADDER.columns)
 
 
 @dataclass(frozen=True)
@@ -54,29 +52,29 @@ class Results:
 
     def summary(self, family: str) -> pd.DataFrame:
         """``summary.csv``: one row per variant and size (status, time, rates, regime)."""
-        return _table(self.path / "report" / family / "summary.csv")
+        return _table(self.path / "report" / family, SUMMARY)
 
     def analysis(self, family: str) -> pd.DataFrame:
         """``analysis.csv``: the summary plus every derived counter, per variant and size."""
-        return _table(self._analysis(family) / "analysis.csv")
+        return _table(self._analysis(family), ANALYSIS)
 
     def findings(self, family: str) -> pd.DataFrame:
         """``findings.csv``: the diagnosis as records (rule, role, metric, message)."""
-        return _table(self._analysis(family) / "findings.csv")
+        return _table(self._analysis(family), FINDINGS)
 
     def hotspots(self, family: str) -> pd.DataFrame:
         """``hotspots.csv``: warp samples per source line of every profiled launch."""
-        return _table(self._analysis(family) / "hotspots.csv")
+        return _table(self._analysis(family), HOTSPOTS)
 
     def stalls(self, family: str) -> pd.DataFrame:
         """``stalls.csv``: warp stall reasons per variant and size, with their shares."""
-        return _table(self._analysis(family) / "stalls.csv")
+        return _table(self._analysis(family), STALLS)
 
     def metrics(self, family: str) -> pd.DataFrame:
         """The long ncu table of the family: one row per launch x metric."""
         folder = self.path / "metrics" / family
         tables = [
-            _table(p)
+            _table(p.parent, METRICS, p.name)
             for p in sorted(folder.glob("*.csv"))
             if not p.name.endswith((".rules.csv", ".source.csv"))
         ]
@@ -141,7 +139,7 @@ class Results:
         A matplotlib figure to change and save; :meth:`figure_file` is the one the
         report shows.
         """
-        from nsightflow.plot.figures import family_figures, read_findings
+        from nsightflow.plot.figures import family_figures
 
         if name not in FIGURES:
             raise StageInputError(f"figure {name!r}: choose one of {list(FIGURES)}")
@@ -150,7 +148,7 @@ class Results:
             self.analysis(family),
             self.stalls(family),
             self.context(family),
-            read_findings(folder),
+            Bundle(folder).findings,
         )
         return figures[name]
 
@@ -172,9 +170,8 @@ def _exists(path: Path) -> None:
         )
 
 
-def _table(path: Path) -> pd.DataFrame:
+def _table(folder: Path, table: Table, name: str | None = None) -> pd.DataFrame:
     """A CSV table of the run (an empty file reads as an empty table)."""
+    path = folder / (name or table.name)
     _exists(path)
-    if path.stat().st_size == 0:
-        return pd.DataFrame()
-    return pd.read_csv(path)
+    return table.read(path)

@@ -31,6 +31,7 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from nsightflow.contracts.bundle import Bundle
 from nsightflow.plot.fit import fit_texts
 from nsightflow.plot.style import matplotlib_context, new_figure
 from nsightflow.plot.svg import save
@@ -369,8 +370,8 @@ def write_figures(analysis_dir: Path, out_dir: Path, variants: list[str]) -> lis
     A variant whose sweep was not recorded, or found no valid configuration, gets no
     figure: the report shows its heatmap only where the sweep has a best.
     """
-    configs = pd.read_csv(analysis_dir / "sweep.csv")
-    summary = pd.read_csv(analysis_dir / "sweep_summary.csv")
+    bundle = Bundle(analysis_dir)
+    configs, summary = bundle.sweep, bundle.sweep_summary
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for variant in variants:

@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import pandas as pd
-
+from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis.record import render as render_message
 from nsightflow.errors import StageInputError
 from nsightflow.i18n import DEFAULT_LANGUAGE, T, language, parse_language
@@ -115,11 +114,8 @@ def _card(report_dir: Path, analysis: Path, family: str, stem: str) -> str:
 
 def headlines(folder: Path) -> list[dict[str, Any]]:
     """The family's headline findings' fields (one per input), from findings.csv."""
-    path = folder / "findings.csv"
-    if not path.is_file() or path.stat().st_size == 0:
-        return []
-    found = pd.read_csv(path, keep_default_na=False, na_values=[""])
-    if "section" not in found or "params" not in found:
+    found = Bundle(folder).findings
+    if found is None or "section" not in found or "params" not in found:
         return []
     rows = found[found["section"] == "headline"]
     return [json.loads(str(p)) for p in rows["params"]]

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from nsightflow.contracts import spreadsheet_safe
 from nsightflow.errors import OutputRefusedError
-from nsightflow.tables import spreadsheet_safe
 
 if TYPE_CHECKING:  # pandas loads after ncu_report (see nsightflow.tools.ncu_parse)
     import pandas as pd
