@@ -170,7 +170,7 @@ def _folder(results: Path | None) -> Path:
 
 
 def _ceilings(layout: Layout) -> str:
-    return str(layout.results / "ceilings.json")
+    return str(layout.path("ceilings"))
 
 
 def _ceilings_for(layout: Layout, opts: MeasureOptions) -> None:
@@ -187,17 +187,13 @@ def _gpu_argvs(
     layout: Layout, family: str, variant: str, opts: MeasureOptions
 ) -> list[list[str]]:
     """compile, verify, time (and sanitize) of one variant, as the rules run them."""
-    path = layout.variant_file
-    resources = str(path("build", family, variant, ".resources.json"))
-    verify = str(path("verify", family, variant, ".json"))
-    timing = str(path("time", family, variant, ".json"))
+
+    def path(name: str) -> str:
+        return str(layout.path(name, family, variant))
+
+    resources, verify, timing = path("resources"), path("verify"), path("time")
     common = ["--kernels-dir", str(layout.kernels_dir), "--family", family]
-    common += [
-        "--variant",
-        variant,
-        "--cubin",
-        str(path("build", family, variant, ".cubin")),
-    ]
+    common += ["--variant", variant, "--cubin", path("cubin")]
     seed = ["--seed", str(opts.seed)]
     argvs = [
         ["compile", *common, "--arch", opts.arch, "--resources", resources],
@@ -205,12 +201,12 @@ def _gpu_argvs(
         ["time", *common, *seed, "--verify", verify, "--out", timing],
     ]
     if opts.sanitize:
-        out = str(path("sanitize", family, variant, ".json"))
+        out = path("sanitize")
         argvs.append(
             ["sanitize", *common, *seed, "--resources", resources, "--out", out]
         )
-    for stage in ("build", "verify", "time", "sanitize"):
-        (layout.results / stage / family).mkdir(parents=True, exist_ok=True)
+    for name in ("resources", "verify", "time", "sanitize"):
+        layout.path(name, family, variant).parent.mkdir(parents=True, exist_ok=True)
     return argvs
 
 
@@ -219,14 +215,9 @@ def _profile_argv(layout: Layout, sel: Selection, opts: MeasureOptions) -> list[
     name = sel.family.name
     return [
         *("profile", "--kernels-dir", str(layout.kernels_dir), "--family", name),
-        *("--variant", *sel.names, "--cubin", *files(layout, sel, "build", ".cubin")),
-        *("--verify", *files(layout, sel, "verify", ".json")),
-        *(
-            "--out-dir",
-            str(layout.results / "profile" / name),
-            "--seed",
-            str(opts.seed),
-        ),
+        *("--variant", *sel.names, "--cubin", *files(layout, sel, "cubin")),
+        *("--verify", *files(layout, sel, "verify")),
+        *("--out-dir", str(layout.path("profiles", name)), "--seed", str(opts.seed)),
     ]
 
 
@@ -235,8 +226,10 @@ def _cpu_tail(layout: Layout, sel: Selection, sanitize: bool, language: str) -> 
 
     ``language`` "": the tables only (parse and analyze).
     """
-    for stage in ("metrics", "analysis", "report"):
-        (layout.results / stage / sel.family.name).mkdir(parents=True, exist_ok=True)
+    for name in ("metrics", "analysis", "summary"):
+        layout.path(name, sel.family.name, "v").parent.mkdir(
+            parents=True, exist_ok=True
+        )
     stages = cpu_stages(layout, sel, sanitize, language or "en")
     for argv in stages if language else stages[:2]:
         (run_isolated if argv[0] == "parse" else run_stage)(argv)

@@ -14,28 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from nsightflow.contracts.layout import Layout as ResultsLayout
 from nsightflow.errors import StageInputError
 from nsightflow.family.registry import Family
 
 
 @dataclass(frozen=True)
-class Layout:
-    """Where a run's files are: the workflow's ``results/`` folder and the kernels."""
+class Layout(ResultsLayout):
+    """Where a run's files are: the workflow's ``results/`` layout and the kernels."""
 
-    results: Path
-    kernels_dir: Path
-
-    def variant_file(self, stage: str, family: str, variant: str, ext: str) -> Path:
-        """``results/<stage>/<family>/<variant><ext>``."""
-        return self.results / stage / family / f"{variant}{ext}"
-
-    def analysis_dir(self, family: str) -> Path:
-        """``results/analysis/<family>``: the analyze stage's tables."""
-        return self.results / "analysis" / family
-
-    def report_dir(self, family: str) -> Path:
-        """``results/report/<family>``: report, summary.csv and ``figures/``."""
-        return self.results / "report" / family
+    kernels_dir: Path = Path("kernels")
 
 
 @dataclass(frozen=True)
@@ -88,27 +76,27 @@ def run_isolated(argv: Sequence[str]) -> None:
         )
 
 
-def files(layout: Layout, sel: Selection, stage: str, ext: str) -> list[str]:
-    """One path per chosen variant under ``results/<stage>/<family>/``."""
-    name = sel.family.name
-    return [str(layout.variant_file(stage, name, v, ext)) for v in sel.names]
+def files(layout: Layout, sel: Selection, name: str) -> list[str]:
+    """The file ``name`` of the layout for each chosen variant."""
+    family = sel.family.name
+    return [str(layout.path(name, family, v)) for v in sel.names]
 
 
 def parse_argv(layout: Layout, sel: Selection) -> list[str]:
     """``parse``: every chosen variant's profile folder into its three tables."""
     name = sel.family.name
-    folders = [str(layout.results / "profile" / name / v) for v in sel.names]
+    folders = files(layout, sel, "profile")
     return [
         "parse",
         *folders,
         "-o",
-        *files(layout, sel, "metrics", ".csv"),
+        *files(layout, sel, "metrics"),
         "--rules",
-        *files(layout, sel, "metrics", ".rules.csv"),
+        *files(layout, sel, "rules"),
         "--source",
-        *files(layout, sel, "metrics", ".source.csv"),
+        *files(layout, sel, "source"),
         "--resources",
-        *files(layout, sel, "build", ".resources.json"),
+        *files(layout, sel, "resources"),
         "--family",
         name,
         "--keep-going",
@@ -120,17 +108,17 @@ def analyze_argv(layout: Layout, sel: Selection, sanitize: bool) -> list[str]:
     name = sel.family.name
     return [
         *("analyze", "--kernels-dir", str(layout.kernels_dir), "--family", name),
-        *("--resources", *files(layout, sel, "build", ".resources.json")),
-        *("--verify", *files(layout, sel, "verify", ".json")),
-        *("--timing", *files(layout, sel, "time", ".json")),
-        *("--metrics", *files(layout, sel, "metrics", ".csv")),
-        *("--rules", *files(layout, sel, "metrics", ".rules.csv")),
-        *("--source", *files(layout, sel, "metrics", ".source.csv")),
-        *("--profiles", str(layout.results / "profile" / name)),
-        *("--sanitize", *(files(layout, sel, "sanitize", ".json") if sanitize else [])),
-        *("--ceilings", str(layout.results / "ceilings.json")),
+        *("--resources", *files(layout, sel, "resources")),
+        *("--verify", *files(layout, sel, "verify")),
+        *("--timing", *files(layout, sel, "time")),
+        *("--metrics", *files(layout, sel, "metrics")),
+        *("--rules", *files(layout, sel, "rules")),
+        *("--source", *files(layout, sel, "source")),
+        *("--profiles", str(layout.path("profiles", name))),
+        *("--sanitize", *(files(layout, sel, "sanitize") if sanitize else [])),
+        *("--ceilings", str(layout.path("ceilings"))),
         *("--out-dir", str(layout.analysis_dir(name))),
-        *("--summary", str(layout.report_dir(name) / "summary.csv")),
+        *("--summary", str(layout.path("summary", name))),
     ]
 
 
@@ -139,7 +127,7 @@ def plot_argv(layout: Layout, sel: Selection) -> list[str]:
     name = sel.family.name
     return [
         *("plot", "--analysis-dir", str(layout.analysis_dir(name))),
-        *("--out-dir", str(layout.report_dir(name) / "figures")),
+        *("--out-dir", str(layout.path("figures", name))),
     ]
 
 
@@ -148,9 +136,9 @@ def sweep_argvs(layout: Layout, sel: Selection) -> list[list[str]]:
     if not sel.swept:
         return []
     name = sel.family.name
-    records = [str(layout.variant_file("sweep", name, v, ".json")) for v in sel.swept]
+    records = [str(layout.path("sweep_record", name, v)) for v in sel.swept]
     analysis = str(layout.analysis_dir(name))
-    figures = str(layout.report_dir(name) / "figures" / "sweep")
+    figures = str(layout.path("sweep_figures", name))
     return [
         [
             *("sweep-analyze", "--kernels-dir", str(layout.kernels_dir)),
@@ -168,12 +156,12 @@ def report_argv(layout: Layout, sel: Selection, language: str) -> list[str]:
     name = sel.family.name
     argv = [
         *("report", "--analysis-dir", str(layout.analysis_dir(name))),
-        *("--figures-dir", str(layout.report_dir(name) / "figures")),
+        *("--figures-dir", str(layout.path("figures", name))),
         *("--out-dir", str(layout.report_dir(name)), "--language", language),
         *("--only", "report"),
     ]
     if sel.swept:
-        argv += ["--sweep", str(layout.analysis_dir(name) / "sweep_summary.csv")]
+        argv += ["--sweep", str(layout.path("sweep_summary", name))]
     return argv
 
 
