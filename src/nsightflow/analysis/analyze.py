@@ -273,9 +273,14 @@ def _read_tables(paths: list[Path], table: Table) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
-    """Read the family's stage outputs and write the analysis files."""
-    family = load_family(inputs.family_dir)
+def write_analysis(
+    inputs: AnalysisInputs, out_dir: Path, family: Family | None = None
+) -> None:
+    """Read the family's stage outputs and write the analysis files.
+
+    ``family``: the manifest of ``inputs.family_dir`` where the caller has loaded it.
+    """
+    family = family or load_family(inputs.family_dir)
     per_variant: dict[str, dict[str, Any]] = {v: {} for v in family.variants}
     for kind, paths in (
         ("resources", inputs.resources),

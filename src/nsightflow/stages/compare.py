@@ -130,13 +130,13 @@ def git_sources(kernels_dir: Path) -> Any:
         return out.stdout if out.returncode == 0 else None
 
     def lookup(revision: str, family: str, variant: str) -> dict[str, Any] | None:
-        import yaml
+        from nsightflow.family.registry import manifest_entries
 
         rev = plain_revision(revision)
         manifest = show(rev, f"{family}/family.yaml") if rev else None
         if rev is None or manifest is None:
             return None
-        entries = (yaml.safe_load(manifest) or {}).get("variants", {})
+        entries = manifest_entries(manifest)
         if variant not in entries:
             return None
         name = f"{family}/family.yaml (variants.{variant})"

@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 from nsightflow.api.stages import Layout as ApiLayout
-from nsightflow.api.stages import Selection, analyze_argv
+from nsightflow.api.stages import Selection, analysis_inputs
 from nsightflow.contracts.layout import PATTERNS, RULES, Layout, fill
 from nsightflow.family.registry import load_family
 from nsightflow.machine.replay import ReplayStages, variant_outputs
@@ -49,13 +49,10 @@ def test_fill_fixes_some_wildcards_and_keeps_the_others():
 def test_the_api_and_replay_write_where_the_rules_read(tmp_path):
     family = load_family(ROOT / "kernels" / "vecadd")
     layout = ApiLayout(tmp_path, ROOT / "kernels")
-    argv = analyze_argv(layout, Selection(family), sanitize=True)
-    first = family.variants[next(iter(family.variants))].name
-    timing = argv[argv.index("--timing") + 1]
-    assert timing == str(
-        tmp_path
-        / RULES.time.removeprefix("results/").format(family="vecadd", variant=first)
-    )
+    inputs = analysis_inputs(layout, Selection(family), sanitize=True)
+    first = next(iter(family.variants))
+    timing = RULES.time.removeprefix("results/").format(family="vecadd", variant=first)
+    assert inputs.timing[0] == tmp_path / timing
     stages = ReplayStages(sanitize=True, timeline=True, sweep=frozenset())
     outputs = variant_outputs(tmp_path, "vecadd", first, stages)
     assert Layout(tmp_path).path("timeline_table", "vecadd", first) in outputs
