@@ -51,6 +51,7 @@ from nsightflow.contracts import (
     RULES,
     STALLS,
     TIMINGS,
+    Status,
     Table,
 )
 from nsightflow.errors import StageInputError
@@ -197,7 +198,7 @@ def build_analysis(
         timing.drop(columns="family"), on=["variant", "size"], how="left"
     )
     # a size the variant does not accept, or one the concurrency guard refused to time
-    for special in ("unsupported", "gpu_busy"):
+    for special in (Status.UNSUPPORTED, Status.GPU_BUSY):
         hit = frame["timing_status"] == special
         frame.loc[hit & (frame["status"] == OK), "status"] = special
     # a swept size the timing record lacks (recorded before the sweep had it)
@@ -302,7 +303,7 @@ def write_analysis(
                 dict.fromkeys(
                     os.path.normpath(folder / r["file"])
                     for r in meta.get("reports", [])
-                    if r.get("status") == "ok"
+                    if r.get("status") == Status.OK
                 )
             ),
         }

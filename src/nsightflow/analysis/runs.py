@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from nsightflow.analysis.run_counters import folders, read_counters
-from nsightflow.contracts import RUN_TIMINGS, TIME_QUARTILES
+from nsightflow.contracts import RUN_TIMINGS, TIME_QUARTILES, Status
 from nsightflow.errors import StageInputError
 from nsightflow.family.params import config_id
 from nsightflow.untrusted import (
@@ -205,7 +205,7 @@ def timing_table(records: dict[tuple[str, str], dict[str, Any]]) -> pd.DataFrame
                     "family": family,
                     "variant": variant,
                     "size": int(r["size"]),
-                    "status": r.get("status", "ok"),
+                    "status": r.get("status", Status.OK),
                     # recordings made before cache modes existed timed hot
                     "cache": r.get("cache", "hot" if "time_median_us" in r else None),
                     **{c: r.get(c) for c in _ROW_FIELDS},

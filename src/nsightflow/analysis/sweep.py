@@ -22,7 +22,7 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.contracts import SWEEP, SWEEP_SUMMARY
+from nsightflow.contracts import SWEEP, SWEEP_SUMMARY, Status
 from nsightflow.errors import ManifestError
 from nsightflow.family.model import Family
 from nsightflow.io import read_json
@@ -74,7 +74,7 @@ def _rate(family: Family | None, kind: str, n: int, time_us: float | None) -> An
 
 def summary_row(record: Mapping[str, Any], configs: pd.DataFrame) -> dict[str, Any]:
     """One swept variant's spread: best, median and worst against its default."""
-    ok = configs[configs["status"] == "ok"] if not configs.empty else configs
+    ok = configs[configs["status"] == Status.OK] if not configs.empty else configs
     times = ok["geomean_us"].astype(float) if not ok.empty else pd.Series(dtype=float)
     default = ok[ok["is_default"]]["geomean_us"] if not ok.empty else times
     best = times.min() if not times.empty else None

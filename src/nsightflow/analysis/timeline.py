@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nsightflow.contracts import TIMELINE, TIMELINE_SUMMARY
+from nsightflow.contracts import TIMELINE, TIMELINE_SUMMARY, Status
 from nsightflow.io import read_json
 
 
@@ -96,7 +96,7 @@ def summarize(table: pd.DataFrame, records: list[dict[str, Any]]) -> pd.DataFram
     for record in records:
         fields = _record_fields(record)
         sizes = record.get("sizes", [])
-        if record["status"] != "ok" or not sizes:
+        if record["status"] != Status.OK or not sizes:
             out.append(
                 {**fields, "status": record["status"], "message": record["message"]}
             )
@@ -113,7 +113,7 @@ def summarize(table: pd.DataFrame, records: list[dict[str, Any]]) -> pd.DataFram
 
 def key_size(summary: pd.DataFrame) -> int | None:
     """The largest size with a trace: the one the figure shows."""
-    ok = summary[summary["status"] == "ok"]["size"].dropna()
+    ok = summary[summary["status"] == Status.OK]["size"].dropna()
     return int(ok.max()) if not ok.empty else None
 
 

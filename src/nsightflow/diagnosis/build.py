@@ -28,7 +28,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.derived import input_column
-from nsightflow.contracts import FINDINGS, spreadsheet_safe
+from nsightflow.contracts import FINDINGS, Status, spreadsheet_safe
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis import launch_state, moves, patterns, stand, summary
 from nsightflow.diagnosis.advice_rows import AdviceRows
@@ -38,7 +38,7 @@ from nsightflow.diagnosis.record import Finding, Where, frame, place
 from nsightflow.diagnosis.step_group import StepData, step_records
 from nsightflow.diagnosis.verdict import outcome, ties
 
-OK = "ok"
+OK = Status.OK
 
 
 def facts(analysis: pd.DataFrame, stalls: pd.DataFrame) -> pd.DataFrame:

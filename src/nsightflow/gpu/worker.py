@@ -166,7 +166,7 @@ def _selftest_phases(spec: dict[str, Any], done: Done) -> None:
     """Phases that finish, crash or hang as ``spec["phases"]`` says: tests isolation."""
     done("ready", {})
     for name, how in spec["phases"].items():
-        if how != "ok":
+        if how != Status.OK:
             (_selftest_crash if how == "crash" else _selftest_hang)(spec)
         done(name, {"status": Status.OK, "message": name})
 

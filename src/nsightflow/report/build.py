@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.contracts import SUMMARY, SWEEP, SWEEP_SUMMARY, TIMELINE_SUMMARY
+from nsightflow.contracts import SUMMARY, SWEEP, SWEEP_SUMMARY, TIMELINE_SUMMARY, Status
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis.record import render
 from nsightflow.i18n import DEFAULT_LANGUAGE
@@ -134,7 +134,9 @@ def write_index(
     for family in families:
         summary = SUMMARY.read(report_dir / family / SUMMARY.name)
         # a size a variant does not accept, or one the recording lacks, is no failure
-        bad = ~summary["status"].isin(["ok", "unsupported", "not_recorded"])
+        bad = ~summary["status"].isin(
+            [Status.OK, Status.UNSUPPORTED, Status.NOT_RECORDED]
+        )
         failed = sorted(set(summary[bad]["variant"]))
         rows.append(
             {

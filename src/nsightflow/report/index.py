@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from nsightflow.contracts import Status
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis.record import render as render_message
 from nsightflow.errors import StageInputError
@@ -34,7 +35,7 @@ from nsightflow.report.paths import report_stem
 
 FIGURE_PX = 1400  # the figure's width in the page: sharp at the card's ~1,050 px
 FILES = ("report.html", "report.md", "report.pdf", "summary.csv")
-OK = "ok"
+OK = Status.OK
 esc = html.escape
 
 

@@ -12,6 +12,7 @@ a footnote mark where its number is first given (:meth:`SectionBase.note`).
 import json
 from typing import Any
 
+from nsightflow.contracts import Status
 from nsightflow.diagnosis.record import render, render_row
 from nsightflow.i18n import T
 from nsightflow.i18n.short_causes import short_cause
@@ -51,7 +52,7 @@ class BodySections(StepSections):
         v = self.variants[name]
         prev = str(v["improves_on"])
         lines = ["### " + T("h_step", k=k, variant=name, idea=inline(v["idea"])), ""]
-        if v["status"] != "ok":
+        if v["status"] != Status.OK:
             message = plain(str(v.get("message", ""))[:200])
             lines.append(
                 T("step_failed", variant=name, status=v["status"], message=message)

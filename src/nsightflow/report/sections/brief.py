@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import Status
 from nsightflow.i18n import CATALOGUE, T
 from nsightflow.i18n.markup import code_span
 from nsightflow.i18n.short_causes import short_cause
@@ -117,7 +118,9 @@ class BriefSections(OverviewSections, NextSections):
         rows = []
         for name, v in self.variants.items():
             r = self.row(name, self.key_size)
-            ok = v["status"] == "ok" and not pd.isna(r.get("time_median_us", math.nan))
+            ok = v["status"] == Status.OK and not pd.isna(
+                r.get("time_median_us", math.nan)
+            )
             regime = r.get("regime") if ok else None
             ceiling = r.get("regime_ceiling")
             share = (
@@ -155,7 +158,7 @@ class BriefSections(OverviewSections, NextSections):
         return rows
 
     def _ladder_cause(self, name: str, v: dict[str, Any]) -> str:
-        if v["status"] != "ok":
+        if v["status"] != Status.OK:
             return str(v["status"])
         found = self.primary(name)
         if found is None:
