@@ -111,3 +111,30 @@ def test_the_checker_finds_a_broken_link_and_a_missing_anchor(tmp_path):
         "c.md: no such file or folder",
         "b.md#nowhere: no heading #nowhere in b.md",
     ]
+
+
+def test_the_architecture_page_lists_the_layers_of_the_layer_test():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "layer_test", Path(__file__).with_name("test_layout.py")
+    )
+    assert spec is not None and spec.loader is not None
+    layer_test = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(layer_test)
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    section = text.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    rows = [
+        line.split("|")[2]
+        for line in section.splitlines()
+        if re.match(r"\|\s*\d+", line)
+    ]
+    names = {"__init__": "nsightflow"}  # the package's own module
+    documented = [
+        tuple(
+            names.get(n, n)
+            for n in (re.sub(r"(\.py|/)$", "", c) for c in re.findall(r"`([^`]+)`", r))
+        )
+        for r in rows
+    ]
+    assert documented == list(layer_test.LAYERS)

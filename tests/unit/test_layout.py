@@ -13,11 +13,21 @@ PACKAGE = SRC / "nsightflow"
 # row) or of a lower one: never of a higher one. Layers of one row may import each
 # other (sideways), though not in a circle.
 LAYERS = (
-    # ground: the package's version, errors, status values, table declarations, JSON
-    # files and the report's words; plain data every layer above shares
+    # ground: the package's version, errors, the contracts (status values, exchanged
+    # tables, results folders, a family's analysis bundle), JSON files and the
+    # report's words; plain data every layer above shares
     # and the one reader of recordings and run folders (untrusted: paths, schemas)
     # and where a command may write (outputs: the guard every writer calls)
-    ("nsightflow", "errors", "records", "tables", "io", "i18n", "untrusted", "outputs"),
+    (
+        "nsightflow",
+        "errors",
+        "contracts",
+        "records",
+        "io",
+        "i18n",
+        "untrusted",
+        "outputs",
+    ),
     ("family",),  # the kernel families: manifests, expressions, inputs
     ("tools",),  # nvcc, ncu, nsys, compute-sanitizer: argv, runs, parsers, versions
     ("analysis",),  # pandas over the stages' outputs

@@ -12,6 +12,9 @@ from snakemake.logging import logger
 from snakemake.utils import validate
 
 from nsightflow.tools.nvcc import local_includes
+# L.<name>: a stage file's path pattern under results/, declared once for the rules
+# and the Python API (nsightflow.contracts.layout); fill() fixes some wildcards.
+from nsightflow.contracts.layout import RESULTS, RULES as L, fill
 from nsightflow.machine.gpulock import lock_command
 from nsightflow.errors import NsightflowError
 from nsightflow.family.registry import load_families
@@ -138,10 +141,10 @@ def variant_files(pattern):
 def metrics_inputs(kind):
     """Parsed ncu tables of the family, or none when profiling is switched off."""
     pattern = {
-        "metrics": "results/metrics/{family}/{variant}.csv",
-        "rules": "results/metrics/{family}/{variant}.rules.csv",
-        "source": "results/metrics/{family}/{variant}.source.csv",
-        "profiles": "results/profile/{family}",
+        "metrics": L.metrics,
+        "rules": L.rules,
+        "source": L.source,
+        "profiles": L.profiles,
     }[kind]
     if not is_activated("profile"):
         return lambda wildcards: []
@@ -155,26 +158,26 @@ def timeline_inputs(kind):
     if not is_activated("timeline"):
         return []
     return {
-        "summary": "results/analysis/{family}/timeline_summary.csv",
-        "figure": "results/report/{family}/figures/timeline.png",
+        "summary": L.timeline_summary,
+        "figure": L.timeline_figure,
     }[kind]
 
 
 # The analyze job's timeline part (timeline.smk), when the timeline is switched on.
 TIMELINE_INPUTS = (
     {
-        "timeline_records": variant_files("results/timeline/{family}/{variant}.json"),
-        "timeline_tables": variant_files("results/timeline/{family}/{variant}.csv"),
+        "timeline_records": variant_files(L.timeline_record),
+        "timeline_tables": variant_files(L.timeline_table),
     }
     if is_activated("timeline")
     else {}
 )
 TIMELINE_OUTPUTS = (
     {
-        "timeline": "results/analysis/{family}/timeline.csv",
-        "timeline_summary": "results/analysis/{family}/timeline_summary.csv",
-        "timeline_figure": "results/report/{family}/figures/timeline.png",
-        "timeline_svg": "results/report/{family}/figures/timeline.svg",
+        "timeline": L.timeline,
+        "timeline_summary": L.timeline_summary,
+        "timeline_figure": L.timeline_figure,
+        "timeline_svg": L.timeline_svg,
     }
     if is_activated("timeline")
     else {}
@@ -184,10 +187,10 @@ TIMELINE_OUTPUTS = (
 # The measure job's timeline part (config `timeline`), when it is switched on.
 MEASURE_TIMELINE = (
     {
-        "inputs": {"choice": "results/timeline/backend.json"},
+        "inputs": {"choice": L.timeline_backend},
         "outputs": {
-            "record": "results/timeline/{family}/{variant}.json",
-            "table": "results/timeline/{family}/{variant}.csv",
+            "record": L.timeline_record,
+            "table": L.timeline_table,
         },
     }
     if is_activated("timeline")
@@ -267,11 +270,11 @@ def replay_outputs(family):
     )
     outputs = []
     for name in family.variants:
-        for path in variant_outputs(Path("results"), family.name, name, stages):
+        for path in variant_outputs(RESULTS, family.name, name, stages):
             if path.parent.parent.name != "profile":
                 outputs.append(str(path))
     # the profile folders: one per family, as the profile stage writes them
-    return outputs + [directory(f"results/profile/{family.name}")]
+    return outputs + [directory(fill(L.profiles, family=family.name))]
 
 
 def replay_skip_flags():
@@ -305,7 +308,7 @@ def archive_measurements():
         return
     from nsightflow.machine.history import archive
 
-    folder = archive(Path("results"))
+    folder = archive(RESULTS)
     if folder is not None:
         logger.info(f"nsightflow: previous measurements kept in {folder}")
 
@@ -339,19 +342,19 @@ def report_language(wildcards):
 def index_facts(wildcards):
     """Every family's report.json in the index's language (report.zh.json for zh)."""
     stem = report_stem(report_language(wildcards))
-    return [f"results/report/{family}/{stem}.json" for family in FAMILIES]
+    return [fill(L.report_json, family=family, report=stem) for family in FAMILIES]
 
 
 def report_targets():
     """The reports in the configured language, the summaries, ceilings and index."""
     stem = report_stem(config["report"]["language"])
     return [
-        f"results/report/{family}/{name}"
+        fill(L.report_file, family=family, name=name)
         for family in FAMILIES
         for name in (f"{stem}.md", f"{stem}.html", f"{stem}.pdf", "summary.csv")
     ] + [
-        "results/report/ceilings.csv",
-        f"results/report/{index_stem(config['report']['language'])}.html",
+        L.ceilings_csv,
+        fill(L.index_html, index=index_stem(config["report"]["language"])),
     ]
 
 
@@ -385,14 +388,14 @@ def sweep_record(wildcards):
     """The variant's sweep record when it is swept (compile builds its best)."""
     if wildcards.variant not in swept(wildcards.family):
         return []
-    return [f"results/sweep/{wildcards.family}/{wildcards.variant}.json"]
+    return [fill(L.sweep_record, family=wildcards.family, variant=wildcards.variant)]
 
 
 def sweep_inputs(kind):
     """The report's sweep inputs, or none for a family without swept variants."""
     path = {
-        "summary": "results/analysis/{family}/sweep_summary.csv",
-        "figures": "results/report/{family}/figures/sweep",
+        "summary": L.sweep_summary,
+        "figures": L.sweep_figures,
     }[kind]
     return lambda wildcards: (
         [path.format(family=wildcards.family)] if swept(wildcards.family) else []
@@ -403,4 +406,4 @@ def sanitize_inputs(wildcards):
     """The family's sanitizer records, or none when the stage is switched off."""
     if not is_activated("sanitize"):
         return []
-    return variant_files("results/sanitize/{family}/{variant}.json")(wildcards)
+    return variant_files(L.sanitize)(wildcards)

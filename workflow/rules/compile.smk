@@ -19,8 +19,8 @@ if MODE == "measure":
             tuned=tuned_file,
             sweep=sweep_record,
         output:
-            cubin="results/build/{family}/{variant}.cubin",
-            resources="results/build/{family}/{variant}.resources.json",
+            cubin=L.cubin,
+            resources=L.resources,
         log:
             "logs/compile/{family}/{variant}.log",
         benchmark:

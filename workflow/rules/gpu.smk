@@ -26,7 +26,7 @@ if MODE == "measure":
             manifest=f"{KERNELS}/{{family}}/family.yaml",
             reference=f"{KERNELS}/{{family}}/reference.py",
         output:
-            index="results/reference/{family}/index.json",
+            index=L.references,
         log:
             "logs/reference/{family}.log",
         benchmark:
@@ -48,14 +48,14 @@ if MODE == "measure":
     rule measure_variant:
         input:
             **MEASURE_TIMELINE["inputs"],
-            cubin="results/build/{family}/{variant}.cubin",
-            resources="results/build/{family}/{variant}.resources.json",
+            cubin=L.cubin,
+            resources=L.resources,
             reference=f"{KERNELS}/{{family}}/reference.py",
-            references="results/reference/{family}/index.json",
+            references=L.references,
         output:
             **MEASURE_TIMELINE["outputs"],
-            verify="results/verify/{family}/{variant}.json",
-            timing="results/time/{family}/{variant}.json",
+            verify=L.verify,
+            timing=L.time,
         log:
             "logs/measure/{family}/{variant}.log",
         threads: config["verify"]["threads"]
@@ -85,10 +85,10 @@ if MODE == "measure":
 
     rule profile_family:
         input:
-            cubins=variant_files("results/build/{family}/{variant}.cubin"),
-            verify=variant_files("results/verify/{family}/{variant}.json"),
+            cubins=variant_files(L.cubin),
+            verify=variant_files(L.verify),
         output:
-            reports=directory("results/profile/{family}"),
+            reports=directory(L.profiles),
         log:
             "logs/profile/{family}.log",
         resources:
@@ -111,7 +111,7 @@ if MODE == "measure":
 
     rule measure_ceilings:
         output:
-            ceilings="results/ceilings.json",
+            ceilings=L.ceilings,
         log:
             "logs/ceilings.log",
         resources:

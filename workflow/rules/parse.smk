@@ -17,9 +17,9 @@ OUTPUTS:
 """
 
 PARSED = {
-    "metrics": "results/metrics/{family}/{variant}.csv",
-    "rules": "results/metrics/{family}/{variant}.rules.csv",
-    "source": "results/metrics/{family}/{variant}.source.csv",
+    "metrics": L.metrics,
+    "rules": L.rules,
+    "source": L.source,
 }
 
 
@@ -27,8 +27,8 @@ if MODE == "measure":
 
     rule parse_reports:
         input:
-            profiled="results/profile/{family}",
-            resources="results/build/{family}/{variant}.resources.json",
+            profiled=L.profiles,
+            resources=L.resources,
         output:
             **PARSED,
         log:
@@ -36,7 +36,7 @@ if MODE == "measure":
         benchmark:
             "benchmarks/parse/{family}/{variant}.tsv"
         params:
-            folder="results/profile/{family}/{variant}",
+            folder=L.profile,
         shell:
             r"""
             exec &> >(tee {log:q})
@@ -54,9 +54,9 @@ if MODE == "replay":
             name:
                 f"parse_{_family.name}"
             input:
-                profiled=f"results/profile/{_family.name}",
+                profiled=fill(L.profiles, family=_family.name),
                 resources=family_files(
-                    _family, "results/build/{family}/{variant}.resources.json"
+                    _family, L.resources
                 ),
             output:
                 **{kind: family_files(_family, path) for kind, path in PARSED.items()},
@@ -67,7 +67,7 @@ if MODE == "replay":
             priority: family_weight(_family)
             params:
                 family=_family.name,
-                folders=family_files(_family, "results/profile/{family}/{variant}"),
+                folders=family_files(_family, L.profile),
             shell:
                 r"""
                 exec &> >(tee {log:q})

@@ -46,7 +46,7 @@ if MODE == "replay":
         input:
             recorded=f"{SOURCE}/ceilings.json",
         output:
-            ceilings="results/ceilings.json",
+            ceilings=L.ceilings,
         log:
             "logs/replay/ceilings.log",
         # every analysis waits for it: before any family's chain

@@ -30,27 +30,27 @@ rule analyze_family:
     input:
         **TIMELINE_INPUTS,
         manifest=f"{KERNELS}/{{family}}/family.yaml",
-        resources=variant_files("results/build/{family}/{variant}.resources.json"),
-        verify=variant_files("results/verify/{family}/{variant}.json"),
-        timing=variant_files("results/time/{family}/{variant}.json"),
+        resources=variant_files(L.resources),
+        verify=variant_files(L.verify),
+        timing=variant_files(L.time),
         metrics=metrics_inputs("metrics"),
         rules=metrics_inputs("rules"),
         source=metrics_inputs("source"),
         profiles=metrics_inputs("profiles"),
         sanitize=sanitize_inputs,
-        ceilings="results/ceilings.json",
+        ceilings=L.ceilings,
     output:
         **TIMELINE_OUTPUTS,
-        analysis="results/analysis/{family}/analysis.csv",
-        stalls="results/analysis/{family}/stalls.csv",
-        rules="results/analysis/{family}/rules.csv",
-        hotspots="results/analysis/{family}/hotspots.csv",
-        context="results/analysis/{family}/context.json",
-        findings="results/analysis/{family}/findings.csv",
-        summary="results/report/{family}/summary.csv",
-        figures=expand("results/report/{{family}}/figures/{name}", name=FIGURE_FILES),
+        analysis=L.analysis,
+        stalls=L.stalls,
+        rules=L.family_rules,
+        hotspots=L.hotspots,
+        context=L.context,
+        findings=L.findings,
+        summary=L.summary,
+        figures=[fill(L.figure_file, name=name) for name in FIGURE_FILES],
         # the figures of the family's steps are named from its manifest
-        steps=directory(f"results/report/{{family}}/figures/{STEP_DIR}"),
+        steps=directory(fill(L.figure_file, name=STEP_DIR)),
     log:
         "logs/analyze/{family}.log",
     benchmark:
@@ -79,12 +79,12 @@ rule analyze_family:
 
 rule report_family:
     input:
-        analysis="results/analysis/{family}/analysis.csv",
-        stalls="results/analysis/{family}/stalls.csv",
-        rules="results/analysis/{family}/rules.csv",
-        hotspots="results/analysis/{family}/hotspots.csv",
-        context="results/analysis/{family}/context.json",
-        findings="results/analysis/{family}/findings.csv",
+        analysis=L.analysis,
+        stalls=L.stalls,
+        rules=L.family_rules,
+        hotspots=L.hotspots,
+        context=L.context,
+        findings=L.findings,
         figures=rules.analyze_family.output.figures,
         steps=rules.analyze_family.output.steps,
         timeline=timeline_inputs("summary"),
@@ -92,9 +92,9 @@ rule report_family:
         sweep=sweep_inputs("summary"),
         sweep_figures=sweep_inputs("figures"),
     output:
-        md="results/report/{family}/{report}.md",
-        html="results/report/{family}/{report}.html",
-        facts="results/report/{family}/{report}.json",
+        md=L.report_md,
+        html=L.report_html,
+        facts=L.report_json,
     log:
         "logs/report/{family}/{report}.log",
     wildcard_constraints:
@@ -117,9 +117,9 @@ rule report_family:
 
 rule render_pdf:
     input:
-        html="results/report/{family}/{report}.html",
+        html=L.report_html,
     output:
-        pdf="results/report/{family}/{report}.pdf",
+        pdf=L.report_pdf,
     log:
         "logs/report/{family}/{report}.pdf.log",
     wildcard_constraints:
@@ -137,9 +137,9 @@ rule render_pdf:
 
 rule tabulate_ceilings:
     input:
-        ceilings="results/ceilings.json",
+        ceilings=L.ceilings,
     output:
-        csv="results/report/ceilings.csv",
+        csv=L.ceilings_csv,
     log:
         "logs/report/ceilings.log",
     shell:
@@ -151,13 +151,13 @@ rule tabulate_ceilings:
 
 rule report_index:
     input:
-        summaries=expand("results/report/{family}/summary.csv", family=FAMILIES),
+        summaries=expand(L.summary, family=FAMILIES),
         facts=index_facts,
-        findings=expand("results/analysis/{family}/findings.csv", family=FAMILIES),
-        contexts=expand("results/analysis/{family}/context.json", family=FAMILIES),
+        findings=expand(L.findings, family=FAMILIES),
+        contexts=expand(L.context, family=FAMILIES),
     output:
-        md="results/report/{index}.md",
-        html="results/report/{index}.html",
+        md=L.index_md,
+        html=L.index_html,
     log:
         "logs/report/{index}.log",
     wildcard_constraints:

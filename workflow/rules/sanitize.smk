@@ -23,11 +23,11 @@ if is_activated("sanitize") and MODE == "measure":
 
     rule sanitize_variant:
         input:
-            cubin="results/build/{family}/{variant}.cubin",
-            resources="results/build/{family}/{variant}.resources.json",
+            cubin=L.cubin,
+            resources=L.resources,
             reference=f"{KERNELS}/{{family}}/reference.py",
         output:
-            sanitize="results/sanitize/{family}/{variant}.json",
+            sanitize=L.sanitize,
         log:
             "logs/sanitize/{family}/{variant}.log",
         resources:

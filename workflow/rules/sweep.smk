@@ -28,8 +28,8 @@ if is_activated("sweep") and MODE == "measure":
             manifest=f"{KERNELS}/{{family}}/family.yaml",
             tuned=tuned_file,
         output:
-            compiled="results/sweep/{family}/{variant}/compile.json",
-            build=directory("results/sweep/{family}/{variant}/build"),
+            compiled=L.sweep_compile,
+            build=directory(L.sweep_build),
         log:
             "logs/sweep/{family}/{variant}.compile.log",
         benchmark:
@@ -53,10 +53,10 @@ if is_activated("sweep") and MODE == "measure":
 
     rule sweep_variant:
         input:
-            compiled="results/sweep/{family}/{variant}/compile.json",
-            build="results/sweep/{family}/{variant}/build",
+            compiled=L.sweep_compile,
+            build=L.sweep_build,
         output:
-            record="results/sweep/{family}/{variant}.json",
+            record=L.sweep_record,
         log:
             "logs/sweep/{family}/{variant}.log",
         benchmark:
@@ -68,7 +68,7 @@ if is_activated("sweep") and MODE == "measure":
             kernels=KERNELS,
             s=SWEEP,
             cache_mode=config["timing"]["cache"],
-            cache="results/sweep/{family}/{variant}/cache.jsonl",
+            cache=L.sweep_cache,
             seed=config["verify"]["seed"],
         shell:
             r"""
@@ -92,11 +92,11 @@ if is_activated("sweep"):
     rule sweep_family:
         input:
             manifest=f"{KERNELS}/{{family}}/family.yaml",
-            records=swept_files("results/sweep/{family}/{variant}.json"),
+            records=swept_files(L.sweep_record),
         output:
-            table="results/analysis/{family}/sweep.csv",
-            summary="results/analysis/{family}/sweep_summary.csv",
-            figures=directory("results/report/{family}/figures/sweep"),
+            table=L.sweep,
+            summary=L.sweep_summary,
+            figures=directory(L.sweep_figures),
         log:
             "logs/sweep/{family}.log",
         params:

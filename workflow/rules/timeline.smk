@@ -24,7 +24,7 @@ if is_activated("timeline") and MODE == "measure":
 
     rule choose_timeline_backend:
         output:
-            choice="results/timeline/backend.json",
+            choice=L.timeline_backend,
         log:
             "logs/timeline/backend.log",
         resources:

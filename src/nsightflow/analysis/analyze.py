@@ -2,7 +2,7 @@
 
 Writes into ``results/analysis/<family>/``:
 
-- ``analysis.csv``, one row per variant x swept size (see :data:`COLUMNS`): status,
+- ``analysis.csv``, one row per variant x swept size (:data:`~nsightflow.contracts.ANALYSIS`): status,
   timing statistics, achieved GB/s and GFLOP/s from the family's ideal counts, % of the
   measured ceilings, speedups vs the baseline and vs the step each variant improves on,
   rank among correct variants, and at profiled sizes the ncu metrics the report uses.
@@ -44,11 +44,20 @@ from nsightflow.analysis.hotspots import read_hotspot_inputs, write_hotspots
 from nsightflow.analysis.launches import launch_table
 from nsightflow.analysis.mix import mix_columns, with_mix
 from nsightflow.analysis.regime import add_regime
+from nsightflow.contracts import (
+    ANALYSIS,
+    FINDINGS,
+    METRICS,
+    RULES,
+    STALLS,
+    TIMINGS,
+    Status,
+    Table,
+)
 from nsightflow.errors import StageInputError
 from nsightflow.family.inputs import recorded_sizes
 from nsightflow.family.registry import Family, load_family
 from nsightflow.io import read_json, write_json
-from nsightflow.tables import spreadsheet_safe
 from nsightflow.tools.profile_layout import profile_folders
 
 __all__ = [
@@ -59,21 +68,6 @@ __all__ = [
     "stall_frame",
     "wide_metrics",
     "write_analysis",
-]
-TIMING_COLUMNS = [
-    "cache",
-    "throttled",
-    "time_median_us",
-    "time_q1_us",
-    "time_q3_us",
-    "time_iqr_us",
-    "time_min_us",
-    "reps",
-    "cv",
-    "settled",
-    "energy_j_per_launch",  # NVML's energy counter (nsightflow.gpu.energy); NaN: none
-    "energy_power_w",
-    "energy_busy",  # the timed median over the energy stream's time per launch
 ]
 
 
@@ -104,7 +98,7 @@ def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.Da
                     "variant": variant,
                     "size": row["size"],
                     "timing_status": row.get("status", OK),
-                    **{c: row.get(c) for c in TIMING_COLUMNS},
+                    **{c: row.get(c) for c in TIMINGS.columns},
                     "shared_gpu": bool(
                         (row.get("gpu_before") or {}).get("other_processes")
                         or (row.get("gpu_after") or {}).get("other_processes")
@@ -124,7 +118,7 @@ def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.Da
             "size",
             "timing_status",
             "shared_gpu",
-            *TIMING_COLUMNS,
+            *TIMINGS.columns,
             *STATE_COLUMNS,
         ],
     )
@@ -204,7 +198,7 @@ def build_analysis(
         timing.drop(columns="family"), on=["variant", "size"], how="left"
     )
     # a size the variant does not accept, or one the concurrency guard refused to time
-    for special in ("unsupported", "gpu_busy"):
+    for special in (Status.UNSUPPORTED, Status.GPU_BUSY):
         hit = frame["timing_status"] == special
         frame.loc[hit & (frame["status"] == OK), "status"] = special
     # a swept size the timing record lacks (recorded before the sweep had it)
@@ -274,15 +268,20 @@ def _origin(path: Path, data: Mapping[str, Any]) -> str:
     return f"{path} (replayed from {source})" if source else str(path)
 
 
-def _read_tables(paths: list[Path]) -> pd.DataFrame:
-    frames = [pd.read_csv(p) for p in paths if p.stat().st_size > 0]
+def _read_tables(paths: list[Path], table: Table) -> pd.DataFrame:
+    frames = [table.read(p) for p in paths if p.stat().st_size > 0]
     frames = [f for f in frames if not f.empty]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
-    """Read the family's stage outputs and write the analysis files."""
-    family = load_family(inputs.family_dir)
+def write_analysis(
+    inputs: AnalysisInputs, out_dir: Path, family: Family | None = None
+) -> None:
+    """Read the family's stage outputs and write the analysis files.
+
+    ``family``: the manifest of ``inputs.family_dir`` where the caller has loaded it.
+    """
+    family = family or load_family(inputs.family_dir)
     per_variant: dict[str, dict[str, Any]] = {v: {} for v in family.variants}
     for kind, paths in (
         ("resources", inputs.resources),
@@ -304,12 +303,12 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
                 dict.fromkeys(
                     os.path.normpath(folder / r["file"])
                     for r in meta.get("reports", [])
-                    if r.get("status") == "ok"
+                    if r.get("status") == Status.OK
                 )
             ),
         }
     ceilings = _ceilings(inputs.ceilings) if inputs.ceilings else {}
-    long = _read_tables(inputs.metrics)
+    long = _read_tables(inputs.metrics, METRICS)
     frame = build_analysis(family, per_variant, long, ceilings)
     # the instruction mix of the sampled SASS (shuffles, MUFU, FP64, branches)
     instructions, texts = read_hotspot_inputs(inputs.source, inputs.family_dir)
@@ -323,16 +322,11 @@ def write_analysis(inputs: AnalysisInputs, out_dir: Path) -> None:
     if launches:  # multi-kernel variants: each launch's share of the run
         ctx["launches"] = launches
     out_dir.mkdir(parents=True, exist_ok=True)
-    spreadsheet_safe(frame).to_csv(out_dir / "analysis.csv", index=False)
-    found = spreadsheet_safe(integrity.findings(frame))  # findings.csv's columns
-    found.to_csv(out_dir / "integrity.csv", index=False, float_format="%.10g")
-    stalls = (
-        stall_frame(long)
-        if not long.empty
-        else pd.DataFrame(columns=["variant", "size", "reason", "cycles", "share"])
-    )
-    spreadsheet_safe(stalls).to_csv(out_dir / "stalls.csv", index=False)
-    rules = spreadsheet_safe(_read_tables(inputs.rules))
-    rules.to_csv(out_dir / "rules.csv", index=False)
+    ANALYSIS.write(frame, out_dir / ANALYSIS.name)
+    # integrity.csv: findings.csv's columns
+    FINDINGS.write(integrity.findings(frame), out_dir / "integrity.csv")
+    stalls = stall_frame(long) if not long.empty else STALLS.empty()
+    STALLS.write(stalls, out_dir / STALLS.name)
+    RULES.write(_read_tables(inputs.rules, RULES), out_dir / "rules.csv")
     write_hotspots(inputs.source, inputs.family_dir, out_dir / "hotspots.csv")
     write_json(out_dir / "context.json", ctx)

@@ -31,6 +31,7 @@ import pandas as pd
 
 from nsightflow.analysis.compare_invalid import INVALID
 from nsightflow.analysis.runs import Run
+from nsightflow.contracts import Status
 from nsightflow.family.inputs import ideal_counts
 from nsightflow.family.model import Family
 
@@ -196,8 +197,8 @@ def pair_timings(
         settings: Threshold floor and interval settings.
     """
     keys = ["family", "variant", "size"]
-    ok_a = a[(a["status"] == "ok") & a["time_median_us"].notna()]
-    ok_b = b[(b["status"] == "ok") & b["time_median_us"].notna()]
+    ok_a = a[(a["status"] == Status.OK) & a["time_median_us"].notna()]
+    ok_b = b[(b["status"] == Status.OK) & b["time_median_us"].notna()]
     both = ok_a.merge(ok_b, on=keys, suffixes=("_a", "_b"))
     rows = [
         _pair({str(k): v for k, v in r.items()}, settings)
@@ -293,7 +294,7 @@ def unpaired_sizes(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
         ``family, variant, size, timed_in`` (``A`` or ``B``).
     """
     keys = ["family", "variant", "size"]
-    ok = [t[t["status"] == "ok"][keys] for t in (a, b)]
+    ok = [t[t["status"] == Status.OK][keys] for t in (a, b)]
     merged = ok[0].merge(ok[1], on=keys, how="outer", indicator=True)
     one = merged[merged["_merge"] != "both"].copy()
     one["timed_in"] = one["_merge"].map({"left_only": "A", "right_only": "B"})
@@ -327,7 +328,8 @@ def exit_status(
     if fail_on == "none":
         return 0
     broke = statuses[
-        (statuses["status_a"] == "ok") & ~statuses["status_b"].isin(["ok", "absent"])
+        (statuses["status_a"] == Status.OK)
+        & ~statuses["status_b"].isin([Status.OK, "absent"])
     ]
     if fail_on == "slower":
         return int(bool((pairs["verdict"] == SLOWER).any() or len(broke) or invalid))

@@ -24,6 +24,7 @@ from nsightflow.analysis.compare_config import configuration, mark_configuration
 from nsightflow.analysis.compare_invalid import invalid_pairs, without_invalid
 from nsightflow.analysis.launches import aggregate_launches
 from nsightflow.analysis.runs import Run, plain_revision
+from nsightflow.contracts import COMPARE_COUNTERS, COMPARE_RULES, COMPARE_SOURCE
 from nsightflow.family.model import Family
 from nsightflow.tools import ncu_metrics as M
 
@@ -52,41 +53,6 @@ COUNTERS: dict[str, str] = {
 MOVED_REL = 0.10
 MOVED_PP = 5.0
 STALL_PREFIX = "stall_"
-COUNTER_COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "counter",
-    "kind",
-    "a",
-    "b",
-    "change",
-    "score",
-    "moved",
-]
-SOURCE_COLUMNS = [
-    "family",
-    "variant",
-    "code",
-    "revision_a",
-    "revision_b",
-    "files",
-    "diff",
-    "config",
-    "config_a",
-    "config_b",
-]
-RULE_COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "launch",
-    "kernel",
-    "rule",
-    "type",
-    "change",
-    "speedup_pct",
-]
 # What each run was measured with, per family, in this order.
 PROVENANCE_FIELDS = (
     "gpu",
@@ -156,7 +122,7 @@ def counter_table(run: Run) -> pd.DataFrame:
 
 
 def counter_moves(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
-    """:data:`COUNTER_COLUMNS` for every counter of every pair profiled in both runs.
+    """:data:`~nsightflow.contracts.COMPARE_COUNTERS` of every pair profiled in both runs.
 
     ``change`` is relative in percent (kind ``rel``) or in points (``pp``); ``score``
     puts both on one scale for ranking (``|b - a| / max(|a|, |b|)``, or points / 100);
@@ -175,7 +141,7 @@ def counter_moves(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
             if va is None or vb is None:
                 continue
             rows.append({k: r[k] for k in keys} | _move(counter, kind, va, vb))
-    moves = pd.DataFrame(rows, columns=COUNTER_COLUMNS)
+    moves = COMPARE_COUNTERS.frame(rows)
     moves["moved"] = moves["moved"].astype(bool)  # a boolean mask even when empty
     return moves
 
@@ -215,11 +181,11 @@ def rule_changes(a: Run, b: Run) -> pd.DataFrame:
     matched by their place in the variant's run (a renamed kernel is the same launch);
     ``kernel`` names the kernel of the run that has the rule. A rule that fires more
     than once for a launch is kept once, with its largest estimated speedup. Returns
-    :data:`RULE_COLUMNS`.
+    :data:`nsightflow.contracts.COMPARE_RULES`.
     """
     keys = ["family", "variant", "size", "launch", "rule", "type"]
     if a.rules.empty or b.rules.empty:
-        return pd.DataFrame(columns=RULE_COLUMNS)
+        return COMPARE_RULES.empty()
     fired = [
         r.rules[r.rules["type"].isin(["optimization", "warning"])]
         .groupby(keys, as_index=False)["speedup_pct"]
@@ -248,7 +214,9 @@ def rule_changes(a: Run, b: Run) -> pd.DataFrame:
     one["change"] = one["_merge"].map({"left_only": "gone", "right_only": "appeared"})
     one["speedup_pct"] = one["speedup_pct_b"].fillna(one["speedup_pct_a"])
     one["kernel"] = one["kernel_b"].fillna(one["kernel_a"])
-    out: pd.DataFrame = one[RULE_COLUMNS].sort_values(keys).reset_index(drop=True)
+    out: pd.DataFrame = (
+        one[list(COMPARE_RULES.columns)].sort_values(keys).reset_index(drop=True)
+    )
     return out
 
 
@@ -340,7 +308,7 @@ def source_changes(a: Run, b: Run) -> pd.DataFrame:
                 "config_b": sb.get("config"),
             }
         )
-    return pd.DataFrame(rows, columns=SOURCE_COLUMNS)
+    return COMPARE_SOURCE.frame(rows)
 
 
 def _diff(a: Mapping[str, str], b: Mapping[str, str], name: str) -> str:

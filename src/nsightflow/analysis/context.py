@@ -16,13 +16,14 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.derived import input_baselines, input_label
+from nsightflow.contracts import Status
 from nsightflow.errors import ManifestError
 from nsightflow.family.registry import Family, Variant
 from nsightflow.io import read_recorded, recording_for
 from nsightflow.tools import sanitizer as S
 
 __all__ = ["OK", "context", "replay_context", "variant_status"]
-OK = "ok"
+OK = Status.OK
 
 
 def variant_status(

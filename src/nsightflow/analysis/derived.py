@@ -16,11 +16,12 @@ import numpy as np
 import pandas as pd
 
 from nsightflow.analysis.launches import aggregate_launches
+from nsightflow.contracts import Status
 from nsightflow.family.inputs import ideal_counts
 from nsightflow.family.registry import Family
 from nsightflow.tools import ncu_metrics as M
 
-OK = "ok"
+OK = Status.OK
 
 # Columns taken from ncu at profiled sizes: output column -> ncu metric.
 NCU_COLUMNS: dict[str, str] = {

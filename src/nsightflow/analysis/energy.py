@@ -9,12 +9,9 @@ report says the energy was not recorded. Pure: returns new frames.
 import numpy as np
 import pandas as pd
 
-# Columns the analysis table and summary.csv carry (NaN where not recorded).
-ENERGY_COLUMNS = ["energy_j_per_launch", "gflop_per_j", "gb_per_j", "energy_power_w"]
-
 
 def add_energy(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with :data:`ENERGY_COLUMNS`: ideal GFLOP and GB per joule.
+    """``frame`` with :data:`nsightflow.contracts.ENERGY`: ideal GFLOP and GB per joule.
 
     Needs ``ideal_flops`` and ``ideal_bytes`` (the analysis's); the energy columns
     are NaN where the time record has none.

@@ -39,7 +39,7 @@ from typing import NamedTuple
 import pandas as pd
 
 from nsightflow.analysis.drain import LAUNCH_KEYS, attribute_drain
-from nsightflow.tables import spreadsheet_safe
+from nsightflow.contracts import HOTSPOTS, SOURCE
 from nsightflow.tools.ncu_metrics import STALL_REASONS
 from nsightflow.tools.sass import joined, split
 
@@ -52,19 +52,7 @@ LINE_KEYS = [*KEYS, "file", "line"]
 # The sampled states in the stall counters' order (ncu_metrics.STALL_REASONS);
 # sm_90 samples one more, ``warpgroup_arrive`` (wgmma), listed when it occurs.
 REASONS: tuple[str, ...] = STALL_REASONS
-COLUMNS = [
-    *LINE_KEYS,
-    "source",
-    "samples",
-    "share",
-    "top_reason",
-    "top_reason_share",
-    "access",
-    "attributed_drain",
-    "drain_from_line",
-    "inlined",
-    *(f"samples_{r}" for r in REASONS),
-]
+COLUMNS = [*HOTSPOTS.columns, *(f"samples_{r}" for r in REASONS)]
 
 
 class HotLine(NamedTuple):
@@ -233,7 +221,7 @@ def read_hotspot_inputs(
     paths: Sequence[Path], family_dir: Path
 ) -> tuple[pd.DataFrame, dict[Path, list[str]]]:
     """The per-instruction tables and the lines of the source files they name."""
-    frames = [pd.read_csv(p) for p in paths if p.is_file() and p.stat().st_size > 0]
+    frames = [SOURCE.read(p) for p in paths if p.is_file() and p.stat().st_size > 0]
     frames = [f for f in frames if not f.empty]
     if not frames:
         return pd.DataFrame(), {}
@@ -255,7 +243,7 @@ def write_hotspots(paths: Sequence[Path], family_dir: Path, out: Path) -> pd.Dat
         else pd.DataFrame(columns=COLUMNS)
     )
     out.parent.mkdir(parents=True, exist_ok=True)
-    spreadsheet_safe(frame).to_csv(out, index=False)
+    HOTSPOTS.write(frame, out)
     return frame
 
 

@@ -107,7 +107,7 @@ def below_floor(
 ) -> dict[int, tuple[float, str]]:
     """Timed rows (status ok) faster than their floor / FLOOR_SLACK: index -> floor."""
     found = {}
-    for i, row in frame[frame["status"] == "ok"].iterrows():
+    for i, row in frame[frame["status"] == Status.OK].iterrows():
         floor, which = floor_us({str(k): v for k, v in row.items()}, ceilings)
         if math.isfinite(floor) and _num(row["time_median_us"]) * FLOOR_SLACK < floor:
             found[int(i)] = (floor, which)  # type: ignore[call-overload]
@@ -145,7 +145,7 @@ def apply(frame: "pd.DataFrame", ceilings: Mapping[str, Any]) -> "pd.DataFrame":
     derived columns); else a copy whose flagged rows carry the status and reason.
     """
     changed = frame.index[
-        (frame["status"] == "ok") & (frame.get("recheck_status") == CHANGED)
+        (frame["status"] == Status.OK) & (frame.get("recheck_status") == CHANGED)
     ]
     fast = below_floor(frame, ceilings)
     if len(changed) == 0 and not fast:
@@ -170,7 +170,7 @@ def apply(frame: "pd.DataFrame", ceilings: Mapping[str, Any]) -> "pd.DataFrame":
 
 def event_ncu(frame: "pd.DataFrame") -> "pd.DataFrame":
     """Profiled rows whose ncu time and event median differ beyond their noise."""
-    rows = frame[(frame["status"] == "ok") & frame["ncu_time_us"].notna()].copy()
+    rows = frame[(frame["status"] == Status.OK) & frame["ncu_time_us"].notna()].copy()
     if rows.empty:
         return rows
     diff = (rows["ncu_time_us"] - rows["time_median_us"]).abs()

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from nsightflow.analysis.run_counters import folders, read_counters
+from nsightflow.contracts import RUN_TIMINGS, TIME_QUARTILES, Status
 from nsightflow.errors import StageInputError
 from nsightflow.family.params import config_id
 from nsightflow.untrusted import (
@@ -31,26 +32,6 @@ from nsightflow.untrusted import (
     read_rows,
 )
 
-# Columns of Run.timings, one row per family x variant x size timed.
-TIMING_COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "status",
-    "cache",
-    "time_median_us",
-    "time_q1_us",
-    "time_q3_us",
-    "time_iqr_us",
-    "reps",
-    "settled",
-    "throttled",
-    "shared_gpu",
-    "sm_clock_mhz",
-    "mem_clock_mhz",
-    "generated",
-    "samples",
-]
 # Columns of Run.invalid: a refused timing, its size (NA: unknown), why, and whether
 # the whole record was refused (every size of the variant).
 INVALID_COLUMNS = ["family", "variant", "size", "problem", "whole"]
@@ -65,10 +46,7 @@ PROVENANCE_KEYS = (
 )
 # Taken as they are from each row of a time-stage record.
 _ROW_FIELDS = (
-    "time_median_us",
-    "time_q1_us",
-    "time_q3_us",
-    "time_iqr_us",
+    *TIME_QUARTILES,
     "reps",
     "settled",
     "throttled",
@@ -85,7 +63,7 @@ class Run:
     Attributes:
         path: The folder.
         kind: ``recording``, ``history`` or ``results``.
-        timings: :data:`TIMING_COLUMNS`; ``samples`` holds the per-launch times in us
+        timings: :data:`nsightflow.contracts.RUN_TIMINGS`; ``samples`` holds the per-launch times in us
             (a float array) where the time stage kept them, else None (quartiles only).
         statuses: Per (family, variant), the time stage's status (``ok``, or the
             upstream failure it skipped for: ``wrong``, ``crashed``, ...).
@@ -216,7 +194,7 @@ def _optional(tree: Tree, rel: str, refused: list[str]) -> dict[str, Any]:
 
 
 def timing_table(records: dict[tuple[str, str], dict[str, Any]]) -> pd.DataFrame:
-    """:data:`TIMING_COLUMNS` from time-stage records keyed by (family, variant)."""
+    """:data:`nsightflow.contracts.RUN_TIMINGS` from time-stage records keyed by (family, variant)."""
     rows: list[dict[str, Any]] = []
     for (family, variant), record in records.items():
         for r in record.get("rows", []):
@@ -227,7 +205,7 @@ def timing_table(records: dict[tuple[str, str], dict[str, Any]]) -> pd.DataFrame
                     "family": family,
                     "variant": variant,
                     "size": int(r["size"]),
-                    "status": r.get("status", "ok"),
+                    "status": r.get("status", Status.OK),
                     # recordings made before cache modes existed timed hot
                     "cache": r.get("cache", "hot" if "time_median_us" in r else None),
                     **{c: r.get(c) for c in _ROW_FIELDS},
@@ -240,7 +218,7 @@ def timing_table(records: dict[tuple[str, str], dict[str, Any]]) -> pd.DataFrame
                     "samples": decode_samples(r.get("samples_ns")),
                 }
             )
-    frame = pd.DataFrame(rows, columns=TIMING_COLUMNS)
+    frame = RUN_TIMINGS.frame(rows)
     frame["size"] = frame["size"].astype(int)
     return frame
 

@@ -22,41 +22,10 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import SWEEP, SWEEP_SUMMARY, Status
 from nsightflow.errors import ManifestError
 from nsightflow.family.model import Family
 from nsightflow.io import read_json
-from nsightflow.tables import spreadsheet_safe
-
-SUMMARY_COLUMNS = [
-    "family",
-    "variant",
-    "status",
-    "message",
-    "space",
-    "strategy",
-    "sizes",
-    "axes",
-    "configs",
-    "ok",
-    "invalid",
-    "not_run",
-    "best_id",
-    "default_id",
-    "best_us",
-    "median_us",
-    "worst_us",
-    "default_us",
-    "default_over_best",
-    "worst_over_best",
-    "sweep_wall_s",
-    "compile_wall_s",
-    "per_config_s",
-    "resumed",
-    "restarts",
-    "gpu",
-    "date",
-    "replayed_from",
-]
 
 
 def config_frame(record: Mapping[str, Any], family: Family | None) -> pd.DataFrame:
@@ -105,7 +74,7 @@ def _rate(family: Family | None, kind: str, n: int, time_us: float | None) -> An
 
 def summary_row(record: Mapping[str, Any], configs: pd.DataFrame) -> dict[str, Any]:
     """One swept variant's spread: best, median and worst against its default."""
-    ok = configs[configs["status"] == "ok"] if not configs.empty else configs
+    ok = configs[configs["status"] == Status.OK] if not configs.empty else configs
     times = ok["geomean_us"].astype(float) if not ok.empty else pd.Series(dtype=float)
     default = ok[ok["is_default"]]["geomean_us"] if not ok.empty else times
     best = times.min() if not times.empty else None
@@ -158,7 +127,7 @@ def sweep_tables(
         if any(not f.empty for f in frames)
         else pd.DataFrame(columns=["family", "variant", "config_id", "status"])
     )
-    return configs, pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    return configs, SWEEP_SUMMARY.frame(rows)
 
 
 def write_analysis(records: list[Path], out_dir: Path, family: Family | None) -> None:
@@ -166,6 +135,5 @@ def write_analysis(records: list[Path], out_dir: Path, family: Family | None) ->
     data = [read_json(p) for p in records]
     configs, summary = sweep_tables(data, family)
     out_dir.mkdir(parents=True, exist_ok=True)
-    configs, summary = spreadsheet_safe(configs), spreadsheet_safe(summary)
-    configs.to_csv(out_dir / "sweep.csv", index=False, float_format="%.10g")
-    summary.to_csv(out_dir / "sweep_summary.csv", index=False, float_format="%.10g")
+    SWEEP.write(configs, out_dir / SWEEP.name)
+    SWEEP_SUMMARY.write(summary, out_dir / SWEEP_SUMMARY.name)

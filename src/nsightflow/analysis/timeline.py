@@ -3,8 +3,9 @@
 Reads every variant's timeline record and table (``results/timeline/<family>/``) and
 writes into ``results/analysis/<family>/``:
 
-- ``timeline.csv``: the family's timeline table (:data:`nsightflow.tables.TIMELINE`);
-- ``timeline_summary.csv``: one row per variant and traced size (:data:`SUMMARY_COLUMNS`),
+- ``timeline.csv``: the family's timeline table (:data:`nsightflow.contracts.TIMELINE`);
+- ``timeline_summary.csv``: one row per variant and traced size
+  (:data:`nsightflow.contracts.TIMELINE_SUMMARY`),
   one row per variant without a trace, carrying its status and message.
 
 The frame functions are pure; only :func:`write_analysis` touches files.
@@ -16,37 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nsightflow.contracts import TIMELINE, TIMELINE_SUMMARY, Status
 from nsightflow.io import read_json
-from nsightflow.tables import TIMELINE, spreadsheet_safe
-
-# One row per variant and size. Times in ns, bytes in bytes, bandwidth in GB/s
-# (bytes / ns). transfer_ns = copy in + copy out; transfer_to_kernel = transfer_ns /
-# kernel_ns; launch_gap_ns = kernel start - end of the last activity before it;
-# overlap_ns = summed durations - time covered by at least one activity.
-SUMMARY_COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "status",
-    "message",
-    "backend",
-    "backend_note",
-    "gpu",
-    "date",
-    "htod_ns",
-    "htod_bytes",
-    "htod_gbps",
-    "memset_ns",
-    "kernel_ns",
-    "dtoh_ns",
-    "dtoh_bytes",
-    "dtoh_gbps",
-    "transfer_ns",
-    "transfer_to_kernel",
-    "launch_gap_ns",
-    "span_ns",
-    "overlap_ns",
-]
 
 
 def _covered(rows: pd.DataFrame) -> int:
@@ -69,7 +41,7 @@ def sequence_summary(rows: pd.DataFrame) -> dict[str, float]:
         rows: Its rows of the timeline table.
 
     Returns:
-        The numeric columns of :data:`SUMMARY_COLUMNS`.
+        The numeric columns of :data:`~nsightflow.contracts.TIMELINE_SUMMARY`.
     """
     duration = rows["end_ns"] - rows["start_ns"]
 
@@ -115,7 +87,7 @@ def _record_fields(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def summarize(table: pd.DataFrame, records: list[dict[str, Any]]) -> pd.DataFrame:
-    """The summary of a family: :data:`SUMMARY_COLUMNS`, variants in record order.
+    """The summary of a family: :data:`~nsightflow.contracts.TIMELINE_SUMMARY`, variants in record order.
 
     A variant whose trace failed, was skipped or is not recorded keeps one row with
     its status and message; sizes it does not accept show as ``unsupported``.
@@ -124,7 +96,7 @@ def summarize(table: pd.DataFrame, records: list[dict[str, Any]]) -> pd.DataFram
     for record in records:
         fields = _record_fields(record)
         sizes = record.get("sizes", [])
-        if record["status"] != "ok" or not sizes:
+        if record["status"] != Status.OK or not sizes:
             out.append(
                 {**fields, "status": record["status"], "message": record["message"]}
             )
@@ -136,12 +108,12 @@ def summarize(table: pd.DataFrame, records: list[dict[str, Any]]) -> pd.DataFram
             numbers = sequence_summary(rows) if not rows.empty else {}
             row = {**fields, "size": s["size"], "status": s["status"]}
             out.append({**row, "message": s.get("message", ""), **numbers})
-    return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
+    return TIMELINE_SUMMARY.frame(out)
 
 
 def key_size(summary: pd.DataFrame) -> int | None:
     """The largest size with a trace: the one the figure shows."""
-    ok = summary[summary["status"] == "ok"]["size"].dropna()
+    ok = summary[summary["status"] == Status.OK]["size"].dropna()
     return int(ok.max()) if not ok.empty else None
 
 
@@ -149,7 +121,7 @@ def read_family(
     records: list[Path], tables: list[Path]
 ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     """The family's timeline table and the variants' records, from their files."""
-    frames = [pd.read_csv(p) for p in tables]
+    frames = [TIMELINE.read(p) for p in tables]
     frames = [f for f in frames if not f.empty]
     table = (
         pd.concat(frames, ignore_index=True)[list(TIMELINE.columns)]
@@ -163,7 +135,5 @@ def write_analysis(records: list[Path], tables: list[Path], out_dir: Path) -> No
     """Write ``timeline.csv`` and ``timeline_summary.csv`` of one family."""
     table, found = read_family(records, tables)
     out_dir.mkdir(parents=True, exist_ok=True)
-    spreadsheet_safe(table).to_csv(out_dir / "timeline.csv", index=False)
-    spreadsheet_safe(summarize(table, found)).to_csv(
-        out_dir / "timeline_summary.csv", index=False, float_format="%.10g"
-    )
+    TIMELINE.write(table, out_dir / TIMELINE.name)
+    TIMELINE_SUMMARY.write(summarize(table, found), out_dir / TIMELINE_SUMMARY.name)

@@ -16,8 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from nsightflow.api.arguments import (
     check_language,
     check_results,
@@ -28,13 +26,16 @@ from nsightflow.api.run import Results
 from nsightflow.api.stages import (
     Layout,
     Selection,
-    cpu_stages,
+    analyze,
+    figures,
     files,
+    parse_argv,
+    report,
     run_isolated,
     run_stage,
 )
 from nsightflow.errors import GpuUnavailableError, ManifestError
-from nsightflow.family.registry import load_family
+from nsightflow.family.registry import load_family, manifest_with_sizes
 
 DEFAULT_KERNELS = Path("kernels")
 DEFAULT_SOURCE = Path("examples/h200")
@@ -82,22 +83,23 @@ def replay(
             recording or the kernels folder (the message names it and the fix);
             all but the recording's files are checked before anything is written.
     """
+    from nsightflow.machine.replay import ReplayStages, replay_file
+    from nsightflow.stages.replay_family import replay as replay_stage
+
     names = family_names(families, Path(kernels_dir))
     check_language(language)
     check_source(Path(source))
     read = [("the recording", Path(source)), ("the kernels folder", Path(kernels_dir))]
+    # every stage below writes under results only: this one check covers them all
     check_results("replay", results, read)
     layout = Layout(_folder(results), Path(kernels_dir))
-    run_stage(["replay", str(source / "ceilings.json"), _ceilings(layout)])
+    replay_file(source / "ceilings.json", layout.path("ceilings"))
     for name in names:
-        family = load_family(layout.kernels_dir / name)
+        family = load_family(layout.kernels_dir / name)  # once: every stage takes it
         swept = tuple(sorted(p.stem for p in (source / "sweep" / name).glob("*.json")))
         sel = Selection(family, swept=tuple(s for s in swept if s in family.variants))
-        argv = ["replay-family", "--source", str(source)]
-        argv += ["--kernels-dir", str(layout.kernels_dir), "--family", name]
-        argv += ["--results", str(layout.results), "--no-timeline"]
-        argv += [*([] if sanitize else ["--no-sanitize"]), "--sweep", *sel.swept]
-        run_stage(argv)
+        stages = ReplayStages(sanitize, timeline=False, sweep=frozenset(sel.swept))
+        replay_stage(source, family, layout.results, stages, arch="sm_90")
         _cpu_tail(layout, sel, sanitize, language)
     return Results(layout.results, layout.kernels_dir)
 
@@ -198,7 +200,7 @@ def _folder(results: Path | None) -> Path:
 
 
 def _ceilings(layout: Layout) -> str:
-    return str(layout.results / "ceilings.json")
+    return str(layout.path("ceilings"))
 
 
 def _ceilings_for(layout: Layout, opts: MeasureOptions) -> None:
@@ -215,17 +217,13 @@ def _gpu_argvs(
     layout: Layout, family: str, variant: str, opts: MeasureOptions
 ) -> list[list[str]]:
     """compile, verify, time (and sanitize) of one variant, as the rules run them."""
-    path = layout.variant_file
-    resources = str(path("build", family, variant, ".resources.json"))
-    verify = str(path("verify", family, variant, ".json"))
-    timing = str(path("time", family, variant, ".json"))
+
+    def path(name: str) -> str:
+        return str(layout.path(name, family, variant))
+
+    resources, verify, timing = path("resources"), path("verify"), path("time")
     common = ["--kernels-dir", str(layout.kernels_dir), "--family", family]
-    common += [
-        "--variant",
-        variant,
-        "--cubin",
-        str(path("build", family, variant, ".cubin")),
-    ]
+    common += ["--variant", variant, "--cubin", path("cubin")]
     seed = ["--seed", str(opts.seed)]
     argvs = [
         ["compile", *common, "--arch", opts.arch, "--resources", resources],
@@ -233,12 +231,12 @@ def _gpu_argvs(
         ["time", *common, *seed, "--verify", verify, "--out", timing],
     ]
     if opts.sanitize:
-        out = str(path("sanitize", family, variant, ".json"))
+        out = path("sanitize")
         argvs.append(
             ["sanitize", *common, *seed, "--resources", resources, "--out", out]
         )
-    for stage in ("build", "verify", "time", "sanitize"):
-        (layout.results / stage / family).mkdir(parents=True, exist_ok=True)
+    for name in ("resources", "verify", "time", "sanitize"):
+        layout.path(name, family, variant).parent.mkdir(parents=True, exist_ok=True)
     return argvs
 
 
@@ -247,14 +245,9 @@ def _profile_argv(layout: Layout, sel: Selection, opts: MeasureOptions) -> list[
     name = sel.family.name
     return [
         *("profile", "--kernels-dir", str(layout.kernels_dir), "--family", name),
-        *("--variant", *sel.names, "--cubin", *files(layout, sel, "build", ".cubin")),
-        *("--verify", *files(layout, sel, "verify", ".json")),
-        *(
-            "--out-dir",
-            str(layout.results / "profile" / name),
-            "--seed",
-            str(opts.seed),
-        ),
+        *("--variant", *sel.names, "--cubin", *files(layout, sel, "cubin")),
+        *("--verify", *files(layout, sel, "verify")),
+        *("--out-dir", str(layout.path("profiles", name)), "--seed", str(opts.seed)),
     ]
 
 
@@ -263,11 +256,15 @@ def _cpu_tail(layout: Layout, sel: Selection, sanitize: bool, language: str) -> 
 
     ``language`` "": the tables only (parse and analyze).
     """
-    for stage in ("metrics", "analysis", "report"):
-        (layout.results / stage / sel.family.name).mkdir(parents=True, exist_ok=True)
-    stages = cpu_stages(layout, sel, sanitize, language or "en")
-    for argv in stages if language else stages[:2]:
-        (run_isolated if argv[0] == "parse" else run_stage)(argv)
+    for name in ("metrics", "analysis", "summary"):
+        layout.path(name, sel.family.name, "v").parent.mkdir(
+            parents=True, exist_ok=True
+        )
+    run_isolated(parse_argv(layout, sel))
+    analyze(layout, sel, sanitize)
+    if language:
+        figures(layout, sel)
+        report(layout, sel, language)
 
 
 def _kernels_at(
@@ -284,11 +281,6 @@ def _kernels_at(
     target = out / "kernels" / family
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(original, target, ignore=shutil.ignore_patterns("__pycache__"))
-    manifest = yaml.safe_load((original / "family.yaml").read_text())
-    chosen = sorted({int(n) for n in sizes})
-    manifest["sizes"] = chosen
-    kept = [n for n in manifest.get("profile_sizes", []) if n in chosen]
-    manifest["profile_sizes"] = kept or [chosen[-1]]
-    manifest.pop("sweep_sizes", None)
-    (target / "family.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    text = manifest_with_sizes(original, [int(n) for n in sizes])
+    (target / "family.yaml").write_text(text)
     return target.parent

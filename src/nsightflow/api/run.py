@@ -5,7 +5,6 @@
 it computes nothing itself, so what a notebook shows is what the report says.
 """
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,25 +12,24 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
+from nsightflow.contracts import (
+    ANALYSIS,
+    FINDINGS,
+    HOTSPOTS,
+    LADDER,
+    METRICS,
+    STALLS,
+    SUMMARY,
+    Table,
+)
+from nsightflow.contracts.bundle import CONTEXT, Bundle
+from nsightflow.contracts.layout import PATTERNS, Layout
 from nsightflow.errors import StageInputError
 from nsightflow.plot.names import FIGURES, FORMATS
 from nsightflow.report.paths import report_stem
 
-# The ladder's columns: the summary's, with the manifest's words for each step.
-LADDER_COLUMNS = [
-    "variant",
-    "idea",
-    "improves_on",
-    "status",
-    "time_median_us",
-    "time_iqr_us",
-    "speedup_vs_baseline",
-    "speedup_vs_previous",
-    "gbps",
-    "gflops",
-    "regime",
-    "regime_ceiling_pct",
-]
+# The ladder's columns (nsightflow.contracts.LADDER), as a list for notebooks.
+LADDER_COLUMNS = list(LADDER.columns)
 
 
 @dataclass(frozen=True)
@@ -49,34 +47,36 @@ class Results:
     @property
     def families(self) -> list[str]:
         """The families analysed in this run."""
-        found = (self.path / "analysis").glob("*/analysis.csv")
+        found = self.path.glob(PATTERNS["analysis"].format(family="*"))
         return sorted(p.parent.name for p in found)
 
     def summary(self, family: str) -> pd.DataFrame:
         """``summary.csv``: one row per variant and size (status, time, rates, regime)."""
-        return _table(self.path / "report" / family / "summary.csv")
+        return _table(Layout(self.path).report_dir(family), SUMMARY)
 
     def analysis(self, family: str) -> pd.DataFrame:
         """``analysis.csv``: the summary plus every derived counter, per variant and size."""
-        return _table(self._analysis(family) / "analysis.csv")
+        return self._bundle(family, ANALYSIS.name).analysis
 
     def findings(self, family: str) -> pd.DataFrame:
         """``findings.csv``: the diagnosis as records (rule, role, metric, message)."""
-        return _table(self._analysis(family) / "findings.csv")
+        found = self._bundle(family, FINDINGS.name).findings
+        return found if found is not None else pd.DataFrame()
 
     def hotspots(self, family: str) -> pd.DataFrame:
         """``hotspots.csv``: warp samples per source line of every profiled launch."""
-        return _table(self._analysis(family) / "hotspots.csv")
+        found = self._bundle(family, HOTSPOTS.name).hotspots
+        return found if found is not None else pd.DataFrame()
 
     def stalls(self, family: str) -> pd.DataFrame:
         """``stalls.csv``: warp stall reasons per variant and size, with their shares."""
-        return _table(self._analysis(family) / "stalls.csv")
+        return self._bundle(family, STALLS.name).stalls
 
     def metrics(self, family: str) -> pd.DataFrame:
         """The long ncu table of the family: one row per launch x metric."""
-        folder = self.path / "metrics" / family
+        folder = Layout(self.path).path("metrics", family, "v").parent
         tables = [
-            _table(p)
+            _table(p.parent, METRICS, p.name)
             for p in sorted(folder.glob("*.csv"))
             if not p.name.endswith((".rules.csv", ".source.csv"))
         ]
@@ -86,9 +86,7 @@ class Results:
 
     def context(self, family: str) -> dict[str, Any]:
         """``context.json``: the family, its variants' status and ideas, the ceilings."""
-        path = self._analysis(family) / "context.json"
-        _exists(path)
-        return json.loads(path.read_text())  # type: ignore[no-any-return]
+        return self._bundle(family, CONTEXT).context
 
     def ladder(self, family: str, size: int | None = None) -> pd.DataFrame:
         """The optimization ladder at one size: a row per variant, in story order.
@@ -131,7 +129,7 @@ class Results:
                 f"figure {name!r} as {fmt!r}: choose a name of {list(FIGURES)} and a "
                 f"format of {list(FORMATS)}"
             )
-        path = self.path / "report" / family / "figures" / f"{name}.{fmt}"
+        path = Layout(self.path).path("figure_file", family, name=f"{name}.{fmt}")
         _exists(path)
         return path
 
@@ -141,27 +139,28 @@ class Results:
         A matplotlib figure to change and save; :meth:`figure_file` is the one the
         report shows.
         """
-        from nsightflow.plot.figures import family_figures, read_findings
+        from nsightflow.plot.figures import family_figures
 
         if name not in FIGURES:
             raise StageInputError(f"figure {name!r}: choose one of {list(FIGURES)}")
-        folder = self._analysis(family)
+        bundle = self._bundle(family, ANALYSIS.name)
         figures = family_figures(
-            self.analysis(family),
-            self.stalls(family),
-            self.context(family),
-            read_findings(folder),
+            bundle.analysis, bundle.stalls, bundle.context, bundle.findings
         )
         return figures[name]
 
     def report_file(self, family: str, fmt: str = "html", language: str = "en") -> Path:
         """The family's report (``md``, ``html``, ``json`` or ``pdf``) in ``language``."""
-        path = self.path / "report" / family / f"{report_stem(language)}.{fmt}"
+        stem = f"{report_stem(language)}.{fmt}"
+        path = Layout(self.path).path("report_file", family, name=stem)
         _exists(path)
         return path
 
-    def _analysis(self, family: str) -> Path:
-        return self.path / "analysis" / family
+    def _bundle(self, family: str, name: str) -> Bundle:
+        """The family's analysis folder, with its file ``name`` there."""
+        bundle = Bundle(Layout(self.path).analysis_dir(family))
+        _exists(bundle.path(name))
+        return bundle
 
 
 def _exists(path: Path) -> None:
@@ -172,9 +171,8 @@ def _exists(path: Path) -> None:
         )
 
 
-def _table(path: Path) -> pd.DataFrame:
+def _table(folder: Path, table: Table, name: str | None = None) -> pd.DataFrame:
     """A CSV table of the run (an empty file reads as an empty table)."""
+    path = folder / (name or table.name)
     _exists(path)
-    if path.stat().st_size == 0:
-        return pd.DataFrame()
-    return pd.read_csv(path)
+    return table.read(path)

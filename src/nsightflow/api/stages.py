@@ -1,11 +1,12 @@
-"""The stage commands the API runs: the workflow rules' command lines, per family.
+"""The stages the API runs, per family, with the files of the Snakemake rules.
 
-Each function returns the arguments of one ``nsightflow <stage>`` call with the same
-inputs and outputs as the Snakemake rule of that stage (``workflow/rules/*.smk``), in
-the ``results/`` layout the workflow writes. :func:`run_stage` runs one in this
-process through the stage's own handler (its exceptions reach the caller);
-:func:`run_isolated` runs one in a child process, as the workflow does for parse:
-``ncu_report`` must be loaded before pandas, which a notebook has usually imported.
+The stages after the GPU's (:func:`analyze`, :func:`figures`, :func:`report`) are
+called as functions with the family object the API loaded, in the ``results/``
+layout of :mod:`nsightflow.contracts.layout` that the rules use. Parse runs in a
+child process (:func:`run_isolated` of :func:`parse_argv`): ``ncu_report`` must be
+loaded before pandas, which a notebook has usually imported. The GPU stages of
+``measure`` go through :func:`run_stage` with the rules' arguments: each runs its
+variants' work in worker processes of its own.
 """
 
 import subprocess
@@ -13,29 +14,21 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from nsightflow.contracts.layout import Layout as ResultsLayout
 from nsightflow.errors import StageInputError
 from nsightflow.family.registry import Family
 
+if TYPE_CHECKING:
+    from nsightflow.analysis.analyze import AnalysisInputs
+
 
 @dataclass(frozen=True)
-class Layout:
-    """Where a run's files are: the workflow's ``results/`` folder and the kernels."""
+class Layout(ResultsLayout):
+    """Where a run's files are: the workflow's ``results/`` layout and the kernels."""
 
-    results: Path
-    kernels_dir: Path
-
-    def variant_file(self, stage: str, family: str, variant: str, ext: str) -> Path:
-        """``results/<stage>/<family>/<variant><ext>``."""
-        return self.results / stage / family / f"{variant}{ext}"
-
-    def analysis_dir(self, family: str) -> Path:
-        """``results/analysis/<family>``: the analyze stage's tables."""
-        return self.results / "analysis" / family
-
-    def report_dir(self, family: str) -> Path:
-        """``results/report/<family>``: report, summary.csv and ``figures/``."""
-        return self.results / "report" / family
+    kernels_dir: Path = Path("kernels")
 
 
 @dataclass(frozen=True)
@@ -88,103 +81,93 @@ def run_isolated(argv: Sequence[str]) -> None:
         )
 
 
-def files(layout: Layout, sel: Selection, stage: str, ext: str) -> list[str]:
-    """One path per chosen variant under ``results/<stage>/<family>/``."""
-    name = sel.family.name
-    return [str(layout.variant_file(stage, name, v, ext)) for v in sel.names]
+def files(layout: Layout, sel: Selection, name: str) -> list[str]:
+    """The file ``name`` of the layout for each chosen variant."""
+    family = sel.family.name
+    return [str(layout.path(name, family, v)) for v in sel.names]
 
 
 def parse_argv(layout: Layout, sel: Selection) -> list[str]:
     """``parse``: every chosen variant's profile folder into its three tables."""
     name = sel.family.name
-    folders = [str(layout.results / "profile" / name / v) for v in sel.names]
+    folders = files(layout, sel, "profile")
     return [
         "parse",
         *folders,
         "-o",
-        *files(layout, sel, "metrics", ".csv"),
+        *files(layout, sel, "metrics"),
         "--rules",
-        *files(layout, sel, "metrics", ".rules.csv"),
+        *files(layout, sel, "rules"),
         "--source",
-        *files(layout, sel, "metrics", ".source.csv"),
+        *files(layout, sel, "source"),
         "--resources",
-        *files(layout, sel, "build", ".resources.json"),
+        *files(layout, sel, "resources"),
         "--family",
         name,
         "--keep-going",
     ]
 
 
-def analyze_argv(layout: Layout, sel: Selection, sanitize: bool) -> list[str]:
-    """``analyze``: the family's tables and summary.csv (rule analyze_family)."""
+def analysis_inputs(layout: Layout, sel: Selection, sanitize: bool) -> "AnalysisInputs":
+    """The files the analyze stage reads for the chosen variants (rule analyze_family)."""
+    from nsightflow.analysis.analyze import AnalysisInputs
+
     name = sel.family.name
-    return [
-        *("analyze", "--kernels-dir", str(layout.kernels_dir), "--family", name),
-        *("--resources", *files(layout, sel, "build", ".resources.json")),
-        *("--verify", *files(layout, sel, "verify", ".json")),
-        *("--timing", *files(layout, sel, "time", ".json")),
-        *("--metrics", *files(layout, sel, "metrics", ".csv")),
-        *("--rules", *files(layout, sel, "metrics", ".rules.csv")),
-        *("--source", *files(layout, sel, "metrics", ".source.csv")),
-        *("--profiles", str(layout.results / "profile" / name)),
-        *("--sanitize", *(files(layout, sel, "sanitize", ".json") if sanitize else [])),
-        *("--ceilings", str(layout.results / "ceilings.json")),
-        *("--out-dir", str(layout.analysis_dir(name))),
-        *("--summary", str(layout.report_dir(name) / "summary.csv")),
-    ]
+
+    def paths(key: str) -> list[Path]:
+        return [Path(p) for p in files(layout, sel, key)]
+
+    return AnalysisInputs(
+        sel.family.folder,
+        resources=paths("resources"),
+        verify=paths("verify"),
+        timing=paths("time"),
+        metrics=paths("metrics"),
+        rules=paths("rules"),
+        profiles=[layout.path("profiles", name)],
+        ceilings=layout.path("ceilings"),
+        sanitize=paths("sanitize") if sanitize else [],
+        source=paths("source"),
+    )
 
 
-def plot_argv(layout: Layout, sel: Selection) -> list[str]:
-    """``plot``: the family's figures from its tables."""
+def analyze(layout: Layout, sel: Selection, sanitize: bool) -> None:
+    """``analyze``: the family's tables, findings and summary.csv."""
+    from nsightflow.stages.analyze import analyze as analyze_stage
+
     name = sel.family.name
-    return [
-        *("plot", "--analysis-dir", str(layout.analysis_dir(name))),
-        *("--out-dir", str(layout.report_dir(name) / "figures")),
-    ]
+    inputs = analysis_inputs(layout, sel, sanitize)
+    summary = layout.path("summary", name)
+    analyze_stage(sel.family, inputs, layout.analysis_dir(name), summary)
 
 
-def sweep_argvs(layout: Layout, sel: Selection) -> list[list[str]]:
-    """``sweep-analyze`` and ``sweep-plot`` of the swept variants (none: no calls)."""
+def figures(layout: Layout, sel: Selection) -> None:
+    """``plot`` and, for the swept variants, ``sweep-analyze`` and ``sweep-plot``."""
+    from nsightflow.plot.figures import write_figures
+
+    name = sel.family.name
+    write_figures(layout.analysis_dir(name), layout.path("figures", name))
     if not sel.swept:
-        return []
+        return
+    from nsightflow.analysis.sweep import write_analysis
+    from nsightflow.plot.sweep import write_figures as write_heatmaps
+
+    records = [layout.path("sweep_record", name, v) for v in sel.swept]
+    write_analysis(records, layout.analysis_dir(name), sel.family)
+    heatmaps = layout.path("sweep_figures", name)
+    write_heatmaps(layout.analysis_dir(name), heatmaps, list(sel.swept))
+
+
+def report(layout: Layout, sel: Selection, language: str) -> None:
+    """``report --only report``: report.md / .html / .json in ``language``."""
+    from nsightflow.report.build import write_report
+
     name = sel.family.name
-    records = [str(layout.variant_file("sweep", name, v, ".json")) for v in sel.swept]
-    analysis = str(layout.analysis_dir(name))
-    figures = str(layout.report_dir(name) / "figures" / "sweep")
-    return [
-        [
-            *("sweep-analyze", "--kernels-dir", str(layout.kernels_dir)),
-            *("--family", name, "--records", *records, "--out-dir", analysis),
-        ],
-        [
-            *("sweep-plot", "--analysis-dir", analysis, "--out-dir", figures),
-            *("--variants", *sel.swept),
-        ],
-    ]
-
-
-def report_argv(layout: Layout, sel: Selection, language: str) -> list[str]:
-    """``report``: report.md / .html / .json in ``language`` (rule report_family)."""
-    name = sel.family.name
-    argv = [
-        *("report", "--analysis-dir", str(layout.analysis_dir(name))),
-        *("--figures-dir", str(layout.report_dir(name) / "figures")),
-        *("--out-dir", str(layout.report_dir(name)), "--language", language),
-        *("--only", "report"),
-    ]
-    if sel.swept:
-        argv += ["--sweep", str(layout.analysis_dir(name) / "sweep_summary.csv")]
-    return argv
-
-
-def cpu_stages(
-    layout: Layout, sel: Selection, sanitize: bool, language: str
-) -> list[list[str]]:
-    """Every stage after the GPU's, in the workflow's order: parse to report."""
-    return [
-        parse_argv(layout, sel),
-        analyze_argv(layout, sel, sanitize),
-        plot_argv(layout, sel),
-        *sweep_argvs(layout, sel),
-        report_argv(layout, sel, language),
-    ]
+    write_report(
+        layout.analysis_dir(name),
+        layout.path("figures", name),
+        layout.report_dir(name),
+        language=language,
+        sweep=layout.path("sweep_summary", name) if sel.swept else None,
+        summary=False,
+    )

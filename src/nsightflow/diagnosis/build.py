@@ -28,6 +28,8 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.derived import input_column
+from nsightflow.contracts import FINDINGS, Status, spreadsheet_safe
+from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis import launch_state, limiter, moves, patterns, stand, summary
 from nsightflow.diagnosis.advice_rows import AdviceRows
 from nsightflow.diagnosis.causes import cause_finding, causes
@@ -35,9 +37,8 @@ from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.record import Finding, Where, frame, place
 from nsightflow.diagnosis.step_group import StepData, step_records
 from nsightflow.diagnosis.verdict import outcome, ties
-from nsightflow.tables import spreadsheet_safe
 
-OK = "ok"
+OK = Status.OK
 
 
 def facts(analysis: pd.DataFrame, stalls: pd.DataFrame) -> pd.DataFrame:
@@ -336,20 +337,10 @@ def family_findings(
 
 def write_findings(analysis_dir: Path) -> pd.DataFrame:
     """Read the analysis files of one family, write ``findings.csv`` beside them."""
-    import json
-
-    analysis = pd.read_csv(analysis_dir / "analysis.csv")
-    stalls = pd.read_csv(analysis_dir / "stalls.csv")
-    path = analysis_dir / "rules.csv"
-    rules = pd.read_csv(path) if path.stat().st_size > 1 else pd.DataFrame()
-    ctx = json.loads((analysis_dir / "context.json").read_text())
-    path = analysis_dir / "hotspots.csv"
-    hotspots = (
-        pd.read_csv(path, keep_default_na=False)
-        if path.is_file() and path.stat().st_size > 1
-        else None
+    bundle = Bundle(analysis_dir)
+    found = family_findings(
+        bundle.analysis, bundle.stalls, bundle.rules, bundle.context, bundle.hotspots
     )
-    found = family_findings(analysis, stalls, rules, ctx, hotspots)
     found = spreadsheet_safe(found)  # a spreadsheet runs no cell of it
-    found.to_csv(analysis_dir / "findings.csv", index=False, float_format="%.10g")
+    FINDINGS.write(found, bundle.path(FINDINGS.name))
     return found

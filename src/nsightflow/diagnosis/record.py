@@ -2,7 +2,7 @@
 
 A rule returns :class:`Finding` records (or nothing when its precondition does not hold);
 :mod:`nsightflow.diagnosis.build` places them (family, variant, size, section,
-role) and writes ``findings.csv`` with :data:`COLUMNS`:
+role) and writes ``findings.csv`` (:data:`nsightflow.contracts.FINDINGS`):
 
 - ``section``: ``headline``, ``sweep``, ``baseline``, ``plan``, ``step``, ``stand``,
   ``conclusion`` or ``advice``; ``step_of`` the variant a step starts from (else empty).
@@ -35,32 +35,9 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import FINDINGS
 from nsightflow.i18n import T, language
 
-COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "section",
-    "step_of",
-    "regime",
-    "rule",
-    "role",
-    "rank",
-    "metric",
-    "value",
-    "threshold",
-    "before",
-    "after",
-    "share_of_change",
-    "evidence",
-    "line",
-    "line_share",
-    "message",
-    "params",
-    "expected_gain",
-    "achieved_gain",
-]
 SECTIONS = (
     "headline",
     "sweep",
@@ -214,8 +191,8 @@ def _plain(value: Any) -> Any:
 
 
 def frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """``findings.csv`` as a frame (columns :data:`COLUMNS`, possibly no rows)."""
-    return pd.DataFrame(rows, columns=COLUMNS)
+    """``findings.csv`` as a frame (its declared columns, possibly no rows)."""
+    return FINDINGS.frame(rows)
 
 
 def render_row(record: Mapping[str, Any]) -> str:

@@ -35,6 +35,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import Status
 from nsightflow.diagnosis.advice import already_done, fix_message
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import msg
@@ -95,7 +96,7 @@ def fixed_cost(table: pd.DataFrame) -> float:
     if table.empty or not need <= set(table.columns):
         return 0.0
     good = table[
-        (table["status"] == "ok")
+        (table["status"] == Status.OK)
         & table["time_median_us"].notna()
         & table["roof_time_us"].notna()
     ]
@@ -301,12 +302,12 @@ def variant_suggestions(
         family: The family's ``context.json`` entry (its ``flops`` formula).
         hot: Per size, the variant's hottest source line (a ``hotspots.csv`` row).
     """
-    if variant.get("library") or variant.get("status") != "ok":
+    if variant.get("library") or variant.get("status") != Status.OK:
         return []
     compiled = variant.get("compiler") or {}
     out: list[Suggestion] = []
     for row in rows:
-        if row.get("status") != "ok" or not ok(num(row, "time_median_us")):
+        if row.get("status") != Status.OK or not ok(num(row, "time_median_us")):
             continue
         line = (hot or {}).get(int(row["size"]))
         found = [

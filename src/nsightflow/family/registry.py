@@ -57,6 +57,9 @@ __all__ = [
     "find_variant",
     "load_families",
     "load_family",
+    "manifest_entries",
+    "manifest_with_sizes",
+    "variant_of",
 ]
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "family.schema.yaml"
@@ -254,15 +257,44 @@ def find_variant(
             its block and grid match the code.
     """
     fam = load_family(kernels_dir / family)
-    if variant not in fam.variants:
+    return fam, variant_of(fam, variant, cubin)
+
+
+def variant_of(family: Family, variant: str, cubin: Path | None = None) -> Variant:
+    """One variant of a family already loaded (see :func:`find_variant`)."""
+    if variant not in family.variants:
         raise ManifestError(
-            f"{fam.folder / 'family.yaml'}: no variant {variant!r}; "
-            f"have {sorted(fam.variants)}"
+            f"{family.folder / 'family.yaml'}: no variant {variant!r}; "
+            f"have {sorted(family.variants)}"
         )
-    found = fam.variants[variant]
-    if cubin is not None:
-        found = found.with_params(built_params(cubin))
-    return fam, found
+    found = family.variants[variant]
+    return found.with_params(built_params(cubin)) if cubin is not None else found
+
+
+def manifest_entries(text: str) -> dict[str, Any]:
+    """The ``variants`` of a family.yaml's text as written, unchecked.
+
+    For the code a timing was measured with: the time stage keeps a variant's entry
+    as text, and compare reads it back at another revision (``git show``), where
+    the manifest may predate this schema.
+    """
+    entries: dict[str, Any] = (yaml.safe_load(text) or {}).get("variants", {})
+    return entries
+
+
+def manifest_with_sizes(folder: Path, sizes: list[int]) -> str:
+    """The family's manifest as YAML timing ``sizes`` (sorted, once each).
+
+    ``profile_sizes`` keeps those among ``sizes`` (else the largest); ``sweep_sizes``
+    is dropped; ``verify_sizes`` stays. The manifest is checked as it is loaded.
+    """
+    manifest = _read_manifest(folder / "family.yaml")
+    chosen = sorted(set(sizes))
+    manifest["sizes"] = chosen
+    kept = [n for n in manifest.get("profile_sizes", []) if n in chosen]
+    manifest["profile_sizes"] = kept or [chosen[-1]]
+    manifest.pop("sweep_sizes", None)
+    return str(yaml.safe_dump(manifest, sort_keys=False))
 
 
 def built_params(cubin: Path) -> dict[str, int]:

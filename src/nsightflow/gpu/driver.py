@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow.errors import NcuUnavailableError
-from nsightflow.family.registry import find_variant
+from nsightflow.family.registry import load_family, variant_of
 from nsightflow.gpu import isolate
 from nsightflow.gpu.pyprofile import LauncherRun, profile_launchers
 from nsightflow.gpu.timing import TimingSettings
@@ -172,6 +172,7 @@ def _ready_runs(
     """The variants to profile, and a record for each (final for those skipped)."""
     records: dict[str, dict[str, Any]] = {}
     ready: list[_Run] = []
+    family = load_family(kernels_dir / family_name)  # once for every variant
     for name, paths in variants.items():
         base = {
             "family": family_name,
@@ -183,7 +184,7 @@ def _ready_runs(
         if upstream["status"] != Status.OK:
             records[name] = {**base, **skipped(upstream, "profile")}
             continue
-        family, variant = find_variant(kernels_dir, family_name, name, paths["cubin"])
+        variant = variant_of(family, name, paths["cubin"])
         sizes = [n for n in family.profile_sizes if variant.accepts_size(n)]
         if not sizes:
             records[name] = {

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from nsightflow.contracts import Status
+
 ENERGY_STEPS = 2  # counter steps the window spans (~200 ms on the H200)
 CHUNK_S = 0.004  # GPU time of one queued chunk of launches
 QUEUED = 3  # chunks the host keeps queued ahead of the GPU
@@ -173,7 +175,7 @@ def row_fields(energy: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     ``state`` is the NVML snapshot after the window (clocks, power, temperature).
     """
     record = {**energy, "gpu_after": state}
-    if energy.get("status") != "ok":
+    if energy.get("status") != Status.OK:
         return {"energy": record}
     return {
         "energy_j_per_launch": energy["j_per_launch"],

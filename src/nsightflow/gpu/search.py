@@ -24,6 +24,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from nsightflow.contracts import Status
 from nsightflow.errors import NsightflowError
 
 Evaluate = Callable[[dict[str, Any]], dict[str, Any] | None]
@@ -247,7 +248,7 @@ def _runner(
                 if len(self.seen) >= distinct:
                     tuning_options.budget.add_evaluations(10**9)
                 cost = outcome.get("geomean_us")
-                if outcome.get("status") == "ok" and cost and math.isfinite(cost):
+                if outcome.get("status") == Status.OK and cost and math.isfinite(cost):
                     params["time"] = float(cost)
                 else:
                     params["__error__"] = kt.util.RuntimeFailedConfig()

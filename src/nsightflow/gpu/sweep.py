@@ -35,6 +35,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from nsightflow.contracts import Status
 from nsightflow.errors import GpuUnavailableError
 from nsightflow.family.registry import find_variant
 from nsightflow.gpu.search import SweepCache
@@ -109,7 +110,7 @@ def run(
     runnable = [
         {**c, "cubin": str(paths.build_dir / c["cubin"])}
         for c in compiled["configs"]
-        if c["status"] == "ok"
+        if c["status"] == Status.OK
     ]
     for c in runnable:
         c["cubin_sha"] = _sha(Path(c["cubin"]))
@@ -132,7 +133,7 @@ def run(
             "deadline": start + settings.budget_s,
         }
         outcome = _drive(spec, settings, progress)
-        if outcome.get("status") == "environment_error":
+        if outcome.get("status") == Status.ENVIRONMENT_ERROR:
             raise GpuUnavailableError(outcome["message"])
     cache = SweepCache(paths.cache, key)
     record = assemble(compiled, runnable, cache, sizes)
@@ -290,14 +291,14 @@ def assemble(
     configs = []
     for entry in compiled["configs"]:
         row = {k: v for k, v in entry.items() if k not in ("argv",)}
-        if entry["status"] == "ok":
+        if entry["status"] == Status.OK:
             hit = cache.get(entry["id"], shas[entry["id"]])
             if hit is None:
                 row.update(status="not_run", message="not reached within the budget")
             else:
                 row.update(hit["result"])
         configs.append(row)
-    timed = [c for c in configs if c["status"] == "ok" and c.get("times_us")]
+    timed = [c for c in configs if c["status"] == Status.OK and c.get("times_us")]
     for c in timed:
         c["geomean_us"] = _geomean([c["times_us"][str(n)] for n in sizes])
     best = min(timed, key=lambda c: c["geomean_us"], default=None)

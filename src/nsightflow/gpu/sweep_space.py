@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import Status
 from nsightflow.family.registry import Variant
 from nsightflow.family.tuned import space_points
 from nsightflow.tools import provenance
@@ -72,7 +73,7 @@ def plan(variant: Variant, space: str) -> list[dict[str, Any]]:
 def classify_compile(record: Mapping[str, Any], variant: Variant) -> tuple[str, str]:
     """(status, message) of one compiled configuration against the per-block limits."""
     message = str(record.get("message", ""))
-    if record["status"] != "ok":
+    if record["status"] != Status.OK:
         if "too much shared data" in message:
             return "too_much_shared_memory", _last_lines(message)
         if "too many resources" in message or "registers" in message.lower():

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from nsightflow.contracts import TIMELINE
 from nsightflow.family.registry import Family, find_variant
 from nsightflow.gpu import driver as stages
 from nsightflow.gpu import isolate
@@ -30,7 +31,6 @@ from nsightflow.machine import double
 from nsightflow.machine.capabilities import cupti_check, nsys_can_write_reports
 from nsightflow.machine.gpulock import gpu_info
 from nsightflow.records import Status
-from nsightflow.tables import TIMELINE
 from nsightflow.tools import provenance
 
 Backend = Literal["auto", "cupti", "nsys"]
@@ -130,7 +130,7 @@ def tidy(rows: list[dict[str, Any]], ident: tuple[str, str], size: int) -> pd.Da
         size: The problem size of the sequence.
 
     Returns:
-        :data:`nsightflow.tables.TIMELINE`; times shifted so that the first activity starts at 0.
+        :data:`nsightflow.contracts.TIMELINE`; times shifted so that the first activity starts at 0.
     """
     if not rows:
         return TIMELINE.empty()
@@ -251,4 +251,4 @@ def write_outputs(record: dict[str, Any], json_path: Path, csv_path: Path) -> No
     write_json(json_path, record)
     csv_path.parent.mkdir(parents=True, exist_ok=True)
     table = table_of(record) if record.get("backend") else TIMELINE.empty()
-    table.to_csv(csv_path, index=False)
+    TIMELINE.write(table, csv_path)

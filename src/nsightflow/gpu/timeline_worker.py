@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from nsightflow.family.registry import Family, Variant, find_variant
-from nsightflow.gpu.launch import GpuContext
+from nsightflow.gpu.launch import GpuContext, Job
 from nsightflow.gpu.pylaunch import launcher_for
 from nsightflow.records import Status
 
@@ -46,15 +46,28 @@ def _check(raw: list[dict[str, Any]], traced: bool) -> dict[str, str]:
     return {"status": Status.OK, "message": ""}
 
 
-def trace_sequences(spec: dict[str, Any]) -> dict[str, Any]:
+def trace_sequences(spec: dict[str, Any], job: Job | None = None) -> dict[str, Any]:
     """Worker task ``timeline``: the sequence at every size, traced or not.
+
+    Args:
+        spec: the variant (``kernels_dir``, ``family``, ``variant``, ``cubin``),
+            ``seed``, ``sizes``, ``rounds`` and ``trace``.
+        job: the variant's job when the process has loaded it (the measure
+            worker's), so its manifest is not read a second time.
 
     Returns:
         ``{"status", "message", "sizes": [{"size", "status", "raw"}]}``: ``raw``
         holds the CUPTI records of the kept round (empty without a tracer).
     """
-    family, variant = find_variant(
-        Path(spec["kernels_dir"]), spec["family"], spec["variant"], Path(spec["cubin"])
+    family, variant = (
+        (job.family, job.variant)
+        if job is not None
+        else find_variant(
+            Path(spec["kernels_dir"]),
+            spec["family"],
+            spec["variant"],
+            Path(spec["cubin"]),
+        )
     )
     tracer = None
     if spec.get("trace") == "cupti":

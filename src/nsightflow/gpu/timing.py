@@ -24,6 +24,7 @@ import yaml
 
 from nsightflow.analysis.integrity import recheck_record
 from nsightflow.family.model import Variant
+from nsightflow.family.registry import manifest_entries
 from nsightflow.gpu.energy import EnergyMeter, Stream, measure_energy, row_fields
 from nsightflow.gpu.verify import generated_of
 from nsightflow.records import Status
@@ -133,7 +134,7 @@ def source_record(variant: Variant) -> dict[str, Any]:
     """
     folder = variant.source.parent
     manifest = folder / "family.yaml"
-    entries = (yaml.safe_load(manifest.read_text()) or {}).get("variants", {})
+    entries = manifest_entries(manifest.read_text())
     files = {
         f"{folder.name}/family.yaml (variants.{variant.name})": manifest_entry_text(
             entries, variant.name

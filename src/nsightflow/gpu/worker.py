@@ -23,7 +23,7 @@ import numpy as np
 
 from nsightflow.errors import FrameworkMissingError, NsightflowError
 from nsightflow.family.reference_cache import ReferenceCache
-from nsightflow.family.registry import find_variant
+from nsightflow.family.registry import Family, find_variant, load_family, variant_of
 from nsightflow.gpu import timing
 from nsightflow.gpu.launch import (
     GpuContext,
@@ -117,7 +117,8 @@ def _measure(spec: dict[str, Any], done: Done) -> None:
         keys = ("kernels_dir", "family", "variant", "cubin", "seed")
         line = {**spec["timeline"]}
         line["sizes"] = line["sizes"] or list(job.family.profile_sizes)  # the default
-        done("timeline", trace_sequences({**{k: spec[k] for k in keys}, **line}))
+        traced = trace_sequences({**{k: spec[k] for k in keys}, **line}, job)
+        done("timeline", traced)
 
 
 def _launch(spec: dict[str, Any]) -> dict[str, Any]:
@@ -126,12 +127,16 @@ def _launch(spec: dict[str, Any]) -> dict[str, Any]:
     A spec holds one run (``family``, ``variant``, ``cubin``, ``sizes``) or a list of
     them under ``runs``: several variants then share one process and CUDA context.
     """
+    kernels_dir = Path(spec["kernels_dir"])
+    families: dict[str, Family] = {}  # each manifest read once, not once per run
     with GpuContext() as gpu:
         for run in spec.get("runs", [spec]):
             cubin = Path(run["cubin"])
-            family, variant = find_variant(
-                Path(spec["kernels_dir"]), run["family"], run["variant"], cubin
-            )
+            name = run["family"]
+            if name not in families:
+                families[name] = load_family(kernels_dir / name)
+            family = families[name]
+            variant = variant_of(family, run["variant"], cubin)
             for n in run["sizes"]:
                 launcher = launcher_for(gpu, family, variant, cubin, n)
                 launcher.setup(_rng(spec, n))
@@ -161,7 +166,7 @@ def _selftest_phases(spec: dict[str, Any], done: Done) -> None:
     """Phases that finish, crash or hang as ``spec["phases"]`` says: tests isolation."""
     done("ready", {})
     for name, how in spec["phases"].items():
-        if how != "ok":
+        if how != Status.OK:
             (_selftest_crash if how == "crash" else _selftest_hang)(spec)
         done(name, {"status": Status.OK, "message": name})
 

@@ -119,7 +119,7 @@ def not_recorded(
 
 def _empty_table(output: Path) -> None:
     """The header of a recorded table the recording lacks (the timeline's)."""
-    from nsightflow.tables import TIMELINE
+    from nsightflow.contracts import TIMELINE
 
     output.parent.mkdir(parents=True, exist_ok=True)
-    TIMELINE.empty().to_csv(output, index=False)
+    TIMELINE.write(TIMELINE.empty(), output)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from nsightflow.contracts.layout import Layout
 from nsightflow.errors import ManifestError, ReportParseError, StageInputError
 from nsightflow.family.registry import Family, Variant
 from nsightflow.io import read_json, write_json
@@ -81,22 +82,11 @@ def variant_outputs(
     results: Path, family: str, variant: str, stages: ReplayStages
 ) -> list[Path]:
     """The files (and the profile folder) replay writes for one variant."""
-    outputs = [
-        results / "build" / family / f"{variant}.resources.json",
-        results / "verify" / family / f"{variant}.json",
-        results / "time" / family / f"{variant}.json",
-        results / "profile" / family / variant,
-    ]
-    if stages.sanitize:
-        outputs.append(results / "sanitize" / family / f"{variant}.json")
-    if stages.timeline:
-        outputs += [
-            results / "timeline" / family / f"{variant}.json",
-            results / "timeline" / family / f"{variant}.csv",
-        ]
-    if variant in stages.sweep:
-        outputs.append(results / "sweep" / family / f"{variant}.json")
-    return outputs
+    names = ["resources", "verify", "time", "profile"]
+    names += ["sanitize"] if stages.sanitize else []
+    names += ["timeline_record", "timeline_table"] if stages.timeline else []
+    names += ["sweep_record"] if variant in stages.sweep else []
+    return [Layout(results).path(name, family, variant) for name in names]
 
 
 def replay_family(
@@ -126,7 +116,7 @@ def replay_family(
         ident = (family.name, variant.name)
         outputs = variant_outputs(results, family.name, variant.name, stages)
         resources, *measured = outputs
-        sweep = results / "sweep" / family.name / f"{variant.name}.json"
+        sweep = Layout(results).path("sweep_record", family.name, variant.name)
         if sweep in measured:  # first: an edited variant is compiled at its best
             measured.remove(sweep)
             recorded = source / sweep.relative_to(results)

@@ -12,18 +12,20 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from nsightflow.contracts import Status
+
 Lens = Literal["compute", "memory"]
 
 
 def timed(analysis: pd.DataFrame) -> pd.DataFrame:
     """Correct variants with a median time, in table order."""
-    ok = analysis["status"] == "ok"
+    ok = analysis["status"] == Status.OK
     return analysis[ok & analysis["time_median_us"].notna()]
 
 
 def profiled(analysis: pd.DataFrame) -> pd.DataFrame:
     """Correct variants at their profiled sizes."""
-    ok = analysis["status"] == "ok"
+    ok = analysis["status"] == Status.OK
     return analysis[ok & analysis["profiled"].fillna(False).astype(bool)]
 
 

@@ -8,13 +8,13 @@ matplotlib's object API (no pyplot); only :func:`write_figures` saves, as PNG an
 SVG (:mod:`nsightflow.plot.svg`). The file names are in :mod:`nsightflow.plot.names`.
 """
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from matplotlib.figure import Figure
 
+from nsightflow.contracts.bundle import Bundle
 from nsightflow.plot.energy import write_energy_figure
 from nsightflow.plot.levels import bytes_by_level_figure
 from nsightflow.plot.names import FIGURES, STEP_DIR, step_stem
@@ -36,10 +36,7 @@ __all__ = [
 
 def read_findings(analysis_dir: Path) -> pd.DataFrame | None:
     """``findings.csv`` of the diagnosis stage, or None where it was not written."""
-    path = analysis_dir / "findings.csv"
-    if not path.is_file() or path.stat().st_size == 0:
-        return None
-    return pd.read_csv(path)
+    return Bundle(analysis_dir).findings
 
 
 def family_figures(
@@ -69,13 +66,12 @@ def write_figures(analysis_dir: Path, out_dir: Path) -> list[Path]:
     ``findings.csv`` from ``analysis_dir``; writes ``<name>.png`` and ``<name>.svg``
     into ``out_dir`` and the step figures into ``out_dir/steps``.
     """
-    analysis = pd.read_csv(analysis_dir / "analysis.csv")
-    stalls = pd.read_csv(analysis_dir / "stalls.csv")
-    ctx = json.loads((analysis_dir / "context.json").read_text())
+    bundle = Bundle(analysis_dir)
+    analysis, ctx = bundle.analysis, bundle.context
     (out_dir / STEP_DIR).mkdir(parents=True, exist_ok=True)
     paths: list[Path] = []
     for stem, fig in family_figures(
-        analysis, stalls, ctx, read_findings(analysis_dir)
+        analysis, bundle.stalls, ctx, bundle.findings
     ).items():
         paths += save(fig, out_dir, stem)
     return paths + write_energy_figure(

@@ -31,6 +31,8 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from nsightflow.contracts import Status
+from nsightflow.contracts.bundle import Bundle
 from nsightflow.plot.fit import fit_texts
 from nsightflow.plot.style import matplotlib_context, new_figure
 from nsightflow.plot.svg import save
@@ -67,7 +69,7 @@ def heat_axes(
     if configs is not None and best is not None and size:
         grid = configs[on_axes(configs, axes)]
         for a in varying:
-            line = grid[grid["status"] == "ok"]
+            line = grid[grid["status"] == Status.OK]
             for other in axes:
                 if other != a:
                     line = line[line[f"param_{other}"] == best[f"param_{other}"]]
@@ -98,7 +100,7 @@ def _anchor(configs: pd.DataFrame, axes: Mapping[str, list[int]]) -> pd.Series |
     best = grid[grid["is_best"].astype(bool)]
     if not best.empty:
         return best.iloc[0]
-    ok = grid[grid["status"] == "ok"]
+    ok = grid[grid["status"] == Status.OK]
     if "geomean_us" in ok and ok["geomean_us"].notna().any():
         return ok.sort_values("geomean_us", kind="stable").iloc[0]
     default = grid[grid["is_default"].astype(bool)]
@@ -146,7 +148,7 @@ def heat_grid(
 def _cell(row: pd.Series, size: int) -> tuple[float, str]:
     """A configuration's time at ``size`` (NaN where none) and its cell's text."""
     t = row.get(f"time_us_{size}")
-    if row["status"] == "ok" and pd.notna(t):
+    if row["status"] == Status.OK and pd.notna(t):
         return float(t), _fmt_time(float(t))
     return float("nan"), SHORT.get(str(row["status"]), str(row["status"]))
 
@@ -369,12 +371,14 @@ def write_figures(analysis_dir: Path, out_dir: Path, variants: list[str]) -> lis
     A variant whose sweep was not recorded, or found no valid configuration, gets no
     figure: the report shows its heatmap only where the sweep has a best.
     """
-    configs = pd.read_csv(analysis_dir / "sweep.csv")
-    summary = pd.read_csv(analysis_dir / "sweep_summary.csv")
+    bundle = Bundle(analysis_dir)
+    configs, summary = bundle.sweep, bundle.sweep_summary
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for variant in variants:
-        rows = summary[(summary["variant"] == variant) & (summary["status"] == "ok")]
+        rows = summary[
+            (summary["variant"] == variant) & (summary["status"] == Status.OK)
+        ]
         mine = configs[configs["variant"] == variant] if not configs.empty else configs
         if rows.empty or mine.empty:
             continue

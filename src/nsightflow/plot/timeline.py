@@ -15,6 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from nsightflow.analysis.timeline import key_size
+from nsightflow.contracts.bundle import Bundle
 from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.style import matplotlib_context, new_figure, unit_axis
 from nsightflow.plot.svg import save
@@ -129,8 +130,8 @@ def timeline_figure(table: pd.DataFrame, summary: pd.DataFrame, family: str) -> 
 
 def write_figure(analysis_dir: Path, out: Path, family: str) -> Path:
     """Build the timeline figure from ``timeline.csv`` / ``timeline_summary.csv``."""
-    table = pd.read_csv(analysis_dir / "timeline.csv")
-    summary = pd.read_csv(analysis_dir / "timeline_summary.csv")
+    bundle = Bundle(analysis_dir)
     out.parent.mkdir(parents=True, exist_ok=True)
-    save(timeline_figure(table, summary, family), out.parent, out.stem)
+    figure = timeline_figure(bundle.timeline, bundle.timeline_summary, family)
+    save(figure, out.parent, out.stem)
     return out

@@ -15,6 +15,8 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import SUMMARY, SWEEP, SWEEP_SUMMARY, TIMELINE_SUMMARY, Status
+from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis.record import render
 from nsightflow.i18n import DEFAULT_LANGUAGE
 from nsightflow.i18n.markup import code_span
@@ -22,16 +24,10 @@ from nsightflow.report.html import write_page
 from nsightflow.report.index import index_page
 from nsightflow.report.paths import index_stem, report_stem
 from nsightflow.report.sections.family import ReportBuilder
-from nsightflow.report.summary import (
-    SUMMARY_COLUMNS,
-    summary_frame,
-    write_csv,
-    write_summary_csv,
-)
+from nsightflow.report.summary import summary_frame, write_csv, write_summary_csv
 from nsightflow.report.text import plain
 
 __all__ = [
-    "SUMMARY_COLUMNS",
     "summary_frame",
     "write_index",
     "write_report",
@@ -75,19 +71,16 @@ def write_report(
         ValueError: The language is not one the catalogue has.
     """
     stem = report_stem(language)
-    analysis = pd.read_csv(analysis_dir / "analysis.csv")
-    stalls = pd.read_csv(analysis_dir / "stalls.csv")
-    rules_path = analysis_dir / "rules.csv"
-    rules = pd.read_csv(rules_path) if rules_path.stat().st_size > 1 else pd.DataFrame()
-    ctx = _context(analysis_dir, timeline, sweep)
-    found_path = analysis_dir / "findings.csv"
-    found = (
-        pd.read_csv(found_path, keep_default_na=False, na_values=[""])
-        if found_path.is_file()
-        else None
-    )
+    bundle = Bundle(analysis_dir)
+    analysis = bundle.analysis
+    ctx = _context(bundle, timeline, sweep)
     text = ReportBuilder(
-        analysis, stalls, rules, ctx, language=language, findings=found
+        analysis,
+        bundle.stalls,
+        bundle.rules,
+        ctx,
+        language=language,
+        findings=bundle.findings,
     ).build()
     rel = (
         figures_dir.relative_to(out_dir)
@@ -105,19 +98,18 @@ def write_report(
 
 
 def _context(
-    analysis_dir: Path, timeline: Path | None, sweep: Path | None
+    bundle: Bundle, timeline: Path | None, sweep: Path | None
 ) -> dict[str, Any]:
     """``context.json`` with the optional tables its sections read."""
-    ctx: dict[str, Any] = json.loads((analysis_dir / "context.json").read_text())
+    ctx: dict[str, Any] = dict(bundle.context)
     if timeline is not None:
-        ctx["timeline"] = pd.read_csv(timeline)
-    hotspots = analysis_dir / "hotspots.csv"
-    if hotspots.is_file():  # absent in analyses made before warp sampling
-        ctx["hotspots"] = pd.read_csv(hotspots, keep_default_na=False)
+        ctx["timeline"] = TIMELINE_SUMMARY.read(timeline)
+    if bundle.hotspots is not None:  # absent in analyses made before warp sampling
+        ctx["hotspots"] = bundle.hotspots
     if sweep is not None:
         ctx["sweep"] = {
-            "summary": pd.read_csv(sweep),
-            "configs": pd.read_csv(sweep.parent / "sweep.csv"),
+            "summary": SWEEP_SUMMARY.read(sweep),
+            "configs": SWEEP.read(sweep.parent / SWEEP.name),
         }
     return ctx
 
@@ -145,9 +137,11 @@ def write_index(
     stem, index = report_stem(language), index_stem(language)
     rows = []
     for family in families:
-        summary = pd.read_csv(report_dir / family / "summary.csv")
+        summary = SUMMARY.read(report_dir / family / SUMMARY.name)
         # a size a variant does not accept, or one the recording lacks, is no failure
-        bad = ~summary["status"].isin(["ok", "unsupported", "not_recorded"])
+        bad = ~summary["status"].isin(
+            [Status.OK, Status.UNSUPPORTED, Status.NOT_RECORDED]
+        )
         failed = sorted(set(summary[bad]["variant"]))
         rows.append(
             {
@@ -172,10 +166,9 @@ def write_index(
 
 def _headlines(folder: Path) -> str:
     """The family report's headlines (one per input), as one table cell."""
-    path = folder / "findings.csv"
-    if not path.is_file():
+    found = Bundle(folder).findings
+    if found is None:
         return ""
-    found = pd.read_csv(path, keep_default_na=False, na_values=[""])
     heads = found[found["section"] == "headline"]
     texts = [render("index_headline", json.loads(str(p))) for p in heads["params"]]
     return "; ".join(texts)

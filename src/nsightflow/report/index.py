@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import pandas as pd
-
+from nsightflow.contracts import Status
+from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis.record import render as render_message
 from nsightflow.errors import StageInputError
 from nsightflow.i18n import DEFAULT_LANGUAGE, T, language, parse_language
@@ -35,7 +35,7 @@ from nsightflow.report.paths import report_stem
 
 FIGURE_PX = 1400  # the figure's width in the page: sharp at the card's ~1,050 px
 FILES = ("report.html", "report.md", "report.pdf", "summary.csv")
-OK = "ok"
+OK = Status.OK
 esc = html.escape
 
 
@@ -115,11 +115,8 @@ def _card(report_dir: Path, analysis: Path, family: str, stem: str) -> str:
 
 def headlines(folder: Path) -> list[dict[str, Any]]:
     """The family's headline findings' fields (one per input), from findings.csv."""
-    path = folder / "findings.csv"
-    if not path.is_file() or path.stat().st_size == 0:
-        return []
-    found = pd.read_csv(path, keep_default_na=False, na_values=[""])
-    if "section" not in found or "params" not in found:
+    found = Bundle(folder).findings
+    if found is None or "section" not in found or "params" not in found:
         return []
     rows = found[found["section"] == "headline"]
     return [json.loads(str(p)) for p in rows["params"]]

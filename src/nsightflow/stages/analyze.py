@@ -2,6 +2,11 @@
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from nsightflow.analysis.analyze import AnalysisInputs
+    from nsightflow.family.registry import Family
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -38,8 +43,8 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow analyze``."""
-    from nsightflow.analysis.analyze import AnalysisInputs, write_analysis
-    from nsightflow.diagnosis.build import write_findings
+    from nsightflow.analysis.analyze import AnalysisInputs
+    from nsightflow.family.registry import load_family
 
     inputs = AnalysisInputs(
         args.kernels_dir / args.family,
@@ -53,10 +58,21 @@ def run(args: argparse.Namespace) -> int:
         args.sanitize,
         args.source,
     )
-    write_analysis(inputs, args.out_dir)
-    write_findings(args.out_dir)  # the diagnosis of the tables just written
-    if args.summary:
+    analyze(load_family(inputs.family_dir), inputs, args.out_dir, args.summary)
+    return 0
+
+
+def analyze(
+    family: "Family", inputs: "AnalysisInputs", out_dir: Path, summary: Path | None
+) -> None:
+    """The family's analysis tables, its findings and (with ``summary``) summary.csv."""
+    from nsightflow.analysis.analyze import write_analysis
+    from nsightflow.contracts import ANALYSIS
+    from nsightflow.diagnosis.build import write_findings
+
+    write_analysis(inputs, out_dir, family)
+    write_findings(out_dir)  # the diagnosis of the tables just written
+    if summary:
         from nsightflow.report.summary import write_summary_csv
 
-        write_summary_csv(args.out_dir / "analysis.csv", args.summary)
-    return 0
+        write_summary_csv(out_dir / ANALYSIS.name, summary)

@@ -3,8 +3,8 @@
 import argparse
 from pathlib import Path
 
+from nsightflow.contracts import spreadsheet_safe
 from nsightflow.io import read_json
-from nsightflow.tables import spreadsheet_safe
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

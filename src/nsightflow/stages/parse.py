@@ -114,8 +114,8 @@ def jobs_of(args: argparse.Namespace) -> list[Job]:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow parse``."""
+    from nsightflow.contracts import METRICS, RULES, SOURCE
     from nsightflow.tools import ncu_parse as P
-    from nsightflow.tools.ncu_source import SOURCE_COLUMNS
     from nsightflow.tools.tables import check_outputs
 
     jobs = jobs_of(args)
@@ -123,9 +123,9 @@ def run(args: argparse.Namespace) -> int:
         (path, columns)
         for job in jobs
         for path, columns in (
-            (job.output, P.METRIC_COLUMNS),
-            (job.rules, P.RULE_COLUMNS),
-            (job.source, SOURCE_COLUMNS),
+            (job.output, METRICS.columns),
+            (job.rules, RULES.columns),
+            (job.source, SOURCE.columns),
         )
         if path is not None
     ]

@@ -3,6 +3,11 @@
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from nsightflow.family.registry import Family
+    from nsightflow.machine.replay import ReplayStages
 
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -30,23 +35,30 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow replay-family``."""
     from nsightflow.family.registry import load_family
-    from nsightflow.machine.replay import ReplayStages, replay_family
+    from nsightflow.machine.replay import ReplayStages
 
-    family = load_family(args.kernels_dir / args.family)
     stages = ReplayStages(
         sanitize=not args.no_sanitize,
         timeline=not args.no_timeline,
         sweep=frozenset(args.sweep),
     )
-    done = replay_family(args.source, family, args.results, stages, args.arch)
-    print(
-        f"replayed {args.family} ({len(family.variants)} variants) from {args.source}"
-    )
+    family = load_family(args.kernels_dir / args.family)
+    replay(args.source, family, args.results, stages, args.arch)
+    return 0
+
+
+def replay(
+    source: Path, family: "Family", results: Path, stages: "ReplayStages", arch: str
+) -> None:
+    """Replay one family's recorded outputs, saying what was refused or rebuilt."""
+    from nsightflow.machine.replay import replay_family
+
+    done = replay_family(source, family, results, stages, arch)
+    print(f"replayed {family.name} ({len(family.variants)} variants) from {source}")
     for refusal in done.refused:  # each output is not_recorded, its message this line
         print(f"WARNING: {refusal}", file=sys.stderr)
     for name in done.changed:
         print(
-            f"WARNING: {args.family}/{name}: source changed since the recording; "
+            f"WARNING: {family.name}/{name}: source changed since the recording; "
             "compiled again, measurements are of the recorded source"
         )
-    return 0

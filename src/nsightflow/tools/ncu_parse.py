@@ -33,33 +33,9 @@ from nsightflow.tools.ncu_report_io import (  # isort: skip
 
 import pandas as pd
 
+from nsightflow.contracts import METRICS, RULES
 from nsightflow.errors import ReportParseError
 from nsightflow.tools.profile_layout import ReportPart
-
-METRIC_COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "launch",
-    "kernel",
-    "metric",
-    "unit",
-    "value",
-    "rollup",
-]
-RULE_COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "launch",
-    "kernel",
-    "rule",
-    "section",
-    "type",
-    "message",
-    "speedup_type",
-    "speedup_pct",
-]
 
 
 def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -70,8 +46,8 @@ def read_ncu_rep(path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     """
     columns, rules = read_columns(path)
     return (
-        pd.DataFrame(columns, columns=METRIC_COLUMNS),
-        pd.DataFrame(rules, columns=RULE_COLUMNS),
+        METRICS.frame(columns),
+        RULES.frame(rules),
     )
 
 
@@ -115,7 +91,7 @@ def read_ncu_csv(path: Path) -> pd.DataFrame:
                     "rollup": rollup_of(name),
                 }
             )
-    return pd.DataFrame(rows, columns=METRIC_COLUMNS)
+    return METRICS.frame(rows)
 
 
 _PREFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
@@ -191,7 +167,7 @@ def parse_files(
     With ``keep_going``, an unreadable report becomes a ``ReportUnreadable`` row of
     type ``error`` in the rules table (shown by the report) instead of an exception.
     """
-    columns: dict[str, list[Any]] = {c: [] for c in METRIC_COLUMNS}
+    columns: dict[str, list[Any]] = {c: [] for c in METRICS.columns}
     reps, csvs = expand_parts(paths)
     csv_frames = [read_ncu_csv(p) for p in csvs]
     rules: list[dict[str, Any]] = []
@@ -214,13 +190,13 @@ def parse_files(
                 }
             )
             continue
-        for name in METRIC_COLUMNS:
+        for name in METRICS.columns:
             columns[name] += cols[name]
         rules += file_rules
-    metrics = pd.DataFrame(columns, columns=METRIC_COLUMNS)
+    metrics = METRICS.frame(columns)
     if csv_frames:
         metrics = pd.concat([metrics, *csv_frames], ignore_index=True)
-    return metrics, pd.DataFrame(rules, columns=RULE_COLUMNS)
+    return metrics, RULES.frame(rules)
 
 
 def write_table(frame: pd.DataFrame, path: Path) -> None:

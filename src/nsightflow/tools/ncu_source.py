@@ -46,6 +46,7 @@ except ImportError:  # reported with an install hint when a report is read
 
 import pandas as pd
 
+from nsightflow.contracts import SOURCE
 from nsightflow.errors import ReportParseError
 from nsightflow.tools.ncu_metrics import PCSAMP_PREFIX
 from nsightflow.tools.ncu_report_io import (
@@ -59,22 +60,6 @@ from nsightflow.tools.nvdisasm import CallSite
 from nsightflow.tools.profile_layout import ReportPart
 from nsightflow.tools.sass import function_kinds, joined, opcode
 
-SOURCE_COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "launch",
-    "kernel",
-    "pc",
-    "sass",
-    "file",
-    "line",
-    "source",
-    "access",
-    "reason",
-    "samples",
-    "inlined",
-]
 NO_SAMPLES = (
     "no per-instruction samples in this report (profiled without warp sampling): "
     "its hottest source lines are not measured; re-run the profile stage"
@@ -278,7 +263,7 @@ def read_source_samples(
         row["size"] = sizes[row["launch"] // per_size]
         row["launch"] %= per_size
     note = "" if rows else f"{path}: {NO_SAMPLES}"
-    return pd.DataFrame(rows, columns=SOURCE_COLUMNS), note
+    return SOURCE.frame(rows), note
 
 
 def parse_source_files(
@@ -311,9 +296,5 @@ def parse_source_files(
         frames.append(frame)
         notes += [note] if note else []
     frames = [f for f in frames if not f.empty]
-    table = (
-        pd.concat(frames, ignore_index=True)
-        if frames
-        else pd.DataFrame(columns=SOURCE_COLUMNS)
-    )
+    table = pd.concat(frames, ignore_index=True) if frames else SOURCE.empty()
     return table, notes

@@ -286,7 +286,7 @@ def record(spec: dict[str, Any], timeout_s: float) -> dict[str, Any]:
             }
         raw = read_gpu_trace(csv.read_text(), str(csv))
     sizes = assign_rounds(raw, result["sizes"], int(spec["rounds"]))
-    bad = [s for s in sizes if s["status"] not in ("ok", "unsupported")]
+    bad = [s for s in sizes if s["status"] not in (Status.OK, Status.UNSUPPORTED)]
     return {
         "status": bad[0]["status"] if bad else "ok",
         "message": f"n={bad[0]['size']}: {bad[0]['message']}" if bad else "",

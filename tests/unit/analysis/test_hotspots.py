@@ -18,6 +18,7 @@ from nsightflow.analysis.hotspots import (
     read_hotspot_inputs,
     write_hotspots,
 )
+from nsightflow.contracts import SOURCE
 from nsightflow.report.build import write_report
 from nsightflow.report.paths import report_stem
 from nsightflow.report.sections.hotspots import code_cell
@@ -25,7 +26,6 @@ from nsightflow.tools import ncu_metrics as M
 from nsightflow.tools.ncu import NcuSettings, ncu_argv
 from nsightflow.tools.ncu_source import (
     NO_SAMPLES,
-    SOURCE_COLUMNS,
     action_rows,
     parse_source_files,
     read_source_samples,
@@ -74,7 +74,7 @@ UNSAMPLED = ROOT / "tests/data/ncu/h200/v1_smem_n2048.ncu-rep"
 
 def test_a_report_without_samples_says_so():
     frame, note = read_source_samples(UNSAMPLED)
-    assert frame.empty and list(frame.columns) == SOURCE_COLUMNS
+    assert frame.empty and list(frame.columns) == list(SOURCE.columns)
     assert note == f"{UNSAMPLED}: {NO_SAMPLES}"
 
 
@@ -98,7 +98,7 @@ def test_parse_writes_the_per_instruction_table_and_warns(tmp_path):
         check=True,
     )
     assert "WARNING:" in proc.stderr and "no per-instruction samples" in proc.stderr
-    assert pd.read_csv(out).columns.tolist() == SOURCE_COLUMNS
+    assert pd.read_csv(out).columns.tolist() == list(SOURCE.columns)
 
 
 class _Ids:
@@ -294,7 +294,7 @@ def test_lines_read_against_the_family_folder(tmp_path):
 
 def test_no_samples_writes_an_empty_table_with_the_columns(tmp_path):
     empty = tmp_path / "v0.source.csv"
-    pd.DataFrame(columns=SOURCE_COLUMNS).to_csv(empty, index=False)
+    SOURCE.empty().to_csv(empty, index=False)
     frame = write_hotspots([empty], tmp_path, tmp_path / "hotspots.csv")
     assert frame.empty
     assert "top_reason" in pd.read_csv(tmp_path / "hotspots.csv").columns

@@ -6,14 +6,13 @@ import pytest
 
 from nsightflow import i18n
 from nsightflow.analysis.timeline import (
-    SUMMARY_COLUMNS,
     key_size,
     sequence_summary,
     summarize,
 )
+from nsightflow.contracts import TIMELINE, TIMELINE_SUMMARY
 from nsightflow.gpu.timeline import tidy
 from nsightflow.report.sections.timeline import transfer_findings
-from nsightflow.tables import TIMELINE
 
 MIB = 2**20
 
@@ -88,7 +87,7 @@ def test_summary_keeps_failed_and_unsupported_variants_and_copies_nothing_in():
     ]
     summary = summarize(table, records)
     pd.testing.assert_frame_equal(table, before)
-    assert list(summary.columns) == SUMMARY_COLUMNS
+    assert list(summary.columns) == list(TIMELINE_SUMMARY.columns)
     assert list(summary["variant"]) == ["v0", "v0", "v2"]  # v1 has no record
     assert list(summary["status"]) == ["ok", "unsupported", "crashed"]
     assert summary["gpu"].iloc[0] == "NVIDIA H200"

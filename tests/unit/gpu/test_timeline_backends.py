@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from nsightflow.contracts import TIMELINE
 from nsightflow.gpu import timeline
 from nsightflow.gpu.timeline import Capabilities, choose_backend
 from nsightflow.machine import doctor
-from nsightflow.tables import TIMELINE
 from nsightflow.tools import nsys as timeline_nsys
 
 ROOT = Path(__file__).resolve().parents[3]

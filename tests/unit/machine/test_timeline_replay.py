@@ -4,9 +4,9 @@ import json
 
 import pandas as pd
 
+from nsightflow.contracts import TIMELINE
 from nsightflow.machine.recording import record
 from nsightflow.machine.replay import replay_file
-from nsightflow.tables import TIMELINE
 
 
 def test_a_recorded_table_is_replayed_as_it_is(recording, tmp_path):

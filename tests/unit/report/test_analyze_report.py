@@ -7,10 +7,11 @@ import pandas as pd
 import pytest
 
 from nsightflow.analysis.analyze import add_derived
+from nsightflow.contracts import SUMMARY
 from nsightflow.diagnosis.build import family_findings
 from nsightflow.family.registry import load_family
 from nsightflow.plot.figures import FIGURES, write_figures
-from nsightflow.report.build import SUMMARY_COLUMNS, write_report
+from nsightflow.report.build import write_report
 from recorded import analyze as _analyze
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -112,7 +113,7 @@ def test_report_from_recording(recording, tmp_path, family):
     write_pdf(html, out, out / "report.pdf")
     assert (out / "report.pdf").read_bytes()[:5] == b"%PDF-"
     summary = pd.read_csv(out / "summary.csv")
-    assert list(summary.columns) == SUMMARY_COLUMNS
+    assert list(summary.columns) == list(SUMMARY.columns)
     if family == "jacobi2d":
         assert "RealTime (event median)" in md and " -> " in md
         assert "does not pay" in md  # v1_smem, shown honestly

@@ -4,9 +4,9 @@ from pathlib import Path
 import ncu_report
 import pytest
 
+from nsightflow.contracts import METRICS
 from nsightflow.errors import ReportParseError
 from nsightflow.tools.ncu_parse import (
-    METRIC_COLUMNS,
     parse_files,
     read_ncu_rep,
 )
@@ -70,7 +70,7 @@ def test_rule_results_carry_speedups(recording):
 
 def test_parse_folder_gives_long_table(recording):
     metrics, _ = parse_files([recording / "profile/jacobi2d/v1_smem"])
-    assert list(metrics.columns) == METRIC_COLUMNS
+    assert list(metrics.columns) == list(METRICS.columns)
     assert sorted(metrics["size"].unique()) == [2048, 8192]
     assert (metrics.groupby(["size", "metric"]).size() == 1).all()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from nsightflow import cli
-from nsightflow.tools.ncu_parse import METRIC_COLUMNS, RULE_COLUMNS
+from nsightflow.contracts import METRICS, RULES
 
 REPORT = "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"
 
@@ -78,13 +78,13 @@ def test_an_existing_file_that_is_not_our_table_needs_force(report, tmp_path, ca
     assert "--force" in err and notes.read_text() == "my,own,numbers\n1,2,3\n"
     code, _, err = _parse(capfd, report, "-o", notes, "--force")
     assert code == 0, err
-    assert notes.read_text().splitlines()[0] == ",".join(METRIC_COLUMNS)
+    assert notes.read_text().splitlines()[0] == ",".join(METRICS.columns)
 
 
 def test_our_own_tables_are_replaced_without_force(report, tmp_path, capfd):
     out, rules = tmp_path / "m.csv", tmp_path / "r.csv"
     assert _parse(capfd, report, "-o", out, "--rules", rules)[0] == 0
-    assert rules.read_text().splitlines()[0] == ",".join(RULE_COLUMNS)
+    assert rules.read_text().splitlines()[0] == ",".join(RULES.columns)
     code, _, err = _parse(capfd, report, "-o", out, "--rules", rules)
     assert code == 0, err
 

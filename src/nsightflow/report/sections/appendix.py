@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis import integrity
+from nsightflow.contracts import Status
 from nsightflow.diagnosis import core as diagnose
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
@@ -24,11 +25,12 @@ class AppendixSections(HotspotSections):
 
     def failures(self) -> str:
         """Section 4: variants that failed, and profiles that could not be taken."""
-        bad = [v for v in self.variants.values() if v["status"] != "ok"]
+        bad = [v for v in self.variants.values() if v["status"] != Status.OK]
         unprofiled = [
             v
             for v in self.variants.values()
-            if v["status"] == "ok" and v.get("profile_status") not in (None, "ok")
+            if v["status"] == Status.OK
+            and v.get("profile_status") not in (None, Status.OK)
         ]
         unreadable = (
             self.rules[self.rules["rule"] == "ReportUnreadable"]
@@ -75,7 +77,7 @@ class AppendixSections(HotspotSections):
 
     def measurement(self) -> str:
         """Timing quality per profiled size, and ncu's time against the events'."""
-        rows = self.a[(self.a["status"] == "ok") & self.a["profiled"].astype(bool)]
+        rows = self.a[(self.a["status"] == Status.OK) & self.a["profiled"].astype(bool)]
         if rows.empty:
             return ""
         frame = pd.DataFrame(
@@ -91,7 +93,7 @@ class AppendixSections(HotspotSections):
                 T("col_ncu_vs_events"): rows["ncu_vs_event_pct"],
             }
         )
-        found = diagnose.measurement_findings(self.a[self.a["status"] == "ok"])
+        found = diagnose.measurement_findings(self.a[self.a["status"] == Status.OK])
         found += integrity_lines(self.a)
         checks = "\n".join(bullets(found)) if found else T("no_disagreement")
         if state := integrity.gpu_state(self.a):

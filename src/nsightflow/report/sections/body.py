@@ -13,6 +13,7 @@ import json
 import math
 from typing import Any
 
+from nsightflow.contracts import Status
 from nsightflow.diagnosis.account import RESIDUALS, TIMING, us_str
 from nsightflow.diagnosis.expected import SAME_AS
 from nsightflow.diagnosis.record import render, render_row
@@ -66,7 +67,7 @@ class BodySections(StepSections):
         v = self.variants[name]
         prev = str(v["improves_on"])
         lines = ["### " + T("h_step", k=k, variant=name, idea=inline(v["idea"])), ""]
-        if v["status"] != "ok":
+        if v["status"] != Status.OK:
             message = plain(str(v.get("message", ""))[:200])
             lines.append(
                 T("step_failed", variant=name, status=v["status"], message=message)

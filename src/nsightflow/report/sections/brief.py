@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import Status
 from nsightflow.diagnosis.record import render
 from nsightflow.i18n import CATALOGUE, T
 from nsightflow.i18n.markup import code_span
@@ -119,7 +120,9 @@ class BriefSections(OverviewSections, NextSections):
         rows = []
         for name, v in self.variants.items():
             r = self.row(name, self.key_size)
-            ok = v["status"] == "ok" and not pd.isna(r.get("time_median_us", math.nan))
+            ok = v["status"] == Status.OK and not pd.isna(
+                r.get("time_median_us", math.nan)
+            )
             regime = r.get("regime") if ok else None
             ceiling = r.get("regime_ceiling")
             share = (
@@ -171,7 +174,7 @@ class BriefSections(OverviewSections, NextSections):
         return render(f"cell_{r['rule']}", params)
 
     def _ladder_cause(self, name: str, v: dict[str, Any]) -> str:
-        if v["status"] != "ok":
+        if v["status"] != Status.OK:
             return str(v["status"])
         found = self.primary(name)
         if found is None:

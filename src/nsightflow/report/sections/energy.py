@@ -8,6 +8,7 @@ only where the energy was recorded.
 import pandas as pd
 
 from nsightflow.analysis.energy import add_energy, energy_recorded
+from nsightflow.contracts import Status
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase, figure, table
 
@@ -23,7 +24,7 @@ class EnergySections(SectionBase):
         if not energy_recorded(self.a):
             return f"{head}\n\n{T('energy_not_recorded', why=T('energy_why_none'))}"
         rows = add_energy(self.a)
-        rows = rows[(rows["status"] == "ok") & rows["energy_j_per_launch"].notna()]
+        rows = rows[(rows["status"] == Status.OK) & rows["energy_j_per_launch"].notna()]
         largest = rows.loc[rows.groupby("variant", sort=False)["size"].idxmax()]
         frame = pd.DataFrame(
             {

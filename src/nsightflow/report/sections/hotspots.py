@@ -17,12 +17,12 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.hotspots import SAY_DRAIN, launch_lines
+from nsightflow.contracts import as_written
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 from nsightflow.report.sections.common import SectionBase, table
 from nsightflow.report.sections.quantities import size_text
 from nsightflow.report.text import plain
-from nsightflow.tables import as_written
 
 TOP_LINES = 5
 CODE_WIDTH = 60  # characters of a line's code shown in a table cell

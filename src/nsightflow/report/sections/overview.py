@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import Status
 from nsightflow.diagnosis.record import render_row
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import bullets, figure, fmt, source, table
@@ -67,7 +68,7 @@ class OverviewSections(HotspotSections):
     def _note(self, name: str, v: dict[str, Any], r: dict[str, Any]) -> str:
         if v.get("source_changed"):
             return T("note_source_changed")
-        if v["status"] != "ok":
+        if v["status"] != Status.OK:
             return T("note_failed", status=v["status"])
         previous = r.get("speedup_vs_previous", math.nan)
         if v["improves_on"] and not pd.isna(previous) and previous < 1:
@@ -99,7 +100,7 @@ class OverviewSections(HotspotSections):
 
     def _times(self, timed: pd.DataFrame) -> pd.DataFrame:
         """Median times, size by variant; a size the recording lacks says so."""
-        absent = self.a[self.a["status"] == "not_recorded"]
+        absent = self.a[self.a["status"] == Status.NOT_RECORDED]
         if absent.empty:
             return timed.pivot_table(
                 index="size", columns="variant", values="time_median_us"

@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import Status
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase, table
 from nsightflow.report.text import code_block, plain
@@ -29,16 +30,16 @@ def _size(value: Any) -> str:
 
 def tool_cell(tool: dict[str, Any] | None, record: dict[str, Any]) -> str:
     """One tool's outcome for the table."""
-    if record["status"] == "not_recorded":
+    if record["status"] == Status.NOT_RECORDED:
         return T("not_recorded")
-    if record["status"] == "skipped":
+    if record["status"] == Status.SKIPPED:
         return T("san_skipped", status=record.get("upstream_status", "?"))
     if tool is None:  # not run: the stage stopped before it
         return ""
     status = tool.get("status")
-    if status == "errors":
+    if status == Status.ERRORS:
         return T("san_errors", n=tool.get("errors") or "?")
-    if status == "not_applicable":
+    if status == Status.NOT_APPLICABLE:
         return T("san_no_smem")
     return T(
         {"clean": "san_clean", "timeout": "san_timeout"}.get(str(status), "san_failed")
@@ -63,7 +64,9 @@ class SanitizeSections(SectionBase):
             return head + T("sanitizer_not_recorded")
         if statuses - {"skipped"} <= set(_NOT_RUN):
             unavailable = next(
-                r for r in records.values() if r["status"] == "sanitizer_unavailable"
+                r
+                for r in records.values()
+                if r["status"] == Status.SANITIZER_UNAVAILABLE
             )
             return head + T("sanitizer_unavailable", why=plain(unavailable["message"]))
         version = next((r["version"] for r in records.values() if r["version"]), "?")
@@ -76,7 +79,9 @@ class SanitizeSections(SectionBase):
                 T("sanitizer_marked", variants=", ".join(f"`{n}`" for n in marked))
             )
         elif not any(
-            t.get("status") == "errors" for r in records.values() for t in r["tools"]
+            t.get("status") == Status.ERRORS
+            for r in records.values()
+            for t in r["tools"]
         ):
             parts.append(T("sanitizer_all_clean"))
         parts += self._first_findings(records)
@@ -105,7 +110,7 @@ class SanitizeSections(SectionBase):
         parts = []
         for name, record in records.items():
             for tool in record["tools"]:
-                if tool.get("status") != "errors" or not tool.get("first"):
+                if tool.get("status") != Status.ERRORS or not tool.get("first"):
                     continue
                 parts.append(
                     T("sanitizer_first", variant=name, tool=tool["tool"])

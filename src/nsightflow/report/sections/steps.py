@@ -12,6 +12,7 @@ diagnosis sentence is a stored finding (``findings.csv``) rendered here.
 import math
 from typing import Any
 
+from nsightflow.contracts import Status
 from nsightflow.diagnosis import core as diagnose
 from nsightflow.diagnosis.patterns import LANES_MOVED_PCT
 from nsightflow.diagnosis.record import render_row
@@ -46,7 +47,7 @@ class StepSections(HotspotSections):
             ),
             code_block(diff(self.variants[before]["source"], v["source"]), "diff"),
         ]
-        if v["status"] != "ok":
+        if v["status"] != Status.OK:
             message = plain(v["message"][:800])
             return "\n".join([*lines, "", T("not_measured", message=message)])
         if v.get("input", "") != self.variants[before].get("input", ""):

@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import Status
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 from nsightflow.report.sections.common import SectionBase, table
@@ -73,12 +74,12 @@ class SweepSections(SectionBase):
 
     def _sweep_variant(self, row: pd.Series, configs: pd.DataFrame) -> str:
         variant = str(row["variant"])
-        if row["status"] == "not_recorded" or configs.empty:
+        if row["status"] == Status.NOT_RECORDED or configs.empty:
             params = self.variants.get(variant, {}).get("params") or {}
             config = "_".join(f"{k}{v}" for k, v in params.items()) or "?"
             return T("sweep_not_recorded", variant=variant, config=config)
         head = "### " + T("h_sweep_variant", variant=variant, n=len(configs))
-        if row["status"] != "ok":
+        if row["status"] != Status.OK:
             return (
                 head
                 + "\n\n"
@@ -173,7 +174,7 @@ class SweepSections(SectionBase):
         return bool(ai > c["fp32_gflops"] / c["copy_gbps"])
 
     def _sweep_top(self, configs: pd.DataFrame, sizes: list[int]) -> str:
-        ok = configs[configs["status"] == "ok"].sort_values("geomean_us")
+        ok = configs[configs["status"] == Status.OK].sort_values("geomean_us")
         best = float(ok["geomean_us"].min())
         n = max(sizes)
         rows = []
@@ -188,7 +189,7 @@ class SweepSections(SectionBase):
 
     @staticmethod
     def _sweep_invalid(configs: pd.DataFrame) -> str:
-        bad = configs[configs["status"] != "ok"]
+        bad = configs[configs["status"] != Status.OK]
         if bad.empty:
             return T("sweep_all_valid")
         rows = []
@@ -234,7 +235,7 @@ def config_note(variants: dict[str, Any], ctx: dict[str, Any], variant: str) -> 
     sweep = ctx.get("sweep")
     if sweep:
         s = sweep["summary"]
-        hit = s[(s["variant"] == variant) & (s["status"] == "ok")]
+        hit = s[(s["variant"] == variant) & (s["status"] == Status.OK)]
         best = hit.iloc[0]["best_id"] if not hit.empty else None
     config = "_".join(f"{k}{v}" for k, v in params.items())
     how = "sweep_config_best" if best == config else "sweep_config_default"

@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import Status
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase, bullets, figure, table
 from nsightflow.report.sections.quantities import size_text
@@ -74,7 +75,7 @@ class TimelineSections(SectionBase):
         if summary is None:
             return ""
         parts = []
-        ok = summary[summary["status"] == "ok"]
+        ok = summary[summary["status"] == Status.OK]
         if ok.empty:
             parts.append(T("timeline_none"))
         else:
@@ -88,7 +89,7 @@ class TimelineSections(SectionBase):
             if (ok["transfer_to_kernel"] > 1).any():
                 found.append(T("timeline_advice"))
             parts.append("\n".join(bullets(found)))
-        failed = summary[~summary["status"].isin(["ok", "unsupported"])]
+        failed = summary[~summary["status"].isin([Status.OK, Status.UNSUPPORTED])]
         if not failed.empty:
             parts += [T("timeline_failed"), self._timeline_failed(failed)]
         return "\n\n".join(parts)

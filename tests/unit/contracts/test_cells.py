@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from nsightflow.analysis.timeline import write_analysis
+from nsightflow.contracts import as_written, spreadsheet_safe
 from nsightflow.report.summary import write_csv
-from nsightflow.tables import as_written, spreadsheet_safe
 from nsightflow.tools.tables import write_table
 
 FORMULAS = [

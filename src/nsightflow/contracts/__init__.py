@@ -1,0 +1,65 @@
+"""What stages exchange, declared once: the tables, the status values, the folders.
+
+The ground floor of the package (it imports nothing else of nsightflow): a writer and
+its readers take a table's columns, NA policy and float format from
+:mod:`~nsightflow.contracts.tables`, a record's status from
+:class:`~nsightflow.contracts.status.Status`.
+"""
+
+from nsightflow.contracts.cells import as_written, spreadsheet_safe
+from nsightflow.contracts.status import Status
+from nsightflow.contracts.table import NA, Table
+from nsightflow.contracts.tables import (
+    ANALYSIS,
+    COMPARE_COUNTERS,
+    COMPARE_RULES,
+    COMPARE_SOURCE,
+    ENERGY,
+    FINDINGS,
+    HOTSPOTS,
+    LADDER,
+    METRICS,
+    RULES,
+    RUN_TIMINGS,
+    SOURCE,
+    STALLS,
+    SUMMARY,
+    SWEEP,
+    SWEEP_SUMMARY,
+    TABLES,
+    TIME_QUARTILES,
+    TIMELINE,
+    TIMELINE_KINDS,
+    TIMELINE_SUMMARY,
+    TIMINGS,
+)
+
+__all__ = [
+    "ANALYSIS",
+    "COMPARE_COUNTERS",
+    "COMPARE_RULES",
+    "COMPARE_SOURCE",
+    "ENERGY",
+    "FINDINGS",
+    "HOTSPOTS",
+    "LADDER",
+    "METRICS",
+    "NA",
+    "RULES",
+    "RUN_TIMINGS",
+    "SOURCE",
+    "STALLS",
+    "SUMMARY",
+    "SWEEP",
+    "SWEEP_SUMMARY",
+    "TABLES",
+    "TIMELINE",
+    "TIMELINE_KINDS",
+    "TIMELINE_SUMMARY",
+    "TIME_QUARTILES",
+    "TIMINGS",
+    "Status",
+    "Table",
+    "as_written",
+    "spreadsheet_safe",
+]
