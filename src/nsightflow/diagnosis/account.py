@@ -54,10 +54,16 @@ def us_str(us: float) -> str:
 
 
 def part_msg(us: float, total: float) -> dict[str, Any]:
-    """``us`` of a step's ``total`` change as a message: "3.1 of the 9.8 us saved"."""
+    """``us`` of a step's ``total`` change as a message: "3.1 of the 9.8 us saved".
+
+    A part larger than the net change says so ("13,406 us saved, offset by the
+    other parts to 6,808 us saved in all"): "13,406 of the 6,808" reads as a typo.
+    """
     direction = msg("dir_saved" if total < 0 else "dir_added")
-    if us * total >= 0:
+    if us * total >= 0 and abs(us) <= abs(total):
         return msg("part_with", us=us_str(us), total=us_str(total), dir=direction)
+    if us * total >= 0:  # larger than the step's net change: others offset it
+        return msg("part_over", us=us_str(us), total=us_str(total), dir=direction)
     own = msg("dir_saved" if us < 0 else "dir_added")
     return msg(
         "part_against", us=us_str(us), own=own, total=us_str(total), dir=direction

@@ -864,6 +864,10 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "{us} of the {total} us {dir}",
         "zh": "{dir}的 {total} us 中占 {us} us",
     },
+    "part_over": {
+        "en": "{us} us {dir}, offset by the other parts to {total} us {dir} in all",
+        "zh": "{dir} {us} us，与其他部分相抵后总共{dir} {total} us",
+    },
     "part_against": {
         "en": "{us} us {own}, against the {total} us {dir} in all",
         "zh": "{own} {us} us（总共{dir} {total} us）",

@@ -190,3 +190,20 @@ def test_a_no_change_step_has_one_record_and_no_parts(analysed):
             assert group["share_of_change"].notna().sum() == 1, (family, r.variant)
             assert math.isclose(r.share_of_change, 1.0)
             assert not json.loads(r.params).get("part")
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_no_part_reads_as_larger_than_the_change_it_is_part_of(analysed, family):
+    """A part "13,406 of the 6,808 us saved" reads as a typo: it says "offset"."""
+    for message in _findings(analysed[family])["message"].dropna():
+        for x, y in re.findall(r"([\d,.]+) of the ([\d,.]+) us", message):
+            assert float(x.replace(",", "")) <= float(y.replace(",", "")), message
+
+
+def test_a_part_larger_than_the_net_change_says_the_others_offset_it():
+    from nsightflow.diagnosis.account import part_msg
+    from nsightflow.diagnosis.record import render
+
+    text = render("", part_msg(-13406.0, -6808.0))
+    assert text == "13,406 us saved, offset by the other parts to 6,808 us saved in all"
+    assert render("", part_msg(-3.1, -9.8)) == "3.10 of the 9.80 us saved"
