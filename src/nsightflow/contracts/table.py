@@ -49,6 +49,10 @@ class Table:
         na: The NA policy of its readers.
         float_format: ``to_csv``'s float format (None: pandas' shortest repr).
         more: Further columns may follow ``columns``.
+        empty_ok: A file without a header is a table without rows (a stage that
+            had none wrote an empty frame); False: such a file is corrupt, and
+            reading it raises pandas' ``EmptyDataError``, which the CLI's error
+            boundary reports in one line naming the file.
     """
 
     name: str
@@ -57,6 +61,7 @@ class Table:
     na: NA = NA.PANDAS
     float_format: str | None = None
     more: bool = False
+    empty_ok: bool = True
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.dtypes) - set(self.columns))
@@ -82,7 +87,7 @@ class Table:
         """
         import pandas as pd
 
-        if Path(path).stat().st_size <= 1:
+        if self.empty_ok and Path(path).stat().st_size <= 1:
             return pd.DataFrame()
         frame: pd.DataFrame = pd.read_csv(path, **self.na.read_options())
         return frame

@@ -107,6 +107,7 @@ ANALYSIS = Table(
     (*_KEY, *_OUTCOME, "shared_gpu", *TIMINGS.columns),
     {"family": _STR, "variant": _STR, "status": _STR, "time_median_us": _FLOAT},
     more=True,
+    empty_ok=False,  # analyze writes a row per variant and size, at least a header
 )
 STALLS = Table(
     "stalls.csv",

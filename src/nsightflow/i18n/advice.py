@@ -201,6 +201,15 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "change after such a suggestion).",
         "zh": "置信度：尚未评分（自带阶梯中没有一步在此类建议之后做了这一改动）。",
     },
+    # --- the appendix's list of every suggestion --------------------------------------
+    "h_advice_all": {
+        "en": "A.{k} Suggestions for every variant",
+        "zh": "A.{k} 每个版本的建议",
+    },
+    "advice_all_none": {
+        "en": "No variant has a suggestion above the noise.",
+        "zh": "没有版本的建议超出噪声。",
+    },
     # --- the appendix's score table ------------------------------------------------
     "h_advice_score": {
         "en": "A.{k} Advice scored against the next step",

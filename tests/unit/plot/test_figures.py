@@ -200,5 +200,5 @@ def test_figure_names_are_what_the_workflow_declares():
     rules = (
         Path(__file__).resolve().parents[3] / "workflow/rules/report.smk"
     ).read_text()
-    assert "name=FIGURE_FILES" in rules and "STEP_DIR" in rules
+    assert "for name in FIGURE_FILES" in rules and "STEP_DIR" in rules
     assert re.search(r"\.png\"", rules) is None  # no second list of figure names

@@ -71,13 +71,16 @@ def test_an_unwritable_output_names_the_path_and_the_fix(
     assert err.startswith(f"ERROR: {out}: {words}") and "bug" not in err
 
 
-def test_a_corrupt_input_names_the_file(analysis_dir, tmp_path, capfd):
-    (analysis_dir / "analysis.csv").write_text("")
+def test_a_corrupt_input_names_the_file(recording, tmp_path, capfd):
+    from recorded import analyze as _analyze
+
+    analysis = _analyze(recording, "jacobi2d", tmp_path / "a")  # every file there
+    (analysis / "analysis.csv").write_text("")
     code, err = _main(
-        capfd, "plot", "--analysis-dir", analysis_dir, "--out-dir", tmp_path / "f"
+        capfd, "plot", "--analysis-dir", analysis, "--out-dir", tmp_path / "f"
     )
     assert code == 2, err
-    assert err.startswith(f"ERROR: {analysis_dir / 'analysis.csv'}: cannot be read")
+    assert err.startswith(f"ERROR: {analysis / 'analysis.csv'}: cannot be read")
     assert "EmptyDataError" in err and "bug" not in err
 
 

@@ -132,6 +132,7 @@ class ReportBuilder(
             ("h_app_timeline", {}, self.timeline),
             ("h_sanitizer", {}, self.sanitizer),
             ("h_conclusion", {}, self.conclusion),
+            ("h_advice_all", {}, self.advice_all),
             ("h_advice_score", {}, self.advice_scores),
             ("h_measurement", {}, self.measurement),
             ("h_app_energy", {}, self._energy_part),

@@ -17,12 +17,10 @@ import math
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from nsightflow.diagnosis.record import render
+from nsightflow.diagnosis.record import render, render_row
 from nsightflow.diagnosis.suggest import fixed_cost
 from nsightflow.i18n import T
-from nsightflow.report.sections.common import SectionBase, table
+from nsightflow.report.sections.common import SectionBase
 from nsightflow.report.sections.quantities import pct_text, size_text, us_text
 
 MAX_NEXT = 3  # items of "what next"
@@ -210,30 +208,26 @@ class NextSections(SectionBase):
         return T("target_gap", n=size_text(best[1]), ratio=best[0])
 
     def advice_scores(self) -> str:
-        """The appendix's table: each step's primary change against the advice."""
+        """The appendix's score: each step's primary change against the advice.
+
+        One sentence a step (its findings.csv row as written), after the hit count
+        over the steps that paid.
+        """
         found = [r for r in self.found("advice") if r["rule"] == "advice_score"]
         if not found:
             return T("advice_score_none")
-        rows, hits, paid = [], 0, 0
-        for r in found:
-            params = json.loads(str(r["params"]))
-            achieved = _num(r["achieved_gain"])
-            if achieved > PAID:
-                paid += 1
-                hits += bool(params.get("hit"))
-            predicted = _num(r["expected_gain"])
-            rows.append(
-                {
-                    T("col_variant"): f"`{r['variant']}`",
-                    T("col_from"): f"`{r['step_of']}`",
-                    "n": size_text(int(r["size"])),
-                    T("col_step_change"): render("advice", params["cause"]),
-                    T("col_hit"): f"#{params['rank']}" if params.get("hit") else "-",
-                    T("col_predicted"): ""
-                    if math.isnan(predicted)
-                    else f"{predicted:.2f}x",
-                    T("col_achieved"): f"{achieved:.2f}x",
-                }
-            )
-        intro = T("advice_score_intro", hits=hits, steps=paid)
-        return intro + "\n\n" + table(pd.DataFrame(rows), numbers=False)
+        paid = [r for r in found if _num(r["achieved_gain"]) > PAID]
+        hits = sum(bool(json.loads(str(r["params"])).get("hit")) for r in paid)
+        intro = T("advice_score_intro", hits=hits, steps=len(paid))
+        return intro + "\n\n" + "\n".join(f"- {render_row(r)}" for r in found)
+
+    def advice_all(self) -> str:
+        """Every variant's suggestions at every size, as findings.csv holds them.
+
+        The brief ranks the best own variant's; a reader looking at another rung
+        finds its own here.
+        """
+        found = [r for r in self.found("advice") if r["rule"] == "advice"]
+        if not found:
+            return T("advice_all_none")
+        return "\n".join(f"- {render_row(r)}" for r in found)
