@@ -130,14 +130,14 @@ def with_line(
         "variant": variant,
         "in_file": ""
         if name in ("", f"{variant}.cu")
-        else msg("line_in_file", file=name),
+        else msg("line_in_file", file=code_span(name)),  # a recorded name: data
         "code": _code(top.source),
         "access": _kinds(kinds),
         "share": 100 * top.share,
         "majority": 100 * LINE_MAJORITY,
         "reason": top.reason,
         "reason_share": 100 * top.reason_share,
-        "stalls": " + ".join(f"`{r}`" for r in reasons),
+        "stalls": " + ".join(code_span(r) for r in reasons),
         "cause_share": 100 * top.reason_part(reasons),
         "cause_part": 100 * CAUSE_PART,
     }

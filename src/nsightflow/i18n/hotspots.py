@@ -107,7 +107,7 @@ HOTSPOT_MESSAGES: dict[str, dict[str, str]] = {
     },
     "line_no_code": {"en": "code not recorded", "zh": "代码未记录"},
     # a cited line outside the variant's own .cu (a header it includes, a shared source)
-    "line_in_file": {"en": " (in `{file}`)", "zh": "（位于 `{file}`）"},
+    "line_in_file": {"en": " (in {file})", "zh": "（位于 {file}）"},
     "access_and": {"en": "{first} and {second}", "zh": "{first}和{second}"},
     "access_global_load": {"en": "global load", "zh": "全局加载"},
     "access_global_store": {"en": "global store", "zh": "全局存储"},

@@ -303,3 +303,22 @@ def test_the_index_line_of_a_hostile_recording_is_text(tmp_path):
     assert _origin_of(tmp_path) == (
         "replayed from `examples/h200`, recorded on NVIDIA H200 (2026-12-01)"
     )
+
+
+def test_a_hot_line_s_file_name_from_a_recording_stays_one_code_span():
+    import markdown as md
+    from test_hotspots_drain import _hot
+
+    from nsightflow.diagnosis.lines import with_line
+    from nsightflow.diagnosis.record import Finding, msg, render
+
+    hot = _hot(0.71, "global_store", drained=500)
+    hot["file"] = "a` [x](javascript:alert(1)) `b.cuh"  # a recorded header's name
+    head = Finding(
+        "uncoalesced_stores",
+        params=msg("mech_uncoalesced_stores"),
+        evidence="lg_throttle, drain",
+    )
+    text = render("", with_line(head, hot, "v0", 64).params)
+    assert "javascript:alert(1)" in text
+    assert "<a" not in md.markdown(text)  # the name is text, not a link
