@@ -11,11 +11,13 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     # --- one suggestion -------------------------------------------------------------
     "advice_item": {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: up to "
-        "{gain:.2f}x ({time:,.1f} us now; floor {floor:,.1f} us, the ideal time at "
-        "the ceiling plus {fixed:,.1f} us per launch).",
+        "{gain:.2f}x ({time:,.1f} us now; floor {floor:,.1f} us: the ideal time at "
+        "the ceiling plus a fixed cost of {fixed:,.1f} us, the least any variant of "
+        "the family took above its ideal time at the smallest size).",
         "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益：至多 "
-        "{gain:.2f}x（当前 {time:,.1f} us；下限 {floor:,.1f} us，即达到上限时的理想"
-        "时间加每次启动 {fixed:,.1f} us）。",
+        "{gain:.2f}x（当前 {time:,.1f} us；下限 {floor:,.1f} us：达到上限时的理想"
+        "时间加 {fixed:,.1f} us 固定开销，即最小规模下本 family 各版本超出理想时间的"
+        "最小值）。",
     },
     "advice_plain": {"en": "{text}", "zh": "{text}"},
     "advice_also": {
@@ -217,10 +219,10 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "advice_score_intro": {
         "en": "Each step's primary change against the suggestions made for the "
-        "variant it starts from, at each profiled size: hits {hits} of {steps} steps "
-        "that paid.",
-        "zh": "每一步的主要变化与对其起点版本所做建议的对照（每个采样规模）：在 "
-        "{steps} 个有收益的步骤中命中 {hits} 个。",
+        "variant it starts from, at each profiled size where it had suggestions: "
+        "hits {hits} of the {steps} such steps that paid.",
+        "zh": "每一步的主要变化与对其起点版本所做建议的对照（起点版本有建议的每个采样"
+        "规模）：在 {steps} 个这样的有收益步骤中命中 {hits} 个。",
     },
     "advice_score_none": {
         "en": "No step was profiled at a size where its previous variant had a "
