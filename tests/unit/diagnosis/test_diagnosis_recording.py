@@ -188,7 +188,9 @@ def test_sgemm_v6_names_what_it_changed_not_the_dispatch_stalls(analysed, size):
 def test_spmv_expects_no_shared_memory_conflicts_and_meets_fewer_dram_bytes(analysed):
     found = _findings(analysed["spmv"])
     a = pd.read_csv(analysed["spmv"] / "analysis.csv")
-    shared = a.groupby("variant")[["shared_ld_inst", "shared_st_inst"]].sum().sum(axis=1)
+    shared = (
+        a.groupby("variant")[["shared_ld_inst", "shared_st_inst"]].sum().sum(axis=1)
+    )
     expected = found[found["rule"] == "expected_observed"]
     for r in expected.itertuples():
         if shared.get(r.variant, 0) == 0 and shared.get(r.step_of, 0) == 0:
