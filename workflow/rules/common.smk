@@ -12,6 +12,7 @@ from snakemake.logging import logger
 from snakemake.utils import validate
 
 from nsightflow.tools.nvcc import local_includes
+
 # L.<name>: a stage file's path pattern under results/, declared once for the rules
 # and the Python API (nsightflow.contracts.layout); fill() fixes some wildcards.
 from nsightflow.contracts.layout import RESULTS, RULES as L, fill

@@ -55,9 +55,7 @@ if MODE == "replay":
                 f"parse_{_family.name}"
             input:
                 profiled=fill(L.profiles, family=_family.name),
-                resources=family_files(
-                    _family, L.resources
-                ),
+                resources=family_files(_family, L.resources),
             output:
                 **{kind: family_files(_family, path) for kind, path in PARSED.items()},
             log:
