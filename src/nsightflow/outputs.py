@@ -221,5 +221,10 @@ def named(*patterns: str) -> Callable[[str], bool]:
 # What the profile stage (and replay) writes in a variant's profile folder: its
 # reports, its record, the worker's spec and result, and temporaries of a copy.
 PROFILE_FILES = named(
-    "*.ncu-rep", "profile.json", ".spec.json", ".result.json", ".*.part"
+    "*.ncu-rep",
+    "*.ncu-rep.xz",  # a recording's compressed report, copied by replay
+    "profile.json",
+    ".spec.json",
+    ".result.json",
+    ".*.part",
 )

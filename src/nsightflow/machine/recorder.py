@@ -8,6 +8,7 @@ written through a link: a recording to add to that holds one is refused.
 """
 
 import json
+import lzma
 import os
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -18,6 +19,7 @@ from nsightflow.errors import StageInputError
 from nsightflow.io import read_recorded
 from nsightflow.outputs import Output, check_no_link, check_output, write_atomic
 from nsightflow.untrusted import (
+    COMPRESSED,
     RecordError,
     Tree,
     Where,
@@ -44,6 +46,11 @@ RECORDED = (
 )
 STAGE_DIRS = ("build", "verify", "time", "profile", "timeline", "sanitize", "sweep")
 SUPERSEDED = "superseded"  # where an addition keeps the files it replaces
+# A report over this size is stored xz-compressed (<name>.ncu-rep.xz; readers expand
+# it, ncu_limits.expanded). On the H200 the lean profile of a Python variant is 14 MB
+# (the frameworks' modules come with it) and xz makes it 0.7-1.0 MB; a CUDA variant's
+# report is 0.1-1.6 MB and a family's shared one up to 4.4 MB (SGEMM's): kept as is.
+COMPRESS_BYTES = 8 << 20
 
 
 @dataclass
@@ -228,17 +235,21 @@ def _copy_measured(
         The addition's ``replaced`` and ``removed`` paths and the ``superseded``
         folder that keeps their previous versions (None when nothing moved).
     """
-    replaced = [str(f) for f in files if os.path.lexists(out / f)]
+    stored = {rel: _stored_as(tree, rel) for rel in files}
+    replaced = [str(f) for f in stored.values() if os.path.lexists(out / f)]
     removed = []
     for folder in sorted({f.parent for f in files if f.name == "profile.json"}):
-        for old in sorted((out / folder).glob("*.ncu-rep")):
-            if folder / old.name not in files:  # this run profiled the variant anew
+        for old in sorted(_reports_in(out / folder)):
+            if folder / old.name not in stored.values():  # profiled anew this run
                 removed.append(str(folder / old.name))
     for old_path in replaced + removed:
         _supersede(out, old_path, keep)
-    for rel in files:
-        check_no_link(out, out / rel, "record: --out")
-        tree.copy(rel, out / rel)
+    for rel, target in stored.items():
+        check_no_link(out, out / target, "record: --out")
+        if target == rel:
+            tree.copy(rel, out / rel)
+        else:
+            write_atomic(out / target, lzma.compress(tree.read_bytes(rel, 1 << 30)))
     unnamed = _unnamed_reports(out)
     for name in unnamed:
         _supersede(out, name, keep)
@@ -249,6 +260,18 @@ def _copy_measured(
         "removed": removed,
         "superseded": str(keep) if moved else None,
     }
+
+
+def _stored_as(tree: Tree, rel: PurePosixPath) -> PurePosixPath:
+    """Where the recording keeps ``rel``: a report over COMPRESS_BYTES as ``.xz``."""
+    if rel.suffix == ".ncu-rep" and tree.path(rel).stat().st_size > COMPRESS_BYTES:
+        return rel.with_name(rel.name + COMPRESSED)
+    return rel
+
+
+def _reports_in(folder: Path) -> list[Path]:
+    """A recorded folder's reports, stored as they are or compressed."""
+    return sorted([*folder.glob("*.ncu-rep"), *folder.glob("*.ncu-rep" + COMPRESSED)])
 
 
 def _supersede(out: Path, rel: str, keep: PurePosixPath) -> None:
@@ -274,7 +297,7 @@ def _unnamed_reports(out: Path) -> list[str]:
                 named |= set(profile_reports(tree, rel)[1])
         except RecordError:
             continue
-        for report in sorted(family.glob("*.ncu-rep")):
+        for report in _reports_in(family):
             rel = PurePosixPath(report.relative_to(out).as_posix())
             if rel not in named:
                 found.append(str(rel))

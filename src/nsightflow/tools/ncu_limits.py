@@ -6,6 +6,11 @@ a kernel name for every launch (a truncated file loads, its last launches empty)
 Each refusal is one line naming the file.
 """
 
+import atexit
+import lzma
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from nsightflow.errors import ReportParseError
@@ -86,3 +91,43 @@ def probe(path: str) -> None:
             f"memory ({tail[:200]}); it may be truncated or corrupt: re-run the "
             "profile stage"
         )
+
+
+_EXPANDED: dict[tuple[str, int, int], Path] = {}
+_CHUNK = 1 << 20
+
+
+def expanded(path: Path) -> Path:
+    """An xz-compressed report (``<name>.ncu-rep.xz``) expanded into a temporary file.
+
+    ncu_report loads only a file on disk, so the report is expanded once per process
+    (cached by path, mtime and size) into a folder removed at exit. The expansion
+    stops at MAX_REPORT_BYTES: a small file that expands without end is refused in
+    one line, as a large report is.
+    """
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key in _EXPANDED and _EXPANDED[key].is_file():
+        return _EXPANDED[key]
+    folder = Path(tempfile.mkdtemp(prefix="nsightflow-report-"))
+    atexit.register(shutil.rmtree, folder, True)
+    target = folder / path.name.removesuffix(".xz")
+    written, unpack = 0, lzma.LZMADecompressor()
+    try:
+        with path.open("rb") as src, target.open("wb") as dst:
+            while not unpack.eof:
+                chunk = src.read(_CHUNK) if unpack.needs_input else b""
+                if unpack.needs_input and not chunk:
+                    break  # the file ended before the stream did
+                data = unpack.decompress(chunk, _CHUNK)
+                written += len(data)
+                check_size(path, written)
+                dst.write(data)
+    except lzma.LZMAError as exc:
+        raise ReportParseError(
+            f"{path}: not a readable xz-compressed report ({exc}); record it again"
+        ) from exc
+    if not unpack.eof:
+        raise ReportParseError(f"{path}: truncated xz stream; record it again")
+    _EXPANDED[key] = target
+    return target

@@ -176,6 +176,8 @@ def load_context(path: Path) -> Any:
     """
     if not path.is_file() or path.stat().st_size == 0:
         raise ReportParseError(f"{path}: missing or empty; re-run the profile stage")
+    if path.name.endswith(".xz"):  # a recording's compressed copy
+        path = limits.expanded(path)
     stat = path.stat()
     limits.check_size(path, stat.st_size)
     return _cached_context(str(path.resolve()), stat.st_mtime_ns, stat.st_size)

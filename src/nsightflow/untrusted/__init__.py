@@ -18,6 +18,7 @@ beside :mod:`nsightflow.io` in the lowest layer: every other layer may import it
 
 from nsightflow.untrusted.paths import MissingRecord, RecordError, Tree, relative
 from nsightflow.untrusted.records import (
+    COMPRESSED,
     MAX_JSON_BYTES,
     Dropped,
     Where,
@@ -29,9 +30,11 @@ from nsightflow.untrusted.records import (
     read_record,
     read_rows,
     report_path,
+    stored_report,
 )
 
 __all__ = [
+    "COMPRESSED",
     "MAX_JSON_BYTES",
     "Dropped",
     "MissingRecord",
@@ -47,4 +50,5 @@ __all__ = [
     "read_rows",
     "relative",
     "report_path",
+    "stored_report",
 ]

@@ -276,18 +276,33 @@ def profile_reports(
         if not entry.get("file"):
             continue  # a size that was not profiled: its status says why
         named_by = (tree.path(meta_rel), f"reports.{i}.file")
-        rel = report_path(tree, folder, entry["file"], named_by)
-        if rel not in by_file:
-            try:
-                tree.check(rel)
-            except MissingRecord:
-                raise RecordError(
-                    named_by[0],
-                    f"names {entry['file']!r}, which is not there",
-                    named_by[1],
-                ) from None
+        rel = stored_report(tree, report_path(tree, folder, entry["file"], named_by))
+        if rel is None:
+            raise RecordError(
+                named_by[0], f"names {entry['file']!r}, which is not there", named_by[1]
+            )
         by_file.setdefault(rel, []).append(entry)
     return meta, by_file
+
+
+COMPRESSED = ".xz"  # a recording stores a large report as <name>.ncu-rep.xz
+
+
+def stored_report(tree: Tree, rel: PurePosixPath) -> PurePosixPath | None:
+    """Where the report ``rel`` is stored: itself, its ``.xz`` copy, or None.
+
+    A recording keeps a report over :data:`nsightflow.machine.recorder.COMPRESS_BYTES`
+    xz-compressed beside the name its ``profile.json`` gives (``record``); readers load
+    it through :func:`nsightflow.tools.ncu_limits.expanded`. Both are checked to be
+    regular files, never links.
+    """
+    for candidate in (rel, rel.with_name(rel.name + COMPRESSED)):
+        try:
+            tree.check(candidate)
+        except MissingRecord:
+            continue
+        return candidate
+    return None
 
 
 def check_table(raw: bytes, path: Path, where: Where) -> None:
