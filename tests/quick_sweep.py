@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow.family.registry import load_family
-from nsightflow.gpu import sweep as S
-from nsightflow.gpu import sweep_space as SP
-from nsightflow.gpu.search import SweepCache
+from nsightflow.gpu.sweep import driver as S
+from nsightflow.gpu.sweep import space as SP
+from nsightflow.gpu.sweep.search import SweepCache
 from nsightflow.io import read_json
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""A CPU stand-in for nsightflow.gpu.sweep_worker (same protocol: SPEC RESULT).
+"""A CPU stand-in for nsightflow.gpu.sweep.worker (same protocol: SPEC RESULT).
 
 It evaluates the spec's configurations through the real cache and search, and plays
 the sweepy family's MODE parameter the way the GPU would: 0 ok (time grows with
@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from nsightflow.gpu.search import SweepCache, search
+from nsightflow.gpu.sweep.search import SweepCache, search
 
 
 def result_of(params: dict[str, int]) -> dict[str, object]:

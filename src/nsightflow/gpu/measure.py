@@ -11,7 +11,7 @@ phases after it run again in a fresh process), each phase's own time limit, time
 timeline skipped when verification failed. The timeline runs in the worker when its
 backend is CUPTI; with nsys (a tracer around a process of its own), or when the
 worker's trace came back empty, it runs as its own process as before
-(:func:`nsightflow.gpu.timeline.record_variant`).
+(:func:`nsightflow.gpu.timeline.driver.record_variant`).
 
 The job's own process starts the worker before it imports anything heavy (pandas for
 the timeline's table, the manifest schema): those load on a thread while the worker
@@ -60,7 +60,7 @@ class MeasureSettings:
 def _preload() -> None:
     """Import what the records and the timeline's table need, beside the worker."""
     import nsightflow.gpu.driver
-    import nsightflow.gpu.timeline  # noqa: F401 (pandas)
+    import nsightflow.gpu.timeline.driver  # noqa: F401 (pandas)
 
 
 def measure(

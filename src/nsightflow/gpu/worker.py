@@ -2,7 +2,7 @@
 
 Tasks: ``verify`` (all verify sizes), ``time`` (all sweep sizes), ``launch`` (one
 launch at each given size, run under ncu by the profile stage), ``timeline`` (the traced
-copy-in / launch / copy-out sequence, :mod:`nsightflow.gpu.timeline_worker`), and
+copy-in / launch / copy-out sequence, :mod:`nsightflow.gpu.timeline.worker`), and
 ``measure``: verify, time and the CUPTI timeline of one variant in one process, one
 start-up instead of three (on the H200 machine a GPU job's Python, imports, NVML and
 CUDA context took 2-3 s of its 3-6 s). ``measure`` is phased: a fourth argument names
@@ -32,7 +32,7 @@ from nsightflow.gpu.launch import (
     use_inputs_cache,
 )
 from nsightflow.gpu.pylaunch import launcher_for
-from nsightflow.gpu.timeline_worker import trace_sequences
+from nsightflow.gpu.timeline.worker import trace_sequences
 from nsightflow.gpu.timing import Batch
 from nsightflow.gpu.verify import params_of, run_verify
 from nsightflow.records import Status

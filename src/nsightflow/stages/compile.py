@@ -59,7 +59,7 @@ def choose_config(
     start, config = starting_config(variant, model)
     best = None
     if sweep and variant.params:
-        from nsightflow.gpu.sweep import best_params
+        from nsightflow.gpu.sweep.driver import best_params
 
         best = best_params(sweep[0])
     if not best:

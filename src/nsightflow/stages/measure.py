@@ -86,7 +86,11 @@ def _timeline(
     ident: tuple[str, str],
 ) -> None:
     """Write the in-process trace, or trace in a process of its own (nsys, empty)."""
-    from nsightflow.gpu.timeline import TimelineSettings, record_variant, write_outputs
+    from nsightflow.gpu.timeline.driver import (
+        TimelineSettings,
+        record_variant,
+        write_outputs,
+    )
 
     record = records.get("timeline")
     if record is None:

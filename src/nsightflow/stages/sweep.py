@@ -49,8 +49,8 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow sweep``."""
-    from nsightflow.gpu.sweep import SweepPaths, SweepSettings
-    from nsightflow.gpu.sweep import run as sweep
+    from nsightflow.gpu.sweep.driver import SweepPaths, SweepSettings
+    from nsightflow.gpu.sweep.driver import run as sweep
 
     settings = SweepSettings(
         strategy=args.strategy,

@@ -25,7 +25,7 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow sweep-compile``."""
     from nsightflow.family.registry import find_variant
-    from nsightflow.gpu.sweep_space import compile_all
+    from nsightflow.gpu.sweep.space import compile_all
 
     _, variant = find_variant(args.kernels_dir, args.family, args.variant)
     record = compile_all(variant, args.space, args.arch, args.build_dir, args.jobs)

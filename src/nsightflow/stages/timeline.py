@@ -31,7 +31,11 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow timeline``."""
-    from nsightflow.gpu.timeline import TimelineSettings, record_variant, write_outputs
+    from nsightflow.gpu.timeline.driver import (
+        TimelineSettings,
+        record_variant,
+        write_outputs,
+    )
 
     settings = TimelineSettings(tuple(args.sizes), args.backend, args.timeout_s)
     record = record_variant(

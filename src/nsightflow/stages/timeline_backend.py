@@ -19,7 +19,7 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow timeline-backend``."""
-    from nsightflow.gpu.timeline import choose_backend, probe_capabilities
+    from nsightflow.gpu.timeline.driver import choose_backend, probe_capabilities
 
     choice = choose_backend(args.backend, probe_capabilities())
     write_json(args.out, {**choice.__dict__, "provenance": provenance.collect()})

@@ -11,7 +11,7 @@ from nsightflow.analysis.timeline import (
     summarize,
 )
 from nsightflow.contracts import TIMELINE, TIMELINE_SUMMARY
-from nsightflow.gpu.timeline import tidy
+from nsightflow.gpu.timeline.driver import tidy
 from nsightflow.report.sections.timeline import transfer_findings
 
 MIB = 2**20

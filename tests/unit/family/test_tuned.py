@@ -8,7 +8,7 @@ import pytest
 from nsightflow.errors import ManifestError
 from nsightflow.family import tuned
 from nsightflow.family.registry import load_family
-from nsightflow.gpu.sweep_space import plan
+from nsightflow.gpu.sweep.space import plan
 
 KERNELS = Path(__file__).parents[3] / "kernels"
 V7 = {"BM": 64, "BN": 256, "BK": 8, "TM": 16, "TN": 8, "WN": 8, "MIN_BLOCKS": 2}

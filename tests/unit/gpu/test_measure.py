@@ -162,7 +162,7 @@ def test_the_helper_kernels_are_built_once(tmp_path, monkeypatch):
 
 def test_the_worker_traces_as_many_rounds_as_the_timeline_stage():
     from nsightflow.gpu.measure import TRACE_ROUNDS
-    from nsightflow.gpu.timeline import ROUNDS
+    from nsightflow.gpu.timeline.driver import ROUNDS
 
     assert TRACE_ROUNDS == ROUNDS
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from nsightflow.family.registry import load_family
-from nsightflow.gpu import sweep as S
-from nsightflow.gpu import sweep_space as SP
-from nsightflow.gpu.search import SweepCache, search
+from nsightflow.gpu.sweep import driver as S
+from nsightflow.gpu.sweep import space as SP
+from nsightflow.gpu.sweep.search import SweepCache, search
 from nsightflow.io import write_json
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -305,7 +305,7 @@ def test_a_kernel_tuner_strategy_can_reach_a_tuned_point_off_the_quick_axes():
 
 def test_an_unknown_strategy_is_a_clear_error():
     pytest.importorskip("kernel_tuner")
-    from nsightflow.gpu.search import SweepStrategyError
+    from nsightflow.gpu.sweep.search import SweepStrategyError
 
     with pytest.raises(SweepStrategyError, match="'exhaustiv' is not one of Kernel"):
         search("exhaustiv", {"X": [1]}, _configs()[:1], lambda c: None, (0, 1))

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from nsightflow.contracts import TIMELINE
-from nsightflow.gpu import timeline
-from nsightflow.gpu.timeline import Capabilities, choose_backend
+from nsightflow.gpu.timeline import driver as timeline
+from nsightflow.gpu.timeline.driver import Capabilities, choose_backend
 from nsightflow.machine import doctor
 from nsightflow.tools import nsys as timeline_nsys
 

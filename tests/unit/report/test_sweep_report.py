@@ -11,9 +11,9 @@ import pytest
 from nsightflow import i18n
 from nsightflow.analysis.sweep import sweep_tables, write_analysis
 from nsightflow.family.registry import load_family
-from nsightflow.gpu import sweep as S
-from nsightflow.gpu import sweep_space as SP
-from nsightflow.gpu.search import SweepCache
+from nsightflow.gpu.sweep import driver as S
+from nsightflow.gpu.sweep import space as SP
+from nsightflow.gpu.sweep.search import SweepCache
 from nsightflow.io import write_json
 from nsightflow.plot.sweep import heat_axes, heat_grid, write_figures
 from nsightflow.report.sections.family import ReportBuilder

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from nsightflow.analysis.timeline import write_analysis
 from nsightflow.family.registry import load_family
-from nsightflow.gpu.timeline import table_of
+from nsightflow.gpu.timeline.driver import table_of
 from nsightflow.plot.figures import write_figures
 from nsightflow.plot.names import FIGURES
 from nsightflow.plot.timeline import write_figure

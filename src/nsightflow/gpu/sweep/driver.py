@@ -8,7 +8,7 @@ Three steps, each a CLI subcommand (:mod:`nsightflow.stages.sweep`):
 2. :func:`compile_all` runs nvcc on every other point in parallel (CPU jobs) and
    classifies failures from ptxas: too much shared memory, too many registers, any
    other compile error. Writes ``compile.json`` and one cubin per configuration.
-3. :func:`run` times them in ONE GPU process (:mod:`nsightflow.gpu.sweep_worker`):
+3. :func:`run` times them in ONE GPU process (:mod:`nsightflow.gpu.sweep.worker`):
    each configuration is verified at a small size, then timed at the family's
    ``sweep_sizes``, within a time budget. Every result is appended to a cache file
    (JSON lines) as soon as it exists, so a configuration that kills the process
@@ -38,8 +38,8 @@ from typing import Any
 from nsightflow.contracts import Status
 from nsightflow.errors import GpuUnavailableError
 from nsightflow.family.registry import find_variant
-from nsightflow.gpu.search import SweepCache
-from nsightflow.gpu.sweep_space import TAIL
+from nsightflow.gpu.sweep.search import SweepCache
+from nsightflow.gpu.sweep.space import TAIL
 from nsightflow.io import read_json
 from nsightflow.machine import double
 from nsightflow.machine.gpulock import gpu_info
@@ -212,7 +212,7 @@ def _worker_argv(spec_path: Path, result_path: Path) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "nsightflow.gpu.sweep_worker",
+        "nsightflow.gpu.sweep.worker",
         str(spec_path),
         str(result_path),
     ]

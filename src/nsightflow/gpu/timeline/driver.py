@@ -7,7 +7,7 @@ and once more under a tracer. Two backends record it:
 - ``nsys``: Nsight Systems around the process, then its ``cuda_gpu_trace`` report as
   CSV (:mod:`nsightflow.tools.nsys`);
 - ``cupti``: CUPTI activity records collected in the process itself through NVIDIA's
-  ``cupti-python`` (:mod:`nsightflow.gpu.cupti`).
+  ``cupti-python`` (:mod:`nsightflow.gpu.timeline.cupti`).
 
 Which one runs is decided once per run from what the machine can do
 (:func:`choose_backend`, written to ``results/timeline/backend.json``): nsys where it
@@ -151,7 +151,7 @@ def tidy(rows: list[dict[str, Any]], ident: tuple[str, str], size: int) -> pd.Da
 
 def table_of(record: dict[str, Any]) -> pd.DataFrame:
     """The timeline table of a stage record (its raw records per size)."""
-    from nsightflow.gpu import cupti as timeline_cupti
+    from nsightflow.gpu.timeline import cupti as timeline_cupti
     from nsightflow.tools import nsys as timeline_nsys
 
     convert = {"cupti": timeline_cupti.rows, "nsys": timeline_nsys.rows}

@@ -1,6 +1,6 @@
-"""The GPU process of a sweep: ``python -m nsightflow.gpu.sweep_worker SPEC RESULT``.
+"""The GPU process of a sweep: ``python -m nsightflow.gpu.sweep.worker SPEC RESULT``.
 
-Started (and restarted after a crash) by :func:`nsightflow.gpu.sweep.run`. One CUDA
+Started (and restarted after a crash) by :func:`nsightflow.gpu.sweep.driver.run`. One CUDA
 context for every configuration of the variant: the inputs of each size are generated
 and uploaded once, the numpy reference of the verify sizes computed once, and each
 configuration only loads its cubin and runs on the same buffers
@@ -28,7 +28,7 @@ from nsightflow.errors import NsightflowError
 from nsightflow.family.registry import Family, Variant, find_variant
 from nsightflow.gpu import timing
 from nsightflow.gpu.launch import GpuContext, Launcher, load_helpers
-from nsightflow.gpu.search import SweepCache, search
+from nsightflow.gpu.sweep.search import SweepCache, search
 from nsightflow.gpu.verify import compare
 from nsightflow.gpu.worker import Batch
 

@@ -4,7 +4,7 @@ Per size, the sequence a program runs (allocate and copy the inputs in from page
 host memory, zero the outputs, launch, copy the outputs back, free) runs ``rounds``
 times; the first rounds warm up (module loading, the driver's staging buffers) and
 only the last one is kept. With ``trace: cupti`` the worker records it with
-:class:`nsightflow.gpu.cupti.CuptiTracer`; with ``trace: none`` it only runs,
+:class:`nsightflow.gpu.timeline.cupti.CuptiTracer`; with ``trace: none`` it only runs,
 for a tracer outside the process (nsys).
 """
 
@@ -71,7 +71,7 @@ def trace_sequences(spec: dict[str, Any], job: Job | None = None) -> dict[str, A
     )
     tracer = None
     if spec.get("trace") == "cupti":
-        from nsightflow.gpu.cupti import CuptiTracer
+        from nsightflow.gpu.timeline.cupti import CuptiTracer
 
         tracer = CuptiTracer()  # before the context: every kind is then recorded
     sizes: list[dict[str, Any]] = []

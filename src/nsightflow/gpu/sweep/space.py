@@ -3,7 +3,7 @@
 :func:`plan` lists the points of a variant's space (``quick`` or ``full``) with why a
 point cannot run before any compiler sees it; :func:`compile_all` runs nvcc on every
 other point in parallel (CPU jobs) and classifies the failures ptxas reports. The GPU
-side of a sweep is :mod:`nsightflow.gpu.sweep`.
+side of a sweep is :mod:`nsightflow.gpu.sweep.driver`.
 """
 
 import math
