@@ -6,11 +6,18 @@ must stay inside it (or its family's folder); what is refused is left out and na
 """
 
 import io
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pandas as pd
 
-from nsightflow.untrusted import MissingRecord, RecordError, Tree, Where, check_table
+from nsightflow.untrusted import (
+    COMPRESSED,
+    MissingRecord,
+    RecordError,
+    Tree,
+    Where,
+    check_table,
+)
 
 
 def read_counters(
@@ -61,9 +68,23 @@ def folders(tree: Tree, rel: str, refused: list[str]) -> list[str]:
             refused.append(f"{entry}: a link, not followed; left out")
         elif entry.is_dir():
             found.append(name)
-        elif name != SNAKEMAKE_MARKER:
+        elif name != SNAKEMAKE_MARKER and not _family_report(rel, name):
             refused.append(f"{entry}: a file where variants' folders are; left out")
     return found
+
+
+def _family_report(rel: str, name: str) -> bool:
+    """Whether ``name`` is a family's shared report beside its variants' folders.
+
+    ``<family>.<hash>.ncu-rep`` (or its compressed copy) is read through the variants
+    whose ``profile.json`` names it, not refused as a stray file.
+    """
+    family = PurePosixPath(rel)
+    return (
+        family.parent.name == "profile"
+        and name.startswith(f"{family.name}.")
+        and name.endswith((".ncu-rep", ".ncu-rep" + COMPRESSED))
+    )
 
 
 # The empty file Snakemake writes into every folder a rule declares as its output

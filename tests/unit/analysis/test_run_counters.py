@@ -11,11 +11,16 @@ def test_snakemakes_marker_is_passed_over_and_a_link_or_file_named(tmp_path):
     (family / "v0_naive").mkdir(parents=True)
     (family / ".snakemake_timestamp").write_text("")  # what every replay leaves
     (family / "notes.txt").write_text("x")
+    (family / "conv2d.c830e02b.ncu-rep").write_bytes(b"r")  # the family's shared report
+    (family / "conv2d.0123abcd.ncu-rep.xz").write_bytes(b"r")  # and a compressed one
+    (family / "sgemm.c06c87e8.ncu-rep").write_bytes(b"r")  # another family's: a stray
     os.symlink(family / "v0_naive", family / "v1_linked")
     refused: list[str] = []
     assert folders(Tree(tmp_path), "profile/conv2d", refused) == ["v0_naive"]
     assert sorted(refused) == [
         f"{family / 'notes.txt'}: a file where variants' folders are; left out",
+        f"{family / 'sgemm.c06c87e8.ncu-rep'}: a file where variants' folders are; "
+        "left out",
         f"{family / 'v1_linked'}: a link, not followed; left out",
     ]
 
