@@ -10,12 +10,14 @@
 # (Snakemake's log, benchmarks/, .snakemake/metadata, the GPU-job cost per family from
 # scripts/benchmarks/gpu_stage_cost.py, each report's summary.csv and report.md).
 # STOP_S (default 480): Snakemake's time limit, so that the record fits in the call.
+# CONFIG: more `--config` pairs (e.g. "kernels_dir=tests/data/advice_families").
 set -u
 NAME=$1
 FAMS=$2
 shift 2
 OUT=${OUT:-/tmp/out}
 STOP_S=${STOP_S:-480}
+CONFIG=${CONFIG:-}
 export PATH=/usr/local/cuda/bin:$PATH # compute-sanitizer
 T0=$(date +%s)
 elapsed() { echo $(($(date +%s) - T0)); }
@@ -26,8 +28,9 @@ if [ $# -gt 0 ]; then
     echo "tests done at $(elapsed) s"
 fi
 rm -rf results benchmarks logs .snakemake rec cost
-command="snakemake --cores all --keep-going --config families=[$FAMS]"
-timeout "$STOP_S" snakemake --cores all --keep-going --config "families=[$FAMS]" \
+command="snakemake --cores all --keep-going --config families=[$FAMS] $CONFIG"
+# shellcheck disable=SC2086  # CONFIG is a list of key=value pairs
+timeout "$STOP_S" snakemake --cores all --keep-going --config "families=[$FAMS]" $CONFIG \
     > snakemake.log 2>&1
 echo "snakemake exit $? at $(elapsed) s"
 grep -E "^Error in rule|Exiting because|steps \([0-9]+%\) done" snakemake.log | tail -6
