@@ -19,11 +19,12 @@ ROOT = Path(__file__).resolve().parents[3]
 
 # Writes the --export file; prints one "N passes" line per profiled launch; fails
 # a run over several kernels (a regex filter) when FAKE_NCU_FAIL_SHARED is set; writes
-# FAKE_NCU_RESULT as the launcher's result (its last argument) when that is set.
+# FAKE_NCU_RESULT as the launcher's result (its last argument, a .json) when set.
 FAKE_NCU = r"""#!/bin/sh
 echo "$@" >> "$FAKE_NCU_LOG"
 for last; do :; done
-if [ -n "$FAKE_NCU_RESULT" ]; then echo "$FAKE_NCU_RESULT" > "$last"; fi
+case "$last" in *.json) if [ -n "$FAKE_NCU_RESULT" ]; then
+    echo "$FAKE_NCU_RESULT" > "$last"; fi ;; esac
 count=1; out=""; filter=""
 while [ $# -gt 0 ]; do
     case "$1" in
