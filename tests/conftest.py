@@ -98,7 +98,16 @@ def _assert_same_as_on_gpu(replayed: Path, family: str) -> None:
     own = ours["input"] == "" if "input" in ours else pd.Series(True, ours.index)
     raw = [c for c in gpu.columns if c not in CEILING_SHARES and c != REGIME_SHARE]
     same = [c for c in raw if c not in PER_INPUT]
-    pd.testing.assert_frame_equal(ours[same], gpu[same], obj=f"{family} summary.csv")
+    fixed = ours["variant"].isin(PLACED_AGAIN.get(family, ()))
+    counted = [c for c in same if c in FROM_COUNTERS]
+    pd.testing.assert_frame_equal(
+        ours.loc[fixed, [c for c in same if c not in counted]],
+        gpu.loc[fixed, [c for c in same if c not in counted]],
+        obj=f"{family} summary.csv, re-placed profiles",
+    )
+    pd.testing.assert_frame_equal(
+        ours.loc[~fixed, same], gpu.loc[~fixed, same], obj=f"{family} summary.csv"
+    )
     pd.testing.assert_frame_equal(
         ours.loc[own, PER_INPUT], gpu.loc[own, PER_INPUT], obj=f"{family} per input"
     )
@@ -151,6 +160,18 @@ def _check_regime_share(
 
 
 PER_INPUT = ["speedup_vs_baseline", "speedup_vs_previous"]
+# Variants whose profile.json the recording corrected after the H200 wrote its summary:
+# spmv's v3_hyb made no COO launch on the banded matrix, so the H200's run placed
+# v4..v7 one launch late in the shared report (v5_csr_warp_skewed read v6's ELL
+# launch, memory-bound). Their summary columns from the counters are the replay's
+# own; every column from the time records is still compared to the byte.
+PLACED_AGAIN = {
+    "spmv": (
+        "v3_hyb", "v4_csr_thread_skewed", "v5_csr_warp_skewed", "v6_ell_skewed",
+        "v7_hyb_skewed",
+    ),
+}  # fmt: skip
+FROM_COUNTERS = ("regime", "regime_ceiling")
 
 
 def _timed_later(family: str) -> set[str]:
