@@ -282,13 +282,40 @@ def _profile_runs(
     status, message, passes = run_ncu(argv, settings.timeout_s * len(runs))
     wall = _time.perf_counter() - start
     spec_path.unlink()
+    made = launches_made(result_path, runs)
     result_path.unlink(missing_ok=True)
     ran = _Ran(status, message, argv, passes, wall, launches, report)
     records, first = {}, 0
-    for r in runs:
-        records[r.name] = _run_record(r, runs, ran, first, out_dir)
-        first += len(r.sizes) * r.per_size
+    for r, count in zip(runs, made, strict=True):
+        records[r.name] = _run_record(r, runs, ran, (first, count), out_dir)
+        first += count
     return status, message, records
+
+
+def launches_made(result_path: Path, runs: list[_Run]) -> list[int]:
+    """The launches each run made (all its sizes), as the worker counted them.
+
+    A launch with an empty grid is not made (HYB SpMV on the banded matrix has no
+    COO part), and ncu profiles only the launches made: counting the declared ones
+    would shift every later variant's ``first_action`` in a shared report onto its
+    neighbour's launches. The declared counts stand where the worker wrote none.
+    """
+    declared = [len(r.sizes) * r.per_size for r in runs]
+    try:
+        counts = json.loads(result_path.read_text()).get("launches")
+    except (OSError, ValueError, AttributeError):
+        return declared
+    if not (
+        isinstance(counts, list)
+        and len(counts) == len(runs)
+        and all(
+            isinstance(c, list) and len(c) == len(r.sizes)
+            for c, r in zip(counts, runs, strict=True)
+        )
+        and all(isinstance(n, int) and n >= 0 for c in counts for n in c)
+    ):
+        return declared
+    return [sum(c) for c in counts]
 
 
 @dataclass(frozen=True)
@@ -305,10 +332,14 @@ class _Ran:
 
 
 def _run_record(
-    r: _Run, runs: list[_Run], ran: _Ran, first: int, out_dir: Path
+    r: _Run, runs: list[_Run], ran: _Ran, place: tuple[int, int], out_dir: Path
 ) -> dict[str, Any]:
-    """One variant's record of an ncu process: its launches in the report."""
-    count = len(r.sizes) * r.per_size
+    """One variant's record of an ncu process: its launches in the report.
+
+    ``place``: its first launch in the report and the launches it made there.
+    """
+    first, count = place
+    per_size = count // len(r.sizes)
     per_launch = ran.wall / ran.launches
     shared = {
         "file": os.path.relpath(ran.report, out_dir / r.name),
@@ -323,8 +354,8 @@ def _run_record(
             "size": n,
             "result": i,
             **shared,
-            "passes": _at(ran.passes, first + i * r.per_size),
-            "wall_s": round(per_launch * r.per_size, 2),
+            "passes": _at(ran.passes, first + i * per_size),
+            "wall_s": round(per_launch * per_size, 2),
         }
         for i, n in enumerate(r.sizes)
     ]

@@ -126,9 +126,12 @@ def _launch(spec: dict[str, Any]) -> dict[str, Any]:
 
     A spec holds one run (``family``, ``variant``, ``cubin``, ``sizes``) or a list of
     them under ``runs``: several variants then share one process and CUDA context.
+    ``launches`` says how many kernels each run started at each size, so the profile
+    stage can place each variant's launches in a shared report.
     """
     kernels_dir = Path(spec["kernels_dir"])
     families: dict[str, Family] = {}  # each manifest read once, not once per run
+    launches: list[list[int]] = []
     with GpuContext() as gpu:
         for run in spec.get("runs", [spec]):
             cubin = Path(run["cubin"])
@@ -137,13 +140,15 @@ def _launch(spec: dict[str, Any]) -> dict[str, Any]:
                 families[name] = load_family(kernels_dir / name)
             family = families[name]
             variant = variant_of(family, run["variant"], cubin)
+            launches.append([])
             for n in run["sizes"]:
                 launcher = launcher_for(gpu, family, variant, cubin, n)
                 launcher.setup(_rng(spec, n))
+                launches[-1].append(launcher.launch_count())
                 launcher.launch()
                 launcher.synchronize()
                 launcher.free()
-    return {"status": Status.OK, "message": ""}
+    return {"status": Status.OK, "message": "", "launches": launches}
 
 
 def _selftest_crash(spec: dict[str, Any]) -> dict[str, Any]:

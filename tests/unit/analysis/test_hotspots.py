@@ -35,8 +35,9 @@ from recorded import analyze as _analyze
 
 ROOT = Path(__file__).resolve().parents[3]
 KERNELS = ROOT / "kernels"
-JACOBI_V0 = "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"
-SGEMM_V2 = "profile/sgemm/v2_tiled_transposed/n1024+4096.ncu-rep"
+# variant folders: each one's part of its family's shared report (2 launches, 2 sizes)
+JACOBI_V0 = "profile/jacobi2d/v0_naive"
+SGEMM_V2 = "profile/sgemm/v2_tiled_transposed"
 
 
 # --- collection ----------------------------------------------------------------------
@@ -147,16 +148,18 @@ class _Sampled:
         return getattr(self.action, name)
 
 
-def _first_launch(path):
-    import ncu_report
+def _first_launch(folder, tmp_path):
+    """The variant's first launch in the report its profile.json names."""
+    from profiles import actions_of, runs
 
-    return ncu_report.load_report(str(path)).range_by_idx(0).action_by_idx(0)
+    first = runs(folder, tmp_path)[0]
+    return actions_of(first.path, tmp_path)[first.actions[0]]
 
 
-def test_samples_map_to_sass_and_lines_through_the_report(recording):
+def test_samples_map_to_sass_and_lines_through_the_report(recording, tmp_path):
     # Jacobi v0's recorded SASS: LDG at +0x1e0 and FADD at +0x280 (line 18), the
     # boundary copy's STG at +0x300 (line 15); the samples here are made up.
-    action = _first_launch(recording / JACOBI_V0)
+    action = _first_launch(recording / JACOBI_V0, tmp_path)
     start = action.metric_by_name("launch__function_pcs").as_uint64(0)
     prefix = "smsp__pcsamp_warps_issue_stalled_"
     sampled = _Sampled(
@@ -319,9 +322,8 @@ def test_hottest_line_of_a_run_and_of_one_kernel():
 
 
 def _sampled_lines(recording, relative, family):
-    frame, note = read_source_samples(recording / relative)
-    if frame.empty:
-        pytest.skip(note)
+    frame, notes = parse_source_files([recording / relative])  # the variant's part
+    assert not frame.empty, notes  # the recording holds the samples
     folder = KERNELS / family
     texts = {}
     for f in frame["file"].unique():

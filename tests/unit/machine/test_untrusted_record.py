@@ -11,7 +11,8 @@ import pytest
 from cli_run import nsightflow
 
 FAMILY = "vecadd"
-V0 = "v0_one_per_thread"
+V0 = "v0_one_per_thread"  # its part: launch 0 of the family report
+OWN = "v4_triton"  # profiled alone: its own report, n16777216.ncu-rep
 
 
 def _measured(recording: Path, results: Path, family: str = FAMILY) -> Path:
@@ -55,12 +56,13 @@ def test_a_replay_is_not_recorded_as_a_measurement(recording, tmp_path):
 
 
 def test_record_add_of_a_replay_keeps_every_measured_file(recording, tmp_path):
-    """The recording lacks v0's report: the replay marks it not_recorded; adding
-    that replay back must neither delete the other reports nor replace a thing."""
+    """The recording lacks the Triton variant's own report: the replay marks it
+    not_recorded; adding that replay back must neither delete the other reports (the
+    family's shared one) nor replace a thing."""
     rec = tmp_path / "rec"
     _measured(recording, rec)
     shutil.copy(recording / "recording.json", rec)
-    (rec / "profile" / FAMILY / V0 / "n16777216.ncu-rep").unlink()
+    (rec / "profile" / FAMILY / OWN / "n16777216.ncu-rep").unlink()
     before = _digests(rec)
     results = _replayed(rec, tmp_path)
     proc = nsightflow("record", "--add", "--results", str(results), "--out", str(rec))
@@ -75,11 +77,16 @@ def test_record_add_keeps_every_measured_file_it_replaces(recording, tmp_path):
     shutil.copy(recording / "recording.json", rec)
     before = _digests(rec)
     later = _measured(recording, tmp_path / "later")  # vecadd measured again
-    meta = later / "profile" / FAMILY / V0 / "profile.json"
-    data = json.loads(meta.read_text())
-    data["reports"][0]["file"] = "n16777216.again.ncu-rep"  # a new report's name
-    meta.write_text(json.dumps(data))
-    (meta.parent / "n16777216.ncu-rep").rename(meta.parent / "n16777216.again.ncu-rep")
+    family = later / "profile" / FAMILY
+    (old,) = family.glob(f"{FAMILY}.*.ncu-rep")
+    new = old.with_name(f"{FAMILY}.again.ncu-rep")  # a new run's report: a new hash
+    old.rename(new)
+    for meta in family.glob("*/profile.json"):  # v0..v3 name the shared report
+        data = json.loads(meta.read_text())
+        for entry in data["reports"]:
+            if entry.get("file") == f"../{old.name}":
+                entry["file"] = f"../{new.name}"
+        meta.write_text(json.dumps(data))
     proc = nsightflow("record", "--add", "--results", str(later), "--out", str(rec))
     assert proc.returncode == 0, proc.stderr
     additions = json.loads((rec / "recording.json").read_text())["additions"]
@@ -88,8 +95,9 @@ def test_record_add_keeps_every_measured_file_it_replaces(recording, tmp_path):
     after = _digests(rec)
     for path, digest in before.items():  # every file: in place, or kept superseded
         assert digest in (after.get(path), after.get(f"{keep}/{path}")), path
-    assert f"profile/{FAMILY}/{V0}/n16777216.ncu-rep" in additions[-1]["removed"]
-    assert f"{keep}/profile/{FAMILY}/{V0}/n16777216.ncu-rep" in after
+    assert f"profile/{FAMILY}/{old.name}" in additions[-1]["removed"]
+    assert f"{keep}/profile/{FAMILY}/{old.name}" in after
+    assert f"profile/{FAMILY}/{new.name}" in after
 
 
 @pytest.mark.parametrize("nested", ["same", "results_inside", "out_inside"])

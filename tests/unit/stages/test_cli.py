@@ -15,7 +15,7 @@ def test_parse_cli_writes_table(recording, tmp_path):
     out = tmp_path / "m.csv"
     proc = _run(
         "parse",
-        str(recording / "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"),
+        str(recording / "profile/jacobi2d/v0_naive"),  # its part of the family report
         "-o",
         str(out),
     )
@@ -69,7 +69,7 @@ def test_parse_accepts_nvprof_era_metric_names(recording, tmp_path):
     out = tmp_path / "m.csv"
     proc = _run(
         "parse",
-        str(recording / "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"),
+        str(recording / "profile/jacobi2d/v0_naive"),  # its part of the family report
         "-o",
         str(out),
         "--metrics",

@@ -18,9 +18,13 @@ from nsightflow.io import write_json
 ROOT = Path(__file__).resolve().parents[3]
 
 # Writes the --export file; prints one "N passes" line per profiled launch; fails
-# a run over several kernels (a regex filter) when FAKE_NCU_FAIL_SHARED is set.
+# a run over several kernels (a regex filter) when FAKE_NCU_FAIL_SHARED is set; writes
+# FAKE_NCU_RESULT as the launcher's result (its last argument, a .json) when set.
 FAKE_NCU = r"""#!/bin/sh
 echo "$@" >> "$FAKE_NCU_LOG"
+for last; do :; done
+case "$last" in *.json) if [ -n "$FAKE_NCU_RESULT" ]; then
+    echo "$FAKE_NCU_RESULT" > "$last"; fi ;; esac
 count=1; out=""; filter=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -40,7 +44,7 @@ echo report > "$out"
 """
 
 
-def _profile(tmp_path: Path, fail_shared: bool = False) -> Path:
+def _profile(tmp_path: Path, fail_shared: bool = False, result: str = "") -> Path:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     ncu = bin_dir / "ncu"
@@ -58,6 +62,7 @@ def _profile(tmp_path: Path, fail_shared: bool = False) -> Path:
         "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
         "FAKE_NCU_LOG": str(tmp_path / "ncu.log"),
         "FAKE_NCU_FAIL_SHARED": "1" if fail_shared else "",
+        "FAKE_NCU_RESULT": result,
     }
     out = tmp_path / "profile"
     argv = ["profile", "--family", "jacobi2d"]
@@ -99,6 +104,25 @@ def test_the_verified_variants_share_one_ncu_run_and_report(tmp_path):
         assert meta["run"]["variants"] == ["v0_naive", "v1_smem"]
     skipped = _meta(out, "v2_coarsen2")  # verification failed: not profiled
     assert skipped["status"] == "wrong" and skipped["skipped"] is True
+
+
+def test_a_variant_s_launches_are_placed_by_what_the_launcher_made(tmp_path):
+    # the launcher says v0 made no launch at either size (an empty grid is not
+    # launched, as HYB SpMV's COO part on a banded matrix), v1 one at each: ncu then
+    # profiled only v1's two, so v1's part of the report starts at launch 0, not 2
+    made = json.dumps({"status": "ok", "message": "", "launches": [[0, 0], [1, 1]]})
+    out = _profile(tmp_path, result=made)
+    v0, v1 = _meta(out, "v0_naive"), _meta(out, "v1_smem")
+    assert {(r["first_action"], r["actions"]) for r in v0["reports"]} == {(0, 0)}
+    assert {(r["first_action"], r["actions"]) for r in v1["reports"]} == {(0, 2)}
+
+
+def test_without_the_launcher_s_counts_the_declared_launches_place_each_variant(
+    tmp_path,
+):
+    out = _profile(tmp_path, result='{"status": "ok", "launches": "garbled"}')
+    v1 = _meta(out, "v1_smem")
+    assert {(r["first_action"], r["actions"]) for r in v1["reports"]} == {(2, 2)}
 
 
 def test_a_failed_shared_run_profiles_each_variant_alone(tmp_path):

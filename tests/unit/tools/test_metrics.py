@@ -7,7 +7,7 @@ import pytest
 from nsightflow.analysis.analyze import NCU_COLUMNS
 from nsightflow.tools import ncu_metrics as M
 from nsightflow.tools.ncu import NcuSettings, ncu_argv
-from nsightflow.tools.ncu_parse import read_ncu_rep
+from nsightflow.tools.ncu_parse import parse_files
 
 
 def test_report_reads_only_declared_metrics():
@@ -25,11 +25,8 @@ BEFORE_PATTERNS = {"faulty"}
 # it is re-recorded with today's lean set.
 BEFORE_REGIME = {"faulty"}  # the eight default families: re-profiled at e3309df
 # Recorded before the per-pipe utilizations and instruction classes (MIX_METRICS):
-# every family of the bundled recording; a re-recorded family leaves this set.
-BEFORE_MIX = {
-    "jacobi2d", "sgemm", "vecadd", "reduction", "histogram", "conv2d", "scan",
-    "spmv", "faulty",
-}  # fmt: skip
+# faulty alone, carried over; the eight default families were re-recorded with them.
+BEFORE_MIX = {"faulty"}
 
 
 @pytest.mark.parametrize(
@@ -54,12 +51,21 @@ def test_recorded_reports_hold_every_declared_metric(recording, family):
         declared -= set(M.REGIME_METRICS)
     if family in BEFORE_MIX:
         declared -= set(M.MIX_METRICS)
-    paths = sorted(recording.glob(f"profile/{family}/*/*.ncu-rep"))
-    assert paths
-    for path in paths:
-        metrics, _ = read_ncu_rep(path)
-        missing = declared - set(metrics["metric"])
-        assert not missing, f"{path}: {sorted(missing)}"
+    # each profiled variant's folder: its part of the family report, or its own
+    # report (.xz for the PyTorch and CuPy variants)
+    folders = [
+        p.parent
+        for p in sorted(recording.glob(f"profile/{family}/*/profile.json"))
+        if '"file"' in p.read_text()
+    ]
+    assert folders
+    for folder in folders:
+        metrics, _ = parse_files([folder])
+        assert not metrics.empty, folder
+        for size, launch in metrics.groupby(["size", "launch"]).groups:
+            held = metrics[(metrics["size"] == size) & (metrics["launch"] == launch)]
+            missing = declared - set(held["metric"])
+            assert not missing, f"{folder} n={size} #{launch}: {sorted(missing)}"
 
 
 def test_lean_argv_collects_the_declared_list_and_one_launch():

@@ -1,7 +1,6 @@
 import shutil
 from pathlib import Path
 
-import ncu_report
 import pytest
 
 from nsightflow.contracts import METRICS
@@ -11,56 +10,70 @@ from nsightflow.tools.ncu_parse import (
     read_ncu_rep,
 )
 from nsightflow.tools.ncu_report_io import rollup_of, size_from_name, sizes_from_name
+from profiles import actions_of, runs
 
-V0 = "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"  # both profiled sizes, one process
+V0 = "profile/jacobi2d/v0_naive"  # both profiled sizes: 2048 and 8192, one process
 
 
-def _reports(recording: Path) -> list[Path]:
-    found = sorted(recording.glob("profile/*/*/*.ncu-rep"))
-    assert len(found) >= 6, "the recording lost its .ncu-rep files"
+def _profiled(recording: Path) -> list[Path]:
+    """Variant folders whose profile.json names a report (shared or their own)."""
+    found = [
+        p.parent
+        for p in sorted(recording.glob("profile/*/*/profile.json"))
+        if '"file"' in p.read_text()
+    ]
+    assert len(found) >= 40, "the recording lost its profiled variants"
     return found
 
 
-def test_every_numeric_value_equals_ncu_report(recording):
-    for path in _reports(recording):
-        metrics, _ = read_ncu_rep(path)
-        rng = ncu_report.load_report(str(path)).range_by_idx(0)
-        actions = [rng.action_by_idx(i) for i in range(rng.num_actions())]
-        # launches restart at 0 for each size's run (multi-kernel runs have several)
-        sizes = list(dict.fromkeys(metrics["size"]))
-        per_size = len(actions) // len(sizes)
+def test_every_numeric_value_equals_ncu_report(recording, tmp_path):
+    # each variant's part of its family's report (or its own, .xz or not), as its
+    # profile.json places it, read value by value through ncu_report
+    for folder in _profiled(recording):
+        metrics, _ = parse_files([folder])
+        launches = {
+            r.size: [actions_of(r.path, tmp_path)[a] for a in r.actions]
+            for r in runs(folder, tmp_path)
+        }
+        assert set(metrics["size"]) == set(launches), folder
         # ~380 values per launch with the lean set (3 sections), > 500 with 4 sections
-        assert len(metrics) > 300 * len(actions)
-        for row in metrics.itertuples():
-            action = actions[sizes.index(row.size) * per_size + row.launch]
+        assert len(metrics) > 300 * sum(map(len, launches.values())), folder
+        for row in metrics.itertuples():  # launches restart at 0 for each size's run
+            action = launches[row.size][row.launch]
             assert row.value == action.metric_by_name(row.metric).as_double(), (
-                row.metric
+                folder,
+                row.metric,
             )
 
 
 @pytest.mark.parametrize("metric", ["gpu__time_duration.sum", "dram__bytes_read.sum"])
-def test_key_metrics_of_jacobi_reports(recording, metric):
-    for path in recording.glob("profile/jacobi2d/*/*.ncu-rep"):
-        metrics, _ = read_ncu_rep(path)
-        action = ncu_report.load_report(str(path)).range_by_idx(0).action_by_idx(0)
+def test_key_metrics_of_jacobi_reports(recording, metric, tmp_path):
+    folders = sorted(
+        p.parent for p in recording.glob("profile/jacobi2d/*/profile.json")
+    )
+    assert len(folders) == 6
+    for folder in folders:
+        metrics, _ = parse_files([folder])
+        first = runs(folder, tmp_path)[0]  # the variant's first launch, at 2048
+        action = actions_of(first.path, tmp_path)[first.actions[0]]
         row = metrics[metrics["metric"] == metric].iloc[0]
         assert row["value"] == action.metric_by_name(metric).as_double()
         assert row["unit"] == action.metric_by_name(metric).unit()
         assert row["rollup"] == "sum"
-        assert row["family"] == "jacobi2d" and row["size"] == sizes_from_name(path)[0]
+        assert row["family"] == "jacobi2d" and row["size"] == first.size == 2048
         assert row["kernel"].startswith("jacobi2d_v")
 
 
 def test_dram_bytes_are_physically_plausible(recording):
     # one read of A at n = 8192 is 268,435,456 bytes; ncu must see about that
-    metrics, _ = read_ncu_rep(recording / V0)
+    metrics, _ = parse_files([recording / V0])
     at_8192 = metrics[metrics["size"] == 8192].set_index("metric")
     value = at_8192.loc["dram__bytes_read.sum", "value"]
     assert 0.95 * 8192**2 * 4 < value < 1.3 * 8192**2 * 4
 
 
 def test_rule_results_carry_speedups(recording):
-    _, rules = read_ncu_rep(recording / V0)
+    _, rules = parse_files([recording / V0])
     rules = rules[rules["size"] == 8192]
     cpi = rules[(rules["rule"] == "CPIStall") & (rules["type"] == "optimization")]
     assert not cpi.empty
@@ -85,7 +98,7 @@ def test_rollup_and_size_from_names():
 
 
 def test_truncated_report_is_a_clear_error(recording, tmp_path):
-    src = recording / V0
+    src = runs(recording / V0, tmp_path)[0].path  # the jacobi2d family's report
     bad = tmp_path / "n2048+8192.ncu-rep"
     bad.write_bytes(src.read_bytes()[: src.stat().st_size // 3])
     with pytest.raises(ReportParseError, match=r"n2048\+8192\.ncu-rep"):
@@ -101,12 +114,14 @@ def test_empty_or_missing_report(tmp_path):
 
 
 def test_copied_report_without_meta_still_parses(recording, tmp_path):
+    # a variant's own report (Triton vecadd, profiled alone), its size in its name
     shutil.copy(
-        recording / "profile/jacobi2d/v2_coarsen2/n2048+8192.ncu-rep",
-        tmp_path / "x_n2048+8192.ncu-rep",
+        recording / "profile/vecadd/v4_triton/n16777216.ncu-rep",
+        tmp_path / "x_n16777216.ncu-rep",
     )
-    metrics, _ = read_ncu_rep(tmp_path / "x_n2048+8192.ncu-rep")
-    assert set(metrics["size"]) == {2048, 8192} and set(metrics["variant"]) == {""}
+    metrics, _ = read_ncu_rep(tmp_path / "x_n16777216.ncu-rep")
+    assert set(metrics["size"]) == {16777216} and set(metrics["variant"]) == {""}
+    assert set(metrics["family"]) == {""} and not metrics.empty
 
 
 CSV_FIXTURE = Path(__file__).resolve().parents[2] / "data" / "ncu" / "h200"
@@ -173,15 +188,19 @@ def test_sizes_of_a_multi_size_report_come_from_its_name(tmp_path):
 def test_a_variant_reads_only_its_part_of_a_shared_family_report(recording, tmp_path):
     """A family's variants share one report; each profile.json names its launches.
 
-    Built from a recorded two-launch report (Jacobi v0 at 2048 and 8192): "variant a"
-    owns the first launch, "variant b" the second, and each parses to its own.
+    Built from the recorded Jacobi family report, whose profile.json files place
+    v1_smem at its launches 2 (2048) and 3 (8192): "variant a" owns launch 2,
+    "variant b" launch 3, and each parses to ncu_report's values of its own launch.
     """
     import json
 
+    v1 = runs(recording / "profile/jacobi2d/v1_smem", tmp_path)
+    assert [(r.size, r.actions) for r in v1] == [(2048, (2,)), (8192, (3,))]
+    actions = actions_of(v1[0].path, tmp_path)
     family = tmp_path / "profile" / "fam"
     family.mkdir(parents=True)
-    shutil.copyfile(recording / V0, family / "fam.0123abcd.ncu-rep")
-    for variant, first, size in (("a", 0, 2048), ("b", 1, 8192)):
+    shutil.copyfile(v1[0].path, family / "fam.0123abcd.ncu-rep")
+    for variant, first, size in (("a", 2, 2048), ("b", 3, 8192)):
         (family / variant).mkdir()
         entry = {"size": size, "result": 0, "status": "ok"}
         entry |= {"file": "../fam.0123abcd.ncu-rep", "first_action": first}
@@ -189,10 +208,33 @@ def test_a_variant_reads_only_its_part_of_a_shared_family_report(recording, tmp_
         meta["status"] = "ok"
         meta["reports"] = [{**entry, "actions": 1}]
         (family / variant / "profile.json").write_text(json.dumps(meta))
-    whole, _ = read_ncu_rep(recording / V0)
-    for variant, size in (("a", 2048), ("b", 8192)):
+    for variant, first, size in (("a", 2, 2048), ("b", 3, 8192)):
         metrics, _ = parse_files([family / variant])
         assert set(metrics["variant"]) == {variant} and set(metrics["size"]) == {size}
-        assert set(metrics["launch"]) == {0}
-        mine = whole[whole["size"] == size].set_index("metric")["value"]
-        assert metrics.set_index("metric")["value"].equals(mine)
+        assert set(metrics["launch"]) == {0} and len(metrics) > 300
+        assert set(metrics["kernel"]) == {actions[first].name()}
+        for row in metrics.itertuples():
+            value = actions[first].metric_by_name(row.metric).as_double()
+            assert row.value == value, row.metric
+
+
+def test_each_recorded_variant_s_part_holds_only_its_own_kernels(recording, tmp_path):
+    """Each profile.json places its variant on launches of the variant's own kernels.
+
+    A part shifted by one (a launch counted but never made) would read a neighbour's
+    launches: spmv's v4_csr_thread_skewed would then show spmv_csr_warp's metrics.
+    """
+    from nsightflow.family.registry import load_family
+
+    kernels = Path(__file__).resolve().parents[3] / "kernels"
+    for folder in _profiled(recording):
+        if not (kernels / folder.parent.name / "family.yaml").is_file():
+            continue  # the test families (faulty) live under tests/data
+        family = load_family(kernels / folder.parent.name)
+        declared = family.variants[folder.name].kernels
+        if not declared:  # a Python launcher's kernels are the library's own
+            continue
+        for run in runs(folder, tmp_path):
+            actions = actions_of(run.path, tmp_path)
+            made = [actions[a].name() for a in run.actions]
+            assert made and set(made) <= set(declared), (folder, made, declared)

@@ -11,7 +11,7 @@ import pytest
 from nsightflow import cli
 from nsightflow.contracts import METRICS, RULES
 
-REPORT = "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"
+FAMILY = "profile/jacobi2d"
 
 
 def _digest(path: Path) -> str:
@@ -19,12 +19,22 @@ def _digest(path: Path) -> str:
 
 
 @pytest.fixture
-def report(recording, tmp_path) -> Path:
-    copy = tmp_path / "v0" / "n2048+8192.ncu-rep"
-    copy.parent.mkdir()
-    shutil.copy(recording / REPORT, copy)
-    shutil.copy(recording / "profile/jacobi2d/v0_naive/profile.json", copy.parent)
-    return copy
+def folder(recording, tmp_path) -> Path:
+    """A copy of Jacobi v0's profile: its folder and the family report it names
+    (v0's part: 2 launches, 2048 and 8192)."""
+    family = tmp_path / "jacobi2d"
+    (family / "v0_naive").mkdir(parents=True)
+    shutil.copy(recording / FAMILY / "v0_naive/profile.json", family / "v0_naive")
+    for shared in (recording / FAMILY).glob("jacobi2d.*.ncu-rep"):
+        shutil.copy(shared, family)
+    return family / "v0_naive"
+
+
+@pytest.fixture
+def report(folder) -> Path:
+    """The shared family report the copied profile.json names: a measurement."""
+    (found,) = folder.parent.glob("jacobi2d.*.ncu-rep")
+    return found
 
 
 def _parse(capfd, *args: object) -> tuple[int, str, str]:
@@ -34,18 +44,18 @@ def _parse(capfd, *args: object) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize("force", [[], ["--force"]])
-def test_the_output_is_never_an_input(report, capfd, force):
+def test_the_output_is_never_an_input(folder, report, capfd, force):
     before = _digest(report)
-    code, _, err = _parse(capfd, report, "-o", report, *force)
+    code, _, err = _parse(capfd, folder, "-o", report, *force)
     assert code == 2 and err.startswith("ERROR: ")
     assert f"{report}: is one of the reports being parsed" in err
     assert _digest(report) == before
 
 
-def test_the_rules_output_is_never_an_input_of_a_folder(report, capfd):
+def test_the_rules_output_is_never_an_input_of_a_folder(folder, report, capfd):
     before = _digest(report)
-    out = report.parent / "m.csv"
-    code, _, err = _parse(capfd, report.parent, "-o", out, "--rules", report)
+    out = folder / "m.csv"
+    code, _, err = _parse(capfd, folder, "-o", out, "--rules", report)
     assert code == 2 and "is one of the reports being parsed" in err
     assert _digest(report) == before and not out.exists()
 
@@ -62,41 +72,41 @@ def test_a_raw_csv_input_is_not_overwritten_either(report, tmp_path, capfd):
 
 @pytest.mark.parametrize("name", ["out.txt", "out.xlsx", "out", "out.ncu-rep"])
 def test_an_unknown_format_is_refused_before_anything_is_read(
-    report, tmp_path, capfd, name
+    folder, tmp_path, capfd, name
 ):
-    code, _, err = _parse(capfd, report, "-o", tmp_path / name)
+    code, _, err = _parse(capfd, folder, "-o", tmp_path / name)
     assert code == 2
     assert "unknown table format" in err and ".csv or .parquet" in err
     assert not (tmp_path / name).exists()
 
 
-def test_an_existing_file_that_is_not_our_table_needs_force(report, tmp_path, capfd):
+def test_an_existing_file_that_is_not_our_table_needs_force(folder, tmp_path, capfd):
     notes = tmp_path / "notes.csv"
     notes.write_text("my,own,numbers\n1,2,3\n")
-    code, _, err = _parse(capfd, report, "-o", notes)
+    code, _, err = _parse(capfd, folder, "-o", notes)
     assert code == 2 and "not a table written by nsightflow parse" in err
     assert "--force" in err and notes.read_text() == "my,own,numbers\n1,2,3\n"
-    code, _, err = _parse(capfd, report, "-o", notes, "--force")
+    code, _, err = _parse(capfd, folder, "-o", notes, "--force")
     assert code == 0, err
     assert notes.read_text().splitlines()[0] == ",".join(METRICS.columns)
 
 
-def test_our_own_tables_are_replaced_without_force(report, tmp_path, capfd):
+def test_our_own_tables_are_replaced_without_force(folder, tmp_path, capfd):
     out, rules = tmp_path / "m.csv", tmp_path / "r.csv"
-    assert _parse(capfd, report, "-o", out, "--rules", rules)[0] == 0
+    assert _parse(capfd, folder, "-o", out, "--rules", rules)[0] == 0
     assert rules.read_text().splitlines()[0] == ",".join(RULES.columns)
-    code, _, err = _parse(capfd, report, "-o", out, "--rules", rules)
+    code, _, err = _parse(capfd, folder, "-o", out, "--rules", rules)
     assert code == 0, err
 
 
-def test_one_file_for_both_tables_is_refused(report, tmp_path, capfd):
+def test_one_file_for_both_tables_is_refused(folder, tmp_path, capfd):
     out = tmp_path / "m.csv"
-    code, _, err = _parse(capfd, report, "-o", out, "--rules", out)
+    code, _, err = _parse(capfd, folder, "-o", out, "--rules", out)
     assert code == 2 and "given for two tables" in err
 
 
 def test_parquet_without_pyarrow_names_the_package(
-    report, tmp_path, capfd, monkeypatch
+    folder, tmp_path, capfd, monkeypatch
 ):
     real = importlib.util.find_spec
     monkeypatch.setattr(
@@ -104,22 +114,25 @@ def test_parquet_without_pyarrow_names_the_package(
         "find_spec",
         lambda name, *a: None if name == "pyarrow" else real(name, *a),
     )
-    code, _, err = _parse(capfd, report, "-o", tmp_path / "m.parquet")
+    code, _, err = _parse(capfd, folder, "-o", tmp_path / "m.parquet")
     assert code == 2 and "bug" not in err
     assert "needs the pyarrow package: pip install pyarrow" in err
     assert not (tmp_path / "m.parquet").exists()
 
 
-def test_the_count_is_of_launches_not_launch_numbers(report, tmp_path, capfd):
+def test_the_count_is_of_launches_not_launch_numbers(folder, tmp_path, capfd):
     # one report, two sizes, one launch each: launch numbers are 0 and 0
-    code, out, err = _parse(capfd, report, "-o", tmp_path / "m.csv")
+    code, out, err = _parse(capfd, folder, "-o", tmp_path / "m.csv")
     assert code == 0, err
     assert "from 2 launches ->" in out
 
 
 def _variant_copy(recording, tmp_path: Path, variant: str) -> Path:
-    folder = tmp_path / "profile" / variant
-    shutil.copytree(recording / "profile/jacobi2d" / variant, folder)
+    """A variant's profile folder copied with the family report it names a part of."""
+    folder = tmp_path / "profile/jacobi2d" / variant
+    shutil.copytree(recording / FAMILY / variant, folder)
+    for shared in (recording / FAMILY).glob("jacobi2d.*.ncu-rep"):
+        shutil.copy(shared, folder.parent)
     return folder
 
 

@@ -9,8 +9,9 @@ import pytest
 
 from cli_run import nsightflow
 
-FOLDER = "profile/vecadd/v0_one_per_thread"
+FOLDER = "profile/vecadd/v0_one_per_thread"  # its part: launch 0 of the family report
 REPORT = "n16777216.ncu-rep"
+OWN = "profile/vecadd/v4_triton/" + REPORT  # the Triton variant's own report
 
 
 @pytest.fixture
@@ -18,6 +19,12 @@ def profiles(recording, tmp_path):
     out = tmp_path / "rec"
     shutil.copytree(recording / "profile/vecadd", out / "profile/vecadd")
     return out
+
+
+def _shared(profiles):
+    """The vecadd family's report, which v0..v3's profile.json files name."""
+    (found,) = (profiles / "profile/vecadd").glob("vecadd.*.ncu-rep")
+    return found
 
 
 def _name_report(profiles, name):
@@ -40,13 +47,11 @@ def _one_line_error(proc) -> str:
     [
         ("../../../../outside.ncu-rep", "leads out of"),
         ("/etc/hostname", "is absolute"),
-        ("../v1_grid_stride/" + REPORT, "not a report of this variant"),
+        ("../v4_triton/" + REPORT, "not a report of this variant"),
     ],
 )
 def test_a_report_named_outside_its_folder_is_not_read(profiles, tmp_path, name, words):
-    (tmp_path / "outside.ncu-rep").write_bytes(
-        (profiles / FOLDER / REPORT).read_bytes()
-    )
+    (tmp_path / "outside.ncu-rep").write_bytes(_shared(profiles).read_bytes())
     meta = _name_report(profiles, name)
     proc = nsightflow("parse", str(profiles / FOLDER), "-o", str(tmp_path / "m.csv"))
     line = _one_line_error(proc)
@@ -57,7 +62,7 @@ def test_a_report_named_outside_its_folder_is_not_read(profiles, tmp_path, name,
 def test_a_link_in_a_plain_folder_is_not_followed(profiles, tmp_path):
     folder = tmp_path / "plain"
     folder.mkdir()
-    shutil.copy(profiles / FOLDER / REPORT, folder / REPORT)
+    shutil.copy(_shared(profiles), folder / REPORT)
     (folder / "leak.ncu-rep").symlink_to("/etc/passwd")
     proc = nsightflow("parse", str(folder), "-o", str(tmp_path / "m.csv"))
     line = _one_line_error(proc)
@@ -65,18 +70,20 @@ def test_a_link_in_a_plain_folder_is_not_followed(profiles, tmp_path):
 
 
 def test_a_report_of_another_variant_is_refused_naming_its_kernel(profiles, tmp_path):
-    other = profiles / "profile/vecadd/v1_grid_stride" / REPORT
-    shutil.copy(other, profiles / FOLDER / REPORT)
+    # the Triton variant's report copied over the family report v0 names: its
+    # launch 0 is of vecadd_triton, not one of the kernels the family run profiled
+    shared = _shared(profiles)
+    shutil.copy(profiles / OWN, shared)
     out = tmp_path / "m.csv"
     line = _one_line_error(nsightflow("parse", str(profiles / FOLDER), "-o", str(out)))
-    assert "'vecadd_v1'" in line and "vecadd_v0" in line and REPORT in line
+    assert "'vecadd_triton'" in line and "vecadd_v0" in line and shared.name in line
     rules = tmp_path / "r.csv"
     proc = nsightflow(
         "parse", str(profiles / FOLDER), "-o", str(out), "--rules", str(rules),
         "--keep-going",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert pd.read_csv(out).empty  # none of v1's metrics labelled as v0's
+    assert pd.read_csv(out).empty  # none of Triton's metrics labelled as v0's
     shown = pd.read_csv(rules)
     assert list(shown["rule"]) == ["ReportUnreadable"]
     assert "another variant's" in shown["message"].iloc[0]
