@@ -209,20 +209,26 @@ def score_finding(
     )
 
 
+def _by_source(compiled: Mapping[str, Any]) -> int:
+    """Shuffles and ballots in a variant's SASS: aggregation its source writes."""
+    return int(compiled.get("shuffles") or 0) + int(compiled.get("ballots") or 0)
+
+
 def compiler_did(
     name: str, before: str, variants: Mapping[str, Any], speedup: float, limit: float
 ) -> Finding | None:
     """A step that added what nvcc had already built, and changed nothing.
 
-    The previous variant's atomics were aggregated per warp by the compiler
-    (``REDUX`` + one ``RED``); the step adds warp shuffles before its atomic and its
-    time moves less than ``limit``.
+    The previous variant's atomics were aggregated per warp by the compiler (an
+    elected lane issues one ``RED`` with ``REDUX`` of the values or ``POPC`` of the
+    lanes); the step adds warp shuffles or a ballot before its atomic and its time
+    moves less than ``limit``.
     """
     a = variants[before].get("compiler") or {}
     b = variants[name].get("compiler") or {}
     if not (a.get("atomics_aggregated") and b.get("atomics")):
         return None
-    if int(b.get("shuffles") or 0) <= int(a.get("shuffles") or 0):
+    if _by_source(b) <= _by_source(a):
         return None
     if not (ok(speedup) and 1 / limit < speedup < limit):
         return None
