@@ -72,6 +72,22 @@ def already_done(
     return False
 
 
+def aggregation_how(compiled: Mapping[str, Any]) -> dict[str, Any]:
+    """How nvcc summed a warp before its atomic: ``REDUX`` of values or ``POPC`` of lanes."""
+    return {
+        "@": "compiler_how_redux"
+        if int(compiled.get("redux") or 0)
+        else "compiler_how_popc"
+    }
+
+
+def atomics_fix(compiled: Mapping[str, Any]) -> dict[str, Any]:
+    """Fewer atomics on the hot address, in the terms of what nvcc already did."""
+    if compiled.get("atomics_aggregated"):
+        return {"@": "advice_fix_atomics_aggregated", "how": aggregation_how(compiled)}
+    return {"@": "advice_fix_atomics"}
+
+
 def fix_message(
     kind: str, row: Mapping[str, Any], compiled: Mapping[str, Any]
 ) -> dict[str, Any]:
@@ -82,12 +98,7 @@ def fix_message(
             "frame": int(compiled.get("stack_frame_bytes") or 0),
         }
     if kind == "global_atomics":
-        key = (
-            "advice_fix_atomics_aggregated"
-            if compiled.get("atomics_aggregated")
-            else "advice_fix_atomics"
-        )
-        return {"@": key}
+        return atomics_fix(compiled)
     if kind == "low_occupancy" and int(compiled.get("registers") or 0) > 0:
         return {
             "@": "advice_fix_registers",

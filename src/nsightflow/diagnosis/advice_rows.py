@@ -16,18 +16,16 @@ the suggestions of the variant it starts from.
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
 
+from nsightflow.diagnosis.advice import aggregation_how
+from nsightflow.diagnosis.floors import fastest, fixed_cost, with_fastest
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, Where, msg, place
-from nsightflow.diagnosis.suggest import (
-    Suggestion,
-    fixed_cost,
-    step_scores,
-    variant_suggestions,
-)
+from nsightflow.diagnosis.suggest import Suggestion, step_scores, variant_suggestions
 from nsightflow.i18n import CATALOGUE
 
 NOISE_STEP = 1.05  # a step within 5% of no change changed nothing measurable
@@ -42,12 +40,20 @@ def mechanism(kind: str) -> dict[str, Any]:
     return msg(key) if key in CATALOGUE else msg("advice_plain", text=kind)
 
 
+def item_key(s: Suggestion) -> str:
+    """The sentence of a suggestion: how its floor was found."""
+    if s.kind == "temporal_blocking":
+        return "advice_item_sweeps"
+    return "advice_item_measured" if s.floor_by else "advice_item"
+
+
 def advice_finding(s: Suggestion, fixed: float) -> Finding:
     """One suggestion as a finding."""
     return Finding(
         "advice",
         params={
-            "@": "advice_item",
+            "@": item_key(s),
+            "by": s.floor_by,
             "variant": s.variant,
             "n": s.size,
             "cause": mechanism(s.kind),
@@ -55,6 +61,7 @@ def advice_finding(s: Suggestion, fixed: float) -> Finding:
             "gain": s.gain,
             "time": s.time_us,
             "floor": s.floor_us,
+            "model": s.model_us,
             "fixed": fixed,
         },
         metric=s.kind,
@@ -65,6 +72,13 @@ def advice_finding(s: Suggestion, fixed: float) -> Finding:
         share=s.share,
         expected_gain=s.gain,
     )
+
+
+def l2_size(table: pd.DataFrame) -> float:
+    """The GPU's L2 size in bytes as ncu reported it (NaN: no profiled launch)."""
+    if "l2_bytes" not in table or table["l2_bytes"].dropna().empty:
+        return math.nan
+    return float(table["l2_bytes"].dropna().max())
 
 
 def sm_count(table: pd.DataFrame) -> float:
@@ -98,11 +112,13 @@ class AdviceRows:
         self.variants = {v["name"]: v for v in ctx["variants"]}
         self.placed = rows
         self.fixed = fixed_cost(table)
+        self.fastest = fastest(table)
         self.by_variant: dict[str, list[Suggestion]] = {}
 
     def _rows(self, name: str) -> list[dict[str, Any]]:
         part = self.table[self.table["variant"] == name].sort_values("size")
-        return [{str(k): v for k, v in r.items()} for _, r in part.iterrows()]
+        rows = [{str(k): v for k, v in r.items()} for _, r in part.iterrows()]
+        return [with_fastest(r, self.fastest) for r in rows]
 
     def run(self) -> list[dict[str, Any]]:
         """Every advice row, then every score row."""
@@ -116,6 +132,7 @@ class AdviceRows:
                 self.fixed,
                 self.ctx["family"],
                 self._hot(name),
+                l2_size(self.table),
             )
             self.by_variant[name] = found
             for s in found:
@@ -125,6 +142,51 @@ class AdviceRows:
             before = v.get("improves_on")
             if before and not v.get("library") and before in self.variants:
                 out += self._scores(name, str(before))
+                out += self._compiler_did(name, str(before))
+        return out + self._local_arrays()
+
+    def _local_arrays(self) -> list[dict[str, Any]]:
+        """Where local memory is a cause, what ptxas built: a local array or a spill.
+
+        One ``info`` row beside each primary ``local_memory`` row of the baseline and
+        step sections, for the variant whose local memory it is (the step's previous
+        variant where the step removed it).
+        """
+        out: list[dict[str, Any]] = []
+        for r in self.placed:
+            if r["role"] != "primary" or r["rule"] != "local_memory":
+                continue
+            if r["section"] not in ("baseline", "step"):
+                continue
+            owner = str(r["step_of"] or r["variant"])
+            found = local_finding(owner, self.variants.get(owner, {}), r.get("line"))
+            if found is None:
+                owner = str(r["variant"])
+                found = local_finding(owner, self.variants[owner], r.get("line"))
+            if found is not None:
+                where = Where(
+                    self.family, str(r["variant"]), int(r["size"]), str(r["section"])
+                )
+                out += place(replace(where, step_of=str(r["step_of"] or "")), [found])
+        return out
+
+    def _compiler_did(self, name: str, before: str) -> list[dict[str, Any]]:
+        """The step's "nvcc already did it" rows, in the advice and step sections.
+
+        At each profiled size where both variants were timed; the step section's row
+        (role ``info``) is the one the step's text reads.
+        """
+        out: list[dict[str, Any]] = []
+        for n in self.ctx["family"].get("profile_sizes") or []:
+            t0, t1 = self._time(before, int(n)), self._time(name, int(n))
+            if not ok(t0) or not ok(t1) or t1 <= 0:
+                continue
+            did = compiler_did(name, before, self.variants, t0 / t1, NOISE_STEP)
+            if did is None:
+                continue
+            for section in ("advice", "step"):
+                where = Where(self.family, name, int(n), section, before)
+                out += place(where, [did])
         return out
 
     def _hot(self, name: str) -> dict[int, dict[str, Any]]:
@@ -165,9 +227,6 @@ class AdviceRows:
                 continue
             at_n = [s for s in self.by_variant[before] if s.size == n]
             match, rank = step_scores(at_n, primary)
-            did = compiler_did(name, before, self.variants, t0 / t1, NOISE_STEP)
-            if did is not None:
-                out += place(Where(self.family, name, n, "advice", before), [did])
             kinds = [s.kind for s in at_n]
             found = score_finding(name, before, n, primary, t0 / t1, match, rank, kinds)
             where = Where(self.family, name, n, "advice", before)
@@ -209,26 +268,65 @@ def score_finding(
     )
 
 
+def local_finding(name: str, variant: Mapping[str, Any], line: Any) -> Finding | None:
+    """A variant's local memory as ptxas built it, where the compiler facts know it."""
+    compiled = variant.get("compiler") or {}
+    kind = str(compiled.get("local") or "")
+    if kind not in ("local_array", "spill"):
+        return None
+    try:
+        at = max(0, int(float(line)))
+    except (TypeError, ValueError):  # no line (NaN, empty)
+        at = 0
+    return Finding(
+        "compiled_local_array" if kind == "local_array" else "compiled_spill",
+        params={
+            "variant": name,
+            "frame": int(compiled.get("stack_frame_bytes") or 0),
+            "spill": int(compiled.get("spill_bytes") or 0),
+            "at": msg("compiled_at_line", line=at) if at else "",
+        },
+        metric="stack_frame_bytes" if kind == "local_array" else "spill_bytes",
+        value=float(compiled.get("stack_frame_bytes") or 0),
+        line=at,
+    )
+
+
+def _by_source(compiled: Mapping[str, Any]) -> int:
+    """Shuffles and ballots in a variant's SASS: aggregation its source writes."""
+    return int(compiled.get("shuffles") or 0) + int(compiled.get("ballots") or 0)
+
+
 def compiler_did(
     name: str, before: str, variants: Mapping[str, Any], speedup: float, limit: float
 ) -> Finding | None:
     """A step that added what nvcc had already built, and changed nothing.
 
-    The previous variant's atomics were aggregated per warp by the compiler
-    (``REDUX`` + one ``RED``); the step adds warp shuffles before its atomic and its
-    time moves less than ``limit``.
+    The previous variant's atomics were aggregated per warp by the compiler (an
+    elected lane issues one ``RED`` with ``REDUX`` of the values or ``POPC`` of the
+    lanes); the step adds warp shuffles or a ballot before its atomic and its time
+    moves less than ``limit``.
     """
     a = variants[before].get("compiler") or {}
     b = variants[name].get("compiler") or {}
     if not (a.get("atomics_aggregated") and b.get("atomics")):
         return None
-    if int(b.get("shuffles") or 0) <= int(a.get("shuffles") or 0):
+    if _by_source(b) <= _by_source(a):
         return None
     if not (ok(speedup) and 1 / limit < speedup < limit):
         return None
+    how = aggregation_how(a)
+    more_shuffles = int(b.get("shuffles") or 0) > int(a.get("shuffles") or 0)
+    added = "compiler_added_shuffle" if more_shuffles else "compiler_added_ballot"
     return Finding(
         "advice_compiler_did",
-        params={"variant": name, "before": before, "speedup": speedup},
-        metric="redux",
+        params={
+            "variant": name,
+            "before": before,
+            "speedup": speedup,
+            "how": how,
+            "added": msg(added),
+        },
+        metric="redux" if how["@"] == "compiler_how_redux" else "popc",
         value=speedup,
     )

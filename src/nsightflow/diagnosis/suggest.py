@@ -15,10 +15,15 @@ kernel's terms. It is made only where all of these hold:
   (``1 / (1 - share)`` of the launch it takes; for a grid smaller than the GPU, SMs
   over blocks) capped by ``time / floor``, where the floor is the ideal time at the
   measured ceiling plus the per-launch fixed cost the family measured
-  (:func:`fixed_cost`), and larger than ``1 + max(2%, IQR / median)`` of the timing;
+  (:func:`fixed_cost`), and never above the fastest time any variant of the family
+  measured at that size (:func:`fastest`: at n = 4096 cuBLAS takes 2,673 us where
+  the ceiling and fixed cost give 2,724 us, so the floor is cuBLAS's 2,673 us), and
+  larger than ``1 + max(2%, IQR / median)`` of the timing;
 - every measured size is looked at: a grid of fewer blocks than SMs is named at each
   size where it happens (from ncu's launch at profiled sizes, from the manifest's
-  grid expression at the others).
+  grid expression at the others), and a 2-D stencil that streams its grid through
+  DRAM is told to fuse sweeps (temporal blocking, :func:`sweeps_per_pass`) at each
+  size whose grid does not fit in the L2, however close to the copy bandwidth.
 
 :func:`score` then checks the advice against the ladder: where the next step's
 measured primary change is one of the previous variant's suggestions at that size,
@@ -33,17 +38,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
-
 from nsightflow.contracts import Status
-from nsightflow.diagnosis.advice import already_done, fix_message
+from nsightflow.diagnosis.advice import already_done, atomics_fix, fix_message
+from nsightflow.diagnosis.floors import Bound, bounded, noise
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import msg
 from nsightflow.diagnosis.stand import stand
 from nsightflow.errors import ManifestError
 from nsightflow.family.expr import evaluate
 
-NOISE_MIN = 0.02  # a gain must exceed 1 + max(2%, IQR / median) of the timing
 MAX_ITEMS = 3  # suggestions per variant and size that count as "top"
 # The step changes (a step's primary rule) that carry out a suggestion of each kind:
 # its remedy sentence names them. More bytes in flight is float4 (wider accesses),
@@ -82,41 +85,8 @@ class Suggestion:
     noise: float  # the gain it must exceed, 1 + max(2%, IQR / median)
     fix: Mapping[str, Any] = field(default_factory=dict)  # the change, a message
     share: float = math.nan  # % of the launch the mechanism takes
-
-
-def fixed_cost(table: pd.DataFrame) -> float:
-    """The per-launch fixed cost in us: what no kernel of the family gets under.
-
-    The fastest correct launch at the family's smallest measured size, less its ideal
-    time at the measured ceiling (``roof_time_us``): launch latency, ramp-up and tail
-    that do not shrink with the work. An upper estimate, so the floor it makes is one
-    a kernel may reach, not one below which a suggestion promises gains.
-    """
-    need = {"status", "time_median_us", "roof_time_us", "size"}
-    if table.empty or not need <= set(table.columns):
-        return 0.0
-    good = table[
-        (table["status"] == Status.OK)
-        & table["time_median_us"].notna()
-        & table["roof_time_us"].notna()
-    ]
-    if good.empty:
-        return 0.0
-    small = good[good["size"] == good["size"].min()]
-    return max(0.0, float((small["time_median_us"] - small["roof_time_us"]).min()))
-
-
-def floor_us(row: Mapping[str, Any], fixed: float) -> float:
-    """The time a launch cannot beat: ideal time at its ceiling plus the fixed cost."""
-    roof = num(row, "roof_time_us")
-    return roof + fixed if ok(roof) else math.nan
-
-
-def noise(row: Mapping[str, Any]) -> float:
-    """The gain a suggestion must exceed to be above the timing's spread."""
-    t, iqr = num(row, "time_median_us"), num(row, "time_iqr_us")
-    spread = iqr / t if ok(iqr) and ok(t) and t > 0 else 0.0
-    return 1.0 + max(NOISE_MIN, spread)
+    floor_by: str = ""  # the variant whose measured time is the floor ("": the model)
+    model_us: float = math.nan  # ideal time at the ceiling plus the fixed cost
 
 
 def grid_blocks(row: Mapping[str, Any], variant: Mapping[str, Any]) -> float:
@@ -138,16 +108,29 @@ def grid_blocks(row: Mapping[str, Any], variant: Mapping[str, Any]) -> float:
         return math.nan
 
 
-def _bounded(
-    row: Mapping[str, Any], mech: float, fixed: float
-) -> tuple[float, float, float] | None:
-    """(gain, floor, noise) where the bounded gain is above the noise, else None."""
-    t, floor = num(row, "time_median_us"), floor_us(row, fixed)
-    if not ok(t) or not ok(mech) or not mech > 1:
-        return None
-    gain = min(mech, t / floor) if ok(floor) and floor > 0 else mech
-    limit = noise(row)
-    return (gain, floor, limit) if gain > limit else None
+def suggestion(
+    row: Mapping[str, Any],
+    kind: str,
+    mech: float,
+    bound: Bound,
+    fix: Mapping[str, Any],
+    share: float,
+) -> Suggestion:
+    """A suggestion for the row's variant and size from its bounded gain."""
+    return Suggestion(
+        str(row["variant"]),
+        int(row["size"]),
+        kind,
+        bound.gain,
+        mech,
+        num(row, "time_median_us"),
+        bound.floor,
+        bound.noise,
+        fix,
+        share,
+        bound.floor_by,
+        bound.model,
+    )
 
 
 def grid_suggestion(
@@ -161,22 +144,12 @@ def grid_suggestion(
     blocks = grid_blocks(row, variant)
     if not ok(blocks) or not ok(sms) or not 0 < blocks < sms:
         return None
-    found = _bounded(row, sms / blocks, fixed)
+    found = bounded(row, sms / blocks, fixed)
     if found is None:
         return None
-    gain, floor, limit = found
-    return Suggestion(
-        str(row["variant"]),
-        int(row["size"]),
-        "grid_too_small",
-        gain,
-        sms / blocks,
-        num(row, "time_median_us"),
-        floor,
-        limit,
-        grid_fix(variant, family, int(blocks), int(sms)),
-        100.0 * (1.0 - blocks / sms),
-    )
+    fix = grid_fix(variant, family, int(blocks), int(sms))
+    share = 100.0 * (1.0 - blocks / sms)
+    return suggestion(row, "grid_too_small", sms / blocks, found, fix, share)
 
 
 def grid_fix(
@@ -215,26 +188,14 @@ def limiter_suggestion(
     if already_done(kind, row, compiled):
         return None
     mech = 1.0 / (1.0 - share / 100.0)
-    bounded = _bounded(row, mech, fixed)
-    if bounded is None:
+    bound = bounded(row, mech, fixed)
+    if bound is None:
         return None
-    gain, floor, limit = bounded
     fix = fix_message(kind, row, compiled)
     if found is not None and found.rule == "at_vendor_rate":
         # at the library's rate the last few percent are the library's own tricks
         fix = msg("advice_fix_vendor_rate", fix=fix)
-    return Suggestion(
-        str(row["variant"]),
-        int(row["size"]),
-        kind,
-        gain,
-        mech,
-        num(row, "time_median_us"),
-        floor,
-        limit,
-        fix,
-        share,
-    )
+    return suggestion(row, kind, mech, bound, fix, share)
 
 
 HOT_LINE_SHARE = 0.5  # a line holding this share of the samples is the launch's
@@ -253,7 +214,8 @@ def atomic_suggestion(
     Atomics that serialize on few addresses (one L2 slice each) show as one line
     holding most of the launch's samples, its SASS a global ``RED``/``ATOM``; its
     samples are the launch's share that line takes. The remedy names what nvcc did:
-    with ``REDUX`` beside the ``RED`` the warp's sum is already taken.
+    with an elected lane (``REDUX`` of the values or ``POPC`` of the lanes) beside
+    the ``RED`` the warp's sum is already taken.
     """
     if hot is None or not int(compiled.get("atomics") or 0):
         return None
@@ -261,27 +223,107 @@ def atomic_suggestion(
     if "global_atomic" not in str(hot.get("access") or "") or share < HOT_LINE_SHARE:
         return None
     mech = 1.0 / max(1.0 - share, 1e-3)
-    bounded = _bounded(row, mech, fixed)
-    if bounded is None:
+    bound = bounded(row, mech, fixed)
+    if bound is None:
         return None
-    gain, floor, limit = bounded
-    key = (
-        "advice_fix_atomics_aggregated"
-        if compiled.get("atomics_aggregated")
-        else "advice_fix_atomics"
+    fix = msg("advice_fix_hot_line", line=int(hot["line"]), fix=atomics_fix(compiled))
+    return suggestion(row, "hot_atomics", mech, bound, fix, 100.0 * share)
+
+
+SERIAL_SHARE = 1 / 3  # of the launch one-address atomics must take to be its cause
+SERIAL_MAX = 1.25  # above: more atomics than one address takes, so several addresses
+
+
+def serial_atomics(
+    row: Mapping[str, Any], compiled: Mapping[str, Any], fixed: float
+) -> Suggestion | None:
+    """Atomics issued once per warp on one address, whose count explains the launch.
+
+    Where each warp issues one atomic to a warp-uniform address (nvcc's own
+    aggregation, or the source's shuffles or ballot), those atomics queue at the one
+    L2 slice that holds the address, at best one per clock. Their count
+    (``l2_atomic_sectors``) over the SM clock is the least time they take; where that
+    is at least :data:`SERIAL_SHARE` of ncu's duration (and not above
+    :data:`SERIAL_MAX` of it, which one address could not take), the atomics, not
+    the loads, are the cause. On the H200: aggatomic's 787,136 in 397 us at 1.98 GHz
+    (1.00 of the launch), hotatomic's float ones per warp 197,080 in 232 us (0.43).
+    """
+    per_warp = compiled.get("atomics_aggregated") or int(
+        compiled.get("shuffles") or 0
+    ) + int(compiled.get("ballots") or 0)
+    count, hz = num(row, "l2_atomic_sectors"), num(row, "sm_hz")
+    launch = num(row, "ncu_time_us")
+    if not (int(compiled.get("atomics") or 0) and per_warp and ok(count) and ok(hz)):
+        return None
+    least = 1e6 * count / hz if hz > 0 else math.nan
+    share = least / launch if ok(launch) and launch > 0 else math.nan
+    if not (ok(share) and SERIAL_SHARE <= share <= SERIAL_MAX):
+        return None
+    mech = 1.0 / (1.0 - min(share, 0.99))  # the launch without the atomics' time
+    bound = bounded(row, mech, fixed)
+    if bound is None:
+        return None
+    fix = msg(
+        "advice_fix_serial_atomics",
+        count=count,
+        ghz=hz / 1e9,
+        least=least,
+        pct=100 * min(share, 1.0),
+        fix=atomics_fix(compiled),
     )
-    return Suggestion(
-        str(row["variant"]),
-        int(row["size"]),
-        "hot_atomics",
-        gain,
-        mech,
-        num(row, "time_median_us"),
-        floor,
-        limit,
-        msg("advice_fix_hot_line", line=int(hot["line"]), fix=msg(key)),
-        100.0 * share,
+    return suggestion(row, "hot_atomics", mech, bound, fix, 100 * min(share, 1.0))
+
+
+SWEEPS = 2  # sweeps fused per pass that the temporal-blocking bound is stated for
+STENCIL_AI = 0.5  # ideal FLOP per byte from which a pass combines several neighbours
+SWEEP_FROM_PCT = 80.0  # % of the copy bandwidth from which fewer sweeps is what is left
+
+
+def sweeps_per_pass(
+    row: Mapping[str, Any], variant: Mapping[str, Any], l2_bytes: float, fixed: float
+) -> Suggestion | None:
+    """Several sweeps per pass, where a 2-D stencil streams through DRAM.
+
+    A pass over a 2-D grid (two grid dimensions grow with n) that combines several
+    neighbours per point (ideal intensity at least :data:`STENCIL_AI`) and whose
+    grid does not fit in the L2 pays DRAM time for every sweep. However close to the
+    copy bandwidth it is (Jacobi-2D v5: 97% at n = 8192), only fewer bytes per sweep
+    go faster, and for a sweep that is repeated on its own output that is temporal
+    blocking. It is suggested from :data:`SWEEP_FROM_PCT` of the copy bandwidth:
+    below, the same pass can still move its bytes faster (the other suggestions),
+    which is the smaller change. :data:`SWEEPS` sweeps per pass halve the DRAM bytes per sweep. Its
+    bound: the transfer at the copy bandwidth (``time * pct_of_copy_bw``) shrinks by
+    ``1 - 1/SWEEPS``; the floor per sweep is the larger of the halved transfer and
+    the FP32 time, plus the fixed cost.
+    """
+    t, ideal = num(row, "time_median_us"), num(row, "ideal_bytes")
+    grid = [g for g in variant.get("grid") or [] if "n" in str(g)]
+    if row.get("regime") != "memory" or len(grid) < 2 or not ok(t):
+        return None
+    if not (ok(ideal) and ok(l2_bytes) and ideal > l2_bytes):
+        return None
+    if not num(row, "ai_ideal") >= STENCIL_AI:
+        return None
+    if not num(row, "pct_of_copy_bw") >= SWEEP_FROM_PCT:
+        return None
+    transfer = t * num(row, "pct_of_copy_bw") / 100.0
+    compute = t * num(row, "pct_of_fp32_peak") / 100.0
+    if not ok(transfer) or not transfer < t:
+        return None
+    saved = transfer * (1.0 - 1.0 / SWEEPS)
+    floor = max(transfer / SWEEPS, compute if ok(compute) else 0.0) + fixed
+    gain = min(t / (t - saved), t / floor)
+    if not gain > noise(row):
+        return None
+    fix = msg(
+        "advice_fix_sweeps",
+        sweeps=SWEEPS,
+        mb=ideal / 1e6,
+        l2_mb=l2_bytes / 1e6,
+        pct=num(row, "pct_of_copy_bw"),
     )
+    bound = Bound(gain, floor, noise(row), "")
+    return suggestion(row, "temporal_blocking", t / (t - saved), bound, fix, math.nan)
 
 
 def variant_suggestions(
@@ -291,6 +333,7 @@ def variant_suggestions(
     fixed: float,
     family: Mapping[str, Any],
     hot: Mapping[int, Mapping[str, Any]] | None = None,
+    l2_bytes: float = math.nan,
 ) -> list[Suggestion]:
     """Every suggestion for one variant over its measured sizes, by size then gain.
 
@@ -301,6 +344,7 @@ def variant_suggestions(
         fixed: The family's fixed cost per launch, us (:func:`fixed_cost`).
         family: The family's ``context.json`` entry (its ``flops`` formula).
         hot: Per size, the variant's hottest source line (a ``hotspots.csv`` row).
+        l2_bytes: The GPU's L2 size (ncu's device attribute; NaN: not known).
     """
     if variant.get("library") or variant.get("status") != Status.OK:
         return []
@@ -312,8 +356,10 @@ def variant_suggestions(
         line = (hot or {}).get(int(row["size"]))
         found = [
             grid_suggestion(row, variant, sms, fixed, family),
-            atomic_suggestion(row, compiled, line, fixed),
+            atomic_suggestion(row, compiled, line, fixed)
+            or serial_atomics(row, compiled, fixed),
             limiter_suggestion(row, compiled, fixed),
+            sweeps_per_pass(row, variant, l2_bytes, fixed),
         ]
         ranked = sorted((s for s in found if s), key=lambda s: -s.gain)
         if any(s.kind == "hot_atomics" for s in ranked):

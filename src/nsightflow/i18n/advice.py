@@ -19,6 +19,43 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "时间加 {fixed:,.1f} us 固定开销，即最小规模下本 family 各版本超出理想时间的"
         "最小值）。",
     },
+    "advice_item_measured": {
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: up to "
+        "{gain:.2f}x ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
+        "time at this size, below the {model:,.1f} us of the ideal time at the "
+        "ceiling plus a fixed cost of {fixed:,.1f} us).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益：至多 "
+        "{gain:.2f}x（当前 {time:,.1f} us；下限 {floor:,.1f} us：`{by}` 在此规模下的"
+        "实测时间，低于达到上限时的理想时间加 {fixed:,.1f} us 固定开销的 "
+        "{model:,.1f} us）。",
+    },
+    "advice_item_sweeps": {
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain per sweep: "
+        "up to {gain:.2f}x ({time:,.1f} us now; floor {floor:,.1f} us: half the "
+        "transfer at the measured copy bandwidth, or the FP32 time if longer, plus "
+        "the fixed cost of {fixed:,.1f} us).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。每次迭代的预期收益：至多 "
+        "{gain:.2f}x（当前 {time:,.1f} us；下限 {floor:,.1f} us：按实测拷贝带宽的一半"
+        "传输时间，或更长的 FP32 时间，加 {fixed:,.1f} us 固定开销）。",
+    },
+    "advice_fix_sweeps": {
+        "en": "the {mb:,.0f} MB a sweep reads and writes do not fit in the "
+        "{l2_mb:,.0f} MB L2, so every sweep streams them through DRAM, here at "
+        "{pct:.0f}% of the copy bandwidth; where "
+        "the sweep is repeated on its own output, fuse {sweeps} sweeps per pass "
+        "(temporal blocking: each block computes {sweeps} time steps on its tile with "
+        "a {sweeps}-point halo kept on chip), which moves 1/{sweeps} of the DRAM bytes "
+        "per sweep",
+        "zh": "每次迭代读写的 {mb:,.0f} MB 放不进 {l2_mb:,.0f} MB 的 L2，每次迭代都要经 "
+        "DRAM 读写，此处已达拷贝带宽的 {pct:.0f}%；若该迭代在自身输出上重复进行，"
+        "可每遍融合 {sweeps} 次迭代（时间分块：每个 block 在其 tile 上计算 {sweeps} "
+        "个时间步，{sweeps} 点宽的 halo 留在片上），每次迭代的 DRAM 字节数降为 "
+        "1/{sweeps}",
+    },
+    "mech_temporal_blocking": {
+        "en": "One sweep per pass through DRAM",
+        "zh": "每遍只做一次迭代、经由 DRAM",
+    },
     "advice_plain": {"en": "{text}", "zh": "{text}"},
     "advice_also": {
         "en": " The same change helps at n = {sizes}.",
@@ -69,10 +106,10 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "advice_fix_atomics_aggregated": {
         "en": "fewer atomics on the hot address, per block or by privatizing the "
-        "target: nvcc already sums each warp before its atomic (`REDUX` and one "
+        "target: nvcc already sums each warp before its atomic ({how}, then one "
         "`RED` per warp in the SASS), so a warp shuffle changes nothing",
         "zh": "按 block 或通过私有化减少热点地址上的原子操作：nvcc 已在每次原子操作前"
-        "对每个 warp 求和（SASS 中的 `REDUX` 与每 warp 一条 `RED`），所以 warp "
+        "对每个 warp 求和（SASS 中先{how}，再每 warp 一条 `RED`），所以 warp "
         "shuffle 不会带来变化",
     },
     "advice_fix_registers": {
@@ -87,6 +124,15 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "atomics on few addresses queue in one L2 slice each; {fix}",
         "zh": "第 {line} 行是原子操作，占了该次启动的大部分采样：大量原子操作集中在少数"
         "地址上，各自在一个 L2 slice 中排队；{fix}",
+    },
+    "advice_fix_serial_atomics": {
+        "en": "each warp issues one atomic on one address, and there are "
+        "{count:,.0f} of them: at one per clock ({ghz:.2f} GHz), the most one address "
+        "takes in its L2 slice, they need {least:,.1f} us, {pct:.0f}% of the launch; "
+        "{fix}",
+        "zh": "每个 warp 在同一地址上发出一次原子操作，共 {count:,.0f} 次：按每时钟一次"
+        "（{ghz:.2f} GHz，即一个地址在其 L2 slice 中的上限）也需 {least:,.1f} us，占该次"
+        "启动的 {pct:.0f}%；{fix}",
     },
     "mech_hot_atomics": {
         "en": "Atomics that serialize on few addresses",
@@ -122,12 +168,42 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "advice_compiler_did": {
         "en": "No change from `{before}` to `{variant}` ({speedup:.2f}x): nvcc had "
-        "already summed each warp before its atomic (`REDUX` and one `RED` per warp "
-        "in `{before}`'s SASS), so the warp shuffle `{variant}` adds repeats what the "
-        "compiler did.",
+        "already summed each warp before its atomic ({how}, then one `RED` per "
+        "warp in `{before}`'s SASS), so the {added} `{variant}` adds repeats what "
+        "the compiler did.",
         "zh": "从 `{before}` 到 `{variant}` 没有变化（{speedup:.2f}x）：nvcc 已在原子"
-        "操作前对每个 warp 求和（`{before}` 的 SASS 中有 `REDUX` 和每 warp 一条 "
-        "`RED`），所以 `{variant}` 新加的 warp shuffle 只是重复了编译器所做的事。",
+        "操作前对每个 warp 求和（`{before}` 的 SASS 中先{how}，再每 warp 一条 "
+        "`RED`），所以 `{variant}` 新加的{added}只是重复了编译器所做的事。",
+    },
+    "compiled_local_array": {
+        "en": "`{variant}`'s local memory is an array indexed at run time, not a "
+        "register spill: ptxas gives it a {frame}-byte stack frame and {spill} spill "
+        "bytes{at}.",
+        "zh": "`{variant}` 的 local memory 是运行时下标访问的数组，而不是寄存器溢出："
+        "ptxas 为它分配 {frame} 字节栈帧、{spill} 字节溢出{at}。",
+    },
+    "compiled_spill": {
+        "en": "`{variant}`'s local memory is register spills: ptxas reports {spill} "
+        "spill bytes and a {frame}-byte stack frame{at}.",
+        "zh": "`{variant}` 的 local memory 来自寄存器溢出：ptxas 报告 {spill} 字节溢出、"
+        "{frame} 字节栈帧{at}。",
+    },
+    "compiled_at_line": {
+        "en": "; its local loads and stores are at line {line}",
+        "zh": "；其 local 加载与存储位于第 {line} 行",
+    },
+    "compiler_how_redux": {
+        "en": "`REDUX.SUM` of the warp's values",
+        "zh": "用 `REDUX.SUM` 对 warp 的值求和",
+    },
+    "compiler_how_popc": {
+        "en": "an elected lane adds the `POPC` of the warp's active lanes",
+        "zh": "由选出的一个 lane 加上 warp 活动 lane 数的 `POPC`",
+    },
+    "compiler_added_shuffle": {"en": "warp shuffle", "zh": "warp shuffle"},
+    "compiler_added_ballot": {
+        "en": "ballot and population count",
+        "zh": "ballot 与 popc",
     },
     # --- the brief ------------------------------------------------------------------
     "brief_target": {
@@ -136,6 +212,18 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "库版本 `{library}` 是要达到的参考线，而不是要调优的 kernel：n = {n} 时 "
         "{time} us，{relation}。",
     },
+    "brief_target_beaten": {
+        "en": "The library variant `{library}` is a reference line, already beaten: "
+        "{time} us at n = {n}, slower than {faster} (`{variant}` by {ratio:.2f}x)"
+        "{spread}{gap}.",
+        "zh": "库版本 `{library}` 是参考线，且已被超过：n = {n} 时 {time} us，比 "
+        "{faster} 慢（`{variant}` 快 {ratio:.2f}x）{spread}{gap}。",
+    },
+    "target_spread": {
+        "en": "; its own timing varies, a CV of {cv:.0f}% at this size",
+        "zh": "；它自身的计时波动较大，此规模下变异系数为 {cv:.0f}%",
+    },
+    "names_and": {"en": "{head} and {last}", "zh": "{head} 和 {last}"},
     "target_faster": {
         "en": "{ratio:.2f}x faster than `{variant}`",
         "zh": "比 `{variant}` 快 {ratio:.2f}x",

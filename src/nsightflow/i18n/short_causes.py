@@ -14,7 +14,7 @@ SHORT_CAUSES: dict[str, dict[str, str]] = {
     "global_atomics": {"en": "global atomics in L2", "zh": "L2 全局原子操作"},
     "uncoalesced_loads": {"en": "uncoalesced loads", "zh": "未合并的加载"},
     "uncoalesced_stores": {"en": "uncoalesced stores", "zh": "未合并的存储"},
-    "local_memory": {"en": "local-memory spills", "zh": "local memory 溢出"},
+    "local_memory": {"en": "local-memory traffic", "zh": "local memory 访问"},
     "dram_excess": {"en": "excess DRAM traffic", "zh": "多余的 DRAM 流量"},
     "dram_bytes": {"en": "DRAM bytes", "zh": "DRAM 字节数"},
     "bytes_in_flight": {"en": "too few bytes in flight", "zh": "在途字节不足"},

@@ -3,9 +3,10 @@
 The advice must not ask for what the kernel already does, and a step must not be
 credited with what nvcc had already done. Both are questions about the machine code,
 not the source: a ``float4`` load is there when the SASS has ``LDG.E.128``; a warp's
-atomics are already aggregated when nvcc emitted ``REDUX.SUM`` and one ``RED`` per
-warp (it does so for an integer ``atomicAdd`` of a value to one address, not for a
-float one). The SASS comes from ``nvdisasm -c`` of the variant's cubin
+atomics are already aggregated when nvcc elected one lane (``VOTEU.ANY`` + ``UFLO``)
+to issue one ``RED`` per warp with the warp's total: ``REDUX.SUM`` of the values for
+an integer ``atomicAdd(p, v)`` to a warp-uniform address, ``POPC`` of the active lanes
+for ``atomicAdd(p, 1)``. It does neither for a float add. The SASS comes from ``nvdisasm -c`` of the variant's cubin
 (:func:`cubin_sass`) or, in a replayed recording, from Nsight Compute's source page
 (the parse stage's per-instruction table); the resources from ``ptxas -v``.
 
@@ -16,8 +17,10 @@ float one). The SASS comes from ``nvdisasm -c`` of the variant's cubin
 - how many global loads the kernel body issues (static count: unrolled loads in
   flight show as several ``LDG`` of one loop);
 - global atomics (``RED``/``REDG``/``ATOM``/``ATOMG``), and whether they are
-  aggregated per warp by the compiler (a ``REDUX`` before them); warp shuffles
-  (``SHFL``), the source's own aggregation;
+  aggregated per warp by the compiler (a ``REDUX`` or an elected lane, ``UFLO``,
+  before them); warp shuffles (``SHFL``) and ballots (``VOTE`` into a register,
+  ``__ballot_sync``; the compiler's own vote is the uniform ``VOTEU``), the source's
+  own aggregation;
 - FP64 instructions (``DFMA``, ``DADD``, ... and any with an ``.F64`` type, such
   as ``F2F.F64.F32``) and ``MUFU`` instructions;
 - local memory: ``LDL``/``STL`` with ptxas's spill bytes at 0 and a stack frame is a
@@ -60,7 +63,9 @@ class CompilerFacts:
     global_loads: int = 0
     atomics: int = 0
     redux: int = 0
+    elect: int = 0  # UFLO: a lane elected to issue the warp's one atomic
     shuffles: int = 0
+    ballots: int = 0
     fp64: int = 0
     mufu: int = 0
     local_ops: int = 0
@@ -72,12 +77,21 @@ class CompilerFacts:
 
     @property
     def atomics_aggregated(self) -> bool:
-        """Whether nvcc summed each warp's values before its atomic (REDUX + one RED)."""
-        return self.atomics > 0 and self.redux > 0
+        """Whether each warp's atomic is issued once, by an elected lane, with its total."""
+        return self.atomics > 0 and (self.redux > 0 or self.elect > 0)
+
+    @property
+    def source_aggregation(self) -> int:
+        """Warp shuffles and ballots: the aggregation the source writes itself."""
+        return self.shuffles + self.ballots
 
     def as_dict(self) -> dict[str, Any]:
         """The facts as context.json keeps them."""
-        return {**asdict(self), "atomics_aggregated": self.atomics_aggregated}
+        return {
+            **asdict(self),
+            "atomics_aggregated": self.atomics_aggregated,
+            "source_aggregation": self.source_aggregation,
+        }
 
 
 def mnemonic(sass: str) -> str:
@@ -103,7 +117,7 @@ def facts(sass: Iterable[str], resources: Mapping[str, Any]) -> CompilerFacts:
     """The facts of one kernel from its instructions and ptxas's resources."""
     widths: dict[str, int] = {"LDG": 0, "STG": 0, "LDS": 0, "STS": 0}
     counts = dict.fromkeys(
-        ("LDG", "atomic", "REDUX", "SHFL", "fp64", "MUFU", "local"), 0
+        ("LDG", "atomic", "REDUX", "UFLO", "SHFL", "VOTE", "fp64", "MUFU", "local"), 0
     )
     for text in sass:
         op = opcode(text)
@@ -115,7 +129,7 @@ def facts(sass: Iterable[str], resources: Mapping[str, Any]) -> CompilerFacts:
             counts["atomic"] += 1
         elif op in ("LDL", "STL"):
             counts["local"] += 1
-        elif op in ("REDUX", "MUFU", "SHFL"):
+        elif op in ("REDUX", "UFLO", "MUFU", "SHFL", "VOTE"):
             counts[op] += 1
         if op in _FP64 or ".F64" in mnemonic(text):
             counts["fp64"] += 1
@@ -135,7 +149,9 @@ def facts(sass: Iterable[str], resources: Mapping[str, Any]) -> CompilerFacts:
         global_loads=counts["LDG"],
         atomics=counts["atomic"],
         redux=counts["REDUX"],
+        elect=counts["UFLO"],
         shuffles=counts["SHFL"],
+        ballots=counts["VOTE"],
         fp64=counts["fp64"],
         mufu=counts["MUFU"],
         local_ops=counts["local"],

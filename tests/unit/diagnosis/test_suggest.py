@@ -6,13 +6,12 @@ import math
 import pandas as pd
 
 from nsightflow.diagnosis.advice import already_done, fix_message
+from nsightflow.diagnosis.floors import fixed_cost, noise
 from nsightflow.diagnosis.record import render
 from nsightflow.diagnosis.suggest import (
     Suggestion,
-    fixed_cost,
     grid_blocks,
     grid_suggestion,
-    noise,
     step_scores,
     variant_suggestions,
 )
@@ -151,5 +150,111 @@ def test_a_shuffle_after_nvccs_warp_sum_is_said_to_change_nothing():
     }
     found = compiler_did("v1", "v0", variants, 1.01, 1.05)
     assert found is not None
-    assert "nvcc had already summed each warp" in render(found.rule, found.params)
+    text = render(found.rule, found.params)
+    assert "nvcc had already summed each warp" in text and "REDUX.SUM" in text
     assert compiler_did("v1", "v0", variants, 7.8, 1.05) is None  # it did change
+
+
+def test_the_compiler_did_it_row_is_given_to_the_step_section():
+    from nsightflow.diagnosis.advice_rows import AdviceRows
+
+    # aggatomic's shape: v0's atomicAdd(C, 1) is issued once per warp by nvcc (an
+    # elected lane adds the POPC of the active lanes); v1 writes a ballot for it
+    table = pd.DataFrame(
+        [
+            {"variant": v, "size": 1 << 24, "status": "ok", "time_median_us": t}
+            for v, t in (("v0", 40.0), ("v1", 39.8))
+        ]
+    )
+    ctx = {
+        "family": {"name": "aggatomic", "profile_sizes": [1 << 24]},
+        "variants": [
+            {
+                "name": "v0",
+                "status": "ok",
+                "compiler": {"atomics": 1, "elect": 1, "atomics_aggregated": True},
+            },
+            {
+                "name": "v1",
+                "status": "ok",
+                "improves_on": "v0",
+                "compiler": {"atomics": 1, "elect": 1, "ballots": 1},
+            },
+        ],
+    }
+    rows = AdviceRows(table, ctx, []).run()
+    did = [r for r in rows if r["rule"] == "advice_compiler_did"]
+    assert sorted(r["section"] for r in did) == ["advice", "step"]
+    step = next(r for r in did if r["section"] == "step")
+    assert step["variant"] == "v1" and step["step_of"] == "v0"
+    assert step["role"] == "info" and step["size"] == 1 << 24
+    assert "nvcc had already summed each warp" in step["message"]
+    assert "`POPC`" in step["message"] and "ballot" in step["message"]
+
+
+def test_no_floor_is_above_the_fastest_time_measured_at_its_size():
+    from nsightflow.diagnosis.floors import fastest, floor_of, with_fastest
+
+    # SGEMM at n = 4096 on the H200: v7 2,834.5 us, cuBLAS (v8) 2,673.4 us; the
+    # ceiling's ideal 2,712.6 us plus the 11.0 us fixed cost would be 2,723.6 us
+    table = pd.DataFrame(
+        [
+            {"variant": v, "size": 4096, "status": "ok", "time_median_us": t}
+            for v, t in (("v7", 2834.5), ("v8", 2673.4))
+        ]
+    )
+    row = with_fastest(
+        {"variant": "v7", "size": 4096, "roof_time_us": 2712.6}, fastest(table)
+    )
+    assert floor_of(row, 11.0) == (2673.4, "v8")
+    # where the model is below every measured time it stays the floor
+    low = with_fastest({"size": 4096, "roof_time_us": 2600.0}, fastest(table))
+    assert floor_of(low, 11.0) == (2611.0, "")
+
+
+def test_one_address_atomics_need_one_clock_each_and_a_per_warp_issue():
+    from nsightflow.diagnosis.suggest import serial_atomics
+
+    # hotatomic v1 on the H200 at 2^22: 197,080 atomic sectors, 1.982 GHz, 231.9 us
+    row = {
+        "variant": "v1",
+        "size": 1 << 22,
+        "status": "ok",
+        "time_median_us": 234.0,
+        "time_iqr_us": 1.0,
+        "roof_time_us": 3.9,
+        "l2_atomic_sectors": 197080.0,
+        "sm_hz": 1.982e9,
+        "ncu_time_us": 231.9,
+    }
+    found = serial_atomics(row, {"atomics": 1, "shuffles": 5}, 10.3)
+    assert found is not None and found.kind == "hot_atomics"
+    least = 197080 / 1.982e9 * 1e6  # 99.4 us
+    assert math.isclose(found.share, 100 * least / 231.9)
+    assert math.isclose(found.mechanism_gain, 1 / (1 - least / 231.9))
+    # a histogram's per-lane atomics (no warp aggregation) are not read this way
+    assert serial_atomics(row, {"atomics": 1}, 10.3) is None
+    # more atomics than one address could take in the launch: several addresses
+    many = {**row, "l2_atomic_sectors": 2e6}
+    assert serial_atomics(many, {"atomics": 1, "shuffles": 5}, 10.3) is None
+
+
+def test_a_variant_on_another_input_bounds_no_floor():
+    from nsightflow.diagnosis.floors import fastest, floor_of, with_fastest
+
+    # spmv at 2^20 on the H200: v3_hyb takes 26.2 us on the uniform matrix, v7 (the
+    # same kernel on the skewed one) 38.8 us; its model floor is 27.8 us
+    table = pd.DataFrame(
+        [
+            {"variant": "v3", "size": 1 << 20, "status": "ok", "time_median_us": 26.2},
+            {
+                "variant": "v7",
+                "size": 1 << 20,
+                "status": "ok",
+                "time_median_us": 38.8,
+                "input": "kind=skewed",
+            },
+        ]
+    )
+    row = {"size": 1 << 20, "input": "kind=skewed", "roof_time_us": 21.6}
+    assert floor_of(with_fastest(row, fastest(table)), 6.2) == (27.8, "")

@@ -4,43 +4,21 @@ The kernels in tests/data/compiler/ are compiled here with nvcc (sm_90, -O3, as 
 compile stage does) and read back with nvdisasm; nothing runs on a GPU.
 """
 
-import shutil
-import subprocess
-from dataclasses import asdict
 from pathlib import Path
 
-import pytest
-
+from compiled import built, needs_toolkit
 from nsightflow.tools.compiler_facts import (
     CompilerFacts,
-    cubin_sass,
     facts,
     warps_by_registers,
     width,
 )
-from nsightflow.tools.nvcc import parse_ptxas
-from nsightflow.tools.nvdisasm import find_nvdisasm
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "compiler"
-NVDISASM = find_nvdisasm()
-NVCC = ("nvcc", "-arch=sm_90", "-cubin", "-O3", "-lineinfo", "-Xptxas", "-v")
-needs_toolkit = pytest.mark.skipif(
-    shutil.which("nvcc") is None or NVDISASM is None, reason="needs nvcc and nvdisasm"
-)
 
 
 def _compiled(name: str, tmp_path: Path) -> CompilerFacts:
-    cubin = tmp_path / f"{name}.cubin"
-    done = subprocess.run(
-        [*NVCC, "-o", str(cubin), str(DATA / f"{name}.cu")],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    (resources,) = parse_ptxas(done.stdout + done.stderr)
-    assert NVDISASM is not None
-    (sass,) = cubin_sass(cubin, NVDISASM).values()
-    return facts(sass, asdict(resources))
+    return built(DATA / f"{name}.cu", tmp_path)
 
 
 @needs_toolkit
@@ -93,3 +71,18 @@ def test_resident_warps_the_registers_allow():
     # 231 (SGEMM v7) -> 232 -> 7424 per warp -> 2 per partition
     assert warps_by_registers(231) == 8
     assert warps_by_registers(0) == 0
+
+
+def test_a_count_aggregated_by_nvcc_is_seen_without_a_redux():
+    # atomicAdd(C, 1) to a warp-uniform address, as nvcc 13.0 builds it for sm_90
+    count = [
+        "VOTEU.ANY UR6, UPT, PT",
+        "UFLO.U32 UR7, UR6",
+        "POPC R5, UR6",
+        "@P0 REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5",
+    ]
+    found = facts(count, {})
+    assert found.redux == 0 and found.elect == 1 and found.atomics_aggregated
+    assert found.source_aggregation == 0  # VOTEU is the compiler's, not a ballot
+    ballot = facts(["VOTE.ANY R0, PT, P1", "POPC R0, R0", *count[3:]], {})
+    assert ballot.ballots == 1 and not ballot.atomics_aggregated

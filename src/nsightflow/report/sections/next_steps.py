@@ -17,13 +17,14 @@ import math
 from pathlib import Path
 from typing import Any
 
+from nsightflow.diagnosis.floors import fastest, fixed_cost, floor_of, with_fastest
 from nsightflow.diagnosis.record import render, render_row
-from nsightflow.diagnosis.suggest import fixed_cost
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase
 from nsightflow.report.sections.quantities import pct_text, size_text, us_text
 
 MAX_NEXT = 3  # items of "what next"
+WIDE_CV = 0.10  # a library's timing CV above which the brief says it is noisy
 PAID = 1.02  # a step paid where it was more than 2% faster
 RECORD = Path(__file__).resolve().parents[2] / "diagnosis" / "advice_record.json"
 
@@ -33,6 +34,14 @@ def _num(value: Any) -> float:
         return float(value)
     except (TypeError, ValueError):
         return math.nan
+
+
+def _names(names: list[str]) -> str:
+    """```a```, ```a`` and ``b```, ```a``, ``b`` and ``c```: variant names in a sentence."""
+    quoted = [f"`{n}`" for n in names]
+    if len(quoted) < 2:
+        return "".join(quoted)
+    return T("names_and", head=", ".join(quoted[:-1]), last=quoted[-1])
 
 
 def _lower(name: str) -> str:
@@ -135,7 +144,8 @@ class NextSections(SectionBase):
             return ""
         sizes = sorted(set(self.a["size"].dropna().astype(int)))
         big = self.row(variant, sizes[-1])
-        gap = _num(r.get("time_median_us")) / (roof + fixed_cost(self.a))
+        floor, _ = floor_of(with_fastest(r, fastest(self.a)), fixed_cost(self.a))
+        gap = _num(r.get("time_median_us")) / floor
         if gap > PAID:
             return self._done_gap(variant, n, gap)
         return T(
@@ -170,7 +180,12 @@ class NextSections(SectionBase):
         )
 
     def _target(self, variant: str, n: int) -> str:
-        """The library variant of the input, as the line to reach ('' if none)."""
+        """The library variant of the input as the line to reach ('' if none).
+
+        Where the author's variants already beat the library at ``n`` it is a
+        reference line, not a target: the sentence names the variants faster than
+        it, and the library's timing spread where it is wide.
+        """
         group = next((g for g in self.inputs().values() if variant in g), [])
         libraries = [v for v in group if self.variants[v].get("library")]
         ours = _num(self.row(variant, n).get("time_median_us"))
@@ -178,19 +193,43 @@ class NextSections(SectionBase):
             theirs = _num(self.row(lib, n).get("time_median_us"))
             if math.isnan(theirs) or math.isnan(ours) or theirs <= 0:
                 continue
-            relation = (
-                T("target_faster", ratio=ours / theirs, variant=variant)
-                if theirs < ours
-                else T("target_slower", ratio=theirs / ours, variant=variant)
-            )
-            return T(
-                "brief_target",
-                library=lib,
-                time=us_text(theirs),
-                n=size_text(n),
-                relation=relation + self._gap(variant, lib, n),
-            )
+            if theirs < ours:
+                relation = T("target_faster", ratio=ours / theirs, variant=variant)
+                return T(
+                    "brief_target",
+                    library=lib,
+                    time=us_text(theirs),
+                    n=size_text(n),
+                    relation=relation + self._gap(variant, lib, n),
+                )
+            return self._beaten(variant, lib, n, theirs / ours)
         return ""
+
+    def _beaten(self, variant: str, lib: str, n: int, ratio: float) -> str:
+        """The library line the author's variants beat at ``n``: by whom, by how much."""
+        r = self.row(lib, n)
+        theirs = _num(r.get("time_median_us"))
+        group = next((g for g in self.inputs().values() if lib in g), [])
+        faster = [
+            v
+            for v in group
+            if v != lib
+            and not self.variants[v].get("library")
+            and _num(self.row(v, n).get("time_median_us")) < theirs
+        ]
+        cv = _num(r.get("cv"))
+        spread = T("target_spread", cv=100 * cv) if cv > WIDE_CV else ""
+        return T(
+            "brief_target_beaten",
+            library=lib,
+            time=us_text(theirs),
+            n=size_text(n),
+            faster=_names(faster),
+            variant=variant,
+            ratio=ratio,
+            spread=spread,
+            gap=self._gap(variant, lib, n),
+        )
 
     def _gap(self, variant: str, lib: str, n: int) -> str:
         """Where the library leads most at another size, if it leads more there."""

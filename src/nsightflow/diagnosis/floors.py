@@ -1,0 +1,137 @@
+"""The floor a suggestion's gain is bounded by, and the noise it must clear (pure).
+
+The floor of a launch is the ideal time at its measured ceiling plus the per-launch
+fixed cost the family measured (:func:`fixed_cost`), and never more than the fastest
+time any variant of the family measured at that size (:func:`fastest`): a measured
+time is reachable, so a floor above it would promise less than is there (SGEMM at
+n = 4096 on the H200: cuBLAS 2,683 us, the ceiling plus the fixed cost 2,701 us). A
+gain counts where it exceeds ``1 + max(2%, IQR / median)`` of the timing.
+"""
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.contracts import Status
+from nsightflow.diagnosis.model import num, ok
+
+NOISE_MIN = 0.02  # a gain must exceed 1 + max(2%, IQR / median) of the timing
+
+
+def fixed_cost(table: pd.DataFrame) -> float:
+    """The per-launch fixed cost in us: what no kernel of the family gets under.
+
+    The fastest correct launch at the family's smallest measured size, less its ideal
+    time at the measured ceiling (``roof_time_us``): launch latency, ramp-up and tail
+    that do not shrink with the work. An upper estimate, so the floor it makes is one
+    a kernel may reach, not one below which a suggestion promises gains.
+    """
+    need = {"status", "time_median_us", "roof_time_us", "size"}
+    if table.empty or not need <= set(table.columns):
+        return 0.0
+    good = table[
+        (table["status"] == Status.OK)
+        & table["time_median_us"].notna()
+        & table["roof_time_us"].notna()
+    ]
+    if good.empty:
+        return 0.0
+    small = good[good["size"] == good["size"].min()]
+    return max(0.0, float((small["time_median_us"] - small["roof_time_us"]).min()))
+
+
+FASTEST_US = "fastest_us"  # row keys :func:`with_fastest` adds: the size's best time
+FASTEST_BY = "fastest_variant"  # and the variant that measured it
+
+
+Fastest = dict[tuple[str, int], tuple[float, str]]
+
+
+def _input(row: Mapping[str, Any]) -> str:
+    """The row's input (generator arguments; '' for the family's one input)."""
+    value = row.get("input")
+    return value if isinstance(value, str) else ""
+
+
+def fastest(table: pd.DataFrame) -> Fastest:
+    """Per input and size, the least median time of a correct variant, and that variant.
+
+    Per input: a variant on another input (spmv's skewed matrix, histogram's skewed
+    bytes) does other work, so its time bounds nothing here.
+    """
+    need = {"status", "time_median_us", "size", "variant"}
+    if table.empty or not need <= set(table.columns):
+        return {}
+    good = table[(table["status"] == Status.OK) & table["time_median_us"].notna()]
+    out: Fastest = {}
+    for _, r in good.sort_values(["time_median_us", "variant"]).iterrows():
+        key = (_input({str(k): v for k, v in r.items()}), int(r["size"]))
+        out.setdefault(key, (float(r["time_median_us"]), str(r["variant"])))
+    return out
+
+
+def with_fastest(row: Mapping[str, Any], best: Fastest) -> dict[str, Any]:
+    """The row with its input's and size's fastest measured time and variant beside it."""
+    found = best.get((_input(row), int(row["size"])))
+    out = {str(k): v for k, v in row.items()}
+    if found is not None:
+        out[FASTEST_US], out[FASTEST_BY] = found
+    return out
+
+
+def model_floor(row: Mapping[str, Any], fixed: float) -> float:
+    """The ideal time at the launch's ceiling plus the fixed cost, in us."""
+    roof = num(row, "roof_time_us")
+    return roof + fixed if ok(roof) else math.nan
+
+
+def floor_of(row: Mapping[str, Any], fixed: float) -> tuple[float, str]:
+    """The time a launch cannot beat, and the variant that measured it ("": the model).
+
+    The ideal time at its ceiling plus the fixed cost, but never more than the time
+    a variant measured at this size (:func:`with_fastest`): a measured time is
+    reachable, so a floor above it would promise less than is there.
+    """
+    model = model_floor(row, fixed)
+    best = num(row, FASTEST_US)
+    if ok(best) and best > 0 and not (ok(model) and model <= best):
+        return best, str(row.get(FASTEST_BY) or "")
+    return model, ""
+
+
+def floor_us(row: Mapping[str, Any], fixed: float) -> float:
+    """The floor of :func:`floor_of`, in us."""
+    return floor_of(row, fixed)[0]
+
+
+def noise(row: Mapping[str, Any]) -> float:
+    """The gain a suggestion must exceed to be above the timing's spread."""
+    t, iqr = num(row, "time_median_us"), num(row, "time_iqr_us")
+    spread = iqr / t if ok(iqr) and ok(t) and t > 0 else 0.0
+    return 1.0 + max(NOISE_MIN, spread)
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A mechanism's gain bounded by the floor, and the noise it cleared."""
+
+    gain: float
+    floor: float
+    noise: float
+    floor_by: str = ""
+    model: float = math.nan  # the model floor, where a measured time is below it
+
+
+def bounded(row: Mapping[str, Any], mech: float, fixed: float) -> Bound | None:
+    """The bounded gain where it is above the noise, else None."""
+    t, (floor, by) = num(row, "time_median_us"), floor_of(row, fixed)
+    if not ok(t) or not ok(mech) or not mech > 1:
+        return None
+    gain = min(mech, t / floor) if ok(floor) and floor > 0 else mech
+    limit = noise(row)
+    if not gain > limit:
+        return None
+    return Bound(gain, floor, limit, by, model_floor(row, fixed))

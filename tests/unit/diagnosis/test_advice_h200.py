@@ -1,0 +1,111 @@
+"""The advice families measured on the H200: causes and reasons named, with lines.
+
+tests/data/h200_advice holds the H200 recording (2026-12-02) of the three families in
+tests/data/advice_families. At the profiled sizes:
+
+- hotatomic (n = 2^22): every thread's float atomicAdd on one address takes 7,364 us,
+  6.29 M L2 atomic sectors at 855 per us; the cause is global atomics on that one
+  address at line 9, and the advice is fewer atomics on the hot address;
+- localarray (n = 2^24): the data-indexed ``h[32]`` (128-byte stack frame, 0 spill
+  bytes) makes 32.3 M local-memory sectors at line 13; the report says it is a local
+  array, not a register spill;
+- aggatomic (n = 2^24): ``atomicAdd(C, 1)`` is already one ``RED`` per warp (an elected
+  lane adds the ``POPC`` of the active lanes), so the hand-written ballot changes
+  nothing (398.27 -> 398.26 us), and the step's own section says why.
+"""
+
+import pandas as pd
+import pytest
+
+from recorded import ROOT, analyze_measured
+
+DATA = ROOT / "tests" / "data" / "h200_advice"
+KERNELS = ROOT / "tests" / "data" / "advice_families"
+
+
+@pytest.fixture(scope="module")
+def found(tmp_path_factory):
+    out = {}
+    for family in ("hotatomic", "localarray", "aggatomic"):
+        tmp = tmp_path_factory.mktemp(family)
+        folder = analyze_measured(DATA, family, KERNELS, tmp)
+        out[family] = pd.read_csv(folder / "findings.csv")
+    return out
+
+
+def _rows(found, section, variant, rule=None, role=None):
+    hit = (found["section"] == section) & (found["variant"] == variant)
+    if rule is not None:
+        hit &= found["rule"] == rule
+    if role is not None:
+        hit &= found["role"] == role
+    return found[hit]
+
+
+def test_hotatomic_baseline_is_atomics_on_one_address_at_its_line(found):
+    f = found["hotatomic"]
+    primary = _rows(f, "baseline", "v0_atomic_per_thread", role="primary")
+    assert primary["rule"].tolist() == ["global_atomics"]
+    assert primary["line"].iloc[0] == 9  # atomicAdd(S, X[i])
+    assert (
+        "atomics on one address execute one after another" in primary["message"].iloc[0]
+    )
+    advice = _rows(f, "advice", "v0_atomic_per_thread", rule="advice")
+    hot = advice[advice["metric"] == "hot_atomics"]
+    assert len(hot) == 1
+    text = hot["message"].iloc[0]
+    assert "line 9 is an atomic" in text and "fewer atomics on the hot address" in text
+    assert "nvcc already sums" not in text  # a float add: nvcc cannot aggregate it
+    # the step to one atomic per warp is credited to the atomics, at the same line
+    step = _rows(f, "step", "v1_atomic_per_warp", role="primary")
+    assert step["rule"].tolist() == ["global_atomics"] and step["line"].iloc[0] == 9
+
+
+def test_localarray_baseline_is_a_local_array_not_a_spill_at_its_line(found):
+    f = found["localarray"]
+    primary = _rows(f, "baseline", "v0_local_array", role="primary")
+    assert primary["rule"].tolist() == ["local_memory"]
+    assert primary["line"].iloc[0] == 13  # h[x[i] & (BINS - 1)] += 1
+    local = _rows(f, "baseline", "v0_local_array", rule="compiled_local_array")
+    assert len(local) == 1
+    text = local["message"].iloc[0]
+    assert "an array indexed at run time, not a register spill" in text
+    assert "128-byte stack frame and 0 spill bytes" in text and "line 13" in text
+    advice = _rows(f, "advice", "v0_local_array", rule="advice")
+    assert advice["message"].str.contains("a local array, not a register spill").any()
+    step = _rows(f, "step", "v1_registers", role="primary")
+    assert step["rule"].tolist() == ["local_memory"]
+
+
+def test_aggatomic_step_says_nvcc_had_already_aggregated_the_warp(found):
+    f = found["aggatomic"]
+    step = _rows(f, "step", "v1_atomic_per_warp")
+    assert step[step["role"] == "primary"]["rule"].tolist() == ["step_unchanged"]
+    did = step[step["rule"] == "advice_compiler_did"]
+    assert len(did) == 1 and did["step_of"].iloc[0] == "v0_atomic_per_thread"
+    text = did["message"].iloc[0]
+    assert text.startswith("No change from `v0_atomic_per_thread`")
+    assert "nvcc had already summed each warp before its atomic" in text
+    assert "`POPC` of the warp's active lanes" in text and "REDUX" not in text
+    # the baseline's advice names the hot line and what nvcc did there
+    advice = _rows(f, "advice", "v0_atomic_per_thread", rule="advice")
+    hot = advice[advice["metric"] == "hot_atomics"]
+    assert len(hot) == 1
+    text = hot["message"].iloc[0]
+    assert "line 8 is an atomic" in text and "nvcc already sums each warp" in text
+    assert "`POPC`" in text and "REDUX" not in text
+
+
+def test_atomics_once_per_warp_on_one_address_are_the_advice_not_latency(found):
+    # aggatomic v1: 786,536 L2 atomic sectors in 397.3 us at 1.977 GHz, one per clock
+    # is 397.8 us: the atomics are the launch, so "hide the latency" is not advice
+    advice = _rows(found["aggatomic"], "advice", "v1_atomic_per_warp", rule="advice")
+    assert advice["metric"].tolist() == ["hot_atomics"]
+    text = advice["message"].iloc[0]
+    assert "each warp issues one atomic on one address" in text
+    assert "100% of the launch" in text and "nvcc already sums each warp" in text
+    # hotatomic v1 and v2: the float atomics per warp and per block, 43% and 40%
+    for variant in ("v1_atomic_per_warp", "v2_atomic_per_block"):
+        advice = _rows(found["hotatomic"], "advice", variant, rule="advice")
+        assert advice["metric"].tolist() == ["hot_atomics"], variant
+        assert "Global-memory latency" not in advice["message"].iloc[0]
