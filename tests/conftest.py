@@ -19,9 +19,50 @@ ON_GPU = ROOT / "tests" / "data" / "h200_gpu_reports"
 CEILING_SHARES = {"pct_of_copy_bw": "copy_gbps", "pct_of_fp32_peak": "fp32_gflops"}
 
 
+# Session fixtures that several test modules read: each is built once per worker
+# process, so the modules that request one run in one worker (its group).
+SHARED_FIXTURES = ("every_family_replay", "analyses")
+
+
+# Folders whose modules run Snakemake or a browser: minutes each, started first.
+END_TO_END = ("workflow", "browser", "slurm")
+
+
+def _group_for_xdist(items: list[pytest.Item]) -> None:
+    """Group and order the tests for pytest-xdist's `--dist loadgroup` (pyproject).
+
+    Each module runs in one worker, so a module-scoped fixture (a family's analysis,
+    a replay) is built once, as without xdist; the modules that read one of the
+    :data:`SHARED_FIXTURES` (the replay of every family, ~200 s of CPU; the figure
+    tests' analyses of every family) share its group, so one worker builds it.
+    The longest groups come first (xdist hands the groups out in collection order,
+    `--no-loadscope-reorder`): the shared replay, then the end-to-end folders, so
+    that the short unit modules fill both workers at the end instead of one
+    worker finishing a replay alone.
+    """
+    modules: dict[Path, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(Path(item.path), []).append(item)
+    rank: dict[Path, int] = {}
+    for path, tests in modules.items():
+        used = {name for t in tests for name in getattr(t, "fixturenames", ())}
+        shared = [name for name in SHARED_FIXTURES if name in used]
+        group = shared[0] if shared else str(path.relative_to(ROOT))
+        top = path.relative_to(ROOT / "tests").parts[0]
+        rank[path] = (
+            SHARED_FIXTURES.index(group) if shared else 2 + (top not in END_TO_END)
+        )
+        for test in tests:
+            if test.get_closest_marker("xdist_group") is None:
+                test.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: rank[Path(item.path)])  # stable: files keep order
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups it names
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
+    _group_for_xdist(items)
     gpu_ok, gpu_why = gpu_available()
     reasons = {
         "gpu": None if gpu_ok else f"no usable GPU: {gpu_why}",
