@@ -11,6 +11,7 @@ import pytest
 
 from cli_run import replay_in
 from nsightflow.machine.recording import gpu_available
+from once import built_once
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDING = ROOT / "examples" / "h200"
@@ -19,50 +20,45 @@ ON_GPU = ROOT / "tests" / "data" / "h200_gpu_reports"
 CEILING_SHARES = {"pct_of_copy_bw": "copy_gbps", "pct_of_fp32_peak": "fp32_gflops"}
 
 
-# Session fixtures that several test modules read: each is built once per worker
-# process, so the modules that request one run in one worker (its group).
-SHARED_FIXTURES = ("every_family_replay", "analyses")
-
-
 # Folders whose modules run Snakemake or a browser: minutes each, started first.
 END_TO_END = ("workflow", "browser", "slurm")
+# The modules that build the session's replay of every family (the longest setup).
+SHARED_REPLAY = "every_family_replay"
 
 
-def _group_for_xdist(items: list[pytest.Item]) -> None:
-    """Group and order the tests for pytest-xdist's `--dist loadgroup` (pyproject).
+def _longest_first(items: list[pytest.Item]) -> None:
+    """Order the modules for pytest-xdist (pyproject addopts: `--dist loadfile`).
 
-    Each module runs in one worker, so a module-scoped fixture (a family's analysis,
-    a replay) is built once, as without xdist; the modules that read one of the
-    :data:`SHARED_FIXTURES` (the replay of every family, ~200 s of CPU; the figure
-    tests' analyses of every family) share its group, so one worker builds it.
-    The longest groups come first (xdist hands the groups out in collection order,
-    `--no-loadscope-reorder`): the shared replay, then the end-to-end folders, so
-    that the short unit modules fill both workers at the end instead of one
-    worker finishing a replay alone.
+    xdist hands the modules to its workers in collection order
+    (`--no-loadscope-reorder`): first one module that reads the replay of every
+    family (it builds it, ~200 s of CPU), then the end-to-end folders, then the
+    other readers of that replay (made by then), then the unit tests, so that the
+    short unit modules fill both workers at the end instead of one worker finishing a
+    replay alone. A stable sort: the modules of a rank keep their order.
     """
-    modules: dict[Path, list[pytest.Item]] = {}
+    reads: dict[Path, bool] = {}
     for item in items:
-        modules.setdefault(Path(item.path), []).append(item)
-    rank: dict[Path, int] = {}
-    for path, tests in modules.items():
-        used = {name for t in tests for name in getattr(t, "fixturenames", ())}
-        shared = [name for name in SHARED_FIXTURES if name in used]
-        group = shared[0] if shared else str(path.relative_to(ROOT))
-        top = path.relative_to(ROOT / "tests").parts[0]
-        rank[path] = (
-            SHARED_FIXTURES.index(group) if shared else 2 + (top not in END_TO_END)
-        )
-        for test in tests:
-            if test.get_closest_marker("xdist_group") is None:
-                test.add_marker(pytest.mark.xdist_group(group))
-    items.sort(key=lambda item: rank[Path(item.path)])  # stable: files keep order
+        uses = SHARED_REPLAY in getattr(item, "fixturenames", ())
+        reads[Path(item.path)] = reads.get(Path(item.path), False) or uses
+    builder = next((path for path, used in reads.items() if used), None)
+    rank = {path: _rank(path, used, path == builder) for path, used in reads.items()}
+    items.sort(key=lambda item: rank[Path(item.path)])
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups it names
+def _rank(path: Path, reads_replay: bool, builds_replay: bool) -> int:
+    """A module's place in the run (:func:`_longest_first`): lower starts earlier."""
+    if builds_replay:
+        return 0
+    if path.relative_to(ROOT / "tests").parts[0] in END_TO_END and not reads_replay:
+        return 1
+    return 2 if reads_replay else 3
+
+
+@pytest.hookimpl(tryfirst=True)  # sorted before the other plugins see the items
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    _group_for_xdist(items)
+    _longest_first(items)
     gpu_ok, gpu_why = gpu_available()
     reasons = {
         "gpu": None if gpu_ok else f"no usable GPU: {gpu_why}",
@@ -92,12 +88,15 @@ def every_family_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
     The README's command (`snakemake --cores 2`, PDFs included) in a copy of the
     workflow, kernels and recording, run once per session and read by every test
     that needs the whole replay (tests/workflow/test_report_budgets.py,
-    tests/workflow/test_pinned_replay.py): ~100 s of CPU per language.
+    tests/workflow/test_pinned_replay.py): ~100 s of CPU per language; once per
+    test run, shared by pytest-xdist's workers (:func:`built_once`).
     """
-    work = tmp_path_factory.mktemp("every_family")
-    for lang in ("en", "zh"):
-        replay_in(work, "--config", f'report={{"language": "{lang}"}}')
-    return work
+
+    def replay(work: Path) -> None:
+        for lang in ("en", "zh"):
+            replay_in(work, "--config", f'report={{"language": "{lang}"}}')
+
+    return built_once(tmp_path_factory, SHARED_REPLAY, replay)
 
 
 @pytest.fixture
