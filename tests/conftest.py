@@ -11,6 +11,7 @@ import pytest
 
 from cli_run import replay_in
 from nsightflow.machine.recording import gpu_available
+from once import built_once
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDING = ROOT / "examples" / "h200"
@@ -19,9 +20,45 @@ ON_GPU = ROOT / "tests" / "data" / "h200_gpu_reports"
 CEILING_SHARES = {"pct_of_copy_bw": "copy_gbps", "pct_of_fp32_peak": "fp32_gflops"}
 
 
+# Folders whose modules run Snakemake or a browser: minutes each, started first.
+END_TO_END = ("workflow", "browser", "slurm")
+# The modules that build the session's replay of every family (the longest setup).
+SHARED_REPLAY = "every_family_replay"
+
+
+def _longest_first(items: list[pytest.Item]) -> None:
+    """Order the modules for pytest-xdist (pyproject addopts: `--dist loadfile`).
+
+    xdist hands the modules to its workers in collection order
+    (`--no-loadscope-reorder`): first one module that reads the replay of every
+    family (it builds it, ~200 s of CPU), then the end-to-end folders, then the
+    other readers of that replay (made by then), then the unit tests, so that the
+    short unit modules fill both workers at the end instead of one worker finishing a
+    replay alone. A stable sort: the modules of a rank keep their order.
+    """
+    reads: dict[Path, bool] = {}
+    for item in items:
+        uses = SHARED_REPLAY in getattr(item, "fixturenames", ())
+        reads[Path(item.path)] = reads.get(Path(item.path), False) or uses
+    builder = next((path for path, used in reads.items() if used), None)
+    rank = {path: _rank(path, used, path == builder) for path, used in reads.items()}
+    items.sort(key=lambda item: rank[Path(item.path)])
+
+
+def _rank(path: Path, reads_replay: bool, builds_replay: bool) -> int:
+    """A module's place in the run (:func:`_longest_first`): lower starts earlier."""
+    if builds_replay:
+        return 0
+    if path.relative_to(ROOT / "tests").parts[0] in END_TO_END and not reads_replay:
+        return 1
+    return 2 if reads_replay else 3
+
+
+@pytest.hookimpl(tryfirst=True)  # sorted before the other plugins see the items
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
+    _longest_first(items)
     gpu_ok, gpu_why = gpu_available()
     reasons = {
         "gpu": None if gpu_ok else f"no usable GPU: {gpu_why}",
@@ -51,12 +88,15 @@ def every_family_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
     The README's command (`snakemake --cores 2`, PDFs included) in a copy of the
     workflow, kernels and recording, run once per session and read by every test
     that needs the whole replay (tests/workflow/test_report_budgets.py,
-    tests/workflow/test_pinned_replay.py): ~100 s of CPU per language.
+    tests/workflow/test_pinned_replay.py): ~100 s of CPU per language; once per
+    test run, shared by pytest-xdist's workers (:func:`built_once`).
     """
-    work = tmp_path_factory.mktemp("every_family")
-    for lang in ("en", "zh"):
-        replay_in(work, "--config", f'report={{"language": "{lang}"}}')
-    return work
+
+    def replay(work: Path) -> None:
+        for lang in ("en", "zh"):
+            replay_in(work, "--config", f'report={{"language": "{lang}"}}')
+
+    return built_once(tmp_path_factory, SHARED_REPLAY, replay)
 
 
 @pytest.fixture

@@ -1,7 +1,9 @@
 """The example notebook runs top to bottom on a CPU machine (replay, no GPU).
 
-Executed with nbclient in a kernel of this Python; its outputs must hold the tables
-(pandas' HTML) and the figure (a PNG), so the notebook cannot rot unnoticed.
+Executed with nbclient in a kernel of this Python, started in a folder outside the
+repository (the notebook finds the checkout nsightflow is installed from); its outputs
+must hold the tables (pandas' HTML) and the figure (a PNG), so the notebook cannot rot
+unnoticed.
 """
 
 from pathlib import Path
@@ -12,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[3]
 NOTEBOOK = ROOT / "examples" / "python_api.ipynb"
 
 
-def test_the_example_notebook_runs_and_shows_tables_and_a_figure():
+def test_the_example_notebook_runs_and_shows_tables_and_a_figure(tmp_path):
     nbformat = pytest.importorskip("nbformat", reason="pip install -e '.[dev]'")
     nbclient = pytest.importorskip("nbclient", reason="pip install -e '.[dev]'")
     notebook = nbformat.read(NOTEBOOK, as_version=4)
@@ -20,7 +22,7 @@ def test_the_example_notebook_runs_and_shows_tables_and_a_figure():
         notebook,
         timeout=600,
         kernel_name="python3",
-        resources={"metadata": {"path": str(NOTEBOOK.parent)}},
+        resources={"metadata": {"path": str(tmp_path)}},  # its working folder
     )
     client.execute()
     outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]

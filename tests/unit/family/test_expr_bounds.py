@@ -209,3 +209,29 @@ def test_the_magnitude_bound_is_inclusive():
 def test_names_rejects_what_evaluate_would(expression):
     with pytest.raises(ManifestError, match="cannot evaluate"):
         names(expression, "family.yaml: field grid.0")
+
+
+def _clock(step_s: float):
+    """A clock that moves ``step_s`` on every reading."""
+    now = [0.0]
+
+    def read() -> float:
+        now[0] += step_s
+        return now[0]
+
+    return read
+
+
+def test_waiting_for_the_cpu_does_not_count_as_evaluation_time(monkeypatch):
+    # a loaded machine leaves the process waiting: the wall clock runs on, 1 s a
+    # reading here, while this thread computes nothing
+    for wall in ("monotonic", "perf_counter", "time"):
+        monkeypatch.setattr(time, wall, _clock(1.0))
+    assert evaluate("2*4*n*n + min(n, 3)", {"n": 64}, "bytes") == 2 * 4 * 64 * 64 + 3
+
+
+def test_an_evaluation_that_uses_the_cpu_past_the_limit_fails(monkeypatch):
+    for clock in ("monotonic", "thread_time"):  # the thread computed all that time
+        monkeypatch.setattr(time, clock, _clock(1.0))
+    with pytest.raises(ManifestError, match=r"evaluation took longer than 0\.1 s"):
+        evaluate("2*4*n*n + min(n, 3)", {"n": 64}, "bytes")
