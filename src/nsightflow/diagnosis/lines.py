@@ -48,6 +48,7 @@ ACCESS_OF_RULE: dict[str, tuple[str, ...]] = {
     "memory_latency": ("global_load",),
     "low_occupancy": ("global_load",),
     "bytes_in_flight": ("global_load", "global_store"),
+    "dram_bandwidth": ("global_load", "global_store"),
     "dram_excess": ("global_load", "global_store"),
     "lsu_queue": ("global_load", "global_store", "global_atomic"),
     "global_atomics": ("global_atomic",),

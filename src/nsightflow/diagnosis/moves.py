@@ -23,6 +23,7 @@ from nsightflow.diagnosis.memory import (
 )
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, moved, msg
+from nsightflow.diagnosis.stand import regime_key, regime_words
 
 SECTORS_MOVED = 0.5  # sectors per request
 DRAM_MOVED_PCT = 5.0
@@ -241,15 +242,15 @@ def stall_moves(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
 
 def regime_change(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
     """The step moves the kernel to another regime (memory, compute, latency)."""
-    x, y = str(a.get("regime") or ""), str(b.get("regime") or "")
+    x, y = regime_key(a), regime_key(b)
     if not x or not y or x == y:
         return []
     return [
         Finding(
             "regime_changed",
             params={
-                "before": msg(f"regime_{x}"),
-                "after": msg(f"regime_{y}"),
+                "before": regime_words(a),
+                "after": regime_words(b),
                 "basis": str(b.get("regime_basis") or ""),
             },
             metric="regime",

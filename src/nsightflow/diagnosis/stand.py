@@ -20,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.diagnosis import limiter
 from nsightflow.diagnosis.advice import fix_key
 from nsightflow.diagnosis.causes import Cause, causes
 from nsightflow.diagnosis.efficiency import PIPE_MECHANISM, busiest_pipe, pipe_words
@@ -39,19 +40,60 @@ def regime_label(regime: str) -> dict[str, Any]:
     return msg(f"regime_{regime or 'unknown'}")
 
 
-def regime_words(row: Mapping[str, Any]) -> dict[str, Any]:
-    """The row's regime in words that its numbers bear out.
+def regime_key(row: Mapping[str, Any]) -> str:
+    """The row's regime as its numbers bear it out: one name for every sentence.
 
-    A compute-bound row whose math pipes are all below :data:`PIPE_BOUND_PCT` busy
-    (the issue slots decided it) is *issue-bound*: "compute-bound" at 1% of the FP32
-    peak would read as a contradiction.
+    ``memory``, ``compute`` or ``latency`` as classified, except where a closer
+    ceiling says otherwise:
+
+    - a compute-bound row whose math pipes are all below :data:`PIPE_BOUND_PCT` busy
+      (the issue slots decided it) is ``issue``-bound: "compute-bound" at 1.5% of the
+      FP32 peak (Jacobi-2D's shared-memory tile at n = 2048, issue slots 62%) reads
+      as a contradiction;
+    - a latency-bound row (DRAM, L2 and compute all under 60%) whose closest unit is
+      at or above the limiter's 60% line is bound by that unit (``unit_l1``: SGEMM's
+      shared-memory tiles at 84-99% of the L1/shared peak), the same unit
+      :func:`nsightflow.diagnosis.limiter.limit` names.
     """
     regime = str(row.get("regime") or "")
     if regime == "compute":
         top = busiest_pipe(row, tuple(PIPE_MECHANISM))
         if top is None or top[1] < PIPE_BOUND_PCT:
-            return msg("regime_issue")
-    return regime_label(regime)
+            return "issue"
+    if regime == "latency" and row.get("profiled"):
+        unit = limiter.closest(row)
+        if unit is not None and unit[1] >= limiter.BOUND_PCT:
+            return f"unit_{unit[0]}"
+    return regime
+
+
+def regime_words(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The row's regime (:func:`regime_key`) in words."""
+    key = regime_key(row)
+    if key == "issue":
+        return msg("regime_issue")
+    if key.startswith("unit_"):
+        unit = limiter.closest(row)
+        return msg("regime_unit", unit=msg(key), pct=unit[1] if unit else 0.0)
+    return regime_label(key)
+
+
+def regime_brief(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The row's regime (:func:`regime_key`) in the brief's result sentence."""
+    key = regime_key(row)
+    if key.startswith("unit_"):
+        return msg("regime_bound_unit", unit=msg(key))
+    if key == "issue":
+        return msg("regime_bound_issue")
+    return regime_label(key)
+
+
+def regime_cell(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The row's regime (:func:`regime_key`) in a table cell's few words."""
+    key = regime_key(row)
+    if key.startswith("unit_"):
+        return msg("regime_short_unit", unit=msg(key))
+    return msg(f"regime_short_{key}")  # the caller has a regime to show
 
 
 def rate(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -65,14 +107,26 @@ def _zero(value: float) -> float:
     return value if ok(value) else 0.0
 
 
-def _limiter(row: Mapping[str, Any]) -> tuple[dict[str, Any], Cause | None]:
+def _limiter(
+    row: Mapping[str, Any],
+) -> tuple[dict[str, Any], dict[str, Any], Cause | None]:
+    """The largest cause, and what limits it now as the brief's column says it.
+
+    One source for both: the unit :func:`nsightflow.diagnosis.limiter.limit`
+    finds closest to its peak; the largest stall group of its launch follows as
+    where its time goes, not as a second limiter.
+    """
     found = causes(row) if row.get("profiled") else []
+    now = limiter.limit(row)
+    unit = msg(f"cell_{now.rule}", **now.params) if now is not None else None
     if not found:
-        return msg("limiter_unprofiled"), None
+        said = unit or msg("limiter_unprofiled")
+        return said, said, None
     top = found[0]
-    return msg(
-        "limiter", label=msg(f"mech_{top.mechanism}"), share=100 * top.share
-    ), top
+    cause = msg("limiter", label=msg(f"mech_{top.mechanism}"), share=100 * top.share)
+    if unit is None:
+        return cause, cause, top
+    return cause, msg("limiter_now", unit=unit, cause=cause), top
 
 
 def stand(row: Mapping[str, Any]) -> Finding | None:
@@ -81,7 +135,7 @@ def stand(row: Mapping[str, Any]) -> Finding | None:
     pct = num(row, "regime_ceiling_pct")
     if not regime or not ok(pct):
         return None
-    limiter, top = _limiter(row)
+    limiter, now, top = _limiter(row)
     common = {
         "variant": row["variant"],
         "regime": regime_words(row),
@@ -90,9 +144,12 @@ def stand(row: Mapping[str, Any]) -> Finding | None:
         "ceiling": msg(f"ceiling_{row.get('regime_ceiling')}"),
         "roof": _zero(num(row, "roof_time_us")),
         "limiter": limiter,
+        "now": now,
         "basis": str(row.get("regime_basis") or ""),
     }
     rule = f"stand_{regime}"
+    if regime_key(row).startswith("unit_"):  # latency by DRAM/L2/FP32, bound by a unit
+        rule = "stand_unit"
     if regime == "memory":
         moved = num(row, "dram_bytes") / num(row, "ideal_bytes")
         common["ratio"] = moved if ok(moved) else 0.0
@@ -176,7 +233,7 @@ def sweep(rows: pd.DataFrame, l2_bytes: float | None) -> list[Finding]:
         if r.get("regime")
     ]
     found = []
-    regimes = [str(r["regime"]) for r in records]
+    regimes = [regime_key(r) for r in records]
     if len(set(regimes)) > 1:
         spans = _spans(records)
         found.append(
@@ -185,9 +242,9 @@ def sweep(rows: pd.DataFrame, l2_bytes: float | None) -> list[Finding]:
                 params={
                     "variant": records[0]["variant"],
                     "spans": [
-                        msg("sweep_span", regime=regime_label(g), first=a, last=b)
+                        msg("sweep_span", regime=g, first=a, last=b)
                         if a != b
-                        else msg("sweep_span_one", regime=regime_label(g), n=a)
+                        else msg("sweep_span_one", regime=g, n=a)
                         for g, a, b in spans
                     ],
                 },
@@ -201,14 +258,16 @@ def sweep(rows: pd.DataFrame, l2_bytes: float | None) -> list[Finding]:
     return found
 
 
-def _spans(records: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
-    spans: list[tuple[str, int, int]] = []
+def _spans(records: list[dict[str, Any]]) -> list[tuple[dict[str, Any], int, int]]:
+    """Runs of sizes with one regime (:func:`regime_key`), each in its words."""
+    spans: list[tuple[str, dict[str, Any], int, int]] = []
     for r in records:
-        if spans and spans[-1][0] == r["regime"]:
-            spans[-1] = (spans[-1][0], spans[-1][1], int(r["size"]))
+        key, n = regime_key(r), int(r["size"])
+        if spans and spans[-1][0] == key:
+            spans[-1] = (key, spans[-1][1], spans[-1][2], n)
         else:
-            spans.append((str(r["regime"]), int(r["size"]), int(r["size"])))
-    return spans
+            spans.append((key, regime_words(r), n, n))
+    return [(words, a, b) for _, words, a, b in spans]
 
 
 def _drop(

@@ -99,10 +99,16 @@ def params_changed(
 
 
 def idea_params(idea: str, params: Mapping[str, Any]) -> dict[str, int]:
-    """The parameter values an idea's text names: ``BK=8``, ``64x64 block tile``."""
+    """The parameter values an idea's text names: ``BK=8``, ``64x64 block tile``.
+
+    Also ``8-row strip`` or ``8 rows`` as ``ROWS``, where the variant has it.
+    """
     said: dict[str, int] = {
         k: int(v) for k, v in re.findall(r"\b([A-Z][A-Z_]*)\s*=\s*(\d+)", idea)
     }
+    rows = re.search(r"\b(\d+)[- ]rows?\b", idea)  # "v3's 8-row strip", "8 rows"
+    if rows and "ROWS" in params:
+        said.setdefault("ROWS", int(rows.group(1)))
     tile = re.search(r"\b(\d+)\s*x\s*(\d+) block tile", idea)
     if tile and {"BM", "BN"} <= set(params):
         said.setdefault("BM", int(tile.group(1)))

@@ -31,9 +31,9 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "h_brief": {"en": "Brief", "zh": "摘要"},
     "brief_result": {
         "en": "**Result at n = {n}{input}:** `{variant}` is the fastest correct "
-        "variant, {time} us, {speedup:.2f}x the baseline `{baseline}`; {regime} at "
+        "variant{tie}, {time} us, {speedup:.2f}x the baseline `{baseline}`; {regime} at "
         "{pct} of {ceiling} ({rate}).",
-        "zh": "**n = {n}{input}的结果：**最快的正确版本是 `{variant}`，{time} us，"
+        "zh": "**n = {n}{input}的结果：**最快的正确版本是 `{variant}`{tie}，{time} us，"
         "为基线 `{baseline}` 的 {speedup:.2f}x；{regime}，达到{ceiling}的 {pct}"
         "（{rate}）。",
     },
@@ -50,6 +50,10 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "regime_short_memory": {"en": "memory", "zh": "访存"},
     "regime_short_compute": {"en": "compute", "zh": "计算"},
     "regime_short_latency": {"en": "latency", "zh": "延迟"},
+    "regime_short_issue": {"en": "issue", "zh": "发射"},
+    "regime_bound_issue": {"en": "issue-bound", "zh": "发射受限"},
+    "regime_bound_unit": {"en": "bound by {unit}", "zh": "受限于{unit}"},
+    "regime_short_unit": {"en": "{unit}", "zh": "{unit}"},
     "ladder_baseline": {"en": "{cause} (baseline)", "zh": "{cause}（基线）"},
     "next_title": {
         "en": "**What next**, largest expected gain first:",

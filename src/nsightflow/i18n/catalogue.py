@@ -339,8 +339,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "输出是否正确，都不参与排名。",
     },
     "sanitizer_all_clean": {
-        "en": "No variant had a memcheck or racecheck error.",
-        "zh": "所有版本均未发现 memcheck 或 racecheck 错误。",
+        "en": "No memcheck or racecheck error in any of the {n} variants checked.",
+        "zh": "检查的 {n} 个版本均未发现 memcheck 或 racecheck 错误。",
+    },
+    "sanitizer_some_clean": {
+        "en": "Only {k} of the {n} variants were checked ({variants}), with no "
+        "memcheck or racecheck error; the others have no sanitizer result (see the "
+        "table): nothing is known of their memory errors or races.",
+        "zh": "{n} 个版本中只检查了 {k} 个（{variants}），未发现 memcheck 或 racecheck "
+        "错误；其余版本没有 sanitizer 结果（见表）：其内存错误或竞争情况未知。",
     },
     "sanitizer_off": {
         "en": "The sanitizer stage did not run: it is switched off "

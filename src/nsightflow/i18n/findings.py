@@ -27,6 +27,10 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "en": "Too few bytes in flight for the DRAM bandwidth",
         "zh": "在途字节不足以用满 DRAM 带宽",
     },
+    "mech_dram_bandwidth": {
+        "en": "DRAM bandwidth (near its ceiling)",
+        "zh": "DRAM 带宽（接近上限）",
+    },
     "mech_memory_latency": {"en": "Global-memory latency", "zh": "全局内存延迟"},
     "mech_low_occupancy": {
         "en": "Low occupancy: too few warps to hide the memory latency",
@@ -262,6 +266,12 @@ FIXES: dict[str, dict[str, str]] = {
         "registers, or a layout without padding",
         "zh": "每个字节只从 DRAM 读一次：通过共享内存或寄存器复用，或采用不带填充的"
         "布局",
+    },
+    "fix_dram_bandwidth": {
+        "en": "move fewer bytes: fuse the kernel with its neighbours, narrower types, "
+        "or reuse across the passes (the DRAM bandwidth is near its ceiling)",
+        "zh": "减少搬运的字节：与相邻 kernel 融合、更窄的数据类型，或跨遍复用（DRAM "
+        "带宽已接近上限）",
     },
     "fix_bytes_in_flight": {
         "en": "keep more bytes in flight per thread: 16-byte (float4) accesses, several "
@@ -548,6 +558,13 @@ EVIDENCE: dict[str, dict[str, str]] = {
         "show uncoalesced stores.",
         "zh": "warp 在退出时等待其存储写出；存储指标没有显示未合并的存储。",
     },
+    "ev_dram_bandwidth": {
+        "en": "Memory-bound at {pct:.0f}% of the measured copy bandwidth (>= "
+        "{threshold:.0f}%): the loads wait for the DRAM bandwidth itself, not for too "
+        "few bytes in flight; only fewer bytes help.",
+        "zh": "访存受限，达到实测拷贝带宽的 {pct:.0f}%（>= {threshold:.0f}%）：加载等待的"
+        "是 DRAM 带宽本身，而非在途字节不足；只有减少字节数才有帮助。",
+    },
     "ev_bytes_in_flight": {
         "en": "Memory-bound at {pct:.0f}% of the measured copy bandwidth with "
         "{spr:.1f} sectors per load request (4 for a warp's 4-byte loads, 16 for "
@@ -804,13 +821,29 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "issue-bound, with no math pipe 40% busy",
         "zh": "发射受限，没有运算流水线达到 40% 繁忙",
     },
+    "regime_unit": {
+        "en": "bound by {unit} at {pct:.0f}% of its peak",
+        "zh": "受限于{unit}（达峰值的 {pct:.0f}%）",
+    },
+    "limiter_now": {
+        "en": "{unit}; its largest cost: {cause}",
+        "zh": "{unit}；最大开销：{cause}",
+    },
+    "stand_unit": {
+        "en": "`{variant}` is {regime}, while DRAM, L2 and compute are not near "
+        "theirs (`{basis}`); {rate}, {pct:.0f}% of {ceiling} ({roof:,.2f} us there). "
+        "What limits it now: {now}.",
+        "zh": "`{variant}` {regime}，而 DRAM、L2 与计算都远未达到上限（`{basis}`）；"
+        "{rate}，为{ceiling}的 {pct:.0f}%（该处耗时 {roof:,.2f} us）。当前限制因素："
+        "{now}。",
+    },
     "at_vendor_rate": {
         "en": "`{variant}` runs at the rate of {ceiling}: {rate}, {pct:.0f}% of it "
         "(>= 90%), {fp32:.0f}% of the measured FP32 peak, so the FP32 roof is still "
-        "above; {pipe}. What limits it now: {limiter}.",
+        "above; {pipe}. What limits it now: {now}.",
         "zh": "`{variant}` 已达到{ceiling}的速度：{rate}，为其 {pct:.0f}%（>= 90%），为"
         "实测 FP32 峰值的 {fp32:.0f}%，FP32 上限仍在其上；{pipe}。当前限制因素："
-        "{limiter}。",
+        "{now}。",
     },
     "next_at_vendor_rate": {
         "en": "Next: `{variant}` matches the vendor library at {fp32:.0f}% of the FP32 "
@@ -1070,22 +1103,22 @@ SENTENCES: dict[str, dict[str, str]] = {
     "ceiling_unknown": {"en": "no measured ceiling", "zh": "没有实测上限"},
     "stand_memory": {
         "en": "`{variant}` is {regime} (`{basis}`): {rate}, {pct:.0f}% of {ceiling}, "
-        "where it would take {roof:,.2f} us. What limits it now: {limiter}.",
+        "where it would take {roof:,.2f} us. What limits it now: {now}.",
         "zh": "`{variant}` {regime}（`{basis}`）：{rate}，为{ceiling}的 {pct:.0f}%，"
-        "达到上限时耗时 {roof:,.2f} us。当前限制因素：{limiter}。",
+        "达到上限时耗时 {roof:,.2f} us。当前限制因素：{now}。",
     },
     "stand_compute": {
         "en": "`{variant}` is {regime} (`{basis}`): {rate}, {pct:.0f}% of {ceiling}, "
-        "where it would take {roof:,.2f} us; {pipe}. What limits it now: {limiter}.",
+        "where it would take {roof:,.2f} us; {pipe}. What limits it now: {now}.",
         "zh": "`{variant}` {regime}（`{basis}`）：{rate}，为{ceiling}的 {pct:.0f}%，"
-        "达到上限时耗时 {roof:,.2f} us；{pipe}。当前限制因素：{limiter}。",
+        "达到上限时耗时 {roof:,.2f} us；{pipe}。当前限制因素：{now}。",
     },
     "stand_latency": {
         "en": "`{variant}` is {regime}: neither memory nor compute is near its ceiling "
         "(`{basis}`); {rate}, {pct:.0f}% of {ceiling} ({roof:,.2f} us there). What "
-        "limits it now: {limiter}.",
+        "limits it now: {now}.",
         "zh": "`{variant}` {regime}：访存和计算都远未达到上限（`{basis}`）；{rate}，"
-        "为{ceiling}的 {pct:.0f}%（该处耗时 {roof:,.2f} us）。当前限制因素：{limiter}。",
+        "为{ceiling}的 {pct:.0f}%（该处耗时 {roof:,.2f} us）。当前限制因素：{now}。",
     },
     "at_dram_floor": {
         "en": "`{variant}` sits at the DRAM floor: {rate}, {pct:.0f}% of {ceiling} "

@@ -18,6 +18,7 @@ SHORT_CAUSES: dict[str, dict[str, str]] = {
     "dram_excess": {"en": "excess DRAM traffic", "zh": "多余的 DRAM 流量"},
     "dram_bytes": {"en": "DRAM bytes", "zh": "DRAM 字节数"},
     "bytes_in_flight": {"en": "too few bytes in flight", "zh": "在途字节不足"},
+    "dram_bandwidth": {"en": "DRAM bandwidth", "zh": "DRAM 带宽"},
     "memory_latency": {"en": "global-memory latency", "zh": "全局内存延迟"},
     "low_occupancy": {"en": "low occupancy", "zh": "占用率低"},
     "lsu_queue": {"en": "load/store queue full", "zh": "load/store 队列满"},

@@ -207,3 +207,170 @@ def test_a_part_larger_than_the_net_change_says_the_others_offset_it():
     text = render("", part_msg(-13406.0, -6808.0))
     assert text == "13,406 us saved, offset by the other parts to 6,808 us saved in all"
     assert render("", part_msg(-3.1, -9.8)) == "3.10 of the 9.80 us saved"
+
+
+# --- the report as its reader reads it: one regime, one limiter, what was checked ---
+
+UNIT_BOUND_PCT = 60.0  # ncu SpeedOfLight's line: a unit this busy limits the launch
+AT_BANDWIDTH_PCT = 80.0  # from here a memory wait is the bandwidth, not the latency
+UNIT_COLUMNS = {"L1/shared": "l1_throughput_pct"}
+
+
+def _report(folder):
+    from nsightflow.report.sections.family import ReportBuilder
+
+    ctx = json.loads((folder / "context.json").read_text())
+    frame = pd.read_csv(folder / "analysis.csv")
+    stalls = pd.read_csv(folder / "stalls.csv")
+    rules = pd.read_csv(folder / "rules.csv")
+    found = pd.read_csv(folder / "findings.csv")
+    return ReportBuilder(frame, stalls, rules, ctx, findings=found).build()
+
+
+@pytest.fixture(scope="module")
+def reports(analysed):
+    """report.md of the families the reader's defects are about, from the fixture."""
+    return {f: _report(analysed[f]) for f in ("sgemm", "jacobi2d", "reduction")}
+
+
+def test_a_latency_row_at_l1_s_peak_is_bound_by_l1_in_every_sentence(analysed, reports):
+    a = _analysis(analysed["sgemm"]).reset_index()
+    rows = a[(a["size"] == 4096) & (a["regime"] == "latency")]
+    bound = rows[rows["l1_throughput_pct"] >= UNIT_BOUND_PCT]
+    # v0-v4 at n = 4096: DRAM, L2 and compute under 60%, L1/shared at 73-99%
+    assert len(bound) >= 4, bound[["variant", "l1_throughput_pct"]]
+    found = _findings(analysed["sgemm"])
+    for r in bound.itertuples():
+        (s,) = found[(found["section"] == "stand") & (found["variant"] == r.variant)
+                     & (found["size"] == 4096) & (found["role"] == "primary")
+                     ].itertuples()  # fmt: skip
+        assert "neither memory nor compute" not in s.message, s.message
+        assert f"bound by L1/shared at {r.l1_throughput_pct:.0f}%" in s.message
+    brief = reports["sgemm"].split("## 1.")[0]
+    for r in bound.itertuples():
+        (line,) = [x for x in brief.splitlines() if x.startswith(f"| `{r.variant}`")]
+        cells = [c.strip() for c in line.split("|")]
+        assert cells[4] == "L1/shared", line  # the regime column says it too
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_what_limits_it_now_has_one_source(analysed, family):
+    """The appendix's "What limits it now" names the unit the brief's column names."""
+    from nsightflow.diagnosis.record import render
+
+    found = _findings(analysed[family])
+    stand = found[found["section"] == "stand"]
+    for (variant, size), group in stand.groupby(["variant", "size"]):
+        limits = group[group["rule"].str.startswith("limit_")]
+        main = group[group["role"] == "primary"]
+        if (
+            limits.empty
+            or main.empty
+            or "What limits it now" not in main.iloc[0].message
+        ):
+            continue
+        (lim,) = limits.itertuples()
+        cell = render(f"cell_{lim.rule}", json.loads(lim.params))
+        assert f"What limits it now: {cell}" in main.iloc[0].message, (variant, size)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_compute_bound_is_said_only_with_a_math_pipe_busy(analysed, family):
+    """Jacobi-2D's shared-memory tile at n = 2048: issue slots 62%, FP32 1.5%."""
+    a = _analysis(analysed[family])
+    found = _findings(analysed[family])
+    for r in found.itertuples():
+        if "compute-bound" not in str(r.message) or r.rule == "sweep_regimes":
+            continue
+        if (r.variant, r.size) not in a.index:
+            continue
+        row = a.loc[(r.variant, r.size)]
+        pipes = [row.get(c) for c in ("fma_pct", "pipe_alu_pct", "pipe_fp64_pct")]
+        assert max(p for p in pipes if pd.notna(p)) >= 40, (r.variant, r.rule)
+    for r in found[found["rule"] == "sweep_regimes"].itertuples():
+        rows = a.loc[r.variant]
+        weak = rows[(rows["regime"] == "compute") & (rows["fma_pct"] < 40)]
+        for n in weak.index:
+            assert f"compute-bound at n = {n}" not in r.message, r.message
+
+
+def test_jacobi_v1_at_2048_reads_as_issue_bound(analysed):
+    a = _analysis(analysed["jacobi2d"])
+    row = a.loc[("v1_smem", 2048)]
+    assert row["regime"] == "compute" and row["pct_of_fp32_peak"] < 5
+    found = _findings(analysed["jacobi2d"])
+    (r,) = found[(found["variant"] == "v1_smem") & (found["rule"] == "sweep_regimes")
+                 ].itertuples()  # fmt: skip
+    assert "issue-bound, with no math pipe 40% busy at n = 2048" in r.message
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_too_few_bytes_in_flight_only_well_below_the_bandwidth(analysed, family):
+    """At 97% of the copy bandwidth the waits are the bandwidth, not the latency."""
+    found = _findings(analysed[family])
+    for message in found["message"].dropna():
+        for pct in re.findall(
+            r"Memory-bound at (\d+)% of the measured copy bandwidth with", message
+        ):
+            assert float(pct) < AT_BANDWIDTH_PCT, message
+
+
+def test_jacobi_v5_s_memory_waits_are_the_bandwidth(analysed):
+    a = _analysis(analysed["jacobi2d"])
+    assert a.loc[("v5_strip_vec4", 8192), "pct_of_copy_bw"] >= AT_BANDWIDTH_PCT
+    found = _findings(analysed["jacobi2d"])
+    v5 = found[(found["variant"] == "v5_strip_vec4") & (found["size"] == 8192)
+               & (found["section"] == "step")]  # fmt: skip
+    assert "bytes_in_flight" not in set(v5["rule"])
+
+
+def test_the_sanitizer_sentence_says_what_was_checked(recording, analysed):
+    """The recording holds the sanitizer's result of one reduction variant of six."""
+    from nsightflow.report.sections.sanitize import SanitizeSections
+    from nsightflow.tools import sanitizer
+
+    folder = analysed["reduction"]
+    ctx = json.loads((folder / "context.json").read_text())
+    for v in ctx["variants"]:  # as the replay writes them: recorded, or not recorded
+        path = recording / "sanitize" / "reduction" / f"{v['name']}.json"
+        record = (
+            json.loads(path.read_text())
+            if path.is_file()
+            else {"status": "not_recorded", "message": "not in the recording"}
+        )
+        v["sanitize"] = sanitizer.summary(record)
+    checked = [p.stem for p in (recording / "sanitize" / "reduction").glob("*.json")]
+    n = len(ctx["variants"])
+    assert 0 < len(checked) < n
+    frame = pd.read_csv(folder / "analysis.csv")
+    found = pd.read_csv(folder / "findings.csv")
+    text = SanitizeSections(frame, pd.DataFrame(), pd.DataFrame(), ctx,
+                            findings=found).sanitizer()  # fmt: skip
+    assert "No variant had a memcheck or racecheck error" not in text
+    assert f"Only {len(checked)} of the {n} variants were checked" in text
+    assert all(f"`{name}`" in text.split("were checked")[1] for name in checked)
+
+
+def test_a_best_within_the_noise_of_the_runner_up_is_a_tie_in_the_brief(
+    analysed, reports
+):
+    a = _analysis(analysed["jacobi2d"]).reset_index()
+    at = a[(a["size"] == 8192) & (a["status"] == "ok")].sort_values("time_median_us")
+    best, second = at.iloc[0], at.iloc[1]
+    gap = second["time_median_us"] - best["time_median_us"]
+    noise = max(best["time_iqr_us"], second["time_iqr_us"])
+    assert gap < 0.02 * best["time_median_us"] or gap <= noise  # a tie by the data
+    result = reports["jacobi2d"].split("**Result at")[1].split("\n")[0]
+    assert f"tied with `{second['variant']}`" in result, result
+
+
+def test_a_step_s_first_line_says_the_rows_that_ran(analysed):
+    """v5's idea says "v3's 8-row strip"; the sweep's point ran ROWS=2."""
+    ctx = json.loads((analysed["jacobi2d"] / "context.json").read_text())
+    params = {v["name"]: v.get("params") or {} for v in ctx["variants"]}
+    ran = params["v5_strip_vec4"]["ROWS"]
+    assert ran != 8
+    found = _findings(analysed["jacobi2d"])
+    (r,) = found[(found["variant"] == "v5_strip_vec4") & (found["size"] == 8192)
+                 & (found["rule"] == "step_params_text")].itertuples()  # fmt: skip
+    assert f"ROWS={ran}" in r.message and "ROWS=8" in r.message

@@ -19,7 +19,8 @@ import pandas as pd
 
 from nsightflow.contracts import Status
 from nsightflow.diagnosis.record import render
-from nsightflow.i18n import CATALOGUE, T
+from nsightflow.diagnosis.stand import regime_brief, regime_cell
+from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.sections.common import figure, table
@@ -85,6 +86,8 @@ class BriefSections(OverviewSections, NextSections):
         variant, n = str(head["variant"]), int(head["size"])
         r = self.row(variant, n)
         regime = str(r.get("regime") or "unknown")
+        params = json.loads(str(head.get("params") or "{}"))
+        tie = params.get("tie") or ""  # a best within the noise of others ties
         rate = (
             T("rate_gflops", gflops=r.get("gflops"))
             if regime == "compute"
@@ -99,7 +102,8 @@ class BriefSections(OverviewSections, NextSections):
             speedup=_pct(r.get("speedup_vs_baseline")),
             baseline=self.variants[variant].get("input_baseline")
             or self.fam["baseline"],
-            regime=T(f"regime_{regime}"),
+            regime=render("", regime_brief(r)),
+            tie=render("", tie) if isinstance(tie, dict) else "",
             pct=pct_text(r.get("regime_ceiling_pct")),
             ceiling=T(f"ceiling_{r.get('regime_ceiling') or 'copy_bw'}"),
             rate=rate,
@@ -150,9 +154,7 @@ class BriefSections(OverviewSections, NextSections):
                     T("col_speedup"): f"{_pct(r.get('speedup_vs_baseline')):.2f}x"
                     if ok
                     else "",
-                    T("col_regime"): T(f"regime_short_{regime}")
-                    if f"regime_short_{regime}" in CATALOGUE
-                    else "",
+                    T("col_regime"): render("", regime_cell(r)) if regime else "",
                     T("col_pct_ceiling"): share,
                     T("col_limits_now"): self._ladder_limit(name) if ok else "",
                     T("col_step_changed"): self._ladder_cause(name, v),

@@ -46,6 +46,27 @@ def tool_cell(tool: dict[str, Any] | None, record: dict[str, Any]) -> str:
     )
 
 
+def _clean_sentence(records: dict[str, dict[str, Any]]) -> str:
+    """The clean sentence, said of the variants a tool ran on, not of the family.
+
+    A recording where one variant of six was checked (the others not recorded) has
+    one clean variant, not six: the sentence names what was checked.
+    """
+    checked = [
+        name
+        for name, r in records.items()
+        if any(t.get("status") in ("clean", Status.ERRORS) for t in r["tools"])
+    ]
+    if len(checked) == len(records):
+        return T("sanitizer_all_clean", n=len(checked))
+    return T(
+        "sanitizer_some_clean",
+        k=len(checked),
+        n=len(records),
+        variants=", ".join(f"`{n}`" for n in checked) or "-",
+    )
+
+
 class SanitizeSections(SectionBase):
     """Memory and race checks (compute-sanitizer)."""
 
@@ -83,7 +104,7 @@ class SanitizeSections(SectionBase):
             for r in records.values()
             for t in r["tools"]
         ):
-            parts.append(T("sanitizer_all_clean"))
+            parts.append(_clean_sentence(records))
         parts += self._first_findings(records)
         return head + "\n\n".join(parts)
 
