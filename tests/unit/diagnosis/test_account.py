@@ -374,3 +374,70 @@ def test_a_step_s_first_line_says_the_rows_that_ran(analysed):
     (r,) = found[(found["variant"] == "v5_strip_vec4") & (found["size"] == 8192)
                  & (found["rule"] == "step_params_text")].itertuples()  # fmt: skip
     assert f"ROWS={ran}" in r.message and "ROWS=8" in r.message
+
+
+_NUM = r"([\d,]+(?:\.\d+)?(?:e-?\d+)?)"
+
+
+def _printed_part(message):
+    """(part, total) in us, signed (+ added), as the sentence prints them; or None."""
+
+    def f(x):
+        return float(x.replace(",", ""))
+
+    if hit := re.search(rf"{_NUM} of the {_NUM} us (saved|added)", message):
+        sign = 1 if hit.group(3) == "added" else -1
+        return sign * f(hit.group(1)), sign * f(hit.group(2))
+    if hit := re.search(
+        rf"{_NUM} us (saved|added), offset by the other parts to {_NUM} us", message
+    ):
+        sign = 1 if hit.group(2) == "added" else -1
+        return sign * f(hit.group(1)), sign * f(hit.group(3))
+    if hit := re.search(
+        rf"{_NUM} us (saved|added), against the {_NUM} us (saved|added) in all", message
+    ):
+        own = 1 if hit.group(2) == "added" else -1
+        whole = 1 if hit.group(4) == "added" else -1
+        return own * f(hit.group(1)), whole * f(hit.group(3))
+    return None
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_step_s_printed_parts_add_up_to_its_measured_change(analysed, family):
+    """The parts a reader adds (residuals included) make the timed change, within 5%.
+
+    Read from the sentences, against the event medians of analysis.csv: what the
+    shares promise is what the report prints.
+    """
+    found = _findings(analysed[family])
+    a = _analysis(analysed[family])
+    checked = 0
+    for (variant, size), group in _steps(found):
+        parts = group[group["share_of_change"].notna()]
+        if len(parts) < 2:  # no change, or not in the counters: one record
+            continue
+        printed = [_printed_part(m) for m in parts["message"]]
+        assert all(p is not None for p in printed), (variant, size)
+        step_of = str(group["step_of"].iloc[0])
+        de = (
+            a.loc[(variant, size), "time_median_us"]
+            - a.loc[(step_of, size), "time_median_us"]
+        )
+        total = sum(p[0] for p in printed)
+        assert total == pytest.approx(de, rel=0.05), (variant, size, printed)
+        # and every sentence names the same whole, the measured change
+        for _, whole in printed:
+            assert whole == pytest.approx(de, rel=0.05), (variant, size, whole)
+        checked += 1
+    assert checked or family in ("conv2d",), family
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_no_printed_line_contradicts_the_number_beside_it(analysed, family):
+    """ "62% >= 60%", "97% ... (>= 80%)", "42% < 60%": each comparison printed holds."""
+    for message in _findings(analysed[family])["message"].dropna():
+        for x, op, y in re.findall(
+            r"([\d.]+)%\)?,? ?\(?(>=|<) ([\d.]+)%", str(message)
+        ):
+            x, y = float(x), float(y)
+            assert (x >= y) if op == ">=" else (x < y), message
