@@ -41,7 +41,7 @@ from nsightflow.analysis.derived import (
     wide_metrics,
 )
 from nsightflow.analysis.hotspots import read_hotspot_inputs, write_hotspots
-from nsightflow.analysis.launches import launch_table
+from nsightflow.analysis.launches import launch_long, launch_table, with_launch_rows
 from nsightflow.analysis.mix import mix_columns, with_mix
 from nsightflow.analysis.regime import add_regime
 from nsightflow.contracts import (
@@ -319,8 +319,8 @@ def write_analysis(
     for entry in ctx["variants"]:  # what the compiler built, where it was profiled
         entry["compiler"] = compiled.get(entry["name"], {})
     launches = launch_table(long)
-    if launches:  # multi-kernel variants: each launch's share of the run
-        ctx["launches"] = launches
+    if launches:  # multi-kernel variants: each launch's share of the run, its row
+        ctx["launches"] = _with_rows(launches, family, per_variant, long, ceilings)
     out_dir.mkdir(parents=True, exist_ok=True)
     ANALYSIS.write(frame, out_dir / ANALYSIS.name)
     # integrity.csv: findings.csv's columns
@@ -330,3 +330,29 @@ def write_analysis(
     RULES.write(_read_tables(inputs.rules, RULES), out_dir / "rules.csv")
     write_hotspots(inputs.source, inputs.family_dir, out_dir / "hotspots.csv")
     write_json(out_dir / "context.json", ctx)
+
+
+def _with_rows(
+    launches: dict[str, dict[str, list[dict[str, Any]]]],
+    family: Family,
+    per_variant: Mapping[str, Mapping[str, Any]],
+    long: pd.DataFrame,
+    ceilings: Mapping[str, Any],
+) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """The per-launch table with each launch's analysis row, stall reasons included."""
+    positions = {
+        int(e["launch"]) for s in launches.values() for r in s.values() for e in r
+    }
+    rows = {}
+    for k in sorted(positions):
+        part = launch_long(long, k)
+        frame = build_analysis(family, per_variant, part, ceilings)
+        stalls = stall_frame(part)
+        if not stalls.empty:
+            wide = stalls.pivot_table(
+                index=["variant", "size"], columns="reason", values="cycles"
+            )
+            wide.columns = [f"stall_{c}" for c in wide.columns]
+            frame = frame.merge(wide.reset_index(), on=["variant", "size"], how="left")
+        rows[k] = frame
+    return with_launch_rows(launches, rows)

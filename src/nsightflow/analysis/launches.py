@@ -10,6 +10,7 @@ per-launch split stays available through :func:`launch_table`. Runs of a single 
 pass through untouched. Pure functions.
 """
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -120,4 +121,60 @@ def launch_table(long: pd.DataFrame) -> dict[str, dict[str, list[dict[str, Any]]
             }
             for r in runs.sort_values("launch").to_dict("records")
         ]
+    return out
+
+
+# Columns of a launch's own row that are the run's, not the launch's: the event
+# timing times the whole run (every launch), so a launch's row keeps ncu's time only.
+RUN_ONLY = ("time_median_us", "time_iqr_us", "time_min_us", "time_max_us")
+
+
+def launch_long(long: pd.DataFrame, launch: int) -> pd.DataFrame:
+    """The metrics of one launch position of every multi-launch run (launch 0: main)."""
+    if long.empty or "launch" not in long:
+        return long.iloc[0:0]
+    many = long[_multi(long)]
+    return many[many["launch"] == launch]
+
+
+def with_launch_rows(
+    table: dict[str, dict[str, list[dict[str, Any]]]],
+    rows: dict[int, pd.DataFrame],
+) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """:func:`launch_table` with each launch's own analysis row under ``row``.
+
+    ``rows``: launch position -> the analysis table built from that launch's metrics
+    alone (stall reasons as ``stall_<reason>``). A step between two multi-kernel runs
+    splits its change launch by launch with these before it ranks the factors of
+    each: reduction's second pass ``reduce_finish`` went 14.1 -> 2.7 us in the step
+    whose main kernel went 40.6 -> 20.8 us. Only finite numbers and the strings the
+    rules read are kept.
+    """
+    for variant, sizes in table.items():
+        for size, launches in sizes.items():
+            for entry in launches:
+                frame = rows.get(int(entry["launch"]))
+                if frame is None or frame.empty:
+                    continue
+                hit = frame[
+                    (frame["variant"] == variant) & (frame["size"] == int(size))
+                ]
+                if not hit.empty:
+                    entry["row"] = _cells(hit.iloc[0].to_dict())
+    return table
+
+
+def _cells(row: Mapping[Any, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        if key in RUN_ONLY:
+            continue
+        if isinstance(value, str) and value:
+            out[str(key)] = value
+        elif isinstance(value, (bool, np.bool_)):
+            out[str(key)] = bool(value)
+        elif isinstance(value, (int, float, np.integer, np.floating)) and np.isfinite(
+            value
+        ):
+            out[str(key)] = float(value)
     return out

@@ -32,8 +32,9 @@ from nsightflow.contracts import FINDINGS, Status, spreadsheet_safe
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis import launch_state, limiter, moves, patterns, stand, summary
 from nsightflow.diagnosis.advice_rows import AdviceRows
-from nsightflow.diagnosis.causes import cause_finding, causes
+from nsightflow.diagnosis.causes import cause_finding
 from nsightflow.diagnosis.lines import cite
+from nsightflow.diagnosis.per_launch import LATER_LAUNCH, launch_rows, run_causes
 from nsightflow.diagnosis.record import Finding, Where, frame, place
 from nsightflow.diagnosis.step_group import StepData, step_records
 from nsightflow.diagnosis.verdict import outcome, ties
@@ -191,9 +192,11 @@ class FamilyFindings:
             r = self.row(name, n)
             if not r:
                 continue
-            found = [cause_finding(r, c) for c in causes(r)]
-            if found:
-                found[0] = cite(found[0], self.hotspots, r)
+            runs = launch_rows(self.ctx.get("launches") or {}, r)
+            found = [cause_finding(r, c) for c in run_causes(r, runs)]
+            if found:  # a later launch cites no line: the lines are the main kernel's
+                if found[0].rule != LATER_LAUNCH:
+                    found[0] = cite(found[0], self.hotspots, r)
             else:
                 found = [Finding("baseline_unprofiled", params={"variant": name})]
             info = launch_state.dram_state(r) + patterns.pattern_state(r)

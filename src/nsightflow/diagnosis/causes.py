@@ -332,6 +332,8 @@ def cause_finding(row: Mapping[str, Any], cause: Cause) -> Finding:
 def _reasons(mechanism: str, reasons: tuple[str, ...]) -> dict[str, Any]:
     if reasons == ("idle",):
         return msg("reasons_idle")
+    if reasons == ("launch",):
+        return msg("reasons_launch")
     shown = " + ".join(f"`{r}`" for r in reasons)
     if mechanism in EFFICIENCY_METRIC:
         return msg("reasons_issue_part", reasons=shown)
@@ -346,6 +348,8 @@ EFFICIENCY_METRIC = {
 
 
 def _metric(cause: Cause) -> str:
+    if cause.reasons == ("launch",):
+        return "gpu__time_duration.sum of one launch"
     if cause.reasons == ("idle",):
         return "gpu__time_duration.sum - active time"
     if cause.mechanism in EFFICIENCY_METRIC:

@@ -17,9 +17,10 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.diagnosis import launch_state, moves, patterns
-from nsightflow.diagnosis.account import account
+from nsightflow.diagnosis.account import UNRANKED, account
 from nsightflow.diagnosis.expected import expectation, unsupported_claim
 from nsightflow.diagnosis.lines import cite
+from nsightflow.diagnosis.per_launch import by_launch
 from nsightflow.diagnosis.pipes import pipe_moves
 from nsightflow.diagnosis.record import Finding
 from nsightflow.diagnosis.revise import revise
@@ -45,10 +46,13 @@ def step_records(
     ranked, total = step_causes(a, b, outcome(a, b))
     if not ranked:
         return [], []
+    if ranked[0].rule not in UNRANKED:  # a multi-kernel step: launch by launch first
+        ranked = by_launch(a, b, data.launches) or ranked
     ranked = revise(a, b, ranked, total, data.launches, data.kernels)
     primary = ranked[0]
     side = b if primary.after > primary.before else a
-    ranked[0] = cite(primary, data.hotspots, side)
+    if primary.rule != "launch_changed":  # the hot lines are the main kernel's
+        ranked[0] = cite(primary, data.hotspots, side)
     info = [expectation(str(variant.get("idea", "")), a, b, ranked, total)]
     info += unsupported_claim(str(variant.get("idea", "")), a, b)
     ranked = account(a, b, ranked)

@@ -227,6 +227,10 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "qty_occupancy": {"en": "achieved occupancy", "zh": "实际占用率"},
     "qty_requests": {"en": "global load requests", "zh": "全局加载请求数"},
     "qty_launches": {"en": "kernel launches", "zh": "kernel 启动次数"},
+    "qty_launch_time": {
+        "en": "ncu time of the later launch",
+        "zh": "后续启动的 ncu 时间",
+    },
     "qty_st_sectors": {"en": "global store sectors", "zh": "全局存储 sector 数"},
     "qty_event_time": {
         "en": "median time (CUDA events)",

@@ -107,6 +107,14 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "en": "Uncoalesced global loads and stores",
         "zh": "未合并的全局加载和存储",
     },
+    "mech_later_launch": {
+        "en": "A later launch of the run",
+        "zh": "运行中的后续启动",
+    },
+    "mech_launch_changed": {
+        "en": "A later launch of the run",
+        "zh": "运行中的后续启动",
+    },
     "mech_launch_removed": {
         "en": "A kernel launch removed",
         "zh": "去掉了一次 kernel 启动",
@@ -378,6 +386,12 @@ FIXES: dict[str, dict[str, str]] = {
         "zh": "让 grid 正好是整数波，或让最后一波的 block 工作更少（更小的 block、"
         "grid-stride 循环）",
     },
+    "fix_later_launch": {
+        "en": "fold the later launch into the main kernel (a last-block finish or one "
+        "atomic per block), or give it fewer items to sum and more blocks",
+        "zh": "把后续启动并入主 kernel（由最后一个 block 收尾，或每个 block 一次原子操作），"
+        "或让它处理更少的元素、使用更多 block",
+    },
     "fix_idle_sms": {
         "en": "longer-lived blocks (grid-stride loops) and balanced work per block",
         "zh": "更长寿的 block（grid-stride 循环）以及均衡的每 block 工作量",
@@ -565,6 +579,18 @@ EVIDENCE: dict[str, dict[str, str]] = {
         "zh": "访存受限，达到实测拷贝带宽的 {pct:.0f}%（>= {threshold:.0f}%）：加载等待的"
         "是 DRAM 带宽本身，而非在途字节不足；只有减少字节数才有帮助。",
     },
+    "ev_later_launch": {
+        "en": "`{kernel}`, launch {n} of the run, {blocks:,.0f} blocks for {sms:.0f} "
+        "SMs (`gpu__time_duration.sum` of that launch); the main kernel's causes are "
+        "counted from its own counters.",
+        "zh": "`{kernel}`，运行中的第 {n} 次启动，{blocks:,.0f} 个 block 对 {sms:.0f} "
+        "个 SM（该次启动的 `gpu__time_duration.sum`）；主 kernel 的原因按其自身的计数器"
+        "统计。",
+    },
+    "ev_in_main": {
+        "en": "In the main kernel `{kernel}`: {evidence}",
+        "zh": "主 kernel `{kernel}`：{evidence}",
+    },
     "ev_bytes_in_flight": {
         "en": "Memory-bound at {pct:.0f}% of the measured copy bandwidth with "
         "{spr:.1f} sectors per load request (4 for a warp's 4-byte loads, 16 for "
@@ -735,9 +761,22 @@ EVIDENCE: dict[str, dict[str, str]] = {
     },
     "reasons_stalls": {"en": "stalls {reasons}", "zh": "停顿 {reasons}"},
     "reasons_idle": {"en": "SMs idle", "zh": "SM 空闲"},
+    "reasons_launch": {"en": "its own launch", "zh": "其单独的启动"},
 }
 
 SENTENCES: dict[str, dict[str, str]] = {
+    "cause_launch_changed": {
+        "en": "**{label}**: `{kernel}` (launch {n} of each run) {t0:,.2f} -> "
+        "{t1:,.2f} us (`gpu__time_duration.sum` of that launch; {blocks0:,.0f} -> "
+        "{blocks1:,.0f} blocks, {inst0:,.0f} -> {inst1:,.0f} warp instructions): {part}.",
+        "zh": "**{label}**：`{kernel}`（每次运行的第 {n} 次启动）{t0:,.2f} -> {t1:,.2f} us"
+        "（该次启动的 `gpu__time_duration.sum`；block 数 {blocks0:,.0f} -> "
+        "{blocks1:,.0f}，warp 指令 {inst0:,.0f} -> {inst1:,.0f}）：{part}。",
+    },
+    "label_in_kernel": {
+        "en": "{label} in the main kernel `{kernel}`",
+        "zh": "主 kernel `{kernel}` 的{label}",
+    },
     "cause_launch": {
         "en": "**{label}**: {names} ({us:,.2f} us of ncu's time) no longer runs: "
         "{n0:.0f} -> {n1:.0f} launches, {t0:,.2f} -> {t1:,.2f} us in all "

@@ -49,6 +49,8 @@ SHORT_CAUSES: dict[str, dict[str, str]] = {
     "mio_other": {"en": "MIO queue", "zh": "MIO 队列"},
     "instruction_overhead": {"en": "instruction overhead", "zh": "指令开销"},
     "launch_removed": {"en": "a launch removed", "zh": "少一次启动"},
+    "launch_changed": {"en": "a later launch", "zh": "后续启动"},
+    "later_launch": {"en": "a later launch", "zh": "后续启动"},
     "step_time_only": {"en": "timed only (not profiled)", "zh": "仅计时未采样"},
     "step_not_in_counters": {"en": "not in the counters", "zh": "计数器未体现"},
     "dram_rate": {"en": "achieved DRAM rate", "zh": "DRAM 实际速率"},

@@ -441,3 +441,65 @@ def test_no_printed_line_contradicts_the_number_beside_it(analysed, family):
         ):
             x, y = float(x), float(y)
             assert (x >= y) if op == ">=" else (x < y), message
+
+
+def _launch_us(folder, variant, size):
+    """{kernel: ncu us} of each launch of a run, from the parsed ncu report itself."""
+    m = pd.read_csv(folder.parent / f"{variant}.csv")
+    t = m[(m["metric"] == "gpu__time_duration.sum") & (m["size"] == size)]
+    return dict(zip(t["kernel"], t["value"] / 1e3, strict=True))  # ns -> us
+
+
+N24 = 16777216
+
+
+def test_a_multi_kernel_step_is_split_by_launch_first(analysed):
+    """reduction v1 -> v2: the second pass's own change is a part, not the factors'."""
+    folder = analysed["reduction"]
+    x = _launch_us(folder, "v1_sequential", N24)
+    y = _launch_us(folder, "v2_shuffle", N24)
+    finish = y["reduce_finish"] - x["reduce_finish"]  # 14.1 -> 2.7 us on the H200
+    main = y["reduce_v2"] - x["reduce_v1"]
+    a = _analysis(folder)
+    de = (
+        a.loc[("v2_shuffle", N24), "time_median_us"]
+        - a.loc[("v1_sequential", N24), "time_median_us"]
+    )
+    assert abs(finish) > 0.2 * abs(main + finish)  # a part no account may hide
+    found = _findings(folder)
+    step = found[(found["variant"] == "v2_shuffle") & (found["size"] == N24)
+                 & (found["section"] == "step")]  # fmt: skip
+    (later,) = step[step["rule"] == "launch_changed"].itertuples()
+    assert later.share_of_change * de == pytest.approx(finish, rel=1e-6)
+    assert (later.before, later.after) == pytest.approx(
+        (x["reduce_finish"], y["reduce_finish"]), rel=1e-6
+    )
+    # the main kernel's factors share out the main kernel's change, not the run's
+    factors = step[
+        step["share_of_change"].notna()
+        & ~step["rule"].isin(["launch_changed", "other_factors", "timing_residual"])
+    ]
+    assert factors["message"].str.contains("in the main kernel `reduce_v2`").all()
+    other = step[step["rule"] == "other_factors"]["share_of_change"].sum()
+    assert (factors["share_of_change"].sum() + other) * de == pytest.approx(
+        main, rel=1e-6
+    )
+
+
+def test_a_one_block_second_pass_is_its_own_cause_not_idle_sms(analysed):
+    """reduction v0: the 1-block reduce_finish, not idle SMs of the main kernel."""
+    folder = analysed["reduction"]
+    runs = _launch_us(folder, "v0_interleaved", N24)
+    total = sum(runs.values())
+    found = _findings(folder)
+    base = found[(found["variant"] == "v0_interleaved") & (found["size"] == N24)
+                 & (found["section"] == "baseline")]  # fmt: skip
+    (later,) = base[base["rule"] == "later_launch"].itertuples()
+    assert later.share_of_change == pytest.approx(runs["reduce_finish"] / total)
+    assert (
+        "`reduce_finish`" in later.message and "1 blocks for 132 SMs" in later.message
+    )
+    # the main kernel has 31 waves of blocks per SM: its idle time is no cause
+    idle = base[base["rule"] == "idle_sms"]["share_of_change"]
+    assert idle.empty or idle.max() < 0.1
+    assert pd.isna(later.line) or not later.line  # no line of the main kernel cited

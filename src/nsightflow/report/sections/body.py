@@ -39,6 +39,7 @@ from nsightflow.report.text import inline, plain
 # causes shown beside the new variant's hottest line, never "at" it: about no access,
 # or a change (wider loads) whose line the samples do not name (its stall's line is)
 NO_ACCESS = (
+    "launch_changed",
     "launch_removed",
     "launch_added",
     "step_time_only",

@@ -118,6 +118,7 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"l1tex__t_requests_pipe_lsu_mem_global_op_ld"), "qty_requests", "m"),
     (re.compile(r"l1tex__t_sectors_pipe_lsu_mem_global_op_st"), "qty_st_sectors", "m"),
     (re.compile(r"^time_median_us$"), "qty_event_time", "us"),
+    (re.compile(r"gpu__time_duration\.sum of one launch"), "qty_launch_time", "us"),
     (re.compile(r"gpu__time_duration\.sum per launch"), "qty_launches", "count"),
     (re.compile(r"dram__bytes"), "qty_dram_bytes", "megabytes"),
     (re.compile(r"idle share"), "qty_idle_share", "pct"),
