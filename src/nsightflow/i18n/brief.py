@@ -227,6 +227,19 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "qty_occupancy": {"en": "achieved occupancy", "zh": "实际占用率"},
     "qty_requests": {"en": "global load requests", "zh": "全局加载请求数"},
     "qty_launches": {"en": "kernel launches", "zh": "kernel 启动次数"},
+    "step_config_split": {
+        "en": "The sweep timed `{variant}` at `{prev}`'s configuration ({old}) at "
+        "n = {n}: {t_old} us, against {t_own} us at its own; the configuration makes "
+        "{config}, the code {code}.",
+        "zh": "参数扫描在 n = {n} 时以 `{prev}` 的配置（{old}）测得 `{variant}` 为 "
+        "{t_old} us，其自身配置为 {t_own} us；配置带来 {config}，代码带来 {code}。",
+    },
+    "step_config_unsplit": {
+        "en": "The sweep did not time `{variant}` at `{prev}`'s configuration at "
+        "n = {n}: the code's and the configuration's parts cannot be told apart.",
+        "zh": "参数扫描没有在 n = {n} 时以 `{prev}` 的配置测量 `{variant}`：无法区分代码"
+        "与配置各自的贡献。",
+    },
     "qty_launch_time": {
         "en": "ncu time of the later launch",
         "zh": "后续启动的 ncu 时间",

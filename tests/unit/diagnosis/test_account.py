@@ -503,3 +503,48 @@ def test_a_one_block_second_pass_is_its_own_cause_not_idle_sms(analysed):
     idle = base[base["rule"] == "idle_sms"]["share_of_change"]
     assert idle.empty or idle.max() < 0.1
     assert pd.isna(later.line) or not later.line  # no line of the main kernel cited
+
+
+def _swept_at(record, params, n):
+    """The recorded sweep's time (us) of ``params`` at size ``n``, from its JSON."""
+    for c in record["configs"]:
+        if c["status"] == "ok" and all(c["params"][k] == v for k, v in params.items()):
+            return c["times_us"][str(n)]
+    return None
+
+
+@pytest.mark.parametrize(
+    ("family", "variant", "prev", "n"),
+    [("jacobi2d", "v5_strip_vec4", "v3_colstrip", 8192),
+     ("sgemm", "v7_double_buffer", "v6_vectorized", 4096)],
+)  # fmt: skip
+def test_a_step_that_changed_its_configuration_splits_code_and_configuration(
+    recording, analysed, family, variant, prev, n
+):
+    """The sweep timed the new code at the old configuration: two parts, quantified."""
+    from nsightflow.analysis.sweep import sweep_tables
+    from nsightflow.diagnosis.account import part_msg
+    from nsightflow.diagnosis.record import render
+    from nsightflow.report.sections.body import BodySections
+
+    folder = analysed[family]
+    ctx = json.loads((folder / "context.json").read_text())
+    params = {v["name"]: v.get("params") or {} for v in ctx["variants"]}
+    own, old = params[variant], params[prev]
+    record = json.loads((recording / "sweep" / family / f"{variant}.json").read_text())
+    at_old = {k: old.get(k, v) for k, v in own.items()}
+    assert at_old != own
+    t_old, t_own = _swept_at(record, at_old, n), _swept_at(record, own, n)
+    assert t_old and t_own
+    a = _analysis(folder)
+    de = a.loc[(variant, n), "time_median_us"] - a.loc[(prev, n), "time_median_us"]
+    configs, summary = sweep_tables([record], None)
+    ctx["sweep"] = {"summary": summary, "configs": configs}
+    frame = pd.read_csv(folder / "analysis.csv")
+    found = pd.read_csv(folder / "findings.csv")
+    body = BodySections(frame, pd.DataFrame(), pd.DataFrame(), ctx, findings=found)
+    text = " ".join(body._outcome(variant, prev))
+    assert f"at `{prev}`'s configuration" in text
+    config = render("", part_msg(t_own - t_old, de))
+    code = render("", part_msg(de - (t_own - t_old), de))
+    assert f"the configuration makes {config}, the code {code}" in text, text

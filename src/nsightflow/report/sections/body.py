@@ -14,13 +14,14 @@ import math
 from typing import Any
 
 from nsightflow.contracts import Status
-from nsightflow.diagnosis.account import RESIDUALS, TIMING, us_str
+from nsightflow.diagnosis.account import RESIDUALS, TIMING, part_msg, us_str
 from nsightflow.diagnosis.expected import SAME_AS
 from nsightflow.diagnosis.record import render, render_row
 from nsightflow.diagnosis.verdict import threshold_pct
 from nsightflow.i18n import T
 from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.embed import slug
+from nsightflow.report.sections.config_split import config_split
 from nsightflow.report.sections.quantities import (
     change_text,
     cited_line,
@@ -64,6 +65,28 @@ class BodySections(StepSections):
             lines += ["", *self._step_body(k, name)]
         return "\n".join(lines)
 
+    def _config_part(self, name: str, prev: str, de: float) -> str:
+        """The configuration's part of a step that changed it with the code."""
+        own = self.variants[name].get("params") or {}
+        old = self.variants[prev].get("params") or {}
+        configs = (self.ctx.get("sweep") or {}).get("configs")
+        n = self.key_size
+        split = config_split(configs, name, own, old, n)
+        if split is None or math.isnan(de) or de == 0:
+            return T("step_config_unsplit", variant=name, prev=prev, n=size_text(n))
+        config = split.t_own - split.t_old
+        return T(
+            "step_config_split",
+            variant=name,
+            prev=prev,
+            old=_params_text(split.old),
+            n=size_text(n),
+            t_old=us_text(split.t_old),
+            t_own=us_text(split.t_own),
+            config=render("", part_msg(config, de)),
+            code=render("", part_msg(de - config, de)),
+        )
+
     def _step_body(self, k: int, name: str) -> list[str]:
         v = self.variants[name]
         prev = str(v["improves_on"])
@@ -101,6 +124,8 @@ class BodySections(StepSections):
         found = self._step_found(name)
         ran = ("step_params_changed", "step_params_text")
         out += [render_row(r) for r in found if r["rule"] in ran]
+        if any(r["rule"] == "step_params_changed" for r in found):
+            out.append(self._config_part(name, prev, _float(b) - _float(a)))
         causes = [r for r in found if r["role"] in ("primary", "secondary")]
         if not causes:
             out.append(T("step_unprofiled"))
@@ -197,6 +222,10 @@ class BodySections(StepSections):
             label=T("appendix_ref", k=k),
             anchor=f"detail-step-{slug(name)}",
         )
+
+
+def _params_text(params: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in params.items())
 
 
 def _float(value: Any) -> float:

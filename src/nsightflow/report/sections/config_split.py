@@ -1,0 +1,71 @@
+"""A step that changed code and configuration together, split by the sweep (pure).
+
+A variant timed at its sweep's tuned point differs from its predecessor in two
+ways: its code, and the configuration the sweep chose (Jacobi-2D's strip-and-float4
+step runs BLOCK_X=64, ROWS=2 against its predecessor's 32 and 8). Where the sweep
+also timed the new code at the predecessor's configuration (the parameters both
+share; the new variant's own values for the rest), the two parts are its two
+timings of the same code: configuration = ``t(own) - t(old)``, code = the step's
+measured change minus that. Both come from one sweep, so their difference is not
+two runs' noise; the code part absorbs the step timing's difference from the
+sweep's. Where the sweep did not time the old configuration, the report says that
+the two cannot be told apart.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class ConfigSplit:
+    """The sweep's two timings of one variant at one size."""
+
+    old: dict[str, Any]  # the predecessor's values of the parameters that differ
+    t_old: float  # us, the new code at the predecessor's configuration
+    t_own: float  # us, the new code at its own (the one that ran)
+
+
+def shared_old(own: Mapping[str, Any], old: Mapping[str, Any]) -> dict[str, Any]:
+    """The configuration that is the predecessor's on every parameter both have."""
+    return {k: old.get(k, v) for k, v in own.items()}
+
+
+def config_split(
+    configs: pd.DataFrame | None,
+    variant: str,
+    own: Mapping[str, Any],
+    old: Mapping[str, Any],
+    n: int,
+) -> ConfigSplit | None:
+    """The sweep's timings of ``variant`` at ``old``'s configuration and its own.
+
+    None where the configurations do not differ, or the sweep did not time both at
+    size ``n``.
+    """
+    target = shared_old(own, old)
+    differ = {k: v for k, v in target.items() if str(v) != str(own[k])}
+    column = f"time_us_{n}"
+    if configs is None or not differ or column not in configs:
+        return None
+    rows = configs[(configs["variant"] == variant) & (configs["status"] == "ok")]
+    t_old, t_own = _time_at(rows, target, column), _time_at(rows, own, column)
+    if t_old is None or t_own is None:
+        return None
+    return ConfigSplit(differ, t_old, t_own)
+
+
+def _time_at(
+    rows: pd.DataFrame, params: Mapping[str, Any], column: str
+) -> float | None:
+    """The sweep's time of the configuration ``params`` (None if not timed)."""
+    hit = rows
+    for key, value in params.items():
+        col = f"param_{key}"
+        if col not in hit:
+            return None
+        hit = hit[pd.to_numeric(hit[col], errors="coerce") == float(value)]
+    times = pd.to_numeric(hit[column], errors="coerce").dropna()
+    return float(times.iloc[0]) if len(times) else None
