@@ -227,6 +227,23 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "qty_occupancy": {"en": "achieved occupancy", "zh": "实际占用率"},
     "qty_requests": {"en": "global load requests", "zh": "全局加载请求数"},
     "qty_launches": {"en": "kernel launches", "zh": "kernel 启动次数"},
+    "step_by_size": {"en": "By size: {spans}.", "zh": "各规模：{spans}。"},
+    "by_size_span": {
+        "en": "{verdict} at n = {first}..{last}",
+        "zh": "n = {first}..{last} 时{verdict}",
+    },
+    "by_size_one": {"en": "{verdict} at n = {first}", "zh": "n = {first} 时{verdict}"},
+    "by_size_paid": {"en": "faster", "zh": "更快"},
+    "by_size_not_paid": {"en": "slower", "zh": "更慢"},
+    "by_size_no_gain": {"en": "no change", "zh": "无变化"},
+    "brief_best_holds": {
+        "en": "It is the fastest (or tied) at n = {held} only: {others}.",
+        "zh": "它仅在 n = {held} 时最快（或持平）：{others}。",
+    },
+    "brief_best_other": {
+        "en": "at n = {n} `{other}` is faster",
+        "zh": "n = {n} 时 `{other}` 更快",
+    },
     "step_config_split": {
         "en": "The sweep timed `{variant}` at `{prev}`'s configuration ({old}) at "
         "n = {n}: {t_old} us, against {t_own} us at its own; the configuration makes "

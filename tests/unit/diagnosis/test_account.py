@@ -548,3 +548,75 @@ def test_a_step_that_changed_its_configuration_splits_code_and_configuration(
     config = render("", part_msg(t_own - t_old, de))
     code = render("", part_msg(de - (t_own - t_old), de))
     assert f"the configuration makes {config}, the code {code}" in text, text
+
+
+def _same(t0, t1, iqr0, iqr1):
+    """The noise rule the report prints: under 2% or within the wider IQR."""
+    return abs(t1 - t0) < 0.02 * t0 or abs(t1 - t0) <= max(iqr0, iqr1)
+
+
+def _size(n):
+    return f"2^{n.bit_length() - 1}" if n >= 1 << 20 and n & (n - 1) == 0 else str(n)
+
+
+@pytest.mark.parametrize("family", ["jacobi2d", "sgemm", "reduction"])
+def test_every_step_says_its_verdict_at_every_timed_size(analysed, reports, family):
+    a = _analysis(analysed[family])
+    ctx = json.loads((analysed[family] / "context.json").read_text())
+    body = reports[family].split("## 2.")[1]
+    for v in ctx["variants"]:
+        prev = v.get("improves_on")
+        if not prev or v["status"] != "ok" or "### 2." not in body:
+            continue
+        said = {}
+        for n in sorted(ctx["family"]["sizes"]):
+            if (prev, n) not in a.index or (v["name"], n) not in a.index:
+                continue
+            x, y = a.loc[(prev, n)], a.loc[(v["name"], n)]
+            if pd.isna(x["time_median_us"]) or pd.isna(y["time_median_us"]):
+                continue
+            t0, t1 = x["time_median_us"], y["time_median_us"]
+            same = _same(t0, t1, x["time_iqr_us"], y["time_iqr_us"])
+            said[n] = "no change" if same else ("faster" if t1 < t0 else "slower")
+        part = body.split(f"`{v['name']}`:", 1)
+        if len(part) < 2 or not said:
+            continue
+        line = re.search(r"By size: (.*?)\.(?: |$)", part[1]).group(1)
+        for n, word in said.items():  # each size inside a span of its verdict
+            spans = re.findall(
+                r"(faster|slower|no change) at n = ([\w^]+)(?:\.\.([\w^]+))?", line
+            )
+            hit = [
+                w for w, lo, hi in spans
+                if lo == _size(n) or hi == _size(n)
+                or (hi and _n(lo) <= n <= _n(hi))
+            ]  # fmt: skip
+            assert hit == [word], (v["name"], n, word, line)
+
+
+def _n(text):
+    return 1 << int(text[2:]) if text.startswith("2^") else int(text)
+
+
+def test_the_best_is_qualified_by_the_sizes_where_it_holds(analysed, reports):
+    """SGEMM's best at n = 4096 is not the fastest own kernel at the small sizes."""
+    a = _analysis(analysed["sgemm"]).reset_index()
+    ctx = json.loads((analysed["sgemm"] / "context.json").read_text())
+    own = [
+        v["name"] for v in ctx["variants"] if not v["library"] and v["status"] == "ok"
+    ]
+    best = "v7_double_buffer"
+    lost = {}
+    for n, rows in a[a["variant"].isin(own)].groupby("size"):
+        top = rows.loc[rows["time_median_us"].idxmin()]
+        mine = rows[rows["variant"] == best].iloc[0]
+        if top["variant"] != best and not _same(
+            top["time_median_us"], mine["time_median_us"],
+            top["time_iqr_us"], mine["time_iqr_us"],
+        ):  # fmt: skip
+            lost[n] = top["variant"]
+    assert lost  # n = 256 and 512 on the H200
+    result = reports["sgemm"].split("**Result at")[1].split("\n")[0]
+    assert "It is the fastest (or tied) at n = " in result
+    for n, other in lost.items():
+        assert f"`{other}` is faster" in result, (n, other, result)

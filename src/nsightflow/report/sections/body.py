@@ -21,6 +21,7 @@ from nsightflow.diagnosis.verdict import threshold_pct
 from nsightflow.i18n import T
 from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.embed import slug
+from nsightflow.report.sections.by_size import spans, verdicts
 from nsightflow.report.sections.config_split import config_split
 from nsightflow.report.sections.quantities import (
     change_text,
@@ -64,6 +65,21 @@ class BodySections(StepSections):
         for k, name in enumerate(self.step_names(), start=1):
             lines += ["", *self._step_body(k, name)]
         return "\n".join(lines)
+
+    def _by_size(self, name: str, prev: str) -> str:
+        """The step's verdict at every size both variants were timed at."""
+        sizes = sorted(int(n) for n in self.fam["sizes"])
+        found = spans(verdicts(sizes, self.row, prev, name))
+        parts = [
+            T(
+                "by_size_span" if a != b else "by_size_one",
+                verdict=T(f"by_size_{v}"),
+                first=size_text(a),
+                last=size_text(b),
+            )
+            for v, a, b in found
+        ]
+        return T("step_by_size", spans="; ".join(parts)) if parts else ""
 
     def _config_part(self, name: str, prev: str, de: float) -> str:
         """The configuration's part of a step that changed it with the code."""
@@ -121,6 +137,7 @@ class BodySections(StepSections):
             if change
             else T("step_no_time", n=size_text(n), prev=prev, variant=name)
         ]
+        out += [t for t in [self._by_size(name, prev)] if t]
         found = self._step_found(name)
         ran = ("step_params_changed", "step_params_text")
         out += [render_row(r) for r in found if r["rule"] in ran]

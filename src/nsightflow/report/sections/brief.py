@@ -23,6 +23,7 @@ from nsightflow.diagnosis.stand import regime_brief, regime_cell
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 from nsightflow.i18n.short_causes import short_cause
+from nsightflow.report.sections.by_size import fastest, spans
 from nsightflow.report.sections.common import figure, table
 from nsightflow.report.sections.next_steps import NextSections
 from nsightflow.report.sections.overview import OverviewSections
@@ -45,6 +46,10 @@ def si_text(value: float, unit: str) -> str:
     return f"{value:.3g} {unit}"
 
 
+def _span(a: int, b: int) -> str:
+    return size_text(a) if a == b else f"{size_text(a)}..{size_text(b)}"
+
+
 def _pct(value: Any) -> float:
     try:
         return float(value)
@@ -60,13 +65,41 @@ class BriefSections(OverviewSections, NextSections):
         heads = self.found("headline")
         lines = [f"## {T('h_brief')}", ""]
         timed = self.a["time_median_us"].notna().any()
-        results = [self._result(h) + self._target_line(h) for h in heads] or [
-            T("brief_none", n=size_text(self.key_size)) if timed else T("no_timings")
-        ]
+        results = [
+            self._result(h) + self._holds(h) + self._target_line(h) for h in heads
+        ] or [T("brief_none", n=size_text(self.key_size)) if timed else T("no_timings")]
         lines += "\n\n".join(results).split("\n")
         lines += ["", table(pd.DataFrame(self._ladder()), numbers=False)]
         lines += ["", figure("fig_perf_vs_size", "perf_vs_size"), ""]
         return "\n".join(lines + self._next(heads))
+
+    def _holds(self, head: dict[str, Any]) -> str:
+        """Where the best variant is not the fastest: the sizes, and who is."""
+        best = str(head["variant"])
+        same = self.variants[best].get("input", "")
+        names = [
+            n
+            for n, v in self.variants.items()
+            if v.get("input", "") == same
+            and v["status"] == Status.OK
+            and not v.get("library")  # the line to reach, said apart
+        ]
+        sizes = sorted(int(n) for n in self.fam["sizes"])
+        found = spans(fastest(sizes, self.row, names, best))
+        others = [(v, a, b) for v, a, b in found if v != best]
+        if not others:
+            return ""
+        held = [(a, b) for v, a, b in found if v == best]
+        if not held:
+            return ""
+        return " " + T(
+            "brief_best_holds",
+            variant=best,
+            held=", ".join(_span(a, b) for a, b in held),
+            others="; ".join(
+                T("brief_best_other", n=_span(a, b), other=v) for v, a, b in others
+            ),
+        )
 
     def _target_line(self, head: dict[str, Any]) -> str:
         """The library line under a result (empty where the input has none)."""
