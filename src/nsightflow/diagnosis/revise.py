@@ -1,7 +1,7 @@
 """A step's primary checked against what else the same step shows (pure).
 
 :func:`nsightflow.diagnosis.steps.step_causes` ranks the factors of ncu's time change.
-Three things the factors cannot see, or see only under another name, take the
+Two things the factors cannot see, or see only under another name, take the
 primary here when their own numbers account for the change:
 
 - *a launch removed or added* (:func:`launch_change`): a multi-kernel variant's run
@@ -13,25 +13,21 @@ primary here when their own numbers account for the change:
   warp instructions, from at most :data:`NO_WORK`; the factors that work drives
   (instruction count, the pipe, the MIO queue, dependencies, occupancy lost to the
   doubles' registers) are named after it;
-- *a named change behind an unnamed stall* (:func:`named_change`): where the primary
-  is a stall group ncu names no cause for (dispatch stalls, other stalls) and the
-  step removed (or brought) a measured mechanism: narrow loads, uncoalesced
-  stores. The primary is then that change, its cycles shown as the unnamed stall.
-  Bank conflicts are not among them: their replays wait in the MIO queue
-  (``mio_throttle``, ``short_scoreboard``), where :mod:`nsightflow.diagnosis.causes`
-  names them with the replays' own share; dispatch stalls falling beside fewer
-  replays (SGEMM's float4 step: replays 38% -> 1%, dispatch stalls 1.2 -> 0.6 cycles
-  per instruction) are no evidence that the replays caused them.
+- an unnamed stall (dispatch stalls, other stalls) keeps its own name, even where the
+  step also removed a measured mechanism (narrow loads, bank conflicts): a cause is
+  named only with its own metric, and nothing measures which of the freed cycles the
+  removed mechanism caused. SGEMM's float4 step: dispatch stalls 1.19 -> 0.58 cycles
+  per instruction beside load requests 33.6 M -> 8.39 M and conflict replays 38% ->
+  1%; the dispatch cycles are the dispatch stall's part, the fewer instructions the
+  wider loads' own.
 """
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from nsightflow.diagnosis.account import ncu_part
-from nsightflow.diagnosis.factors import COUNT, WIDER, wider_requests
-from nsightflow.diagnosis.memory import stores_uncoalesced
+from nsightflow.diagnosis.factors import COUNT
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.pipes import MOVABLE, pipe_count
 from nsightflow.diagnosis.record import Finding, msg
@@ -39,7 +35,6 @@ from nsightflow.diagnosis.record import Finding, msg
 LAUNCH_SHARE = 0.5  # a removed launch's time / the step's gain that makes it primary
 WORK_SHARE = 0.05  # a pipe's warp instructions / issued ones that are its work
 NO_WORK = 0.01  # ... and at most this on the other side
-UNNAMED = ("dispatch", "other")  # stall groups ncu names no single cause for
 # factors FP64 work drives: more instructions, its pipe, its latency, its registers
 FP64_FACTORS = (COUNT, "fp64_pipe", "math_pipe_other", "dependency", "occupancy")
 
@@ -182,81 +177,6 @@ def _zero(value: float) -> float:
     return value if ok(value) else 0.0
 
 
-def qualitative(
-    before: Mapping[str, Any], after: Mapping[str, Any], faster: bool
-) -> list[tuple[str, dict[str, Any]]]:
-    """Mechanisms the step removed (``faster``) or brought, each with its evidence."""
-    a, b = (before, after) if faster else (after, before)
-    found = []
-    wider = wider_requests(a, b)
-    if wider is not None:
-        found.append((WIDER, msg("changed_wider", p0=wider[2], p1=wider[3])))
-    if stores_uncoalesced(a) is not None and stores_uncoalesced(b) is None:
-        x, y = num(a, "global_st_sectors"), num(b, "global_st_sectors")
-        if ok(x) and ok(y):
-            found.append(
-                (
-                    "uncoalesced_stores",
-                    msg("changed_stores", x=x / 1e6, y=y / 1e6),
-                )
-            )
-    return found
-
-
-def named_change(
-    before: Mapping[str, Any],
-    after: Mapping[str, Any],
-    ranked: Sequence[Finding],
-    total: float,
-) -> list[Finding] | None:
-    """The ranking with the step's measured change as the primary of an unnamed stall.
-
-    None where the primary is not a stall ncu names no cause for, or the step
-    changed no named mechanism its way.
-    """
-    if not ranked or ranked[0].rule not in UNNAMED or total == 0:
-        return None
-    changes = qualitative(before, after, total < 0)
-    if not changes:
-        return None
-    names = {n for n, _ in changes}
-    taken = [ranked[0], *(f for f in ranked[1:] if f.rule in names)]
-    share = sum(f.share for f in taken if ok(f.share))
-    head = replace(
-        ranked[0],
-        rule=changes[0][0],
-        params=msg(
-            "cause_named_change",
-            label=msg(f"mech_{changes[0][0]}"),
-            changes=[e for _, e in changes],
-            stall=msg(f"mech_{ranked[0].rule}"),
-            freed=msg("cycles_freed" if total < 0 else "cycles_cost"),
-            detail=ranked[0].params.get("detail", ""),
-            part=ncu_part(before, after, share),
-        ),
-        share=share,
-        **_own_metric(before, after, changes[0][0]),
-    )
-    return [head, *(f for f in ranked[1:] if f not in taken)]
-
-
-def _own_metric(
-    before: Mapping[str, Any], after: Mapping[str, Any], name: str
-) -> dict[str, Any]:
-    """The named change's own metric, before and after (the stall's are its detail)."""
-    key, metric = {
-        WIDER: (
-            "global_ld_requests",
-            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-        ),
-        "uncoalesced_stores": (
-            "global_st_sectors",
-            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-        ),
-    }[name]
-    return {"metric": metric, "before": num(before, key), "after": num(after, key)}
-
-
 def revise(
     before: Mapping[str, Any],
     after: Mapping[str, Any],
@@ -273,8 +193,5 @@ def revise(
         # the factors compare runs of different launches: the removed launch's own
         # occupancy and idle time are in them, so they are not listed beside it
         return [launch]
-    for check in (pipe_work_change, named_change):
-        found = check(before, after, ranked, total)
-        if found is not None:
-            return found
-    return ranked
+    found = pipe_work_change(before, after, ranked, total)
+    return found if found is not None else ranked

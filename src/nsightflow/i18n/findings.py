@@ -795,25 +795,9 @@ SENTENCES: dict[str, dict[str, str]] = {
         "{pct:.0f}%），每线程寄存器 {r0:.0f} -> {r1:.0f}；它带动了{factors}，合计"
         "{part}。",
     },
-    "cause_named_change": {
-        "en": "**{label}**: {changes}. The warp-cycles this {freed} show as {stall}, "
-        "for which ncu names no single cause: {detail}; together {part}.",
-        "zh": "**{label}**：{changes}。由此{freed}的 warp 周期表现为{stall}（ncu 对这类"
-        "停顿不给出单一原因）：{detail}；合计{part}。",
-    },
-    "cycles_freed": {"en": "freed", "zh": "省下"},
-    "cycles_cost": {"en": "cost", "zh": "多花"},
     "changed_conflicts": {
         "en": "bank-conflict replays {x:.0f}% -> {y:.0f}% of shared-memory wavefronts",
         "zh": "bank 冲突重放占共享内存 wavefront 的 {x:.0f}% -> {y:.0f}%",
-    },
-    "changed_wider": {
-        "en": "global load sectors per request {p0:.1f} -> {p1:.1f} (16-byte loads)",
-        "zh": "每次全局加载请求的 sector {p0:.1f} -> {p1:.1f}（16 字节加载）",
-    },
-    "changed_stores": {
-        "en": "global store sectors {x:,.1f} M -> {y:,.1f} M (coalesced stores)",
-        "zh": "全局存储 sector {x:,.1f} M -> {y:,.1f} M（存储已合并）",
     },
     "step_not_in_counters": {
         "en": "**Not ranked**: the timing moved {pct:+.1f}% but ncu's single profiled "

@@ -106,7 +106,6 @@ def test_dispatch_stalls_beside_fewer_conflict_replays_are_not_named_bank_confli
     )
     ranked, total = step_causes(a, b)
     assert ranked[0].rule == "dispatch"
-    assert revise.named_change(a, b, ranked, total) is None
     revised = revise.revise(a, b, ranked, total, {}, ("k", "k"))
     assert "bank_conflicts" not in [f.rule for f in revised]
 
