@@ -56,7 +56,7 @@ def regime_key(row: Mapping[str, Any]) -> str:
       :func:`nsightflow.diagnosis.limiter.limit` names.
     """
     regime = str(row.get("regime") or "")
-    if regime == "compute":
+    if regime == "compute" and row.get("profiled"):  # untimed pipes: no claim
         top = busiest_pipe(row, tuple(PIPE_MECHANISM))
         if top is None or top[1] < PIPE_BOUND_PCT:
             return "issue"

@@ -286,7 +286,11 @@ def test_compute_bound_is_said_only_with_a_math_pipe_busy(analysed, family):
             continue
         row = a.loc[(r.variant, r.size)]
         pipes = [row.get(c) for c in ("fma_pct", "pipe_alu_pct", "pipe_fp64_pct")]
-        assert max(p for p in pipes if pd.notna(p)) >= 40, (r.variant, r.rule)
+        pipes = [p for p in pipes if pd.notna(p)]
+        if not pipes:  # not profiled: placed by its timing against the FP32 roof
+            assert not row["profiled"], (r.variant, r.rule)
+            continue
+        assert max(pipes) >= 40, (r.variant, r.rule)
     for r in found[found["rule"] == "sweep_regimes"].itertuples():
         rows = a.loc[r.variant]
         weak = rows[(rows["regime"] == "compute") & (rows["fma_pct"] < 40)]
