@@ -18,6 +18,8 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import Status
+
 
 @dataclass(frozen=True)
 class ConfigSplit:
@@ -50,7 +52,7 @@ def config_split(
     column = f"time_us_{n}"
     if configs is None or not differ or column not in configs:
         return None
-    rows = configs[(configs["variant"] == variant) & (configs["status"] == "ok")]
+    rows = configs[(configs["variant"] == variant) & (configs["status"] == Status.OK)]
     t_old, t_own = _time_at(rows, target, column), _time_at(rows, own, column)
     if t_old is None or t_own is None:
         return None

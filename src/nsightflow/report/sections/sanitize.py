@@ -55,7 +55,7 @@ def _clean_sentence(records: dict[str, dict[str, Any]]) -> str:
     checked = [
         name
         for name, r in records.items()
-        if any(t.get("status") in ("clean", Status.ERRORS) for t in r["tools"])
+        if any(t.get("status") in (Status.CLEAN, Status.ERRORS) for t in r["tools"])
     ]
     if len(checked) == len(records):
         return T("sanitizer_all_clean", n=len(checked))
