@@ -56,9 +56,10 @@ def regime_key(row: Mapping[str, Any]) -> str:
       :func:`nsightflow.diagnosis.limiter.limit` names.
     """
     regime = str(row.get("regime") or "")
-    if regime == "compute" and row.get("profiled"):  # untimed pipes: no claim
+    if regime == "compute":
         top = busiest_pipe(row, tuple(PIPE_MECHANISM))
-        if top is None or top[1] < PIPE_BOUND_PCT:
+        # without pipe counters only a profiled row is known not to use them
+        if (top is None and row.get("profiled")) or (top and top[1] < PIPE_BOUND_PCT):
             return "issue"
     if regime == "latency" and row.get("profiled"):
         unit = limiter.closest(row)

@@ -293,19 +293,29 @@ def test_compute_bound_is_said_only_with_a_math_pipe_busy(analysed, family):
         assert max(pipes) >= 40, (r.variant, r.rule)
     for r in found[found["rule"] == "sweep_regimes"].itertuples():
         rows = a.loc[r.variant]
-        weak = rows[(rows["regime"] == "compute") & (rows["fma_pct"] < 40)]
+        busiest = rows[list(MATH_PIPES)].max(axis=1)
+        weak = rows[(rows["regime"] == "compute") & (busiest < 40)]
         for n in weak.index:
             assert f"compute-bound at n = {n}" not in r.message, r.message
 
 
-def test_jacobi_v1_at_2048_reads_as_issue_bound(analysed):
+MATH_PIPES = ("fma_pct", "pipe_alu_pct", "pipe_fp64_pct", "pipe_xu_pct")
+
+
+def test_jacobi_v1_at_2048_reads_as_its_busiest_math_pipe_allows(analysed):
+    """Issue slots decided "compute" at 1.5% of the FP32 peak: issue-bound unless a
+    math pipe (ALU: integer and compare work) is 40% busy."""
     a = _analysis(analysed["jacobi2d"])
     row = a.loc[("v1_smem", 2048)]
     assert row["regime"] == "compute" and row["pct_of_fp32_peak"] < 5
+    busiest = max(row[c] for c in MATH_PIPES if pd.notna(row[c]))
     found = _findings(analysed["jacobi2d"])
     (r,) = found[(found["variant"] == "v1_smem") & (found["rule"] == "sweep_regimes")
                  ].itertuples()  # fmt: skip
-    assert "issue-bound, with no math pipe 40% busy at n = 2048" in r.message
+    word = (
+        "compute-bound" if busiest >= 40 else "issue-bound, with no math pipe 40% busy"
+    )
+    assert f"{word} at n = 2048" in r.message, (busiest, r.message)
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -345,12 +355,15 @@ def test_the_sanitizer_sentence_says_what_was_checked(recording, analysed):
         v["sanitize"] = sanitizer.summary(record)
     checked = [p.stem for p in (recording / "sanitize" / "reduction").glob("*.json")]
     n = len(ctx["variants"])
-    assert 0 < len(checked) < n
+    assert checked
     frame = pd.read_csv(folder / "analysis.csv")
     found = pd.read_csv(folder / "findings.csv")
     text = SanitizeSections(frame, pd.DataFrame(), pd.DataFrame(), ctx,
                             findings=found).sanitizer()  # fmt: skip
     assert "No variant had a memcheck or racecheck error" not in text
+    if len(checked) == n:  # every variant's result recorded
+        assert f"in any of the {n} variants checked" in text
+        return
     assert f"Only {len(checked)} of the {n} variants were checked" in text
     assert all(f"`{name}`" in text.split("were checked")[1] for name in checked)
 
@@ -539,7 +552,6 @@ def test_a_step_that_changed_its_configuration_splits_code_and_configuration(
     at_old = {k: old.get(k, v) for k, v in own.items()}
     assert at_old != own
     t_old, t_own = _swept_at(record, at_old, n), _swept_at(record, own, n)
-    assert t_old and t_own
     a = _analysis(folder)
     de = a.loc[(variant, n), "time_median_us"] - a.loc[(prev, n), "time_median_us"]
     configs, summary = sweep_tables([record], None)
@@ -549,6 +561,9 @@ def test_a_step_that_changed_its_configuration_splits_code_and_configuration(
     body = BodySections(frame, pd.DataFrame(), pd.DataFrame(), ctx, findings=found)
     text = " ".join(body._outcome(variant, prev))
     assert f"at `{prev}`'s configuration" in text
+    if not (t_old and t_own):  # the sweep did not time the old configuration
+        assert "cannot be told apart" in text, text
+        return
     config = render("", part_msg(t_own - t_old, de))
     code = render("", part_msg(de - (t_own - t_old), de))
     assert f"the configuration makes {config}, the code {code}" in text, text
