@@ -45,7 +45,8 @@ def test_every_step_s_parts_sum_to_its_timed_change(analysed, family):
         parts = group[group["share_of_change"].notna()]
         if parts.empty:
             continue
-        assert parts["share_of_change"].sum() == pytest.approx(1.0, abs=1e-9), (
+        # findings.csv keeps 10 significant digits: the sum is 1 to about 1e-8
+        assert parts["share_of_change"].sum() == pytest.approx(1.0, abs=1e-7), (
             variant,
             size,
         )
