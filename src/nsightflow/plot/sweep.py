@@ -168,10 +168,24 @@ def off_axes(
     ]
 
 
+TICK_CHARS = 24  # an off-axis row's label wraps at this width, between its values
+
+
 def _params_text(configs: pd.DataFrame, config_id: str, axes: Mapping[str, Any]) -> str:
-    """``BLOCK_X 64, BLOCK_Y 8, ROWS 2``: a configuration's values, axes in order."""
+    """``BLOCK_X 64, BLOCK_Y 8, ROWS 2``: a configuration's values, axes in order.
+
+    Wrapped between values at :data:`TICK_CHARS`: SGEMM v7's tuned point names seven
+    parameters (58 characters), which as one line took most of the figure's width
+    and squeezed the cells until their times overlapped.
+    """
     row = configs[configs["config_id"] == config_id].iloc[0]
-    return ", ".join(f"{a} {int(row[f'param_{a}'])}" for a in axes)
+    lines: list[str] = []
+    for value in (f"{a} {int(row[f'param_{a}'])}" for a in axes):
+        if lines and len(lines[-1]) + len(value) + 2 <= TICK_CHARS:
+            lines[-1] += ", " + value
+        else:
+            lines[-1:] = [lines[-1] + ",", value] if lines else [value]
+    return "\n".join(lines)
 
 
 def _fmt_time(us: float) -> str:

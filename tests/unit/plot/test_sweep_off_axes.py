@@ -92,3 +92,24 @@ def test_the_quick_grid_is_held_at_its_own_best_not_at_an_off_axis_value(quick):
     best = grid.loc[pd.to_numeric(grid["time_us_8192"]).idxmin()]
     assert np.nanmin(times) == pytest.approx(float(best["time_us_8192"]))
     assert {x, y} <= set(axes)
+
+
+def test_a_long_off_axis_label_wraps_and_leaves_the_cells_their_width():
+    """SGEMM v7's tuned point (BM 64, BN 256, BK 8, TM 16, TN 8, WN 8, MIN_BLOCKS 2)
+    lies off the quick axes BK [8, 16] x MIN_BLOCKS [1, 2]: its 58-character label on
+    one line squeezed the cells until 24.19 ms overlapped 24.19 ms."""
+    from nsightflow.plot.check import text_overlaps
+
+    sgemm = load_family(ROOT / "kernels" / "sgemm")
+    record = read_json(RECORDED / "sgemm" / "v7_double_buffer.json")
+    configs, summary = sweep_tables([record], sgemm)
+    fig = sweep_figure(configs, summary.iloc[0].to_dict())
+    (tuned,) = [
+        t.get_text() for t in fig.axes[0].get_yticklabels() if "BM" in t.get_text()
+    ]
+    params = record["best"]["params"]
+    assert tuned.replace(",\n", ", ").split(", ") == [
+        f"{k} {v}" for k, v in params.items()
+    ]
+    assert all(len(line) <= 24 for line in tuned.splitlines())
+    assert text_overlaps(fig) == []
