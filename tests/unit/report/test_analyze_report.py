@@ -145,12 +145,13 @@ def test_report_from_recording(recording, tmp_path, family):
         body = md.split("### 2.1 `v1_smem`", 1)[1].split("### 2.2", 1)[0]
         assert f"{slower:.0f}% slower" in body
         assert "**Why:** barrier waits: barrier stall cycles per instruction" in body
-        # v3-v5 were timed again by a later run (their -D parameters): both runs named
-        runs = md.split("The timings come from 2 measuring runs: ", 1)[1].split("\n")[0]
-        early, late = runs.split("; ")
-        assert early.startswith("2026-11-30 on NVIDIA H200") and "`v0_naive`" in early
-        assert late.startswith("2026-12-01 on NVIDIA H200 (kernels revision 4a89d68a)")
-        assert "`v4_vec4`" in late and "`v0_naive`" not in late
+        # every variant timed by the one run of 2026-12-02 (recording.json's date):
+        # the provenance names no second measuring run
+        made = json.loads((recording / "recording.json").read_text())["date"][:10]
+        runs = ctx["provenance"]["timing_runs"]
+        assert len(runs) == 1 and runs[0]["day"] == made
+        assert set(runs[0]["variants"]) == {v["name"] for v in ctx["variants"]}
+        assert "measuring runs:" not in md
         assert "Stall **barrier** rose" in md
         assert "+++ v1_smem.cu" in md and "+    __syncthreads();" in md
     elif family == "sgemm":
