@@ -168,16 +168,11 @@ def off_axes(
     ]
 
 
-TICK_CHARS = 24  # an off-axis row's label wraps at this width, between its values
+TICK_CHARS = 24  # off-axis labels wrap here (SGEMM v7's 58 chars squeezed the cells)
 
 
 def _params_text(configs: pd.DataFrame, config_id: str, axes: Mapping[str, Any]) -> str:
-    """``BLOCK_X 64, BLOCK_Y 8, ROWS 2``: a configuration's values, axes in order.
-
-    Wrapped between values at :data:`TICK_CHARS`: SGEMM v7's tuned point names seven
-    parameters (58 characters), which as one line took most of the figure's width
-    and squeezed the cells until their times overlapped.
-    """
+    r"""``BLOCK_X 64, BLOCK_Y 8,\nROWS 2``: its values, axes in order, at TICK_CHARS."""
     row = configs[configs["config_id"] == config_id].iloc[0]
     lines: list[str] = []
     for value in (f"{a} {int(row[f'param_{a}'])}" for a in axes):
