@@ -1,12 +1,12 @@
-"""A quick-space sweep record built from the H200's recorded full-space sweep.
+"""A quick-space sweep record built from the H200's recorded sweep.
 
 On pytest's path (pyproject `pythonpath = ["tests"]`): `from quick_sweep import
-quick_record`. The recording's sweeps ran over the full space, where every point lies on
-the axes; the default experiment sweeps the quick space, which also holds tuned.yaml's
-point of the variant even where its values are not among the quick axes (Jacobi-2D v5 on
-the H200: BLOCK_X 64, ROWS 2, quick axes BLOCK_X [32, 128], ROWS [4, 8]). Each point of
-the quick space takes the time the full sweep measured for it, so the record is what a
-quick sweep on the H200 would have written, with the recorded numbers.
+quick_record`. The recording's sweeps are the default experiment's quick space, which
+also holds tuned.yaml's point of the variant even where its values are not among the
+quick axes (Jacobi-2D v5 on the H200: BLOCK_X 64, ROWS 2, quick axes BLOCK_X [32, 128],
+ROWS [4, 8]). Each point of the quick space takes the time the recorded sweep measured
+for it, so the record is what a quick sweep on the H200 writes, with the recorded
+numbers.
 """
 
 import copy
@@ -26,10 +26,10 @@ RECORDED = ROOT / "examples" / "h200" / "sweep"
 def quick_record(
     family: str, variant: str, cache_dir: Path, kernels: Path = ROOT / "kernels"
 ) -> dict[str, Any]:
-    """The quick-space sweep record of ``variant`` with the full sweep's results.
+    """The quick-space sweep record of ``variant`` with the recorded sweep's results.
 
     Args:
-        family: a family whose recording holds a full-space sweep of ``variant``.
+        family: a family whose recording holds a sweep of ``variant`` over its quick space.
         variant: the swept variant.
         cache_dir: a folder for the sweep's result cache (``cache.jsonl``).
         kernels: the kernels folder (its tuned.yaml adds its points to the space).

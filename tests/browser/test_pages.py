@@ -16,6 +16,8 @@ import pytest
 from figure_text import SVG_TEXT_BOXES, svg_problems
 from nsightflow.report.html import to_html
 
+RECORDING = Path(__file__).resolve().parents[2] / "examples" / "h200"
+
 pytestmark = pytest.mark.browser
 
 WIDTHS = (1280, 800)
@@ -173,9 +175,12 @@ def test_index_cards_link_to_each_family_section(chrome, replayed, screenshots, 
         "return [...document.querySelectorAll('.family')].map(c => c.textContent)"
     )
     assert len(cards) == 2
+    # the day the recording was made (recording.json's date: 2026-12-02)
+    made = json.loads((RECORDING / "recording.json").read_text())["date"]
     for text in cards:
         assert (
-            "Replayed from examples/h200: measured on NVIDIA H200 on 2026-11-" in text
+            f"Replayed from examples/h200: measured on NVIDIA H200 on {made[:10]}"
+            in text
         )
         assert "ok" in text
     figures = chrome.execute_script(

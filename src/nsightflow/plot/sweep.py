@@ -168,10 +168,19 @@ def off_axes(
     ]
 
 
+TICK_CHARS = 24  # off-axis labels wrap here (SGEMM v7's 58 chars squeezed the cells)
+
+
 def _params_text(configs: pd.DataFrame, config_id: str, axes: Mapping[str, Any]) -> str:
-    """``BLOCK_X 64, BLOCK_Y 8, ROWS 2``: a configuration's values, axes in order."""
+    r"""``BLOCK_X 64, BLOCK_Y 8,\nROWS 2``: its values, axes in order, at TICK_CHARS."""
     row = configs[configs["config_id"] == config_id].iloc[0]
-    return ", ".join(f"{a} {int(row[f'param_{a}'])}" for a in axes)
+    lines: list[str] = []
+    for value in (f"{a} {int(row[f'param_{a}'])}" for a in axes):
+        if lines and len(lines[-1]) + len(value) + 2 <= TICK_CHARS:
+            lines[-1] += ", " + value
+        else:
+            lines[-1:] = [lines[-1] + ",", value] if lines else [value]
+    return "\n".join(lines)
 
 
 def _fmt_time(us: float) -> str:

@@ -1,9 +1,10 @@
 """A quick-space sweep whose tuned point lies off the quick axes, drawn and tabled.
 
 Jacobi-2D v5 on the H200: tuned.yaml holds BLOCK_X 64, BLOCK_Y 8, ROWS 2 (130.3 us at
-n = 8192, the full sweep's best), and the quick axes are BLOCK_X [32, 128], BLOCK_Y
-[2, 8], ROWS [4, 8]. The quick sweep measures that point too, and it is again the best;
-the heatmap must show it, boxed, with its time, beside the quick grid.
+n = 8192, an earlier full sweep's best), and the quick axes are BLOCK_X [32, 128],
+BLOCK_Y [2, 8], ROWS [4, 8]. The recorded quick sweep measured that point too (130.6 us),
+and it is again the best, ahead of the grid's best BLOCK_X 128, BLOCK_Y 2, ROWS 4
+(130.7 us); the heatmap must show it, boxed, with its time, beside the quick grid.
 """
 
 import numpy as np
@@ -13,14 +14,20 @@ from matplotlib.patches import Rectangle
 
 from nsightflow.analysis.sweep import sweep_tables
 from nsightflow.family.registry import load_family
+from nsightflow.io import read_json
 from nsightflow.plot.sweep import heat_grid, sweep_figure
-from quick_sweep import ROOT, quick_record
+from quick_sweep import RECORDED, ROOT, quick_record
 
 FAMILY = load_family(ROOT / "kernels" / "jacobi2d")
 V5 = "v5_strip_vec4"
 TUNED = {"BLOCK_X": 64, "BLOCK_Y": 8, "ROWS": 2}  # kernels/jacobi2d/tuned.yaml
-TUNED_US = 130.2720010280609  # examples/h200/sweep/jacobi2d/v5_strip_vec4.json
-DEFAULT_US = 132.28799402713776  # BLOCK_X32_BLOCK_Y8_ROWS8, same file
+_TIMES = {  # examples/h200/sweep/jacobi2d/v5_strip_vec4.json, n = 8192
+    c["id"]: c["times_us"]["8192"]
+    for c in read_json(RECORDED / "jacobi2d" / f"{V5}.json")["configs"]
+    if c["status"] == "ok"
+}
+TUNED_US = _TIMES["BLOCK_X64_BLOCK_Y8_ROWS2"]  # 130.56 us
+DEFAULT_US = _TIMES["BLOCK_X32_BLOCK_Y8_ROWS8"]  # 132.80 us
 
 
 @pytest.fixture
@@ -74,7 +81,7 @@ def test_the_quick_grid_is_held_at_its_own_best_not_at_an_off_axis_value(quick):
     _record, configs, _row = quick
     axes = {"BLOCK_X": [32, 128], "BLOCK_Y": [2, 8], "ROWS": [4, 8]}
     times, labels, (x, y) = heat_grid(configs, axes, 8192)
-    # the grid's best is BLOCK_X 128, BLOCK_Y 2, ROWS 4 (130.5 us): every cell of the
+    # the grid's best is BLOCK_X 128, BLOCK_Y 2, ROWS 4 (130.7 us): every cell of the
     # plane through it is a configuration the quick sweep measured
     assert (
         np.isfinite(times).sum()
@@ -85,3 +92,24 @@ def test_the_quick_grid_is_held_at_its_own_best_not_at_an_off_axis_value(quick):
     best = grid.loc[pd.to_numeric(grid["time_us_8192"]).idxmin()]
     assert np.nanmin(times) == pytest.approx(float(best["time_us_8192"]))
     assert {x, y} <= set(axes)
+
+
+def test_a_long_off_axis_label_wraps_and_leaves_the_cells_their_width():
+    """SGEMM v7's tuned point (BM 64, BN 256, BK 8, TM 16, TN 8, WN 8, MIN_BLOCKS 2)
+    lies off the quick axes BK [8, 16] x MIN_BLOCKS [1, 2]: its 58-character label on
+    one line squeezed the cells until 24.19 ms overlapped 24.19 ms."""
+    from nsightflow.plot.check import text_overlaps
+
+    sgemm = load_family(ROOT / "kernels" / "sgemm")
+    record = read_json(RECORDED / "sgemm" / "v7_double_buffer.json")
+    configs, summary = sweep_tables([record], sgemm)
+    fig = sweep_figure(configs, summary.iloc[0].to_dict())
+    (tuned,) = [
+        t.get_text() for t in fig.axes[0].get_yticklabels() if "BM" in t.get_text()
+    ]
+    params = record["best"]["params"]
+    assert tuned.replace(",\n", ", ").split(", ") == [
+        f"{k} {v}" for k, v in params.items()
+    ]
+    assert all(len(line) <= 24 for line in tuned.splitlines())
+    assert text_overlaps(fig) == []

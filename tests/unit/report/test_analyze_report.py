@@ -107,7 +107,13 @@ def test_report_from_recording(recording, tmp_path, family):
     images = html.count('<div class="svg"') + len(
         re.findall(r'<img [^>]*src="data:image/png;base64,', html)
     )
-    assert "<table>" in html and images == len(FIGURES) + len(steps)
+    # the energy figure beside them where the time records hold energy (jacobi2d and
+    # sgemm in the recording; faulty's records predate it)
+    frame = pd.read_csv(analysis / "analysis.csv")
+    energy = bool(frame.get("energy_j_per_launch", pd.Series()).notna().any())
+    assert energy == (family != "faulty")
+    assert ("figures/energy.png" in md) == energy
+    assert "<table>" in html and images == len(FIGURES) + len(steps) + energy
     from nsightflow.report.pdf.build import write_pdf
 
     write_pdf(html, out, out / "report.pdf")
@@ -139,12 +145,13 @@ def test_report_from_recording(recording, tmp_path, family):
         body = md.split("### 2.1 `v1_smem`", 1)[1].split("### 2.2", 1)[0]
         assert f"{slower:.0f}% slower" in body
         assert "**Why:** barrier waits: barrier stall cycles per instruction" in body
-        # v3-v5 were timed again by a later run (their -D parameters): both runs named
-        runs = md.split("The timings come from 2 measuring runs: ", 1)[1].split("\n")[0]
-        early, late = runs.split("; ")
-        assert early.startswith("2026-11-30 on NVIDIA H200") and "`v0_naive`" in early
-        assert late.startswith("2026-12-01 on NVIDIA H200 (kernels revision 4a89d68a)")
-        assert "`v4_vec4`" in late and "`v0_naive`" not in late
+        # every variant timed by the one run of 2026-12-02 (recording.json's date):
+        # the provenance names no second measuring run
+        made = json.loads((recording / "recording.json").read_text())["date"][:10]
+        runs = ctx["provenance"]["timing_runs"]
+        assert len(runs) == 1 and runs[0]["day"] == made
+        assert set(runs[0]["variants"]) == {v["name"] for v in ctx["variants"]}
+        assert "measuring runs:" not in md
         assert "Stall **barrier** rose" in md
         assert "+++ v1_smem.cu" in md and "+    __syncthreads();" in md
     elif family == "sgemm":
@@ -184,7 +191,15 @@ def test_every_number_names_its_raw_file(recording, tmp_path):
     ctx = json.loads((analysis / "context.json").read_text())
     v1 = next(v for v in ctx["variants"] if v["name"] == "v1_smem")
     assert v1["files"]["timing"].endswith("time/jacobi2d/v1_smem.json")
-    assert [Path(p).name for p in v1["files"]["ncu_reports"]] == ["n2048+8192.ncu-rep"]
+    # both sizes are parts of the family's one shared report, as profile.json names it
+    named = json.loads(
+        (recording / "profile/jacobi2d/v1_smem/profile.json").read_text()
+    )
+    files = {r["file"] for r in named["reports"]}
+    assert len(named["reports"]) == 2 and len(files) == 1
+    (shared,) = files  # ../jacobi2d.<hash>.ncu-rep
+    assert (recording / "profile/jacobi2d/v1_smem" / shared).is_file()
+    assert [Path(p).name for p in v1["files"]["ncu_reports"]] == [Path(shared).name]
 
 
 def test_a_family_without_any_timing_says_so_without_placeholders(recording, tmp_path):

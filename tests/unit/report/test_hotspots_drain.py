@@ -19,6 +19,7 @@ from nsightflow.diagnosis.lines import LINE_MAJORITY, cited_line, with_line
 from nsightflow.diagnosis.record import Finding, msg, render, render_row
 from nsightflow.tools.ncu_parse import parse_files, write_table
 from nsightflow.tools.ncu_source import read_source_samples
+from nsightflow.tools.profile_layout import parts_of_folder
 from nsightflow.tools.sass import function_kinds, kinds, opcode
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -464,11 +465,18 @@ def test_recorded_jacobi_exit_drain_goes_to_the_interior_store(recording):
     # the bundled recording's Jacobi v0: the interior's warps leave at a predicated
     # EXIT (line 19) and are sampled in drain on the boundary copy's STG after it
     # (line 15); they wait for the interior's store (line 18), not the boundary's
-    frame, _ = read_source_samples(
-        recording / "profile/jacobi2d/v0_naive/n2048+8192.ncu-rep"
-    )
+    # v0's part of the family's one shared report, as its profile.json names it
+    (part,) = parts_of_folder(recording / "profile/jacobi2d/v0_naive")
+    frame, _ = read_source_samples(part)
+    # in the report at 8192: 675 drain samples on line 15's STG (the boundary copy's
+    # store, on the exit path), 7 on the BRA after it, of line 15's 440 samples
+    raw = frame.query("size == 8192 and reason == 'drain'")
+    store = raw[raw["sass"].str.startswith("STG")]
+    assert list(store["line"]) == [15] and list(store["samples"]) == [675]
+    assert raw["samples"].sum() == 675 + 7
     lines = line_table(frame).query("size == 8192").set_index("line")
-    assert lines.loc[18, "attributed_drain"] == 743
-    assert lines.loc[15, "attributed_drain"] == 6
-    assert lines.loc[15, "samples_drain"] == 6  # of its 527 samples
+    assert lines.loc[18, "attributed_drain"] == 675
+    assert lines.loc[15, "attributed_drain"] == 7
+    assert lines.loc[15, "samples_drain"] == 7  # of its 440 samples
+    assert lines.loc[15, "samples"] == 440
     assert lines.loc[15, "top_reason"] != "drain"

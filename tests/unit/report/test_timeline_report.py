@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from nsightflow.analysis.timeline import write_analysis
 from nsightflow.family.registry import load_family
-from nsightflow.gpu.timeline.driver import table_of
+from nsightflow.gpu.timeline.driver import table_of, tidy
 from nsightflow.plot.figures import write_figures
 from nsightflow.plot.names import FIGURES
 from nsightflow.plot.timeline import write_figure
@@ -122,11 +122,13 @@ def test_report_has_the_timeline_figure_table_and_finding(
     html = (out / f"{stem}.html").read_text()
     steps = len(list((figures / "steps").glob("step_*.png")))
     assert steps == 5  # Jacobi-2D: v1..v5
-    # the family figures, one per step, and the timeline
+    # the family figures, one per step, the timeline and the energy figure (the
+    # recording's time records hold energy per launch)
+    assert (figures / "energy.png").is_file()
     figures = html.count('<div class="svg"') + len(
         re.findall(r'<img [^>]*src="data:image/png;base64,', html)
     )
-    assert figures == len(FIGURES) + steps + 1  # each once, SVG inline or PNG
+    assert figures == len(FIGURES) + steps + 2  # each once, SVG inline or PNG
     write_pdf(html, out, out / "report.pdf")
     text = "".join(p.extract_text() for p in PdfReader(out / "report.pdf").pages)
     if language == "en":
@@ -152,3 +154,38 @@ def test_failed_traces_are_listed_and_escaped(built, tmp_path):
     assert re.search(r"\| `v9_bad` +\| crashed +\|", md)
     html = (tmp_path / "r/report.html").read_text()
     assert "<script>" not in html and "&lt;script&gt;alert(1)" in html
+
+
+def _activity(kind, start, end):
+    return {"kind": kind, "name": kind, "start_ns": start, "end_ns": end,
+            "bytes": None if kind == "kernel" else 4, "stream": 7}  # fmt: skip
+
+
+def test_a_python_launcher_s_warm_up_call_is_not_the_sequence_s_launch(recording):
+    """A Python launcher's setup calls it once, then zeroes the outputs: the kernels
+    before that zero fill are the warm-up's. The recorded torch.matmul at 4096 ran
+    the cuBLAS kernel twice in the traced round (64.3 ms and 67.1 ms into it)."""
+    record = json.loads((recording / "timeline/sgemm/v8_torch_matmul.json").read_text())
+    (big,) = [s for s in record["sizes"] if s["size"] == 4096]
+    assert sum(r["kind"] in ("KERNEL", "CONCURRENT_KERNEL") for r in big["raw"]) == 2
+    table = table_of(record)
+    kernels = table[(table["size"] == 4096) & (table["kind"] == "kernel")]
+    assert len(kernels) == 1
+    fill = table[(table["size"] == 4096) & (table["kind"] == "memset")]
+    assert kernels["start_ns"].item() > fill["end_ns"].item()
+    # a kernel launcher zeroes first: its kernel stays; and a Python one's launch
+    # that runs several kernels after the zero fill keeps them all
+    copy, zero = _activity("memcpy_htod", 0, 10), _activity("memset", 20, 21)
+    out = _activity("memcpy_dtoh", 90, 99)
+    launch = [_activity("kernel", 30, 40), _activity("kernel", 41, 50)]
+    kept = tidy([copy, zero, *launch, out], ("f", "v"), 8)
+    assert list(kept["kind"]) == [
+        "memcpy_htod",
+        "memset",
+        "kernel",
+        "kernel",
+        "memcpy_dtoh",
+    ]
+    warm = [_activity("kernel", 12, 15), _activity("kernel", 16, 18)]
+    kept = tidy([copy, *warm, zero, *launch, out], ("f", "v"), 8)
+    assert list(kept["start_ns"]) == [0, 20, 30, 41, 90]
