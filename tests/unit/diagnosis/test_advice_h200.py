@@ -17,6 +17,7 @@ tests/data/advice_families. At the profiled sizes:
 import pandas as pd
 import pytest
 
+from nsightflow.report.build import write_report
 from recorded import ROOT, analyze_measured
 
 DATA = ROOT / "tests" / "data" / "h200_advice"
@@ -24,13 +25,16 @@ KERNELS = ROOT / "tests" / "data" / "advice_families"
 
 
 @pytest.fixture(scope="module")
-def found(tmp_path_factory):
-    out = {}
-    for family in ("hotatomic", "localarray", "aggatomic"):
-        tmp = tmp_path_factory.mktemp(family)
-        folder = analyze_measured(DATA, family, KERNELS, tmp)
-        out[family] = pd.read_csv(folder / "findings.csv")
-    return out
+def analysed(tmp_path_factory):
+    return {
+        family: analyze_measured(DATA, family, KERNELS, tmp_path_factory.mktemp(family))
+        for family in ("hotatomic", "localarray", "aggatomic")
+    }
+
+
+@pytest.fixture(scope="module")
+def found(analysed):
+    return {f: pd.read_csv(folder / "findings.csv") for f, folder in analysed.items()}
 
 
 def _rows(found, section, variant, rule=None, role=None):
@@ -109,3 +113,14 @@ def test_atomics_once_per_warp_on_one_address_are_the_advice_not_latency(found):
         advice = _rows(found["hotatomic"], "advice", variant, rule="advice")
         assert advice["metric"].tolist() == ["hot_atomics"], variant
         assert "Global-memory latency" not in advice["message"].iloc[0]
+
+
+def test_the_step_section_of_the_body_says_nvcc_had_already_aggregated(
+    analysed, tmp_path
+):
+    out = tmp_path / "report"
+    write_report(analysed["aggatomic"], out / "figures", out)
+    body = (out / "report.md").read_text()
+    start = body.index("### 2.1 `v1_atomic_per_warp`")
+    step = body[start : body.index("\n### ", start + 1)]
+    assert "nvcc had already summed each warp before its atomic" in step

@@ -153,6 +153,8 @@ class BodySections(StepSections):
         rest = _rest(found, shown, _float(b) - _float(a))
         if rest:
             out.append(rest)
+        # the compiler had made the step's change already (its SASS says how)
+        out += [render_row(r) for r in found if r["rule"] == "advice_compiler_did"]
         expected = [r for r in found if r["rule"] == "expected_observed"]
         if expected:
             out.append(_expected(expected[0]))
