@@ -581,6 +581,13 @@ def test_a_step_that_changed_its_configuration_splits_code_and_configuration(
     at_old = {k: old.get(k, v) for k, v in own.items()}
     assert at_old != own
     t_old, t_own = _swept_at(record, at_old, n), _swept_at(record, own, n)
+    if t_old is None:  # a parameter only the new code has, swept at other values
+        shared = {k: v for k, v in at_old.items() if k in old}
+        t_old = min(
+            (c["times_us"][str(n)] for c in record["configs"] if c["status"] == "ok"
+             and all(c["params"][k] == v for k, v in shared.items())),
+            default=None,
+        )  # fmt: skip
     a = _analysis(folder)
     de = a.loc[(variant, n), "time_median_us"] - a.loc[(prev, n), "time_median_us"]
     configs, summary = sweep_tables([record], None)

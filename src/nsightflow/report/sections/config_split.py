@@ -8,8 +8,11 @@ share; the new variant's own values for the rest), the two parts are its two
 timings of the same code: configuration = ``t(own) - t(old)``, code = the step's
 measured change minus that. Both come from one sweep, so their difference is not
 two runs' noise; the code part absorbs the step timing's difference from the
-sweep's. Where the sweep did not time the old configuration, the report says that
-the two cannot be told apart.
+sweep's. Where the sweep did not time that point (a parameter only the new code has
+was swept at other values: SGEMM v7's warp tile WN 16 at v6's 128x128 tiles, 8 at
+its own 64x256), the new code's fastest time at the predecessor's values of the
+shared parameters stands for it, with the values it ran at. Where the sweep timed
+no point at the predecessor's values, the report says the two cannot be told apart.
 """
 
 from collections.abc import Mapping
@@ -53,21 +56,64 @@ def config_split(
     if configs is None or not differ or column not in configs:
         return None
     rows = configs[(configs["variant"] == variant) & (configs["status"] == Status.OK)]
-    t_old, t_own = _time_at(rows, target, column), _time_at(rows, own, column)
-    if t_old is None or t_own is None:
+    t_own = _time_at(rows, own, column)
+    t_old = _time_at(rows, target, column)
+    if t_old is None:  # the rest at the sweep's values: its fastest such point
+        shared = {k: v for k, v in target.items() if k in old}
+        found = _fastest_at(rows, shared, column)
+        if found is None:
+            return None
+        t_old, ran = found
+        differ = {k: v for k, v in ran.items() if str(v) != str(own[k])}
+    if t_own is None:
         return None
     return ConfigSplit(differ, t_old, t_own)
+
+
+def _fastest_at(
+    rows: pd.DataFrame, params: Mapping[str, Any], column: str
+) -> tuple[float, dict[str, Any]] | None:
+    """The fastest timed configuration with ``params``: its time and all its values."""
+    hit = _matching(rows, params)
+    if hit is None:
+        return None
+    times = pd.to_numeric(hit[column], errors="coerce").dropna()
+    if times.empty:
+        return None
+    best = hit.loc[[times.index[int(times.to_numpy().argmin())]]].iloc[0]
+    ran = {
+        str(c).removeprefix("param_"): _plain(best[c])
+        for c in hit.columns
+        if str(c).startswith("param_") and pd.notna(best[c])
+    }
+    return float(times.min()), ran
+
+
+def _plain(value: Any) -> Any:
+    """A swept value as the manifest writes it (an integer stays an integer)."""
+    number = pd.to_numeric(value, errors="coerce")
+    if pd.notna(number) and float(number).is_integer():
+        return int(number)
+    return value.item() if hasattr(value, "item") else value
 
 
 def _time_at(
     rows: pd.DataFrame, params: Mapping[str, Any], column: str
 ) -> float | None:
     """The sweep's time of the configuration ``params`` (None if not timed)."""
+    hit = _matching(rows, params)
+    if hit is None:
+        return None
+    times = pd.to_numeric(hit[column], errors="coerce").dropna()
+    return float(times.iloc[0]) if len(times) else None
+
+
+def _matching(rows: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame | None:
+    """The sweep's rows with ``params``; None where a parameter was not swept."""
     hit = rows
     for key, value in params.items():
         col = f"param_{key}"
         if col not in hit:
             return None
         hit = hit[pd.to_numeric(hit[col], errors="coerce") == float(value)]
-    times = pd.to_numeric(hit[column], errors="coerce").dropna()
-    return float(times.iloc[0]) if len(times) else None
+    return hit
