@@ -15,8 +15,14 @@ ROOT = Path(__file__).resolve().parents[2]
 # replay test of their own (CI time: each family adds its compiles and a report).
 PINNED = ("--config", "families=[jacobi2d,sgemm]")
 PATTERNS = ("histogram", "reduction", "vecadd")  # the recorded pattern families
-# recorded by later runs, with their kernels revisions
-PATTERNS_2 = {"conv2d": "f105e6fa3045", "scan": "b4d985c2e4e8", "spmv": "f105e6fa3045"}
+PATTERNS_2 = ("conv2d", "scan", "spmv")  # and those of another device call
+
+
+def recorded_revision(family: str) -> str:
+    """The kernels revision of the last run recording.json says measured ``family``."""
+    info = json.loads((ROOT / "examples/h200/recording.json").read_text())
+    runs = [info, *info.get("additions", [])]
+    return [r["kernels_git"] for r in runs if family in r.get("families", [])][-1]
 
 
 def n_variants(family: str | None = None) -> int:
@@ -363,7 +369,7 @@ def replay_recorded(workdir: Path, revisions: dict[str, str], same_as_on_gpu) ->
 def test_replay_of_the_pattern_families(workdir, same_as_on_gpu):
     """vecadd, reduction and histogram from the recording: the H200's own numbers, the
     provenance of their addition, and a diagnosis that names each step's metrics."""
-    revisions = dict.fromkeys(PATTERNS, "d5ffe17e642c")
+    revisions = {family: recorded_revision(family) for family in PATTERNS}
     # vecadd and reduction gained their Python launchers (v4_triton, v5_cupy_sum) in a
     # later addition, which the replay banner names
     revisions |= dict.fromkeys(("reduction", "vecadd"), "b9854dbeb98b")
@@ -383,7 +389,8 @@ def test_replay_of_the_pattern_families(workdir, same_as_on_gpu):
 def test_replay_of_the_later_pattern_families(workdir, same_as_on_gpu):
     """conv2d, scan and spmv from their own addition: every variant verified and timed
     at every size, and a diagnosis that names the metric each step moved."""
-    md = replay_recorded(workdir, PATTERNS_2, same_as_on_gpu)
+    revisions = {family: recorded_revision(family) for family in PATTERNS_2}
+    md = replay_recorded(workdir, revisions, same_as_on_gpu)
     for family in PATTERNS_2:
         checked = [
             size

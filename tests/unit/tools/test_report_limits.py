@@ -17,12 +17,13 @@ from nsightflow.tools import ncu_report_io as io
 pytest.importorskip("ncu_report")
 
 ROOT = Path(__file__).resolve().parents[3]
-REPORT = ROOT / "examples/h200/profile/vecadd/v0_one_per_thread/n16777216.ncu-rep"
+# a variant profiled alone: its own report in its folder (the Triton launcher's)
+REPORT = ROOT / "examples/h200/profile/vecadd/v4_triton/n16777216.ncu-rep"
 
 
 def _variant(tmp_path: Path, data: bytes | None = None, size: int = 0) -> Path:
     """A copy of the recorded variant's folder whose report is ``data`` (or sparse)."""
-    folder = tmp_path / "v0_one_per_thread"
+    folder = tmp_path / REPORT.parent.name
     folder.mkdir()
     shutil.copy(REPORT.parent / "profile.json", folder)
     report = folder / REPORT.name

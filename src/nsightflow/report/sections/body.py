@@ -81,15 +81,19 @@ class BodySections(StepSections):
         ]
         return T("step_by_size", spans="; ".join(parts)) if parts else ""
 
-    def _config_part(self, name: str, prev: str, de: float) -> str:
-        """The configuration's part of a step that changed it with the code."""
+    def _config_part(self, name: str, prev: str, de: float) -> tuple[str, int]:
+        """The configuration's part of a step that changed it with the code.
+
+        Returns the sentence, and 1 where the sweep split the change in two (0: the
+        sentence says the parts cannot be told apart).
+        """
         own = self.variants[name].get("params") or {}
         old = self.variants[prev].get("params") or {}
         configs = (self.ctx.get("sweep") or {}).get("configs")
         n = self.key_size
         split = config_split(configs, name, own, old, n)
         if split is None or math.isnan(de) or de == 0:
-            return T("step_config_unsplit", variant=name, prev=prev, n=size_text(n))
+            return T("step_config_unsplit", variant=name, prev=prev, n=size_text(n)), 0
         config = split.t_own - split.t_old
         return T(
             "step_config_split",
@@ -101,7 +105,7 @@ class BodySections(StepSections):
             t_own=us_text(split.t_own),
             config=render("", part_msg(config, de)),
             code=render("", part_msg(de - config, de)),
-        )
+        ), 1
 
     def _step_body(self, k: int, name: str) -> list[str]:
         v = self.variants[name]
@@ -139,10 +143,15 @@ class BodySections(StepSections):
         ]
         out += [t for t in [self._by_size(name, prev)] if t]
         found = self._step_found(name)
-        ran = ("step_params_changed", "step_params_text")
+        changed = any(r["rule"] == "step_params_changed" for r in found)
+        split, parted = (
+            self._config_part(name, prev, _float(b) - _float(a)) if changed else ("", 0)
+        )
+        # a split names the previous configuration and both parts: it stands for the
+        # sentence that says only that code and configuration changed together
+        ran = {"step_params_text"} | (set() if parted else {"step_params_changed"})
         out += [render_row(r) for r in found if r["rule"] in ran]
-        if any(r["rule"] == "step_params_changed" for r in found):
-            out.append(self._config_part(name, prev, _float(b) - _float(a)))
+        out += [split] if split else []
         causes = [r for r in found if r["role"] in ("primary", "secondary")]
         if not causes:
             out.append(T("step_unprofiled"))
