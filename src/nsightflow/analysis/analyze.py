@@ -218,7 +218,14 @@ def build_analysis(
     return add_regime(frame, ceilings, vendor_rate(family, ceilings))
 
 
-CEILING_FIELDS = ("copy_gbps", "fp32_gflops", "vendor_sgemm_gflops")
+CEILING_FIELDS = (
+    "copy_gbps",
+    "fp32_gflops",
+    "vendor_sgemm_gflops",
+    "l2_gbps",
+    "l1_gbps",
+    "shared_gbps",
+)
 
 
 def _ceilings(path: Path) -> dict[str, Any]:

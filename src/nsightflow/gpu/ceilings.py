@@ -1,4 +1,4 @@
-"""Measured ceilings of the GPU: device-to-device copy bandwidth and FP32 FMA rate.
+"""Measured ceilings of the GPU: copy, L2, L1 and shared-memory bandwidth, FP32 rate.
 
 Datasheet peaks come from ncu's device attributes (see :mod:`nsightflow.analysis.analyze`);
 these are what the same GPU actually reaches, measured once per run with CUDA events.
@@ -67,8 +67,67 @@ def vendor_sgemm() -> dict[str, Any]:
     }
 
 
+def _full_grid(gpu: GpuContext, threads: int) -> int:
+    """Blocks of ``threads`` that fill every SM once (all resident at the same time)."""
+    cuda = gpu.cuda
+    sms = gpu.device.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
+    per_sm = gpu.device.get_attribute(
+        cuda.device_attribute.MAX_THREADS_PER_MULTIPROCESSOR
+    )
+    return int(sms * (per_sm // threads))
+
+
+HIT_BYTES = 512 * 16  # helpers.cu HIT_FLOAT4: the 8 KiB each block re-reads
+LEVEL_PASSES = 256
+LEVEL_ITERS = 4096
+
+
+def hierarchy(gpu: GpuContext) -> dict[str, Any]:
+    """Read bandwidth (GB/s) of the L2, of L1 hits and of shared memory.
+
+    Each is the bytes the grid loads over the median kernel time: the L2 kernel
+    streams a buffer of a quarter of the L2 (``__ldcg``: L2 only) ``LEVEL_PASSES``
+    times; the L1 and shared-memory kernels have every warp load 512 B per
+    instruction from an 8 KiB block that stays in the SM.
+    """
+    cuda, helpers = gpu.cuda, load_helpers(gpu)
+    threads = 256
+    blocks = _full_grid(gpu, threads)
+    out = cuda.mem_alloc(blocks * threads * 4)
+    l2_size = gpu.device.get_attribute(cuda.device_attribute.L2_CACHE_SIZE)
+    n4 = l2_size // 4 // 16
+    buf = cuda.mem_alloc(n4 * 16)
+    cuda.memset_d32(buf, 0x3F800000, n4 * 4)
+    grid = {"block": (threads, 1, 1), "grid": (blocks, 1)}
+    l2 = helpers.get_function("l2_read")
+    ms = _median_ms(
+        gpu, lambda: l2(buf, np.int32(n4), np.int32(LEVEL_PASSES), out, **grid)
+    )
+    l2_gbps = LEVEL_PASSES * n4 * 16 / (ms * 1e-3) / 1e9
+    hit_bytes = blocks * threads * LEVEL_ITERS * 16
+    l1 = helpers.get_function("l1_read")
+    ms = _median_ms(gpu, lambda: l1(buf, np.int32(LEVEL_ITERS), out, **grid))
+    l1_gbps = hit_bytes / (ms * 1e-3) / 1e9
+    shared = helpers.get_function("shared_read")
+    ms = _median_ms(gpu, lambda: shared(np.int32(LEVEL_ITERS), out, **grid))
+    shared_gbps = hit_bytes / (ms * 1e-3) / 1e9
+    buf.free()
+    out.free()
+    return {
+        "l2_gbps": l2_gbps,
+        "l1_gbps": l1_gbps,
+        "shared_gbps": shared_gbps,
+        "hierarchy_method": (
+            f"{blocks}x{threads} threads, float4 loads, median of {REPS}; L2: "
+            f"{n4 * 16} B (a quarter of the {l2_size} B L2) read {LEVEL_PASSES} "
+            f"times with ld.global.cg; L1 and shared: {HIT_BYTES} B per block, "
+            f"{LEVEL_ITERS} loads per thread (ld.global.ca, ld.shared)"
+        ),
+    }
+
+
 def measure() -> dict[str, Any]:
-    """Copy bandwidth (bytes read + written), FP32 FMA rate and vendor SGEMM rate."""
+    """Copy bandwidth (read + written), the hierarchy's read bandwidths, FP32 rate."""
     if double.folder() is not None:  # a test's stand-in for the GPU
         return double.record("ceilings")
     vendor = vendor_sgemm()  # before pycuda's context: cupy uses the primary one
@@ -82,16 +141,13 @@ def measure() -> dict[str, Any]:
         src.free()
         dst.free()
 
+        levels = hierarchy(gpu)
         fma = load_helpers(gpu).get_function("fma_peak")
-        sms = gpu.device.get_attribute(cuda.device_attribute.MULTIPROCESSOR_COUNT)
-        per_sm = gpu.device.get_attribute(
-            cuda.device_attribute.MAX_THREADS_PER_MULTIPROCESSOR
-        )
         # One full wave: every block resident from start to end. With 32 blocks per
         # SM (4 waves) ncu showed the SMs active only 96.8% of the elapsed cycles
         # (blocks of a wave end unevenly), capping the rate at 60 of 66.9 TFLOP/s.
         threads = 256
-        blocks, iters = sms * (per_sm // threads), 16384
+        blocks, iters = _full_grid(gpu, threads), 16384
         out = cuda.mem_alloc(blocks * threads * 4)
         ms = _median_ms(
             gpu,
@@ -108,6 +164,7 @@ def measure() -> dict[str, Any]:
         out.free()
         return {
             **vendor,
+            **levels,
             "gpu": gpu.device.name(),
             "copy_gbps": copy_gbps,
             "copy_bytes": 2 * COPY_BYTES,

@@ -24,7 +24,17 @@ def run(args: argparse.Namespace) -> int:
         args.out,
         {**record, "provenance": provenance.collect(None, **gpu_info())},
     )
+    levels = ", ".join(
+        f"{name} {record[key]:.0f} GB/s"
+        for name, key in (
+            ("L2", "l2_gbps"),
+            ("L1", "l1_gbps"),
+            ("shared", "shared_gbps"),
+        )
+        if record.get(key)
+    )
     print(
         f"copy {record['copy_gbps']:.0f} GB/s, fp32 {record['fp32_gflops']:.0f} GFLOP/s"
+        + (f"; read: {levels}" if levels else "")
     )
     return 0

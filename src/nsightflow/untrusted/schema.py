@@ -180,6 +180,9 @@ KINDS: dict[str, dict[str, Any]] = {
             "copy_gbps": _CEILING,
             "fp32_gflops": _CEILING,
             "vendor_sgemm_gflops": _CEILING,
+            "l2_gbps": _CEILING,
+            "l1_gbps": _CEILING,
+            "shared_gbps": _CEILING,
         },
     },
     "recording": {

@@ -13,7 +13,9 @@ from nsightflow.errors import StageInputError
 
 
 @pytest.mark.parametrize("value", [0, -1.0, "fast", True])
-@pytest.mark.parametrize("field", ["copy_gbps", "fp32_gflops"])
+@pytest.mark.parametrize(
+    "field", ["copy_gbps", "fp32_gflops", "l2_gbps", "shared_gbps"]
+)
 def test_a_ceiling_that_is_no_rate_is_refused_by_the_analysis(
     recording, tmp_path, field, value
 ):

@@ -27,3 +27,55 @@ extern "C" __global__ void spin_ns(long long ns) {
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
     } while (now - start < (unsigned long long)ns);
 }
+
+// The memory hierarchy's read bandwidths. Every kernel sums what it loads into four
+// accumulators per thread and stores the sum only when it equals a value it never
+// takes, so no load is dead code. Bytes = 16 * loads (one float4 each).
+
+// L2: the grid streams a buffer a quarter of the L2's size `passes` times. __ldcg
+// caches at L2 only, so a pass after the first is served by the L2, not by each SM's L1.
+extern "C" __global__ void l2_read(const float4* __restrict__ buf, int n4, int passes,
+                                   float* out) {
+    const int stride = gridDim.x * blockDim.x;
+    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int p = 0; p < passes; ++p) {
+#pragma unroll 4
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += stride) {
+            const float4 v = __ldcg(buf + i);
+            acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
+        }
+    }
+    const float sum = acc.x + acc.y + acc.z + acc.w;
+    if (sum == 12345.678f) out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// L1 (global loads that hit): every block reads the same 8 KiB again and again with
+// __ldca (cached at every level), a warp 32 consecutive float4 (512 B) per load.
+#define HIT_FLOAT4 512
+extern "C" __global__ void l1_read(const float4* __restrict__ buf, int iters, float* out) {
+    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 8
+    for (int k = 0; k < iters; ++k) {
+        const float4 v = __ldca(buf + ((threadIdx.x + 32 * k) & (HIT_FLOAT4 - 1)));
+        acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
+    }
+    const float sum = acc.x + acc.y + acc.z + acc.w;
+    if (sum == 12345.678f) out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// Shared memory: the same access pattern from an 8 KiB array in shared memory
+// (a warp's 512 B in four conflict-free wavefronts).
+extern "C" __global__ void shared_read(int iters, float* out) {
+    __shared__ float4 tile[HIT_FLOAT4];
+    for (int i = threadIdx.x; i < HIT_FLOAT4; i += blockDim.x)
+        tile[i] = make_float4(i, i + 1, i + 2, i + 3);
+    __syncthreads();
+    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 8
+    for (int k = 0; k < iters; ++k) {
+        const float4 v = tile[(threadIdx.x + 32 * k) & (HIT_FLOAT4 - 1)];
+        acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
+    }
+    const float sum = acc.x + acc.y + acc.z + acc.w;
+    if (sum == 12345.678f) out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
