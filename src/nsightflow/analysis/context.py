@@ -193,6 +193,10 @@ def _ceilings_entry(ceilings: Mapping[str, Any], frame: pd.DataFrame) -> dict[st
         "vendor_sgemm_gflops": ceilings.get("vendor_sgemm_gflops"),
         "vendor_sgemm_note": ceilings.get("vendor_sgemm_note"),
         "method": ceilings.get("method"),
+        **{
+            key: ceilings.get(key)
+            for key in ("l2_gbps", "l1_gbps", "shared_gbps", "hierarchy_method")
+        },
         "datasheet_fp32_gflops": _num(peaks["peak_fp32_gflops_datasheet"]),
         "datasheet_dram_gbps": _num(peaks["peak_dram_gbps_datasheet"]),
         "l2_bytes": _num(peaks["l2_bytes"]),

@@ -324,6 +324,9 @@ def _recording_info(tree: Tree, found: Collected, command: str) -> dict[str, Any
     # an addition of profiles alone: the profiles' own provenance names GPU and date
     t = next((s.get("provenance") or {} for s in stamped if s), None)
     t = t if t is not None else p.get("provenance") or {}
+    ceilings = PurePosixPath("ceilings.json")
+    if not t and ceilings in found.measured:  # the ceilings alone, measured again
+        t = read_record(tree, ceilings).get("provenance") or {}
     stages = ("verify", "sanitize", "timeline", "profile")
     info = {
         "gpu": t.get("gpu"),

@@ -118,7 +118,8 @@ def _points(ax) -> list:
 def test_roofline_draws_only_dram_points_without_an_l2_or_l1_roof(analyses):
     """Without an L1 roof an L1 point would stand beyond the DRAM roof, unexplained."""
     analysis, stalls, ctx = _tables(analyses["jacobi2d"])
-    assert not {"l2_gbps", "l1_gbps", "datasheet_l1_gbps"} & set(ctx["ceilings"])
+    ctx["ceilings"] |= {"l2_gbps": None, "l1_gbps": None, "shared_gbps": None}
+    assert not {"datasheet_l2_gbps", "datasheet_l1_gbps"} & set(ctx["ceilings"])
     fig = family_figures(analysis, stalls, ctx)["roofline"]
     axes = [ax for ax in fig.axes if ax.get_title().startswith("n = ")]
     assert [ax.get_title() for ax in axes] == ["n = 2048", "n = 8192"]
@@ -152,6 +153,27 @@ def test_roofline_draws_l2_and_l1_points_and_roofs_when_the_ceilings_hold_them(
     variants = len(ctx["variants"])
     assert fills.count("full") == fills.count("bottom") == fills.count("none")
     assert fills.count("none") == variants
+
+
+@pytest.mark.parametrize("family", ["jacobi2d", "sgemm", "vecadd", "reduction"])
+def test_no_recorded_point_stands_above_its_own_levels_measured_roof(analyses, family):
+    """The H200's measured L2 and L1 roofs bound what its kernels reached there."""
+    analysis, stalls, ctx = _tables(analyses[family])
+    c = ctx["ceilings"]
+    assert c["l2_gbps"] and c["l1_gbps"]  # the recording measured both
+    fig = family_figures(analysis, stalls, ctx)["roofline"]
+    roofs = {"full": c["copy_gbps"], "bottom": c["l2_gbps"], "none": c["l1_gbps"]}
+    points = [
+        p for ax in fig.axes if ax.get_title().startswith("n = ") for p in _points(ax)
+    ]
+    assert {p.get_fillstyle() for p in points} == set(roofs)
+    for line in points:
+        x, y = float(line.get_xdata()[0]), float(line.get_ydata()[0])
+        roof = roofs[line.get_fillstyle()]
+        assert y <= 1.02 * min(x * roof, c["fp32_gflops"]), (
+            family,
+            line.get_fillstyle(),
+        )
 
 
 def test_cublas_is_a_rate_line_with_no_point_at_an_unmeasured_intensity(analyses):
