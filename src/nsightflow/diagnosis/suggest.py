@@ -306,9 +306,11 @@ def sweeps_per_pass(
         return None
     if not num(row, "pct_of_copy_bw") >= SWEEP_FROM_PCT:
         return None
-    transfer = t * num(row, "pct_of_copy_bw") / 100.0
+    # at or above the measured copy bandwidth (a run at 100.5% of it: the ceiling's
+    # own spread) the whole launch is transfer
+    transfer = min(t, t * num(row, "pct_of_copy_bw") / 100.0)
     compute = t * num(row, "pct_of_fp32_peak") / 100.0
-    if not ok(transfer) or not transfer < t:
+    if not ok(transfer):
         return None
     saved = transfer * (1.0 - 1.0 / SWEEPS)
     floor = max(transfer / SWEEPS, compute if ok(compute) else 0.0) + fixed
