@@ -47,6 +47,7 @@ from nsightflow.analysis.regime import add_regime
 from nsightflow.contracts import (
     ANALYSIS,
     FINDINGS,
+    GPU_STATE,
     METRICS,
     RULES,
     STALLS,
@@ -119,21 +120,9 @@ def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.Da
             "timing_status",
             "shared_gpu",
             *TIMINGS.columns,
-            *STATE_COLUMNS,
+            *GPU_STATE,
         ],
     )
-
-
-STATE_COLUMNS = [
-    "sm_clock_mhz_before",
-    "sm_clock_mhz_after",
-    "mem_clock_mhz_before",
-    "mem_clock_mhz_after",
-    "throttle_reasons",  # NVML's clock-event reasons before | after (a bit mask)
-    "other_processes",  # the most other processes NVML listed, before or after
-    "recheck_status",  # the outputs after the timed repetitions (integrity.py)
-    "recheck_message",
-]
 
 
 def gpu_state_columns(row: Mapping[str, Any]) -> dict[str, Any]:

@@ -31,7 +31,7 @@ import pandas as pd
 
 from nsightflow.analysis.compare_invalid import INVALID
 from nsightflow.analysis.runs import Run
-from nsightflow.contracts import Status
+from nsightflow.contracts import COMPARE_PAIRS, Status
 from nsightflow.family.inputs import ideal_counts
 from nsightflow.family.model import Family
 
@@ -49,26 +49,7 @@ MEDIAN_SE_PER_IQR = math.sqrt(math.pi / 2) / 1.349
 # calibration target (95% SAME in an A/A pair) counts pairs above it only.
 FAST_US = 20.0
 # Columns of the pairs frame, one row per family x variant x size timed in both runs.
-PAIR_COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "median_a_us",
-    "median_b_us",
-    "ratio",
-    "ci_low",
-    "ci_high",
-    "change_pct",
-    "noise_pct",
-    "threshold_pct",
-    "verdict",
-    "basis",
-    "reps_a",
-    "reps_b",
-    "cache_a",
-    "cache_b",
-    "caveats",
-]
+PAIR_COLUMNS = list(COMPARE_PAIRS.columns)
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,11 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.runs import Run
+from nsightflow.contracts import COMPARE_INVALID
 
 INVALID = "INVALID"
 # One row per pair that cannot be compared (size NA: no size of it is known).
-INVALID_COLUMNS = ["family", "variant", "size", "run", "problem", "whole"]
+INVALID_COLUMNS = list(COMPARE_INVALID.columns)
 
 
 def invalid_pairs(a: Run, b: Run) -> pd.DataFrame:

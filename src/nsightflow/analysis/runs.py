@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from nsightflow.analysis.run_counters import folders, read_counters
-from nsightflow.contracts import RUN_TIMINGS, TIME_QUARTILES, Status
+from nsightflow.contracts import RUN_INVALID, RUN_TIMINGS, TIME_QUARTILES, Status
 from nsightflow.errors import StageInputError
 from nsightflow.family.params import config_id
 from nsightflow.untrusted import (
@@ -34,7 +34,7 @@ from nsightflow.untrusted import (
 
 # Columns of Run.invalid: a refused timing, its size (NA: unknown), why, and whether
 # the whole record was refused (every size of the variant).
-INVALID_COLUMNS = ["family", "variant", "size", "problem", "whole"]
+INVALID_COLUMNS = list(RUN_INVALID.columns)
 PROVENANCE_KEYS = (
     "gpu",
     "driver",

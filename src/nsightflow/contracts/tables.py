@@ -98,6 +98,20 @@ RUN_TIMINGS = Table(
     {"status": _STR, "time_median_us": _FLOAT},
 )
 
+# The GPU's state around a timed size, from the time record's gpu_before/gpu_after
+# and verified_after (nsightflow.analysis.analyze.gpu_state_columns): columns of the
+# analysis table after the timing's.
+GPU_STATE = (
+    "sm_clock_mhz_before",
+    "sm_clock_mhz_after",
+    "mem_clock_mhz_before",
+    "mem_clock_mhz_after",
+    "throttle_reasons",  # NVML's clock-event reasons before | after (a bit mask)
+    "other_processes",  # the most other processes NVML listed, before or after
+    "recheck_status",  # the outputs after the timed repetitions (integrity.py)
+    "recheck_message",
+)
+
 # --- the analyze stage: results/analysis/<family>/ ---
 
 # One row per variant and size: outcome, timing, then one column per ncu quantity and
@@ -318,7 +332,55 @@ TIMELINE_SUMMARY = Table(
     float_format="%.10g",
 )
 
+# --- the measured ceilings: results/report/ceilings.csv (nsightflow ceilings-table) ---
+
+CEILINGS = Table(
+    "ceilings.csv",
+    ("gpu", "copy_gbps", "fp32_gflops", "vendor_sgemm_gflops"),
+    {"gpu": _STR, "copy_gbps": _FLOAT, "fp32_gflops": _FLOAT},
+)
+
 # --- nsightflow compare: the run comparison's tables (results/compare/) ---
+
+# One row per family x variant x size timed in both runs (compare.csv: these, then
+# ``code`` and the counters that moved).
+COMPARE_PAIRS = Table(
+    "compare.csv",
+    (
+        *_KEY,
+        "median_a_us",
+        "median_b_us",
+        "ratio",
+        "ci_low",
+        "ci_high",
+        "change_pct",
+        "noise_pct",
+        "threshold_pct",
+        "verdict",
+        "basis",
+        "reps_a",
+        "reps_b",
+        "cache_a",
+        "cache_b",
+        "caveats",
+    ),
+    {"verdict": _STR, "ratio": _FLOAT},
+    float_format="%.6g",
+    more=True,
+)
+# A run's refused timings (Run.invalid): the size (NA: unknown), why, and whether
+# the whole record was refused (every size of the variant).
+RUN_INVALID = Table(
+    "Run.invalid",
+    (*_KEY, "problem", "whole"),
+    {"problem": _STR, "whole": _BOOL},
+)
+# A pair that cannot be compared: a timing refused in run A, B or both (``run``).
+COMPARE_INVALID = Table(
+    "compare invalid",
+    (*_KEY, "run", "problem", "whole"),
+    {"run": _STR, "problem": _STR, "whole": _BOOL},
+)
 
 # A counter of one variant and size in run A and in run B, and whether it moved.
 COMPARE_COUNTERS = Table(
@@ -367,6 +429,10 @@ TABLES = (
     SWEEP_SUMMARY,
     TIMELINE,
     TIMELINE_SUMMARY,
+    CEILINGS,
+    COMPARE_PAIRS,
+    RUN_INVALID,
+    COMPARE_INVALID,
     COMPARE_COUNTERS,
     COMPARE_RULES,
     COMPARE_SOURCE,

@@ -215,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
 
 def write_outputs(comparison: Any, out_dir: Path, language: str) -> None:
     """compare.md, compare.html, compare.csv, compare_counters.csv and the figure."""
-    from nsightflow.contracts import COMPARE_COUNTERS, spreadsheet_safe
+    from nsightflow.contracts import COMPARE_COUNTERS, COMPARE_PAIRS
     from nsightflow.plot.compare import ratio_figure
     from nsightflow.report.compare import FIGURE, CompareReport
     from nsightflow.report.html import to_html
@@ -231,8 +231,7 @@ def write_outputs(comparison: Any, out_dir: Path, language: str) -> None:
     (out_dir / "compare.md").write_text(text)
     page = to_html(text, "nsightflow compare", base_dir=out_dir, language=language)
     (out_dir / "compare.html").write_text(page)
-    pairs = spreadsheet_safe(table(comparison))
-    pairs.to_csv(out_dir / "compare.csv", index=False, float_format="%.6g")
+    COMPARE_PAIRS.write(table(comparison), out_dir / COMPARE_PAIRS.name)
     COMPARE_COUNTERS.write(comparison.counters, out_dir / COMPARE_COUNTERS.name)
 
 
