@@ -11,6 +11,7 @@ from pathlib import Path, PurePosixPath
 import pandas as pd
 
 from nsightflow.contracts import METRICS, RULES, Table
+from nsightflow.contracts import columns as col
 from nsightflow.untrusted import (
     COMPRESSED,
     MissingRecord,
@@ -106,9 +107,9 @@ def _table(
         frame = table.read(io.BytesIO(raw))
         if frame.empty:  # the header alone: a variant ncu did not profile (a library's)
             return None
-        if "value" in frame and not pd.api.types.is_numeric_dtype(frame["value"]):
+        if col.VALUE in frame and not pd.api.types.is_numeric_dtype(frame[col.VALUE]):
             raise RecordError(
-                tree.path(rel), "holds values that are not numbers", "value"
+                tree.path(rel), "holds values that are not numbers", col.VALUE
             )
     except MissingRecord:
         return None

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from nsightflow.contracts import columns as col
 from nsightflow.contracts.layout import Layout as ResultsLayout
 from nsightflow.errors import StageInputError
 from nsightflow.family.registry import Family
@@ -99,7 +100,7 @@ def parse_argv(layout: Layout, sel: Selection) -> list[str]:
         "--rules",
         *files(layout, sel, "rules"),
         "--source",
-        *files(layout, sel, "source"),
+        *files(layout, sel, col.SOURCE),
         "--resources",
         *files(layout, sel, "resources"),
         "--family",
@@ -127,7 +128,7 @@ def analysis_inputs(layout: Layout, sel: Selection, sanitize: bool) -> "Analysis
         profiles=[layout.path("profiles", name)],
         ceilings=layout.path("ceilings"),
         sanitize=paths("sanitize") if sanitize else [],
-        source=paths("source"),
+        source=paths(col.SOURCE),
     )
 
 
