@@ -1,8 +1,9 @@
 """What stages exchange, declared once: the tables, the status values, the folders.
 
 The ground floor of the package (it imports nothing else of nsightflow): a writer and
-its readers take a table's columns, NA policy and float format from
-:mod:`~nsightflow.contracts.tables`, a record's status from
+its readers take a table's columns, dtypes, NA policy and float format from
+:mod:`~nsightflow.contracts.tables`, a column's name from
+:mod:`~nsightflow.contracts.columns` (``col.TIME_MEDIAN_US``), a record's status from
 :class:`~nsightflow.contracts.status.Status`.
 """
 

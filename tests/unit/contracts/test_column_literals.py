@@ -3,10 +3,9 @@
 A column written as ``"time_median_us"`` in a module is a second declaration of it: a
 renamed column would not reach it. Outside nsightflow.contracts every column is
 ``col.<NAME>`` (``from nsightflow.contracts import columns as col``) and every status
-``Status.<NAME>``; /work/codemod_contracts.py makes them so.
+``Status.<NAME>``.
 
-A string spelled like a column is not always one. These stay strings (the same rules
-as the codemod's):
+A string spelled like a column is not always one. These stay strings:
 
 - docstrings and bare string statements, f-string pieces, annotations and
   ``Literal[...]``, ``__all__``;
@@ -133,9 +132,8 @@ def modules(package: Path = PACKAGE) -> list[Path]:
 
 def test_no_column_or_status_is_spelled_outside_the_contracts():
     found = [line for path in modules() for line in spelled(path)]
-    assert not found, (
-        "name the contract (col.<NAME>, Status.<NAME>; "
-        "python /work/codemod_contracts.py . does it):\n" + "\n".join(found)
+    assert not found, "name the contract (col.<NAME>, Status.<NAME>):\n" + "\n".join(
+        found
     )
 
 
