@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from nsightflow.contracts import columns as col
 from nsightflow.contracts.layout import Layout as ResultsLayout
 from nsightflow.errors import StageInputError
 from nsightflow.family.registry import Family
@@ -100,7 +99,7 @@ def parse_argv(layout: Layout, sel: Selection) -> list[str]:
         "--rules",
         *files(layout, sel, "rules"),
         "--source",
-        *files(layout, sel, col.SOURCE),
+        *files(layout, sel, "source"),  # contracts: literal (a layout name)
         "--resources",
         *files(layout, sel, "resources"),
         "--family",
@@ -128,7 +127,7 @@ def analysis_inputs(layout: Layout, sel: Selection, sanitize: bool) -> "Analysis
         profiles=[layout.path("profiles", name)],
         ceilings=layout.path("ceilings"),
         sanitize=paths("sanitize") if sanitize else [],
-        source=paths(col.SOURCE),
+        source=paths("source"),  # contracts: literal (a layout name)
     )
 
 

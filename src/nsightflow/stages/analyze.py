@@ -4,8 +4,6 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from nsightflow.contracts import columns as col
-
 if TYPE_CHECKING:
     from nsightflow.analysis.analyze import AnalysisInputs
     from nsightflow.family.registry import Family
@@ -24,7 +22,7 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "rules",
         "profiles",
         "sanitize",
-        col.SOURCE,
+        "source",  # contracts: literal (an option's name)
     ):
         p.add_argument(f"--{name}", type=Path, nargs="*", default=[])
     p.add_argument("--ceilings", type=Path)

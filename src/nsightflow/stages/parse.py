@@ -94,7 +94,8 @@ def jobs_of(args: argparse.Namespace) -> list[Job]:
             f"parse: {len(outputs)} outputs (-o) for {len(args.reports)} report "
             "arguments; give one output, or one per report argument"
         )
-    for name in ("rules", col.SOURCE):
+    options = ("rules", "source")  # contracts: literal (the options --rules, --source)
+    for name in options:
         given = getattr(args, name)
         if given is not None and len(given) != len(outputs):
             raise StageInputError(

@@ -124,7 +124,7 @@ def worker_argv(spec_path: Path, result_path: Path) -> list[str]:
         sys.executable,
         "-m",
         "nsightflow.gpu.worker",
-        col.LAUNCH,
+        "launch",  # contracts: literal (the worker's subcommand)
         str(spec_path),
         str(result_path),
     ]

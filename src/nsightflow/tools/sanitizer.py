@@ -173,7 +173,15 @@ def memcheck_error(record: Mapping[str, Any]) -> str | None:
 
 def summary(record: Mapping[str, Any]) -> dict[str, Any]:
     """The part of a record the report shows (no argv, no raw output)."""
-    keep = ("tool", col.STATUS, Status.ERRORS, "hazards", "kinds", "first", col.MESSAGE)
+    keep = (
+        "tool",
+        col.STATUS,
+        "errors",  # contracts: literal (the tool's count of errors, a field)
+        "hazards",
+        "kinds",
+        "first",
+        col.MESSAGE,
+    )
     return {
         col.STATUS: record.get(col.STATUS),
         col.MESSAGE: record.get(col.MESSAGE, ""),

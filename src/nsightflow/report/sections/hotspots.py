@@ -172,7 +172,8 @@ def _side(named: tuple[str, str], row: pd.Series | None) -> dict[str, Any]:
     """One variant's four cells of a side-by-side row (blank where it has no line)."""
     variant, main = named
     keys = [
-        T(f"col_hot_{c}_of", variant=variant) for c in (col.LINE, col.CODE, col.SHARE)
+        T(f"col_hot_{c}_of", variant=variant)
+        for c in ("line", "code", "share")  # contracts: literal (message ids)
     ]
     keys.append(T("col_hot_reason_of", variant=variant))
     if row is None:

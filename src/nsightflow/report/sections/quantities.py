@@ -110,10 +110,11 @@ class Quantity:
     metric: str  # the ncu metric or expression, for the footnote
 
 
+CYCLES = "cycles"  # contracts: literal (a way of writing values, not the column)
 # (pattern over ``metric``, catalogue key of its name, how its values are written)
 _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"stalled_.*/ l1tex__t_requests"), "qty_stall_per_request", col.CYCLES),
-    (re.compile(r"stalled_"), "qty_stall_per_inst", col.CYCLES),
+    (re.compile(r"stalled_.*/ l1tex__t_requests"), "qty_stall_per_request", CYCLES),
+    (re.compile(r"stalled_"), "qty_stall_per_inst", CYCLES),
     (re.compile(r"^smsp__inst_executed\.sum$"), "qty_instructions", "millions"),
     (re.compile(r"sm__warps_active"), "qty_occupancy", "pct"),
     (re.compile(r"l1tex__t_requests_pipe_lsu_mem_global_op_ld"), "qty_requests", "m"),
@@ -130,7 +131,7 @@ _PER_INST = re.compile(r"\)?\s*x\s*smsp__inst_executed\.sum$")
 
 
 def _value(x: float, style: str) -> str:
-    if style == "cycles":
+    if style == CYCLES:
         return number(x, 1)
     if style in ("millions", "m"):
         return f"{number(x / 1e6, 2 if abs(x) < 1e7 else 1)} M"
