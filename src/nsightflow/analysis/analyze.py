@@ -165,9 +165,9 @@ def build_analysis(
     Returns:
         One row per variant and size; columns are documented in the module docstring.
     """
+    keys = [col.VARIANT, col.SIZE]
     grid = pd.DataFrame(
-        [(v, n) for v in family.variants for n in family.sizes],
-        columns=[col.VARIANT, col.SIZE],
+        [(v, n) for v in family.variants for n in family.sizes], columns=keys
     )
     grid.insert(0, col.FAMILY, family.name)
     status = {
@@ -188,9 +188,7 @@ def build_analysis(
     timing = timing_frame(
         family.name, {v: r.get("timing", {}) for v, r in per_variant.items()}
     )
-    frame = grid.merge(
-        timing.drop(columns=col.FAMILY), on=[col.VARIANT, col.SIZE], how="left"
-    )
+    frame = grid.merge(timing.drop(columns=col.FAMILY), on=keys, how="left")
     # a size the variant does not accept, or one the concurrency guard refused to time
     for special in (Status.UNSUPPORTED, Status.GPU_BUSY):
         hit = frame["timing_status"] == special
@@ -202,7 +200,7 @@ def build_analysis(
     frame = frame.drop(columns="timing_status")
     wide = wide_metrics(long_metrics)
     wide[col.VARIANT] = wide[col.VARIANT].astype(object)
-    frame = frame.merge(wide, on=[col.VARIANT, col.SIZE], how="left")
+    frame = frame.merge(wide, on=keys, how="left")
     frame["profiled"] = frame["ncu_time_ns"].notna()
     sizes = recorded_sizes(per_variant)
     frame = add_derived(frame, family, ceilings, sizes)

@@ -99,16 +99,13 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     FLOPs (2*ffma + fadd + fmul) are derived here. The launches of a multi-kernel run
     are combined first (:func:`nsightflow.analysis.launches.aggregate_launches`).
     """
-    long = aggregate_launches(long)
+    long, keys = aggregate_launches(long), [col.VARIANT, col.SIZE]
     wanted = long[long[col.METRIC].isin(NCU_COLUMNS.values())] if len(long) else long
     if wanted.empty:  # profiling off, failed or not recorded: every column NaN
-        wide = pd.DataFrame(columns=[col.VARIANT, col.SIZE, *NCU_COLUMNS], dtype=float)
+        wide = pd.DataFrame(columns=[*keys, *NCU_COLUMNS], dtype=float)
     else:
         wide = wanted.pivot_table(
-            index=[col.VARIANT, col.SIZE],
-            columns=col.METRIC,
-            values=col.VALUE,
-            aggfunc="first",
+            index=keys, columns=col.METRIC, values=col.VALUE, aggfunc="first"
         )
         wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
         wide = wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
@@ -149,9 +146,7 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
         wide["global_st_sectors"] * M.SECTOR_BYTES / written
     )
     wide["local_sectors"] = wide["local_ld_sectors"] + wide["local_st_sectors"]
-    wide = wide.merge(
-        _cycles_per_issue(long), on=[col.VARIANT, col.SIZE], how="left", validate="1:1"
-    )
+    wide = wide.merge(_cycles_per_issue(long), on=keys, how="left", validate="1:1")
     wide[col.SIZE] = wide[col.SIZE].astype(int)
     return wide
 

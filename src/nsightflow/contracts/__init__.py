@@ -8,16 +8,21 @@ its readers take a table's columns, dtypes, NA policy and float format from
 """
 
 from nsightflow.contracts.cells import as_written, spreadsheet_safe
-from nsightflow.contracts.status import Status
-from nsightflow.contracts.table import NA, Table
-from nsightflow.contracts.tables import (
-    ANALYSIS,
-    CEILINGS,
+from nsightflow.contracts.compare import (
     COMPARE_COUNTERS,
     COMPARE_INVALID,
     COMPARE_PAIRS,
     COMPARE_RULES,
     COMPARE_SOURCE,
+    COMPARE_TABLES,
+    RUN_INVALID,
+    RUN_TIMINGS,
+)
+from nsightflow.contracts.status import Status
+from nsightflow.contracts.table import NA, Table
+from nsightflow.contracts.tables import (
+    ANALYSIS,
+    CEILINGS,
     ENERGY,
     FINDINGS,
     GPU_STATE,
@@ -25,20 +30,21 @@ from nsightflow.contracts.tables import (
     LADDER,
     METRICS,
     RULES,
-    RUN_INVALID,
-    RUN_TIMINGS,
     SOURCE,
+    STAGE_TABLES,
     STALLS,
     SUMMARY,
     SWEEP,
     SWEEP_SUMMARY,
-    TABLES,
     TIME_QUARTILES,
     TIMELINE,
     TIMELINE_KINDS,
     TIMELINE_SUMMARY,
     TIMINGS,
 )
+
+# Every exchanged table: the stages' and the run comparison's.
+TABLES = (*STAGE_TABLES, *COMPARE_TABLES)
 
 __all__ = [
     "ANALYSIS",
@@ -48,6 +54,7 @@ __all__ = [
     "COMPARE_PAIRS",
     "COMPARE_RULES",
     "COMPARE_SOURCE",
+    "COMPARE_TABLES",
     "ENERGY",
     "FINDINGS",
     "GPU_STATE",
@@ -59,6 +66,7 @@ __all__ = [
     "RUN_INVALID",
     "RUN_TIMINGS",
     "SOURCE",
+    "STAGE_TABLES",
     "STALLS",
     "SUMMARY",
     "SWEEP",

@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+# The types a column may be declared with (Table.dtypes).
+STR, FLOAT, INT, BOOL = "str", "float", "int", "bool"
+
+
 class NA(Enum):
     """Which cells of a CSV file read as missing."""
 
@@ -98,7 +102,7 @@ class Table:
 
         if isinstance(path, Path | str) and self.empty_ok and is_headless(path):
             return pd.DataFrame()
-        text = [c for c, kind in self.dtypes.items() if kind == "str"]
+        text = [c for c, kind in self.dtypes.items() if kind == STR]
         frame: pd.DataFrame = pd.read_csv(
             path, dtype=dict.fromkeys(text, "str"), **self.na.read_options()
         )
@@ -111,7 +115,7 @@ class Table:
         """
         out = frame
         for column, kind in self.dtypes.items():
-            if kind == "str" or column not in frame.columns:
+            if kind == STR or column not in frame.columns:
                 continue
             cells = frame[column]
             converted = _as(kind, cells, f"{source}: column {column!r} ({kind})")
@@ -149,7 +153,7 @@ def _as(kind: str, cells: "pd.Series", what: str) -> "pd.Series":
     import pandas as pd
 
     api = pd.api.types
-    if kind == "bool":
+    if kind == BOOL:
         if api.is_bool_dtype(cells):
             return cells
         flags = cells.map({True: True, False: False, "True": True, "False": False})
@@ -165,7 +169,7 @@ def _as(kind: str, cells: "pd.Series", what: str) -> "pd.Series":
         if (numbers.isna() & given.notna()).any():
             raise ValueError(f"{what}: holds a value that is not a number")
         cells = numbers
-    if kind == "float":
+    if kind == FLOAT:
         return cells if api.is_float_dtype(cells) else cells.astype(float)
     if api.is_integer_dtype(cells):
         return cells

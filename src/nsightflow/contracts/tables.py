@@ -6,32 +6,29 @@ the files of one family's analysis are read together by
 :mod:`nsightflow.contracts.bundle`.
 """
 
-from nsightflow.contracts import columns as col
-from nsightflow.contracts.table import NA, Table
+import nsightflow.contracts.columns as col
+from nsightflow.contracts.table import BOOL, FLOAT, INT, NA, STR, Table
 
-_KEY = (col.FAMILY, col.VARIANT, col.SIZE)
-_LAUNCH = (*_KEY, col.LAUNCH, col.KERNEL)
+# A row's key: one variant at one size; and one launch of it.
+KEY = (col.FAMILY, col.VARIANT, col.SIZE)
+LAUNCH = (*KEY, col.LAUNCH, col.KERNEL)
 _OUTCOME = (col.STATUS, col.MESSAGE)
 # A timed size's median and quartiles in us, as the time stage records them.
 TIME_QUARTILES = (col.TIME_MEDIAN_US, col.TIME_Q1_US, col.TIME_Q3_US, col.TIME_IQR_US)
-_STR = "str"
-_FLOAT = "float"
-_INT = "int"
-_BOOL = "bool"
 
 # --- the parse stage: results/metrics/<family>/<variant>[.rules|.source].csv ---
 
 # Long: raw ncu names are values of ``metric``, not columns.
 METRICS = Table(
     "<variant>.csv",
-    (*_LAUNCH, col.METRIC, col.UNIT, col.VALUE, col.ROLLUP),
-    {col.FAMILY: _STR, col.VARIANT: _STR, col.METRIC: _STR, col.UNIT: _STR},
+    (*LAUNCH, col.METRIC, col.UNIT, col.VALUE, col.ROLLUP),
+    {col.FAMILY: STR, col.VARIANT: STR, col.METRIC: STR, col.UNIT: STR},
 )
 # ncu's rule results (its guided analysis) per launch; also the family's rules.csv.
 RULES = Table(
     "<variant>.rules.csv",
     (
-        *_LAUNCH,
+        *LAUNCH,
         col.RULE,
         col.SECTION,
         col.TYPE,
@@ -39,13 +36,13 @@ RULES = Table(
         col.SPEEDUP_TYPE,
         col.SPEEDUP_PCT,
     ),
-    {col.RULE: _STR, col.SPEEDUP_PCT: _FLOAT},
+    {col.RULE: STR, col.SPEEDUP_PCT: FLOAT},
 )
 # Warp-state samples per SASS instruction, with the CUDA line it came from.
 SOURCE = Table(
     "<variant>.source.csv",
     (
-        *_LAUNCH,
+        *LAUNCH,
         col.PC,
         col.SASS,
         col.FILE,
@@ -56,7 +53,7 @@ SOURCE = Table(
         col.SAMPLES,
         col.INLINED,
     ),
-    {col.SASS: _STR, col.REASON: _STR, col.SAMPLES: _INT},
+    {col.SASS: STR, col.REASON: STR, col.SAMPLES: INT},
 )
 
 # --- the time stage: the fields of a row of results/time/<family>/<variant>.json that
@@ -76,29 +73,8 @@ TIMINGS = Table(
         col.ENERGY_POWER_W,
         col.ENERGY_BUSY,  # the timed median over the energy stream's time per launch
     ),
-    {col.TIME_MEDIAN_US: _FLOAT, col.REPS: _INT},
+    {col.TIME_MEDIAN_US: FLOAT, col.REPS: INT},
 )
-# A run folder's timings as ``nsightflow compare`` reads them (Run.timings): one row
-# per family x variant x size timed, ``samples`` the per-launch times in us.
-RUN_TIMINGS = Table(
-    "Run.timings",
-    (
-        *_KEY,
-        col.STATUS,
-        col.CACHE,
-        *TIME_QUARTILES,
-        col.REPS,
-        col.SETTLED,
-        col.THROTTLED,
-        col.SHARED_GPU,
-        col.SM_CLOCK_MHZ,
-        col.MEM_CLOCK_MHZ,
-        col.GENERATED,
-        col.SAMPLES,
-    ),
-    {col.STATUS: _STR, col.TIME_MEDIAN_US: _FLOAT},
-)
-
 # The GPU's state around a timed size, from the time record's gpu_before/gpu_after
 # and verified_after (nsightflow.analysis.analyze.gpu_state_columns): columns of the
 # analysis table after the timing's.
@@ -119,15 +95,15 @@ GPU_STATE = (
 # derived rate (nsightflow.analysis.derived.NCU_COLUMNS and what is derived from them).
 ANALYSIS = Table(
     "analysis.csv",
-    (*_KEY, *_OUTCOME, col.SHARED_GPU, *TIMINGS.columns),
-    {col.FAMILY: _STR, col.VARIANT: _STR, col.STATUS: _STR, col.TIME_MEDIAN_US: _FLOAT},
+    (*KEY, *_OUTCOME, col.SHARED_GPU, *TIMINGS.columns),
+    {col.FAMILY: STR, col.VARIANT: STR, col.STATUS: STR, col.TIME_MEDIAN_US: FLOAT},
     more=True,
     empty_ok=False,  # analyze writes a row per variant and size, at least a header
 )
 STALLS = Table(
     "stalls.csv",
     (col.VARIANT, col.SIZE, col.REASON, col.CYCLES, col.SHARE),
-    {col.VARIANT: _STR, col.REASON: _STR, col.CYCLES: _FLOAT, col.SHARE: _FLOAT},
+    {col.VARIANT: STR, col.REASON: STR, col.CYCLES: FLOAT, col.SHARE: FLOAT},
 )
 # The hottest CUDA lines per launch; one ``samples_<reason>`` column per sampled warp
 # state follows, in nsightflow.tools.ncu_metrics.STALL_REASONS order. Its source text
@@ -135,7 +111,7 @@ STALLS = Table(
 HOTSPOTS = Table(
     "hotspots.csv",
     (
-        *_LAUNCH,
+        *LAUNCH,
         col.FILE,
         col.LINE,
         col.SOURCE,
@@ -148,7 +124,7 @@ HOTSPOTS = Table(
         col.DRAIN_FROM_LINE,
         col.INLINED,
     ),
-    {col.SOURCE: _STR, col.SAMPLES: _INT, col.SHARE: _FLOAT},
+    {col.SOURCE: STR, col.SAMPLES: INT, col.SHARE: FLOAT},
     na=NA.NONE,
     more=True,
 )
@@ -159,7 +135,7 @@ HOTSPOTS = Table(
 FINDINGS = Table(
     "findings.csv",
     (
-        *_KEY,
+        *KEY,
         col.SECTION,
         col.STEP_OF,
         col.REGIME,
@@ -181,11 +157,11 @@ FINDINGS = Table(
         col.ACHIEVED_GAIN,
     ),
     {
-        col.SECTION: _STR,
-        col.RULE: _STR,
-        col.ROLE: _STR,
-        col.PARAMS: _STR,
-        col.VALUE: _FLOAT,
+        col.SECTION: STR,
+        col.RULE: STR,
+        col.ROLE: STR,
+        col.PARAMS: STR,
+        col.VALUE: FLOAT,
     },
     na=NA.BLANK,
     float_format="%.10g",
@@ -207,7 +183,7 @@ _HEADLINE = (
 SUMMARY = Table(
     "summary.csv",
     (
-        *_KEY,
+        *KEY,
         *_HEADLINE,
         col.PCT_OF_COPY_BW,
         col.PCT_OF_FP32_PEAK,
@@ -217,7 +193,7 @@ SUMMARY = Table(
         col.REGIME_CEILING_PCT,
         *ENERGY,  # empty where the energy was not recorded
     ),
-    {col.STATUS: _STR, col.TIME_MEDIAN_US: _FLOAT},
+    {col.STATUS: STR, col.TIME_MEDIAN_US: FLOAT},
     float_format="%.10g",
 )
 
@@ -233,7 +209,7 @@ LADDER = Table(
         col.REGIME,
         col.REGIME_CEILING_PCT,
     ),
-    {col.VARIANT: _STR, col.IDEA: _STR},
+    {col.VARIANT: STR, col.IDEA: STR},
 )
 
 # --- sweeps: results/analysis/<family>/sweep.csv, sweep_summary.csv ---
@@ -258,7 +234,7 @@ SWEEP = Table(
         col.SHARED_BYTES,
         col.WALL_S,
     ),
-    {col.STATUS: _STR, col.IS_BEST: _BOOL, col.GEOMEAN_US: _FLOAT},
+    {col.STATUS: STR, col.IS_BEST: BOOL, col.GEOMEAN_US: FLOAT},
     float_format="%.10g",
     more=True,
 )
@@ -293,7 +269,7 @@ SWEEP_SUMMARY = Table(
         col.DATE,
         col.REPLAYED_FROM,
     ),
-    {col.STATUS: _STR, col.BEST_US: _FLOAT},
+    {col.STATUS: STR, col.BEST_US: FLOAT},
     float_format="%.10g",
 )
 
@@ -304,8 +280,8 @@ SWEEP_SUMMARY = Table(
 # ``kind`` one of TIMELINE_KINDS.
 TIMELINE = Table(
     "timeline.csv",
-    (*_KEY, col.KIND, col.NAME, col.START_NS, col.END_NS, col.BYTES, col.STREAM),
-    {col.KIND: _STR, col.START_NS: _INT, col.END_NS: _INT},
+    (*KEY, col.KIND, col.NAME, col.START_NS, col.END_NS, col.BYTES, col.STREAM),
+    {col.KIND: STR, col.START_NS: INT, col.END_NS: INT},
 )
 TIMELINE_KINDS = (
     "memcpy_htod",
@@ -322,7 +298,7 @@ TIMELINE_KINDS = (
 TIMELINE_SUMMARY = Table(
     "timeline_summary.csv",
     (
-        *_KEY,
+        *KEY,
         *_OUTCOME,
         col.BACKEND,
         col.BACKEND_NOTE,
@@ -342,7 +318,7 @@ TIMELINE_SUMMARY = Table(
         col.SPAN_NS,
         col.OVERLAP_NS,
     ),
-    {col.STATUS: _STR, col.KERNEL_NS: _FLOAT},
+    {col.STATUS: STR, col.KERNEL_NS: FLOAT},
     float_format="%.10g",
 )
 
@@ -351,88 +327,14 @@ TIMELINE_SUMMARY = Table(
 CEILINGS = Table(
     "ceilings.csv",
     (col.GPU, col.COPY_GBPS, col.FP32_GFLOPS, col.VENDOR_SGEMM_GFLOPS),
-    {col.GPU: _STR, col.COPY_GBPS: _FLOAT, col.FP32_GFLOPS: _FLOAT},
+    {col.GPU: STR, col.COPY_GBPS: FLOAT, col.FP32_GFLOPS: FLOAT},
 )
 
-# --- nsightflow compare: the run comparison's tables (results/compare/) ---
-
-# One row per family x variant x size timed in both runs (compare.csv: these, then
-# ``code`` and the counters that moved).
-COMPARE_PAIRS = Table(
-    "compare.csv",
-    (
-        *_KEY,
-        col.MEDIAN_A_US,
-        col.MEDIAN_B_US,
-        col.RATIO,
-        col.CI_LOW,
-        col.CI_HIGH,
-        col.CHANGE_PCT,
-        col.NOISE_PCT,
-        col.THRESHOLD_PCT,
-        col.VERDICT,
-        col.BASIS,
-        col.REPS_A,
-        col.REPS_B,
-        col.CACHE_A,
-        col.CACHE_B,
-        col.CAVEATS,
-    ),
-    {col.VERDICT: _STR, col.RATIO: _FLOAT},
-    float_format="%.6g",
-    more=True,
-)
-# A run's refused timings (Run.invalid): the size (NA: unknown), why, and whether
-# the whole record was refused (every size of the variant).
-RUN_INVALID = Table(
-    "Run.invalid",
-    (*_KEY, col.PROBLEM, col.WHOLE),
-    {col.PROBLEM: _STR, col.WHOLE: _BOOL},
-)
-# A pair that cannot be compared: a timing refused in run A, B or both (``run``).
-COMPARE_INVALID = Table(
-    "compare invalid",
-    (*_KEY, col.RUN, col.PROBLEM, col.WHOLE),
-    {col.RUN: _STR, col.PROBLEM: _STR, col.WHOLE: _BOOL},
-)
-
-# A counter of one variant and size in run A and in run B, and whether it moved.
-COMPARE_COUNTERS = Table(
-    "compare_counters.csv",
-    (*_KEY, col.COUNTER, col.KIND, col.A, col.B, col.CHANGE, col.SCORE, col.MOVED),
-    {col.COUNTER: _STR, col.MOVED: _BOOL},
-    float_format="%.6g",
-)
-# An ncu rule that appeared, disappeared or changed its estimate between the runs.
-COMPARE_RULES = Table(
-    "compare rules",
-    (*_LAUNCH, col.RULE, col.TYPE, col.CHANGE, col.SPEEDUP_PCT),
-    {col.RULE: _STR, col.CHANGE: _STR},
-)
-# A variant's source in each run: its revision, the files that differ, their diff.
-COMPARE_SOURCE = Table(
-    "compare source",
-    (
-        col.FAMILY,
-        col.VARIANT,
-        col.CODE,
-        col.REVISION_A,
-        col.REVISION_B,
-        col.FILES,
-        col.DIFF,
-        col.CONFIG,
-        col.CONFIG_A,
-        col.CONFIG_B,
-    ),
-    {col.CODE: _STR},
-)
-
-TABLES = (
+STAGE_TABLES = (
     METRICS,
     RULES,
     SOURCE,
     TIMINGS,
-    RUN_TIMINGS,
     ANALYSIS,
     STALLS,
     HOTSPOTS,
@@ -444,10 +346,4 @@ TABLES = (
     TIMELINE,
     TIMELINE_SUMMARY,
     CEILINGS,
-    COMPARE_PAIRS,
-    RUN_INVALID,
-    COMPARE_INVALID,
-    COMPARE_COUNTERS,
-    COMPARE_RULES,
-    COMPARE_SOURCE,
 )

@@ -169,7 +169,8 @@ def run_causes(
             blocks=or_zero(num(r, "grid_blocks")),
             sms=or_zero(num(r, "sm_count")),
         )
-        found.append(Cause(LATER_LAUNCH, us, us / total, (col.LAUNCH,), evidence))
+        reasons = ("launch",)  # contracts: literal (a cause's reason, not the column)
+        found.append(Cause(LATER_LAUNCH, us, us / total, reasons, evidence))
     ranked = sorted(found, key=lambda c: -c.time_us)
     return [c for c in ranked if c.share >= MIN_SHARE]
 

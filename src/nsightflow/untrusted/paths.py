@@ -20,7 +20,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from nsightflow.contracts import columns as col
 from nsightflow.errors import StageInputError
 
 FIX = "restore it from a copy of the recording, or record again"
@@ -248,7 +247,7 @@ class Tree:
             for name in sorted(files):
                 mode = os.lstat(os.path.join(folder, name)).st_mode
                 what = (
-                    col.FILE
+                    "file"  # contracts: literal (a kind of entry)
                     if stat.S_ISREG(mode)
                     else "link"
                     if stat.S_ISLNK(mode)
