@@ -47,6 +47,7 @@ from nsightflow.analysis.regime import add_regime
 from nsightflow.contracts import (
     ANALYSIS,
     FINDINGS,
+    GPU_STATE,
     METRICS,
     RULES,
     STALLS,
@@ -54,6 +55,7 @@ from nsightflow.contracts import (
     Status,
     Table,
 )
+from nsightflow.contracts import columns as col
 from nsightflow.errors import StageInputError
 from nsightflow.family.inputs import recorded_sizes
 from nsightflow.family.registry import Family, load_family
@@ -94,67 +96,55 @@ def timing_frame(family: str, records: Mapping[str, Mapping[str, Any]]) -> pd.Da
         for row in record.get("rows", []):
             rows.append(
                 {
-                    "family": family,
-                    "variant": variant,
-                    "size": row["size"],
-                    "timing_status": row.get("status", OK),
+                    col.FAMILY: family,
+                    col.VARIANT: variant,
+                    col.SIZE: row[col.SIZE],
+                    "timing_status": row.get(col.STATUS, OK),
                     **{c: row.get(c) for c in TIMINGS.columns},
-                    "shared_gpu": bool(
-                        (row.get("gpu_before") or {}).get("other_processes")
-                        or (row.get("gpu_after") or {}).get("other_processes")
+                    col.SHARED_GPU: bool(
+                        (row.get("gpu_before") or {}).get(col.OTHER_PROCESSES)
+                        or (row.get("gpu_after") or {}).get(col.OTHER_PROCESSES)
                     ),
                     **gpu_state_columns(row),
                     # recordings made before cache modes existed were all hot
-                    "cache": row.get(
-                        "cache", "hot" if "time_median_us" in row else None
+                    col.CACHE: row.get(
+                        col.CACHE, "hot" if col.TIME_MEDIAN_US in row else None
                     ),
                 }
             )
     return pd.DataFrame(
         rows,
         columns=[
-            "family",
-            "variant",
-            "size",
+            col.FAMILY,
+            col.VARIANT,
+            col.SIZE,
             "timing_status",
-            "shared_gpu",
+            col.SHARED_GPU,
             *TIMINGS.columns,
-            *STATE_COLUMNS,
+            *GPU_STATE,
         ],
     )
-
-
-STATE_COLUMNS = [
-    "sm_clock_mhz_before",
-    "sm_clock_mhz_after",
-    "mem_clock_mhz_before",
-    "mem_clock_mhz_after",
-    "throttle_reasons",  # NVML's clock-event reasons before | after (a bit mask)
-    "other_processes",  # the most other processes NVML listed, before or after
-    "recheck_status",  # the outputs after the timed repetitions (integrity.py)
-    "recheck_message",
-]
 
 
 def gpu_state_columns(row: Mapping[str, Any]) -> dict[str, Any]:
     """A timing row's GPU state before and after sampling, and its re-check."""
     before, after = row.get("gpu_before") or {}, row.get("gpu_after") or {}
-    reasons = [s.get("throttle_reasons") for s in (before, after)]
+    reasons = [s.get(col.THROTTLE_REASONS) for s in (before, after)]
     masks = [r for r in reasons if isinstance(r, int)]
     recheck = row.get("verified_after") or {}
     return {
-        "sm_clock_mhz_before": before.get("sm_clock_mhz"),
-        "sm_clock_mhz_after": after.get("sm_clock_mhz"),
-        "mem_clock_mhz_before": before.get("mem_clock_mhz"),
-        "mem_clock_mhz_after": after.get("mem_clock_mhz"),
-        "throttle_reasons": masks[0] | masks[-1] if masks else None,
-        "other_processes": max(
-            (len(s.get("other_processes") or []) for s in (before, after)), default=0
+        col.SM_CLOCK_MHZ_BEFORE: before.get(col.SM_CLOCK_MHZ),
+        col.SM_CLOCK_MHZ_AFTER: after.get(col.SM_CLOCK_MHZ),
+        col.MEM_CLOCK_MHZ_BEFORE: before.get(col.MEM_CLOCK_MHZ),
+        col.MEM_CLOCK_MHZ_AFTER: after.get(col.MEM_CLOCK_MHZ),
+        col.THROTTLE_REASONS: masks[0] | masks[-1] if masks else None,
+        col.OTHER_PROCESSES: max(
+            (len(s.get(col.OTHER_PROCESSES) or []) for s in (before, after)), default=0
         )
         if before or after
         else None,
-        "recheck_status": recheck.get("status"),
-        "recheck_message": recheck.get("message"),
+        col.RECHECK_STATUS: recheck.get(col.STATUS),
+        col.RECHECK_MESSAGE: recheck.get(col.MESSAGE),
     }
 
 
@@ -175,11 +165,11 @@ def build_analysis(
     Returns:
         One row per variant and size; columns are documented in the module docstring.
     """
+    keys = [col.VARIANT, col.SIZE]
     grid = pd.DataFrame(
-        [(v, n) for v in family.variants for n in family.sizes],
-        columns=["variant", "size"],
+        [(v, n) for v in family.variants for n in family.sizes], columns=keys
     )
-    grid.insert(0, "family", family.name)
+    grid.insert(0, col.FAMILY, family.name)
     status = {
         v: variant_status(
             r.get("resources", {}),
@@ -189,26 +179,28 @@ def build_analysis(
         )
         for v, r in per_variant.items()
     }
-    grid["status"] = grid["variant"].map(lambda v: status.get(v, ("missing", ""))[0])
-    grid["message"] = grid["variant"].map(lambda v: status.get(v, ("", "no record"))[1])
+    grid[col.STATUS] = grid[col.VARIANT].map(
+        lambda v: status.get(v, ("missing", ""))[0]
+    )
+    grid[col.MESSAGE] = grid[col.VARIANT].map(
+        lambda v: status.get(v, ("", "no record"))[1]
+    )
     timing = timing_frame(
         family.name, {v: r.get("timing", {}) for v, r in per_variant.items()}
     )
-    frame = grid.merge(
-        timing.drop(columns="family"), on=["variant", "size"], how="left"
-    )
+    frame = grid.merge(timing.drop(columns=col.FAMILY), on=keys, how="left")
     # a size the variant does not accept, or one the concurrency guard refused to time
     for special in (Status.UNSUPPORTED, Status.GPU_BUSY):
         hit = frame["timing_status"] == special
-        frame.loc[hit & (frame["status"] == OK), "status"] = special
+        frame.loc[hit & (frame[col.STATUS] == OK), col.STATUS] = special
     # a swept size the timing record lacks (recorded before the sweep had it)
-    absent = frame["timing_status"].isna() & (frame["status"] == OK)
-    frame.loc[absent, "status"] = "not_recorded"
-    frame.loc[absent, "message"] = "this size is not in the timing record"
+    absent = frame["timing_status"].isna() & (frame[col.STATUS] == OK)
+    frame.loc[absent, col.STATUS] = Status.NOT_RECORDED
+    frame.loc[absent, col.MESSAGE] = "this size is not in the timing record"
     frame = frame.drop(columns="timing_status")
     wide = wide_metrics(long_metrics)
-    wide["variant"] = wide["variant"].astype(object)
-    frame = frame.merge(wide, on=["variant", "size"], how="left")
+    wide[col.VARIANT] = wide[col.VARIANT].astype(object)
+    frame = frame.merge(wide, on=keys, how="left")
     frame["profiled"] = frame["ncu_time_ns"].notna()
     sizes = recorded_sizes(per_variant)
     frame = add_derived(frame, family, ceilings, sizes)
@@ -219,9 +211,9 @@ def build_analysis(
 
 
 CEILING_FIELDS = (
-    "copy_gbps",
-    "fp32_gflops",
-    "vendor_sgemm_gflops",
+    col.COPY_GBPS,
+    col.FP32_GFLOPS,
+    col.VENDOR_SGEMM_GFLOPS,
     "l2_gbps",
     "l1_gbps",
     "shared_gbps",
@@ -265,13 +257,13 @@ def _records(paths: list[Path]) -> dict[str, dict[str, Any]]:
     for path in paths:
         data = read_json(path)
         data["_file"] = _origin(path, data)
-        found[data["variant"]] = data
+        found[data[col.VARIANT]] = data
     return found
 
 
 def _origin(path: Path, data: Mapping[str, Any]) -> str:
     """The raw file a number comes from: the recorded one for replayed outputs."""
-    source = data.get("replayed_from")
+    source = data.get(col.REPLAYED_FROM)
     return f"{path} (replayed from {source})" if source else str(path)
 
 
@@ -300,17 +292,17 @@ def write_analysis(
             per_variant.setdefault(variant, {})[kind] = record
     for folder in profile_folders(inputs.profiles):
         meta = read_json(folder / "profile.json")
-        per_variant.setdefault(meta["variant"], {})["profile"] = {
+        per_variant.setdefault(meta[col.VARIANT], {})["profile"] = {
             **meta.get("settings", {}),
             **meta.get("provenance", {}),
-            "status": meta["status"],
-            "message": meta.get("message", ""),
+            col.STATUS: meta[col.STATUS],
+            col.MESSAGE: meta.get(col.MESSAGE, ""),
             "argv": (meta.get("reports") or [{}])[0].get("argv", []),
             "reports": list(  # one file holds every size profiled in one process
                 dict.fromkeys(
-                    os.path.normpath(folder / r["file"])
+                    os.path.normpath(folder / r[col.FILE])
                     for r in meta.get("reports", [])
-                    if r.get("status") == Status.OK
+                    if r.get(col.STATUS) == Status.OK
                 )
             ),
         }
@@ -324,7 +316,7 @@ def write_analysis(
     ctx["replay"] = replay_context(per_variant)
     compiled = compiler_entries(instructions, per_variant)
     for entry in ctx["variants"]:  # what the compiler built, where it was profiled
-        entry["compiler"] = compiled.get(entry["name"], {})
+        entry["compiler"] = compiled.get(entry[col.NAME], {})
     launches = launch_table(long)
     if launches:  # multi-kernel variants: each launch's share of the run, its row
         ctx["launches"] = _with_rows(launches, family, per_variant, long, ceilings)
@@ -348,7 +340,7 @@ def _with_rows(
 ) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """The per-launch table with each launch's analysis row, stall reasons included."""
     positions = {
-        int(e["launch"]) for s in launches.values() for r in s.values() for e in r
+        int(e[col.LAUNCH]) for s in launches.values() for r in s.values() for e in r
     }
     rows = {}
     for k in sorted(positions):
@@ -357,9 +349,11 @@ def _with_rows(
         stalls = stall_frame(part)
         if not stalls.empty:
             wide = stalls.pivot_table(
-                index=["variant", "size"], columns="reason", values="cycles"
+                index=[col.VARIANT, col.SIZE], columns=col.REASON, values=col.CYCLES
             )
             wide.columns = [f"stall_{c}" for c in wide.columns]
-            frame = frame.merge(wide.reset_index(), on=["variant", "size"], how="left")
+            frame = frame.merge(
+                wide.reset_index(), on=[col.VARIANT, col.SIZE], how="left"
+            )
         rows[k] = frame
     return with_launch_rows(launches, rows)

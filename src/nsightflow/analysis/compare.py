@@ -31,7 +31,8 @@ import pandas as pd
 
 from nsightflow.analysis.compare_invalid import INVALID
 from nsightflow.analysis.runs import Run
-from nsightflow.contracts import Status
+from nsightflow.contracts import COMPARE_PAIRS, Status
+from nsightflow.contracts import columns as col
 from nsightflow.family.inputs import ideal_counts
 from nsightflow.family.model import Family
 
@@ -49,26 +50,7 @@ MEDIAN_SE_PER_IQR = math.sqrt(math.pi / 2) / 1.349
 # calibration target (95% SAME in an A/A pair) counts pairs above it only.
 FAST_US = 20.0
 # Columns of the pairs frame, one row per family x variant x size timed in both runs.
-PAIR_COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "median_a_us",
-    "median_b_us",
-    "ratio",
-    "ci_low",
-    "ci_high",
-    "change_pct",
-    "noise_pct",
-    "threshold_pct",
-    "verdict",
-    "basis",
-    "reps_a",
-    "reps_b",
-    "cache_a",
-    "cache_b",
-    "caveats",
-]
+PAIR_COLUMNS = list(COMPARE_PAIRS.columns)
 
 
 @dataclass(frozen=True)
@@ -106,15 +88,15 @@ class Side:
         With samples, every statistic is taken from them (an edited copy of a run
         may carry changed samples under unchanged summaries); else the stored ones.
         """
-        samples = row.get("samples")
+        samples = row.get(col.SAMPLES)
         if isinstance(samples, np.ndarray) and samples.size >= 2:
             q1, median, q3 = np.percentile(samples, [25, 50, 75])
             return cls(float(median), float(q1), float(q3), int(samples.size), samples)
         return cls(
-            float(row["time_median_us"]),
-            float(row["time_q1_us"]),
-            float(row["time_q3_us"]),
-            int(row.get("reps") or 1),
+            float(row[col.TIME_MEDIAN_US]),
+            float(row[col.TIME_Q1_US]),
+            float(row[col.TIME_Q3_US]),
+            int(row.get(col.REPS) or 1),
         )
 
     @property
@@ -161,7 +143,7 @@ def ratio_interval(
         ma = bootstrap_medians(a.samples, settings.resamples, rng)
         mb = bootstrap_medians(b.samples, settings.resamples, rng)
         low, high = np.quantile(mb / ma, [alpha / 2, 1 - alpha / 2])
-        return ratio, float(low), float(high), "samples"
+        return ratio, float(low), float(high), col.SAMPLES
     z = NormalDist().inv_cdf(1 - alpha / 2)
     se = math.hypot(*(_log_se(side) for side in (a, b)))
     return ratio, ratio * math.exp(-z * se), ratio * math.exp(z * se), "quartiles"
@@ -196,9 +178,9 @@ def pair_timings(
         b: Run B's timings.
         settings: Threshold floor and interval settings.
     """
-    keys = ["family", "variant", "size"]
-    ok_a = a[(a["status"] == Status.OK) & a["time_median_us"].notna()]
-    ok_b = b[(b["status"] == Status.OK) & b["time_median_us"].notna()]
+    keys = [col.FAMILY, col.VARIANT, col.SIZE]
+    ok_a = a[(a[col.STATUS] == Status.OK) & a[col.TIME_MEDIAN_US].notna()]
+    ok_b = b[(b[col.STATUS] == Status.OK) & b[col.TIME_MEDIAN_US].notna()]
     both = ok_a.merge(ok_b, on=keys, suffixes=("_a", "_b"))
     rows = [
         _pair({str(k): v for k, v in r.items()}, settings)
@@ -218,24 +200,24 @@ def _pair(r: dict[str, Any], settings: CompareSettings) -> dict[str, Any]:
     noise = max(a.rel_iqr, b.rel_iqr)
     threshold = max(settings.min_change, 0.0 if math.isnan(noise) else noise)
     return {
-        "family": r["family"],
-        "variant": r["variant"],
-        "size": int(r["size"]),
-        "median_a_us": a.median,
-        "median_b_us": b.median,
-        "ratio": ratio,
-        "ci_low": low,
-        "ci_high": high,
-        "change_pct": 100.0 * (ratio - 1.0),
-        "noise_pct": 100.0 * noise,
-        "threshold_pct": 100.0 * threshold,
-        "verdict": verdict(low, high, threshold),
-        "basis": basis,
-        "reps_a": a.reps,
-        "reps_b": b.reps,
-        "cache_a": r.get("cache_a"),
-        "cache_b": r.get("cache_b"),
-        "caveats": ";".join(caveats(r)),
+        col.FAMILY: r[col.FAMILY],
+        col.VARIANT: r[col.VARIANT],
+        col.SIZE: int(r[col.SIZE]),
+        col.MEDIAN_A_US: a.median,
+        col.MEDIAN_B_US: b.median,
+        col.RATIO: ratio,
+        col.CI_LOW: low,
+        col.CI_HIGH: high,
+        col.CHANGE_PCT: 100.0 * (ratio - 1.0),
+        col.NOISE_PCT: 100.0 * noise,
+        col.THRESHOLD_PCT: 100.0 * threshold,
+        col.VERDICT: verdict(low, high, threshold),
+        col.BASIS: basis,
+        col.REPS_A: a.reps,
+        col.REPS_B: b.reps,
+        col.CACHE_A: r.get(col.CACHE_A),
+        col.CACHE_B: r.get(col.CACHE_B),
+        col.CAVEATS: ";".join(caveats(r)),
     }
 
 
@@ -249,10 +231,10 @@ def caveats(r: dict[str, Any]) -> list[str]:
     stored median differ by more than 0.5% (a file edited by hand; the samples count).
     """
     found = []
-    if r.get("cache_a") != r.get("cache_b"):
-        found.append("cache")
-    for side in ("a", "b"):
-        for flag in ("shared_gpu", "throttled"):
+    if r.get(col.CACHE_A) != r.get(col.CACHE_B):
+        found.append(col.CACHE)
+    for side in ("a", "b"):  # contracts: literal (the runs' suffixes)
+        for flag in (col.SHARED_GPU, col.THROTTLED):
             if r.get(f"{flag}_{side}") is True:
                 found.append(f"{flag}_{side}")
         samples, stored = r.get(f"samples_{side}"), r.get(f"time_median_us_{side}")
@@ -276,15 +258,15 @@ def status_changes(
     """
     rows = [
         {
-            "family": family,
-            "variant": variant,
+            col.FAMILY: family,
+            col.VARIANT: variant,
             "status_a": a.get((family, variant), "absent"),
             "status_b": b.get((family, variant), "absent"),
         }
         for family, variant in sorted(set(a) | set(b))
         if a.get((family, variant)) != b.get((family, variant))
     ]
-    return pd.DataFrame(rows, columns=["family", "variant", "status_a", "status_b"])
+    return pd.DataFrame(rows, columns=[col.FAMILY, col.VARIANT, "status_a", "status_b"])
 
 
 def unpaired_sizes(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
@@ -293,13 +275,13 @@ def unpaired_sizes(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     Returns:
         ``family, variant, size, timed_in`` (``A`` or ``B``).
     """
-    keys = ["family", "variant", "size"]
-    ok = [t[t["status"] == Status.OK][keys] for t in (a, b)]
+    keys = [col.FAMILY, col.VARIANT, col.SIZE]
+    ok = [t[t[col.STATUS] == Status.OK][keys] for t in (a, b)]
     merged = ok[0].merge(ok[1], on=keys, how="outer", indicator=True)
     one = merged[merged["_merge"] != "both"].copy()
     one["timed_in"] = one["_merge"].map({"left_only": "A", "right_only": "B"})
-    variants = ok[0][["family", "variant"]].merge(ok[1][["family", "variant"]])
-    one = one.merge(variants.drop_duplicates(), on=["family", "variant"])
+    variants = ok[0][[col.FAMILY, col.VARIANT]].merge(ok[1][[col.FAMILY, col.VARIANT]])
+    one = one.merge(variants.drop_duplicates(), on=[col.FAMILY, col.VARIANT])
     return one[[*keys, "timed_in"]].reset_index(drop=True)
 
 
@@ -310,8 +292,8 @@ def verdict_counts(
 ) -> dict[str, int]:
     """Pairs per verdict (only those above ``above_us`` in both runs), and INVALID."""
     if above_us is not None:
-        pairs = pairs[pairs[["median_a_us", "median_b_us"]].min(axis=1) > above_us]
-    counts = pairs["verdict"].value_counts()
+        pairs = pairs[pairs[[col.MEDIAN_A_US, col.MEDIAN_B_US]].min(axis=1) > above_us]
+    counts = pairs[col.VERDICT].value_counts()
     found = {v: int(counts.get(v, 0)) for v in VERDICTS}
     return found if invalid is None else {**found, INVALID: len(invalid)}
 
@@ -332,8 +314,8 @@ def exit_status(
         & ~statuses["status_b"].isin([Status.OK, "absent"])
     ]
     if fail_on == "slower":
-        return int(bool((pairs["verdict"] == SLOWER).any() or len(broke) or invalid))
-    moved = pairs["verdict"].isin([SLOWER, FASTER]).any()
+        return int(bool((pairs[col.VERDICT] == SLOWER).any() or len(broke) or invalid))
+    moved = pairs[col.VERDICT].isin([SLOWER, FASTER]).any()
     return int(bool(moved or len(statuses) or invalid))
 
 
@@ -350,11 +332,19 @@ def ceiling_shares(
         ``family, variant, size, gpu_a, gpu_b, ratio, ceiling, pct_a, pct_b``; empty
         when every family was timed on one GPU model.
     """
-    columns = ["family", "variant", "size", "gpu_a", "gpu_b", "ratio", "ceiling"]
+    columns = [
+        col.FAMILY,
+        col.VARIANT,
+        col.SIZE,
+        "gpu_a",
+        "gpu_b",
+        col.RATIO,
+        "ceiling",
+    ]
     columns += ["pct_a", "pct_b"]
     rows = []
-    for family, group in pairs.groupby("family", sort=True):
-        gpus = [run.families.get(str(family), {}).get("gpu") for run in (a, b)]
+    for family, group in pairs.groupby(col.FAMILY, sort=True):
+        gpus = [run.families.get(str(family), {}).get(col.GPU) for run in (a, b)]
         manifest = families.get(str(family))
         if gpus[0] == gpus[1] or manifest is None:
             continue
@@ -367,22 +357,22 @@ def ceiling_shares(
                     100 * work / (t * 1e-6) / 1e9 / float(run.ceilings[key])
                     if run.ceilings.get(key)
                     else math.nan
-                    for t, run in ((r["median_a_us"], a), (r["median_b_us"], b))
+                    for t, run in ((r[col.MEDIAN_A_US], a), (r[col.MEDIAN_B_US], b))
                 ]
                 for name, key, work in (
-                    ("copy", "copy_gbps", ideal_b.iloc[i]),
-                    ("fp32", "fp32_gflops", ideal_f.iloc[i]),
+                    ("copy", col.COPY_GBPS, ideal_b.iloc[i]),
+                    ("fp32", col.FP32_GFLOPS, ideal_f.iloc[i]),
                 )
             }
             name = max(pcts, key=lambda n: np.nan_to_num(pcts[n][0], nan=-1.0))
             rows.append(
                 {
-                    "family": family,
-                    "variant": r["variant"],
-                    "size": r["size"],
+                    col.FAMILY: family,
+                    col.VARIANT: r[col.VARIANT],
+                    col.SIZE: r[col.SIZE],
                     "gpu_a": gpus[0],
                     "gpu_b": gpus[1],
-                    "ratio": r["ratio"],
+                    col.RATIO: r[col.RATIO],
                     "ceiling": name,
                     "pct_a": pcts[name][0],
                     "pct_b": pcts[name][1],
@@ -392,9 +382,9 @@ def ceiling_shares(
 
 
 def _generated(run: Run, family: str) -> dict[tuple[str, int], dict[str, int]]:
-    timed = run.timings[run.timings["family"] == family]
+    timed = run.timings[run.timings[col.FAMILY] == family]
     return {
-        (str(r["variant"]), int(r["size"])): dict(r["generated"])
+        (str(r[col.VARIANT]), int(r[col.SIZE])): dict(r[col.GENERATED])
         for r in timed.to_dict("records")
-        if isinstance(r.get("generated"), dict)
+        if isinstance(r.get(col.GENERATED), dict)
     }

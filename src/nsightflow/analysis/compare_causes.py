@@ -25,6 +25,7 @@ from nsightflow.analysis.compare_invalid import invalid_pairs, without_invalid
 from nsightflow.analysis.launches import aggregate_launches
 from nsightflow.analysis.runs import Run, plain_revision
 from nsightflow.contracts import COMPARE_COUNTERS, COMPARE_RULES, COMPARE_SOURCE
+from nsightflow.contracts import columns as col
 from nsightflow.family.model import Family
 from nsightflow.tools import ncu_metrics as M
 
@@ -40,7 +41,7 @@ COUNTERS: dict[str, str] = {
     "smem_conflicts": "rel",
     "smem_conflict_pct": "pp",
     "l2_atomic_sectors": "rel",
-    "registers": "rel",
+    col.REGISTERS: "rel",
     "achieved_occupancy_pct": "pp",
     "l2_hit_pct": "pp",
     "lane_efficiency_pct": "pp",
@@ -55,7 +56,7 @@ MOVED_PP = 5.0
 STALL_PREFIX = "stall_"
 # What each run was measured with, per family, in this order.
 PROVENANCE_FIELDS = (
-    "gpu",
+    col.GPU,
     "driver",
     "cuda_driver",
     "nvcc",
@@ -63,12 +64,12 @@ PROVENANCE_FIELDS = (
     "clock_control",
     "ncu_set",
     "ncu_sections",
-    "sm_clock_mhz",
-    "mem_clock_mhz",
+    col.SM_CLOCK_MHZ,
+    col.MEM_CLOCK_MHZ,
     "kernels_git",
     "timing_settings",
     "replayed",
-    "date",
+    col.DATE,
     "host",
 )
 
@@ -97,13 +98,13 @@ def counter_table(run: Run) -> pd.DataFrame:
     Stall shares are ``stall_<reason>`` columns in percent of all stall cycles.
     """
     if run.metrics.empty:
-        return pd.DataFrame(columns=["family", "variant", "size"])
+        return pd.DataFrame(columns=[col.FAMILY, col.VARIANT, col.SIZE])
     # Only what is compared: combining launches metric by metric is slow, and a
     # lean report holds over a thousand metrics per launch.
     used = {*NCU_COLUMNS.values(), *map(M.stall_metric, M.STALL_REASONS)}
     frames = []
-    for family, long in run.metrics.groupby("family", sort=True):
-        long = aggregate_launches(long[long["metric"].isin(used)])
+    for family, long in run.metrics.groupby(col.FAMILY, sort=True):
+        long = aggregate_launches(long[long[col.METRIC].isin(used)])
         wide = wide_metrics(long)
         wide["smem_conflicts"] = wide[
             ["smem_conflicts_ld", "smem_conflicts_st", "smem_conflicts_atom"]
@@ -112,11 +113,11 @@ def counter_table(run: Run) -> pd.DataFrame:
         stalls = stall_frame(long)
         if not stalls.empty:
             shares = stalls.pivot_table(
-                index=["variant", "size"], columns="reason", values="share"
+                index=[col.VARIANT, col.SIZE], columns=col.REASON, values=col.SHARE
             )
             shares = (100 * shares).add_prefix(STALL_PREFIX).reset_index()
-            wide = wide.merge(shares, on=["variant", "size"], how="left")
-        wide.insert(0, "family", family)
+            wide = wide.merge(shares, on=[col.VARIANT, col.SIZE], how="left")
+        wide.insert(0, col.FAMILY, family)
         frames.append(wide)
     return pd.concat(frames, ignore_index=True)
 
@@ -128,7 +129,7 @@ def counter_moves(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     puts both on one scale for ranking (``|b - a| / max(|a|, |b|)``, or points / 100);
     ``moved``: at least :data:`MOVED_REL` or :data:`MOVED_PP`.
     """
-    keys = ["family", "variant", "size"]
+    keys = [col.FAMILY, col.VARIANT, col.SIZE]
     both = a.merge(b, on=keys, suffixes=("_a", "_b"))
     stalls = sorted(
         {c[: -len("_a")] for c in both.columns if c.startswith(STALL_PREFIX)}
@@ -142,7 +143,7 @@ def counter_moves(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
                 continue
             rows.append({k: r[k] for k in keys} | _move(counter, kind, va, vb))
     moves = COMPARE_COUNTERS.frame(rows)
-    moves["moved"] = moves["moved"].astype(bool)  # a boolean mask even when empty
+    moves[col.MOVED] = moves[col.MOVED].astype(bool)  # a boolean mask even when empty
     return moves
 
 
@@ -163,13 +164,13 @@ def _move(counter: str, kind: str, a: float, b: float) -> dict[str, Any]:
         score = abs(b - a) / top if top else 0.0
         moved = score >= MOVED_REL
     return {
-        "counter": counter,
-        "kind": kind,
-        "a": float(a),
-        "b": float(b),
-        "change": float(change),
-        "score": float(score),
-        "moved": bool(moved),
+        col.COUNTER: counter,
+        col.KIND: kind,
+        col.A: float(a),
+        col.B: float(b),
+        col.CHANGE: float(change),
+        col.SCORE: float(score),
+        col.MOVED: bool(moved),
     }
 
 
@@ -183,37 +184,37 @@ def rule_changes(a: Run, b: Run) -> pd.DataFrame:
     than once for a launch is kept once, with its largest estimated speedup. Returns
     :data:`nsightflow.contracts.COMPARE_RULES`.
     """
-    keys = ["family", "variant", "size", "launch", "rule", "type"]
+    keys = [col.FAMILY, col.VARIANT, col.SIZE, col.LAUNCH, col.RULE, col.TYPE]
     if a.rules.empty or b.rules.empty:
         return COMPARE_RULES.empty()
     fired = [
-        r.rules[r.rules["type"].isin(["optimization", "warning"])]
-        .groupby(keys, as_index=False)["speedup_pct"]
+        r.rules[r.rules[col.TYPE].isin(["optimization", "warning"])]
+        .groupby(keys, as_index=False)[col.SPEEDUP_PCT]
         .max()
-        .merge(r.rules[[*keys, "section", "kernel"]].drop_duplicates(keys), on=keys)
+        .merge(r.rules[[*keys, col.SECTION, col.KERNEL]].drop_duplicates(keys), on=keys)
         for r in (a, b)
     ]
     profiled = (
-        a.rules[["family", "variant", "size"]]
+        a.rules[[col.FAMILY, col.VARIANT, col.SIZE]]
         .drop_duplicates()
-        .merge(b.rules[["family", "variant", "size"]].drop_duplicates())
+        .merge(b.rules[[col.FAMILY, col.VARIANT, col.SIZE]].drop_duplicates())
     )
     fired = [f.merge(profiled) for f in fired]
     both_looked = [
-        f[[_collected(r, (a, b)) for r in f[["family", "section"]].itertuples()]]
+        f[[_collected(r, (a, b)) for r in f[[col.FAMILY, col.SECTION]].itertuples()]]
         for f in fired
     ]
-    merged = both_looked[0][[*keys, "speedup_pct", "kernel"]].merge(
-        both_looked[1][[*keys, "speedup_pct", "kernel"]],
+    merged = both_looked[0][[*keys, col.SPEEDUP_PCT, col.KERNEL]].merge(
+        both_looked[1][[*keys, col.SPEEDUP_PCT, col.KERNEL]],
         on=keys,
         how="outer",
         indicator=True,
         suffixes=("_a", "_b"),
     )
     one = merged[merged["_merge"] != "both"].copy()
-    one["change"] = one["_merge"].map({"left_only": "gone", "right_only": "appeared"})
-    one["speedup_pct"] = one["speedup_pct_b"].fillna(one["speedup_pct_a"])
-    one["kernel"] = one["kernel_b"].fillna(one["kernel_a"])
+    one[col.CHANGE] = one["_merge"].map({"left_only": "gone", "right_only": "appeared"})
+    one[col.SPEEDUP_PCT] = one["speedup_pct_b"].fillna(one["speedup_pct_a"])
+    one[col.KERNEL] = one["kernel_b"].fillna(one["kernel_a"])
     out: pd.DataFrame = (
         one[list(COMPARE_RULES.columns)].sort_values(keys).reset_index(drop=True)
     )
@@ -243,25 +244,25 @@ def provenance_diff(a: Run, b: Run) -> pd.DataFrame:
             va, vb = sides[0].get(field), sides[1].get(field)
             rows.append(
                 {
-                    "family": family,
+                    col.FAMILY: family,
                     "field": field,
-                    "a": va,
-                    "b": vb,
+                    col.A: va,
+                    col.B: vb,
                     "changed": field not in ("date", "host") and va != vb,
                 }
             )
-    return pd.DataFrame(rows, columns=["family", "field", "a", "b", "changed"])
+    return pd.DataFrame(rows, columns=[col.FAMILY, "field", col.A, col.B, "changed"])
 
 
 def _provenance(run: Run, family: str) -> dict[str, Any]:
     info = dict(run.families.get(family, {}))
     settings = info.get("timing_settings") or {}
-    keys = ("cache", "warmup", "min_reps", "max_reps", "budget_s", "settle_rel")
+    keys = (col.CACHE, "warmup", "min_reps", "max_reps", "budget_s", "settle_rel")
     info["timing_settings"] = " ".join(
         f"{k}={settings[k]}" for k in keys if k in settings
     )
-    timed = run.timings[run.timings["family"] == family]
-    for clock in ("sm_clock_mhz", "mem_clock_mhz"):
+    timed = run.timings[run.timings[col.FAMILY] == family]
+    for clock in (col.SM_CLOCK_MHZ, col.MEM_CLOCK_MHZ):
         values = pd.to_numeric(timed[clock], errors="coerce").dropna()
         info[clock] = int(values.median()) if len(values) else None
     return {k: (None if v == "None" else v) for k, v in info.items()}
@@ -281,31 +282,33 @@ def source_changes(a: Run, b: Run) -> pd.DataFrame:
         sa, sb = a.sources[key], b.sources[key]
         ra, rb = sa.get("revision"), sb.get("revision")
         code, files, diff = "unknown", [], ""
-        if "files" in sa and "files" in sb:
+        if col.FILES in sa and col.FILES in sb:
             files = sorted(
                 name
-                for name in set(sa["files"]) | set(sb["files"])
-                if sa["files"].get(name) != sb["files"].get(name)
+                for name in set(sa[col.FILES]) | set(sb[col.FILES])
+                if sa[col.FILES].get(name) != sb[col.FILES].get(name)
             )
             code = "changed" if files else "same"
-            diff = "\n".join(_diff(sa["files"], sb["files"], name) for name in files)
+            diff = "\n".join(
+                _diff(sa[col.FILES], sb[col.FILES], name) for name in files
+            )
         elif ra and ra == rb and plain_revision(str(ra)) == ra:
             code = "same"  # one clean revision: the same files
-        config = configuration(sa.get("config"), sb.get("config"))
+        config = configuration(sa.get(col.CONFIG), sb.get(col.CONFIG))
         if config == "different":
             code = "changed"  # another configuration is other code that ran
         rows.append(
             {
-                "family": key[0],
-                "variant": key[1],
-                "code": code,
-                "revision_a": ra,
-                "revision_b": rb,
-                "files": ", ".join(files),
-                "diff": diff,
-                "config": config,
-                "config_a": sa.get("config"),
-                "config_b": sb.get("config"),
+                col.FAMILY: key[0],
+                col.VARIANT: key[1],
+                col.CODE: code,
+                col.REVISION_A: ra,
+                col.REVISION_B: rb,
+                col.FILES: ", ".join(files),
+                col.DIFF: diff,
+                col.CONFIG: config,
+                col.CONFIG_A: sa.get(col.CONFIG),
+                col.CONFIG_B: sb.get(col.CONFIG),
             }
         )
     return COMPARE_SOURCE.frame(rows)

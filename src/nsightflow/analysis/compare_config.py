@@ -7,6 +7,8 @@ both configurations, instead of implying that the same program ran slower.
 
 import pandas as pd
 
+from nsightflow.contracts import columns as col
+
 
 def configuration(a: str | None, b: str | None) -> str:
     """``same``, ``different`` or ``unknown`` (a side does not say what it ran)."""
@@ -20,16 +22,17 @@ def mark_configurations(pairs: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFr
 
     Such a verdict compares two programs, not one program on two runs.
     """
-    other = sources[sources["config"] == "different"]
-    keys = set(zip(other["family"], other["variant"], strict=True))
+    other = sources[sources[col.CONFIG] == "different"]
+    keys = set(zip(other[col.FAMILY], other[col.VARIANT], strict=True))
     if not keys or pairs.empty:
         return pairs
     hit = [
-        (f, v) in keys for f, v in zip(pairs["family"], pairs["variant"], strict=True)
+        (f, v) in keys
+        for f, v in zip(pairs[col.FAMILY], pairs[col.VARIANT], strict=True)
     ]
     marked = pairs.copy()
-    marked.loc[hit, "caveats"] = [
-        ";".join([c for c in str(old).split(";") if c] + ["config"])
-        for old in marked.loc[hit, "caveats"]
+    marked.loc[hit, col.CAVEATS] = [
+        ";".join([c for c in str(old).split(";") if c] + [col.CONFIG])
+        for old in marked.loc[hit, col.CAVEATS]
     ]
     return marked

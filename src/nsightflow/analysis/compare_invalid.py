@@ -14,10 +14,12 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.runs import Run
+from nsightflow.contracts import COMPARE_INVALID
+from nsightflow.contracts import columns as col
 
 INVALID = "INVALID"
 # One row per pair that cannot be compared (size NA: no size of it is known).
-INVALID_COLUMNS = ["family", "variant", "size", "run", "problem", "whole"]
+INVALID_COLUMNS = list(COMPARE_INVALID.columns)
 
 
 def invalid_pairs(a: Run, b: Run) -> pd.DataFrame:
@@ -30,30 +32,30 @@ def invalid_pairs(a: Run, b: Run) -> pd.DataFrame:
     found: dict[tuple[Any, ...], dict[str, Any]] = {}
     for side, run, other in (("A", a, b), ("B", b, a)):
         for r in run.invalid.to_dict("records"):
-            sizes: list[Any] = [None if pd.isna(r["size"]) else r["size"]]
-            if r["whole"]:  # every size the other run timed
-                sizes = [*_sizes(other, r["family"], r["variant"])] or [None]
+            sizes: list[Any] = [None if pd.isna(r[col.SIZE]) else r[col.SIZE]]
+            if r[col.WHOLE]:  # every size the other run timed
+                sizes = [*_sizes(other, r[col.FAMILY], r[col.VARIANT])] or [None]
             for size in sizes:
-                key = (r["family"], r["variant"], size)
+                key = (r[col.FAMILY], r[col.VARIANT], size)
                 row = found.setdefault(
                     key, {**dict(zip(INVALID_COLUMNS[:3], key, strict=True))}
                 )
-                row["whole"] = bool(row.get("whole") or r["whole"])
-                row["run"] = ", ".join(filter(None, [row.get("run"), side]))
-                row["problem"] = " | ".join(
-                    filter(None, [row.get("problem"), r["problem"]])
+                row[col.WHOLE] = bool(row.get(col.WHOLE) or r[col.WHOLE])
+                row[col.RUN] = ", ".join(filter(None, [row.get(col.RUN), side]))
+                row[col.PROBLEM] = " | ".join(
+                    filter(None, [row.get(col.PROBLEM), r[col.PROBLEM]])
                 )
     rows = sorted(
-        found.values(), key=lambda r: (r["family"], r["variant"], r["size"] or 0)
+        found.values(), key=lambda r: (r[col.FAMILY], r[col.VARIANT], r[col.SIZE] or 0)
     )
     frame = pd.DataFrame(rows, columns=INVALID_COLUMNS)
-    return frame.astype({"size": "Int64", "whole": bool})
+    return frame.astype({col.SIZE: "Int64", col.WHOLE: bool})
 
 
 def _sizes(run: Run, family: str, variant: str) -> list[int]:
     t = run.timings
-    mine = t[(t["family"] == family) & (t["variant"] == variant)]
-    return sorted(int(s) for s in mine["size"].unique())
+    mine = t[(t[col.FAMILY] == family) & (t[col.VARIANT] == variant)]
+    return sorted(int(s) for s in mine[col.SIZE].unique())
 
 
 def without_invalid(frame: pd.DataFrame, invalid: pd.DataFrame) -> pd.DataFrame:
@@ -62,10 +64,10 @@ def without_invalid(frame: pd.DataFrame, invalid: pd.DataFrame) -> pd.DataFrame:
     A variant refused whole is taken out at every size, so it is not also shown as
     a status change or as sizes timed in one run only.
     """
-    whole = invalid[invalid["whole"]]
-    drop = _among(frame, ["family", "variant"], whole)
-    if "size" in frame:
-        drop |= _among(frame, ["family", "variant", "size"], invalid)
+    whole = invalid[invalid[col.WHOLE]]
+    drop = _among(frame, [col.FAMILY, col.VARIANT], whole)
+    if col.SIZE in frame:
+        drop |= _among(frame, [col.FAMILY, col.VARIANT, col.SIZE], invalid)
     return frame[~drop].reset_index(drop=True)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import columns as col
 from nsightflow.tools.compiler_facts import facts
 
 
@@ -28,16 +29,16 @@ def compiler_entries(
             (columns ``variant``, ``kernel``, ``launch``, ``pc``, ``sass``).
         per_variant: variant -> stage records; ``resources`` holds ptxas's.
     """
-    if instructions.empty or "sass" not in instructions:
+    if instructions.empty or col.SASS not in instructions:
         return {}
     out: dict[str, dict[str, Any]] = {}
-    for variant, rows in instructions.groupby("variant"):
+    for variant, rows in instructions.groupby(col.VARIANT):
         resources = per_variant.get(str(variant), {}).get("resources", {})
         res = resources.get("resources", {}) or {}
-        kernel = res.get("kernel") or rows["kernel"].iloc[0]
-        own = rows[rows["kernel"] == kernel]
+        kernel = res.get(col.KERNEL) or rows[col.KERNEL].iloc[0]
+        own = rows[rows[col.KERNEL] == kernel]
         own = own if not own.empty else rows
-        unique = own.drop_duplicates(["pc"]).sort_values("pc")
-        sass = unique["sass"].dropna().astype(str).tolist()
+        unique = own.drop_duplicates([col.PC]).sort_values(col.PC)
+        sass = unique[col.SASS].dropna().astype(str).tolist()
         out[str(variant)] = facts(sass, res).as_dict()
     return out

@@ -17,6 +17,7 @@ import pandas as pd
 
 from nsightflow.analysis.derived import input_baselines, input_label
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.errors import ManifestError
 from nsightflow.family.registry import Family, Variant
 from nsightflow.io import read_recorded, recording_for
@@ -40,15 +41,15 @@ def variant_status(
     shown, never ranked.
     """
     if not resources or not verify:
-        return "not_recorded", "no compile or verify record for this variant"
-    if resources.get("status") != OK:
-        return str(resources.get("status")), str(resources.get("message", ""))
-    if verify.get("status") == OK and (bad := S.memcheck_error(sanitize or {})):
+        return Status.NOT_RECORDED, "no compile or verify record for this variant"
+    if resources.get(col.STATUS) != OK:
+        return str(resources.get(col.STATUS)), str(resources.get(col.MESSAGE, ""))
+    if verify.get(col.STATUS) == OK and (bad := S.memcheck_error(sanitize or {})):
         return "memcheck_error", bad
     timed = timing or {}
-    if verify.get("status") == OK and timed.get("status", OK) != OK:
-        return str(timed["status"]), "time stage: " + str(timed.get("message", ""))
-    return str(verify.get("status")), str(verify.get("message", ""))
+    if verify.get(col.STATUS) == OK and timed.get(col.STATUS, OK) != OK:
+        return str(timed[col.STATUS]), "time stage: " + str(timed.get(col.MESSAGE, ""))
+    return str(verify.get(col.STATUS)), str(verify.get(col.MESSAGE, ""))
 
 
 def context(
@@ -77,7 +78,7 @@ def context(
     ]
     first = next(iter(per_variant.values()), {})
     return {
-        "family": _family_entry(family),
+        col.FAMILY: _family_entry(family),
         "variants": variants,
         "ceilings": _ceilings_entry(ceilings, frame),
         "provenance": {
@@ -96,16 +97,16 @@ def timing_runs(per_variant: Mapping[str, Mapping[str, Any]]) -> list[dict[str, 
     runs: dict[tuple[str, str, str], list[str]] = {}
     for name, rec in per_variant.items():
         prov = rec.get("timing", {}).get("provenance", {})
-        if not prov.get("date"):
+        if not prov.get(col.DATE):
             continue
         key = (
-            str(prov.get("gpu", "")),
-            str(prov["date"])[:10],
+            str(prov.get(col.GPU, "")),
+            str(prov[col.DATE])[:10],
             str(prov.get("kernels_git", "")),
         )
         runs.setdefault(key, []).append(name)
     return [
-        {"gpu": gpu, "day": day, "kernels_git": rev, "variants": names}
+        {col.GPU: gpu, "day": day, "kernels_git": rev, "variants": names}
         for (gpu, day, rev), names in sorted(runs.items(), key=lambda kv: kv[0][1])
     ]
 
@@ -127,30 +128,30 @@ def _variant_entry(
     status, message = variant_status(
         resources, rec.get("verify", {}), rec.get("sanitize"), rec.get("timing")
     )
-    verify_sizes = rec.get("verify", {}).get("sizes", [])
+    verify_sizes = rec.get("verify", {}).get(col.SIZES, [])
     return {
-        "name": name,
-        "kernel": var.kernel,
-        "idea": var.idea,
-        "improves_on": var.improves_on,
+        col.NAME: name,
+        col.KERNEL: var.kernel,
+        col.IDEA: var.idea,
+        col.IMPROVES_ON: var.improves_on,
         "library": var.is_library,
-        "input": input_label(var.generator_args),
+        col.INPUT: input_label(var.generator_args),
         "input_baseline": input_baseline,
-        "source": str(var.source),
+        col.SOURCE: str(var.source),
         "block": list(var.block),
         "grid": list(var.grid),
-        "params": dict(var.config),
-        "status": status,
-        "message": message,
+        col.PARAMS: dict(var.config),
+        col.STATUS: status,
+        col.MESSAGE: message,
         "resources": resources.get("resources", {}),
         "source_changed": resources.get("source_changed_note", ""),
-        "profile_status": rec.get("profile", {}).get("status"),
-        "profile_message": rec.get("profile", {}).get("message", ""),
+        "profile_status": rec.get("profile", {}).get(col.STATUS),
+        "profile_message": rec.get("profile", {}).get(col.MESSAGE, ""),
         "sanitize": S.summary(rec["sanitize"]) if "sanitize" in rec else None,
-        "files": _raw_files(rec),
+        col.FILES: _raw_files(rec),
         "verify_sizes": [s.get("n") for s in verify_sizes],
         "max_rel_error": max(
-            (s.get("rel_l2_error", 0.0) for s in verify_sizes), default=None
+            (s.get(col.REL_L2_ERROR, 0.0) for s in verify_sizes), default=None
         ),
     }
 
@@ -167,15 +168,15 @@ def _raw_files(rec: Mapping[str, Any]) -> dict[str, Any]:
 def _family_entry(family: Family) -> dict[str, Any]:
     """The manifest fields of the family the report shows."""
     return {
-        "name": family.name,
+        col.NAME: family.name,
         "title": family.title,
         "description": family.description,
         "flops": family.flops,
-        "bytes": family.bytes,
+        col.BYTES: family.bytes,
         "tolerance": family.tolerance,
         "baseline": family.baseline,
         "vendor": family.vendor,
-        "sizes": list(family.sizes),
+        col.SIZES: list(family.sizes),
         "profile_sizes": list(family.profile_sizes),
         "verify_sizes": list(family.verify_sizes),
     }
@@ -187,10 +188,10 @@ def _ceilings_entry(ceilings: Mapping[str, Any], frame: pd.DataFrame) -> dict[st
         ["peak_fp32_gflops_datasheet", "peak_dram_gbps_datasheet", "l2_bytes"]
     ].max()
     return {
-        "gpu": ceilings.get("gpu"),
-        "copy_gbps": ceilings.get("copy_gbps"),
-        "fp32_gflops": ceilings.get("fp32_gflops"),
-        "vendor_sgemm_gflops": ceilings.get("vendor_sgemm_gflops"),
+        col.GPU: ceilings.get(col.GPU),
+        col.COPY_GBPS: ceilings.get(col.COPY_GBPS),
+        col.FP32_GFLOPS: ceilings.get(col.FP32_GFLOPS),
+        col.VENDOR_SGEMM_GFLOPS: ceilings.get(col.VENDOR_SGEMM_GFLOPS),
         "vendor_sgemm_note": ceilings.get("vendor_sgemm_note"),
         "method": ceilings.get("method"),
         **{
@@ -223,7 +224,7 @@ def _as_compiled(variant: Variant, resources: Mapping[str, Any]) -> Variant:
     A recording made before the manifest changed its axes keeps the defaults.
     """
     try:
-        return variant.with_params(resources.get("params", {}))
+        return variant.with_params(resources.get(col.PARAMS, {}))
     except ManifestError:
         return variant
 
@@ -238,7 +239,7 @@ def replay_context(
 ) -> dict[str, Any] | None:
     """Where replayed measurements came from (``recording.json``), or None if measured."""
     for record in per_variant.values():
-        source = record.get("timing", {}).get("replayed_from")
+        source = record.get("timing", {}).get(col.REPLAYED_FROM)
         if source:
             # nsightflow.machine.double: a test's stand-in for the GPU workers
             double = (
@@ -247,8 +248,8 @@ def replay_context(
             for folder in Path(source).parents:
                 if (folder / "recording.json").is_file():
                     info = read_recorded(folder / "recording.json")
-                    family = record["timing"].get("family")
+                    family = record["timing"].get(col.FAMILY)
                     found = recording_for(info, family)
-                    return {"source": str(folder), **found, **double}
-            return {"source": source, **double}
+                    return {col.SOURCE: str(folder), **found, **double}
+            return {col.SOURCE: source, **double}
     return None

@@ -17,6 +17,7 @@ import pandas as pd
 
 from nsightflow.analysis.launches import aggregate_launches
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.family.inputs import ideal_counts
 from nsightflow.family.registry import Family
 from nsightflow.tools import ncu_metrics as M
@@ -44,7 +45,7 @@ NCU_COLUMNS: dict[str, str] = {
     "global_ld_requests": M.GLOBAL_LD_REQUESTS,
     "achieved_occupancy_pct": M.ACHIEVED_OCCUPANCY,
     "theoretical_occupancy_pct": M.THEORETICAL_OCCUPANCY,
-    "registers": M.REGISTERS,
+    col.REGISTERS: M.REGISTERS,
     "l2_hit_pct": M.L2_HIT_RATE,
     "smem_throughput_pct": M.SMEM_THROUGHPUT,
     "ffma": M.FFMA,
@@ -98,13 +99,13 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     FLOPs (2*ffma + fadd + fmul) are derived here. The launches of a multi-kernel run
     are combined first (:func:`nsightflow.analysis.launches.aggregate_launches`).
     """
-    long = aggregate_launches(long)
-    wanted = long[long["metric"].isin(NCU_COLUMNS.values())] if len(long) else long
+    long, keys = aggregate_launches(long), [col.VARIANT, col.SIZE]
+    wanted = long[long[col.METRIC].isin(NCU_COLUMNS.values())] if len(long) else long
     if wanted.empty:  # profiling off, failed or not recorded: every column NaN
-        wide = pd.DataFrame(columns=["variant", "size", *NCU_COLUMNS], dtype=float)
+        wide = pd.DataFrame(columns=[*keys, *NCU_COLUMNS], dtype=float)
     else:
         wide = wanted.pivot_table(
-            index=["variant", "size"], columns="metric", values="value", aggfunc="first"
+            index=keys, columns=col.METRIC, values=col.VALUE, aggfunc="first"
         )
         wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
         wide = wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
@@ -145,10 +146,8 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
         wide["global_st_sectors"] * M.SECTOR_BYTES / written
     )
     wide["local_sectors"] = wide["local_ld_sectors"] + wide["local_st_sectors"]
-    wide = wide.merge(
-        _cycles_per_issue(long), on=["variant", "size"], how="left", validate="1:1"
-    )
-    wide["size"] = wide["size"].astype(int)
+    wide = wide.merge(_cycles_per_issue(long), on=keys, how="left", validate="1:1")
+    wide[col.SIZE] = wide[col.SIZE].astype(int)
     return wide
 
 
@@ -165,16 +164,16 @@ def _cycles_per_issue(long: pd.DataFrame) -> pd.DataFrame:
     is about instructions x this sum / (resident warps x sub-partitions x clock).
     """
     names = {M.stall_metric(r) for r in M.STALL_REASONS}
-    stalls = long[long["metric"].isin(names)] if len(long) else long
+    stalls = long[long[col.METRIC].isin(names)] if len(long) else long
     if stalls.empty:
-        return pd.DataFrame({"variant": [], "size": [], "cycles_per_issue": []})
+        return pd.DataFrame({col.VARIANT: [], col.SIZE: [], "cycles_per_issue": []})
     summed = (
-        stalls.groupby(["variant", "size"])["value"]
+        stalls.groupby([col.VARIANT, col.SIZE])[col.VALUE]
         .sum()
         .rename("cycles_per_issue")
         .reset_index()
     )
-    summed["variant"] = summed["variant"].astype(object)
+    summed[col.VARIANT] = summed[col.VARIANT].astype(object)
     return summed
 
 
@@ -182,18 +181,18 @@ def stall_frame(long: pd.DataFrame) -> pd.DataFrame:
     """Warp stall reasons per variant x size: cycles per issued instruction and share."""
     names = {M.stall_metric(r): r for r in M.STALL_REASONS}
     long = aggregate_launches(long)
-    stalls = long[long["metric"].isin(names)].copy()
-    stalls["reason"] = stalls["metric"].map(names)
-    stalls = stalls.rename(columns={"value": "cycles"})[
-        ["variant", "size", "reason", "cycles"]
+    stalls = long[long[col.METRIC].isin(names)].copy()
+    stalls[col.REASON] = stalls[col.METRIC].map(names)
+    stalls = stalls.rename(columns={col.VALUE: col.CYCLES})[
+        [col.VARIANT, col.SIZE, col.REASON, col.CYCLES]
     ]
     # "selected" is the issuing warp itself, not a stall.
-    stalls = stalls[stalls["reason"] != "selected"]
-    totals = stalls.groupby(["variant", "size"])["cycles"].transform("sum")
-    stalls["share"] = stalls["cycles"] / totals.replace(0, np.nan)
-    stalls["size"] = stalls["size"].astype(int)
+    stalls = stalls[stalls[col.REASON] != "selected"]
+    totals = stalls.groupby([col.VARIANT, col.SIZE])[col.CYCLES].transform("sum")
+    stalls[col.SHARE] = stalls[col.CYCLES] / totals.replace(0, np.nan)
+    stalls[col.SIZE] = stalls[col.SIZE].astype(int)
     return stalls.sort_values(
-        ["variant", "size", "cycles"], ascending=[True, True, False]
+        [col.VARIANT, col.SIZE, col.CYCLES], ascending=[True, True, False]
     ).reset_index(drop=True)
 
 
@@ -213,35 +212,39 @@ def add_derived(
     out["ideal_flops"] = ideal_counts(out, family.ideal_flops, sizes)
     out["ideal_bytes"] = ideal_counts(out, family.ideal_bytes, sizes)
     out["ai_ideal"] = out["ideal_flops"] / out["ideal_bytes"]
-    seconds = out["time_median_us"] * 1e-6
-    out["gbps"] = out["ideal_bytes"] / seconds / 1e9
-    out["gflops"] = out["ideal_flops"] / seconds / 1e9
-    copy = ceilings.get("copy_gbps")
-    fp32 = ceilings.get("fp32_gflops")
-    out["pct_of_copy_bw"] = 100 * out["gbps"] / copy if copy else np.nan
-    out["pct_of_fp32_peak"] = 100 * out["gflops"] / fp32 if fp32 else np.nan
-    ok = out["status"] == OK
-    times = out[ok].set_index(["variant", "size"])["time_median_us"]
+    seconds = out[col.TIME_MEDIAN_US] * 1e-6
+    out[col.GBPS] = out["ideal_bytes"] / seconds / 1e9
+    out[col.GFLOPS] = out["ideal_flops"] / seconds / 1e9
+    copy = ceilings.get(col.COPY_GBPS)
+    fp32 = ceilings.get(col.FP32_GFLOPS)
+    out[col.PCT_OF_COPY_BW] = 100 * out[col.GBPS] / copy if copy else np.nan
+    out[col.PCT_OF_FP32_PEAK] = 100 * out[col.GFLOPS] / fp32 if fp32 else np.nan
+    ok = out[col.STATUS] == OK
+    times = out[ok].set_index([col.VARIANT, col.SIZE])[col.TIME_MEDIAN_US]
     labels = {v: input_label(var.generator_args) for v, var in family.variants.items()}
     bases = input_baselines(family)
-    out["input"] = out["variant"].map(labels)
-    out["input_baseline"] = out["variant"].map(bases)
+    out[col.INPUT] = out[col.VARIANT].map(labels)
+    out["input_baseline"] = out[col.VARIANT].map(bases)
     base = out.apply(
-        lambda r: times.get((r["input_baseline"], r["size"]), np.nan), axis=1
+        lambda r: times.get((r["input_baseline"], r[col.SIZE]), np.nan), axis=1
     )
-    out["speedup_vs_baseline"] = np.where(ok, base / out["time_median_us"], np.nan)
+    out[col.SPEEDUP_VS_BASELINE] = np.where(ok, base / out[col.TIME_MEDIAN_US], np.nan)
     previous = out.apply(
         lambda r: times.get(
-            (_same_input_step(family, r["variant"]), r["size"]), np.nan
+            (_same_input_step(family, r[col.VARIANT]), r[col.SIZE]), np.nan
         ),
         axis=1,
     )
-    out["speedup_vs_previous"] = np.where(ok, previous / out["time_median_us"], np.nan)
+    out[col.SPEEDUP_VS_PREVIOUS] = np.where(
+        ok, previous / out[col.TIME_MEDIAN_US], np.nan
+    )
     # Cross-check: ncu's duration of its one profiled launch vs the event median.
     if "ncu_time_us" in out:
-        out["ncu_vs_event_pct"] = 100 * (out["ncu_time_us"] / out["time_median_us"] - 1)
-    out["rank"] = (
-        out[ok].groupby(["input", "size"])["time_median_us"].rank(method="min")
+        out["ncu_vs_event_pct"] = 100 * (
+            out["ncu_time_us"] / out[col.TIME_MEDIAN_US] - 1
+        )
+    out[col.RANK] = (
+        out[ok].groupby([col.INPUT, col.SIZE])[col.TIME_MEDIAN_US].rank(method="min")
     )
     return out
 

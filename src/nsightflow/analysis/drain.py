@@ -16,9 +16,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from nsightflow.contracts import columns as col
 from nsightflow.tools.sass import GLOBAL_WRITES, opcode, split
 
-LAUNCH_KEYS = ["family", "variant", "size", "launch", "kernel"]
+LAUNCH_KEYS = [col.FAMILY, col.VARIANT, col.SIZE, col.LAUNCH, col.KERNEL]
 
 
 def _largest_remainder(total: int, weights: Sequence[int]) -> list[int]:
@@ -36,16 +37,16 @@ def _split_rows(
     stores: pd.DataFrame, total: int, from_line: int
 ) -> list[dict[str, object]]:
     """``total`` drain samples as rows on the store lines, by their store count."""
-    per_line = stores.groupby(["file", "line"], sort=True)
+    per_line = stores.groupby([col.FILE, col.LINE], sort=True)
     firsts = per_line.first().reset_index()
     parts = _largest_remainder(total, per_line.size().tolist())
     return [
         {
             **{str(k): v for k, v in first.items()},
-            "reason": "drain",
-            "samples": count,
+            col.REASON: "drain",
+            col.SAMPLES: count,
             "attributed": count,
-            "drain_from_line": from_line,
+            col.DRAIN_FROM_LINE: from_line,
         }
         for (_, first), count in zip(firsts.iterrows(), parts, strict=True)
         if count
@@ -61,23 +62,23 @@ def _launch_drain(group: pd.DataFrame) -> tuple[list[dict[str, object]], pd.Inde
     samples by their store count (all the launch's store lines where the segment has
     none).
     """
-    stores = group[group["_write"]].drop_duplicates("pc")
+    stores = group[group["_write"]].drop_duplicates(col.PC)
     drains = group[group["_drain"]]
     if stores.empty or drains.empty:
         return [], pd.Index([])
-    ends = sorted(int(pc) for pc in group.loc[group["_exit_op"], "pc"].unique())
+    ends = sorted(int(pc) for pc in group.loc[group["_exit_op"], col.PC].unique())
     added: list[dict[str, object]] = []
     for end, rows in drains.groupby(
-        drains["pc"].map(lambda pc: max((e for e in ends if e <= pc), default=-1))
+        drains[col.PC].map(lambda pc: max((e for e in ends if e <= pc), default=-1))
     ):
         start = max((e for e in ends if e < end), default=-1)
-        inside = stores[(stores["pc"] > start) & (stores["pc"] <= end)]
-        total = int(rows["samples"].sum())
-        exit_rows = group[group["_exit_op"] & (group["pc"] == end)]
+        inside = stores[(stores[col.PC] > start) & (stores[col.PC] <= end)]
+        total = int(rows[col.SAMPLES].sum())
+        exit_rows = group[group["_exit_op"] & (group[col.PC] == end)]
         from_line = int(
-            exit_rows["line"].iloc[0]
+            exit_rows[col.LINE].iloc[0]
             if not exit_rows.empty
-            else rows.sort_values("samples")["line"].to_numpy()[-1]
+            else rows.sort_values(col.SAMPLES)[col.LINE].to_numpy()[-1]
         )
         chosen = inside if not inside.empty and end >= 0 else stores
         added += _split_rows(chosen.drop(columns=FLAGS), total, from_line)
@@ -97,15 +98,15 @@ def attribute_drain(instructions: pd.DataFrame) -> pd.DataFrame:
     without ``access`` (parsed before the column existed) is returned as it is.
     """
     out = instructions.reset_index(drop=True).assign(attributed=0, drain_from_line=0)
-    if "access" not in out or out.empty:
+    if col.ACCESS not in out or out.empty:
         return out
-    kinds = out["access"].map(split)
+    kinds = out[col.ACCESS].map(split)
     flags = out.assign(
         _drain=kinds.map(lambda k: "exit" in k)
-        & (out["reason"] == "drain")
-        & (out["samples"] > 0),
+        & (out[col.REASON] == "drain")
+        & (out[col.SAMPLES] > 0),
         _write=kinds.map(lambda k: bool(k & GLOBAL_WRITES)),
-        _exit_op=out["sass"].fillna("").astype(str).map(opcode) == "EXIT",
+        _exit_op=out[col.SASS].fillna("").astype(str).map(opcode) == "EXIT",
     )
     added: list[dict[str, object]] = []
     moved = pd.Series(False, index=out.index)

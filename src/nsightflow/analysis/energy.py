@@ -9,6 +9,8 @@ report says the energy was not recorded. Pure: returns new frames.
 import numpy as np
 import pandas as pd
 
+from nsightflow.contracts import columns as col
+
 
 def add_energy(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with :data:`nsightflow.contracts.ENERGY`: ideal GFLOP and GB per joule.
@@ -17,18 +19,18 @@ def add_energy(frame: pd.DataFrame) -> pd.DataFrame:
     are NaN where the time record has none.
     """
     out = frame.copy()
-    for column in ("energy_j_per_launch", "energy_power_w"):
+    for column in (col.ENERGY_J_PER_LAUNCH, col.ENERGY_POWER_W):
         if column not in out:
             out[column] = np.nan
-    joules = pd.to_numeric(out["energy_j_per_launch"], errors="coerce")
+    joules = pd.to_numeric(out[col.ENERGY_J_PER_LAUNCH], errors="coerce")
     joules = joules.where(joules > 0)
-    out["gflop_per_j"] = out["ideal_flops"] / joules / 1e9
-    out["gb_per_j"] = out["ideal_bytes"] / joules / 1e9
+    out[col.GFLOP_PER_J] = out["ideal_flops"] / joules / 1e9
+    out[col.GB_PER_J] = out["ideal_bytes"] / joules / 1e9
     return out
 
 
 def energy_recorded(frame: pd.DataFrame) -> bool:
     """Whether any variant and size has an energy per launch."""
-    return "energy_j_per_launch" in frame and bool(
-        pd.to_numeric(frame["energy_j_per_launch"], errors="coerce").notna().any()
+    return col.ENERGY_J_PER_LAUNCH in frame and bool(
+        pd.to_numeric(frame[col.ENERGY_J_PER_LAUNCH], errors="coerce").notna().any()
     )

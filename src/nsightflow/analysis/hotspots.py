@@ -40,6 +40,7 @@ import pandas as pd
 
 from nsightflow.analysis.drain import LAUNCH_KEYS, attribute_drain
 from nsightflow.contracts import HOTSPOTS, SOURCE
+from nsightflow.contracts import columns as col
 from nsightflow.tools.ncu_metrics import STALL_REASONS
 from nsightflow.tools.sass import joined, split
 
@@ -48,7 +49,7 @@ __all__ = ["attribute_drain"]  # re-exported: the drain is part of the hot lines
 # Share of a launch's samples moved from the exit that the report's text mentions
 # (below it the moved samples are in the table's columns only).
 SAY_DRAIN = 0.01
-LINE_KEYS = [*KEYS, "file", "line"]
+LINE_KEYS = [*KEYS, col.FILE, col.LINE]
 # The sampled states in the stall counters' order (ncu_metrics.STALL_REASONS);
 # sm_90 samples one more, ``warpgroup_arrive`` (wgmma), listed when it occurs.
 REASONS: tuple[str, ...] = STALL_REASONS
@@ -96,16 +97,20 @@ def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
     if instructions.empty:
         return pd.DataFrame(columns=COLUMNS)
     every = instructions.assign(
-        file=instructions["file"].fillna("").astype(str),
-        line=instructions["line"].fillna(0).astype(int),
-        source=instructions["source"].fillna("").astype(str),
+        file=instructions[col.FILE].fillna("").astype(str),
+        line=instructions[col.LINE].fillna(0).astype(int),
+        source=instructions[col.SOURCE].fillna("").astype(str),
     )
     every = attribute_drain(every)
-    rows = every[every["samples"] > 0]
+    rows = every[every[col.SAMPLES] > 0]
     if rows.empty:
         return pd.DataFrame(columns=COLUMNS)
     wide = rows.pivot_table(
-        index=LINE_KEYS, columns="reason", values="samples", aggfunc="sum", fill_value=0
+        index=LINE_KEYS,
+        columns=col.REASON,
+        values=col.SAMPLES,
+        aggfunc="sum",
+        fill_value=0,
     )
     columns = _reason_columns(list(wide.columns))
     wide = wide.rename(columns=lambda r: f"samples_{r}").reindex(
@@ -113,14 +118,16 @@ def line_table(instructions: pd.DataFrame) -> pd.DataFrame:
     )
     counts = wide.to_numpy()
     lines = wide.reset_index()
-    lines["samples"] = counts.sum(axis=1)
-    lines["share"] = lines["samples"] / lines.groupby(KEYS)["samples"].transform("sum")
+    lines[col.SAMPLES] = counts.sum(axis=1)
+    lines[col.SHARE] = lines[col.SAMPLES] / lines.groupby(KEYS)[col.SAMPLES].transform(
+        "sum"
+    )
     top = counts.argmax(axis=1)
-    lines["top_reason"] = [columns[i].removeprefix("samples_") for i in top]
-    lines["top_reason_share"] = counts.max(axis=1) / lines["samples"]
+    lines[col.TOP_REASON] = [columns[i].removeprefix("samples_") for i in top]
+    lines[col.TOP_REASON_SHARE] = counts.max(axis=1) / lines[col.SAMPLES]
     lines = _line_facts(every, rows, lines)
     return lines.sort_values(
-        [*KEYS[:4], "samples", "line"], ascending=[True] * 4 + [False, True]
+        [*KEYS[:4], col.SAMPLES, col.LINE], ascending=[True] * 4 + [False, True]
     ).reset_index(drop=True)[[*COLUMNS[: -len(REASONS)], *columns]]
 
 
@@ -132,41 +139,41 @@ def _line_facts(
     ``every``: all instruction rows (sampled or not: the accesses of every memory
     instruction); ``rows``: those with samples.
     """
-    moved = rows.groupby(LINE_KEYS)[["attributed", "drain_from_line"]].max()
+    moved = rows.groupby(LINE_KEYS)[["attributed", col.DRAIN_FROM_LINE]].max()
     moved["attributed"] = rows.groupby(LINE_KEYS)["attributed"].sum()
     lines = lines.join(moved, on=LINE_KEYS).rename(
-        columns={"attributed": "attributed_drain"}
+        columns={"attributed": col.ATTRIBUTED_DRAIN}
     )
-    if "access" in every:
-        access = every.groupby(LINE_KEYS)["access"].agg(
+    if col.ACCESS in every:
+        access = every.groupby(LINE_KEYS)[col.ACCESS].agg(
             lambda cells: joined(k for c in cells for k in split(c))
         )
-        lines["access"] = lines.join(access, on=LINE_KEYS)["access"].fillna("")
+        lines[col.ACCESS] = lines.join(access, on=LINE_KEYS)[col.ACCESS].fillna("")
     else:
-        lines["access"] = ""
-    lines["inlined"] = _inlined(rows, lines)
+        lines[col.ACCESS] = ""
+    lines[col.INLINED] = _inlined(rows, lines)
     texts = (
-        rows[rows["source"] != ""]
-        .groupby(["file", "line"])["source"]
+        rows[rows[col.SOURCE] != ""]
+        .groupby([col.FILE, col.LINE])[col.SOURCE]
         .first()
-        .rename("source")
+        .rename(col.SOURCE)
     )
-    lines = lines.join(texts, on=["file", "line"])
-    lines["source"] = lines["source"].fillna("")
+    lines = lines.join(texts, on=[col.FILE, col.LINE])
+    lines[col.SOURCE] = lines[col.SOURCE].fillna("")
     return lines
 
 
 def _inlined(rows: pd.DataFrame, lines: pd.DataFrame) -> "pd.Series[str]":
     """Per line, the inlined functions' own locations its samples came from."""
-    if "inlined" not in rows:
+    if col.INLINED not in rows:
         return pd.Series("", index=lines.index)
     # object first: a table without inlined sites reads the column as all-NaN floats,
     # which pandas will not fill with text (Pandas4Warning)
-    cells = rows.assign(inlined=rows["inlined"].astype(object).fillna("").astype(str))
-    named = cells.groupby(LINE_KEYS)["inlined"].agg(
+    cells = rows.assign(inlined=rows[col.INLINED].astype(object).fillna("").astype(str))
+    named = cells.groupby(LINE_KEYS)[col.INLINED].agg(
         lambda c: ";".join(sorted({v for v in c if v}))
     )
-    return lines.join(named, on=LINE_KEYS)["inlined"].fillna("")
+    return lines.join(named, on=LINE_KEYS)[col.INLINED].fillna("")
 
 
 def locate(recorded: str, family_dir: Path) -> Path | None:
@@ -201,19 +208,19 @@ def build_hotspots(
     lines = line_table(instructions)
     if lines.empty:
         return lines
-    files = {f: locate(f, family_dir) for f in lines["file"].unique()}
-    local = lines["file"].map(files)
+    files = {f: locate(f, family_dir) for f in lines[col.FILE].unique()}
+    local = lines[col.FILE].map(files)
     known = [(texts.get(p, []) if isinstance(p, Path) else []) for p in local.tolist()]
     from_file = [
         text[n - 1].strip() if 0 < n <= len(text) else ""
-        for text, n in zip(known, lines["line"], strict=True)
+        for text, n in zip(known, lines[col.LINE], strict=True)
     ]
     return lines.assign(
         file=[
             os.path.relpath(p, family_dir) if isinstance(p, Path) else f
-            for p, f in zip(local, lines["file"], strict=True)
+            for p, f in zip(local, lines[col.FILE], strict=True)
         ],
-        source=lines["source"].where(lines["source"] != "", from_file),
+        source=lines[col.SOURCE].where(lines[col.SOURCE] != "", from_file),
     )
 
 
@@ -227,7 +234,7 @@ def read_hotspot_inputs(
         return pd.DataFrame(), {}
     instructions = pd.concat(frames, ignore_index=True)
     texts = {}
-    for recorded in instructions["file"].dropna().astype(str).unique():
+    for recorded in instructions[col.FILE].dropna().astype(str).unique():
         path = locate(recorded, family_dir)
         if path is not None:
             texts[path] = path.read_text(errors="replace").splitlines()
@@ -256,10 +263,10 @@ def launch_lines(
     """
     if hotspots is None or hotspots.empty:
         return []
-    rows = hotspots[(hotspots["variant"] == variant) & (hotspots["size"] == size)]
+    rows = hotspots[(hotspots[col.VARIANT] == variant) & (hotspots[col.SIZE] == size)]
     return [
-        (int(group["launch"].iloc[0]), str(group["kernel"].iloc[0]), group)
-        for _, group in rows.groupby("launch", sort=True)
+        (int(group[col.LAUNCH].iloc[0]), str(group[col.KERNEL].iloc[0]), group)
+        for _, group in rows.groupby(col.LAUNCH, sort=True)
     ]
 
 
@@ -296,20 +303,20 @@ def hottest_line(
         launches = [x for x in launches if x[1] == kernel]
     if not launches:
         return None
-    _, _, lines = max(launches, key=lambda x: x[2]["samples"].sum())
-    top = lines.sort_values(["samples", "line"], ascending=[False, True]).iloc[0]
-    total = float(lines["samples"].sum())
-    moved = _number(top.get("attributed_drain"))
+    _, _, lines = max(launches, key=lambda x: x[2][col.SAMPLES].sum())
+    top = lines.sort_values([col.SAMPLES, col.LINE], ascending=[False, True]).iloc[0]
+    total = float(lines[col.SAMPLES].sum())
+    moved = _number(top.get(col.ATTRIBUTED_DRAIN))
     return HotLine(
-        int(top["line"]),
-        float(top["share"]),
-        str(top["top_reason"]),
-        str(top["source"]),
-        reason_share=float(top["top_reason_share"]),
-        access=frozenset(split(top.get("access"))),
+        int(top[col.LINE]),
+        float(top[col.SHARE]),
+        str(top[col.TOP_REASON]),
+        str(top[col.SOURCE]),
+        reason_share=float(top[col.TOP_REASON_SHARE]),
+        access=frozenset(split(top.get(col.ACCESS))),
         attributed_drain=moved / total if total > 0 else 0.0,
-        drain_from_line=int(_number(top.get("drain_from_line"))),
-        file=str(top.get("file") or ""),
+        drain_from_line=int(_number(top.get(col.DRAIN_FROM_LINE))),
+        file=str(top.get(col.FILE) or ""),
         by_reason=tuple(
             (str(c).removeprefix("samples_"), _number(top[c]))
             for c in lines.columns

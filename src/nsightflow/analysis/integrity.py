@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from nsightflow.contracts import columns as col
 from nsightflow.records import Status
 
 if TYPE_CHECKING:  # pandas is imported where a table is built: the timing worker
@@ -59,17 +60,17 @@ REASONS = {
     0x100: "display_clock_setting",
 }
 FINDING_COLUMNS = [
-    "family",
-    "variant",
-    "size",
-    "step_of",
-    "regime",
-    "rule",
-    "role",
-    "metric",
-    "value",
-    "threshold",
-    "message",
+    col.FAMILY,
+    col.VARIANT,
+    col.SIZE,
+    col.STEP_OF,
+    col.REGIME,
+    col.RULE,
+    col.ROLE,
+    col.METRIC,
+    col.VALUE,
+    col.THRESHOLD,
+    col.MESSAGE,
 ]
 
 
@@ -88,11 +89,11 @@ def floor_us(row: Mapping[str, Any], ceilings: Mapping[str, Any]) -> tuple[float
     the FP32 peak; the achieved rates (``gbps``, ``gflops``: ideal work over the
     median) give it without the formulas: floor = median x rate / ceiling.
     """
-    t = _num(row.get("time_median_us"))
+    t = _num(row.get(col.TIME_MEDIAN_US))
     best, which = math.nan, ""
     for rate, ceiling, name in (
-        ("gbps", "copy_gbps", "bytes at the measured copy bandwidth"),
-        ("gflops", "fp32_gflops", "FLOPs at the measured FP32 peak"),
+        (col.GBPS, col.COPY_GBPS, "bytes at the measured copy bandwidth"),
+        (col.GFLOPS, col.FP32_GFLOPS, "FLOPs at the measured FP32 peak"),
     ):
         r, c = _num(row.get(rate)), _num(ceilings.get(ceiling))
         if math.isfinite(t * r * c) and c > 0 and r > 0:
@@ -107,9 +108,9 @@ def below_floor(
 ) -> dict[int, tuple[float, str]]:
     """Timed rows (status ok) faster than their floor / FLOOR_SLACK: index -> floor."""
     found = {}
-    for i, row in frame[frame["status"] == Status.OK].iterrows():
+    for i, row in frame[frame[col.STATUS] == Status.OK].iterrows():
         floor, which = floor_us({str(k): v for k, v in row.items()}, ceilings)
-        if math.isfinite(floor) and _num(row["time_median_us"]) * FLOOR_SLACK < floor:
+        if math.isfinite(floor) and _num(row[col.TIME_MEDIAN_US]) * FLOOR_SLACK < floor:
             found[int(i)] = (floor, which)  # type: ignore[call-overload]
     return found
 
@@ -122,17 +123,20 @@ def recheck_record(per_output: Mapping[str, Mapping[str, Any]]) -> dict[str, Any
             ``compare_exact``) of the copy after timing against the copy before.
     """
     if not per_output:
-        return {"status": str(Status.NOT_CHECKED), "message": "no output to compare"}
+        return {
+            col.STATUS: str(Status.NOT_CHECKED),
+            col.MESSAGE: "no output to compare",
+        }
     bad = {k: r for k, r in per_output.items() if not r.get("ok")}
-    errors = [_num(r.get("rel_l2_error")) for r in per_output.values()]
+    errors = [_num(r.get(col.REL_L2_ERROR)) for r in per_output.values()]
     worst = max((e for e in errors if math.isfinite(e)), default=None)
     if not bad:
-        return {"status": str(Status.OK), "rel_l2_error": worst, "message": ""}
+        return {col.STATUS: str(Status.OK), col.REL_L2_ERROR: worst, col.MESSAGE: ""}
     name, r = next(iter(bad.items()))
     return {
-        "status": CHANGED,
-        "rel_l2_error": worst,
-        "message": f"output {name} after the timed repetitions differs from the one "
+        col.STATUS: CHANGED,
+        col.REL_L2_ERROR: worst,
+        col.MESSAGE: f"output {name} after the timed repetitions differs from the one "
         f"before them: relative L2 error {_num(r.get('rel_l2_error')):.3g}, first "
         f"mismatch {r.get('first_mismatch')}",
     }
@@ -145,22 +149,22 @@ def apply(frame: "pd.DataFrame", ceilings: Mapping[str, Any]) -> "pd.DataFrame":
     derived columns); else a copy whose flagged rows carry the status and reason.
     """
     changed = frame.index[
-        (frame["status"] == Status.OK) & (frame.get("recheck_status") == CHANGED)
+        (frame[col.STATUS] == Status.OK) & (frame.get(col.RECHECK_STATUS) == CHANGED)
     ]
     fast = below_floor(frame, ceilings)
     if len(changed) == 0 and not fast:
         return frame
     out = frame.copy()
     for i in changed:
-        out.loc[i, ["status", "message"]] = [
+        out.loc[i, [col.STATUS, col.MESSAGE]] = [
             CHANGED,
-            str(out.loc[i, "recheck_message"]),
+            str(out.loc[i, col.RECHECK_MESSAGE]),
         ]
     for i, (floor, which) in fast.items():
         if i in changed:
             continue
-        t = _num(out.loc[i, "time_median_us"])
-        out.loc[i, ["status", "message"]] = [
+        t = _num(out.loc[i, col.TIME_MEDIAN_US])
+        out.loc[i, [col.STATUS, col.MESSAGE]] = [
             FASTER,
             f"median {t:.3g} us is {floor / t:.2f}x faster than the family's floor "
             f"{floor:.3g} us (ideal {which}): not a measurement of the family's work",
@@ -170,14 +174,14 @@ def apply(frame: "pd.DataFrame", ceilings: Mapping[str, Any]) -> "pd.DataFrame":
 
 def event_ncu(frame: "pd.DataFrame") -> "pd.DataFrame":
     """Profiled rows whose ncu time and event median differ beyond their noise."""
-    rows = frame[(frame["status"] == Status.OK) & frame["ncu_time_us"].notna()].copy()
+    rows = frame[(frame[col.STATUS] == Status.OK) & frame["ncu_time_us"].notna()].copy()
     if rows.empty:
         return rows
-    diff = (rows["ncu_time_us"] - rows["time_median_us"]).abs()
+    diff = (rows["ncu_time_us"] - rows[col.TIME_MEDIAN_US]).abs()
     noise = (
-        NOISE_IQRS * rows["time_iqr_us"].fillna(0)
+        NOISE_IQRS * rows[col.TIME_IQR_US].fillna(0)
         + EVENT_OVERHEAD_US
-        + NOISE_REL * rows["time_median_us"]
+        + NOISE_REL * rows[col.TIME_MEDIAN_US]
     )
     return rows.assign(diff_us=diff, noise_us=noise)[diff > noise]
 
@@ -198,16 +202,16 @@ def gpu_state(frame: "pd.DataFrame") -> dict[str, Any] | None:
         ``reasons`` (the union of clock-event reasons) and ``other_processes`` (the
         most seen at once).
     """
-    cols = ("sm_clock_mhz_before", "sm_clock_mhz_after")
+    cols = (col.SM_CLOCK_MHZ_BEFORE, col.SM_CLOCK_MHZ_AFTER)
     if not set(cols) <= set(frame.columns):
         return None
     timed = frame[frame[cols[0]].notna() & frame[cols[1]].notna()]
     if timed.empty:
         return None
     sm = timed[list(cols)].astype(float)
-    mem = timed[["mem_clock_mhz_before", "mem_clock_mhz_after"]].astype(float)
+    mem = timed[[col.MEM_CLOCK_MHZ_BEFORE, col.MEM_CLOCK_MHZ_AFTER]].astype(float)
     mask = 0
-    for value in timed["throttle_reasons"].dropna():
+    for value in timed[col.THROTTLE_REASONS].dropna():
         mask |= int(value)
     return {
         "runs": len(timed),
@@ -215,7 +219,7 @@ def gpu_state(frame: "pd.DataFrame") -> dict[str, Any] | None:
         "mem_mhz": (float(np.nanmin(mem.values)), float(np.nanmax(mem.values))),
         "sm_drop_mhz": float((sm[cols[0]] - sm[cols[1]]).clip(lower=0).max()),
         "reasons": reasons_text(mask),
-        "other_processes": int(timed["other_processes"].fillna(0).max()),
+        col.OTHER_PROCESSES: int(timed[col.OTHER_PROCESSES].fillna(0).max()),
     }
 
 
@@ -223,12 +227,12 @@ def findings(frame: "pd.DataFrame") -> "pd.DataFrame":
     """The integrity findings as records (the columns of ``findings.csv``)."""
     rows = []
     for status in (FASTER, CHANGED):
-        for _, r in frame[frame["status"] == status].iterrows():
-            rows.append(_finding(r, status, "time_median_us", r["time_median_us"]))
+        for _, r in frame[frame[col.STATUS] == status].iterrows():
+            rows.append(_finding(r, status, col.TIME_MEDIAN_US, r[col.TIME_MEDIAN_US]))
     for _, r in event_ncu(frame).iterrows():
         found = _finding(r, DISAGREE, "ncu_time_us", r["ncu_time_us"])
-        found["threshold"] = r["noise_us"]
-        found["message"] = (
+        found[col.THRESHOLD] = r["noise_us"]
+        found[col.MESSAGE] = (
             f"ncu {r['ncu_time_us']:.4g} us vs events {r['time_median_us']:.4g} us: "
             f"{r['diff_us']:.3g} us apart, noise {r['noise_us']:.3g} us"
         )
@@ -240,15 +244,15 @@ def findings(frame: "pd.DataFrame") -> "pd.DataFrame":
 
 def _finding(r: "pd.Series", rule: str, metric: str, value: Any) -> dict[str, Any]:
     return {
-        "family": r["family"],
-        "variant": r["variant"],
-        "size": int(r["size"]),
-        "step_of": "",
-        "regime": r.get("regime", ""),
-        "rule": rule,
-        "role": "info",
-        "metric": metric,
-        "value": value,
-        "threshold": FLOOR_SLACK if rule == FASTER else None,
-        "message": r.get("message", ""),
+        col.FAMILY: r[col.FAMILY],
+        col.VARIANT: r[col.VARIANT],
+        col.SIZE: int(r[col.SIZE]),
+        col.STEP_OF: "",
+        col.REGIME: r.get(col.REGIME, ""),
+        col.RULE: rule,
+        col.ROLE: "info",
+        col.METRIC: metric,
+        col.VALUE: value,
+        col.THRESHOLD: FLOOR_SLACK if rule == FASTER else None,
+        col.MESSAGE: r.get(col.MESSAGE, ""),
     }

@@ -16,14 +16,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nsightflow.contracts import columns as col
 from nsightflow.tools import ncu_metrics as M
 
-_KEYS = ["variant", "size"]
+_KEYS = [col.VARIANT, col.SIZE]
 
 
 def _multi(long: pd.DataFrame) -> pd.Series:
     """Rows that belong to a run of more than one launch."""
-    launches = long.groupby(_KEYS)["launch"].transform("nunique")
+    launches = long.groupby(_KEYS)[col.LAUNCH].transform("nunique")
     return launches > 1
 
 
@@ -37,19 +38,21 @@ def aggregate_launches(long: pd.DataFrame) -> pd.DataFrame:
         The same columns; combined rows carry ``launch`` 0 and the kernels joined
         with ``+``.
     """
-    if long.empty or "launch" not in long:
+    if long.empty or col.LAUNCH not in long:
         return long
     multi = _multi(long)
     if not multi.any():
         return long
     many = long[multi]
     weights = {
-        name: many[many["metric"] == metric].set_index([*_KEYS, "launch"])["value"]
+        name: many[many[col.METRIC] == metric].set_index([*_KEYS, col.LAUNCH])[
+            col.VALUE
+        ]
         for name, metric in (("time", M.TIME), ("per_instruction", M.INST_EXECUTED))
     }
     rows = [
         _combine(group, weights)
-        for _, group in many.groupby([*_KEYS, "metric"], sort=False)
+        for _, group in many.groupby([*_KEYS, col.METRIC], sort=False)
     ]
     combined = pd.DataFrame(rows, columns=long.columns)
     return pd.concat([long[~multi], combined], ignore_index=True)
@@ -57,27 +60,27 @@ def aggregate_launches(long: pd.DataFrame) -> pd.DataFrame:
 
 def _combine(group: pd.DataFrame, weights: dict[str, pd.Series]) -> dict[str, Any]:
     """One metric over the launches of one run."""
-    group = group.sort_values("launch")
+    group = group.sort_values(col.LAUNCH)
     first = group.iloc[0]
     row: dict[str, Any] = {str(k): v for k, v in first.items()}
-    row["launch"] = 0
-    row["kernel"] = "+".join(dict.fromkeys(group["kernel"].astype(str)))
-    rule = M.launch_rollup(str(first["metric"]))
-    values = group["value"].to_numpy(dtype=float)
+    row[col.LAUNCH] = 0
+    row[col.KERNEL] = "+".join(dict.fromkeys(group[col.KERNEL].astype(str)))
+    rule = M.launch_rollup(str(first[col.METRIC]))
+    values = group[col.VALUE].to_numpy(dtype=float)
     if rule == "first":
-        row["value"] = values[0]
+        row[col.VALUE] = values[0]
     elif rule == "sum":
-        row["value"] = float(values.sum())
+        row[col.VALUE] = float(values.sum())
     else:
-        row["value"] = _weighted(group, values, weights.get(rule, weights["time"]))
-        if np.isnan(row["value"]) and rule == "per_instruction":
-            row["value"] = _weighted(group, values, weights["time"])
+        row[col.VALUE] = _weighted(group, values, weights.get(rule, weights["time"]))
+        if np.isnan(row[col.VALUE]) and rule == "per_instruction":
+            row[col.VALUE] = _weighted(group, values, weights["time"])
     return row
 
 
 def _weighted(group: pd.DataFrame, values: np.ndarray, weight: pd.Series) -> float:
     index = pd.MultiIndex.from_arrays(
-        [group["variant"], group["size"], group["launch"]]
+        [group[col.VARIANT], group[col.SIZE], group[col.LAUNCH]]
     )
     w = weight.reindex(index).to_numpy(dtype=float)
     if np.isnan(w).any() or w.sum() <= 0:
@@ -92,26 +95,26 @@ def launch_table(long: pd.DataFrame) -> dict[str, dict[str, list[dict[str, Any]]
         ``{variant: {size: [{launch, kernel, time_us, dram_bytes, time_share}]}}``
         (sizes as strings, for JSON); single-launch runs are left out.
     """
-    if long.empty or "launch" not in long:
+    if long.empty or col.LAUNCH not in long:
         return {}
     many = long[_multi(long)]
-    wanted = many[many["metric"].isin([M.TIME, M.DRAM_READ, M.DRAM_WRITE])]
+    wanted = many[many[col.METRIC].isin([M.TIME, M.DRAM_READ, M.DRAM_WRITE])]
     if wanted.empty:
         return {}
     wide = wanted.pivot_table(
-        index=[*_KEYS, "launch", "kernel"],
-        columns="metric",
-        values="value",
+        index=[*_KEYS, col.LAUNCH, col.KERNEL],
+        columns=col.METRIC,
+        values=col.VALUE,
         aggfunc="first",
     ).reset_index()
     out: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for _, runs in wide.groupby(_KEYS):
-        variant, size = str(runs["variant"].iloc[0]), int(runs["size"].iloc[0])
+        variant, size = str(runs[col.VARIANT].iloc[0]), int(runs[col.SIZE].iloc[0])
         total = float(runs.get(M.TIME, pd.Series(dtype=float)).sum())
         out.setdefault(variant, {})[str(size)] = [
             {
-                "launch": int(r["launch"]),
-                "kernel": str(r["kernel"]),
+                col.LAUNCH: int(r[col.LAUNCH]),
+                col.KERNEL: str(r[col.KERNEL]),
                 "time_us": float(r.get(M.TIME, np.nan)) / 1e3,
                 "dram_bytes": float(r.get(M.DRAM_READ, 0.0))
                 + float(r.get(M.DRAM_WRITE, 0.0)),
@@ -119,22 +122,22 @@ def launch_table(long: pd.DataFrame) -> dict[str, dict[str, list[dict[str, Any]]
                 if total
                 else float("nan"),
             }
-            for r in runs.sort_values("launch").to_dict("records")
+            for r in runs.sort_values(col.LAUNCH).to_dict("records")
         ]
     return out
 
 
 # Columns of a launch's own row that are the run's, not the launch's: the event
 # timing times the whole run (every launch), so a launch's row keeps ncu's time only.
-RUN_ONLY = ("time_median_us", "time_iqr_us", "time_min_us", "time_max_us")
+RUN_ONLY = (col.TIME_MEDIAN_US, col.TIME_IQR_US, col.TIME_MIN_US, "time_max_us")
 
 
 def launch_long(long: pd.DataFrame, launch: int) -> pd.DataFrame:
     """The metrics of one launch position of every multi-launch run (launch 0: main)."""
-    if long.empty or "launch" not in long:
+    if long.empty or col.LAUNCH not in long:
         return long.iloc[0:0]
     many = long[_multi(long)]
-    return many[many["launch"] == launch]
+    return many[many[col.LAUNCH] == launch]
 
 
 def with_launch_rows(
@@ -153,11 +156,11 @@ def with_launch_rows(
     for variant, sizes in table.items():
         for size, launches in sizes.items():
             for entry in launches:
-                frame = rows.get(int(entry["launch"]))
+                frame = rows.get(int(entry[col.LAUNCH]))
                 if frame is None or frame.empty:
                     continue
                 hit = frame[
-                    (frame["variant"] == variant) & (frame["size"] == int(size))
+                    (frame[col.VARIANT] == variant) & (frame[col.SIZE] == int(size))
                 ]
                 if not hit.empty:
                     entry["row"] = _cells(hit.iloc[0].to_dict())

@@ -31,6 +31,7 @@ from pathlib import Path
 import pandas as pd
 
 from nsightflow.analysis.hotspots import locate
+from nsightflow.contracts import columns as col
 from nsightflow.tools.sass import opcode
 
 CLASSES: tuple[str, ...] = (
@@ -77,22 +78,22 @@ def op_class(sass: str) -> str:
 
 def _main_launch(rows: pd.DataFrame) -> pd.DataFrame:
     """The rows of the launch with the most samples (a multi-kernel run's longest)."""
-    totals = rows.groupby("launch")["samples"].sum()
-    return rows[rows["launch"] == totals.idxmax()]
+    totals = rows.groupby(col.LAUNCH)[col.SAMPLES].sum()
+    return rows[rows[col.LAUNCH] == totals.idxmax()]
 
 
 def launch_mix(rows: pd.DataFrame) -> dict[str, float]:
     """``mix_<class>`` and ``line_<class>`` of one launch's instruction rows."""
-    classes = rows["sass"].fillna("").astype(str).map(op_class)
-    issued = rows[rows["reason"] == "selected"].groupby(classes)["samples"].sum()
+    classes = rows[col.SASS].fillna("").astype(str).map(op_class)
+    issued = rows[rows[col.REASON] == "selected"].groupby(classes)[col.SAMPLES].sum()
     total = float(issued.sum())
     out: dict[str, float] = {
         f"mix_{c}": float(issued.get(c, 0.0)) / total if total > 0 else float("nan")
         for c in CLASSES
     }
     for c in LINE_CLASSES:
-        mine = rows[(classes == c) & (rows["samples"] > 0)]
-        by_line = mine.groupby("line")["samples"].sum()
+        mine = rows[(classes == c) & (rows[col.SAMPLES] > 0)]
+        by_line = mine.groupby(col.LINE)[col.SAMPLES].sum()
         out[f"line_{c}"] = float(str(by_line.idxmax())) if len(by_line) else 0.0
     return out
 
@@ -103,11 +104,13 @@ def _function_base(rows: pd.DataFrame) -> int | None:
     That branch is the unpredicated ``BRA`` 16 bytes after an ``EXIT``, whose target
     minus its offset is the function's start (aligned to :data:`ALIGN` bytes).
     """
-    texts = rows["sass"].fillna("").astype(str)
+    texts = rows[col.SASS].fillna("").astype(str)
     exits = {
-        int(pc) for pc, t in zip(rows["pc"], texts, strict=True) if opcode(t) == "EXIT"
+        int(pc)
+        for pc, t in zip(rows[col.PC], texts, strict=True)
+        if opcode(t) == "EXIT"
     }
-    for pc, sass in zip(rows["pc"], texts, strict=True):
+    for pc, sass in zip(rows[col.PC], texts, strict=True):
         found = _ANY_BRANCH_TARGET.search(sass)
         if not found or opcode(sass) != "BRA" or sass.startswith("@"):
             continue
@@ -129,8 +132,8 @@ def _hot_pc(per_pc: pd.DataFrame) -> int:
     picked). The median skips the few instructions a line has hoisted above its
     branch.
     """
-    by_line = per_pc.groupby("line")["issued"].sum()
-    mine = per_pc[per_pc["line"] == by_line.idxmax()].sort_index()
+    by_line = per_pc.groupby(col.LINE)["issued"].sum()
+    mine = per_pc[per_pc[col.LINE] == by_line.idxmax()].sort_index()
     half = mine["issued"].cumsum() >= mine["issued"].sum() / 2
     return int(str(mine.index[int(half.to_numpy().argmax())]))
 
@@ -151,15 +154,15 @@ def branch_line(
             samples``).
         texts: The lines of each recorded file, where the report embeds no text.
     """
-    issued = rows["samples"].where(rows["reason"] == "selected", 0)
+    issued = rows[col.SAMPLES].where(rows[col.REASON] == "selected", 0)
     per_pc = (
         rows.assign(issued=issued)
-        .groupby("pc")
+        .groupby(col.PC)
         .agg(
-            sass=("sass", "first"),
-            file=("file", "first"),
-            line=("line", "first"),
-            source=("source", "first"),
+            sass=(col.SASS, "first"),
+            file=(col.FILE, "first"),
+            line=(col.LINE, "first"),
+            source=(col.SOURCE, "first"),
             issued=("issued", "sum"),
         )
     )
@@ -170,12 +173,12 @@ def branch_line(
     best: tuple[int, str] | None = None
     for index, row in per_pc.iterrows():
         pc = int(str(index))
-        found = _FORWARD_BRANCH.match(str(row["sass"]))
+        found = _FORWARD_BRANCH.match(str(row[col.SASS]))
         if not found or pc >= hot or int(found.group(1), 16) - base <= pc:
             continue
-        line = int(row["line"]) if row["line"] == row["line"] else 0
-        text = row["source"] if isinstance(row["source"], str) else ""
-        lines = texts.get(str(row["file"]), [])
+        line = int(row[col.LINE]) if row[col.LINE] == row[col.LINE] else 0
+        text = row[col.SOURCE] if isinstance(row[col.SOURCE], str) else ""
+        lines = texts.get(str(row[col.FILE]), [])
         if not text and 0 < line <= len(lines):
             text = lines[line - 1]
         if line > 0 and _CONDITION.search(text):
@@ -193,16 +196,16 @@ def mix_columns(
         texts: Lines of each source file (:func:`nsightflow.analysis.hotspots.read_hotspot_inputs`).
         family_dir: The family's folder, where the recorded file paths are found.
     """
-    if instructions.empty or "sass" not in instructions:
-        return pd.DataFrame(columns=["variant", "size"])
+    if instructions.empty or col.SASS not in instructions:
+        return pd.DataFrame(columns=[col.VARIANT, col.SIZE])
     by_file: dict[str, list[str]] = {}
-    for recorded in instructions["file"].dropna().astype(str).unique():
+    for recorded in instructions[col.FILE].dropna().astype(str).unique():
         path = locate(recorded, family_dir)
         by_file[recorded] = texts.get(path, []) if path is not None else []
     records = []
-    for (variant, size), rows in instructions.groupby(["variant", "size"]):
+    for (variant, size), rows in instructions.groupby([col.VARIANT, col.SIZE]):
         launch = _main_launch(rows)
-        record: dict[str, object] = {"variant": variant, "size": int(str(size))}
+        record: dict[str, object] = {col.VARIANT: variant, col.SIZE: int(str(size))}
         record.update(launch_mix(launch))
         found = branch_line(launch, by_file)
         record["branch_line"] = found[0] if found else 0
@@ -215,5 +218,5 @@ def with_mix(frame: pd.DataFrame, mix: pd.DataFrame) -> pd.DataFrame:
     """The analysis table with the mix columns joined on variant and size (new frame)."""
     if mix.empty:
         return frame.copy()
-    mix = mix.assign(variant=mix["variant"].astype(object))
-    return frame.merge(mix, on=["variant", "size"], how="left", validate="m:1")
+    mix = mix.assign(variant=mix[col.VARIANT].astype(object))
+    return frame.merge(mix, on=[col.VARIANT, col.SIZE], how="left", validate="m:1")

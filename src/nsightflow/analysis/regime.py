@@ -38,6 +38,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nsightflow.contracts import columns as col
+
 HIGH_PCT = 60.0  # ncu SpeedOfLight: below 60% of peak on both sides = latency issues
 MODERATE_PCT = 40.0  # the roof's side needs this much throughput to decide alone
 RIDGE_MARGIN = 2.0  # intensity at least this factor away from the ridge to decide
@@ -45,7 +47,7 @@ SIMILAR_RATE = 1.25  # an unprofiled size borrows a profiled size's regime withi
 REGIMES = ("memory", "compute", "latency")
 
 # Where each piece of evidence comes from, for ``regime_basis`` and the report.
-COUNTER = "counter"
+COUNTER = col.COUNTER
 DERIVED = "derived"
 TIMING = "timing"
 
@@ -62,8 +64,8 @@ def add_regime(
             compute ceiling instead of the FP32 peak), else None.
     """
     out = frame.copy()
-    copy = _pos(ceilings.get("copy_gbps"))
-    fp32 = _pos(ceilings.get("fp32_gflops"))
+    copy = _pos(ceilings.get(col.COPY_GBPS))
+    fp32 = _pos(ceilings.get(col.FP32_GFLOPS))
     rates = out.apply(lambda r: _rates(r, copy), axis=1, result_type="expand")
     for column in rates.columns:
         out[column] = rates[column]
@@ -75,7 +77,7 @@ def add_regime(
             _top(e[side])[1] if e[side] else math.nan for e in evidence
         ]
     decided = [classify(e) for e in evidence]
-    out["regime"] = [d[0] for d in decided]
+    out[col.REGIME] = [d[0] for d in decided]
     out["regime_basis"] = [d[1] for d in decided]
     out = _borrow_profiled(out)
     ceiling = vendor_gflops or fp32
@@ -84,7 +86,7 @@ def add_regime(
         axis=1,
         result_type="expand",
     )
-    for column in ("regime_ceiling", "regime_ceiling_pct", "roof_time_us", "lens"):
+    for column in (col.REGIME_CEILING, col.REGIME_CEILING_PCT, "roof_time_us", "lens"):
         out[column] = stands[column] if len(out) else pd.Series(dtype=object)
     return out
 
@@ -144,14 +146,14 @@ def _clean(value: float) -> float:
 def _evidence(row: Mapping[str, Any]) -> dict[str, Any]:
     """The throughputs one row offers, by side, each named by the metric behind it."""
     memory = {
-        "ideal_bytes/t/copy_gbps": _num(row, "pct_of_copy_bw"),
+        "ideal_bytes/t/copy_gbps": _num(row, col.PCT_OF_COPY_BW),
         _dram_name(row): _num(row, "dram_pct"),
         "lts__throughput.avg.pct_of_peak_sustained_elapsed": _num(
             row, "l2_throughput_pct"
         ),
     }
     compute = {
-        "ideal_flops/t/fp32_gflops": _num(row, "pct_of_fp32_peak"),
+        "ideal_flops/t/fp32_gflops": _num(row, col.PCT_OF_FP32_PEAK),
         _fma_name(row): _num(row, "fma_pct"),
         _issue_name(row): _num(row, "issue_pct"),
     }
@@ -254,16 +256,16 @@ def _borrow_profiled(frame: pd.DataFrame) -> pd.DataFrame:
     rate on the same side (achieved GB/s or GFLOP/s of the ideal work).
     """
     out = frame.copy()
-    profiled = out[out["profiled"].astype(bool) & out["regime"].isin(REGIMES[:2])]
+    profiled = out[out["profiled"].astype(bool) & out[col.REGIME].isin(REGIMES[:2])]
     for i, row in out.iterrows():
-        if row["profiled"] or row["regime"] != "latency":
+        if row["profiled"] or row[col.REGIME] != "latency":
             continue
-        peers = profiled[profiled["variant"] == row["variant"]]
+        peers = profiled[profiled[col.VARIANT] == row[col.VARIANT]]
         for peer in peers.to_dict("records"):
-            column = "gbps" if peer["regime"] == "memory" else "gflops"
+            column = col.GBPS if peer[col.REGIME] == "memory" else col.GFLOPS
             ratio = row[column] / peer[column] if peer[column] else math.nan
             if 1 / SIMILAR_RATE <= ratio <= SIMILAR_RATE:
-                out.loc[i, "regime"] = peer["regime"]
+                out.loc[i, col.REGIME] = peer[col.REGIME]
                 out.loc[i, "regime_basis"] = (
                     f"n = {peer['size']}: {peer['regime_basis']}; {column} x{ratio:.2f}"
                 )
@@ -282,7 +284,7 @@ def _stand(
     t_mem = _num(row, "ideal_bytes") / copy / 1e3 if copy else math.nan
     t_fp32 = _num(row, "ideal_flops") / fp32 / 1e3 if fp32 else math.nan
     t_comp = _num(row, "ideal_flops") / compute / 1e3 if compute else math.nan
-    regime = row.get("regime")
+    regime = row.get(col.REGIME)
     ai, ridge = _num(row, "ai_ideal"), _num(row, "ridge")
     lens = "compute" if not math.isnan(ridge) and ai >= ridge else "memory"
     if regime == "memory":
@@ -294,16 +296,16 @@ def _stand(
         name, floor = "roofline", np.nanmax([t_mem, t_fp32, 0.0])
     else:
         return {
-            "regime_ceiling": "",
-            "regime_ceiling_pct": math.nan,
+            col.REGIME_CEILING: "",
+            col.REGIME_CEILING_PCT: math.nan,
             "roof_time_us": math.nan,
             "lens": lens,
         }
-    time = _num(row, "time_median_us")
+    time = _num(row, col.TIME_MEDIAN_US)
     pct = 100 * floor / time if time > 0 and floor > 0 else math.nan
     return {
-        "regime_ceiling": name,
-        "regime_ceiling_pct": pct,
+        col.REGIME_CEILING: name,
+        col.REGIME_CEILING_PCT: pct,
         "roof_time_us": floor if floor > 0 else math.nan,
         "lens": lens,
     }

@@ -10,6 +10,8 @@ from pathlib import Path, PurePosixPath
 
 import pandas as pd
 
+from nsightflow.contracts import METRICS, RULES, Table
+from nsightflow.contracts import columns as col
 from nsightflow.untrusted import (
     COMPRESSED,
     MissingRecord,
@@ -39,10 +41,10 @@ def read_counters(
             folder = tree.path(f"profile/{family}/{variant}")
             if not (folder / "profile.json").is_file():
                 continue
-            table = _table(tree, (family, variant), ".csv", refused)
+            table = _table(tree, (family, variant), METRICS, refused)
             if table is not None:
                 metrics.append(table)
-                ruled = _table(tree, (family, variant), ".rules.csv", refused)
+                ruled = _table(tree, (family, variant), RULES, refused)
                 rules += [] if ruled is None else [ruled]
                 continue
             try:
@@ -93,26 +95,29 @@ SNAKEMAKE_MARKER = ".snakemake_timestamp"
 
 
 def _table(
-    tree: Tree, ident: tuple[str, str], suffix: str, refused: list[str]
+    tree: Tree, ident: tuple[str, str], table: Table, refused: list[str]
 ) -> pd.DataFrame | None:
     """A parse-stage table of the run, checked to name its own family and variant."""
-    rel = f"metrics/{ident[0]}/{ident[1]}{suffix}"
+    rel = f"metrics/{ident[0]}/" + table.name.replace("<variant>", ident[1])
     try:
         raw = tree.read_bytes(rel, 1 << 30)
         if len(raw) <= 1:
             return None
         check_table(raw, tree.path(rel), Where("table", *ident))
-        frame = pd.read_csv(io.BytesIO(raw))
+        frame = table.read(io.BytesIO(raw))
         if frame.empty:  # the header alone: a variant ncu did not profile (a library's)
             return None
-        if "value" in frame and not pd.api.types.is_numeric_dtype(frame["value"]):
+        if col.VALUE in frame and not pd.api.types.is_numeric_dtype(frame[col.VALUE]):
             raise RecordError(
-                tree.path(rel), "holds values that are not numbers", "value"
+                tree.path(rel), "holds values that are not numbers", col.VALUE
             )
     except MissingRecord:
         return None
     except RecordError as exc:
         refused.append(str(exc))
+        return None
+    except ValueError as exc:  # a column that is not of its declared type
+        refused.append(f"{tree.path(rel)}: {exc}")
         return None
     return frame
 

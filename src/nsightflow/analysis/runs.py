@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from nsightflow.analysis.run_counters import folders, read_counters
-from nsightflow.contracts import RUN_TIMINGS, TIME_QUARTILES, Status
+from nsightflow.contracts import RUN_INVALID, RUN_TIMINGS, TIME_QUARTILES, Status
+from nsightflow.contracts import columns as col
 from nsightflow.errors import StageInputError
 from nsightflow.family.params import config_id
 from nsightflow.untrusted import (
@@ -34,22 +35,22 @@ from nsightflow.untrusted import (
 
 # Columns of Run.invalid: a refused timing, its size (NA: unknown), why, and whether
 # the whole record was refused (every size of the variant).
-INVALID_COLUMNS = ["family", "variant", "size", "problem", "whole"]
+INVALID_COLUMNS = list(RUN_INVALID.columns)
 PROVENANCE_KEYS = (
-    "gpu",
+    col.GPU,
     "driver",
     "cuda_driver",
     "nvcc",
     "kernels_git",
-    "date",
+    col.DATE,
     "host",
 )
 # Taken as they are from each row of a time-stage record.
 _ROW_FIELDS = (
     *TIME_QUARTILES,
-    "reps",
-    "settled",
-    "throttled",
+    col.REPS,
+    col.SETTLED,
+    col.THROTTLED,
 )
 # A source lookup: (kernels revision, family, variant) -> the source record the time
 # stage keeps (``files``, ``sha256``), or None where that revision cannot be read.
@@ -164,19 +165,19 @@ def load_run(
         kind=kind,
         timings=timing_table(records),
         statuses={
-            key: str(rec.get("status", "missing")) for key, rec in records.items()
+            key: str(rec.get(col.STATUS, "missing")) for key, rec in records.items()
         },
         metrics=metrics,
         rules=rules,
         families={f: _family_provenance(tree, f, records) for f in wanted},
         sources={
-            key: {**source_of(rec), "config": config_of(tree, key, rec, refused)}
+            key: {**source_of(rec), col.CONFIG: config_of(tree, key, rec, refused)}
             for key, rec in records.items()
         },
         ceilings=_optional(tree, "ceilings.json", refused),
         info=_optional(tree, "recording.json", refused),
         invalid=pd.DataFrame(invalid, columns=INVALID_COLUMNS).astype(
-            {"size": "Int64", "whole": bool}
+            {col.SIZE: "Int64", col.WHOLE: bool}
         ),
         refused=refused,
     )
@@ -202,24 +203,27 @@ def timing_table(records: dict[tuple[str, str], dict[str, Any]]) -> pd.DataFrame
             after = r.get("gpu_after") or {}
             rows.append(
                 {
-                    "family": family,
-                    "variant": variant,
-                    "size": int(r["size"]),
-                    "status": r.get("status", Status.OK),
+                    col.FAMILY: family,
+                    col.VARIANT: variant,
+                    col.SIZE: int(r[col.SIZE]),
+                    col.STATUS: r.get(col.STATUS, Status.OK),
                     # recordings made before cache modes existed timed hot
-                    "cache": r.get("cache", "hot" if "time_median_us" in r else None),
-                    **{c: r.get(c) for c in _ROW_FIELDS},
-                    "shared_gpu": bool(
-                        before.get("other_processes") or after.get("other_processes")
+                    col.CACHE: r.get(
+                        col.CACHE, "hot" if col.TIME_MEDIAN_US in r else None
                     ),
-                    "sm_clock_mhz": before.get("sm_clock_mhz"),
-                    "mem_clock_mhz": before.get("mem_clock_mhz"),
-                    "generated": r.get("generated"),
-                    "samples": decode_samples(r.get("samples_ns")),
+                    **{c: r.get(c) for c in _ROW_FIELDS},
+                    col.SHARED_GPU: bool(
+                        before.get(col.OTHER_PROCESSES)
+                        or after.get(col.OTHER_PROCESSES)
+                    ),
+                    col.SM_CLOCK_MHZ: before.get(col.SM_CLOCK_MHZ),
+                    col.MEM_CLOCK_MHZ: before.get(col.MEM_CLOCK_MHZ),
+                    col.GENERATED: r.get(col.GENERATED),
+                    col.SAMPLES: decode_samples(r.get("samples_ns")),
                 }
             )
     frame = RUN_TIMINGS.frame(rows)
-    frame["size"] = frame["size"].astype(int)
+    frame[col.SIZE] = frame[col.SIZE].astype(int)
     return frame
 
 
@@ -231,7 +235,7 @@ def source_of(record: dict[str, Any]) -> dict[str, Any]:
         with ``origin: recorded``; else ``{"revision": ..., "origin": "none"}``.
     """
     revision = (record.get("provenance") or {}).get("kernels_git")
-    source = record.get("source")
+    source = record.get(col.SOURCE)
     if source:
         return {**source, "revision": revision, "origin": "recorded"}
     return {"revision": revision, "origin": "none"}
@@ -246,9 +250,9 @@ def config_of(
     build record was compiled with (recordings made before time records carried
     them); ``""`` for a variant without parameters; None where neither is there.
     """
-    block = record.get("config")
-    if isinstance(block, dict) and isinstance(block.get("params"), dict):
-        return config_id(block["params"])
+    block = record.get(col.CONFIG)
+    if isinstance(block, dict) and isinstance(block.get(col.PARAMS), dict):
+        return config_id(block[col.PARAMS])
     try:
         built = read_record(tree, f"build/{key[0]}/{key[1]}.resources.json")
     except MissingRecord:
@@ -256,7 +260,7 @@ def config_of(
     except RecordError as exc:
         refused.append(str(exc))
         return None
-    params = built.get("params")
+    params = built.get(col.PARAMS)
     return config_id(params) if isinstance(params, dict) else None
 
 
@@ -274,17 +278,19 @@ def fill_sources(a: Run, b: Run, lookup: SourceLookup) -> tuple[Run, Run]:
         sides = (a.sources[key], b.sources[key])
         revisions = [s.get("revision") for s in sides]
         clean = revisions[0] and plain_revision(str(revisions[0])) == revisions[0]
-        if all("files" in s for s in sides) or (clean and revisions[0] == revisions[1]):
+        if all(col.FILES in s for s in sides) or (
+            clean and revisions[0] == revisions[1]
+        ):
             continue
         for out, src in zip(filled, sides, strict=True):
             revision = src.get("revision")
-            if "files" not in src and revision:
+            if col.FILES not in src and revision:
                 found = lookup(str(revision), *key)
                 if found is not None:
                     out[key] = {
                         **found,
                         "revision": revision,
-                        "config": src.get("config"),
+                        col.CONFIG: src.get(col.CONFIG),
                     }
     return (
         Run(**{**a.__dict__, "sources": filled[0]}),
@@ -301,7 +307,7 @@ def _family_provenance(
     prov = first.get("provenance") or {}
     out: dict[str, Any] = {k: prov.get(k) for k in PROVENANCE_KEYS}
     out["timing_settings"] = first.get("settings") or {}
-    out["replayed"] = bool(first.get("replayed_from"))
+    out["replayed"] = bool(first.get(col.REPLAYED_FROM))
     revisions = sorted(
         {str((r.get("provenance") or {}).get("kernels_git")) for r in ok}
     )

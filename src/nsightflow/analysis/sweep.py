@@ -23,6 +23,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import SWEEP, SWEEP_SUMMARY, Status
+from nsightflow.contracts import columns as col
 from nsightflow.errors import ManifestError
 from nsightflow.family.model import Family
 from nsightflow.io import read_json
@@ -32,31 +33,31 @@ def config_frame(record: Mapping[str, Any], family: Family | None) -> pd.DataFra
     """One row per configuration of one sweep record (see the module docstring)."""
     rows = []
     best = (record.get("best") or {}).get("id")
-    for c in record.get("configs", []):
+    for c in record.get(col.CONFIGS, []):
         res = c.get("resources") or {}
         row: dict[str, Any] = {
-            "family": record["family"],
-            "variant": record["variant"],
-            "config_id": c["id"],
-            "status": c["status"],
-            "message": c.get("message", ""),
-            "is_best": c["id"] == best,
-            "is_default": c["id"] == record.get("default_id"),
-            "from_cache": bool(c.get("from_cache", False)),
-            "verify_n": c.get("verify_n"),
-            "rel_l2_error": c.get("rel_l2_error"),
-            "geomean_us": c.get("geomean_us"),
-            "registers": res.get("registers"),
-            "spill_bytes": res.get("spill_store_bytes"),
-            "shared_bytes": res.get("shared_bytes"),
-            "wall_s": c.get("wall_s"),
-            **{f"param_{k}": v for k, v in c["params"].items()},
+            col.FAMILY: record[col.FAMILY],
+            col.VARIANT: record[col.VARIANT],
+            col.CONFIG_ID: c["id"],
+            col.STATUS: c[col.STATUS],
+            col.MESSAGE: c.get(col.MESSAGE, ""),
+            col.IS_BEST: c["id"] == best,
+            col.IS_DEFAULT: c["id"] == record.get(col.DEFAULT_ID),
+            col.FROM_CACHE: bool(c.get(col.FROM_CACHE, False)),
+            col.VERIFY_N: c.get(col.VERIFY_N),
+            col.REL_L2_ERROR: c.get(col.REL_L2_ERROR),
+            col.GEOMEAN_US: c.get(col.GEOMEAN_US),
+            col.REGISTERS: res.get(col.REGISTERS),
+            col.SPILL_BYTES: res.get("spill_store_bytes"),
+            col.SHARED_BYTES: res.get(col.SHARED_BYTES),
+            col.WALL_S: c.get(col.WALL_S),
+            **{f"param_{k}": v for k, v in c[col.PARAMS].items()},
         }
-        for n in record.get("sizes", []):
+        for n in record.get(col.SIZES, []):
             t = (c.get("times_us") or {}).get(str(n))
             row[f"time_us_{n}"] = t
             row[f"gflops_{n}"] = _rate(family, "flops", n, t)
-            row[f"gbps_{n}"] = _rate(family, "bytes", n, t)
+            row[f"gbps_{n}"] = _rate(family, col.BYTES, n, t)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -74,45 +75,45 @@ def _rate(family: Family | None, kind: str, n: int, time_us: float | None) -> An
 
 def summary_row(record: Mapping[str, Any], configs: pd.DataFrame) -> dict[str, Any]:
     """One swept variant's spread: best, median and worst against its default."""
-    ok = configs[configs["status"] == Status.OK] if not configs.empty else configs
-    times = ok["geomean_us"].astype(float) if not ok.empty else pd.Series(dtype=float)
-    default = ok[ok["is_default"]]["geomean_us"] if not ok.empty else times
+    ok = configs[configs[col.STATUS] == Status.OK] if not configs.empty else configs
+    times = ok[col.GEOMEAN_US].astype(float) if not ok.empty else pd.Series(dtype=float)
+    default = ok[ok[col.IS_DEFAULT]][col.GEOMEAN_US] if not ok.empty else times
     best = times.min() if not times.empty else None
     default_us = float(default.iloc[0]) if not default.empty else None
     prov = record.get("provenance", {})
     n = len(configs)
-    counts = configs["status"].value_counts() if n else pd.Series(dtype=int)
-    evaluated = int(configs["wall_s"].notna().sum()) if n else 0
-    gpu_wall = configs["wall_s"].astype(float).sum() if n else 0.0
+    counts = configs[col.STATUS].value_counts() if n else pd.Series(dtype=int)
+    evaluated = int(configs[col.WALL_S].notna().sum()) if n else 0
+    gpu_wall = configs[col.WALL_S].astype(float).sum() if n else 0.0
     return {
-        "family": record["family"],
-        "variant": record["variant"],
-        "status": record.get("status", "unknown"),
-        "message": record.get("message", ""),
-        "space": record.get("space"),
-        "strategy": record.get("strategy"),
-        "sizes": json.dumps(record.get("sizes", [])),
-        "axes": json.dumps(record.get("axes", {})),
-        "configs": n,
-        "ok": int(counts.get("ok", 0)),
-        "invalid": int(n - counts.get("ok", 0) - counts.get("not_run", 0)),
-        "not_run": int(counts.get("not_run", 0)),
-        "best_id": (record.get("best") or {}).get("id"),
-        "default_id": record.get("default_id"),
-        "best_us": best,
-        "median_us": float(times.median()) if not times.empty else None,
-        "worst_us": float(times.max()) if not times.empty else None,
-        "default_us": default_us,
-        "default_over_best": default_us / best if default_us and best else None,
-        "worst_over_best": float(times.max()) / best if best else None,
-        "sweep_wall_s": record.get("sweep_wall_s"),
-        "compile_wall_s": record.get("compile_wall_s"),
-        "per_config_s": gpu_wall / evaluated if evaluated else None,
-        "resumed": record.get("resumed"),
-        "restarts": record.get("restarts"),
-        "gpu": prov.get("gpu"),
-        "date": prov.get("date"),
-        "replayed_from": record.get("replayed_from"),
+        col.FAMILY: record[col.FAMILY],
+        col.VARIANT: record[col.VARIANT],
+        col.STATUS: record.get(col.STATUS, "unknown"),
+        col.MESSAGE: record.get(col.MESSAGE, ""),
+        col.SPACE: record.get(col.SPACE),
+        col.STRATEGY: record.get(col.STRATEGY),
+        col.SIZES: json.dumps(record.get(col.SIZES, [])),
+        col.AXES: json.dumps(record.get(col.AXES, {})),
+        col.CONFIGS: n,
+        col.OK: int(counts.get(Status.OK, 0)),
+        col.INVALID: int(n - counts.get(Status.OK, 0) - counts.get(col.NOT_RUN, 0)),
+        col.NOT_RUN: int(counts.get(col.NOT_RUN, 0)),
+        col.BEST_ID: (record.get("best") or {}).get("id"),
+        col.DEFAULT_ID: record.get(col.DEFAULT_ID),
+        col.BEST_US: best,
+        col.MEDIAN_US: float(times.median()) if not times.empty else None,
+        col.WORST_US: float(times.max()) if not times.empty else None,
+        col.DEFAULT_US: default_us,
+        col.DEFAULT_OVER_BEST: default_us / best if default_us and best else None,
+        col.WORST_OVER_BEST: float(times.max()) / best if best else None,
+        col.SWEEP_WALL_S: record.get(col.SWEEP_WALL_S),
+        col.COMPILE_WALL_S: record.get(col.COMPILE_WALL_S),
+        col.PER_CONFIG_S: gpu_wall / evaluated if evaluated else None,
+        col.RESUMED: record.get(col.RESUMED),
+        col.RESTARTS: record.get(col.RESTARTS),
+        col.GPU: prov.get(col.GPU),
+        col.DATE: prov.get(col.DATE),
+        col.REPLAYED_FROM: record.get(col.REPLAYED_FROM),
     }
 
 
@@ -125,7 +126,7 @@ def sweep_tables(
     configs = (
         pd.concat([f for f in frames if not f.empty], ignore_index=True)
         if any(not f.empty for f in frames)
-        else pd.DataFrame(columns=["family", "variant", "config_id", "status"])
+        else pd.DataFrame(columns=[col.FAMILY, col.VARIANT, col.CONFIG_ID, col.STATUS])
     )
     return configs, SWEEP_SUMMARY.frame(rows)
 

@@ -18,13 +18,14 @@ import numpy as np
 import pandas as pd
 
 from nsightflow.contracts import TIMELINE, TIMELINE_SUMMARY, Status
+from nsightflow.contracts import columns as col
 from nsightflow.io import read_json
 
 
 def _covered(rows: pd.DataFrame) -> int:
     """Time covered by at least one activity (the union of the intervals)."""
     covered, reach = 0, None
-    for start, end in sorted(zip(rows["start_ns"], rows["end_ns"], strict=True)):
+    for start, end in sorted(zip(rows[col.START_NS], rows[col.END_NS], strict=True)):
         if reach is None or start > reach:
             covered += end - start
             reach = end
@@ -43,46 +44,46 @@ def sequence_summary(rows: pd.DataFrame) -> dict[str, float]:
     Returns:
         The numeric columns of :data:`~nsightflow.contracts.TIMELINE_SUMMARY`.
     """
-    duration = rows["end_ns"] - rows["start_ns"]
+    duration = rows[col.END_NS] - rows[col.START_NS]
 
     def total(kind: str, column: pd.Series = duration) -> float:
-        return float(column[rows["kind"] == kind].sum())
+        return float(column[rows[col.KIND] == kind].sum())
 
-    htod, dtoh, kernel = total("memcpy_htod"), total("memcpy_dtoh"), total("kernel")
-    htod_b = total("memcpy_htod", rows["bytes"].astype(float))
-    dtoh_b = total("memcpy_dtoh", rows["bytes"].astype(float))
-    kernels = rows[rows["kind"] == "kernel"]
+    htod, dtoh, kernel = total("memcpy_htod"), total("memcpy_dtoh"), total(col.KERNEL)
+    htod_b = total("memcpy_htod", rows[col.BYTES].astype(float))
+    dtoh_b = total("memcpy_dtoh", rows[col.BYTES].astype(float))
+    kernels = rows[rows[col.KIND] == "kernel"]
     gap = np.nan
     if not kernels.empty:
-        first = kernels["start_ns"].min()
-        before = rows[rows["end_ns"] <= first]["end_ns"]
+        first = kernels[col.START_NS].min()
+        before = rows[rows[col.END_NS] <= first][col.END_NS]
         gap = float(first - before.max()) if not before.empty else np.nan
     return {
-        "htod_ns": htod,
-        "htod_bytes": htod_b,
-        "htod_gbps": htod_b / htod if htod else np.nan,
-        "memset_ns": total("memset"),
-        "kernel_ns": kernel,
-        "dtoh_ns": dtoh,
-        "dtoh_bytes": dtoh_b,
-        "dtoh_gbps": dtoh_b / dtoh if dtoh else np.nan,
-        "transfer_ns": htod + dtoh,
-        "transfer_to_kernel": (htod + dtoh) / kernel if kernel else np.nan,
-        "launch_gap_ns": gap,
-        "span_ns": float(rows["end_ns"].max() - rows["start_ns"].min()),
-        "overlap_ns": float(duration.sum() - _covered(rows)),
+        col.HTOD_NS: htod,
+        col.HTOD_BYTES: htod_b,
+        col.HTOD_GBPS: htod_b / htod if htod else np.nan,
+        col.MEMSET_NS: total("memset"),
+        col.KERNEL_NS: kernel,
+        col.DTOH_NS: dtoh,
+        col.DTOH_BYTES: dtoh_b,
+        col.DTOH_GBPS: dtoh_b / dtoh if dtoh else np.nan,
+        col.TRANSFER_NS: htod + dtoh,
+        col.TRANSFER_TO_KERNEL: (htod + dtoh) / kernel if kernel else np.nan,
+        col.LAUNCH_GAP_NS: gap,
+        col.SPAN_NS: float(rows[col.END_NS].max() - rows[col.START_NS].min()),
+        col.OVERLAP_NS: float(duration.sum() - _covered(rows)),
     }
 
 
 def _record_fields(record: dict[str, Any]) -> dict[str, Any]:
     prov = record.get("provenance", {})
     return {
-        "family": record["family"],
-        "variant": record["variant"],
-        "backend": record.get("backend"),
-        "backend_note": record.get("backend_note"),
-        "gpu": prov.get("gpu"),
-        "date": prov.get("date"),
+        col.FAMILY: record[col.FAMILY],
+        col.VARIANT: record[col.VARIANT],
+        col.BACKEND: record.get(col.BACKEND),
+        col.BACKEND_NOTE: record.get(col.BACKEND_NOTE),
+        col.GPU: prov.get(col.GPU),
+        col.DATE: prov.get(col.DATE),
     }
 
 
@@ -95,25 +96,30 @@ def summarize(table: pd.DataFrame, records: list[dict[str, Any]]) -> pd.DataFram
     out = []
     for record in records:
         fields = _record_fields(record)
-        sizes = record.get("sizes", [])
-        if record["status"] != Status.OK or not sizes:
+        sizes = record.get(col.SIZES, [])
+        if record[col.STATUS] != Status.OK or not sizes:
             out.append(
-                {**fields, "status": record["status"], "message": record["message"]}
+                {
+                    **fields,
+                    col.STATUS: record[col.STATUS],
+                    col.MESSAGE: record[col.MESSAGE],
+                }
             )
             continue
         for s in sizes:
             rows = table[
-                (table["variant"] == record["variant"]) & (table["size"] == s["size"])
+                (table[col.VARIANT] == record[col.VARIANT])
+                & (table[col.SIZE] == s[col.SIZE])
             ]
             numbers = sequence_summary(rows) if not rows.empty else {}
-            row = {**fields, "size": s["size"], "status": s["status"]}
-            out.append({**row, "message": s.get("message", ""), **numbers})
+            row = {**fields, col.SIZE: s[col.SIZE], col.STATUS: s[col.STATUS]}
+            out.append({**row, col.MESSAGE: s.get(col.MESSAGE, ""), **numbers})
     return TIMELINE_SUMMARY.frame(out)
 
 
 def key_size(summary: pd.DataFrame) -> int | None:
     """The largest size with a trace: the one the figure shows."""
-    ok = summary[summary["status"] == Status.OK]["size"].dropna()
+    ok = summary[summary[col.STATUS] == Status.OK][col.SIZE].dropna()
     return int(ok.max()) if not ok.empty else None
 
 

@@ -22,6 +22,7 @@ from nsightflow.contracts import (
     SUMMARY,
     Table,
 )
+from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import CONTEXT, Bundle
 from nsightflow.contracts.layout import PATTERNS, Layout
 from nsightflow.errors import StageInputError
@@ -96,24 +97,24 @@ class Results:
             size: the size to show (default: the largest one timed).
         """
         summary = self.summary(family)
-        timed = summary.dropna(subset=["time_median_us"])
+        timed = summary.dropna(subset=[col.TIME_MEDIAN_US])
         at = int(
             size
             if size is not None
-            else (timed if len(timed) else summary)["size"].max()
+            else (timed if len(timed) else summary)[col.SIZE].max()
         )
-        rows = summary[summary["size"] == at]
+        rows = summary[summary[col.SIZE] == at]
         ideas = pd.DataFrame(
             [
                 {
-                    "variant": v["name"],
-                    "idea": v["idea"],
-                    "improves_on": v["improves_on"],
+                    col.VARIANT: v[col.NAME],
+                    col.IDEA: v[col.IDEA],
+                    col.IMPROVES_ON: v[col.IMPROVES_ON],
                 }
                 for v in self.context(family)["variants"]
             ]
         )
-        ladder = ideas.merge(rows, on="variant", how="left")
+        ladder = ideas.merge(rows, on=col.VARIANT, how="left")
         return ladder.reindex(columns=LADDER_COLUMNS).assign(size=at)
 
     def figure_file(

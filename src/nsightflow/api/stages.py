@@ -99,7 +99,7 @@ def parse_argv(layout: Layout, sel: Selection) -> list[str]:
         "--rules",
         *files(layout, sel, "rules"),
         "--source",
-        *files(layout, sel, "source"),
+        *files(layout, sel, "source"),  # contracts: literal (a layout name)
         "--resources",
         *files(layout, sel, "resources"),
         "--family",
@@ -127,7 +127,7 @@ def analysis_inputs(layout: Layout, sel: Selection, sanitize: bool) -> "Analysis
         profiles=[layout.path("profiles", name)],
         ceilings=layout.path("ceilings"),
         sanitize=paths("sanitize") if sanitize else [],
-        source=paths("source"),
+        source=paths("source"),  # contracts: literal (a layout name)
     )
 
 

@@ -6,56 +6,54 @@ the files of one family's analysis are read together by
 :mod:`nsightflow.contracts.bundle`.
 """
 
-from nsightflow.contracts.table import NA, Table
+import nsightflow.contracts.columns as col
+from nsightflow.contracts.table import BOOL, FLOAT, INT, NA, STR, Table
 
-_KEY = ("family", "variant", "size")
-_LAUNCH = (*_KEY, "launch", "kernel")
-_OUTCOME = ("status", "message")
+# A row's key: one variant at one size; and one launch of it.
+KEY = (col.FAMILY, col.VARIANT, col.SIZE)
+LAUNCH = (*KEY, col.LAUNCH, col.KERNEL)
+_OUTCOME = (col.STATUS, col.MESSAGE)
 # A timed size's median and quartiles in us, as the time stage records them.
-TIME_QUARTILES = ("time_median_us", "time_q1_us", "time_q3_us", "time_iqr_us")
-_STR = "str"
-_FLOAT = "float"
-_INT = "int"
-_BOOL = "bool"
+TIME_QUARTILES = (col.TIME_MEDIAN_US, col.TIME_Q1_US, col.TIME_Q3_US, col.TIME_IQR_US)
 
 # --- the parse stage: results/metrics/<family>/<variant>[.rules|.source].csv ---
 
 # Long: raw ncu names are values of ``metric``, not columns.
 METRICS = Table(
     "<variant>.csv",
-    (*_LAUNCH, "metric", "unit", "value", "rollup"),
-    {"family": _STR, "variant": _STR, "metric": _STR, "unit": _STR},
+    (*LAUNCH, col.METRIC, col.UNIT, col.VALUE, col.ROLLUP),
+    {col.FAMILY: STR, col.VARIANT: STR, col.METRIC: STR, col.UNIT: STR},
 )
 # ncu's rule results (its guided analysis) per launch; also the family's rules.csv.
 RULES = Table(
     "<variant>.rules.csv",
     (
-        *_LAUNCH,
-        "rule",
-        "section",
-        "type",
-        "message",
-        "speedup_type",
-        "speedup_pct",
+        *LAUNCH,
+        col.RULE,
+        col.SECTION,
+        col.TYPE,
+        col.MESSAGE,
+        col.SPEEDUP_TYPE,
+        col.SPEEDUP_PCT,
     ),
-    {"rule": _STR, "speedup_pct": _FLOAT},
+    {col.RULE: STR, col.SPEEDUP_PCT: FLOAT},
 )
 # Warp-state samples per SASS instruction, with the CUDA line it came from.
 SOURCE = Table(
     "<variant>.source.csv",
     (
-        *_LAUNCH,
-        "pc",
-        "sass",
-        "file",
-        "line",
-        "source",
-        "access",
-        "reason",
-        "samples",
-        "inlined",
+        *LAUNCH,
+        col.PC,
+        col.SASS,
+        col.FILE,
+        col.LINE,
+        col.SOURCE,
+        col.ACCESS,
+        col.REASON,
+        col.SAMPLES,
+        col.INLINED,
     ),
-    {"sass": _STR, "reason": _STR, "samples": _INT},
+    {col.SASS: STR, col.REASON: STR, col.SAMPLES: INT},
 )
 
 # --- the time stage: the fields of a row of results/time/<family>/<variant>.json that
@@ -64,38 +62,31 @@ SOURCE = Table(
 TIMINGS = Table(
     "<variant>.json rows",
     (
-        "cache",
-        "throttled",
+        col.CACHE,
+        col.THROTTLED,
         *TIME_QUARTILES,
-        "time_min_us",
-        "reps",
-        "cv",
-        "settled",
-        "energy_j_per_launch",  # NVML's energy counter (nsightflow.gpu.energy); NaN: none
-        "energy_power_w",
-        "energy_busy",  # the timed median over the energy stream's time per launch
+        col.TIME_MIN_US,
+        col.REPS,
+        col.CV,
+        col.SETTLED,
+        col.ENERGY_J_PER_LAUNCH,  # NVML's energy counter (nsightflow.gpu.energy); NaN: none
+        col.ENERGY_POWER_W,
+        col.ENERGY_BUSY,  # the timed median over the energy stream's time per launch
     ),
-    {"time_median_us": _FLOAT, "reps": _INT},
+    {col.TIME_MEDIAN_US: FLOAT, col.REPS: INT},
 )
-# A run folder's timings as ``nsightflow compare`` reads them (Run.timings): one row
-# per family x variant x size timed, ``samples`` the per-launch times in us.
-RUN_TIMINGS = Table(
-    "Run.timings",
-    (
-        *_KEY,
-        "status",
-        "cache",
-        *TIME_QUARTILES,
-        "reps",
-        "settled",
-        "throttled",
-        "shared_gpu",
-        "sm_clock_mhz",
-        "mem_clock_mhz",
-        "generated",
-        "samples",
-    ),
-    {"status": _STR, "time_median_us": _FLOAT},
+# The GPU's state around a timed size, from the time record's gpu_before/gpu_after
+# and verified_after (nsightflow.analysis.analyze.gpu_state_columns): columns of the
+# analysis table after the timing's.
+GPU_STATE = (
+    col.SM_CLOCK_MHZ_BEFORE,
+    col.SM_CLOCK_MHZ_AFTER,
+    col.MEM_CLOCK_MHZ_BEFORE,
+    col.MEM_CLOCK_MHZ_AFTER,
+    col.THROTTLE_REASONS,  # NVML's clock-event reasons before | after (a bit mask)
+    col.OTHER_PROCESSES,  # the most other processes NVML listed, before or after
+    col.RECHECK_STATUS,  # the outputs after the timed repetitions (integrity.py)
+    col.RECHECK_MESSAGE,
 )
 
 # --- the analyze stage: results/analysis/<family>/ ---
@@ -104,15 +95,15 @@ RUN_TIMINGS = Table(
 # derived rate (nsightflow.analysis.derived.NCU_COLUMNS and what is derived from them).
 ANALYSIS = Table(
     "analysis.csv",
-    (*_KEY, *_OUTCOME, "shared_gpu", *TIMINGS.columns),
-    {"family": _STR, "variant": _STR, "status": _STR, "time_median_us": _FLOAT},
+    (*KEY, *_OUTCOME, col.SHARED_GPU, *TIMINGS.columns),
+    {col.FAMILY: STR, col.VARIANT: STR, col.STATUS: STR, col.TIME_MEDIAN_US: FLOAT},
     more=True,
     empty_ok=False,  # analyze writes a row per variant and size, at least a header
 )
 STALLS = Table(
     "stalls.csv",
-    ("variant", "size", "reason", "cycles", "share"),
-    {"variant": _STR, "reason": _STR, "cycles": _FLOAT, "share": _FLOAT},
+    (col.VARIANT, col.SIZE, col.REASON, col.CYCLES, col.SHARE),
+    {col.VARIANT: STR, col.REASON: STR, col.CYCLES: FLOAT, col.SHARE: FLOAT},
 )
 # The hottest CUDA lines per launch; one ``samples_<reason>`` column per sampled warp
 # state follows, in nsightflow.tools.ncu_metrics.STALL_REASONS order. Its source text
@@ -120,20 +111,20 @@ STALLS = Table(
 HOTSPOTS = Table(
     "hotspots.csv",
     (
-        *_LAUNCH,
-        "file",
-        "line",
-        "source",
-        "samples",
-        "share",
-        "top_reason",
-        "top_reason_share",
-        "access",
-        "attributed_drain",
-        "drain_from_line",
-        "inlined",
+        *LAUNCH,
+        col.FILE,
+        col.LINE,
+        col.SOURCE,
+        col.SAMPLES,
+        col.SHARE,
+        col.TOP_REASON,
+        col.TOP_REASON_SHARE,
+        col.ACCESS,
+        col.ATTRIBUTED_DRAIN,
+        col.DRAIN_FROM_LINE,
+        col.INLINED,
     ),
-    {"source": _STR, "samples": _INT, "share": _FLOAT},
+    {col.SOURCE: STR, col.SAMPLES: INT, col.SHARE: FLOAT},
     na=NA.NONE,
     more=True,
 )
@@ -144,28 +135,34 @@ HOTSPOTS = Table(
 FINDINGS = Table(
     "findings.csv",
     (
-        *_KEY,
-        "section",
-        "step_of",
-        "regime",
-        "rule",
-        "role",
-        "rank",
-        "metric",
-        "value",
-        "threshold",
-        "before",
-        "after",
-        "share_of_change",
-        "evidence",
-        "line",
-        "line_share",
-        "message",
-        "params",
-        "expected_gain",
-        "achieved_gain",
+        *KEY,
+        col.SECTION,
+        col.STEP_OF,
+        col.REGIME,
+        col.RULE,
+        col.ROLE,
+        col.RANK,
+        col.METRIC,
+        col.VALUE,
+        col.THRESHOLD,
+        col.BEFORE,
+        col.AFTER,
+        col.SHARE_OF_CHANGE,
+        col.EVIDENCE,
+        col.LINE,
+        col.LINE_SHARE,
+        col.MESSAGE,
+        col.PARAMS,
+        col.EXPECTED_GAIN,
+        col.ACHIEVED_GAIN,
     ),
-    {"section": _STR, "rule": _STR, "role": _STR, "params": _STR, "value": _FLOAT},
+    {
+        col.SECTION: STR,
+        col.RULE: STR,
+        col.ROLE: STR,
+        col.PARAMS: STR,
+        col.VALUE: FLOAT,
+    },
     na=NA.BLANK,
     float_format="%.10g",
 )
@@ -173,30 +170,30 @@ FINDINGS = Table(
 # --- the report: results/report/<family>/summary.csv (10 significant digits: the
 # same file on any platform) ---
 
-ENERGY = ("energy_j_per_launch", "gflop_per_j", "gb_per_j", "energy_power_w")
+ENERGY = (col.ENERGY_J_PER_LAUNCH, col.GFLOP_PER_J, col.GB_PER_J, col.ENERGY_POWER_W)
 _HEADLINE = (
-    "status",
-    "time_median_us",
-    "time_iqr_us",
-    "speedup_vs_baseline",
-    "speedup_vs_previous",
-    "gbps",
-    "gflops",
+    col.STATUS,
+    col.TIME_MEDIAN_US,
+    col.TIME_IQR_US,
+    col.SPEEDUP_VS_BASELINE,
+    col.SPEEDUP_VS_PREVIOUS,
+    col.GBPS,
+    col.GFLOPS,
 )
 SUMMARY = Table(
     "summary.csv",
     (
-        *_KEY,
+        *KEY,
         *_HEADLINE,
-        "pct_of_copy_bw",
-        "pct_of_fp32_peak",
-        "input",
-        "regime",
-        "regime_ceiling",
-        "regime_ceiling_pct",
+        col.PCT_OF_COPY_BW,
+        col.PCT_OF_FP32_PEAK,
+        col.INPUT,
+        col.REGIME,
+        col.REGIME_CEILING,
+        col.REGIME_CEILING_PCT,
         *ENERGY,  # empty where the energy was not recorded
     ),
-    {"status": _STR, "time_median_us": _FLOAT},
+    {col.STATUS: STR, col.TIME_MEDIAN_US: FLOAT},
     float_format="%.10g",
 )
 
@@ -204,8 +201,15 @@ SUMMARY = Table(
 # columns with the manifest's words for each step; ``size`` is added last.
 LADDER = Table(
     "Results.ladder",
-    ("variant", "idea", "improves_on", *_HEADLINE, "regime", "regime_ceiling_pct"),
-    {"variant": _STR, "idea": _STR},
+    (
+        col.VARIANT,
+        col.IDEA,
+        col.IMPROVES_ON,
+        *_HEADLINE,
+        col.REGIME,
+        col.REGIME_CEILING_PCT,
+    ),
+    {col.VARIANT: STR, col.IDEA: STR},
 )
 
 # --- sweeps: results/analysis/<family>/sweep.csv, sweep_summary.csv ---
@@ -215,57 +219,57 @@ LADDER = Table(
 SWEEP = Table(
     "sweep.csv",
     (
-        "family",
-        "variant",
-        "config_id",
+        col.FAMILY,
+        col.VARIANT,
+        col.CONFIG_ID,
         *_OUTCOME,
-        "is_best",
-        "is_default",
-        "from_cache",
-        "verify_n",
-        "rel_l2_error",
-        "geomean_us",
-        "registers",
-        "spill_bytes",
-        "shared_bytes",
-        "wall_s",
+        col.IS_BEST,
+        col.IS_DEFAULT,
+        col.FROM_CACHE,
+        col.VERIFY_N,
+        col.REL_L2_ERROR,
+        col.GEOMEAN_US,
+        col.REGISTERS,
+        col.SPILL_BYTES,
+        col.SHARED_BYTES,
+        col.WALL_S,
     ),
-    {"status": _STR, "is_best": _BOOL, "geomean_us": _FLOAT},
+    {col.STATUS: STR, col.IS_BEST: BOOL, col.GEOMEAN_US: FLOAT},
     float_format="%.10g",
     more=True,
 )
 SWEEP_SUMMARY = Table(
     "sweep_summary.csv",
     (
-        "family",
-        "variant",
+        col.FAMILY,
+        col.VARIANT,
         *_OUTCOME,
-        "space",
-        "strategy",
-        "sizes",
-        "axes",
-        "configs",
-        "ok",
-        "invalid",
-        "not_run",
-        "best_id",
-        "default_id",
-        "best_us",
-        "median_us",
-        "worst_us",
-        "default_us",
-        "default_over_best",
-        "worst_over_best",
-        "sweep_wall_s",
-        "compile_wall_s",
-        "per_config_s",
-        "resumed",
-        "restarts",
-        "gpu",
-        "date",
-        "replayed_from",
+        col.SPACE,
+        col.STRATEGY,
+        col.SIZES,
+        col.AXES,
+        col.CONFIGS,
+        col.OK,
+        col.INVALID,
+        col.NOT_RUN,
+        col.BEST_ID,
+        col.DEFAULT_ID,
+        col.BEST_US,
+        col.MEDIAN_US,
+        col.WORST_US,
+        col.DEFAULT_US,
+        col.DEFAULT_OVER_BEST,
+        col.WORST_OVER_BEST,
+        col.SWEEP_WALL_S,
+        col.COMPILE_WALL_S,
+        col.PER_CONFIG_S,
+        col.RESUMED,
+        col.RESTARTS,
+        col.GPU,
+        col.DATE,
+        col.REPLAYED_FROM,
     ),
-    {"status": _STR, "best_us": _FLOAT},
+    {col.STATUS: STR, col.BEST_US: FLOAT},
     float_format="%.10g",
 )
 
@@ -276,8 +280,8 @@ SWEEP_SUMMARY = Table(
 # ``kind`` one of TIMELINE_KINDS.
 TIMELINE = Table(
     "timeline.csv",
-    (*_KEY, "kind", "name", "start_ns", "end_ns", "bytes", "stream"),
-    {"kind": _STR, "start_ns": _INT, "end_ns": _INT},
+    (*KEY, col.KIND, col.NAME, col.START_NS, col.END_NS, col.BYTES, col.STREAM),
+    {col.KIND: STR, col.START_NS: INT, col.END_NS: INT},
 )
 TIMELINE_KINDS = (
     "memcpy_htod",
@@ -294,69 +298,43 @@ TIMELINE_KINDS = (
 TIMELINE_SUMMARY = Table(
     "timeline_summary.csv",
     (
-        *_KEY,
+        *KEY,
         *_OUTCOME,
-        "backend",
-        "backend_note",
-        "gpu",
-        "date",
-        "htod_ns",
-        "htod_bytes",
-        "htod_gbps",
-        "memset_ns",
-        "kernel_ns",
-        "dtoh_ns",
-        "dtoh_bytes",
-        "dtoh_gbps",
-        "transfer_ns",
-        "transfer_to_kernel",
-        "launch_gap_ns",
-        "span_ns",
-        "overlap_ns",
+        col.BACKEND,
+        col.BACKEND_NOTE,
+        col.GPU,
+        col.DATE,
+        col.HTOD_NS,
+        col.HTOD_BYTES,
+        col.HTOD_GBPS,
+        col.MEMSET_NS,
+        col.KERNEL_NS,
+        col.DTOH_NS,
+        col.DTOH_BYTES,
+        col.DTOH_GBPS,
+        col.TRANSFER_NS,
+        col.TRANSFER_TO_KERNEL,
+        col.LAUNCH_GAP_NS,
+        col.SPAN_NS,
+        col.OVERLAP_NS,
     ),
-    {"status": _STR, "kernel_ns": _FLOAT},
+    {col.STATUS: STR, col.KERNEL_NS: FLOAT},
     float_format="%.10g",
 )
 
-# --- nsightflow compare: the run comparison's tables (results/compare/) ---
+# --- the measured ceilings: results/report/ceilings.csv (nsightflow ceilings-table) ---
 
-# A counter of one variant and size in run A and in run B, and whether it moved.
-COMPARE_COUNTERS = Table(
-    "compare_counters.csv",
-    (*_KEY, "counter", "kind", "a", "b", "change", "score", "moved"),
-    {"counter": _STR, "moved": _BOOL},
-    float_format="%.6g",
-)
-# An ncu rule that appeared, disappeared or changed its estimate between the runs.
-COMPARE_RULES = Table(
-    "compare rules",
-    (*_LAUNCH, "rule", "type", "change", "speedup_pct"),
-    {"rule": _STR, "change": _STR},
-)
-# A variant's source in each run: its revision, the files that differ, their diff.
-COMPARE_SOURCE = Table(
-    "compare source",
-    (
-        "family",
-        "variant",
-        "code",
-        "revision_a",
-        "revision_b",
-        "files",
-        "diff",
-        "config",
-        "config_a",
-        "config_b",
-    ),
-    {"code": _STR},
+CEILINGS = Table(
+    "ceilings.csv",
+    (col.GPU, col.COPY_GBPS, col.FP32_GFLOPS, col.VENDOR_SGEMM_GFLOPS),
+    {col.GPU: STR, col.COPY_GBPS: FLOAT, col.FP32_GFLOPS: FLOAT},
 )
 
-TABLES = (
+STAGE_TABLES = (
     METRICS,
     RULES,
     SOURCE,
     TIMINGS,
-    RUN_TIMINGS,
     ANALYSIS,
     STALLS,
     HOTSPOTS,
@@ -367,7 +345,5 @@ TABLES = (
     SWEEP_SUMMARY,
     TIMELINE,
     TIMELINE_SUMMARY,
-    COMPARE_COUNTERS,
-    COMPARE_RULES,
-    COMPARE_SOURCE,
+    CEILINGS,
 )

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
 
@@ -39,7 +40,7 @@ RESIDUALS = (OTHER, TIMING)
 def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[float, float]:
     """The time change of ncu's launches and the measured (event-timed) one, in us."""
     dn = num(after, "ncu_time_us") - num(before, "ncu_time_us")
-    de = num(after, "time_median_us") - num(before, "time_median_us")
+    de = num(after, col.TIME_MEDIAN_US) - num(before, col.TIME_MEDIAN_US)
     return dn, de if ok(de) else dn
 
 
@@ -140,7 +141,7 @@ def parts_us(records: list[Mapping[str, Any]], de: float) -> dict[str, float]:
     """Each record's part of a step's measured change ``de`` (us), by rule."""
     out: dict[str, float] = {}
     for r in records:
-        share = num(r, "share_of_change")
+        share = num(r, col.SHARE_OF_CHANGE)
         if ok(share) and not math.isnan(de):
-            out[str(r["rule"])] = out.get(str(r["rule"]), 0.0) + share * de
+            out[str(r[col.RULE])] = out.get(str(r[col.RULE]), 0.0) + share * de
     return out

@@ -15,6 +15,7 @@ ask for what the launch already does, another sentence is chosen:
 from collections.abc import Mapping
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.efficiency import issue_split, work_share
 from nsightflow.diagnosis.memory import measured_ratio
 from nsightflow.diagnosis.model import ok
@@ -99,10 +100,10 @@ def fix_message(
         }
     if kind == "global_atomics":
         return atomics_fix(compiled)
-    if kind == "low_occupancy" and int(compiled.get("registers") or 0) > 0:
+    if kind == "low_occupancy" and int(compiled.get(col.REGISTERS) or 0) > 0:
         return {
             "@": "advice_fix_registers",
-            "registers": int(compiled["registers"]),
+            col.REGISTERS: int(compiled[col.REGISTERS]),
             "warps": int(compiled.get("warps_by_registers") or 0),
         }
     key = fix_key(row, kind)

@@ -21,6 +21,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.advice import aggregation_how
 from nsightflow.diagnosis.floors import fastest, fixed_cost, with_fastest
 from nsightflow.diagnosis.model import num, ok
@@ -54,7 +55,7 @@ def advice_finding(s: Suggestion, fixed: float) -> Finding:
         params={
             "@": item_key(s),
             "by": s.floor_by,
-            "variant": s.variant,
+            col.VARIANT: s.variant,
             "n": s.size,
             "cause": mechanism(s.kind),
             "fix": dict(s.fix),
@@ -108,15 +109,15 @@ class AdviceRows:
         self.table = table
         self.hotspots = hotspots
         self.ctx = ctx
-        self.family = str(ctx["family"]["name"])
-        self.variants = {v["name"]: v for v in ctx["variants"]}
+        self.family = str(ctx[col.FAMILY][col.NAME])
+        self.variants = {v[col.NAME]: v for v in ctx["variants"]}
         self.placed = rows
         self.fixed = fixed_cost(table)
         self.fastest = fastest(table)
         self.by_variant: dict[str, list[Suggestion]] = {}
 
     def _rows(self, name: str) -> list[dict[str, Any]]:
-        part = self.table[self.table["variant"] == name].sort_values("size")
+        part = self.table[self.table[col.VARIANT] == name].sort_values(col.SIZE)
         rows = [{str(k): v for k, v in r.items()} for _, r in part.iterrows()]
         return [with_fastest(r, self.fastest) for r in rows]
 
@@ -130,7 +131,7 @@ class AdviceRows:
                 v,
                 sms,
                 self.fixed,
-                self.ctx["family"],
+                self.ctx[col.FAMILY],
                 self._hot(name),
                 l2_size(self.table),
             )
@@ -139,7 +140,7 @@ class AdviceRows:
                 where = Where(self.family, name, s.size, "advice")
                 out += place(where, [advice_finding(s, self.fixed)])
         for name, v in self.variants.items():
-            before = v.get("improves_on")
+            before = v.get(col.IMPROVES_ON)
             if before and not v.get("library") and before in self.variants:
                 out += self._scores(name, str(before))
                 out += self._compiler_did(name, str(before))
@@ -154,20 +155,23 @@ class AdviceRows:
         """
         out: list[dict[str, Any]] = []
         for r in self.placed:
-            if r["role"] != "primary" or r["rule"] != "local_memory":
+            if r[col.ROLE] != "primary" or r[col.RULE] != "local_memory":
                 continue
-            if r["section"] not in ("baseline", "step"):
+            if r[col.SECTION] not in ("baseline", "step"):
                 continue
-            owner = str(r["step_of"] or r["variant"])
-            found = local_finding(owner, self.variants.get(owner, {}), r.get("line"))
+            owner = str(r[col.STEP_OF] or r[col.VARIANT])
+            found = local_finding(owner, self.variants.get(owner, {}), r.get(col.LINE))
             if found is None:
-                owner = str(r["variant"])
-                found = local_finding(owner, self.variants[owner], r.get("line"))
+                owner = str(r[col.VARIANT])
+                found = local_finding(owner, self.variants[owner], r.get(col.LINE))
             if found is not None:
                 where = Where(
-                    self.family, str(r["variant"]), int(r["size"]), str(r["section"])
+                    self.family,
+                    str(r[col.VARIANT]),
+                    int(r[col.SIZE]),
+                    str(r[col.SECTION]),
                 )
-                out += place(replace(where, step_of=str(r["step_of"] or "")), [found])
+                out += place(replace(where, step_of=str(r[col.STEP_OF] or "")), [found])
         return out
 
     def _compiler_did(self, name: str, before: str) -> list[dict[str, Any]]:
@@ -177,7 +181,7 @@ class AdviceRows:
         (role ``info``) is the one the step's text reads.
         """
         out: list[dict[str, Any]] = []
-        for n in self.ctx["family"].get("profile_sizes") or []:
+        for n in self.ctx[col.FAMILY].get("profile_sizes") or []:
             t0, t1 = self._time(before, int(n)), self._time(name, int(n))
             if not ok(t0) or not ok(t1) or t1 <= 0:
                 continue
@@ -192,31 +196,33 @@ class AdviceRows:
     def _hot(self, name: str) -> dict[int, dict[str, Any]]:
         """Per size, the variant's hottest source line over its launches."""
         h = self.hotspots
-        if h is None or h.empty or "share" not in h:
+        if h is None or h.empty or col.SHARE not in h:
             return {}
-        part = h[h["variant"] == name]
+        part = h[h[col.VARIANT] == name]
         out: dict[int, dict[str, Any]] = {}
-        for size, rows in part.groupby("size"):
-            top = rows.sort_values("samples", ascending=False).iloc[0]
+        for size, rows in part.groupby(col.SIZE):
+            top = rows.sort_values(col.SAMPLES, ascending=False).iloc[0]
             out[int(str(size))] = {str(k): v for k, v in top.items()}
         return out
 
     def _primary(self, name: str, n: int) -> str:
         for r in self.placed:
             if (
-                r["section"] == "step"
-                and r["variant"] == name
-                and r["size"] == n
-                and r["role"] == "primary"
+                r[col.SECTION] == "step"
+                and r[col.VARIANT] == name
+                and r[col.SIZE] == n
+                and r[col.ROLE] == "primary"
             ):
-                return str(r["rule"])
+                return str(r[col.RULE])
         return ""
 
     def _time(self, name: str, n: int) -> float:
-        part = self.table[(self.table["variant"] == name) & (self.table["size"] == n)]
+        part = self.table[
+            (self.table[col.VARIANT] == name) & (self.table[col.SIZE] == n)
+        ]
         if part.empty:
             return math.nan
-        return num({str(k): v for k, v in part.iloc[0].items()}, "time_median_us")
+        return num({str(k): v for k, v in part.iloc[0].items()}, col.TIME_MEDIAN_US)
 
     def _scores(self, name: str, before: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -250,15 +256,15 @@ def score_finding(
         "advice_score",
         params={
             "@": "advice_score_hit" if match is not None else "advice_score_miss",
-            "variant": name,
-            "before": before,
+            col.VARIANT: name,
+            col.BEFORE: before,
             "n": n,
             "cause": mechanism(primary),
             "predicted": predicted,
             "achieved": achieved,
-            "rank": rank,
+            col.RANK: rank,
             "hit": match is not None,
-            "kind": match.kind if match is not None else "",
+            col.KIND: match.kind if match is not None else "",
             "suggested": sorted(set(suggested)),
         },
         metric=primary,
@@ -281,12 +287,12 @@ def local_finding(name: str, variant: Mapping[str, Any], line: Any) -> Finding |
     return Finding(
         "compiled_local_array" if kind == "local_array" else "compiled_spill",
         params={
-            "variant": name,
+            col.VARIANT: name,
             "frame": int(compiled.get("stack_frame_bytes") or 0),
-            "spill": int(compiled.get("spill_bytes") or 0),
+            "spill": int(compiled.get(col.SPILL_BYTES) or 0),
             "at": msg("compiled_at_line", line=at) if at else "",
         },
-        metric="stack_frame_bytes" if kind == "local_array" else "spill_bytes",
+        metric="stack_frame_bytes" if kind == "local_array" else col.SPILL_BYTES,
         value=float(compiled.get("stack_frame_bytes") or 0),
         line=at,
     )
@@ -321,8 +327,8 @@ def compiler_did(
     return Finding(
         "advice_compiler_did",
         params={
-            "variant": name,
-            "before": before,
+            col.VARIANT: name,
+            col.BEFORE: before,
             "speedup": speedup,
             "how": how,
             "added": msg(added),

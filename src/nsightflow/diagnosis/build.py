@@ -29,6 +29,7 @@ import pandas as pd
 
 from nsightflow.analysis.derived import input_column
 from nsightflow.contracts import FINDINGS, Status, spreadsheet_safe
+from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis import launch_state, limiter, moves, patterns, stand, summary
 from nsightflow.diagnosis.advice_rows import AdviceRows
@@ -45,15 +46,18 @@ OK = Status.OK
 def facts(analysis: pd.DataFrame, stalls: pd.DataFrame) -> pd.DataFrame:
     """The analysis rows with their stall reasons as ``stall_<reason>`` columns."""
     out = analysis.copy()
-    if "input" in out:
-        out["input"] = input_column(out["input"])
+    if col.INPUT in out:
+        out[col.INPUT] = input_column(out[col.INPUT])
     if stalls.empty:
         return out
     wide = stalls.pivot_table(
-        index=["variant", "size"], columns="reason", values="cycles", aggfunc="first"
+        index=[col.VARIANT, col.SIZE],
+        columns=col.REASON,
+        values=col.CYCLES,
+        aggfunc="first",
     )
     wide.columns = [f"stall_{c}" for c in wide.columns]
-    return out.merge(wide.reset_index(), on=["variant", "size"], how="left")
+    return out.merge(wide.reset_index(), on=[col.VARIANT, col.SIZE], how="left")
 
 
 class FamilyFindings:
@@ -79,15 +83,15 @@ class FamilyFindings:
         self.rules = rules
         self.ctx = ctx
         self.hotspots = hotspots
-        self.family = str(ctx["family"]["name"])
-        self.variants = {v["name"]: v for v in ctx["variants"]}
-        profiled = self.table[self.table["profiled"].astype(bool)]["size"]
+        self.family = str(ctx[col.FAMILY][col.NAME])
+        self.variants = {v[col.NAME]: v for v in ctx["variants"]}
+        profiled = self.table[self.table["profiled"].astype(bool)][col.SIZE]
         sizes = sorted(profiled.unique().tolist())
         self.profile_sizes = [int(s) for s in sizes]
         self.key_size = (
             max(self.profile_sizes)
             if self.profile_sizes
-            else int(max(ctx["family"]["sizes"]))
+            else int(max(ctx[col.FAMILY][col.SIZES]))
         )
         self.rows: list[dict[str, Any]] = []
         self.step_primary: dict[str, str] = {}
@@ -95,26 +99,26 @@ class FamilyFindings:
     def row(self, variant: str, size: int) -> dict[str, Any]:
         """A variant's facts at a size (empty when absent), with its spills."""
         rows = self.table[
-            (self.table["variant"] == variant) & (self.table["size"] == size)
+            (self.table[col.VARIANT] == variant) & (self.table[col.SIZE] == size)
         ]
         if rows.empty:
             return {}
         out = {str(k): v for k, v in rows.iloc[0].items()}
-        out["copy_gbps"] = self.ctx["ceilings"].get("copy_gbps")
+        out[col.COPY_GBPS] = self.ctx["ceilings"].get(col.COPY_GBPS)
         res = self.variants.get(variant, {}).get("resources", {}) or {}
         spilled = (res.get("spill_store_bytes") or 0) + (
             res.get("spill_load_bytes") or 0
         )
-        out["spill_bytes"] = float(spilled)
+        out[col.SPILL_BYTES] = float(spilled)
         return out
 
     def inputs(self) -> dict[str, list[str]]:
         """Variant names per input, the family baseline's input first."""
         groups: dict[str, list[str]] = {}
-        base = self.variants[self.ctx["family"]["baseline"]].get("input", "")
+        base = self.variants[self.ctx[col.FAMILY]["baseline"]].get(col.INPUT, "")
         groups[base] = []
         for name, v in self.variants.items():
-            groups.setdefault(v.get("input", ""), []).append(name)
+            groups.setdefault(v.get(col.INPUT, ""), []).append(name)
         return groups
 
     def run(self) -> pd.DataFrame:
@@ -127,7 +131,7 @@ class FamilyFindings:
             baseline = self.variants[names[0]].get("input_baseline", names[0])
             self._baseline(baseline)
         for name, v in self.variants.items():
-            if v.get("improves_on"):
+            if v.get(col.IMPROVES_ON):
                 self._step(name, v)
         for name in self.variants:
             self._stand(name)
@@ -142,39 +146,39 @@ class FamilyFindings:
             r
             for r in rows
             if r
-            and r.get("status") == OK
-            and r.get("time_median_us") == r.get("time_median_us")
+            and r.get(col.STATUS) == OK
+            and r.get(col.TIME_MEDIAN_US) == r.get(col.TIME_MEDIAN_US)
         ]
 
     def _best(self, names: list[str]) -> dict[str, Any] | None:
         """The fastest correct variant the author wrote (a library's only if alone)."""
         rows = self._ok_rows(names, self.key_size)
-        own = [r for r in rows if not self.variants[r["variant"]].get("library")]
+        own = [r for r in rows if not self.variants[r[col.VARIANT]].get("library")]
         rows = own or rows
-        return min(rows, key=lambda r: r["time_median_us"]) if rows else None
+        return min(rows, key=lambda r: r[col.TIME_MEDIAN_US]) if rows else None
 
     def _headline(self, names: list[str]) -> None:
         best = self._best(names)
         if best is None:
             return
         where = self._where(best, "headline")
-        base = str(best.get("input_baseline") or self.ctx["family"]["baseline"])
+        base = str(best.get("input_baseline") or self.ctx[col.FAMILY]["baseline"])
         tied = ties(best, self._ok_rows(names, self.key_size))
         self.rows += place(where, [summary.headline(best, base, tied)])
 
     def _where(self, row: Mapping[str, Any], section: str, step_of: str = "") -> Where:
         return Where(
             self.family,
-            str(row["variant"]),
-            int(row["size"]),
+            str(row[col.VARIANT]),
+            int(row[col.SIZE]),
             section,
             step_of,
-            str(row.get("regime") or ""),
+            str(row.get(col.REGIME) or ""),
         )
 
     def _sweep(self, name: str) -> None:
         rows = self.table[
-            (self.table["variant"] == name) & (self.table["status"] == OK)
+            (self.table[col.VARIANT] == name) & (self.table[col.STATUS] == OK)
         ]
         if rows.empty:
             return
@@ -185,7 +189,7 @@ class FamilyFindings:
             self.rows += place(where, found)
 
     def _baseline(self, name: str) -> None:
-        if self.variants[name]["status"] != OK:
+        if self.variants[name][col.STATUS] != OK:
             return
         sizes = [n for n in self.profile_sizes if self.row(name, n).get("profiled")]
         for n in sizes or [self.key_size]:
@@ -198,7 +202,7 @@ class FamilyFindings:
                 if found[0].rule != LATER_LAUNCH:
                     found[0] = cite(found[0], self.hotspots, r)
             else:
-                found = [Finding("baseline_unprofiled", params={"variant": name})]
+                found = [Finding("baseline_unprofiled", params={col.VARIANT: name})]
             info = launch_state.dram_state(r) + patterns.pattern_state(r)
             info += launch_state.occupancy_state(r)
             info += launch_state.spills(self.variants[name].get("resources") or {})
@@ -210,18 +214,18 @@ class FamilyFindings:
             self.rows += place(self._where(key, "plan"), stand.plan(key))
 
     def _step(self, name: str, v: Mapping[str, Any]) -> None:
-        before = str(v["improves_on"])
-        if v["status"] != OK or self.variants[before]["status"] != OK:
+        before = str(v[col.IMPROVES_ON])
+        if v[col.STATUS] != OK or self.variants[before][col.STATUS] != OK:
             return
-        if v.get("input", "") != self.variants[before].get("input", ""):
+        if v.get(col.INPUT, "") != self.variants[before].get(col.INPUT, ""):
             r = self.row(name, self.key_size)
             if r:
                 found = Finding(
                     "input_changed",
                     params={
-                        "variant": name,
-                        "before": before,
-                        "input": summary.input_of(r),
+                        col.VARIANT: name,
+                        col.BEFORE: before,
+                        col.INPUT: summary.input_of(r),
                         "input_before": summary.input_of(
                             self.row(before, self.key_size)
                         ),
@@ -245,15 +249,15 @@ class FamilyFindings:
                 found = Finding(
                     "step_time_only",
                     params={
-                        "t0": a["time_median_us"],
-                        "t1": b["time_median_us"],
+                        "t0": a[col.TIME_MEDIAN_US],
+                        "t1": b[col.TIME_MEDIAN_US],
                         "pct": moves.pct_change(
-                            a["time_median_us"], b["time_median_us"]
+                            a[col.TIME_MEDIAN_US], b[col.TIME_MEDIAN_US]
                         ),
                     },
-                    metric="time_median_us",
-                    before=a["time_median_us"],
-                    after=b["time_median_us"],
+                    metric=col.TIME_MEDIAN_US,
+                    before=a[col.TIME_MEDIAN_US],
+                    after=b[col.TIME_MEDIAN_US],
                 )
                 self.rows += place(
                     self._where(b, "step", before), [found], primary=True
@@ -262,26 +266,29 @@ class FamilyFindings:
     def _step_at(
         self, name: str, v: Mapping[str, Any], a: dict[str, Any], b: dict[str, Any]
     ) -> None:
-        before = str(a["variant"])
+        before = str(a[col.VARIANT])
         data = StepData(
             self.hotspots,
             self.rules,
             self.ctx.get("launches") or {},
-            (str(self.variants[before].get("kernel", "")), str(v.get("kernel", ""))),
-            (self.variants[before].get("params") or {}, v.get("params") or {}),
+            (
+                str(self.variants[before].get(col.KERNEL, "")),
+                str(v.get(col.KERNEL, "")),
+            ),
+            (self.variants[before].get(col.PARAMS) or {}, v.get(col.PARAMS) or {}),
         )
         ranked, info = step_records(a, b, v, data)
         if not ranked:
             return
         where = self._where(b, "step", before)
         self.rows += place(where, ranked, primary=True)
-        if int(b["size"]) == self._step_key(name):
+        if int(b[col.SIZE]) == self._step_key(name):
             self.step_primary[name] = ranked[0].rule
         self.rows += place(where, info)
 
     def _step_key(self, name: str) -> int:
         """The size a step's outcome is read at: the largest size both were profiled."""
-        before = self.variants[name]["improves_on"]
+        before = self.variants[name][col.IMPROVES_ON]
         both = [
             n
             for n in self.profile_sizes
@@ -290,7 +297,7 @@ class FamilyFindings:
         return max(both) if both else self.key_size
 
     def _stand(self, name: str) -> None:
-        if self.variants[name]["status"] != OK:
+        if self.variants[name][col.STATUS] != OK:
             return
         for n in sorted({*self.profile_sizes, self.key_size}):
             r = self.row(name, n)
@@ -308,19 +315,19 @@ class FamilyFindings:
         steps = []
         for name in names:
             v = self.variants[name]
-            before = v.get("improves_on")
-            if not before or self.variants[before].get("input", "") != v.get(
-                "input", ""
+            before = v.get(col.IMPROVES_ON)
+            if not before or self.variants[before].get(col.INPUT, "") != v.get(
+                col.INPUT, ""
             ):
                 continue
             r = self.row(name, self.key_size)
-            if r and r.get("status") == OK:
+            if r and r.get(col.STATUS) == OK:
                 verdict = outcome(self.row(before, self.key_size), r)
                 why = self.step_primary.get(name, "")
-                steps.append(({**r, "step_of": before}, why, verdict))
+                steps.append(({**r, col.STEP_OF: before}, why, verdict))
         tied = ties(best, self._ok_rows(names, self.key_size))
         where = stand.stand(best)
-        compiled = self.variants[str(best["variant"])].get("compiler") or {}
+        compiled = self.variants[str(best[col.VARIANT])].get("compiler") or {}
         found = summary.conclusion(
             best, steps, where.rule if where else "", tied, compiled
         )

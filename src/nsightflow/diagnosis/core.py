@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import T
 
 _SECTION = re.compile(r"@section:[^:@]+:([^@]+)@")
@@ -36,8 +37,8 @@ def top_stalls(
     stalls: pd.DataFrame, variant: str, size: int, k: int = 3
 ) -> pd.DataFrame:
     """The k largest stall reasons of one launch, largest first."""
-    rows = stalls[(stalls["variant"] == variant) & (stalls["size"] == size)]
-    return rows.nlargest(k, "cycles")
+    rows = stalls[(stalls[col.VARIANT] == variant) & (stalls[col.SIZE] == size)]
+    return rows.nlargest(k, col.CYCLES)
 
 
 def num(row: Mapping[str, Any], key: str) -> float:
@@ -71,7 +72,7 @@ def measurement_findings(rows: pd.DataFrame) -> list[str]:
 def _launch_checks(r: dict[str, Any]) -> list[str]:
     """The measurement findings of one variant at one size."""
     found = []
-    where = T("where", variant=r["variant"], n=r["size"])
+    where = T("where", variant=r[col.VARIANT], n=r[col.SIZE])
     diff = num(r, "ncu_vs_event_pct")
     if not math.isnan(diff) and abs(diff) > CROSS_CHECK_PCT:
         found.append(
@@ -79,24 +80,24 @@ def _launch_checks(r: dict[str, Any]) -> list[str]:
                 "ncu_disagrees",
                 where=where,
                 ncu=r["ncu_time_us"],
-                event=r["time_median_us"],
-                cache=r.get("cache") or "hot",
+                event=r[col.TIME_MEDIAN_US],
+                cache=r.get(col.CACHE) or "hot",
                 diff=diff,
             )
         )
-    cv = num(r, "cv")
-    if not math.isnan(cv) and (cv > UNSTABLE_CV or r.get("settled") is False):
+    cv = num(r, col.CV)
+    if not math.isnan(cv) and (cv > UNSTABLE_CV or r.get(col.SETTLED) is False):
         found.append(
             T(
                 "unstable",
                 where=where,
                 cv=100 * cv,
-                settled=T("settled" if r.get("settled") else "not_settled"),
-                reps=int(r["reps"]),
+                settled=T(col.SETTLED if r.get(col.SETTLED) else "not_settled"),
+                reps=int(r[col.REPS]),
             )
         )
-    if r.get("throttled") is True:
+    if r.get(col.THROTTLED) is True:
         found.append(T("throttled", where=where))
-    if r.get("shared_gpu") is True:
+    if r.get(col.SHARED_GPU) is True:
         found.append(T("shared_gpu", where=where))
     return found

@@ -28,6 +28,7 @@ and per-class counters where recorded, else from the sampled SASS
 from collections.abc import Mapping
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import msg
 
@@ -124,7 +125,7 @@ def issue_split(row: Mapping[str, Any]) -> dict[str, float]:
         out["idle_lanes"] = 1.0 - full
     work = work_share(row)
     flops = num(row, "ideal_flops") if ok(num(row, "ideal_flops")) else 0.0
-    if row.get("regime") == "compute" and ok(work) and work > 0 and flops > 0:
+    if row.get(col.REGIME) == "compute" and ok(work) and work > 0 and flops > 0:
         out["instruction_overhead"] = full * (1.0 - work)
     return out
 

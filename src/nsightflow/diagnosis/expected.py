@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.causes import causes
 from nsightflow.diagnosis.factors import COUNT, LANES, WIDER
 from nsightflow.diagnosis.model import num, ok
@@ -80,7 +81,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "bank_conflicts": ("shared_ld_inst", "shared_st_inst", "shared_atom_inst"),
     "shared_pipe": ("shared_ld_inst", "shared_st_inst", "shared_atom_inst"),
     "shared_atomics": ("shared_atom_inst",),
-    "local_memory": ("local_sectors", "spill_bytes"),
+    "local_memory": ("local_sectors", col.SPILL_BYTES),
     "global_atomics": ("l2_atomic_sectors",),
     "barrier": ("stall_barrier",),
 }
@@ -205,7 +206,10 @@ def unsupported_claim(
     return [
         Finding(
             "claim_no_conflicts",
-            params={"variant": str(previous.get("variant", "")), "pct": 100 * share},
+            params={
+                col.VARIANT: str(previous.get(col.VARIANT, "")),
+                "pct": 100 * share,
+            },
             metric="smem_conflict_share",
             value=share,
             threshold=CONFLICT_CAUSE,

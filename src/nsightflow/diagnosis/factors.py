@@ -12,6 +12,7 @@ the load requests (16-byte accesses). Pure functions over analysis rows.
 from collections.abc import Mapping
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.model import WAITED_ON, num, ok, time_split, waited_on
 from nsightflow.diagnosis.record import msg
 from nsightflow.tools import ncu_metrics as M
@@ -88,8 +89,8 @@ def factor_evidence(
     if name == "occupancy":
         return msg(
             "ev_occupancy",
-            r0=_zero(num(before, "registers")),
-            r1=_zero(num(after, "registers")),
+            r0=_zero(num(before, col.REGISTERS)),
+            r1=_zero(num(after, col.REGISTERS)),
             t0=_zero(num(before, "theoretical_occupancy_pct")),
             t1=_zero(num(after, "theoretical_occupancy_pct")),
         )

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.model import num, ok
 
 NOISE_MIN = 0.02  # a gain must exceed 1 + max(2%, IQR / median) of the timing
@@ -29,18 +30,18 @@ def fixed_cost(table: pd.DataFrame) -> float:
     that do not shrink with the work. An upper estimate, so the floor it makes is one
     a kernel may reach, not one below which a suggestion promises gains.
     """
-    need = {"status", "time_median_us", "roof_time_us", "size"}
+    need = {col.STATUS, col.TIME_MEDIAN_US, "roof_time_us", col.SIZE}
     if table.empty or not need <= set(table.columns):
         return 0.0
     good = table[
-        (table["status"] == Status.OK)
-        & table["time_median_us"].notna()
+        (table[col.STATUS] == Status.OK)
+        & table[col.TIME_MEDIAN_US].notna()
         & table["roof_time_us"].notna()
     ]
     if good.empty:
         return 0.0
-    small = good[good["size"] == good["size"].min()]
-    return max(0.0, float((small["time_median_us"] - small["roof_time_us"]).min()))
+    small = good[good[col.SIZE] == good[col.SIZE].min()]
+    return max(0.0, float((small[col.TIME_MEDIAN_US] - small["roof_time_us"]).min()))
 
 
 FASTEST_US = "fastest_us"  # row keys :func:`with_fastest` adds: the size's best time
@@ -52,7 +53,7 @@ Fastest = dict[tuple[str, int], tuple[float, str]]
 
 def _input(row: Mapping[str, Any]) -> str:
     """The row's input (generator arguments; '' for the family's one input)."""
-    value = row.get("input")
+    value = row.get(col.INPUT)
     return value if isinstance(value, str) else ""
 
 
@@ -62,20 +63,20 @@ def fastest(table: pd.DataFrame) -> Fastest:
     Per input: a variant on another input (spmv's skewed matrix, histogram's skewed
     bytes) does other work, so its time bounds nothing here.
     """
-    need = {"status", "time_median_us", "size", "variant"}
+    need = {col.STATUS, col.TIME_MEDIAN_US, col.SIZE, col.VARIANT}
     if table.empty or not need <= set(table.columns):
         return {}
-    good = table[(table["status"] == Status.OK) & table["time_median_us"].notna()]
+    good = table[(table[col.STATUS] == Status.OK) & table[col.TIME_MEDIAN_US].notna()]
     out: Fastest = {}
-    for _, r in good.sort_values(["time_median_us", "variant"]).iterrows():
-        key = (_input({str(k): v for k, v in r.items()}), int(r["size"]))
-        out.setdefault(key, (float(r["time_median_us"]), str(r["variant"])))
+    for _, r in good.sort_values([col.TIME_MEDIAN_US, col.VARIANT]).iterrows():
+        key = (_input({str(k): v for k, v in r.items()}), int(r[col.SIZE]))
+        out.setdefault(key, (float(r[col.TIME_MEDIAN_US]), str(r[col.VARIANT])))
     return out
 
 
 def with_fastest(row: Mapping[str, Any], best: Fastest) -> dict[str, Any]:
     """The row with its input's and size's fastest measured time and variant beside it."""
-    found = best.get((_input(row), int(row["size"])))
+    found = best.get((_input(row), int(row[col.SIZE])))
     out = {str(k): v for k, v in row.items()}
     if found is not None:
         out[FASTEST_US], out[FASTEST_BY] = found
@@ -109,7 +110,7 @@ def floor_us(row: Mapping[str, Any], fixed: float) -> float:
 
 def noise(row: Mapping[str, Any]) -> float:
     """The gain a suggestion must exceed to be above the timing's spread."""
-    t, iqr = num(row, "time_median_us"), num(row, "time_iqr_us")
+    t, iqr = num(row, col.TIME_MEDIAN_US), num(row, col.TIME_IQR_US)
     spread = iqr / t if ok(iqr) and ok(t) and t > 0 else 0.0
     return 1.0 + max(NOISE_MIN, spread)
 
@@ -127,7 +128,7 @@ class Bound:
 
 def bounded(row: Mapping[str, Any], mech: float, fixed: float) -> Bound | None:
     """The bounded gain where it is above the noise, else None."""
-    t, (floor, by) = num(row, "time_median_us"), floor_of(row, fixed)
+    t, (floor, by) = num(row, col.TIME_MEDIAN_US), floor_of(row, fixed)
     if not ok(t) or not ok(mech) or not mech > 1:
         return None
     gain = min(mech, t / floor) if ok(floor) and floor > 0 else mech

@@ -10,6 +10,7 @@ threshold. These are ``info`` records that the report lists after a baseline's c
 from collections.abc import Mapping
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.memory import measured_ratio
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
@@ -42,7 +43,7 @@ def occupancy_state(row: Mapping[str, Any]) -> list[Finding]:
                     "theoretical": theoretical,
                     "limiter": msg("limiter_" + key.removeprefix("occ_limit_")),
                     "blocks": limits[key],
-                    "metric": f"launch__occupancy_limit_{key.removeprefix('occ_limit_')}",
+                    col.METRIC: f"launch__occupancy_limit_{key.removeprefix('occ_limit_')}",
                 },
                 metric=f"launch__occupancy_limit_{key.removeprefix('occ_limit_')}",
                 value=theoretical,
@@ -97,7 +98,7 @@ def spills(resources: Mapping[str, Any]) -> list[Finding]:
             params={
                 "stores": stores,
                 "loads": loads,
-                "registers": resources.get("registers"),
+                col.REGISTERS: resources.get(col.REGISTERS),
             },
             metric="ptxas spill stores + loads",
             value=float(stores + loads),
@@ -116,10 +117,10 @@ def dram_state(row: Mapping[str, Any]) -> list[Finding]:
         Finding(
             "dram_traffic",
             params={
-                "ratio": ratio,
-                "moved": moved / 1e6,
+                col.RATIO: ratio,
+                col.MOVED: moved / 1e6,
                 "ideal": ideal / 1e6,
-                "verdict": _dram_verdict(row, ratio),
+                col.VERDICT: _dram_verdict(row, ratio),
             },
             metric="dram__bytes_read.sum + dram__bytes_write.sum",
             value=ratio,

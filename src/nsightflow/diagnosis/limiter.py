@@ -19,6 +19,7 @@ limiter, with its share:
 from collections.abc import Mapping
 from typing import Any
 
+from nsightflow.contracts import columns as column_names
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
 
@@ -49,14 +50,14 @@ def closest(row: Mapping[str, Any]) -> tuple[str, float, str] | None:
 def limit(row: Mapping[str, Any]) -> Finding | None:
     """What limits the variant at this size now (None without any measure of it)."""
     if not row.get("profiled"):
-        pct = num(row, "regime_ceiling_pct")
-        ceiling = str(row.get("regime_ceiling") or "")
+        pct = num(row, column_names.REGIME_CEILING_PCT)
+        ceiling = str(row.get(column_names.REGIME_CEILING) or "")
         if not ok(pct) or not ceiling:
             return None
         return Finding(
             "limit_timing",
             params={"pct": pct, "ceiling": msg(f"ceiling_short_{ceiling}")},
-            metric="regime_ceiling_pct",
+            metric=column_names.REGIME_CEILING_PCT,
             value=pct,
         )
     top = closest(row)
@@ -76,14 +77,14 @@ def limit(row: Mapping[str, Any]) -> Finding | None:
     if ok(waves) and 0 < waves < 1 and ok(blocks) and ok(sms):
         return Finding(
             "limit_grid",
-            params={"blocks": blocks, "sms": sms, "kind": msg(f"unit_{kind}"), "pct": pct},
+            params={"blocks": blocks, "sms": sms, column_names.KIND: msg(f"unit_{kind}"), "pct": pct},
             metric="launch__waves_per_multiprocessor",
             value=waves,
             threshold=1.0,
         )  # fmt: skip
     return Finding(
         "limit_latency",
-        params={"kind": msg(f"unit_{kind}"), "pct": pct},
+        params={column_names.KIND: msg(f"unit_{kind}"), "pct": pct},
         metric=metric,
         value=pct,
         threshold=BOUND_PCT,

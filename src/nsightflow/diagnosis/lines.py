@@ -31,6 +31,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.hotspots import SAY_DRAIN, HotLine, hottest_line
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.record import Finding, msg
 from nsightflow.i18n.markup import code_span
 from nsightflow.tools.sass import GLOBAL_WRITES
@@ -127,16 +128,16 @@ def with_line(
     top, kinds = found
     name = PurePath(top.file).name
     fields: dict[str, Any] = {
-        "line": top.line,
-        "variant": variant,
+        col.LINE: top.line,
+        col.VARIANT: variant,
         "in_file": ""
         if name in ("", f"{variant}.cu")
         else msg("line_in_file", file=code_span(name)),  # a recorded name: data
-        "code": _code(top.source),
-        "access": _kinds(kinds),
-        "share": 100 * top.share,
+        col.CODE: _code(top.source),
+        col.ACCESS: _kinds(kinds),
+        col.SHARE: 100 * top.share,
         "majority": 100 * LINE_MAJORITY,
-        "reason": top.reason,
+        col.REASON: top.reason,
         "reason_share": 100 * top.reason_share,
         "stalls": " + ".join(code_span(r) for r in reasons),
         "cause_share": 100 * top.reason_part(reasons),
@@ -178,11 +179,11 @@ def _line_text(hotspots: pd.DataFrame | None, row: Mapping[str, Any], line: int)
     if hotspots is None or hotspots.empty:
         return ""
     rows = hotspots[
-        (hotspots["variant"] == row.get("variant"))
-        & (hotspots["size"] == row.get("size"))
-        & (hotspots["line"] == line)
+        (hotspots[col.VARIANT] == row.get(col.VARIANT))
+        & (hotspots[col.SIZE] == row.get(col.SIZE))
+        & (hotspots[col.LINE] == line)
     ]
-    return str(rows["source"].iloc[0]) if len(rows) else ""
+    return str(rows[col.SOURCE].iloc[0]) if len(rows) else ""
 
 
 def line_text_code(
@@ -230,4 +231,4 @@ def cite(
     found = with_class_line(finding, hotspots, row)
     if found is not None:
         return found
-    return with_line(finding, hotspots, str(row["variant"]), int(row["size"]))
+    return with_line(finding, hotspots, str(row[col.VARIANT]), int(row[col.SIZE]))

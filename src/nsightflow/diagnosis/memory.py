@@ -19,6 +19,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import msg
 
@@ -49,7 +50,7 @@ LATENCY_WAITS = ("memory_latency", "bytes_in_flight")
 # cover the latency: more bytes in flight cannot raise a rate at 80% of the ceiling
 # by more than 1.25x, and at Jacobi-2D's 97% not at all. The stand's stop line is 90%.
 AT_BANDWIDTH_PCT = 80.0
-OCCUPANCY_LIMITS = ("registers", "shared_mem", "warps", "blocks")
+OCCUPANCY_LIMITS = (col.REGISTERS, "shared_mem", "warps", "blocks")
 
 
 def measured_ratio(row: Mapping[str, Any], key: str) -> float:
@@ -105,7 +106,7 @@ def _local(row: Mapping[str, Any]) -> dict[str, Any] | None:
     glob = num(row, "global_ld_sectors") + num(row, "global_st_sectors")
     if ok(local) and local > 0 and ok(glob) and local >= LOCAL_SHARE * glob:
         return msg("ev_local_sectors", sectors=local)
-    spilled = num(row, "spill_bytes")
+    spilled = num(row, col.SPILL_BYTES)
     if ok(spilled) and spilled > 0:
         return msg("ev_local_spills", nbytes=spilled)
     return None
@@ -125,7 +126,7 @@ def _local_queue(row: Mapping[str, Any]) -> dict[str, Any] | None:
 
 def _dram_excess(row: Mapping[str, Any]) -> dict[str, Any] | None:
     moved, ideal = num(row, "dram_bytes"), num(row, "ideal_bytes")
-    if row.get("regime") != "memory" or not (ok(moved) and ok(ideal) and ideal > 0):
+    if row.get(col.REGIME) != "memory" or not (ok(moved) and ok(ideal) and ideal > 0):
         return None
     if moved < DRAM_EXCESS * ideal:
         return None
@@ -159,8 +160,8 @@ def memory_wait(
         return "lsu_queue", msg("ev_lsu_queue", requests=num(row, "global_ld_requests"))
     if group == "store_drain":
         return "store_drain", msg("ev_store_drain")
-    if row.get("regime") == "memory":
-        pct = or_zero(num(row, "pct_of_copy_bw"))
+    if row.get(col.REGIME) == "memory":
+        pct = or_zero(num(row, col.PCT_OF_COPY_BW))
         if pct >= AT_BANDWIDTH_PCT:
             return "dram_bandwidth", msg(
                 "ev_dram_bandwidth", pct=pct, threshold=AT_BANDWIDTH_PCT

@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.causes import CONFLICT_SHARE
 from nsightflow.diagnosis.memory import (
     SCATTERED_SECTORS,
@@ -71,7 +72,7 @@ def traffic(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
         found.append(
             Finding(
                 "dram_moved",
-                params={"before": x / 1e6, "after": y / 1e6},
+                params={col.BEFORE: x / 1e6, col.AFTER: y / 1e6},
                 metric="dram__bytes_read.sum + dram__bytes_write.sum",
                 before=x,
                 after=y,
@@ -89,7 +90,7 @@ def traffic(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
                 OCCUPANCY_MOVED_PP,
             )
         )
-    x, y = _both(a, b, "registers", ratio=True)
+    x, y = _both(a, b, col.REGISTERS, ratio=True)
     if ok(x) and ok(y) and x != y:
         found.append(moved("registers_moved", "launch__registers_per_thread", x, y))
     return found
@@ -108,9 +109,9 @@ def _stores(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
         Finding(
             "stores_fixed" if now is None else "stores_broken",
             params={
-                "before": _zero(x),
-                "after": _zero(y),
-                "evidence": was if now is None else now,
+                col.BEFORE: _zero(x),
+                col.AFTER: _zero(y),
+                col.EVIDENCE: was if now is None else now,
             },
             metric="l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
             before=x,
@@ -171,10 +172,10 @@ def conflicts(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
             Finding(
                 "conflicts_rose",
                 params={
-                    "before": cb,
-                    "after": ca,
-                    "metric": metric,
-                    "share": 100 * share_a,
+                    col.BEFORE: cb,
+                    col.AFTER: ca,
+                    col.METRIC: metric,
+                    col.SHARE: 100 * share_a,
                     "severity": msg(severity),
                 },
                 metric=metric.strip("`"),
@@ -194,9 +195,9 @@ def conflicts(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
                 "conflicts_fell",
                 params={
                     "verb": msg(verb),
-                    "before": cb,
-                    "after": ca,
-                    "metric": metric,
+                    col.BEFORE: cb,
+                    col.AFTER: ca,
+                    col.METRIC: metric,
                     "share_before": 100 * share_b,
                     "share_after": 100 * after_share,
                 },
@@ -226,10 +227,10 @@ def stall_moves(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
         Finding(
             "stall_rose" if y > x else "stall_fell",
             params={
-                "reason": reason,
+                col.REASON: reason,
                 "x": x,
                 "y": y,
-                "metric": f"smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio",
+                col.METRIC: f"smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio",
             },
             metric=f"smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio",
             before=x,
@@ -249,11 +250,11 @@ def regime_change(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
         Finding(
             "regime_changed",
             params={
-                "before": regime_words(a),
-                "after": regime_words(b),
-                "basis": str(b.get("regime_basis") or ""),
+                col.BEFORE: regime_words(a),
+                col.AFTER: regime_words(b),
+                col.BASIS: str(b.get("regime_basis") or ""),
             },
-            metric="regime",
+            metric=col.REGIME,
             evidence=f"{x} -> {y}",
         )
     ]
@@ -265,23 +266,23 @@ def rule_changes(
     """Nsight Compute's optimization rules that appeared or went with a step."""
     if rules.empty:
         return []
-    opt = rules[(rules["type"] == "optimization") & (rules["size"] == size)]
+    opt = rules[(rules[col.TYPE] == "optimization") & (rules[col.SIZE] == size)]
 
     def by_rule(variant: str) -> dict[str, float]:
-        rows = opt[opt["variant"] == variant]
+        rows = opt[opt[col.VARIANT] == variant]
         return {
-            str(r["rule"]): float(r["speedup_pct"]) for r in rows.to_dict("records")
+            str(r[col.RULE]): float(r[col.SPEEDUP_PCT]) for r in rows.to_dict("records")
         }
 
     a, b = by_rule(before), by_rule(after)
     found = [
-        Finding("rule_new", params={"rule": r, "pct": _pct(b[r])}, metric=r)
+        Finding("rule_new", params={col.RULE: r, "pct": _pct(b[r])}, metric=r)
         for r in sorted(set(b) - set(a))
     ]
     found += [
         Finding(
             "rule_gone",
-            params={"rule": r, "before": before, "pct": _pct(a[r])},
+            params={col.RULE: r, col.BEFORE: before, "pct": _pct(a[r])},
             metric=r,
         )
         for r in sorted(set(a) - set(b))

@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.memory import measured_ratio
 from nsightflow.diagnosis.model import num as _num
 from nsightflow.diagnosis.model import ok as _ok
@@ -66,8 +67,8 @@ def divergence_findings(
             Finding(
                 "lanes_rose" if la > lb else "lanes_fell",
                 params={
-                    "before": lb,
-                    "after": la,
+                    col.BEFORE: lb,
+                    col.AFTER: la,
                     "t0": lb * 32 / 100,
                     "t1": la * 32 / 100,
                 },
@@ -96,7 +97,7 @@ def divergence_findings(
         found.append(
             Finding(
                 "instructions_moved",
-                params={"before": ib / 1e6, "after": ia / 1e6, "pct": change},
+                params={col.BEFORE: ib / 1e6, col.AFTER: ia / 1e6, "pct": change},
                 metric="smsp__inst_executed.sum",
                 before=ib,
                 after=ia,
@@ -123,8 +124,8 @@ def atomic_findings(
                 Finding(
                     "l2_atomics_moved",
                     params={
-                        "before": ab,
-                        "after": aa,
+                        col.BEFORE: ab,
+                        col.AFTER: aa,
                         "rate0": rate0,
                         "rate1": rate1,
                     },
@@ -151,8 +152,8 @@ def atomic_findings(
             Finding(
                 "atomic_conflicts_moved",
                 params={
-                    "before": cb,
-                    "after": ca,
+                    col.BEFORE: cb,
+                    col.AFTER: ca,
                     "per0": _per(cb, sb),
                     "per1": _per(ca, sa),
                 },

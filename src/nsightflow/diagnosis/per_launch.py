@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.account import UNRANKED, ncu_part
 from nsightflow.diagnosis.causes import MIN_SHARE, Cause, causes
 from nsightflow.diagnosis.memory import or_zero
@@ -43,12 +44,14 @@ def launch_rows(
     launches: Mapping[str, Any], row: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
     """Each launch's own row of the run ``row`` is (empty unless every launch has one)."""
-    runs = launches.get(str(row.get("variant")), {}).get(str(int(row["size"]))) or []
+    runs = (
+        launches.get(str(row.get(col.VARIANT)), {}).get(str(int(row[col.SIZE]))) or []
+    )
     if not runs or not all("row" in r for r in runs):
         return []
     return [
-        {**r["row"], "kernel": str(r["kernel"]), "launch": int(r["launch"])}
-        for r in sorted(runs, key=lambda r: int(r["launch"]))
+        {**r["row"], col.KERNEL: str(r[col.KERNEL]), col.LAUNCH: int(r[col.LAUNCH])}
+        for r in sorted(runs, key=lambda r: int(r[col.LAUNCH]))
     ]
 
 
@@ -83,7 +86,7 @@ def _main_parts(a: Mapping[str, Any], b: Mapping[str, Any], dn: float) -> list[F
     ranked, _ = step_causes(a, b)
     if not ranked or ranked[0].rule in UNRANKED or not ok(d0):
         return []
-    kernel = str(b.get("kernel") or a.get("kernel") or "")
+    kernel = str(b.get(col.KERNEL) or a.get(col.KERNEL) or "")
     return [_in_kernel(f, kernel, d0, dn) for f in ranked if ok(f.share)]
 
 
@@ -108,14 +111,14 @@ def _launch_part(
 ) -> Finding:
     """A later launch's change as one part of the step: its kernel, its ncu time."""
     t0, t1 = num(x, "ncu_time_us"), num(y, "ncu_time_us")
-    kernel = str(y.get("kernel") or x.get("kernel") or "")
+    kernel = str(y.get(col.KERNEL) or x.get(col.KERNEL) or "")
     return Finding(
         "launch_changed",
         params=msg(
             "cause_launch_changed",
             label=msg("mech_launch_changed"),
             kernel=kernel,
-            n=int(y.get("launch", 0)) + 1,
+            n=int(y.get(col.LAUNCH, 0)) + 1,
             t0=t0,
             t1=t1,
             blocks0=num(x, "grid_blocks") if ok(num(x, "grid_blocks")) else 0.0,
@@ -150,7 +153,7 @@ def run_causes(
     total = num(row, "ncu_time_us")
     if len(runs) < 2 or not (ok(total) and total > 0):
         return causes(row)
-    main = str(runs[0].get("kernel") or "")
+    main = str(runs[0].get(col.KERNEL) or "")
     found = [
         replace(c, share=c.time_us / total, evidence=_in_main(c.evidence, main))
         for c in causes(runs[0])
@@ -161,12 +164,13 @@ def run_causes(
             continue
         evidence = msg(
             "ev_later_launch",
-            kernel=str(r.get("kernel") or ""),
-            n=int(r.get("launch", 0)) + 1,
+            kernel=str(r.get(col.KERNEL) or ""),
+            n=int(r.get(col.LAUNCH, 0)) + 1,
             blocks=or_zero(num(r, "grid_blocks")),
             sms=or_zero(num(r, "sm_count")),
         )
-        found.append(Cause(LATER_LAUNCH, us, us / total, ("launch",), evidence))
+        reasons = ("launch",)  # contracts: literal (a cause's reason, not the column)
+        found.append(Cause(LATER_LAUNCH, us, us / total, reasons, evidence))
     ranked = sorted(found, key=lambda c: -c.time_us)
     return [c for c in ranked if c.share >= MIN_SHARE]
 

@@ -36,6 +36,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import FINDINGS
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import T, language
 
 SECTIONS = (
@@ -92,7 +93,7 @@ def moved(
     """
     return Finding(
         rule,
-        params={"before": before, "after": after, **params},
+        params={col.BEFORE: before, col.AFTER: after, **params},
         metric=metric,
         before=before,
         after=after,
@@ -154,28 +155,28 @@ def row(where: Where, f: Finding, role: str, rank: int) -> dict[str, Any]:
     with language("en"):
         message = render(f.rule, f.params)
     return {
-        "family": where.family,
-        "variant": where.variant,
-        "size": where.size,
-        "section": where.section,
-        "step_of": where.step_of,
-        "regime": where.regime,
-        "rule": f.rule,
-        "role": role,
-        "rank": rank,
-        "metric": f.metric,
-        "value": f.value,
-        "threshold": f.threshold,
-        "before": f.before,
-        "after": f.after,
-        "share_of_change": f.share,
-        "evidence": f.evidence,
-        "line": f.line if f.line > 0 else NAN,
-        "line_share": f.line_share,
-        "message": message,
-        "params": json.dumps(_plain(f.params), ensure_ascii=False, sort_keys=True),
-        "expected_gain": f.expected_gain,
-        "achieved_gain": f.achieved_gain,
+        col.FAMILY: where.family,
+        col.VARIANT: where.variant,
+        col.SIZE: where.size,
+        col.SECTION: where.section,
+        col.STEP_OF: where.step_of,
+        col.REGIME: where.regime,
+        col.RULE: f.rule,
+        col.ROLE: role,
+        col.RANK: rank,
+        col.METRIC: f.metric,
+        col.VALUE: f.value,
+        col.THRESHOLD: f.threshold,
+        col.BEFORE: f.before,
+        col.AFTER: f.after,
+        col.SHARE_OF_CHANGE: f.share,
+        col.EVIDENCE: f.evidence,
+        col.LINE: f.line if f.line > 0 else NAN,
+        col.LINE_SHARE: f.line_share,
+        col.MESSAGE: message,
+        col.PARAMS: json.dumps(_plain(f.params), ensure_ascii=False, sort_keys=True),
+        col.EXPECTED_GAIN: f.expected_gain,
+        col.ACHIEVED_GAIN: f.achieved_gain,
     }
 
 
@@ -197,4 +198,4 @@ def frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 
 def render_row(record: Mapping[str, Any]) -> str:
     """A stored finding's sentence in the current language (from its ``params``)."""
-    return render(str(record["rule"]), json.loads(str(record["params"])))
+    return render(str(record[col.RULE]), json.loads(str(record[col.PARAMS])))

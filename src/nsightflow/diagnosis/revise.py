@@ -26,6 +26,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.account import ncu_part
 from nsightflow.diagnosis.factors import COUNT
 from nsightflow.diagnosis.model import num, ok
@@ -43,10 +44,10 @@ def _kernels(
     launches: Mapping[str, Any], row: Mapping[str, Any], kernel: str
 ) -> list[tuple[str, float]]:
     """The (kernel, ncu us) of each launch of a run; one launch: the whole run."""
-    runs = launches.get(str(row.get("variant")), {}).get(str(int(row["size"])))
+    runs = launches.get(str(row.get(col.VARIANT)), {}).get(str(int(row[col.SIZE])))
     if not runs:
         return [(kernel, num(row, "ncu_time_us"))]
-    return [(str(r["kernel"]), float(r["time_us"])) for r in runs]
+    return [(str(r[col.KERNEL]), float(r["time_us"])) for r in runs]
 
 
 def launch_change(
@@ -158,8 +159,8 @@ def _pipe_work(
             x=count[0],
             y=count[1],
             pct=100 * max(pipe_share(before, pipe), pipe_share(after, pipe)),
-            r0=_zero(num(before, "registers")),
-            r1=_zero(num(after, "registers")),
+            r0=_zero(num(before, col.REGISTERS)),
+            r1=_zero(num(after, col.REGISTERS)),
             factors=[msg(f"mech_{f.rule}") for f in taken],
             part=ncu_part(before, after, share),
         ),

@@ -20,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import limiter
 from nsightflow.diagnosis.advice import fix_key
 from nsightflow.diagnosis.causes import Cause, causes
@@ -55,7 +56,7 @@ def regime_key(row: Mapping[str, Any]) -> str:
       shared-memory tiles at 84-99% of the L1/shared peak), the same unit
       :func:`nsightflow.diagnosis.limiter.limit` names.
     """
-    regime = str(row.get("regime") or "")
+    regime = str(row.get(col.REGIME) or "")
     if regime == "compute":
         top = busiest_pipe(row, tuple(PIPE_MECHANISM))
         # without pipe counters only a profiled row is known not to use them
@@ -100,8 +101,8 @@ def regime_cell(row: Mapping[str, Any]) -> dict[str, Any]:
 def rate(row: Mapping[str, Any]) -> dict[str, Any]:
     """The row's throughput in its lens: GB/s (memory) or GFLOP/s (compute)."""
     if row.get("lens") == "compute":
-        return msg("rate_gflops", gflops=_zero(num(row, "gflops")))
-    return msg("rate_gbps", gbps=_zero(num(row, "gbps")))
+        return msg("rate_gflops", gflops=_zero(num(row, col.GFLOPS)))
+    return msg("rate_gbps", gbps=_zero(num(row, col.GBPS)))
 
 
 def _zero(value: float) -> float:
@@ -132,28 +133,28 @@ def _limiter(
 
 def stand(row: Mapping[str, Any]) -> Finding | None:
     """Where one variant stands at one size (None when it has no regime)."""
-    regime = str(row.get("regime") or "")
-    pct = num(row, "regime_ceiling_pct")
+    regime = str(row.get(col.REGIME) or "")
+    pct = num(row, col.REGIME_CEILING_PCT)
     if not regime or not ok(pct):
         return None
     limiter, now, top = _limiter(row)
     common = {
-        "variant": row["variant"],
-        "regime": regime_words(row),
+        col.VARIANT: row[col.VARIANT],
+        col.REGIME: regime_words(row),
         "rate": rate(row),
         "pct": pct,
         "ceiling": msg(f"ceiling_{row.get('regime_ceiling')}"),
         "roof": _zero(num(row, "roof_time_us")),
         "limiter": limiter,
         "now": now,
-        "basis": str(row.get("regime_basis") or ""),
+        col.BASIS: str(row.get("regime_basis") or ""),
     }
     rule = f"stand_{regime}"
     if regime_key(row).startswith("unit_"):  # latency by DRAM/L2/FP32, bound by a unit
         rule = "stand_unit"
     if regime == "memory":
         moved = num(row, "dram_bytes") / num(row, "ideal_bytes")
-        common["ratio"] = moved if ok(moved) else 0.0
+        common[col.RATIO] = moved if ok(moved) else 0.0
         if pct >= AT_ROOF_PCT and not ok(moved):
             rule = "at_dram_floor_timing"
         elif pct >= AT_ROOF_PCT and moved <= FLOOR_BYTES:
@@ -162,7 +163,7 @@ def stand(row: Mapping[str, Any]) -> Finding | None:
             rule = "dram_saturated_excess"
     elif regime == "compute":
         common["pipe"] = pipe_words(row)
-        fp32 = num(row, "pct_of_fp32_peak")
+        fp32 = num(row, col.PCT_OF_FP32_PEAK)
         if ok(fp32) and fp32 >= AT_ROOF_PCT:
             rule = "at_compute_roof"
         elif pct >= AT_ROOF_PCT:  # at the vendor library's rate, below the FP32 roof
@@ -183,13 +184,13 @@ def _ceiling_metric(row: Mapping[str, Any]) -> str:
         "fp32_peak": "achieved GFLOP/s (ideal FLOPs) / FP32 peak",
         "vendor_sgemm": "achieved GFLOP/s (ideal FLOPs) / cuBLAS SGEMM",
         "roofline": "roof time at the ideal intensity / time",
-    }.get(str(row.get("regime_ceiling")), "")
+    }.get(str(row.get(col.REGIME_CEILING)), "")
 
 
 def plan(row: Mapping[str, Any]) -> list[Finding]:
     """Remedies for a baseline, largest cause first, each with its time without it."""
     roof = num(row, "roof_time_us")
-    t = num(row, "time_median_us")
+    t = num(row, col.TIME_MEDIAN_US)
     found = causes(row) if row.get("profiled") else []
     if not found:
         return [
@@ -227,11 +228,11 @@ def plan(row: Mapping[str, Any]) -> list[Finding]:
 
 def sweep(rows: pd.DataFrame, l2_bytes: float | None) -> list[Finding]:
     """Regime changes and throughput drops along one variant's size sweep."""
-    rows = rows.sort_values("size")
+    rows = rows.sort_values(col.SIZE)
     records = [
         {str(k): v for k, v in r.items()}
         for r in rows.to_dict("records")
-        if r.get("regime")
+        if r.get(col.REGIME)
     ]
     found = []
     regimes = [regime_key(r) for r in records]
@@ -241,7 +242,7 @@ def sweep(rows: pd.DataFrame, l2_bytes: float | None) -> list[Finding]:
             Finding(
                 "sweep_regimes",
                 params={
-                    "variant": records[0]["variant"],
+                    col.VARIANT: records[0][col.VARIANT],
                     "spans": [
                         msg("sweep_span", regime=g, first=a, last=b)
                         if a != b
@@ -249,7 +250,7 @@ def sweep(rows: pd.DataFrame, l2_bytes: float | None) -> list[Finding]:
                         for g, a, b in spans
                     ],
                 },
-                metric="regime",
+                metric=col.REGIME,
             )
         )
     for a, b in itertools.pairwise(records):
@@ -263,7 +264,7 @@ def _spans(records: list[dict[str, Any]]) -> list[tuple[dict[str, Any], int, int
     """Runs of sizes with one regime (:func:`regime_key`), each in its words."""
     spans: list[tuple[str, dict[str, Any], int, int]] = []
     for r in records:
-        key, n = regime_key(r), int(r["size"])
+        key, n = regime_key(r), int(r[col.SIZE])
         if spans and spans[-1][0] == key:
             spans[-1] = (key, spans[-1][1], spans[-1][2], n)
         else:
@@ -275,14 +276,14 @@ def _drop(
     a: Mapping[str, Any], b: Mapping[str, Any], l2_bytes: float | None
 ) -> Finding | None:
     """A fall of the regime's own throughput between two sizes of one regime."""
-    if a["regime"] != b["regime"] or a["regime"] not in ("memory", "compute"):
+    if a[col.REGIME] != b[col.REGIME] or a[col.REGIME] not in ("memory", "compute"):
         return None
-    column = "gbps" if a["regime"] == "memory" else "gflops"
+    column = col.GBPS if a[col.REGIME] == "memory" else col.GFLOPS
     x, y = num(a, column), num(b, column)
     if not (ok(x) and ok(y) and x > 0) or 100 * (x - y) / x < SWEEP_DROP_PCT:
         return None
     crossed = (
-        a["regime"] == "memory"
+        a[col.REGIME] == "memory"
         and l2_bytes is not None
         and num(a, "ideal_bytes") <= l2_bytes < num(b, "ideal_bytes")
     )
@@ -294,13 +295,13 @@ def _drop(
     return Finding(
         "sweep_drop",
         params={
-            "variant": a["variant"],
+            col.VARIANT: a[col.VARIANT],
             "rate_a": rate(a),
             "rate_b": rate(b),
-            "n_a": int(a["size"]),
-            "n_b": int(b["size"]),
+            "n_a": int(a[col.SIZE]),
+            "n_b": int(b[col.SIZE]),
             "pct": 100 * (x - y) / x,
-            "reason": reason,
+            col.REASON: reason,
         },
         metric=column,
         before=x,

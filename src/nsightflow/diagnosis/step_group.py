@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import launch_state, moves, patterns
 from nsightflow.diagnosis.account import UNRANKED, account
 from nsightflow.diagnosis.expected import expectation, unsupported_claim
@@ -53,10 +54,10 @@ def step_records(
     side = b if primary.after > primary.before else a
     if primary.rule != "launch_changed":  # the hot lines are the main kernel's
         ranked[0] = cite(primary, data.hotspots, side)
-    info = [expectation(str(variant.get("idea", "")), a, b, ranked, total)]
-    info += unsupported_claim(str(variant.get("idea", "")), a, b)
+    info = [expectation(str(variant.get(col.IDEA, "")), a, b, ranked, total)]
+    info += unsupported_claim(str(variant.get(col.IDEA, "")), a, b)
     ranked = account(a, b, ranked)
-    idea = str(variant.get("idea", ""))
+    idea = str(variant.get(col.IDEA, ""))
     info += params_changed(*data.params, idea=idea)
     info += params_text(idea, data.params[1])
     info += moves.regime_change(a, b)
@@ -69,7 +70,7 @@ def step_records(
     info += launch_state.spills(variant.get("resources") or {})
     info += launch_state.half_empty(b)  # warps it could hold but does not
     info += moves.rule_changes(
-        data.rules, a["variant"], str(b["variant"]), int(b["size"])
+        data.rules, a[col.VARIANT], str(b[col.VARIANT]), int(b[col.SIZE])
     )
     return ranked, info
 
@@ -96,7 +97,7 @@ def params_changed(
         Finding(
             "step_params_changed",
             params={"changes": ", ".join(changed)},
-            metric="params",
+            metric=col.PARAMS,
             evidence="; ".join(changed),
         )
     ]
@@ -141,7 +142,7 @@ def params_text(idea: str, params: Mapping[str, Any]) -> list[Finding]:
         Finding(
             "step_params_text",
             params={"ran": ran, "said": text},
-            metric="params",
+            metric=col.PARAMS,
             evidence=f"ran {ran}; idea {text}",
         )
     ]

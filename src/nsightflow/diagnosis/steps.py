@@ -24,6 +24,7 @@ from nsightflow.diagnosis.causes import GROUPS, name_change
 from nsightflow.diagnosis.expected import expectation
 
 __all__ = ["expectation", "step_causes"]
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.factors import (
     COUNT,
     LANES,
@@ -59,14 +60,16 @@ def _grouped(
         row, other = (after, before) if term > 0 else (before, after)
         name, found = name_change(row, other, group)
         # say whose metrics the evidence is: the launch where the group is larger
-        evidence = msg("ev_in", variant=str(row.get("variant", "")), evidence=found)
-        entry = out.setdefault(name, {"term": 0.0, "reasons": (), "evidence": evidence})
+        evidence = msg("ev_in", variant=str(row.get(col.VARIANT, "")), evidence=found)
+        entry = out.setdefault(
+            name, {"term": 0.0, "reasons": (), col.EVIDENCE: evidence}
+        )
         entry["term"] += term
         entry["reasons"] += reasons
     for factor, key in (*((f, f) for f in FACTORS), (COUNT, "instructions")):
         if factor == "occupancy" and _grid_bound(before, after, terms[key]):
             factor = "grid_too_small"  # the warps missing are blocks never launched
-        out.setdefault(factor, {"term": 0.0, "reasons": (), "evidence": None})
+        out.setdefault(factor, {"term": 0.0, "reasons": (), col.EVIDENCE: None})
         out[factor]["term"] += terms[key]
     return out
 
@@ -165,7 +168,7 @@ def _no_ranking(
     change the timing saw that ncu's launch does not show the same way.
     """
     t0, t1 = num(before, "ncu_time_us"), num(after, "ncu_time_us")
-    e0, e1 = num(before, "time_median_us"), num(after, "time_median_us")
+    e0, e1 = num(before, col.TIME_MEDIAN_US), num(after, col.TIME_MEDIAN_US)
     ncu_same = abs(total) < UNCHANGED
     if verdict == "no_gain" or (not verdict and ncu_same):
         # the sentence prints the change and the line the verdict applied to it
@@ -174,11 +177,11 @@ def _no_ranking(
             "step_unchanged",
             params={
                 "pct": 100 * (e1 / e0 - 1) if timed else alone(total),
-                "line": threshold_pct(before, after) if timed else SAME_PCT,
+                col.LINE: threshold_pct(before, after) if timed else SAME_PCT,
                 "by": msg("by_timing" if timed else "by_ncu"),
                 "ncu_pct": alone(total),
             },
-            metric="time_median_us" if timed else "gpu__time_duration.sum",
+            metric=col.TIME_MEDIAN_US if timed else "gpu__time_duration.sum",
             before=e0 if timed else t0,
             after=e1 if timed else t1,
             threshold=threshold_pct(before, after) if timed else SAME_PCT,
@@ -188,7 +191,7 @@ def _no_ranking(
         return Finding(
             "step_not_in_counters",
             params={"pct": 100 * (e1 / e0 - 1), "ncu_pct": alone(total)},
-            metric="time_median_us",
+            metric=col.TIME_MEDIAN_US,
             before=e0,
             after=e1,
             share=1.0,
@@ -285,13 +288,13 @@ def _change(
     """The record of one factor of a step's change."""
     term = float(entry["term"])
     said, metric, x, y = detail(before, after, name, entry["reasons"])
-    evidence = entry["evidence"] or factor_evidence(before, after, name)
+    evidence = entry[col.EVIDENCE] or factor_evidence(before, after, name)
     unchanged = abs(total) < UNCHANGED  # shares of a near-zero change mean nothing
     fields = {
         "label": msg(f"mech_{name}"),
         "part": ncu_part(before, after, term / total if total else math.nan),
         "detail": said,
-        "evidence": evidence,
+        col.EVIDENCE: evidence,
     }
     return Finding(
         rule=name,

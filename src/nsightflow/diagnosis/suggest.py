@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.advice import already_done, atomics_fix, fix_message
 from nsightflow.diagnosis.floors import Bound, bounded, noise
 from nsightflow.diagnosis.model import num, ok
@@ -101,7 +102,7 @@ def grid_blocks(row: Mapping[str, Any], variant: Mapping[str, Any]) -> float:
     grid = variant.get("grid") or []
     if not grid:
         return math.nan
-    names = {"n": int(row["size"]), **(variant.get("params") or {})}
+    names = {"n": int(row[col.SIZE]), **(variant.get(col.PARAMS) or {})}
     try:
         return float(math.prod(int(evaluate(str(g), names)) for g in grid))
     except (ManifestError, TypeError, ValueError):
@@ -118,12 +119,12 @@ def suggestion(
 ) -> Suggestion:
     """A suggestion for the row's variant and size from its bounded gain."""
     return Suggestion(
-        str(row["variant"]),
-        int(row["size"]),
+        str(row[col.VARIANT]),
+        int(row[col.SIZE]),
         kind,
         bound.gain,
         mech,
-        num(row, "time_median_us"),
+        num(row, col.TIME_MEDIAN_US),
         bound.floor,
         bound.noise,
         fix,
@@ -156,7 +157,7 @@ def grid_fix(
     variant: Mapping[str, Any], family: Mapping[str, Any], blocks: int, sms: int
 ) -> dict[str, Any]:
     """The grid fix in the kernel's terms: its tile, and split-K for a k loop."""
-    params = variant.get("params") or {}
+    params = variant.get(col.PARAMS) or {}
     tile = (
         msg("advice_tile", bm=params["BM"], bn=params["BN"])
         if "BM" in params and "BN" in params
@@ -182,7 +183,7 @@ def limiter_suggestion(
         return None
     label = limiter.get("label")
     kind = str(label.get("@", "")).removeprefix("mech_") if label else ""
-    share = float(limiter.get("share") or math.nan)
+    share = float(limiter.get(col.SHARE) or math.nan)
     if not kind or kind == "grid_too_small" or not ok(share) or share >= 100:
         return None
     if already_done(kind, row, compiled):
@@ -219,14 +220,14 @@ def atomic_suggestion(
     """
     if hot is None or not int(compiled.get("atomics") or 0):
         return None
-    share = float(hot.get("share") or 0.0)
-    if "global_atomic" not in str(hot.get("access") or "") or share < HOT_LINE_SHARE:
+    share = float(hot.get(col.SHARE) or 0.0)
+    if "global_atomic" not in str(hot.get(col.ACCESS) or "") or share < HOT_LINE_SHARE:
         return None
     mech = 1.0 / max(1.0 - share, 1e-3)
     bound = bounded(row, mech, fixed)
     if bound is None:
         return None
-    fix = msg("advice_fix_hot_line", line=int(hot["line"]), fix=atomics_fix(compiled))
+    fix = msg("advice_fix_hot_line", line=int(hot[col.LINE]), fix=atomics_fix(compiled))
     return suggestion(row, "hot_atomics", mech, bound, fix, 100.0 * share)
 
 
@@ -296,20 +297,20 @@ def sweeps_per_pass(
     ``1 - 1/SWEEPS``; the floor per sweep is the larger of the halved transfer and
     the FP32 time, plus the fixed cost.
     """
-    t, ideal = num(row, "time_median_us"), num(row, "ideal_bytes")
+    t, ideal = num(row, col.TIME_MEDIAN_US), num(row, "ideal_bytes")
     grid = [g for g in variant.get("grid") or [] if "n" in str(g)]
-    if row.get("regime") != "memory" or len(grid) < 2 or not ok(t):
+    if row.get(col.REGIME) != "memory" or len(grid) < 2 or not ok(t):
         return None
     if not (ok(ideal) and ok(l2_bytes) and ideal > l2_bytes):
         return None
     if not num(row, "ai_ideal") >= STENCIL_AI:
         return None
-    if not num(row, "pct_of_copy_bw") >= SWEEP_FROM_PCT:
+    if not num(row, col.PCT_OF_COPY_BW) >= SWEEP_FROM_PCT:
         return None
     # at or above the measured copy bandwidth (a run at 100.5% of it: the ceiling's
     # own spread) the whole launch is transfer
-    transfer = min(t, t * num(row, "pct_of_copy_bw") / 100.0)
-    compute = t * num(row, "pct_of_fp32_peak") / 100.0
+    transfer = min(t, t * num(row, col.PCT_OF_COPY_BW) / 100.0)
+    compute = t * num(row, col.PCT_OF_FP32_PEAK) / 100.0
     if not ok(transfer):
         return None
     saved = transfer * (1.0 - 1.0 / SWEEPS)
@@ -322,7 +323,7 @@ def sweeps_per_pass(
         sweeps=SWEEPS,
         mb=ideal / 1e6,
         l2_mb=l2_bytes / 1e6,
-        pct=num(row, "pct_of_copy_bw"),
+        pct=num(row, col.PCT_OF_COPY_BW),
     )
     bound = Bound(gain, floor, noise(row), "")
     return suggestion(row, "temporal_blocking", t / (t - saved), bound, fix, math.nan)
@@ -348,14 +349,14 @@ def variant_suggestions(
         hot: Per size, the variant's hottest source line (a ``hotspots.csv`` row).
         l2_bytes: The GPU's L2 size (ncu's device attribute; NaN: not known).
     """
-    if variant.get("library") or variant.get("status") != Status.OK:
+    if variant.get("library") or variant.get(col.STATUS) != Status.OK:
         return []
     compiled = variant.get("compiler") or {}
     out: list[Suggestion] = []
     for row in rows:
-        if row.get("status") != Status.OK or not ok(num(row, "time_median_us")):
+        if row.get(col.STATUS) != Status.OK or not ok(num(row, col.TIME_MEDIAN_US)):
             continue
-        line = (hot or {}).get(int(row["size"]))
+        line = (hot or {}).get(int(row[col.SIZE]))
         found = [
             grid_suggestion(row, variant, sms, fixed, family),
             atomic_suggestion(row, compiled, line, fixed)

@@ -12,6 +12,7 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.advice import already_done, fix_key
 from nsightflow.diagnosis.causes import causes
 from nsightflow.diagnosis.model import num, ok
@@ -37,27 +38,27 @@ def headline(
     return Finding(
         "headline",
         params={
-            "variant": row["variant"],
-            "n": int(row["size"]),
-            "time": num(row, "time_median_us"),
-            "speedup": _zero(num(row, "speedup_vs_baseline")),
+            col.VARIANT: row[col.VARIANT],
+            "n": int(row[col.SIZE]),
+            "time": num(row, col.TIME_MEDIAN_US),
+            "speedup": _zero(num(row, col.SPEEDUP_VS_BASELINE)),
             "baseline": baseline,
             "rate": rate(row),
-            "regime": regime_words(row),
-            "pct": _zero(num(row, "regime_ceiling_pct")),
+            col.REGIME: regime_words(row),
+            "pct": _zero(num(row, col.REGIME_CEILING_PCT)),
             "ceiling": msg(f"ceiling_{row.get('regime_ceiling') or 'unknown'}"),
-            "input": input_of(row),
+            col.INPUT: input_of(row),
             "tie": _tie(tied),
         },
-        metric="time_median_us",
-        value=num(row, "time_median_us"),
+        metric=col.TIME_MEDIAN_US,
+        value=num(row, col.TIME_MEDIAN_US),
         evidence="ties: " + ", ".join(tied) if tied else "",
     )
 
 
 def input_of(row: Mapping[str, Any]) -> dict[str, Any]:
     """The message naming the row's input (its ``input`` label, or the default)."""
-    label = row.get("input")
+    label = row.get(col.INPUT)
     if not isinstance(label, str) or not label:
         return msg("input_default")
     return msg("input_named", label=label)
@@ -88,33 +89,33 @@ def conclusion(
         Finding(
             "conclusion_best",
             params={
-                "variant": best["variant"],
-                "regime": regime_words(best),
-                "pct": _zero(num(best, "regime_ceiling_pct")),
+                col.VARIANT: best[col.VARIANT],
+                col.REGIME: regime_words(best),
+                "pct": _zero(num(best, col.REGIME_CEILING_PCT)),
                 "ceiling": msg(f"ceiling_{best.get('regime_ceiling') or 'unknown'}"),
-                "speedup": _zero(num(best, "speedup_vs_baseline")),
+                "speedup": _zero(num(best, col.SPEEDUP_VS_BASELINE)),
                 "rate": rate(best),
                 "tie": _tie(tied),
             },
-            metric="regime_ceiling_pct",
-            value=num(best, "regime_ceiling_pct"),
+            metric=col.REGIME_CEILING_PCT,
+            value=num(best, col.REGIME_CEILING_PCT),
         )
     ]
     for row, why, verdict in steps:
-        speedup = num(row, "speedup_vs_previous")
+        speedup = num(row, col.SPEEDUP_VS_PREVIOUS)
         if not ok(speedup) or not verdict:
             continue
         found.append(
             Finding(
                 "conclusion_step",
                 params={
-                    "variant": row["variant"],
-                    "before": row.get("step_of", ""),
+                    col.VARIANT: row[col.VARIANT],
+                    col.BEFORE: row.get(col.STEP_OF, ""),
                     "speedup": speedup,
-                    "verdict": msg(verdict),
+                    col.VERDICT: msg(verdict),
                     "why": msg(f"mech_{why}") if why else msg("mech_unknown"),
                 },
-                metric="speedup_vs_previous",
+                metric=col.SPEEDUP_VS_PREVIOUS,
                 value=speedup,
                 threshold=1.0,
             )
@@ -128,23 +129,23 @@ def _next(
 ) -> Finding:
     stops = ("at_dram_floor", "at_dram_floor_timing", "dram_saturated_excess")
     if stand_rule in (*stops, "at_compute_roof"):
-        return Finding(f"next_{stand_rule}", params={"variant": best["variant"]})
+        return Finding(f"next_{stand_rule}", params={col.VARIANT: best[col.VARIANT]})
     if stand_rule == "at_vendor_rate":
         return Finding(
             "next_at_vendor_rate",
             params={
-                "variant": best["variant"],
-                "fp32": _zero(num(best, "pct_of_fp32_peak")),
+                col.VARIANT: best[col.VARIANT],
+                "fp32": _zero(num(best, col.PCT_OF_FP32_PEAK)),
             },
         )
     top = causes(best) if best.get("profiled") else []
     if not top:
-        return Finding("next_profile", params={"variant": best["variant"]})
+        return Finding("next_profile", params={col.VARIANT: best[col.VARIANT]})
     if already_done(top[0].mechanism, best, compiled):
         return Finding(
             "next_already_done",
             params={
-                "variant": best["variant"],
+                col.VARIANT: best[col.VARIANT],
                 "label": msg(f"mech_{top[0].mechanism}"),
             },
             metric=top[0].mechanism,
@@ -153,7 +154,7 @@ def _next(
     return Finding(
         "next_remedy",
         params={
-            "variant": best["variant"],
+            col.VARIANT: best[col.VARIANT],
             "label": msg(f"mech_{top[0].mechanism}"),
             "fix": msg(fix_key(best, top[0].mechanism)),
         },

@@ -16,6 +16,7 @@ Without timing (ncu only), the :data:`SAME_PCT` line alone decides.
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.model import num, ok
 
 SAME_PCT = 2.0  # a change under this share of the time is no change
@@ -23,7 +24,7 @@ SAME_PCT = 2.0  # a change under this share of the time is no change
 
 def noise_us(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
     """The timing noise of a comparison: the wider interquartile range (0 if none)."""
-    spreads = [num(r, "time_iqr_us") for r in (a, b)]
+    spreads = [num(r, col.TIME_IQR_US) for r in (a, b)]
     spreads = [s for s in spreads if ok(s) and s > 0]
     return max(spreads) if spreads else 0.0
 
@@ -49,7 +50,7 @@ def step_verdict(speedup: float, noise_pct: float = 0.0) -> str:
 
 def outcome(a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     """The verdict of the step ``a -> b`` from their event timing (``""``: untimed)."""
-    t0, t1 = num(a, "time_median_us"), num(b, "time_median_us")
+    t0, t1 = num(a, col.TIME_MEDIAN_US), num(b, col.TIME_MEDIAN_US)
     if not (ok(t0) and ok(t1) and t0 > 0 and t1 > 0):
         return ""
     return step_verdict(t0 / t1, noise_pct(a, b))
@@ -57,7 +58,7 @@ def outcome(a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
 
 def noise_pct(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
     """The noise of ``a -> b`` as a share of ``a``'s time (%; 0 without timing)."""
-    t0 = num(a, "time_median_us")
+    t0 = num(a, col.TIME_MEDIAN_US)
     return 100 * noise_us(a, b) / t0 if ok(t0) and t0 > 0 else 0.0
 
 
@@ -68,10 +69,10 @@ def threshold_pct(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
 
 def ties(best: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """The other variants whose time is within the noise of the best one's."""
-    t0 = num(best, "time_median_us")
+    t0 = num(best, col.TIME_MEDIAN_US)
     return [
-        str(r["variant"])
+        str(r[col.VARIANT])
         for r in rows
-        if r["variant"] != best["variant"]
-        and within_noise(t0, num(r, "time_median_us"), noise_us(best, r))
+        if r[col.VARIANT] != best[col.VARIANT]
+        and within_noise(t0, num(r, col.TIME_MEDIAN_US), noise_us(best, r))
     ]

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from nsightflow.contracts import columns as col
 from nsightflow.gpu.launch import GpuContext, load_helpers
 from nsightflow.machine import double
 
@@ -42,7 +43,10 @@ def vendor_sgemm() -> dict[str, Any]:
     try:
         import cupy as cp
     except ImportError:
-        return {"vendor_sgemm_gflops": None, "vendor_sgemm_note": "cupy not installed"}
+        return {
+            col.VENDOR_SGEMM_GFLOPS: None,
+            "vendor_sgemm_note": "cupy not installed",
+        }
     n = VENDOR_SGEMM_N
     rng = cp.random.default_rng(0)
     a = rng.random((n, n), dtype=cp.float32)
@@ -62,7 +66,7 @@ def vendor_sgemm() -> dict[str, Any]:
     del a, b, c
     cp.get_default_memory_pool().free_all_blocks()
     return {
-        "vendor_sgemm_gflops": 2 * n**3 / (ms * 1e-3) / 1e9,
+        col.VENDOR_SGEMM_GFLOPS: 2 * n**3 / (ms * 1e-3) / 1e9,
         "vendor_sgemm_note": f"cupy.matmul (cuBLAS) float32, n = {n}, median of {REPS}",
     }
 
@@ -165,10 +169,10 @@ def measure() -> dict[str, Any]:
         return {
             **vendor,
             **levels,
-            "gpu": gpu.device.name(),
-            "copy_gbps": copy_gbps,
+            col.GPU: gpu.device.name(),
+            col.COPY_GBPS: copy_gbps,
             "copy_bytes": 2 * COPY_BYTES,
-            "fp32_gflops": fp32_gflops,
+            col.FP32_GFLOPS: fp32_gflops,
             "method": f"copy: cuMemcpyDtoD of {COPY_BYTES} B, median of {REPS}; fp32: "
             f"{blocks}x{threads} threads, 8 FMA chains x {iters} iterations, median of "
             f"{REPS}",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.errors import NcuUnavailableError
 from nsightflow.family.registry import load_family, variant_of
 from nsightflow.gpu import isolate
@@ -35,14 +36,14 @@ from nsightflow.tools.ncu import (
 def upstream_status(path: Path) -> dict[str, Any]:
     """Status and message of the stage output a stage depends on."""
     data = read_json(path)
-    return {"status": data["status"], "message": data.get("message", "")}
+    return {col.STATUS: data[col.STATUS], col.MESSAGE: data.get(col.MESSAGE, "")}
 
 
 def skipped(upstream: dict[str, Any], stage: str) -> dict[str, Any]:
     """The record of a stage not run because the one before it failed."""
     return {
-        "status": upstream["status"],
-        "message": f"{stage} skipped: upstream status {upstream['status']}: "
+        col.STATUS: upstream[col.STATUS],
+        col.MESSAGE: f"{stage} skipped: upstream status {upstream['status']}: "
         f"{upstream['message'][:500]}",
         "skipped": True,
     }
@@ -59,19 +60,19 @@ def _isolated_stage(
     family, variant = ident
     upstream = upstream_status(upstream_path)
     timeout_s = float(spec_extra.pop("timeout_s"))
-    if upstream["status"] != Status.OK:
+    if upstream[col.STATUS] != Status.OK:
         result = skipped(upstream, task)
     else:
         spec = {
             "kernels_dir": str(kernels_dir),
-            "family": family,
-            "variant": variant,
+            col.FAMILY: family,
+            col.VARIANT: variant,
             **spec_extra,
         }
         result = isolate.run_task(task, spec, timeout_s)
     return {
-        "family": family,
-        "variant": variant,
+        col.FAMILY: family,
+        col.VARIANT: variant,
         **({"settings": spec_extra["settings"]} if "settings" in spec_extra else {}),
         **result,
         "provenance": provenance.collect(kernels_dir, **gpu_info()),
@@ -153,8 +154,8 @@ def profile(
         for run in ready:
             records[run.name] = {
                 **run.base,
-                "status": Status.NCU_UNAVAILABLE,
-                "message": str(exc),
+                col.STATUS: Status.NCU_UNAVAILABLE,
+                col.MESSAGE: str(exc),
             }
         return records
     prov = _ncu_provenance(kernels_dir, settings)
@@ -175,13 +176,13 @@ def _ready_runs(
     family = load_family(kernels_dir / family_name)  # once for every variant
     for name, paths in variants.items():
         base = {
-            "family": family_name,
-            "variant": name,
+            col.FAMILY: family_name,
+            col.VARIANT: name,
             "settings": settings.__dict__,
             "reports": [],
         }
         upstream = upstream_status(paths["verify"])
-        if upstream["status"] != Status.OK:
+        if upstream[col.STATUS] != Status.OK:
             records[name] = {**base, **skipped(upstream, "profile")}
             continue
         variant = variant_of(family, name, paths["cubin"])
@@ -189,8 +190,8 @@ def _ready_runs(
         if not sizes:
             records[name] = {
                 **base,
-                "status": Status.SKIPPED,
-                "message": f"no profile size in {list(family.profile_sizes)} accepted",
+                col.STATUS: Status.SKIPPED,
+                col.MESSAGE: f"no profile size in {list(family.profile_sizes)} accepted",
             }
             continue
         per_size = len(variant.launches)
@@ -227,8 +228,8 @@ def _profile_ready(
             (kernels_dir, family, seed), [run], out_dir, report, settings
         )
         record = alone[run.name]
-        if note and record["status"] == Status.OK:
-            record["message"] = note[:2000]
+        if note and record[col.STATUS] == Status.OK:
+            record[col.MESSAGE] = note[:2000]
         measured[run.name] = record
     return measured
 
@@ -266,7 +267,12 @@ def _profile_runs(
         report.parent / ".result.json",
     )
     spec = [
-        {"family": family, "variant": r.name, "cubin": str(r.cubin), "sizes": r.sizes}
+        {
+            col.FAMILY: family,
+            col.VARIANT: r.name,
+            "cubin": str(r.cubin),
+            col.SIZES: r.sizes,
+        }
         for r in runs
     ]
     write_json(spec_path, runs_spec(kernels_dir, seed, spec))
@@ -342,20 +348,20 @@ def _run_record(
     per_size = count // len(r.sizes)
     per_launch = ran.wall / ran.launches
     shared = {
-        "file": os.path.relpath(ran.report, out_dir / r.name),
+        col.FILE: os.path.relpath(ran.report, out_dir / r.name),
         "first_action": first,
         "actions": count,
-        "status": ran.status,
-        "message": ran.message,
+        col.STATUS: ran.status,
+        col.MESSAGE: ran.message,
         "argv": ran.argv,
     }
     entries = [
         {
-            "size": n,
+            col.SIZE: n,
             "result": i,
             **shared,
             "passes": _at(ran.passes, first + i * per_size),
-            "wall_s": round(per_launch * per_size, 2),
+            col.WALL_S: round(per_launch * per_size, 2),
         }
         for i, n in enumerate(r.sizes)
     ]
@@ -366,15 +372,15 @@ def _run_record(
     )
     record: dict[str, Any] = {
         "reports": entries,
-        "wall_s": round(per_launch * count, 2),
-        "status": ran.status,
-        "message": said,
+        col.WALL_S: round(per_launch * count, 2),
+        col.STATUS: ran.status,
+        col.MESSAGE: said,
     }
     if len(runs) > 1:
-        record["run"] = {
+        record["run"] = {  # contracts: literal (the profile run, not compare's)
             "variants": [x.name for x in runs],
-            "wall_s": round(ran.wall, 2),
-            "file": ran.report.name,
+            col.WALL_S: round(ran.wall, 2),
+            col.FILE: ran.report.name,
         }
     return record
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 
 ENERGY_STEPS = 2  # counter steps the window spans (~200 ms on the H200)
 CHUNK_S = 0.004  # GPU time of one queued chunk of launches
@@ -111,7 +112,7 @@ def measure_energy(
         ``busy``; or ``not_recorded`` with ``message``.
     """
     if not meter.ok:
-        return {"status": "not_recorded", "message": meter.reason}
+        return {col.STATUS: Status.NOT_RECORDED, col.MESSAGE: meter.reason}
     chunk = max(1, min(MAX_CHUNK, round(CHUNK_S * 1e6 / max(median_us, 0.1))))
     first, launches = stream.event(), 0
     queued: deque[Any] = deque()
@@ -134,8 +135,8 @@ def measure_energy(
         elif now - changed_at > STEP_WAIT_S:
             stream.event().synchronize()
             return {
-                "status": "not_recorded",
-                "message": f"the energy counter did not move for {STEP_WAIT_S:g} s",
+                col.STATUS: Status.NOT_RECORDED,
+                col.MESSAGE: f"the energy counter did not move for {STEP_WAIT_S:g} s",
             }
         last_at = now
     end = stream.event()
@@ -143,7 +144,7 @@ def measure_energy(
     per_launch_us = first.time_till(end) * 1000.0 / launches
     seconds, watts = window_power(seen)
     return {
-        "status": "ok",
+        col.STATUS: Status.OK,
         "j_per_launch": watts * per_launch_us * 1e-6,
         "power_w": watts,
         "window_s": seconds,
@@ -151,7 +152,7 @@ def measure_energy(
         "launches": launches,
         "per_launch_us": per_launch_us,
         "busy": median_us / per_launch_us if per_launch_us > 0 else float("nan"),
-        "cache": "hot",
+        col.CACHE: "hot",
     }
 
 
@@ -175,11 +176,11 @@ def row_fields(energy: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     ``state`` is the NVML snapshot after the window (clocks, power, temperature).
     """
     record = {**energy, "gpu_after": state}
-    if energy.get("status") != Status.OK:
+    if energy.get(col.STATUS) != Status.OK:
         return {"energy": record}
     return {
-        "energy_j_per_launch": energy["j_per_launch"],
-        "energy_power_w": energy["power_w"],
-        "energy_busy": energy["busy"],
+        col.ENERGY_J_PER_LAUNCH: energy["j_per_launch"],
+        col.ENERGY_POWER_W: energy["power_w"],
+        col.ENERGY_BUSY: energy["busy"],
         "energy": record,
     }

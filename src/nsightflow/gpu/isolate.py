@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.errors import GpuUnavailableError
 from nsightflow.records import Status
 
@@ -47,19 +48,19 @@ def run_task(task: str, spec: dict[str, Any], timeout_s: float) -> dict[str, Any
         except subprocess.TimeoutExpired as exc:
             err = exc.stderr.decode() if isinstance(exc.stderr, bytes) else exc.stderr
             return {
-                "status": Status.TIMEOUT,
-                "message": f"{task} did not finish within {timeout_s:g} s (config "
+                col.STATUS: Status.TIMEOUT,
+                col.MESSAGE: f"{task} did not finish within {timeout_s:g} s (config "
                 f"{task}.timeout_s); the process was killed. {(err or '')[-TAIL:]}",
             }
         if result_path.is_file():
             result: dict[str, Any] = json.loads(result_path.read_text())
-            if result["status"] == Status.ENVIRONMENT_ERROR:
-                raise GpuUnavailableError(result["message"])
+            if result[col.STATUS] == Status.ENVIRONMENT_ERROR:
+                raise GpuUnavailableError(result[col.MESSAGE])
             result.setdefault("log", proc.stderr[-TAIL:])
             return result
         return {
-            "status": Status.CRASHED,
-            "message": f"{task} process exited with code {proc.returncode} and no "
+            col.STATUS: Status.CRASHED,
+            col.MESSAGE: f"{task} process exited with code {proc.returncode} and no "
             f"result:\n{proc.stderr[-TAIL:]}",
         }
 
@@ -136,8 +137,8 @@ def run_phases(
             for phase in finished
         }
         final = json.loads(result.read_text()) if result.is_file() else {}
-    if final.get("status") == Status.ENVIRONMENT_ERROR:
-        raise GpuUnavailableError(final["message"])
+    if final.get(col.STATUS) == Status.ENVIRONMENT_ERROR:
+        raise GpuUnavailableError(final[col.MESSAGE])
     if failure is not None and not (failure[1] == "eof" and final):
         # EOF with a final result: the worker chose to stop (a failed verification)
         phase, status = failure
@@ -192,12 +193,12 @@ def _failed(
 ) -> dict[str, Any]:
     if status == Status.TIMEOUT:
         return {
-            "status": Status.TIMEOUT,
-            "message": f"{phase} did not finish within {limit:g} s (config "
+            col.STATUS: Status.TIMEOUT,
+            col.MESSAGE: f"{phase} did not finish within {limit:g} s (config "
             f"{phase}.timeout_s); the process was killed. {tail}",
         }
     return {
-        "status": Status.CRASHED,
-        "message": f"{task} process exited with code {proc.returncode} during "
+        col.STATUS: Status.CRASHED,
+        col.MESSAGE: f"{task} process exited with code {proc.returncode} during "
         f"{phase} and left no result:\n{tail}",
     }

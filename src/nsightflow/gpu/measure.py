@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.gpu import isolate
 from nsightflow.io import read_json
 from nsightflow.machine import double
@@ -87,10 +88,10 @@ def measure(
     """
     family, variant = ident
     upstream = read_json(paths["resources"])
-    head = {"family": family, "variant": variant}
+    head = {col.FAMILY: family, col.VARIANT: variant}
     loading = threading.Thread(target=_preload, daemon=True)
     loading.start()
-    if upstream["status"] != Status.OK:
+    if upstream[col.STATUS] != Status.OK:
         loading.join()
         verify = _stamped({**head, **_skipped(upstream, "verify")}, kernels_dir)
         timed = {**head, "settings": _timing(settings)}
@@ -106,7 +107,7 @@ def measure(
     verify = _stamped(
         {**head, **results["verify"], "seconds": verify_seconds}, kernels_dir
     )
-    if verify["status"] != Status.OK:
+    if verify[col.STATUS] != Status.OK:
         return {"verify": verify, "time": _skip(timed, verify)}
     if rest := [p for p in limits if p not in results]:
         # a crash or hang in an earlier phase: the phases after it in a fresh process
@@ -134,7 +135,7 @@ def _timeline_record(
     if traced is None or not _traced_ok(traced):
         return {}
     head, settings, paths = where
-    record = {**_timeline_head(head, settings, paths), **traced, "backend": "cupti"}
+    record = {**_timeline_head(head, settings, paths), **traced, col.BACKEND: "cupti"}
     return {
         "timeline": _stamped(
             {**record, "seconds": _only(seconds, "timeline")}, kernels_dir
@@ -152,8 +153,8 @@ def _spec(
     """The worker's spec and the phases' time limits."""
     spec: dict[str, Any] = {
         "kernels_dir": str(kernels_dir),
-        "family": ident[0],
-        "variant": ident[1],
+        col.FAMILY: ident[0],
+        col.VARIANT: ident[1],
         "cubin": str(paths["cubin"]),
         "seed": seed,
         "settings": settings.timing,  # the worker fills in the defaults
@@ -169,16 +170,16 @@ def _spec(
     line = settings.timeline
     if line is not None and _backend(paths) == "cupti":
         sizes = list(line.sizes)  # empty: the worker takes the family's profiled sizes
-        spec["timeline"] = {"sizes": sizes, "rounds": TRACE_ROUNDS, "trace": "cupti"}
+        spec["timeline"] = {col.SIZES: sizes, "rounds": TRACE_ROUNDS, "trace": "cupti"}
         spec["phases"].append("timeline")
         limits["timeline"] = line.timeout_s
     return spec, limits
 
 
 def _backend(paths: dict[str, Path]) -> str | None:
-    if "backend" not in paths:
+    if col.BACKEND not in paths:
         return None
-    choice: str | None = read_json(paths["backend"])["backend"]
+    choice: str | None = read_json(paths[col.BACKEND])[col.BACKEND]
     return choice
 
 
@@ -189,23 +190,25 @@ def _traced_ok(result: dict[str, Any]) -> bool:
     Traced alone: a size came back empty, or the worker crashed in the timeline
     (what tracing in a process that already had a context may cause).
     """
-    if result.get("status") != Status.OK:
-        return result.get("status") == Status.TIMEOUT
-    return all(s.get("status") != Status.TRACE_EMPTY for s in result.get("sizes", []))
+    if result.get(col.STATUS) != Status.OK:
+        return result.get(col.STATUS) == Status.TIMEOUT
+    return all(
+        s.get(col.STATUS) != Status.TRACE_EMPTY for s in result.get(col.SIZES, [])
+    )
 
 
 def _timeline_head(
     head: dict[str, str], settings: MeasureSettings, paths: dict[str, Path]
 ) -> dict[str, Any]:
     """The fields the timeline stage's record starts with (its backend choice)."""
-    choice = read_json(paths["backend"])
+    choice = read_json(paths[col.BACKEND])
     assert settings.timeline is not None
     return {
         **head,
         "requested_backend": settings.timeline.backend,
-        "backend": choice["backend"],
-        "backend_note": choice["message"],
-        "sizes": [],
+        col.BACKEND: choice[col.BACKEND],
+        col.BACKEND_NOTE: choice[col.MESSAGE],
+        col.SIZES: [],
     }
 
 
@@ -219,7 +222,7 @@ def _timing(settings: MeasureSettings) -> dict[str, Any]:
 def _skipped(upstream: dict[str, Any], stage: str) -> dict[str, Any]:
     from nsightflow.gpu.driver import skipped
 
-    return skipped({"message": "", **upstream}, stage)
+    return skipped({col.MESSAGE: "", **upstream}, stage)
 
 
 def _only(seconds: dict[str, float], phase: str) -> dict[str, float]:

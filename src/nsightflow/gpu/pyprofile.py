@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.gpu.pylaunch import RANGE_ENV
 from nsightflow.io import write_json
 from nsightflow.records import Status
@@ -68,12 +69,12 @@ def _profile_one(
     folder = out_dir / run.name
     folder.mkdir(parents=True, exist_ok=True)
     entries = [_one_size(where, run, n, folder, settings) for n in run.sizes]
-    failed = [e for e in entries if e["status"] != Status.OK]
+    failed = [e for e in entries if e[col.STATUS] != Status.OK]
     return {
         "reports": entries,
-        "wall_s": round(sum(float(e["wall_s"]) for e in entries), 2),
-        "status": failed[0]["status"] if failed else Status.OK,
-        "message": str(failed[0]["message"])[:2000] if failed else "",
+        col.WALL_S: round(sum(float(e[col.WALL_S]) for e in entries), 2),
+        col.STATUS: failed[0][col.STATUS] if failed else Status.OK,
+        col.MESSAGE: str(failed[0][col.MESSAGE])[:2000] if failed else "",
     }
 
 
@@ -89,7 +90,12 @@ def _one_size(
     report = folder / f"n{n}.ncu-rep"
     report.unlink(missing_ok=True)
     spec_path, result_path = folder / ".spec.json", folder / ".result.json"
-    one = {"family": family, "variant": run.name, "cubin": str(run.cubin), "sizes": [n]}
+    one = {
+        col.FAMILY: family,
+        col.VARIANT: run.name,
+        "cubin": str(run.cubin),
+        col.SIZES: [n],
+    }
     write_json(spec_path, runs_spec(kernels_dir, seed, [one]))
     target = ["env", f"{RANGE_ENV}=1", *worker_argv(spec_path, result_path)]
     argv = ncu_argv(settings, None, report, target)
@@ -98,13 +104,13 @@ def _one_size(
     spec_path.unlink()
     result_path.unlink(missing_ok=True)
     return {
-        "size": n,
+        col.SIZE: n,
         "result": 0,
-        "file": report.name,
-        "status": status,
-        "message": message if status == Status.OK else f"n={n}: {message}",
+        col.FILE: report.name,
+        col.STATUS: status,
+        col.MESSAGE: message if status == Status.OK else f"n={n}: {message}",
         "argv": argv,
         "passes": passes[0] if passes else None,
         "kernels_profiled": len(passes),
-        "wall_s": round(time.perf_counter() - start, 2),
+        col.WALL_S: round(time.perf_counter() - start, 2),
     }

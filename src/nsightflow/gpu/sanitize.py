@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.family.pylauncher import missing_message, missing_modules
 from nsightflow.family.registry import Family, Variant, find_variant
 from nsightflow.gpu import isolate
@@ -61,11 +62,11 @@ def run_tool(tool: str, spec: dict[str, Any], timeout_s: float) -> dict[str, Any
     status = tool_status(code, parsed)
     return {
         "tool": tool,
-        "status": status,
+        col.STATUS: status,
         **parsed,
-        "message": _tool_message(tool, status, code, parsed, timeout_s),
+        col.MESSAGE: _tool_message(tool, status, code, parsed, timeout_s),
         "exit_code": code,
-        "wall_s": round(wall, 2),
+        col.WALL_S: round(wall, 2),
         "argv": argv,
         "output": kept_output(output),
     }
@@ -93,16 +94,16 @@ def _tool_message(
 
 
 def _overall(tools: list[dict[str, Any]]) -> tuple[str, str]:
-    ran = [t for t in tools if t["status"] != Status.NOT_APPLICABLE]
+    ran = [t for t in tools if t[col.STATUS] != Status.NOT_APPLICABLE]
     memcheck = tools[0]
-    if memcheck["status"] == "failed" and memcheck.get("unsupported"):
-        return "sanitizer_unavailable", memcheck["message"]
-    for status in ("errors", "timeout", "failed"):
-        if any(t["status"] == status for t in ran):
+    if memcheck[col.STATUS] == "failed" and memcheck.get("unsupported"):
+        return Status.SANITIZER_UNAVAILABLE, memcheck[col.MESSAGE]
+    for status in (Status.ERRORS, Status.TIMEOUT, "failed"):
+        if any(t[col.STATUS] == status for t in ran):
             break
     else:
         status = Status.OK
-    return status, "; ".join(t["message"] for t in ran)
+    return status, "; ".join(t[col.MESSAGE] for t in ran)
 
 
 def _run_tools(
@@ -120,8 +121,8 @@ def _run_tools(
         return [*tools, run_tool("racecheck", spec, timeout_s)]
     racecheck = {
         "tool": "racecheck",
-        "status": Status.NOT_APPLICABLE,
-        "message": "racecheck: not run, the kernel uses no shared memory",
+        col.STATUS: Status.NOT_APPLICABLE,
+        col.MESSAGE: "racecheck: not run, the kernel uses no shared memory",
     }
     return [*tools, racecheck]
 
@@ -133,8 +134,8 @@ def _without_framework(
     message = f"sanitize skipped: {missing_message(variant, missing)}"
     return {
         **record,
-        "status": Status.SKIPPED,
-        "message": message,
+        col.STATUS: Status.SKIPPED,
+        col.MESSAGE: message,
         "skipped": True,
         "tools": [],
     }
@@ -163,22 +164,22 @@ def sanitize(
 
     Returns: the record of ``results/sanitize/<family>/<variant>.json``.
     """
-    record: dict[str, Any] = {"family": ident[0], "variant": ident[1]}
+    record: dict[str, Any] = {col.FAMILY: ident[0], col.VARIANT: ident[1]}
     available, why = _available()
     if not available:
         return {
             **record,
-            "status": Status.SANITIZER_UNAVAILABLE,
-            "message": f"{why}: {SANITIZER_FIX}",
+            col.STATUS: Status.SANITIZER_UNAVAILABLE,
+            col.MESSAGE: f"{why}: {SANITIZER_FIX}",
             "tools": [],
         }
     resources = read_json(paths["resources"])
-    if resources.get("status") != Status.OK:
+    if resources.get(col.STATUS) != Status.OK:
         return {
             **record,
-            "status": Status.SKIPPED,
-            "message": f"sanitize skipped: upstream status {resources.get('status')}",
-            "upstream_status": resources.get("status"),
+            col.STATUS: Status.SKIPPED,
+            col.MESSAGE: f"sanitize skipped: upstream status {resources.get('status')}",
+            "upstream_status": resources.get(col.STATUS),
             "skipped": True,
             "tools": [],
         }
@@ -194,10 +195,10 @@ def sanitize(
     status, message = _overall(tools)
     return {
         **record,
-        "status": status,
-        "message": message,
-        "size": n,
-        "shared_bytes": smem,
+        col.STATUS: status,
+        col.MESSAGE: message,
+        col.SIZE: n,
+        col.SHARED_BYTES: smem,
         "tools": tools,
         "provenance": provenance.collect(
             kernels_dir,

@@ -23,6 +23,7 @@ import numpy as np
 import yaml
 
 from nsightflow.analysis.integrity import recheck_record
+from nsightflow.contracts import columns as col
 from nsightflow.family.model import Variant
 from nsightflow.family.registry import manifest_entries
 from nsightflow.gpu.energy import EnergyMeter, Stream, measure_energy, row_fields
@@ -71,7 +72,7 @@ def wait_until_alone(settings: TimingSettings) -> tuple[bool, list[int]]:
     """
     deadline = time.perf_counter() + settings.guard_wait_s
     while True:
-        others = list(gpu_state().get("other_processes", []))
+        others = list(gpu_state().get(col.OTHER_PROCESSES, []))
         if not others or settings.guard == "flag":
             return True, others
         if settings.guard == "refuse" or time.perf_counter() > deadline:
@@ -88,7 +89,7 @@ def is_cold(cache: str, working_set_bytes: float, l2_bytes: int) -> bool:
 
 def throttled(before: dict[str, Any], after: dict[str, Any]) -> bool:
     """Whether NVML reported a power or thermal slowdown before or after sampling."""
-    reasons = [s.get("throttle_reasons") for s in (before, after)]
+    reasons = [s.get(col.THROTTLE_REASONS) for s in (before, after)]
     return any(isinstance(r, int) and r & THROTTLE_MASK for r in reasons)
 
 
@@ -98,15 +99,15 @@ def summarize(samples_us: list[float]) -> dict[str, float | int]:
     q1, med, q3 = np.percentile(a, [25, 50, 75])
     mean = float(a.mean())
     return {
-        "time_median_us": float(med),
-        "time_q1_us": float(q1),
-        "time_q3_us": float(q3),
-        "time_iqr_us": float(q3 - q1),
-        "time_min_us": float(a.min()),
+        col.TIME_MEDIAN_US: float(med),
+        col.TIME_Q1_US: float(q1),
+        col.TIME_Q3_US: float(q3),
+        col.TIME_IQR_US: float(q3 - q1),
+        col.TIME_MIN_US: float(a.min()),
         "time_max_us": float(a.max()),
         "time_mean_us": mean,
-        "cv": float(a.std(ddof=1) / mean) if a.size > 1 and mean > 0 else 0.0,
-        "reps": int(a.size),
+        col.CV: float(a.std(ddof=1) / mean) if a.size > 1 and mean > 0 else 0.0,
+        col.REPS: int(a.size),
     }
 
 
@@ -144,7 +145,7 @@ def source_record(variant: Variant) -> dict[str, Any]:
         files[_display_name(path, folder.parent)] = path.read_text(errors="replace")
     family = [folder / name for name in ("family.yaml", "reference.py")]
     return {
-        "files": files,
+        col.FILES: files,
         "sha256": _digest(files.items()),
         "family_sha256": _digest(
             (p.name, p.read_text(errors="replace")) for p in family if p.is_file()
@@ -226,14 +227,14 @@ def gpu_state() -> dict[str, Any]:
         procs = pynvml.nvmlDeviceGetComputeRunningProcesses(h)
         others = [p.pid for p in procs if p.pid != os.getpid()]
         return {
-            "sm_clock_mhz": pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM),
-            "mem_clock_mhz": pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_MEM),
+            col.SM_CLOCK_MHZ: pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM),
+            col.MEM_CLOCK_MHZ: pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_MEM),
             "temperature_c": pynvml.nvmlDeviceGetTemperature(
                 h, pynvml.NVML_TEMPERATURE_GPU
             ),
             "power_w": pynvml.nvmlDeviceGetPowerUsage(h) / 1000.0,
-            "throttle_reasons": int(pynvml.nvmlDeviceGetCurrentClocksEventReasons(h)),
-            "other_processes": others,
+            col.THROTTLE_REASONS: int(pynvml.nvmlDeviceGetCurrentClocksEventReasons(h)),
+            col.OTHER_PROCESSES: others,
         }
     except pynvml.NVMLError as exc:
         return {"nvml": f"error: {exc}"}
@@ -293,12 +294,16 @@ def run_timing(
     try:
         for n in job.family.sizes:
             if not job.variant.accepts_size(n):
-                rows.append({"size": n, "status": Status.UNSUPPORTED})
+                rows.append({col.SIZE: n, col.STATUS: Status.UNSUPPORTED})
                 continue
             alone, others = wait_until_alone(settings)
             if not alone:
                 rows.append(
-                    {"size": n, "status": Status.GPU_BUSY, "other_processes": others}
+                    {
+                        col.SIZE: n,
+                        col.STATUS: Status.GPU_BUSY,
+                        col.OTHER_PROCESSES: others,
+                    }
                 )
                 continue
             rows.append(_time_size(gpu, job, n, (settings, spin, flush, l2), meter))
@@ -329,19 +334,19 @@ def _time_size(
     again = recheck(first, fresh_outputs(launcher), job.family.tolerance)
     stats = summarize(samples)
     stream = Stream(launcher.launch, lambda: _recorded(gpu.cuda.Event()))
-    energy = measure_energy(meter, stream, stats["time_median_us"])
+    energy = measure_energy(meter, stream, stats[col.TIME_MEDIAN_US])
     energy_state = gpu_state()
     launcher.free()
     return {
-        "size": n,
-        "status": Status.OK,
-        "cache": "cold" if cold else "hot",
+        col.SIZE: n,
+        col.STATUS: Status.OK,
+        col.CACHE: "cold" if cold else "hot",
         **stats,
         "samples_ns": encode_samples(samples),
-        "settled": settled,
+        col.SETTLED: settled,
         "gpu_before": before,
         "gpu_after": after,
-        "throttled": throttled(before, after),
+        col.THROTTLED: throttled(before, after),
         "verified_after": again,
         **row_fields(energy, energy_state),
         **generated_of(launcher),

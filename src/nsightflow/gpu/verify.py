@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from nsightflow.contracts import columns as col
 from nsightflow.family.model import Family, Variant
 from nsightflow.records import Status
 
@@ -122,7 +123,7 @@ def compare(
     rel_l2 = diff_sq**0.5 / ref_norm
     return {
         "ok": not bad and rel_l2 <= tolerance,
-        "rel_l2_error": rel_l2 if not bad else float("inf"),
+        col.REL_L2_ERROR: rel_l2 if not bad else float("inf"),
         "unwritten_or_nonfinite": bad,
         "max_abs_error": max_abs,
         "first_mismatch": first,
@@ -149,7 +150,7 @@ def compare_exact(out: np.ndarray, ref: np.ndarray) -> dict[str, Any]:
         "ok": not mismatch.any(),
         "exact": True,
         "mismatches": int(mismatch.sum()),
-        "rel_l2_error": float(np.linalg.norm(np.where(unwritten, 0.0, diff)))
+        col.REL_L2_ERROR: float(np.linalg.norm(np.where(unwritten, 0.0, diff)))
         / ref_norm,
         "unwritten_or_nonfinite": int(unwritten.sum()),
         "max_abs_error": float(np.max(np.where(unwritten, 0.0, diff), initial=0.0)),
@@ -173,19 +174,22 @@ def summarize(per_size: list[dict[str, Any]]) -> dict[str, Any]:
     failed = [r for r in per_size if not r["ok"]]
     if not per_size:
         return {
-            "status": Status.SKIPPED,
-            "message": "no verify size accepted by the variant",
+            col.STATUS: Status.SKIPPED,
+            col.MESSAGE: "no verify size accepted by the variant",
         }
     if failed:
         worst = failed[0]
         return {
-            "status": Status.WRONG,
-            "message": f"n={worst['n']}: relative L2 error {worst['rel_l2_error']:.3g}, "
+            col.STATUS: Status.WRONG,
+            col.MESSAGE: f"n={worst['n']}: relative L2 error {worst['rel_l2_error']:.3g}, "
             f"{worst['unwritten_or_nonfinite']} unwritten or non-finite elements, "
             f"first mismatch {worst['first_mismatch']}",
         }
-    worst_err = max(r["rel_l2_error"] for r in per_size)
-    return {"status": Status.OK, "message": f"max relative L2 error {worst_err:.3g}"}
+    worst_err = max(r[col.REL_L2_ERROR] for r in per_size)
+    return {
+        col.STATUS: Status.OK,
+        col.MESSAGE: f"max relative L2 error {worst_err:.3g}",
+    }
 
 
 def run_verify(gpu: "GpuContext", job: "Job", threads: int = 4) -> dict[str, Any]:
@@ -212,7 +216,7 @@ def run_verify(gpu: "GpuContext", job: "Job", threads: int = 4) -> dict[str, Any
             check = (job, launcher, n, outputs, threads)
             pending.append(pool.submit(_check_size, *check))
         per_size = [entry for f in reversed(pending) for entry in f.result()]
-    return {**summarize(per_size), "sizes": per_size, **params_of(job.variant)}
+    return {**summarize(per_size), col.SIZES: per_size, **params_of(job.variant)}
 
 
 def _check_size(
@@ -236,10 +240,10 @@ def _check_size(
 
 def params_of(variant: Variant) -> dict[str, Any]:
     """The parameter values the variant ran at (a sweep's best), when it has any."""
-    return {"params": dict(variant.config)} if variant.config else {}
+    return {col.PARAMS: dict(variant.config)} if variant.config else {}
 
 
 def generated_of(launcher: "Launcher") -> dict[str, Any]:
     """The generated sizes besides n (e.g. nnz), for the ideal FLOPs and bytes."""
     extra = {k: v for k, v in launcher.sizes.items() if k != "n"}
-    return {"generated": extra} if extra else {}
+    return {col.GENERATED: extra} if extra else {}

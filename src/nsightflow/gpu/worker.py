@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from nsightflow.contracts import columns as col
 from nsightflow.errors import FrameworkMissingError, NsightflowError
 from nsightflow.family.reference_cache import ReferenceCache
 from nsightflow.family.registry import Family, find_variant, load_family, variant_of
@@ -58,7 +59,7 @@ def job_of(spec: dict[str, Any]) -> Job:
     """
     cubin = Path(spec["cubin"])
     family, variant = find_variant(
-        Path(spec["kernels_dir"]), spec["family"], spec["variant"], cubin
+        Path(spec["kernels_dir"]), spec[col.FAMILY], spec[col.VARIANT], cubin
     )
     root = spec.get("reference_cache")
     cache = ReferenceCache(Path(root) if root else None, family, int(spec["seed"]))
@@ -83,10 +84,10 @@ def time_on(gpu: GpuContext, job: Job, spec: dict[str, Any]) -> dict[str, Any]:
     settings = timing.TimingSettings(**spec["settings"])
     spin = load_helpers(gpu).get_function("spin_ns")
     return {
-        "status": Status.OK,
-        "message": "",
+        col.STATUS: Status.OK,
+        col.MESSAGE: "",
         "rows": timing.run_timing(gpu, job, settings, spin),
-        "source": timing.source_record(job.variant),
+        col.SOURCE: timing.source_record(job.variant),
         **params_of(job.variant),
     }
 
@@ -107,16 +108,18 @@ def _measure(spec: dict[str, Any], done: Done) -> None:
             if "verify" in phases:
                 checked = run_verify(gpu, job, int(spec.get("threads", 4)))
                 done("verify", checked)
-                if checked["status"] != Status.OK:
+                if checked[col.STATUS] != Status.OK:
                     return
             if "time" in phases:
                 done("time", time_on(gpu, job, spec))
     else:
         done("ready", {})
     if "timeline" in phases:
-        keys = ("kernels_dir", "family", "variant", "cubin", "seed")
+        keys = ("kernels_dir", col.FAMILY, col.VARIANT, "cubin", "seed")
         line = {**spec["timeline"]}
-        line["sizes"] = line["sizes"] or list(job.family.profile_sizes)  # the default
+        line[col.SIZES] = line[col.SIZES] or list(
+            job.family.profile_sizes
+        )  # the default
         traced = trace_sequences({**{k: spec[k] for k in keys}, **line}, job)
         done("timeline", traced)
 
@@ -135,20 +138,20 @@ def _launch(spec: dict[str, Any]) -> dict[str, Any]:
     with GpuContext() as gpu:
         for run in spec.get("runs", [spec]):
             cubin = Path(run["cubin"])
-            name = run["family"]
+            name = run[col.FAMILY]
             if name not in families:
                 families[name] = load_family(kernels_dir / name)
             family = families[name]
-            variant = variant_of(family, run["variant"], cubin)
+            variant = variant_of(family, run[col.VARIANT], cubin)
             launches.append([])
-            for n in run["sizes"]:
+            for n in run[col.SIZES]:
                 launcher = launcher_for(gpu, family, variant, cubin, n)
                 launcher.setup(_rng(spec, n))
                 launches[-1].append(launcher.launch_count())
                 launcher.launch()
                 launcher.synchronize()
                 launcher.free()
-    return {"status": Status.OK, "message": "", "launches": launches}
+    return {col.STATUS: Status.OK, col.MESSAGE: "", "launches": launches}
 
 
 def _selftest_crash(spec: dict[str, Any]) -> dict[str, Any]:
@@ -156,7 +159,7 @@ def _selftest_crash(spec: dict[str, Any]) -> dict[str, Any]:
     import ctypes
 
     ctypes.string_at(0)  # reads address 0
-    return {"status": Status.OK, "message": "unreachable"}
+    return {col.STATUS: Status.OK, col.MESSAGE: "unreachable"}
 
 
 def _selftest_hang(spec: dict[str, Any]) -> dict[str, Any]:
@@ -173,7 +176,7 @@ def _selftest_phases(spec: dict[str, Any], done: Done) -> None:
     for name, how in spec["phases"].items():
         if how != Status.OK:
             (_selftest_crash if how == "crash" else _selftest_hang)(spec)
-        done(name, {"status": Status.OK, "message": name})
+        done(name, {col.STATUS: Status.OK, col.MESSAGE: name})
 
 
 PHASED: dict[str, Callable[[dict[str, Any], Done], None]] = {
@@ -183,7 +186,7 @@ PHASED: dict[str, Callable[[dict[str, Any], Done], None]] = {
 TASKS = {
     "verify": _verify,
     "time": _time,
-    "launch": _launch,
+    col.LAUNCH: _launch,
     "timeline": trace_sequences,
     "selftest-crash": _selftest_crash,
     "selftest-hang": _selftest_hang,
@@ -206,15 +209,15 @@ def main(argv: list[str]) -> int:
     try:
         if task in PHASED:
             PHASED[task](spec, done)
-            result = {"status": Status.OK, "message": ""}
+            result = {col.STATUS: Status.OK, col.MESSAGE: ""}
         else:
             result = TASKS[task](spec)
     except FrameworkMissingError as exc:
         # A Python launcher whose framework is not installed here: data, not a stop.
-        result = {"status": Status.SKIPPED, "message": str(exc), "skipped": True}
+        result = {col.STATUS: Status.SKIPPED, col.MESSAGE: str(exc), "skipped": True}
     except NsightflowError as exc:
         # A problem of the machine or manifest, not of the variant: the parent raises.
-        result = {"status": Status.ENVIRONMENT_ERROR, "message": str(exc)}
+        result = {col.STATUS: Status.ENVIRONMENT_ERROR, col.MESSAGE: str(exc)}
     Path(result_path).write_text(json.dumps(result, default=float))
     return 0
 

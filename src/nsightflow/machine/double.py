@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.io import read_json
 from nsightflow.machine.replay import replay_file
 
@@ -62,9 +63,9 @@ def record(kind: str, ident: tuple[str, str] | None = None) -> dict[str, Any]:
 def sweep_record(ident: tuple[str, str]) -> dict[str, Any]:
     """The folder's sweep record; one it lacks has no best (the variant's defaults)."""
     data = record("sweep", ident)
-    for key, empty in (("best", None), ("configs", []), ("sweep_wall_s", None)):
+    for key, empty in (("best", None), (col.CONFIGS, []), (col.SWEEP_WALL_S, None)):
         data.setdefault(key, empty)
-    return {"resumed": 0, "restarts": 0, **data}
+    return {col.RESUMED: 0, col.RESTARTS: 0, **data}
 
 
 def measure_records(

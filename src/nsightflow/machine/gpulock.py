@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.errors import GpuUnavailableError
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:/.-]*$")
@@ -127,7 +128,7 @@ def gpu_info() -> dict[str, Any]:
         handle = nvml_handle(pynvml)  # the GPU this job was given
         cuda = pynvml.nvmlSystemGetCudaDriverVersion_v2()
         return {
-            "gpu": pynvml.nvmlDeviceGetName(handle),
+            col.GPU: pynvml.nvmlDeviceGetName(handle),
             "driver": pynvml.nvmlSystemGetDriverVersion(),
             "cuda_driver": f"{cuda // 1000}.{cuda % 1000 // 10}",
         }

@@ -15,6 +15,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.errors import StageInputError
 from nsightflow.io import read_recorded
 from nsightflow.outputs import Output, check_no_link, check_output, write_atomic
@@ -88,7 +89,10 @@ def collect(results: Path) -> Collected:
     entries = [e for top in STAGE_DIRS for e in tree.walk(top)]
     ceilings = results / "ceilings.json"
     if os.path.lexists(ceilings):
-        kind = "link" if ceilings.is_symlink() else "file" if ceilings.is_file() else ""
+        regular = "file"  # contracts: literal (a kind of entry)
+        kind = (
+            "link" if ceilings.is_symlink() else regular if ceilings.is_file() else ""
+        )
         entries.append((PurePosixPath(ceilings.name), kind or "special"))
     tables: list[PurePosixPath] = []
     reports: list[PurePosixPath] = []
@@ -131,7 +135,7 @@ def _classify(
     except RecordError as exc:
         found.refused.append(str(exc))
         return
-    replayed = "replayed_from" in data or data.get("source_changed")
+    replayed = col.REPLAYED_FROM in data or data.get("source_changed")
     (found.replayed if replayed else found.measured).append(rel)
 
 
@@ -218,7 +222,7 @@ def record(results: Path, out: Path, command: str, add: bool = False) -> dict[st
     if add:
         folders = sorted({"/".join(f.parts[:2]) for f in found.measured})
         main.setdefault("additions", []).append(
-            {**info, "folders": folders, "files": len(found.measured), **moved}
+            {**info, "folders": folders, col.FILES: len(found.measured), **moved}
         )
         info = main
     check_no_link(out, out / "recording.json", "record: --out")
@@ -329,14 +333,14 @@ def _recording_info(tree: Tree, found: Collected, command: str) -> dict[str, Any
         t = read_record(tree, ceilings).get("provenance") or {}
     stages = ("verify", "sanitize", "timeline", "profile")
     info = {
-        "gpu": t.get("gpu"),
+        col.GPU: t.get(col.GPU),
         "driver": t.get("driver"),
         "cuda_driver": t.get("cuda_driver"),
         "nvcc": t.get("nvcc"),
         "ncu": (p.get("provenance") or {}).get("ncu"),
         "clock_control": (p.get("settings") or {}).get("clock_control"),
         "ncu_set": (p.get("settings") or {}).get("set"),
-        "date": t.get("date"),
+        col.DATE: t.get(col.DATE),
         "kernels_git": t.get("kernels_git"),
         "command": command,
         "families": sorted(
@@ -356,10 +360,10 @@ def _recording_info(tree: Tree, found: Collected, command: str) -> dict[str, Any
 def timeline_info(traced: dict[str, Any], command: str) -> dict[str, Any]:
     """``recording.json``'s ``timeline`` entry: how and where the traces were made."""
     prov = traced.get("provenance", {})
-    keys = ("gpu", "driver", "cuda_driver", "date", "kernels_git")
+    keys = (col.GPU, "driver", "cuda_driver", col.DATE, "kernels_git")
     return {
         **{k: prov.get(k) for k in keys},
-        "backend": traced.get("backend"),
-        "backend_note": traced.get("backend_note"),
+        col.BACKEND: traced.get(col.BACKEND),
+        col.BACKEND_NOTE: traced.get(col.BACKEND_NOTE),
         "command": command,
     }

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.errors import StageInputError
 from nsightflow.io import read_recorded as read_recorded
 from nsightflow.io import recording_for as recording_for
@@ -101,11 +102,11 @@ def not_recorded(
     shows the variant as not recorded (``message``: the reason) instead of failing.
     """
     record = {
-        "family": ident[0],
-        "variant": ident[1],
-        "status": Status.NOT_RECORDED,
-        "message": message,
-        "replayed_from": str(recorded),
+        col.FAMILY: ident[0],
+        col.VARIANT: ident[1],
+        col.STATUS: Status.NOT_RECORDED,
+        col.MESSAGE: message,
+        col.REPLAYED_FROM: str(recorded),
     }
     if output.suffix == ".json":
         write_json(output, record)

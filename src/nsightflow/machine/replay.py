@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.contracts.layout import Layout
 from nsightflow.errors import ManifestError, ReportParseError, StageInputError
 from nsightflow.family.registry import Family, Variant
@@ -269,7 +270,7 @@ def _check_kernels(
 
 def _stamp(data: dict[str, Any], recorded: Path) -> dict[str, Any]:
     data = {k: v for k, v in data.items() if k != "schema_version"}
-    data["replayed_from"] = str(recorded)
+    data[col.REPLAYED_FROM] = str(recorded)
     return data
 
 
@@ -281,7 +282,7 @@ def _at_best(variant: Variant, sweep: Path) -> Variant:
     """
     best = read_json(sweep).get("best")
     try:
-        return variant.with_params(best["params"]) if best else variant
+        return variant.with_params(best[col.PARAMS]) if best else variant
     except ManifestError:
         return variant
 
@@ -319,8 +320,8 @@ def _replay_resources(
     if recorded is not None:
         # the reports are of the recorded source: so are the call sites that map them
         record = {k: v for k, v in record.items() if k != "inlined"}
-        if "inlined" in recorded:
-            record["inlined"] = recorded["inlined"]
+        if col.INLINED in recorded:
+            record[col.INLINED] = recorded[col.INLINED]
         record = {**record, **_changed_note(recorded_path, recorded)}
     write_json(output, record)
     return recorded is not None

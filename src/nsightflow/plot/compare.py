@@ -18,6 +18,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 
 from nsightflow.analysis import compare as C
+from nsightflow.contracts import columns as col
 from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.style import matplotlib_context, new_figure
 
@@ -47,12 +48,12 @@ def ratio_figure(pairs: pd.DataFrame, floor: float) -> Figure:
         pairs: :func:`nsightflow.analysis.compare.pair_timings`.
         floor: The threshold's floor (relative), drawn as a band around 1.
     """
-    families = sorted(pairs["family"].unique())
+    families = sorted(pairs[col.FAMILY].unique())
     with matplotlib_context():
         fig = new_figure(9, PANEL_HEIGHT * max(1, len(families)) + 0.4)
         axes = fig.subplots(max(1, len(families)), 1, squeeze=False)[:, 0]
         for ax, family in zip(axes, families, strict=False):
-            _panel(ax, pairs[pairs["family"] == family], str(family), floor)
+            _panel(ax, pairs[pairs[col.FAMILY] == family], str(family), floor)
         handles = [
             Line2D([], [], color=c, marker="o", ls="", label=v)
             for v, c in VERDICT_COLORS.items()
@@ -93,27 +94,27 @@ def ratio_ticks(bottom: float, top: float) -> list[float]:
 
 
 def _panel(ax: Axes, rows: pd.DataFrame, family: str, floor: float) -> None:
-    variants = list(dict.fromkeys(sorted(rows["variant"])))
-    sizes = sorted(rows["size"].unique())
+    variants = list(dict.fromkeys(sorted(rows[col.VARIANT])))
+    sizes = sorted(rows[col.SIZE].unique())
     width = 0.7
     step = width / max(1, len(sizes) - 1) if len(sizes) > 1 else 0.0
     x = np.array(
         [
             variants.index(v) - width / 2 * (len(sizes) > 1) + sizes.index(s) * step
-            for v, s in zip(rows["variant"], rows["size"], strict=True)
+            for v, s in zip(rows[col.VARIANT], rows[col.SIZE], strict=True)
         ]
     )
     ax.axhspan(1 / (1 + floor), 1 + floor, color=BAND_COLOR, lw=0)
     ax.axhline(1.0, color="#555555", lw=0.8)
-    alike = (rows["caveats"].fillna("") == "").to_numpy()
+    alike = (rows[col.CAVEATS].fillna("") == "").to_numpy()
     for verdict, color in VERDICT_COLORS.items():
         for same_setup in (True, False):
-            hit = (rows["verdict"] == verdict).to_numpy() & (alike == same_setup)
+            hit = (rows[col.VERDICT] == verdict).to_numpy() & (alike == same_setup)
             if not hit.any():
                 continue
-            ratio = rows["ratio"].to_numpy()[hit]
-            low = rows["ci_low"].to_numpy()[hit]
-            high = rows["ci_high"].to_numpy()[hit]
+            ratio = rows[col.RATIO].to_numpy()[hit]
+            low = rows[col.CI_LOW].to_numpy()[hit]
+            high = rows[col.CI_HIGH].to_numpy()[hit]
             ax.errorbar(
                 x[hit],
                 ratio,
@@ -125,7 +126,7 @@ def _panel(ax: Axes, rows: pd.DataFrame, family: str, floor: float) -> None:
                 elinewidth=1.2,
                 capsize=1.5,
             )
-    ratios = rows[["ratio", "ci_low", "ci_high"]].to_numpy(dtype=float)
+    ratios = rows[[col.RATIO, col.CI_LOW, col.CI_HIGH]].to_numpy(dtype=float)
     top = max(1 + 2 * floor, float(np.nanmax(ratios)) * 1.05)
     bottom = min(1 / (1 + 2 * floor), float(np.nanmin(ratios)) / 1.05)
     ax.set_yscale("log")

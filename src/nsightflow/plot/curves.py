@@ -14,6 +14,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
+from nsightflow.contracts import columns as col
 from nsightflow.plot.style import family_variants, variant_styles
 from nsightflow.plot.svg import TippedFigure
 
@@ -33,10 +34,10 @@ def coincident(
     to_axes = ax.transScale + ax.transLimits
     series = {}
     # only the columns read: a group of all ~150 analysis columns costs ~10x more
-    for variant, group in rows[["variant", "size", column]].groupby(
-        "variant", sort=False
+    for variant, group in rows[[col.VARIANT, col.SIZE, column]].groupby(
+        col.VARIANT, sort=False
     ):
-        values = group.set_index("size")[column].astype(float)
+        values = group.set_index(col.SIZE)[column].astype(float)
         points = to_axes.transform(np.column_stack([values.index, values.to_numpy()]))
         series[str(variant)] = pd.Series(points[:, 1], index=values.index)
     found: dict[str, str] = {}
@@ -83,23 +84,23 @@ def draw_curves(
         The coinciding variants (see :func:`coincident`).
     """
     styles = variant_styles(family_variants(ctx))
-    order = [v for v in family_variants(ctx) if v in set(rows["variant"])]
+    order = [v for v in family_variants(ctx) if v in set(rows[col.VARIANT])]
     if same is None:
         same = coincident(rows, column, order, ax)
     for variant in order:
-        mine = rows[rows["variant"] == variant].sort_values("size")
+        mine = rows[rows[col.VARIANT] == variant].sort_values(col.SIZE)
         st = styles[variant]
         hollow = variant in same
         line = {"color": st["color"], "lw": 1.1, "ls": "--" if hollow else "-"}
         if spread is not None:
             ax.errorbar(
-                mine["size"], mine[column], yerr=spread(mine), capsize=1.5, **line
+                mine[col.SIZE], mine[column], yerr=spread(mine), capsize=1.5, **line
             )
         else:
-            ax.plot(mine["size"], mine[column], **line)
+            ax.plot(mine[col.SIZE], mine[column], **line)
         for row in mine.to_dict("records"):
             (point,) = ax.plot(
-                [row["size"]], [row[column]], ls="none", **point_style(st, hollow)
+                [row[col.SIZE]], [row[column]], ls="none", **point_style(st, hollow)
             )
             fig.tip(point, tip(row))
     return same

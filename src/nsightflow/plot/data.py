@@ -13,26 +13,27 @@ from typing import Any, Literal
 import pandas as pd
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 
 Lens = Literal["compute", "memory"]
 
 
 def timed(analysis: pd.DataFrame) -> pd.DataFrame:
     """Correct variants with a median time, in table order."""
-    ok = analysis["status"] == Status.OK
-    return analysis[ok & analysis["time_median_us"].notna()]
+    ok = analysis[col.STATUS] == Status.OK
+    return analysis[ok & analysis[col.TIME_MEDIAN_US].notna()]
 
 
 def profiled(analysis: pd.DataFrame) -> pd.DataFrame:
     """Correct variants at their profiled sizes."""
-    ok = analysis["status"] == Status.OK
+    ok = analysis[col.STATUS] == Status.OK
     return analysis[ok & analysis["profiled"].fillna(False).astype(bool)]
 
 
 def key_size(analysis: pd.DataFrame) -> int | None:
     """The size the report judges at: the largest profiled size, else the largest."""
     prof = profiled(analysis)
-    sizes = prof["size"] if not prof.empty else timed(analysis)["size"]
+    sizes = prof[col.SIZE] if not prof.empty else timed(analysis)[col.SIZE]
     return int(sizes.max()) if not sizes.empty else None
 
 
@@ -55,8 +56,8 @@ def choose_lens(analysis: pd.DataFrame) -> LensChoice:
     """
     size = key_size(analysis)
     at = timed(analysis)
-    at = at[at["size"] == size] if size is not None else at
-    regimes = at["regime"].fillna("").astype(str) if "regime" in at else None
+    at = at[at[col.SIZE] == size] if size is not None else at
+    regimes = at[col.REGIME].fillna("").astype(str) if col.REGIME in at else None
     # latency-bound variants name no ceiling: the memory- and compute-bound ones vote
     if regimes is not None and regimes.isin(["memory", "compute"]).any():
         decided = regimes[regimes.isin(["memory", "compute"])]
@@ -70,8 +71,8 @@ def choose_lens(analysis: pd.DataFrame) -> LensChoice:
             f"regime at n = {size_text(size)}, {len(regimes)} variants: "
             f"{compute} compute-bound, {memory} memory-bound{neither}",
         )
-    copy = _median(at, "pct_of_copy_bw")
-    fp32 = _median(at, "pct_of_fp32_peak")
+    copy = _median(at, col.PCT_OF_COPY_BW)
+    fp32 = _median(at, col.PCT_OF_FP32_PEAK)
     lens = "compute" if fp32 > copy else "memory"
     return LensChoice(
         lens,
@@ -102,8 +103,8 @@ _SIZE_IN_NOTE = re.compile(r"\bn\s*=\s*(\d+)")
 
 def vendor_point(ctx: dict[str, Any]) -> VendorPoint | None:
     """CuBLAS's measured SGEMM rate for the SGEMM family (ceilings.json), else None."""
-    name = VENDORS.get(str(ctx["family"].get("name")))
-    gflops = ctx["ceilings"].get("vendor_sgemm_gflops")
+    name = VENDORS.get(str(ctx[col.FAMILY].get(col.NAME)))
+    gflops = ctx["ceilings"].get(col.VENDOR_SGEMM_GFLOPS)
     if name is None or not gflops or not math.isfinite(float(gflops)):
         return None
     match = _SIZE_IN_NOTE.search(str(ctx["ceilings"].get("vendor_sgemm_note") or ""))
@@ -115,7 +116,7 @@ def l2_boundary(analysis: pd.DataFrame, ctx: dict[str, Any]) -> int | None:
     l2 = ctx["ceilings"].get("l2_bytes")
     if not l2 or "ideal_bytes" not in analysis:
         return None
-    over = analysis[analysis["ideal_bytes"] > l2]["size"]
+    over = analysis[analysis["ideal_bytes"] > l2][col.SIZE]
     return int(over.min()) if not over.empty else None
 
 

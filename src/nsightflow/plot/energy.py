@@ -16,6 +16,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from nsightflow.analysis.energy import energy_recorded
+from nsightflow.contracts import columns as col
 from nsightflow.plot import data
 from nsightflow.plot.style import (
     family_variants,
@@ -42,24 +43,24 @@ def energy_text(joules: float) -> str:
 def energy_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:
     """Median time (x) against energy per launch (y), per variant and size."""
     rows = data.timed(analysis)
-    rows = rows[pd.to_numeric(rows["energy_j_per_launch"], errors="coerce") > 0]
+    rows = rows[pd.to_numeric(rows[col.ENERGY_J_PER_LAUNCH], errors="coerce") > 0]
     styles = variant_styles(family_variants(ctx))
     with matplotlib_context():
         fig = tipped_figure(6.4, 4.4)
         ax = fig.subplots()
-        for variant, group in rows.groupby("variant", sort=False):
-            group = group.sort_values("size")
+        for variant, group in rows.groupby(col.VARIANT, sort=False):
+            group = group.sort_values(col.SIZE)
             st = styles[str(variant)]
             ax.plot(
-                group["time_median_us"],
-                group["energy_j_per_launch"],
+                group[col.TIME_MEDIAN_US],
+                group[col.ENERGY_J_PER_LAUNCH],
                 color=st["color"],
                 lw=1,
             )
             for row in group.to_dict("records"):
                 (point,) = ax.plot(
-                    [row["time_median_us"]],
-                    [row["energy_j_per_launch"]],
+                    [row[col.TIME_MEDIAN_US]],
+                    [row[col.ENERGY_J_PER_LAUNCH]],
                     ls="none",
                     ms=4,
                     **st,
@@ -74,13 +75,15 @@ def energy_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:
         _power_guides(ax, rows)
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlim(*log_limits(rows["time_median_us"].tolist(), 1.5))
-        ax.set_ylim(*log_limits(rows["energy_j_per_launch"].tolist(), 1.5))
+        ax.set_xlim(*log_limits(rows[col.TIME_MEDIAN_US].tolist(), 1.5))
+        ax.set_ylim(*log_limits(rows[col.ENERGY_J_PER_LAUNCH].tolist(), 1.5))
         unit_axis(ax.xaxis, time_text)
         unit_axis(ax.yaxis, energy_text)
         ax.set_xlabel("median kernel time")
         ax.set_ylabel("energy per launch (NVML board energy)")
-        handles: list[Any] = variant_handles(list(dict.fromkeys(rows["variant"])), ctx)
+        handles: list[Any] = variant_handles(
+            list(dict.fromkeys(rows[col.VARIANT])), ctx
+        )
         handles += ax.get_legend_handles_labels()[0]
         fig.legend(handles=handles, loc="outside lower center", ncols=3)
         fig.suptitle("time against energy per launch")
@@ -89,11 +92,11 @@ def energy_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:
 
 def _power_guides(ax: Axes, rows: pd.DataFrame) -> None:
     """Lines of constant power at the lowest and highest average power measured."""
-    watts = pd.to_numeric(rows["energy_power_w"], errors="coerce").dropna()
+    watts = pd.to_numeric(rows[col.ENERGY_POWER_W], errors="coerce").dropna()
     if watts.empty:
         return
     times = np.geomspace(
-        rows["time_median_us"].min() / 2, rows["time_median_us"].max() * 2, 20
+        rows[col.TIME_MEDIAN_US].min() / 2, rows[col.TIME_MEDIAN_US].max() * 2, 20
     )
     for w, style in sorted({(float(watts.min()), "--"), (float(watts.max()), ":")}):
         ax.plot(

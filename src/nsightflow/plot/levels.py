@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from nsightflow.contracts import columns as col
 from nsightflow.plot import data
 from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.perf import LOG_SPAN
@@ -34,8 +35,8 @@ def bytes_by_level_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> Tipped
     """Bytes at DRAM, L2 and L1 per variant (largest profiled size) vs the ideal."""
     with matplotlib_context():
         prof = data.profiled(analysis)
-        size = int(prof["size"].max()) if not prof.empty else None
-        rows = prof[prof["size"] == size].set_index("variant") if size else prof
+        size = int(prof[col.SIZE].max()) if not prof.empty else None
+        rows = prof[prof[col.SIZE] == size].set_index(col.VARIANT) if size else prof
         order = [v for v in family_variants(ctx) if v in rows.index]
         rows = rows.loc[order]
         fig = tipped_figure(7.5, max(2.8, 0.42 * len(rows) + 1.6))

@@ -12,6 +12,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
+from nsightflow.contracts import columns as col
 from nsightflow.plot import data
 from nsightflow.plot.curves import coincide_notes, coincident, draw_curves
 from nsightflow.plot.fit import figure_legend, fit_texts
@@ -70,7 +71,7 @@ def time_panel(
         ctx: ``context.json``.
         iqr: Draw the interquartile range as bars (and name it in the tooltips).
     """
-    value_axis(ax, rows["time_median_us"].tolist(), time_text)
+    value_axis(ax, rows[col.TIME_MEDIAN_US].tolist(), time_text)
 
     def tip(row: dict[Any, Any]) -> str:
         said = (
@@ -88,13 +89,13 @@ def time_panel(
         fig,
         ax,
         rows,
-        "time_median_us",
+        col.TIME_MEDIAN_US,
         ctx,
         tip,
         spread=(
             lambda r: (
-                (r["time_median_us"] - r["time_q1_us"]).clip(lower=0),
-                (r["time_q3_us"] - r["time_median_us"]).clip(lower=0),
+                (r[col.TIME_MEDIAN_US] - r[col.TIME_Q1_US]).clip(lower=0),
+                (r[col.TIME_Q3_US] - r[col.TIME_MEDIAN_US]).clip(lower=0),
             )
         )
         if iqr
@@ -118,13 +119,13 @@ def _rate_panel(
     """
     choice = data.choose_lens(ok)
     column, text, name = (
-        ("gflops", flops_text, "FLOP rate (ideal FLOPs / time)")
+        (col.GFLOPS, flops_text, "FLOP rate (ideal FLOPs / time)")
         if choice.lens == "compute"
-        else ("gbps", bandwidth_text, "bandwidth (ideal bytes / time)")
+        else (col.GBPS, bandwidth_text, "bandwidth (ideal bytes / time)")
     )
     refs = _references(fig, ax, choice.lens, ctx)
     value_axis(ax, ok[column].dropna().tolist() + refs, text)
-    order = [v for v in family_variants(ctx) if v in set(ok["variant"])]
+    order = [v for v in family_variants(ctx) if v in set(ok[col.VARIANT])]
     here = coincident(ok, column, order, ax)
     draw_curves(
         fig,
@@ -154,13 +155,13 @@ def _references(
     ceilings = ctx["ceilings"]
     refs: list[float] = []
     if lens == "memory":
-        copy = ceilings.get("copy_gbps")
+        copy = ceilings.get(col.COPY_GBPS)
         if copy:
             label = f"copy bandwidth (measured): {bandwidth_text(copy)}"
             ax.axhline(copy, color="k", ls="--", lw=1, label=label)
             refs.append(copy)
         return refs
-    peak = ceilings.get("fp32_gflops")
+    peak = ceilings.get(col.FP32_GFLOPS)
     if peak:
         label = f"FP32 peak (measured): {flops_text(peak)}"
         ax.axhline(peak, color="k", ls="--", lw=1, label=label)
@@ -183,7 +184,7 @@ def perf_vs_size_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFi
         fig = tipped_figure(9, 4.2)
         ax_t, ax_r = fig.subplots(1, 2)
         ok = data.timed(analysis)
-        sizes = [int(n) for n in analysis["size"].unique()]
+        sizes = [int(n) for n in analysis[col.SIZE].unique()]
         for ax in (ax_t, ax_r):
             size_axis(ax, sizes)
         if ok.empty:
@@ -203,7 +204,7 @@ def perf_vs_size_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFi
                 ax.axvline(boundary, color="grey", ls=":", lw=1)
             ax_t.lines[-1].set_label(f"working set > L2 ({l2}) from here")
         ax_r.set_title(f"{ax_r.get_title()}\n({basis})", fontsize=7.5)
-        shown = [v for v in family_variants(ctx) if v in set(ok["variant"])]
+        shown = [v for v in family_variants(ctx) if v in set(ok[col.VARIANT])]
         handles = variant_handles(shown, ctx, same)
         for ax in (ax_t, ax_r):
             handles += ax.get_legend_handles_labels()[0]

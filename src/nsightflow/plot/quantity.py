@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.factors import REQUEST_METRICS
 from nsightflow.plot.style import bytes_text, count_text, time_text
 
@@ -99,7 +100,7 @@ FIXED: dict[str, Quantity] = {
     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": Quantity(
         "global store sectors", "global store sectors", count_text
     ),
-    "time_median_us": Quantity(
+    col.TIME_MEDIAN_US: Quantity(
         "median kernel time (CUDA events)", "median time (events)", time_text
     ),
     "idle share of gpu__time_duration.sum": Quantity(

@@ -23,6 +23,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
+from nsightflow.contracts import columns as column_names
 from nsightflow.plot import data
 from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.labels import PointLabel, place_labels
@@ -55,7 +56,7 @@ class Level:
 
 
 LEVELS = (
-    Level("dram_bytes", "DRAM", "full", "copy_gbps", "datasheet_dram_gbps"),
+    Level("dram_bytes", "DRAM", "full", column_names.COPY_GBPS, "datasheet_dram_gbps"),
     Level("l2_bytes_moved", "L2", "bottom", "l2_gbps", "datasheet_l2_gbps"),
     Level(
         "l1_bytes_moved", "L1 (global ld/st)", "none", "l1_gbps", "datasheet_l1_gbps"
@@ -96,7 +97,7 @@ def _roofs(ax: Axes, ctx: dict[str, Any], xlim: tuple[float, float]) -> list[Lin
     ai = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
     handles: list[Line2D] = []
     for kind, peak_key in (
-        ("measured", "fp32_gflops"),
+        ("measured", column_names.FP32_GFLOPS),
         ("datasheet", "datasheet_fp32_gflops"),
     ):
         ls, colour = ROOF_STYLE[kind]
@@ -147,13 +148,15 @@ def _panel(
     styles = variant_styles(family_variants(ctx))
     labels: list[PointLabel] = []
     for row in rows.to_dict("records"):
-        st = styles[row["variant"]]
+        st = styles[row[column_names.VARIANT]]
         xs = _variant_points(fig, ax, row, st, size, drawn_levels(ctx))
         dram = row["ai_dram_bytes"]
         x = dram if np.isfinite(dram) else (xs[0] if xs else np.nan)
         if np.isfinite(x):
             labels.append(
-                PointLabel(x, row["perf"], short_name(row["variant"]), st["color"])
+                PointLabel(
+                    x, row["perf"], short_name(row[column_names.VARIANT]), st["color"]
+                )
             )
     _step_arrows(ax, rows, ctx, styles)
     return labels
@@ -212,9 +215,9 @@ def _step_arrows(
     styles: dict[str, dict[str, Any]],
 ) -> None:
     """An arrow from each variant's DRAM point to that of the step it improves on."""
-    by_variant = rows.set_index("variant")
+    by_variant = rows.set_index(column_names.VARIANT)
     for v in ctx["variants"]:
-        before, after = v["improves_on"], v["name"]
+        before, after = v[column_names.IMPROVES_ON], v[column_names.NAME]
         if before in by_variant.index and after in by_variant.index:
             a, b = by_variant.loc[before], by_variant.loc[after]
             if np.isfinite(a["ai_dram_bytes"]) and np.isfinite(b["ai_dram_bytes"]):
@@ -236,7 +239,7 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
     """Hierarchical roofline of the family at each profiled size (up to three)."""
     with matplotlib_context():
         points = roofline_points(analysis)
-        sizes = sorted(int(n) for n in points["size"].unique())[-MAX_PANELS:]
+        sizes = sorted(int(n) for n in points[column_names.SIZE].unique())[-MAX_PANELS:]
         fig = tipped_figure(max(7.5, 1.0 + 3.6 * len(sizes)), 5.6 if sizes else 1.6)
         if not sizes:
             fig.text(
@@ -256,7 +259,7 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
         vendor = data.vendor_point(ctx)
         all_labels = []
         for ax, size in zip(axes, sizes, strict=True):
-            rows = points[points["size"] == size]
+            rows = points[points[column_names.SIZE] == size]
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_xlim(*xlim)
@@ -294,8 +297,8 @@ def _perf_limits(
     A roof 3x above every point is left off the axis rather than squashing the points.
     """
     c = ctx["ceilings"]
-    bw = c.get("copy_gbps") or 0.0
-    tops = [p for p in (c.get("fp32_gflops"), data_vendor(ctx)) if p]
+    bw = c.get(column_names.COPY_GBPS) or 0.0
+    tops = [p for p in (c.get(column_names.FP32_GFLOPS), data_vendor(ctx)) if p]
     perf = points["perf"].tolist()
     ai_max = float(np.nanmax(points["ai_dram_bytes"].to_numpy(dtype=float)))
     ai_max = ai_max if np.isfinite(ai_max) else xlim[1]
@@ -320,7 +323,7 @@ def _legend_handles(
     vendor: data.VendorPoint | None,
 ) -> list[Line2D]:
     """The legend: variants shown, one marker per level, the roofs, the vendor rate."""
-    shown = [v for v in family_variants(ctx) if v in set(points["variant"])]
+    shown = [v for v in family_variants(ctx) if v in set(points[column_names.VARIANT])]
     handles = variant_handles(shown, ctx)
     handles += [
         Line2D(

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from nsightflow.contracts import columns as col
 from nsightflow.plot import data
 from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.perf import LOG_SPAN
@@ -35,10 +36,13 @@ def stall_table(stalls: pd.DataFrame, variants: list[str]) -> pd.DataFrame:
     """
     known = [r for r in STALL_COLOURS if r != "other"]
     frame = stalls.assign(
-        reason=stalls["reason"].where(stalls["reason"].isin(known), "other")
+        reason=stalls[col.REASON].where(stalls[col.REASON].isin(known), "other")
     )
     table = frame.pivot_table(
-        index=["variant", "size"], columns="reason", values="cycles", aggfunc="sum"
+        index=[col.VARIANT, col.SIZE],
+        columns=col.REASON,
+        values=col.CYCLES,
+        aggfunc="sum",
     ).fillna(0.0)
     order = {v: i for i, v in enumerate(variants)}
     rows = sorted(table.index, key=lambda vs: (order.get(vs[0], len(order)), vs[1]))
@@ -49,7 +53,9 @@ def stall_table(stalls: pd.DataFrame, variants: list[str]) -> pd.DataFrame:
 def stalls_figure(stalls: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:
     """Total stall cycles per issued instruction (log) and the share of each reason."""
     with matplotlib_context():
-        rows = stalls.groupby(["variant", "size"]).ngroups if not stalls.empty else 1
+        rows = (
+            stalls.groupby([col.VARIANT, col.SIZE]).ngroups if not stalls.empty else 1
+        )
         fig = tipped_figure(8.5, max(2.8, 0.24 * rows + 1.9))
         ax_total, ax_mix = fig.subplots(1, 2, sharey=True, width_ratios=[2, 3])
         if stalls.empty:

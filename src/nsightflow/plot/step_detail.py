@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import CATALOGUE, T
 from nsightflow.plot import data
 from nsightflow.plot.curves import coincide_notes
@@ -54,20 +55,28 @@ def mechanism_name(rule: str) -> str:
 
 def primary_cause(findings: pd.DataFrame | None, step: str) -> Cause | None:
     """The step's primary cause at the largest size where it has a number."""
-    need = {"variant", "role", "metric", "before", "after", "size", "rule"}
+    need = {
+        col.VARIANT,
+        col.ROLE,
+        col.METRIC,
+        col.BEFORE,
+        col.AFTER,
+        col.SIZE,
+        col.RULE,
+    }
     if findings is None or findings.empty or not need <= set(findings):
         return None
-    rows = findings[(findings["variant"] == step) & (findings["role"] == "primary")]
-    if "section" in rows:
-        rows = rows[rows["section"] == "step"]
-    for row in rows.sort_values("size", ascending=False).to_dict("records"):
-        quantity = metric_quantity(str(row["metric"]))
-        before = pd.to_numeric(row["before"], errors="coerce")
-        after = pd.to_numeric(row["after"], errors="coerce")
-        line = pd.to_numeric(pd.Series([row.get("threshold")]), errors="coerce")[0]
+    rows = findings[(findings[col.VARIANT] == step) & (findings[col.ROLE] == "primary")]
+    if col.SECTION in rows:
+        rows = rows[rows[col.SECTION] == "step"]
+    for row in rows.sort_values(col.SIZE, ascending=False).to_dict("records"):
+        quantity = metric_quantity(str(row[col.METRIC]))
+        before = pd.to_numeric(row[col.BEFORE], errors="coerce")
+        after = pd.to_numeric(row[col.AFTER], errors="coerce")
+        line = pd.to_numeric(pd.Series([row.get(col.THRESHOLD)]), errors="coerce")[0]
         if quantity is not None and math.isfinite(before) and math.isfinite(after):
             return Cause(
-                str(row["rule"]), int(row["size"]), quantity, before, after, line
+                str(row[col.RULE]), int(row[col.SIZE]), quantity, before, after, line
             )
     return None
 
@@ -81,13 +90,13 @@ def step_figure(
     """One step: before and after over sizes, and its primary cause at one size."""
     with matplotlib_context():
         before = next(
-            str(v["improves_on"]) for v in ctx["variants"] if v["name"] == step
+            str(v[col.IMPROVES_ON]) for v in ctx["variants"] if v[col.NAME] == step
         )
         fig = tipped_figure(8.5, 3.6)
         ax_t, ax_m = fig.subplots(1, 2)
         pair = data.timed(analysis)
-        pair = pair[pair["variant"].isin([before, step])]
-        size_axis(ax_t, [int(n) for n in analysis["size"].unique()])
+        pair = pair[pair[col.VARIANT].isin([before, step])]
+        size_axis(ax_t, [int(n) for n in analysis[col.SIZE].unique()])
         same = time_panel(fig, ax_t, pair, ctx, iqr=False)
         ax_t.set_title("time over sizes")
         cause = primary_cause(findings, step)
@@ -176,7 +185,7 @@ def _speedup_panel(
     """Right, where no primary cause is recorded: the step's speedup at each size."""
     before, after = step
     speedup = pair.pivot_table(
-        index="size", columns="variant", values="time_median_us", aggfunc="first"
+        index=col.SIZE, columns=col.VARIANT, values=col.TIME_MEDIAN_US, aggfunc="first"
     )
     if {before, after} <= set(speedup.columns):
         ratio = (speedup[before] / speedup[after]).dropna()

@@ -24,6 +24,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
+from nsightflow.contracts import columns as col
 from nsightflow.plot import data
 from nsightflow.plot.fit import fit_texts
 from nsightflow.plot.quantity import (
@@ -43,7 +44,7 @@ from nsightflow.plot.svg import TippedFigure, tipped_figure
 
 # Metrics whose change per step the step-changes map shows: column -> label.
 STEP_METRICS = {
-    "time_median_us": "time",
+    col.TIME_MEDIAN_US: "time",
     "inst_executed": "issued warp instructions",
     "dram_bytes": "DRAM bytes",
     "l2_bytes_moved": "L2 bytes",
@@ -51,11 +52,11 @@ STEP_METRICS = {
     "sectors_per_request": "sectors / request",
     "smem_conflict_share": "smem conflict share",
     "achieved_occupancy_pct": "achieved occupancy",
-    "registers": "registers",
+    col.REGISTERS: "registers",  # contracts: literal (the label)
 }
 # A finding's metric that one of those columns measures: metric -> column.
 SAME_AS_COLUMN = {
-    "gpu__time_duration.sum": "time_median_us",
+    "gpu__time_duration.sum": col.TIME_MEDIAN_US,
     "smsp__inst_executed.sum": "inst_executed",
     "dram__bytes_read.sum + dram__bytes_write.sum": "dram_bytes",
     OCCUPANCY: "achieved_occupancy_pct",
@@ -68,11 +69,8 @@ CMAP = "PuOr_r"  # diverging, colour-blind safe: orange = more, purple = less
 
 def steps_of(ctx: dict[str, Any]) -> list[tuple[str, str]]:
     """(before, after) of every step, in manifest order."""
-    return [
-        (str(v["improves_on"]), str(v["name"]))
-        for v in ctx["variants"]
-        if v["improves_on"]
-    ]
+    steps = [v for v in ctx["variants"] if v[col.IMPROVES_ON]]
+    return [(str(v[col.IMPROVES_ON]), str(v[col.NAME])) for v in steps]
 
 
 @dataclass(frozen=True)
@@ -93,23 +91,23 @@ class MapRow:
 
 def step_findings(findings: pd.DataFrame | None, size: int | None) -> pd.DataFrame:
     """The steps' findings with numbers at ``size`` (primary and secondary)."""
-    need = {"variant", "role", "metric", "before", "after", "size"}
+    need = {col.VARIANT, col.ROLE, col.METRIC, col.BEFORE, col.AFTER, col.SIZE}
     if findings is None or findings.empty or size is None or not need <= set(findings):
         return pd.DataFrame(columns=sorted(need))
-    rows = findings[(findings["size"] == size) & findings["metric"].notna()]
-    if "section" in rows:
-        rows = rows[rows["section"] == "step"]
-    return rows[rows["role"].isin(["primary", "secondary"])]
+    rows = findings[(findings[col.SIZE] == size) & findings[col.METRIC].notna()]
+    if col.SECTION in rows:
+        rows = rows[rows[col.SECTION] == "step"]
+    return rows[rows[col.ROLE].isin(["primary", "secondary"])]
 
 
 def primary_rows(found: pd.DataFrame) -> dict[str, str]:
     """Step variant -> the map row of its primary cause (a column or a metric)."""
-    primary = found[found["role"] == "primary"]
-    if "rule" in primary:
-        primary = primary[~primary["rule"].isin(NOT_CAUSES)]
+    primary = found[found[col.ROLE] == "primary"]
+    if col.RULE in primary:
+        primary = primary[~primary[col.RULE].isin(NOT_CAUSES)]
     out = {}
-    for variant, rows in primary.groupby("variant", sort=False):
-        metric = str(rows["metric"].iloc[0])
+    for variant, rows in primary.groupby(col.VARIANT, sort=False):
+        metric = str(rows[col.METRIC].iloc[0])
         if metric in SAME_AS_COLUMN:
             out[str(variant)] = SAME_AS_COLUMN[metric]
         elif metric_quantity(metric) is not None:
@@ -144,9 +142,9 @@ def map_rows(
             }
             out.append(MapRow(metric, quantity.short, by_variant=values))
             continue
-        mine = found[found["metric"] == metric]
+        mine = found[found[col.METRIC] == metric]
         steps = {
-            str(r["variant"]): (float(r["before"]), float(r["after"]))
+            str(r[col.VARIANT]): (float(r[col.BEFORE]), float(r[col.AFTER]))
             for r in mine.to_dict("records")
         }
         out.append(MapRow(metric, quantity.short, by_step=steps))
@@ -158,8 +156,8 @@ def _cycles(stalls: pd.DataFrame | None) -> dict[str, dict[str, float]]:
     if stalls is None or stalls.empty:
         return {}
     return {
-        str(v): dict(zip(g["reason"], g["cycles"].astype(float), strict=True))
-        for v, g in stalls.groupby("variant", sort=False)
+        str(v): dict(zip(g[col.REASON], g[col.CYCLES].astype(float), strict=True))
+        for v, g in stalls.groupby(col.VARIANT, sort=False)
     }
 
 
@@ -210,11 +208,11 @@ def step_changes_figure(
     """The after / before map of every step at the largest profiled size."""
     with matplotlib_context():
         prof = data.profiled(analysis)
-        size = int(prof["size"].max()) if not prof.empty else None
-        rows = prof[prof["size"] == size].set_index("variant") if size else prof
+        size = int(prof[col.SIZE].max()) if not prof.empty else None
+        rows = prof[prof[col.SIZE] == size].set_index(col.VARIANT) if size else prof
         found = step_findings(findings, size)
         at = (
-            stalls[stalls["size"] == size]
+            stalls[stalls[col.SIZE] == size]
             if stalls is not None and len(stalls)
             else None
         )

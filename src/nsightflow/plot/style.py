@@ -19,6 +19,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
+from nsightflow.contracts import columns as col
+
 # re-exported: the figures read them here
 from nsightflow.plot.units import bandwidth_text as bandwidth_text
 from nsightflow.plot.units import bytes_text as bytes_text
@@ -126,7 +128,7 @@ def variant_styles(variants: list[str]) -> dict[str, dict[str, Any]]:
 
 def family_variants(ctx: dict[str, Any]) -> list[str]:
     """The family's variants in manifest order (the order that fixes their colours)."""
-    return [str(v["name"]) for v in ctx["variants"]]
+    return [str(v[col.NAME]) for v in ctx["variants"]]
 
 
 def variant_handles(

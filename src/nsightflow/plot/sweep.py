@@ -32,6 +32,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.plot.fit import fit_texts
 from nsightflow.plot.style import matplotlib_context, new_figure
@@ -43,10 +44,10 @@ SHORT = {
     "compile_failed": "compile",
     "too_much_shared_memory": "smem",
     "too_many_registers": "regs",
-    "launch_failed": "launch",
-    "wrong_result": "wrong",
-    "size_not_accepted": "size",
-    "not_run": "not run",
+    "launch_failed": "launch",  # contracts: literal (a label)
+    "wrong_result": "wrong",  # contracts: literal (a label)
+    "size_not_accepted": "size",  # contracts: literal (a label)
+    col.NOT_RUN: "not run",
 }
 
 
@@ -69,7 +70,7 @@ def heat_axes(
     if configs is not None and best is not None and size:
         grid = configs[on_axes(configs, axes)]
         for a in varying:
-            line = grid[grid["status"] == Status.OK]
+            line = grid[grid[col.STATUS] == Status.OK]
             for other in axes:
                 if other != a:
                     line = line[line[f"param_{other}"] == best[f"param_{other}"]]
@@ -97,13 +98,13 @@ def _anchor(configs: pd.DataFrame, axes: Mapping[str, list[int]]) -> pd.Series |
     (the best is off the axes, drawn below the grid); else the default's row.
     """
     grid = configs[on_axes(configs, axes)]
-    best = grid[grid["is_best"].astype(bool)]
+    best = grid[grid[col.IS_BEST].astype(bool)]
     if not best.empty:
         return best.iloc[0]
-    ok = grid[grid["status"] == Status.OK]
-    if "geomean_us" in ok and ok["geomean_us"].notna().any():
-        return ok.sort_values("geomean_us", kind="stable").iloc[0]
-    default = grid[grid["is_default"].astype(bool)]
+    ok = grid[grid[col.STATUS] == Status.OK]
+    if col.GEOMEAN_US in ok and ok[col.GEOMEAN_US].notna().any():
+        return ok.sort_values(col.GEOMEAN_US, kind="stable").iloc[0]
+    default = grid[grid[col.IS_DEFAULT].astype(bool)]
     return default.iloc[0] if not default.empty else None
 
 
@@ -148,9 +149,9 @@ def heat_grid(
 def _cell(row: pd.Series, size: int) -> tuple[float, str]:
     """A configuration's time at ``size`` (NaN where none) and its cell's text."""
     t = row.get(f"time_us_{size}")
-    if row["status"] == Status.OK and pd.notna(t):
+    if row[col.STATUS] == Status.OK and pd.notna(t):
         return float(t), _fmt_time(float(t))
-    return float("nan"), SHORT.get(str(row["status"]), str(row["status"]))
+    return float("nan"), SHORT.get(str(row[col.STATUS]), str(row[col.STATUS]))
 
 
 def off_axes(
@@ -163,7 +164,7 @@ def off_axes(
         text).
     """
     return [
-        (str(row["config_id"]), *_cell(row, size))
+        (str(row[col.CONFIG_ID]), *_cell(row, size))
         for _, row in configs[~on_axes(configs, axes)].iterrows()
     ]
 
@@ -173,7 +174,7 @@ TICK_CHARS = 24  # off-axis labels wrap here (SGEMM v7's 58 chars squeezed the c
 
 def _params_text(configs: pd.DataFrame, config_id: str, axes: Mapping[str, Any]) -> str:
     r"""``BLOCK_X 64, BLOCK_Y 8,\nROWS 2``: its values, axes in order, at TICK_CHARS."""
-    row = configs[configs["config_id"] == config_id].iloc[0]
+    row = configs[configs[col.CONFIG_ID] == config_id].iloc[0]
     lines: list[str] = []
     for value in (f"{a} {int(row[f'param_{a}'])}" for a in axes):
         if lines and len(lines[-1]) + len(value) + 2 <= TICK_CHARS:
@@ -236,8 +237,8 @@ def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
     Raises:
         ValueError: The sweep has no configurations, axes or sizes to draw.
     """
-    axes = json.loads(str(summary.get("axes") or "{}"))
-    sizes = json.loads(str(summary.get("sizes") or "[]"))
+    axes = json.loads(str(summary.get(col.AXES) or "{}"))
+    sizes = json.loads(str(summary.get(col.SIZES) or "[]"))
     if configs.empty or not axes or not sizes:
         raise ValueError(f"{summary.get('variant')}: no sweep to draw")
     with matplotlib_context():
@@ -268,7 +269,7 @@ def sweep_figure(configs: pd.DataFrame, summary: Mapping[str, Any]) -> Figure:
         ax.set_xlabel(x or "")
         ax.set_ylabel(y or "")
         anchor = _anchor(configs, axes)
-        for column, style in (("is_default", "--"), ("is_best", "-")):
+        for column, style in ((col.IS_DEFAULT, "--"), (col.IS_BEST, "-")):
             _mark(ax, configs, (axes, h), (column, style), anchor)
         over = bool(np.any(times[np.isfinite(times)] > high))
         label = f"median time at n = {size} [{unit}]"
@@ -300,7 +301,7 @@ def _title(
     """What the heatmap shows and what it holds fixed."""
     x, y = h.drawn
     others = [a for a in axes if a not in h.drawn and len(axes[a]) > 1]
-    at_best = anchor is None or bool(anchor["is_best"])
+    at_best = anchor is None or bool(anchor[col.IS_BEST])
     where = " at the best's values" if at_best else " at the grid's best point's values"
     held = ", ".join(others) + where if others else ""
     if h.extra:
@@ -351,8 +352,8 @@ def _mark(
     row = rows.iloc[0]
     rows, cols = h.times.shape
     width = 0.94
-    if row.get("config_id") in h.extra:  # its own row below the grid, full width
-        i, j = rows - len(h.extra) + h.extra.index(row["config_id"]), 0
+    if row.get(col.CONFIG_ID) in h.extra:  # its own row below the grid, full width
+        i, j = rows - len(h.extra) + h.extra.index(row[col.CONFIG_ID]), 0
         width += cols - 1
     elif any(
         row[f"param_{a}"] != anchor[f"param_{a}"] for a in axes if a not in h.drawn
@@ -385,10 +386,9 @@ def write_figures(analysis_dir: Path, out_dir: Path, variants: list[str]) -> lis
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for variant in variants:
-        rows = summary[
-            (summary["variant"] == variant) & (summary["status"] == Status.OK)
-        ]
-        mine = configs[configs["variant"] == variant] if not configs.empty else configs
+        ok = summary[summary[col.STATUS] == Status.OK]
+        rows = ok[ok[col.VARIANT] == variant]
+        mine = configs[configs[col.VARIANT] == variant] if len(configs) else configs
         if rows.empty or mine.empty:
             continue
         info = {str(k): v for k, v in rows.iloc[0].items()}

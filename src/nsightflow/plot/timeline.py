@@ -15,6 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from nsightflow.analysis.timeline import key_size
+from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.plot.fit import figure_legend, fit_texts
 from nsightflow.plot.style import matplotlib_context, new_figure, unit_axis
@@ -24,7 +25,7 @@ from nsightflow.plot.svg import save
 PHASES = {
     "memcpy_htod": ("copy in (HtoD)", "#4c72b0"),
     "memset": ("memset", "#8c8c8c"),
-    "kernel": ("kernel", "#dd8452"),
+    "kernel": ("kernel", "#dd8452"),  # contracts: literal (a kind)
     "memcpy_dtoh": ("copy out (DtoH)", "#55a868"),
 }
 OTHER = "#c44e52"  # any other copy
@@ -40,22 +41,22 @@ def _gantt(ax: matplotlib.axes.Axes, rows: pd.DataFrame, y: int, span: float) ->
     is widened to that; the kernel is outlined and drawn over the copies, so a 3 us
     kernel beside 20 ms copies stays visible; its duration is written after the row's last bar, clear of every bar.
     """
-    for kind, group in rows.groupby("kind", sort=False):
+    for kind, group in rows.groupby(col.KIND, sort=False):
         colour = PHASES.get(str(kind), ("", OTHER))[1]
         spans = [
             (s / 1e6, max((e - s) / 1e6, MIN_BAR * span))
-            for s, e in zip(group["start_ns"], group["end_ns"], strict=True)
+            for s, e in zip(group[col.START_NS], group[col.END_NS], strict=True)
         ]
         on_top: dict[str, Any] = {"edgecolor": "black", "linewidth": 0.6, "zorder": 3}
         ax.broken_barh(
             spans, (y - 0.35, 0.7), color=colour, **(on_top if kind == "kernel" else {})
         )
-    kernels = rows[rows["kind"] == "kernel"]
+    kernels = rows[rows[col.KIND] == "kernel"]
     if not kernels.empty:
-        took = (kernels["end_ns"] - kernels["start_ns"]).sum() / 1e6
+        took = (kernels[col.END_NS] - kernels[col.START_NS]).sum() / 1e6
         ax.annotate(
             f"kernel {took:.3g} ms",
-            (rows["end_ns"].max() / 1e6, y),
+            (rows[col.END_NS].max() / 1e6, y),
             xytext=(4, 0),
             textcoords="offset points",
             va="center",
@@ -66,10 +67,10 @@ def _gantt(ax: matplotlib.axes.Axes, rows: pd.DataFrame, y: int, span: float) ->
 def _durations(ax: matplotlib.axes.Axes, summary: pd.DataFrame) -> None:
     """Duration of each phase per variant, grouped bars on a log axis."""
     columns = {
-        "memcpy_htod": "htod_ns",
-        "memset": "memset_ns",
-        "kernel": "kernel_ns",
-        "memcpy_dtoh": "dtoh_ns",
+        "memcpy_htod": col.HTOD_NS,
+        "memset": col.MEMSET_NS,
+        "kernel": "kernel_ns",  # contracts: literal (a kind and its column)
+        "memcpy_dtoh": col.DTOH_NS,
     }
     y = np.arange(len(summary))
     height = 0.8 / len(columns)
@@ -95,7 +96,7 @@ def timeline_figure(table: pd.DataFrame, summary: pd.DataFrame, family: str) -> 
     with matplotlib_context():
         size = key_size(summary)
         shown = (
-            summary[summary["size"] == size].reset_index(drop=True)
+            summary[summary[col.SIZE] == size].reset_index(drop=True)
             if size is not None
             else summary.iloc[0:0]
         )
@@ -111,16 +112,16 @@ def timeline_figure(table: pd.DataFrame, summary: pd.DataFrame, family: str) -> 
                     transform=ax.transAxes,
                 )
             return fig
-        rows = table[table["size"] == size]
-        span = float(rows["end_ns"].max() - rows["start_ns"].min()) / 1e6
-        for y, variant in enumerate(shown["variant"]):
-            _gantt(ax_t, rows[rows["variant"] == variant], y, span)
+        rows = table[table[col.SIZE] == size]
+        span = float(rows[col.END_NS].max() - rows[col.START_NS].min()) / 1e6
+        for y, variant in enumerate(shown[col.VARIANT]):
+            _gantt(ax_t, rows[rows[col.VARIANT] == variant], y, span)
         ax_t.set_xlim(0, span * 1.28)  # room for the kernel's duration after a row
-        ax_t.set_yticks(range(len(shown)), shown["variant"])
+        ax_t.set_yticks(range(len(shown)), shown[col.VARIANT])
         ax_t.set_ylim(len(shown) - 0.5, -0.5)
         ax_t.set_xlabel("time from the first copy [ms]")
         _durations(ax_d, shown)
-        backend = shown["backend"].dropna()
+        backend = shown[col.BACKEND].dropna()
         how = f" ({backend.iloc[0]})" if not backend.empty else ""
         fig.suptitle(f"{family}: copies and kernel at n = {size}{how}")
         figure_legend(fig, ax_d.get_legend_handles_labels()[0])

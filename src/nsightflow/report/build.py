@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import SUMMARY, SWEEP, SWEEP_SUMMARY, TIMELINE_SUMMARY, Status
+from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis.record import render
 from nsightflow.i18n import DEFAULT_LANGUAGE
@@ -109,7 +110,7 @@ def _context(
     if sweep is not None:
         ctx["sweep"] = {
             "summary": SWEEP_SUMMARY.read(sweep),
-            "configs": SWEEP.read(sweep.parent / SWEEP.name),
+            col.CONFIGS: SWEEP.read(sweep.parent / SWEEP.name),
         }
     return ctx
 
@@ -139,18 +140,18 @@ def write_index(
     for family in families:
         summary = SUMMARY.read(report_dir / family / SUMMARY.name)
         # a size a variant does not accept, or one the recording lacks, is no failure
-        bad = ~summary["status"].isin(
+        bad = ~summary[col.STATUS].isin(
             [Status.OK, Status.UNSUPPORTED, Status.NOT_RECORDED]
         )
-        failed = sorted(set(summary[bad]["variant"]))
+        failed = sorted(set(summary[bad][col.VARIANT]))
         rows.append(
             {
-                "family": f"[{family}]({family}/{stem}.html)",
-                "variants": summary["variant"].nunique(),
+                col.FAMILY: f"[{family}]({family}/{stem}.html)",
+                "variants": summary[col.VARIANT].nunique(),
                 "headline": _headlines(analysis_dir / family) or "none correct",
                 "numbers": _origin_of(analysis_dir / family),
                 "failed": ", ".join(f"`{v}`" for v in failed) or "none",
-                "files": f"[md]({family}/{stem}.md), [pdf]({family}/{stem}.pdf), "
+                col.FILES: f"[md]({family}/{stem}.md), [pdf]({family}/{stem}.pdf), "
                 f"[csv]({family}/summary.csv)",
             }
         )
@@ -169,8 +170,8 @@ def _headlines(folder: Path) -> str:
     found = Bundle(folder).findings
     if found is None:
         return ""
-    heads = found[found["section"] == "headline"]
-    texts = [render("index_headline", json.loads(str(p))) for p in heads["params"]]
+    heads = found[found[col.SECTION] == "headline"]
+    texts = [render("index_headline", json.loads(str(p))) for p in heads[col.PARAMS]]
     return "; ".join(texts)
 
 
@@ -183,10 +184,13 @@ def _origin_of(folder: Path) -> str:
     replay = ctx.get("replay")
     timing = ctx.get("provenance", {}).get("timing", {})
     if replay:  # the recording's text, literal in the table
-        source = code_span(str(replay.get("source", "?")))
-        gpu = plain(replay.get("gpu", "?"))
-        date = plain(str(replay.get("date", "?"))[:10])
+        source = code_span(str(replay.get(col.SOURCE, "?")))
+        gpu = plain(replay.get(col.GPU, "?"))
+        date = plain(str(replay.get(col.DATE, "?"))[:10])
         double = "test double (not measured): " if replay.get("test_double") else ""
         return f"{double}replayed from {source}, recorded on {gpu} ({date})"
-    gpu, date = plain(timing.get("gpu", "?")), plain(str(timing.get("date", "?"))[:10])
+    gpu, date = (
+        plain(timing.get(col.GPU, "?")),
+        plain(str(timing.get(col.DATE, "?"))[:10]),
+    )
     return f"measured on {gpu} ({date})"

@@ -18,6 +18,7 @@ import pandas as pd
 from nsightflow.analysis import compare as C
 from nsightflow.analysis.compare_causes import MOVED_PP, MOVED_REL, Comparison
 from nsightflow.analysis.runs import Run
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import T, language
 from nsightflow.report.compare_brief import first_screen
 from nsightflow.report.compare_config import configuration_lines
@@ -64,7 +65,7 @@ class CompareReport:
         self.language = language
         self.pairs = comparison.pairs
         self.sources = {
-            (str(r["family"]), str(r["variant"])): r
+            (str(r[col.FAMILY]), str(r[col.VARIANT])): r
             for r in comparison.sources.to_dict("records")
         }
 
@@ -95,8 +96,8 @@ class CompareReport:
 
     def _describe(self, run: Run) -> str:
         fams = run.families.values()
-        gpus = sorted({str(f.get("gpu")) for f in fams})
-        dates = sorted(str(f.get("date"))[:10] for f in fams if f.get("date"))
+        gpus = sorted({str(f.get(col.GPU)) for f in fams})
+        dates = sorted(str(f.get(col.DATE))[:10] for f in fams if f.get(col.DATE))
         span = "?" if not dates else " .. ".join(dict.fromkeys([dates[0], dates[-1]]))
         return T(
             "cmp_run",
@@ -132,7 +133,7 @@ class CompareReport:
                 conf=100 * self.c.settings.confidence,
             ),
         ]
-        codes = self.pairs["caveats"].str.split(";").explode()
+        codes = self.pairs[col.CAVEATS].str.split(";").explode()
         flagged = codes[codes != ""].value_counts()
         if len(flagged):
             which = ", ".join(
@@ -141,13 +142,13 @@ class CompareReport:
             lines.append(
                 T(
                     "cmp_caveats_summary",
-                    k=int((self.pairs["caveats"] != "").sum()),
+                    k=int((self.pairs[col.CAVEATS] != "").sum()),
                     which=which,
                 )
             )
         lines += [said] if said else []
         lines += configuration_lines(self.c.sources)
-        quartiles = self.pairs[self.pairs["basis"] == "quartiles"]
+        quartiles = self.pairs[self.pairs[col.BASIS] == "quartiles"]
         if len(quartiles):
             lines.append(T("cmp_basis_quartiles", k=len(quartiles), n=len(self.pairs)))
         else:
@@ -156,25 +157,25 @@ class CompareReport:
 
     # --- per variant ----------------------------------------------------------------
     def _changed(self) -> str:
-        moved = self.pairs[self.pairs["verdict"] != C.SAME][["family", "variant"]]
-        changed = self.c.sources[self.c.sources["code"] == "changed"]
+        moved = self.pairs[self.pairs[col.VERDICT] != C.SAME][[col.FAMILY, col.VARIANT]]
+        changed = self.c.sources[self.c.sources[col.CODE] == "changed"]
         keys = sorted(
             set(map(tuple, moved.to_numpy().tolist()))
-            | set(map(tuple, changed[["family", "variant"]].to_numpy().tolist()))
+            | set(map(tuple, changed[[col.FAMILY, col.VARIANT]].to_numpy().tolist()))
         )
         out = [f"## {T('h_cmp_changed')}"]
         if not keys:
             out.append(T("cmp_all_same"))
         for family, variant in keys:
             out.append(self._variant(str(family), str(variant)))
-        unknown = int((self.c.sources["code"] == "unknown").sum())
+        unknown = int((self.c.sources[col.CODE] == "unknown").sum())
         if unknown:
             out.append(T("cmp_code_unknown_count", k=unknown))
         return "\n\n".join(out)
 
     def _variant(self, family: str, variant: str) -> str:
         rows = self.pairs[
-            (self.pairs["family"] == family) & (self.pairs["variant"] == variant)
+            (self.pairs[col.FAMILY] == family) & (self.pairs[col.VARIANT] == variant)
         ]
         out = [f"### {code(family)} {code(variant)}", self._size_table(rows)]
         out.append(self._code(family, variant))
@@ -185,19 +186,19 @@ class CompareReport:
     def _size_table(self, rows: pd.DataFrame) -> str:
         frame = pd.DataFrame(
             {
-                "n": rows["size"],
-                T("cmp_col_a"): rows["median_a_us"].map(_us),
-                T("cmp_col_b"): rows["median_b_us"].map(_us),
-                T("cmp_col_change"): rows["change_pct"].map(_pct),
+                "n": rows[col.SIZE],
+                T("cmp_col_a"): rows[col.MEDIAN_A_US].map(_us),
+                T("cmp_col_b"): rows[col.MEDIAN_B_US].map(_us),
+                T("cmp_col_change"): rows[col.CHANGE_PCT].map(_pct),
                 T("cmp_col_interval"): [
                     f"{100 * (lo - 1):+.1f}% .. {100 * (hi - 1):+.1f}%"
-                    for lo, hi in zip(rows["ci_low"], rows["ci_high"], strict=True)
+                    for lo, hi in zip(rows[col.CI_LOW], rows[col.CI_HIGH], strict=True)
                 ],
-                T("cmp_col_threshold"): rows["threshold_pct"].map(
+                T("cmp_col_threshold"): rows[col.THRESHOLD_PCT].map(
                     lambda v: f"{v:.1f}%"
                 ),
-                T("cmp_col_verdict"): rows["verdict"].map(lambda v: f"**{v}**"),
-                T("cmp_col_caveats"): rows["caveats"].map(self._caveats),
+                T("cmp_col_verdict"): rows[col.VERDICT].map(lambda v: f"**{v}**"),
+                T("cmp_col_caveats"): rows[col.CAVEATS].map(self._caveats),
             }
         )
         return table(frame)
@@ -209,29 +210,31 @@ class CompareReport:
         src = self.sources.get((family, variant))
         if src is None:
             return T("cmp_code_unknown")
-        if src["code"] == "changed":
-            files = ", ".join(code(f) for f in str(src["files"]).split(", "))
+        if src[col.CODE] == "changed":
+            files = ", ".join(code(f) for f in str(src[col.FILES]).split(", "))
             return (
                 T("cmp_code_changed", files=files)
                 + "\n\n"
-                + fenced(str(src["diff"]), "diff")
+                + fenced(str(src[col.DIFF]), "diff")
             )
-        if src["code"] == "same":
+        if src[col.CODE] == "same":
             return T(
-                "cmp_code_same", a=code(src["revision_a"]), b=code(src["revision_b"])
+                "cmp_code_same",
+                a=code(src[col.REVISION_A]),
+                b=code(src[col.REVISION_B]),
             )
         return T("cmp_code_unknown")
 
     def _counters(self, family: str, variant: str) -> list[str]:
         mine = self.c.counters[
-            (self.c.counters["family"] == family)
-            & (self.c.counters["variant"] == variant)
+            (self.c.counters[col.FAMILY] == family)
+            & (self.c.counters[col.VARIANT] == variant)
         ]
         if mine.empty:
             return [T("cmp_counters_not_profiled")]
         out = []
-        for size, group in mine.groupby("size", sort=True):
-            moved = group[group["moved"]].sort_values("score", ascending=False)
+        for size, group in mine.groupby(col.SIZE, sort=True):
+            moved = group[group[col.MOVED]].sort_values(col.SCORE, ascending=False)
             if moved.empty:
                 out.append(
                     T("cmp_counters_none", n=size, rel=100 * MOVED_REL, pp=MOVED_PP)
@@ -239,12 +242,12 @@ class CompareReport:
                 continue
             frame = pd.DataFrame(
                 {
-                    T("cmp_col_counter"): moved["counter"].map(code),
-                    "A": moved["a"].map(_count),
-                    "B": moved["b"].map(_count),
+                    T("cmp_col_counter"): moved[col.COUNTER].map(code),
+                    "A": moved[col.A].map(_count),
+                    "B": moved[col.B].map(_count),
                     T("cmp_col_change"): [
                         f"{c:+.1f} pp" if k == "pp" else _pct(c)
-                        for c, k in zip(moved["change"], moved["kind"], strict=True)
+                        for c, k in zip(moved[col.CHANGE], moved[col.KIND], strict=True)
                     ],
                 }
             )
@@ -254,17 +257,17 @@ class CompareReport:
 
     def _rules(self, family: str, variant: str) -> list[str]:
         r = self.c.rules
-        mine = r[(r["family"] == family) & (r["variant"] == variant)]
+        mine = r[(r[col.FAMILY] == family) & (r[col.VARIANT] == variant)]
         items = [
             "- "
             + T(
                 f"cmp_rule_{row['change']}",
-                rule=code(row["rule"]),
-                kernel=code(row["kernel"]),
-                n=row["size"],
+                rule=code(row[col.RULE]),
+                kernel=code(row[col.KERNEL]),
+                n=row[col.SIZE],
                 speedup=""
-                if math.isnan(row["speedup_pct"])
-                else T("cmp_rule_speedup", pct=row["speedup_pct"]),
+                if math.isnan(row[col.SPEEDUP_PCT])
+                else T("cmp_rule_speedup", pct=row[col.SPEEDUP_PCT]),
             )
             for row in mine.to_dict("records")
         ]
@@ -278,7 +281,7 @@ class CompareReport:
             items = [
                 f"{code(f)} {code(v)} n = {n} ({side})"
                 for f, v, n, side in one[
-                    ["family", "variant", "size", "timed_in"]
+                    [col.FAMILY, col.VARIANT, col.SIZE, "timed_in"]
                 ].itertuples(index=False)
             ]
             out.append(T("cmp_unpaired", items="; ".join(items)))
@@ -286,8 +289,8 @@ class CompareReport:
             return "\n\n".join([f"## {T('h_cmp_status')}", *out]) if out else ""
         frame = pd.DataFrame(
             {
-                T("cmp_col_family"): s["family"].map(code),
-                T("cmp_col_variant"): s["variant"].map(code),
+                T("cmp_col_family"): s[col.FAMILY].map(code),
+                T("cmp_col_variant"): s[col.VARIANT].map(code),
                 "A": s["status_a"].map(code),
                 "B": s["status_b"].map(code),
             }
@@ -302,14 +305,16 @@ class CompareReport:
         Fields with one value per run go in a table; fields that differ between
         families get one line each, families with the same values grouped.
         """
-        p = self.c.provenance[~self.c.provenance["field"].isin(["date", "host"])]
+        p = self.c.provenance[~self.c.provenance["field"].isin([col.DATE, "host"])]
         if p.empty:
             return ""
         rows, lines = [], []
         for field, group in p.groupby("field", sort=False):
             label = T(f"cmp_field_{field}")
             pairs: dict[tuple[str, str], list[str]] = {}
-            for family, va, vb in group[["family", "a", "b"]].itertuples(index=False):
+            for family, va, vb in group[[col.FAMILY, col.A, col.B]].itertuples(
+                index=False
+            ):
                 pairs.setdefault((str(va), str(vb)), []).append(str(family))
             if len(pairs) == 1:
                 ((va, vb),) = pairs
@@ -342,13 +347,13 @@ class CompareReport:
         if s.empty:
             return ""
         out = [f"## {T('h_cmp_gpus')}", T("cmp_gpus_intro")]
-        for family, rows in s.groupby("family", sort=True):
-            rows = rows[rows["size"] == rows["size"].max()]  # the ladder at its top
+        for family, rows in s.groupby(col.FAMILY, sort=True):
+            rows = rows[rows[col.SIZE] == rows[col.SIZE].max()]  # the ladder at its top
             frame = pd.DataFrame(
                 {
-                    T("cmp_col_variant"): rows["variant"].map(code),
-                    "n": rows["size"],
-                    "B / A": rows["ratio"].map(lambda v: f"{v:.3f}"),
+                    T("cmp_col_variant"): rows[col.VARIANT].map(code),
+                    "n": rows[col.SIZE],
+                    "B / A": rows[col.RATIO].map(lambda v: f"{v:.3f}"),
                     T("cmp_col_ceiling"): rows["ceiling"].map(
                         lambda c: T(f"cmp_ceiling_{c}")
                     ),
@@ -363,13 +368,15 @@ class CompareReport:
         if self.pairs.empty:
             return ""
         out = [f"## {T('h_cmp_all')}", T("cmp_all_intro")]
-        for family, rows in self.pairs.groupby("family", sort=True):
+        for family, rows in self.pairs.groupby(col.FAMILY, sort=True):
             cells = rows.assign(
                 cell=[
                     f"{_pct(c)} {v if v != C.SAME else '='}"
-                    for c, v in zip(rows["change_pct"], rows["verdict"], strict=True)
+                    for c, v in zip(
+                        rows[col.CHANGE_PCT], rows[col.VERDICT], strict=True
+                    )
                 ]
-            ).pivot(index="variant", columns="size", values="cell")
+            ).pivot(index=col.VARIANT, columns=col.SIZE, values="cell")
             cells.index = [code(v) for v in cells.index]
             frame = cells.reset_index().rename(columns={"index": T("cmp_col_variant")})
             frame.columns = [str(c) for c in frame.columns]

@@ -14,6 +14,7 @@ import pandas as pd
 
 from nsightflow.analysis import compare as C
 from nsightflow.analysis.compare_causes import Comparison
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 
@@ -38,14 +39,14 @@ def change_text(ratio: float) -> str:
 
 def changed_keys(c: Comparison) -> list[tuple[str, str]]:
     """Variants whose verdict moved at some size, whose code or whose status changed."""
-    moved = c.pairs[c.pairs["verdict"] != C.SAME][["family", "variant"]]
-    changed = c.sources[c.sources["code"] == "changed"][["family", "variant"]]
+    moved = c.pairs[c.pairs[col.VERDICT] != C.SAME][[col.FAMILY, col.VARIANT]]
+    changed = c.sources[c.sources[col.CODE] == "changed"][[col.FAMILY, col.VARIANT]]
     keys = {(str(f), str(v)) for f, v in moved.itertuples(index=False)}
     keys |= {(str(f), str(v)) for f, v in changed.itertuples(index=False)}
     if len(c.statuses):
         keys |= {
             (str(f), str(v))
-            for f, v in c.statuses[["family", "variant"]].itertuples(index=False)
+            for f, v in c.statuses[[col.FAMILY, col.VARIANT]].itertuples(index=False)
         }
     return sorted(keys, key=lambda k: (-_weight(c, k), k))
 
@@ -54,19 +55,23 @@ def _weight(c: Comparison, key: tuple[str, str]) -> float:
     """How far the variant moved at its largest size (status changes first)."""
     if (
         len(c.statuses)
-        and ((c.statuses["family"] == key[0]) & (c.statuses["variant"] == key[1])).any()
+        and (
+            (c.statuses[col.FAMILY] == key[0]) & (c.statuses[col.VARIANT] == key[1])
+        ).any()
     ):
         return float("inf")
     rows = _pairs(c, key)
     if rows.empty:
         return 0.0
-    ratio = float(rows["ratio"].iloc[-1])
+    ratio = float(rows[col.RATIO].iloc[-1])
     return abs(ratio - 1) if ratio >= 1 else abs(1 / ratio - 1)
 
 
 def _pairs(c: Comparison, key: tuple[str, str]) -> pd.DataFrame:
     p = c.pairs
-    return p[(p["family"] == key[0]) & (p["variant"] == key[1])].sort_values("size")
+    return p[(p[col.FAMILY] == key[0]) & (p[col.VARIANT] == key[1])].sort_values(
+        col.SIZE
+    )
 
 
 def first_screen(c: Comparison) -> str:
@@ -75,7 +80,7 @@ def first_screen(c: Comparison) -> str:
     head = f"## {T('h_cmp_brief')}"
     if not keys:
         return f"{head}\n\n{T('cmp_brief_nothing', n=len(c.pairs))}"
-    same = int((c.pairs["verdict"] == C.SAME).sum())
+    same = int((c.pairs[col.VERDICT] == C.SAME).sum())
     lines = [f"- {_line(c, k)}" for k in keys[:MAX_LINES]]
     if len(keys) > MAX_LINES:
         lines.append(f"- {T('cmp_brief_more', k=len(keys) - MAX_LINES)}")
@@ -92,12 +97,12 @@ def _line(c: Comparison, key: tuple[str, str]) -> str:
         what = status or T("cmp_brief_not_paired")
     else:
         last = rows.iloc[-1]
-        held = int((rows["verdict"] == last["verdict"]).sum())
+        held = int((rows[col.VERDICT] == last[col.VERDICT]).sum())
         what = T(
             "cmp_brief_change",
-            change=change_text(float(last["ratio"])),
-            n=int(last["size"]),
-            verdict=str(last["verdict"]),
+            change=change_text(float(last[col.RATIO])),
+            n=int(last[col.SIZE]),
+            verdict=str(last[col.VERDICT]),
             k=held,
             sizes=len(rows),
         )
@@ -112,7 +117,7 @@ def _status(c: Comparison, key: tuple[str, str]) -> str:
     s = c.statuses
     if not len(s):
         return ""
-    mine = s[(s["family"] == key[0]) & (s["variant"] == key[1])]
+    mine = s[(s[col.FAMILY] == key[0]) & (s[col.VARIANT] == key[1])]
     if mine.empty:
         return ""
     row = mine.iloc[0]
@@ -121,13 +126,15 @@ def _status(c: Comparison, key: tuple[str, str]) -> str:
 
 def _code(c: Comparison, key: tuple[str, str]) -> str:
     src = c.sources
-    mine = src[(src["family"] == key[0]) & (src["variant"] == key[1])]
-    if mine.empty or mine.iloc[0]["code"] != "changed":
+    mine = src[(src[col.FAMILY] == key[0]) & (src[col.VARIANT] == key[1])]
+    if mine.empty or mine.iloc[0][col.CODE] != "changed":
         return ""
     row = mine.iloc[0]
-    if row.get("config") == "different":  # another configuration ran: say which
-        return T("cmp_brief_config", a=code(row["config_a"]), b=code(row["config_b"]))
-    names = str(row["files"]).split(", ")
+    if row.get(col.CONFIG) == "different":  # another configuration ran: say which
+        return T(
+            "cmp_brief_config", a=code(row[col.CONFIG_A]), b=code(row[col.CONFIG_B])
+        )
+    names = str(row[col.FILES]).split(", ")
     files = T("cmp_brief_list").join(code(f) for f in names)
     return T("cmp_brief_code", files=files)
 
@@ -135,17 +142,17 @@ def _code(c: Comparison, key: tuple[str, str]) -> str:
 def _counters(c: Comparison, key: tuple[str, str]) -> list[str]:
     """The counters that moved most at the largest size profiled in both runs."""
     k = c.counters
-    mine = k[(k["family"] == key[0]) & (k["variant"] == key[1]) & k["moved"]]
+    mine = k[(k[col.FAMILY] == key[0]) & (k[col.VARIANT] == key[1]) & k[col.MOVED]]
     if mine.empty:
         return []
-    at = mine[mine["size"] == mine["size"].max()]
-    top = at.sort_values("score", ascending=False).head(TOP_COUNTERS)
+    at = mine[mine[col.SIZE] == mine[col.SIZE].max()]
+    top = at.sort_values(col.SCORE, ascending=False).head(TOP_COUNTERS)
     moves = T("cmp_brief_list").join(
         f"{code(r['counter'])} {_value(r['a'], r['kind'])} → "
         f"{_value(r['b'], r['kind'])}"
         for r in top.to_dict("records")
     )
-    return [T("cmp_brief_counters", n=int(at["size"].iloc[0]), moves=moves)]
+    return [T("cmp_brief_counters", n=int(at[col.SIZE].iloc[0]), moves=moves)]
 
 
 def _value(value: float, kind: str) -> str:
@@ -160,11 +167,11 @@ def _value(value: float, kind: str) -> str:
 
 def _rules(c: Comparison, key: tuple[str, str]) -> list[str]:
     r = c.rules
-    mine = r[(r["family"] == key[0]) & (r["variant"] == key[1])]
+    mine = r[(r[col.FAMILY] == key[0]) & (r[col.VARIANT] == key[1])]
     if mine.empty:
         return []
-    appeared = sorted(set(mine[mine["change"] == "appeared"]["rule"].astype(str)))
-    gone = sorted(set(mine[mine["change"] == "gone"]["rule"].astype(str)))
+    appeared = sorted(set(mine[mine[col.CHANGE] == "appeared"][col.RULE].astype(str)))
+    gone = sorted(set(mine[mine[col.CHANGE] == "gone"][col.RULE].astype(str)))
     out = []
     if appeared:
         rules = T("cmp_brief_list").join(map(code, appeared))
@@ -178,7 +185,7 @@ def _rules(c: Comparison, key: tuple[str, str]) -> list[str]:
 def _caveats(rows: pd.DataFrame) -> list[str]:
     if rows.empty:
         return []
-    codes = rows["caveats"].fillna("").str.split(";").explode()
+    codes = rows[col.CAVEATS].fillna("").str.split(";").explode()
     found = sorted({str(x) for x in codes if x})
     if not found:
         return []

@@ -9,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import table
 
@@ -35,12 +36,12 @@ def invalid_section(invalid: pd.DataFrame) -> str:
         return ""
     frame = pd.DataFrame(
         {
-            T("cmp_col_variant"): (invalid["family"] + "/" + invalid["variant"]).map(
-                code
-            ),
-            "n": [T("cmp_every_size") if pd.isna(n) else n for n in invalid["size"]],
-            T("cmp_col_run"): invalid["run"],
-            T("cmp_col_problem"): invalid["problem"].map(code),
+            T("cmp_col_variant"): (
+                invalid[col.FAMILY] + "/" + invalid[col.VARIANT]
+            ).map(code),
+            "n": [T("cmp_every_size") if pd.isna(n) else n for n in invalid[col.SIZE]],
+            T("cmp_col_run"): invalid[col.RUN],
+            T("cmp_col_problem"): invalid[col.PROBLEM].map(code),
         }
     )
     intro = T("cmp_invalid_intro")

@@ -44,7 +44,7 @@ _SVG_FIGURE = re.compile(
 def slug(text: str) -> str:
     """An id from a text: its words, lower case, without a leading section number."""
     words = re.findall(r"\w+", _NUMBERING.sub("", text).lower())
-    return "-".join(words)[:60] or "section"
+    return "-".join(words)[:60] or "section"  # contracts: literal
 
 
 def figure_id(src: str) -> str:

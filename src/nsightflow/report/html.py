@@ -37,6 +37,7 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import (
     CATALOGUE,
     DEFAULT_LANGUAGE,
@@ -51,7 +52,7 @@ from nsightflow.report.folds import fold_appendix, footnote_titles
 from nsightflow.report.paths import report_stem
 
 LONG_CELL = 60  # characters: a longer table cell is set on one line, whole on hover
-VARIANT_FIELD = "variant"  # a heading template naming a variant is that variant's
+VARIANT_FIELD = col.VARIANT  # a heading template naming a variant is that variant's
 BRIEF_ID = "brief"  # a family report's first section; the contents follow it
 
 
@@ -354,15 +355,17 @@ def write_page(
     stem = report_stem(language_)  # report.zh.html / .json in Chinese
     roots = (figures_dir,) if figures_dir else ()
     found = render(markdown_text, out_dir, language_, roots)
-    title = ctx["family"]["title"]
+    title = ctx[col.FAMILY]["title"]
     (out_dir / f"{stem}.html").write_text(page(found.body, title, language_))
     facts = {
         "schema_version": FACTS_SCHEMA_VERSION,
-        "family": ctx["family"]["name"],
+        col.FAMILY: ctx[col.FAMILY][col.NAME],
         "title": title,
         "language": language_,
         **_origin(ctx),
-        "statuses": dict(sorted(Counter(v["status"] for v in ctx["variants"]).items())),
+        "statuses": dict(
+            sorted(Counter(v[col.STATUS] for v in ctx["variants"]).items())
+        ),
         "sections": [{"id": i, "title": t} for i, t in found.sections],
         "main_figure": found.figures[0] if found.figures else None,
     }
@@ -377,11 +380,16 @@ def _origin(ctx: dict[str, Any]) -> dict[str, Any]:
     """
     replay = ctx.get("replay") or {}
     timing = ctx["provenance"].get("timing", {})
-    if not replay and not timing.get("date"):
-        return {"data": "not_measured", "gpu": None, "date": None, "recording": None}
+    if not replay and not timing.get(col.DATE):
+        return {
+            "data": "not_measured",
+            col.GPU: None,
+            col.DATE: None,
+            "recording": None,
+        }
     return {
         "data": "replayed" if replay else "measured",
-        "gpu": timing.get("gpu") or replay.get("gpu"),
-        "date": timing.get("date") or replay.get("date"),
-        "recording": replay.get("source"),
+        col.GPU: timing.get(col.GPU) or replay.get(col.GPU),
+        col.DATE: timing.get(col.DATE) or replay.get(col.DATE),
+        "recording": replay.get(col.SOURCE),
     }

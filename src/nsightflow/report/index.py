@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import quote
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis.record import render as render_message
 from nsightflow.errors import StageInputError
@@ -116,10 +117,10 @@ def _card(report_dir: Path, analysis: Path, family: str, stem: str) -> str:
 def headlines(folder: Path) -> list[dict[str, Any]]:
     """The family's headline findings' fields (one per input), from findings.csv."""
     found = Bundle(folder).findings
-    if found is None or "section" not in found or "params" not in found:
+    if found is None or col.SECTION not in found or col.PARAMS not in found:
         return []
-    rows = found[found["section"] == "headline"]
-    return [json.loads(str(p)) for p in rows["params"]]
+    rows = found[found[col.SECTION] == "headline"]
+    return [json.loads(str(p)) for p in rows[col.PARAMS]]
 
 
 def _text(value: Any) -> str:
@@ -131,7 +132,9 @@ def _text(value: Any) -> str:
 
 def _result(h: dict[str, Any]) -> str:
     """The headline as four large numbers: variant, time, speedup, % of ceiling."""
-    named = isinstance(h.get("input"), dict) and h["input"].get("@") == "input_named"
+    named = (
+        isinstance(h.get(col.INPUT), dict) and h[col.INPUT].get("@") == "input_named"
+    )
     label = f' <span class="at">{esc(_text(h["input"]))}</span>' if named else ""
     cells = [
         ("index_best", f"<code>{esc(str(h['variant']))}</code>{label}"),
@@ -174,8 +177,8 @@ def _facts(path: Path) -> dict[str, Any]:
 def _origin(facts: dict[str, Any]) -> str:
     """Measured or replayed, with GPU and date."""
     fields = {
-        "gpu": facts.get("gpu") or "?",
-        "date": _date(facts.get("date")),
+        col.GPU: facts.get(col.GPU) or "?",
+        col.DATE: _date(facts.get(col.DATE)),
         "recording": facts.get("recording") or "?",
     }
     data = facts.get("data")

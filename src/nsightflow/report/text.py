@@ -29,7 +29,8 @@ import nh3
 
 from nsightflow.i18n.markup import code_span
 
-ALLOWED_TAGS = {"p", "em", "strong", "code", "a", "img"}  # img: its alt text only
+# HTML tags (contracts: literal); img: its alt text only
+ALLOWED_TAGS = {"p", "em", "strong", "code", "a", "img"}  # contracts: literal
 LINK_SCHEMES = {"http", "https"}
 # Characters that can start Markdown (Python-Markdown with the tables extension)
 # anywhere in a line (``#``: closing hashes of a heading), and the HTML-special ones,
@@ -74,7 +75,7 @@ def inline(text: object, paragraphs: bool = False) -> str:
     clean = nh3.clean(
         html,
         tags=ALLOWED_TAGS,
-        attributes={"a": {"href"}, "img": {"alt"}},
+        attributes={"a": {"href"}, "img": {"alt"}},  # contracts: literal
         url_schemes=LINK_SCHEMES,
         link_rel=None,
     )

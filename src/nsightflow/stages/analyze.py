@@ -22,7 +22,7 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "rules",
         "profiles",
         "sanitize",
-        "source",
+        "source",  # contracts: literal (an option's name)
     ):
         p.add_argument(f"--{name}", type=Path, nargs="*", default=[])
     p.add_argument("--ceilings", type=Path)

@@ -3,7 +3,7 @@
 import argparse
 from pathlib import Path
 
-from nsightflow.contracts import spreadsheet_safe
+from nsightflow.contracts import CEILINGS
 from nsightflow.io import read_json
 
 
@@ -17,12 +17,9 @@ def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``nsightflow ceilings-table``."""
-    import pandas as pd
-
     data = read_json(args.ceilings)
-    columns = ["gpu", "copy_gbps", "fp32_gflops", "vendor_sgemm_gflops"]
-    row = {c: data.get(c) for c in columns}
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    frame = spreadsheet_safe(pd.DataFrame([row], columns=columns))
-    frame.to_csv(args.output, index=False)
+    CEILINGS.write(
+        CEILINGS.frame([{c: data.get(c) for c in CEILINGS.columns}]), args.output
+    )
     return 0

@@ -21,6 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
+
 # analysis.compare.DEFAULT_MIN_CHANGE as the help says it (a test keeps them equal;
 # importing it here would load pandas for every subcommand).
 DEFAULT_MIN_HELP = "3%"
@@ -155,7 +157,9 @@ def git_sources(kernels_dir: Path) -> Any:
             return None
         name = f"{family}/family.yaml (variants.{variant})"
         files = {name: manifest_entry_text(entries, variant)}
-        todo = [posixpath.join(family, entries[variant].get("source", f"{variant}.cu"))]
+        todo = [
+            posixpath.join(family, entries[variant].get(col.SOURCE, f"{variant}.cu"))
+        ]
         while todo:
             path = todo.pop(0)
             text = show(rev, path)
@@ -169,7 +173,7 @@ def git_sources(kernels_dir: Path) -> Any:
                 if found not in files and show(rev, found) is not None:
                     todo.append(found)
         dirty = revision.endswith("-dirty")
-        return {"files": files, "origin": "git, dirty" if dirty else "git"}
+        return {col.FILES: files, "origin": "git, dirty" if dirty else "git"}
 
     return lookup
 
@@ -199,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
     counts = C.verdict_counts(comparison.pairs, invalid=comparison.invalid)
     invalid = comparison.invalid
     for r, unsized in zip(
-        invalid.to_dict("records"), invalid["size"].isna(), strict=True
+        invalid.to_dict("records"), invalid[col.SIZE].isna(), strict=True
     ):
         size = "size unknown" if unsized else f"n={r['size']}"
         print(f"INVALID {r['family']}/{r['variant']} {size}: {r['problem']}")
@@ -215,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
 
 def write_outputs(comparison: Any, out_dir: Path, language: str) -> None:
     """compare.md, compare.html, compare.csv, compare_counters.csv and the figure."""
-    from nsightflow.contracts import COMPARE_COUNTERS, spreadsheet_safe
+    from nsightflow.contracts import COMPARE_COUNTERS, COMPARE_PAIRS
     from nsightflow.plot.compare import ratio_figure
     from nsightflow.report.compare import FIGURE, CompareReport
     from nsightflow.report.html import to_html
@@ -231,8 +235,7 @@ def write_outputs(comparison: Any, out_dir: Path, language: str) -> None:
     (out_dir / "compare.md").write_text(text)
     page = to_html(text, "nsightflow compare", base_dir=out_dir, language=language)
     (out_dir / "compare.html").write_text(page)
-    pairs = spreadsheet_safe(table(comparison))
-    pairs.to_csv(out_dir / "compare.csv", index=False, float_format="%.6g")
+    COMPARE_PAIRS.write(table(comparison), out_dir / COMPARE_PAIRS.name)
     COMPARE_COUNTERS.write(comparison.counters, out_dir / COMPARE_COUNTERS.name)
 
 
@@ -246,32 +249,34 @@ def table(comparison: Any) -> Any:
     import pandas as pd
 
     pairs = comparison.pairs
-    code = comparison.sources[["family", "variant", "code"]]
-    out = pairs.merge(code, on=["family", "variant"], how="left")
-    moved = comparison.counters[comparison.counters["moved"]]
+    code = comparison.sources[[col.FAMILY, col.VARIANT, col.CODE]]
+    out = pairs.merge(code, on=[col.FAMILY, col.VARIANT], how="left")
+    moved = comparison.counters[comparison.counters[col.MOVED]]
     text = moved.assign(
         item=[
             f"{c} {v:+.1f}{'pp' if k == 'pp' else '%'}"
             for c, v, k in zip(
-                moved["counter"], moved["change"], moved["kind"], strict=True
+                moved[col.COUNTER], moved[col.CHANGE], moved[col.KIND], strict=True
             )
         ]
     )
     joined = (
-        text.groupby(["family", "variant", "size"])["item"]
+        text.groupby([col.FAMILY, col.VARIANT, col.SIZE])["item"]
         .agg("; ".join)
         .rename("counters_moved")
     )
-    out = out.merge(joined.reset_index(), on=["family", "variant", "size"], how="left")
+    out = out.merge(
+        joined.reset_index(), on=[col.FAMILY, col.VARIANT, col.SIZE], how="left"
+    )
     if len(comparison.shares):  # across GPUs: each run's share of its own ceiling
         shares = comparison.shares[
-            ["family", "variant", "size", "ceiling", "pct_a", "pct_b"]
+            [col.FAMILY, col.VARIANT, col.SIZE, "ceiling", "pct_a", "pct_b"]
         ]
-        out = out.merge(shares, on=["family", "variant", "size"], how="left")
+        out = out.merge(shares, on=[col.FAMILY, col.VARIANT, col.SIZE], how="left")
     if len(comparison.invalid):  # after the compared pairs: verdict INVALID, and why
         invalid = comparison.invalid.assign(verdict="INVALID")
         out = pd.concat(
-            [out, invalid.drop(columns=["run", "whole"])], ignore_index=True
+            [out, invalid.drop(columns=[col.RUN, col.WHOLE])], ignore_index=True
         )
     return out
 

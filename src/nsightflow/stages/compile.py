@@ -4,6 +4,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.io import write_json
 from nsightflow.stages.common import variant_args
 
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     _, variant = find_variant(args.kernels_dir, args.family, args.variant)
     variant, config = choose_config(variant, args.sweep, args.gpu_model)
     record = compile_variant(variant, args.arch, args.cubin)
-    record["config"] = config
+    record[col.CONFIG] = config
     write_json(args.resources, record)
     print(
         f"{args.family}/{args.variant}: {record['status']} "
@@ -64,7 +65,7 @@ def choose_config(
         best = best_params(sweep[0])
     if not best:
         return start, config
-    same = " = " + config["detail"] if best == config["params"] else ""
+    same = " = " + config["detail"] if best == config[col.PARAMS] else ""
     detail = f"this run's sweep ({sweep[0]}){same}"
     return variant.with_params(best), config_block(best, SWEEP, model, detail)
 

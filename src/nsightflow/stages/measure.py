@@ -8,6 +8,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.io import write_json
 from nsightflow.stages.common import variant_args
 from nsightflow.stages.timing import print_rows, timing_args, timing_fields
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         line = TracePhase(
             tuple(args.timeline_sizes), args.timeline_backend, args.timeline_timeout_s
         )
-        paths["backend"] = args.backend_choice
+        paths[col.BACKEND] = args.backend_choice
     settings = MeasureSettings(
         args.verify_timeout_s,
         timing_fields(args, args.time_timeout_s),
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from nsightflow.family.tuned import built_config
 
-    records["time"]["config"] = built_config(args.cubin)  # which configuration, why
+    records["time"][col.CONFIG] = built_config(args.cubin)  # which configuration, why
     write_json(args.time_out, records["time"])
     print_rows(records["time"])
     if line is not None:
@@ -95,7 +96,7 @@ def _timeline(
     record = records.get("timeline")
     if record is None:
         paths = {"cubin": args.cubin, "verify": args.verify_out}
-        paths["backend"] = args.backend_choice
+        paths[col.BACKEND] = args.backend_choice
         alone = TimelineSettings(line.sizes, line.backend, line.timeout_s)  # type: ignore[arg-type]
         record = record_variant(args.kernels_dir, ident, paths, alone, args.seed)
     write_outputs(record, args.timeline_record, args.timeline_table)

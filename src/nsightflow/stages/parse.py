@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from nsightflow.contracts import columns as col
 from nsightflow.errors import StageInputError
 
 if TYPE_CHECKING:
@@ -93,7 +94,8 @@ def jobs_of(args: argparse.Namespace) -> list[Job]:
             f"parse: {len(outputs)} outputs (-o) for {len(args.reports)} report "
             "arguments; give one output, or one per report argument"
         )
-    for name in ("rules", "source"):
+    options = ("rules", "source")  # contracts: literal (the options --rules, --source)
+    for name in options:
         given = getattr(args, name)
         if given is not None and len(given) != len(outputs):
             raise StageInputError(
@@ -158,10 +160,10 @@ def inlined_sites(paths: list[Path]) -> "dict[str, list[CallSite]]":
     found = {}
     for path in paths:
         record = read_json(path)
-        if "inlined" not in record:
+        if col.INLINED not in record:
             continue
         try:
-            found[str(record.get("variant", ""))] = unpack(record["inlined"])
+            found[str(record.get(col.VARIANT, ""))] = unpack(record[col.INLINED])
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise StageInputError(
                 f"{path}: field 'inlined' is malformed ({type(exc).__name__}: {exc}); "
@@ -183,16 +185,18 @@ def parse_one(
         from nsightflow.tools.ncu_metrics import resolve
 
         wanted = resolve(args.metrics)  # nvprof-era names accepted
-        missing = sorted(set(wanted) - set(metrics["metric"]))
+        missing = sorted(set(wanted) - set(metrics[col.METRIC]))
         if missing:
             print(
                 f"WARNING: not in these reports: {', '.join(missing)}", file=sys.stderr
             )
-        metrics = metrics[metrics["metric"].isin(wanted)]
-    for message in rules[rules["type"] == "error"]["message"]:
+        metrics = metrics[metrics[col.METRIC].isin(wanted)]
+    for message in rules[rules[col.TYPE] == "error"][col.MESSAGE]:
         print(f"WARNING: {message}", file=sys.stderr)
     if args.family:
-        metrics["family"] = metrics["family"].mask(metrics["family"] == "", args.family)
+        metrics[col.FAMILY] = metrics[col.FAMILY].mask(
+            metrics[col.FAMILY] == "", args.family
+        )
     P.write_table(metrics, job.output)
     if job.rules:
         P.write_table(rules, job.rules)
@@ -207,8 +211,8 @@ def parse_one(
         for note in notes:
             print(f"WARNING: {note}", file=sys.stderr)
         if args.family:
-            samples["family"] = samples["family"].mask(
-                samples["family"] == "", args.family
+            samples[col.FAMILY] = samples[col.FAMILY].mask(
+                samples[col.FAMILY] == "", args.family
             )
         P.write_table(samples, job.source)
     launches = P.count_launches(metrics)

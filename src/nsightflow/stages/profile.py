@@ -3,6 +3,7 @@
 import argparse
 from pathlib import Path
 
+from nsightflow.contracts import columns as col
 from nsightflow.errors import StageInputError
 from nsightflow.io import write_json
 from nsightflow.outputs import PROFILE_FILES, Output, check_output, remove_own
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     for name, record in records.items():
         folder = args.out_dir / name
         folder.mkdir(parents=True, exist_ok=True)
-        record["config"] = built_config(variants[name]["cubin"])
+        record[col.CONFIG] = built_config(variants[name]["cubin"])
         write_json(folder / "profile.json", record)
         print(f"{args.family}/{name}: profile {record['status']} {record['message']}")
     return 0

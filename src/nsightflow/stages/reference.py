@@ -13,6 +13,8 @@ import argparse
 import json
 from pathlib import Path
 
+from nsightflow.contracts import columns as col
+
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add ``reference`` to the CLI."""
@@ -59,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         args.timeout_s, args.out.parent, family, args.seed, sizes, args.threads
     )
     wall = time.perf_counter() - start
-    index = {"family": family.name, "seed": args.seed, "entries": entries}
+    index = {col.FAMILY: family.name, "seed": args.seed, "entries": entries}
     write_atomic(args.out, (json.dumps(index, indent=1) + "\n").encode())
     made = sum(1 for e in entries if e["seconds"])
     print(

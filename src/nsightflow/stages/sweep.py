@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.io import write_json
 
 
@@ -84,7 +85,7 @@ def write_tuned(folder: Path, out: Path, record: dict[str, Any]) -> str:
     from nsightflow.errors import StageInputError
     from nsightflow.family.tuned import TunedEntry, write_entry
 
-    best, gpu = record["best"], str(record["provenance"].get("gpu") or "")
+    best, gpu = record["best"], str(record["provenance"].get(col.GPU) or "")
     if not best or not gpu:
         raise StageInputError(
             f"{out}: --write-tuned: the sweep found no best configuration or no GPU "
@@ -93,6 +94,8 @@ def write_tuned(folder: Path, out: Path, record: dict[str, Any]) -> str:
     times = ", ".join(f"{t:,.1f} us at n = {n}" for n, t in best["times_us"].items())
     info = {
         "sweep": f"{out} ({record['space']} space, {record['strategy']}: {times})",
-        "date": str(record["provenance"].get("date", ""))[:10],
+        col.DATE: str(record["provenance"].get(col.DATE, ""))[:10],
     }
-    return write_entry(folder, TunedEntry(gpu, record["variant"], best["params"], info))
+    return write_entry(
+        folder, TunedEntry(gpu, record[col.VARIANT], best[col.PARAMS], info)
+    )

@@ -3,6 +3,7 @@
 import argparse
 from pathlib import Path
 
+from nsightflow.contracts import columns as col
 from nsightflow.io import write_json
 
 
@@ -31,8 +32,8 @@ def run(args: argparse.Namespace) -> int:
     record = compile_all(variant, args.space, args.arch, args.build_dir, args.jobs)
     write_json(args.out, record)
     counts: dict[str, int] = {}
-    for config in record["configs"]:
-        counts[config["status"]] = counts.get(config["status"], 0) + 1
+    for config in record[col.CONFIGS]:
+        counts[config[col.STATUS]] = counts.get(config[col.STATUS], 0) + 1
     print(
         f"{args.family}/{args.variant}: {len(record['configs'])} configurations "
         f"({args.space}) in {record['compile_wall_s']} s with {args.jobs} jobs: "

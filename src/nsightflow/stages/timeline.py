@@ -3,6 +3,8 @@
 import argparse
 from pathlib import Path
 
+from nsightflow.contracts import columns as col
+
 
 def register_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add ``timeline`` to the CLI."""
@@ -41,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     record = record_variant(
         args.kernels_dir,
         (args.family, args.variant),
-        {"cubin": args.cubin, "verify": args.verify, "backend": args.backend_choice},
+        {"cubin": args.cubin, "verify": args.verify, col.BACKEND: args.backend_choice},
         settings,
         args.seed,
     )

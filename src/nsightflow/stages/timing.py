@@ -4,6 +4,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.io import write_json
 from nsightflow.stages.common import variant_args
 
@@ -46,7 +47,7 @@ def timing_fields(args: argparse.Namespace, timeout_s: float) -> dict[str, Any]:
         "max_reps",
         "budget_s",
         "settle_rel",
-        "cache",
+        col.CACHE,
         "guard",
     )
     return {**{name: getattr(args, name) for name in names}, "timeout_s": timeout_s}
@@ -62,7 +63,7 @@ def timing_settings(args: argparse.Namespace, timeout_s: float) -> "TimingSettin
 def print_rows(record: dict[str, Any]) -> None:
     """One line per timed size and the stage's status line."""
     for row in record.get("rows", []):
-        energy = row.get("energy_j_per_launch")
+        energy = row.get(col.ENERGY_J_PER_LAUNCH)
         said = f", {energy * 1e3:.3g} mJ/launch" if energy is not None else ""
         print(
             f"  n={row['size']}: {row.get('time_median_us', float('nan')):.2f} us "
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from nsightflow.family.tuned import built_config
 
-    record["config"] = built_config(args.cubin)  # which configuration, and why
+    record[col.CONFIG] = built_config(args.cubin)  # which configuration, and why
     write_json(args.out, record)
     print_rows(record)
     return 0

@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.tools.sass import opcode
 
 REGISTERS_PER_PARTITION = 16384  # 65536 per SM, in 4 scheduler partitions
@@ -140,7 +141,7 @@ def facts(sass: Iterable[str], resources: Mapping[str, Any]) -> CompilerFacts:
     local = ""
     if counts["local"]:
         local = "spill" if spill else ("local_array" if stack else "spill")
-    registers = int(resources.get("registers") or 0)
+    registers = int(resources.get(col.REGISTERS) or 0)
     return CompilerFacts(
         ldg_bits=widths["LDG"],
         stg_bits=widths["STG"],

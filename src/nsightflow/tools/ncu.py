@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.errors import NcuUnavailableError
 from nsightflow.tools import ncu_metrics as metrics
 
@@ -101,11 +103,11 @@ def launch_spec(
     family, variant = ident
     return {
         "kernels_dir": str(kernels_dir),
-        "family": family,
-        "variant": variant,
+        col.FAMILY: family,
+        col.VARIANT: variant,
         "cubin": str(cubin),
         "seed": seed,
-        "sizes": sizes,
+        col.SIZES: sizes,
     }
 
 
@@ -122,7 +124,7 @@ def worker_argv(spec_path: Path, result_path: Path) -> list[str]:
         sys.executable,
         "-m",
         "nsightflow.gpu.worker",
-        "launch",
+        "launch",  # contracts: literal (the worker's subcommand)
         str(spec_path),
         str(result_path),
     ]
@@ -163,7 +165,7 @@ def run_ncu(argv: list[str], timeout_s: float) -> tuple[str, str, list[int]]:
         )
     except subprocess.TimeoutExpired:
         return (
-            "timeout",
+            Status.TIMEOUT,
             f"ncu did not finish within {timeout_s:g} s (profile.timeout_s)",
             [],
         )
@@ -176,4 +178,4 @@ def run_ncu(argv: list[str], timeout_s: float) -> tuple[str, str, list[int]]:
         return "profile_failed", output[-4000:], passes
     if "No kernels were profiled" in output:
         return "profile_failed", f"ncu profiled no kernel: {output[-2000:]}", passes
-    return "ok", "", passes
+    return Status.OK, "", passes

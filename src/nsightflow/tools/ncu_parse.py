@@ -34,6 +34,7 @@ from nsightflow.tools.ncu_report_io import (  # isort: skip
 import pandas as pd
 
 from nsightflow.contracts import METRICS, RULES
+from nsightflow.contracts import columns as column_names
 from nsightflow.errors import ReportParseError
 from nsightflow.tools.profile_layout import ReportPart
 
@@ -71,7 +72,11 @@ def read_ncu_csv(path: Path) -> pd.DataFrame:
     kernel_col = header.index("Kernel Name")
     rows = []
     for index, record in enumerate(data):
-        labels = {"family": "", "variant": "", "size": sizes[index // per_size]}
+        labels = {
+            column_names.FAMILY: "",
+            column_names.VARIANT: "",
+            column_names.SIZE: sizes[index // per_size],
+        }
         launch = index % per_size
         for col, name in enumerate(header):
             if "__" not in name or col >= len(record):
@@ -83,12 +88,12 @@ def read_ncu_csv(path: Path) -> pd.DataFrame:
             rows.append(
                 {
                     **labels,
-                    "launch": launch,
-                    "kernel": record[kernel_col],
-                    "metric": name,
-                    "unit": unit,
-                    "value": value,
-                    "rollup": rollup_of(name),
+                    column_names.LAUNCH: launch,
+                    column_names.KERNEL: record[kernel_col],
+                    column_names.METRIC: name,
+                    column_names.UNIT: unit,
+                    column_names.VALUE: value,
+                    column_names.ROLLUP: rollup_of(name),
                 }
             )
     return METRICS.frame(rows)
@@ -178,15 +183,15 @@ def parse_files(
             rules.append(
                 {
                     **part.labels,
-                    "size": part.sizes[0] if part.sizes else None,
-                    "launch": 0,
-                    "kernel": "",
-                    "rule": "ReportUnreadable",
-                    "section": "",
-                    "type": "error",
-                    "message": error,
-                    "speedup_type": "",
-                    "speedup_pct": float("nan"),
+                    column_names.SIZE: part.sizes[0] if part.sizes else None,
+                    column_names.LAUNCH: 0,
+                    column_names.KERNEL: "",
+                    column_names.RULE: "ReportUnreadable",
+                    column_names.SECTION: "",
+                    column_names.TYPE: "error",
+                    column_names.MESSAGE: error,
+                    column_names.SPEEDUP_TYPE: "",
+                    column_names.SPEEDUP_PCT: float("nan"),
                 }
             )
             continue
@@ -211,5 +216,11 @@ def count_launches(metrics: pd.DataFrame) -> int:
 
     ``launch`` restarts at 0 for each size of a report, so it alone undercounts.
     """
-    keys = ["family", "variant", "size", "launch", "kernel"]
+    keys = [
+        column_names.FAMILY,
+        column_names.VARIANT,
+        column_names.SIZE,
+        column_names.LAUNCH,
+        column_names.KERNEL,
+    ]
     return len(metrics[keys].drop_duplicates()) if len(metrics) else 0

@@ -22,6 +22,7 @@ try:
 except ImportError:  # reported with an install hint when a report is read
     _NCU_REPORT = None
 
+from nsightflow.contracts import columns as col
 from nsightflow.errors import ReportParseError
 from nsightflow.tools import ncu_limits as limits
 from nsightflow.tools.profile_layout import ReportPart, parts_of_folder
@@ -84,7 +85,7 @@ def part_of_file(path: Path) -> ReportPart:
         for part in parts_of_folder(path.parent):
             if part.path == path or part.path.name == path.name:
                 return replace(part, path=path)
-    return ReportPart(path, {"family": "", "variant": ""}, tuple(file_sizes(path)))
+    return ReportPart(path, {col.FAMILY: "", col.VARIANT: ""}, tuple(file_sizes(path)))
 
 
 def as_part(report: "Path | ReportPart") -> ReportPart:
@@ -215,7 +216,7 @@ def read_columns(
         _check_kernel(part, launch, kernel)
         _add_metrics(ncu, path, (launch, kernel), action, found)
         found.rules += [
-            {**names_labels, "launch": launch, "kernel": kernel, **rule}
+            {**names_labels, col.LAUNCH: launch, col.KERNEL: kernel, **rule}
             for rule in _rule_results(action)
         ]
         launch += 1
@@ -227,17 +228,17 @@ def read_columns(
     # Launch numbers restart at 0 for each size's run.
     per_size = launches_per_size(path, sizes, launch)
     for rule in found.rules:
-        rule["size"] = sizes[rule["launch"] // per_size]
-        rule["launch"] %= per_size
+        rule[col.SIZE] = sizes[rule[col.LAUNCH] // per_size]
+        rule[col.LAUNCH] %= per_size
     columns = {
         **{k: [v] * len(found.values) for k, v in names_labels.items()},
-        "size": [sizes[i // per_size] for i in found.launches],
-        "launch": [i % per_size for i in found.launches],
-        "kernel": found.kernels,
-        "metric": found.names,
-        "unit": found.units,
-        "value": found.values,
-        "rollup": found.rollups,
+        col.SIZE: [sizes[i // per_size] for i in found.launches],
+        col.LAUNCH: [i % per_size for i in found.launches],
+        col.KERNEL: found.kernels,
+        col.METRIC: found.names,
+        col.UNIT: found.units,
+        col.VALUE: found.values,
+        col.ROLLUP: found.rollups,
     }
     return columns, found.rules
 
@@ -313,26 +314,34 @@ def _rule_results(action: Any) -> list[dict[str, Any]]:
     found = []
     for result in action.rule_results_as_dicts():
         message = result.get("rule_message") or {}
-        if not message.get("message"):
+        if not message.get(col.MESSAGE):
             continue
         speedup = result.get("speedup_estimation") or {}
         found.append(
             {
-                "rule": result.get("rule_identifier", ""),
-                "section": result.get("section_identifier", ""),
-                "type": _MSG_TYPES.get(int(message.get("type", 0)), "none"),
-                "message": message["message"],
-                "speedup_type": _SPEEDUP_TYPES.get(
-                    int(speedup.get("type", 0)), "unknown"
+                col.RULE: result.get("rule_identifier", ""),
+                col.SECTION: result.get("section_identifier", ""),
+                col.TYPE: _MSG_TYPES.get(int(message.get(NCU_TYPE, 0)), "none"),
+                col.MESSAGE: message[col.MESSAGE],
+                col.SPEEDUP_TYPE: _SPEEDUP_TYPES.get(
+                    int(speedup.get(NCU_TYPE, 0)), "unknown"
                 )
                 if speedup
                 else "",
-                "speedup_pct": float(speedup.get("speedup", float("nan"))),
+                col.SPEEDUP_PCT: float(speedup.get("speedup", float("nan"))),
             }
         )
     return found
 
 
 # ncu_report.MsgType_* and SpeedupType_* values (ncu 2025.3 / ncu-report 2026.3).
-_MSG_TYPES = {0: "none", 1: "ok", 2: "optimization", 3: "warning", 4: "error"}
+# ncu's message types by number, under the message's field "type"
+NCU_TYPE = "type"  # contracts: literal (ncu's field, not the rules table's)
+_MSG_TYPES = {
+    0: "none",
+    1: "ok",  # contracts: literal (ncu's message type, not a status)
+    2: "optimization",
+    3: "warning",
+    4: "error",
+}
 _SPEEDUP_TYPES = {0: "unknown", 1: "local", 2: "global"}

@@ -47,6 +47,7 @@ except ImportError:  # reported with an install hint when a report is read
 import pandas as pd
 
 from nsightflow.contracts import SOURCE
+from nsightflow.contracts import columns as col
 from nsightflow.errors import ReportParseError
 from nsightflow.tools.ncu_metrics import PCSAMP_PREFIX
 from nsightflow.tools.ncu_report_io import (
@@ -167,9 +168,9 @@ def locate(
     """
     for site in sites:
         if (
-            site["pc"] == offset
-            and site["line"] == line
-            and PurePath(site["file"]).name == PurePath(file).name
+            site[col.PC] == offset
+            and site[col.LINE] == line
+            and PurePath(site[col.FILE]).name == PurePath(file).name
             and site["opcode"] == opcode
         ):
             inner = f"{PurePath(file).name}:{line}"
@@ -199,7 +200,7 @@ def action_rows(
     access = dict(zip(sass, map(joined, function_kinds(sass.values())), strict=True))
     by_offset: dict[int, list[CallSite]] = defaultdict(list)
     for site in sites:
-        by_offset[site["pc"]].append(site)
+        by_offset[site[col.PC]].append(site)
     for pc in sorted(set(samples) | {p for p, a in access.items() if a}):
         info = action.source_info(pc)
         text = sass.get(pc) or " ".join(action.sass_by_pc(pc).split())
@@ -212,16 +213,16 @@ def action_rows(
             by_offset.get(offset, ()),
         )
         common = {
-            "pc": offset,
-            "sass": text,
-            "file": where.file,
-            "line": where.line,
-            "source": _text(texts, where.file, where.line),
-            "access": access.get(pc, ""),
-            "inlined": where.inlined,
+            col.PC: offset,
+            col.SASS: text,
+            col.FILE: where.file,
+            col.LINE: where.line,
+            col.SOURCE: _text(texts, where.file, where.line),
+            col.ACCESS: access.get(pc, ""),
+            col.INLINED: where.inlined,
         }
         for reason, count in sorted(samples.get(pc, {"": 0}).items()):
-            yield {**common, "reason": reason, "samples": count}
+            yield {**common, col.REASON: reason, col.SAMPLES: count}
 
 
 def read_source_samples(
@@ -243,13 +244,13 @@ def read_source_samples(
     path = part.path
     context = load_context(path)
     labels, sizes = part.labels, list(part.sizes)
-    sites = (inlined or {}).get(str(labels.get("variant", "")), ())
+    sites = (inlined or {}).get(str(labels.get(col.VARIANT, "")), ())
     rows: list[dict[str, Any]] = []
     launch = 0
     for action in part_actions(part, context):
         kernel = action.name()
         rows += [
-            {**labels, "launch": launch, "kernel": kernel, **row}
+            {**labels, col.LAUNCH: launch, col.KERNEL: kernel, **row}
             for row in action_rows(action, sites)
         ]
         launch += 1
@@ -260,8 +261,8 @@ def read_source_samples(
         )
     per_size = launches_per_size(path, sizes, launch)
     for row in rows:
-        row["size"] = sizes[row["launch"] // per_size]
-        row["launch"] %= per_size
+        row[col.SIZE] = sizes[row[col.LAUNCH] // per_size]
+        row[col.LAUNCH] %= per_size
     note = "" if rows else f"{path}: {NO_SAMPLES}"
     return SOURCE.frame(rows), note
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import columns as col
 from nsightflow.errors import GpuUnavailableError
 from nsightflow.records import Status
 
@@ -29,7 +30,7 @@ TIME_UNITS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 BYTE_UNITS = {
     "B": 1.0,
     "byte": 1.0,
-    "bytes": 1.0,
+    col.BYTES: 1.0,
     "KB": 1e3,
     "MB": 1e6,
     "GB": 1e9,
@@ -122,9 +123,9 @@ def _unit_column(
     for key in row:
         match = _UNIT.match(key)
         if match and match["base"] == base:
-            if match["unit"] not in units:
+            if match[col.UNIT] not in units:
                 raise ValueError(f"column {key!r}: unit {match['unit']!r} unknown")
-            return key, units[match["unit"]]
+            return key, units[match[col.UNIT]]
     raise ValueError(f"no {base!r} column in the cuda_gpu_trace export: {list(row)}")
 
 
@@ -137,7 +138,7 @@ def _kind(name: str) -> tuple[str, str | None]:
             if marker in name:
                 return found
         return "memcpy_other", name.strip("[]").removeprefix("CUDA memcpy ")
-    return "kernel", None
+    return "kernel", None  # contracts: literal (a kind)
 
 
 def rows(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -165,14 +166,14 @@ def rows(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
         size = r.get(bytes_col)
         out.append(
             {
-                "kind": kind,
-                "name": name,
-                "start_ns": start,
-                "end_ns": start + round(float(r[dur_col]) * t_dur),
-                "bytes": None
+                col.KIND: kind,
+                col.NAME: name,
+                col.START_NS: start,
+                col.END_NS: start + round(float(r[dur_col]) * t_dur),
+                col.BYTES: None
                 if size is None or kind == "kernel"
                 else round(float(size) * b),
-                "stream": r.get("Strm"),
+                col.STREAM: r.get("Strm"),
             }
         )
     return out
@@ -187,7 +188,7 @@ def assign_rounds(
     split into equal consecutive blocks: ``rounds`` per size, in the order run.
     A count that does not split evenly marks every size ``trace_mismatch``.
     """
-    ran = [s for s in sizes if s["status"] == Status.OK]
+    ran = [s for s in sizes if s[col.STATUS] == Status.OK]
     if not ran:
         return sizes
     start_col = next(k for k in raw[0] if k.startswith("Start (")) if raw else ""
@@ -199,7 +200,7 @@ def assign_rounds(
             f"{blocks} ({len(ran)} sizes x {rounds} rounds of the same sequence)"
         )
         return [
-            {**s, "status": Status.TRACE_MISMATCH, "message": message}
+            {**s, col.STATUS: Status.TRACE_MISMATCH, col.MESSAGE: message}
             if s in ran
             else s
             for s in sizes
@@ -225,12 +226,15 @@ def _run(
         )
     except subprocess.TimeoutExpired:
         return {
-            "status": Status.TIMEOUT,
-            "message": f"nsys {argv[1]} did not finish within {timeout_s:g} s "
+            col.STATUS: Status.TIMEOUT,
+            col.MESSAGE: f"nsys {argv[1]} did not finish within {timeout_s:g} s "
             "(config timeline.timeout_s)",
         }
     except OSError as exc:
-        return {"status": Status.NSYS_FAILED, "message": f"nsys could not start: {exc}"}
+        return {
+            col.STATUS: Status.NSYS_FAILED,
+            col.MESSAGE: f"nsys could not start: {exc}",
+        }
 
 
 def _profile(folder: Path, spec: dict[str, Any], timeout_s: float) -> dict[str, Any]:
@@ -246,19 +250,19 @@ def _profile(folder: Path, spec: dict[str, Any], timeout_s: float) -> dict[str, 
     if not (folder / "trace.nsys-rep").is_file():
         left = sorted(p.name for p in folder.glob("trace*"))
         return {
-            "status": Status.NSYS_FAILED,
-            "message": f"nsys profile wrote {left or 'nothing'} but no .nsys-rep "
+            col.STATUS: Status.NSYS_FAILED,
+            col.MESSAGE: f"nsys profile wrote {left or 'nothing'} but no .nsys-rep "
             f"(exit {proc.returncode}): it cannot import its own capture here",
             "log": output,
         }
     if not result_path.is_file():
         return {
-            "status": Status.CRASHED,
-            "message": f"the worker under nsys died: {output}",
+            col.STATUS: Status.CRASHED,
+            col.MESSAGE: f"the worker under nsys died: {output}",
         }
     result: dict[str, Any] = json.loads(result_path.read_text())
-    if result["status"] == Status.ENVIRONMENT_ERROR:
-        raise GpuUnavailableError(result["message"])
+    if result[col.STATUS] == Status.ENVIRONMENT_ERROR:
+        raise GpuUnavailableError(result[col.MESSAGE])
     return result
 
 
@@ -272,7 +276,7 @@ def record(spec: dict[str, Any], timeout_s: float) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="nsightflow-nsys-") as tmp:
         folder = Path(tmp)
         result = _profile(folder, spec, timeout_s)
-        if result["status"] != Status.OK:
+        if result[col.STATUS] != Status.OK:
             return result
         stats = _run(stats_argv(folder / "trace.nsys-rep", folder / "stats"), timeout_s)
         csv = folder / f"stats_{REPORT}.csv"
@@ -280,15 +284,15 @@ def record(spec: dict[str, Any], timeout_s: float) -> dict[str, Any]:
             return stats
         if not csv.is_file():
             return {
-                "status": Status.NSYS_FAILED,
-                "message": f"nsys stats wrote no {REPORT} CSV: "
+                col.STATUS: Status.NSYS_FAILED,
+                col.MESSAGE: f"nsys stats wrote no {REPORT} CSV: "
                 f"{(stats.stdout + stats.stderr)[-TAIL:]}",
             }
         raw = read_gpu_trace(csv.read_text(), str(csv))
-    sizes = assign_rounds(raw, result["sizes"], int(spec["rounds"]))
-    bad = [s for s in sizes if s["status"] not in (Status.OK, Status.UNSUPPORTED)]
+    sizes = assign_rounds(raw, result[col.SIZES], int(spec["rounds"]))
+    bad = [s for s in sizes if s[col.STATUS] not in (Status.OK, Status.UNSUPPORTED)]
     return {
-        "status": bad[0]["status"] if bad else "ok",
-        "message": f"n={bad[0]['size']}: {bad[0]['message']}" if bad else "",
-        "sizes": sizes,
+        col.STATUS: bad[0][col.STATUS] if bad else Status.OK,
+        col.MESSAGE: f"n={bad[0]['size']}: {bad[0]['message']}" if bad else "",
+        col.SIZES: sizes,
     }

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.errors import CompileError
 from nsightflow.family.pylauncher import check_launcher, framework_versions
 from nsightflow.family.registry import Variant
@@ -118,33 +119,33 @@ def compile_variant(variant: Variant, arch: str, cubin: Path) -> dict[str, Any]:
     proc = subprocess.run(argv, capture_output=True, text=True, check=False)
     log = proc.stdout + proc.stderr
     record: dict[str, Any] = {
-        "family": variant.family,
-        "variant": variant.name,
-        "kernel": variant.kernel,
+        col.FAMILY: variant.family,
+        col.VARIANT: variant.name,
+        col.KERNEL: variant.kernel,
         "arch": arch,
         "argv": argv,
         "source_sha256": source_digest(variant.source),
-        **({"params": dict(variant.config)} if variant.config else {}),
+        **({col.PARAMS: dict(variant.config)} if variant.config else {}),
         "provenance": provenance.collect(variant.source.parent),
     }
     if proc.returncode != 0:
         cubin.write_bytes(b"")
-        return {**record, "status": Status.COMPILE_FAILED, "message": log.strip()}
+        return {**record, col.STATUS: Status.COMPILE_FAILED, col.MESSAGE: log.strip()}
     kernels = {r.kernel: r for r in parse_ptxas(log)}
     missing = [k for k in variant.kernels if k not in kernels]
     if missing:
         cubin.write_bytes(b"")
         return {
             **record,
-            "status": Status.COMPILE_FAILED,
-            "message": f"kernel {missing[0]!r} not found in {variant.source}; "
+            col.STATUS: Status.COMPILE_FAILED,
+            col.MESSAGE: f"kernel {missing[0]!r} not found in {variant.source}; "
             f'entries: {sorted(kernels)}. Declare it extern "C" __global__ or fix '
             f"variants.{variant.name}.kernel in family.yaml",
         }
     result = {
         **record,
-        "status": Status.OK,
-        "message": "",
+        col.STATUS: Status.OK,
+        col.MESSAGE: "",
         "resources": kernels[variant.kernel].__dict__,
     }
     if len(variant.kernels) > 1:
@@ -152,7 +153,7 @@ def compile_variant(variant: Variant, arch: str, cubin: Path) -> dict[str, Any]:
         result["kernels"] = {k: kernels[k].__dict__ for k in variant.kernels}
     inlined = inline_table(variant.source, cubin)
     if inlined is not None:
-        result["inlined"] = inlined
+        result[col.INLINED] = inlined
     return result
 
 
@@ -169,15 +170,15 @@ def launcher_record(variant: Variant, cubin: Path) -> dict[str, Any]:
     cubin.write_bytes(b"")
     problem = check_launcher(variant.source)
     return {
-        "family": variant.family,
-        "variant": variant.name,
-        "kernel": variant.kernel,
-        "kind": variant.kind,
+        col.FAMILY: variant.family,
+        col.VARIANT: variant.name,
+        col.KERNEL: variant.kernel,
+        col.KIND: variant.kind,
         "requires": framework_versions(variant.requires),
         "source_sha256": source_digest(variant.source),
         "provenance": provenance.collect(variant.source.parent),
-        "status": Status.COMPILE_FAILED if problem else Status.OK,
-        "message": problem,
+        col.STATUS: Status.COMPILE_FAILED if problem else Status.OK,
+        col.MESSAGE: problem,
     }
 
 

@@ -23,6 +23,7 @@ import subprocess
 from pathlib import Path, PurePath
 from typing import Any, TypedDict
 
+from nsightflow.contracts import columns as col
 from nsightflow.tools.sass import opcode
 
 _SECTION = re.compile(r"^\s*\.section\s+\.text\.(\S+?),")
@@ -121,21 +122,21 @@ def pack(sites: list[CallSite]) -> Stored:
     files: dict[str, int] = {}
     rows = [
         [
-            s["pc"],
+            s[col.PC],
             s["opcode"],
-            files.setdefault(s["file"], len(files)),
-            s["line"],
+            files.setdefault(s[col.FILE], len(files)),
+            s[col.LINE],
             files.setdefault(s["call_file"], len(files)),
             s["call_line"],
         ]
         for s in sites
     ]
-    return {"files": list(files), "sites": rows}
+    return {col.FILES: list(files), "sites": rows}
 
 
 def unpack(stored: Stored) -> list[CallSite]:
     """The call sites of a stored table (see :func:`pack`)."""
-    files = stored["files"]
+    files = stored[col.FILES]
     return [
         CallSite(
             function="",

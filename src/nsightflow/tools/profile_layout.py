@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.untrusted import Tree, Where, profile_reports
 
 
@@ -66,7 +67,10 @@ def parts_from(
     meta: dict[str, Any], reports: dict[Path, list[dict[str, Any]]]
 ) -> list[ReportPart]:
     """The parts of checked reports (``profile.json`` and its entries per report)."""
-    labels = {"family": meta.get("family", ""), "variant": meta.get("variant", "")}
+    labels = {
+        col.FAMILY: meta.get(col.FAMILY, ""),
+        col.VARIANT: meta.get(col.VARIANT, ""),
+    }
     parts = []
     for path, entries in reports.items():
         entries = sorted(entries, key=lambda e: e.get("result", 0))
@@ -74,7 +78,7 @@ def parts_from(
             ReportPart(
                 path,
                 labels,
-                tuple(e.get("size") for e in entries),
+                tuple(e.get(col.SIZE) for e in entries),
                 int(entries[0].get("first_action", 0)),
                 entries[0].get("actions"),
                 filtered_kernels(entries[0].get("argv") or []),

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow import __version__
+from nsightflow.contracts import columns as col
 
 
 def _run(argv: list[str], cwd: Path | None = None) -> str | None:
@@ -77,7 +78,7 @@ def collect(kernels_dir: Path | None = None, **extra: Any) -> dict[str, Any]:
     info: dict[str, Any] = {
         "nsightflow": __version__,
         "command": shlex.join(["python", "-m", "nsightflow", *sys.argv[1:]]),
-        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        col.DATE: dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "host": platform.node(),
         "nvcc": nvcc_version(),
     }

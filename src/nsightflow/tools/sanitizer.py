@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.family.registry import Variant
 from nsightflow.records import Status
 
@@ -49,7 +50,7 @@ _NOT_FINDINGS = (
 
 def shared_memory_bytes(resources: Mapping[str, Any], variant: Variant, n: int) -> int:
     """Shared memory per block: ptxas's static bytes plus the manifest's dynamic ones."""
-    static = int(resources.get("resources", {}).get("shared_bytes", 0))
+    static = int(resources.get("resources", {}).get(col.SHARED_BYTES, 0))
     return static + variant.dynamic_shared(n)
 
 
@@ -144,10 +145,10 @@ def parse_output(text: str) -> dict[str, Any]:
 def tool_status(exit_code: int | None, parsed: Mapping[str, Any]) -> str:
     """The outcome of one tool run: clean, errors, timeout or failed."""
     if exit_code is None:
-        return "timeout"
+        return Status.TIMEOUT
     if parsed["unsupported"] or parsed["errors"] is None:
         return "failed"
-    return "errors" if parsed["errors"] else "clean"
+    return Status.ERRORS if parsed["errors"] else Status.CLEAN
 
 
 def kept_output(text: str) -> str:
@@ -163,21 +164,29 @@ def memcheck_error(record: Mapping[str, Any]) -> str | None:
     for tool in record.get("tools", []):
         if (
             tool.get("tool") == "memcheck"
-            and tool.get("status") == Status.ERRORS
+            and tool.get(col.STATUS) == Status.ERRORS
             and tool.get("device_findings")
         ):
-            return str(tool.get("message", "memcheck errors"))
+            return str(tool.get(col.MESSAGE, "memcheck errors"))
     return None
 
 
 def summary(record: Mapping[str, Any]) -> dict[str, Any]:
     """The part of a record the report shows (no argv, no raw output)."""
-    keep = ("tool", "status", "errors", "hazards", "kinds", "first", "message")
+    keep = (
+        "tool",
+        col.STATUS,
+        "errors",  # contracts: literal (the tool's count of errors, a field)
+        "hazards",
+        "kinds",
+        "first",
+        col.MESSAGE,
+    )
     return {
-        "status": record.get("status"),
-        "message": record.get("message", ""),
+        col.STATUS: record.get(col.STATUS),
+        col.MESSAGE: record.get(col.MESSAGE, ""),
         "upstream_status": record.get("upstream_status"),
-        "size": record.get("size"),
+        col.SIZE: record.get(col.SIZE),
         "version": record.get("provenance", {}).get("compute_sanitizer"),
         "tools": [{k: t[k] for k in keep if k in t} for t in record.get("tools", [])],
     }

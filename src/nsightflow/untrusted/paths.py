@@ -247,7 +247,7 @@ class Tree:
             for name in sorted(files):
                 mode = os.lstat(os.path.join(folder, name)).st_mode
                 what = (
-                    "file"
+                    "file"  # contracts: literal (a kind of entry)
                     if stat.S_ISREG(mode)
                     else "link"
                     if stat.S_ISLNK(mode)

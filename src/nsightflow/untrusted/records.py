@@ -19,6 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from nsightflow import SCHEMA_VERSION
+from nsightflow.contracts import columns as col
 from nsightflow.untrusted.paths import MissingRecord, RecordError, Tree, relative
 from nsightflow.untrusted.schema import MAX_SIZE, errors, first_error
 
@@ -29,7 +30,7 @@ MAX_TABLE_BYTES = 1 << 30
 
 
 # Columns of recorded tables that hold counts or nanoseconds (the timeline's).
-_WHOLE_CELLS = ("start_ns", "end_ns", "bytes", "stream")
+_WHOLE_CELLS = (col.START_NS, col.END_NS, col.BYTES, col.STREAM)
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ def check_record(data: dict[str, Any], where: Where, path: Path) -> None:
     error = first_error(where.kind, data)
     if error is not None:
         raise RecordError(path, error[1], error[0])
-    for key in ("family", "variant"):
+    for key in (col.FAMILY, col.VARIANT):
         expected = getattr(where, key)
         if expected is not None and data.get(key) != expected:
             raise RecordError(
@@ -224,7 +225,7 @@ def _row_index(field: str) -> int | None:
 
 
 def _size(row: Any) -> int | None:
-    size = row.get("size") if isinstance(row, dict) else None
+    size = row.get(col.SIZE) if isinstance(row, dict) else None
     ok = isinstance(size, int) and not isinstance(size, bool) and 1 <= size <= MAX_SIZE
     return size if ok else None
 
@@ -273,10 +274,10 @@ def profile_reports(
     meta = read_record(tree, meta_rel, where)
     by_file: dict[PurePosixPath, list[dict[str, Any]]] = {}
     for i, entry in enumerate(meta.get("reports", [])):
-        if not entry.get("file"):
+        if not entry.get(col.FILE):
             continue  # a size that was not profiled: its status says why
         named_by = (tree.path(meta_rel), f"reports.{i}.file")
-        rel = stored_report(tree, report_path(tree, folder, entry["file"], named_by))
+        rel = stored_report(tree, report_path(tree, folder, entry[col.FILE], named_by))
         if rel is None:
             raise RecordError(
                 named_by[0], f"names {entry['file']!r}, which is not there", named_by[1]
@@ -325,25 +326,25 @@ def check_table(raw: bytes, path: Path, where: Where) -> None:
                 path, f"line {number} has {len(row)} cells for {len(header)} columns"
             )
         cells = dict(zip(header, row, strict=True))
-        for key in ("family", "variant"):
+        for key in (col.FAMILY, col.VARIANT):
             if key in cells and cells[key] != getattr(where, key):
                 raise RecordError(
                     path,
                     f"line {number} says {cells[key]!r}, not {getattr(where, key)!r}",
                     key,
                 )
-        if "size" in cells and not (
-            cells["size"].isdigit() and 1 <= int(cells["size"]) <= MAX_SIZE
+        if col.SIZE in cells and not (
+            cells[col.SIZE].isdigit() and 1 <= int(cells[col.SIZE]) <= MAX_SIZE
         ):
-            raise RecordError(path, f"line {number}: {cells['size']!r}", "size")
+            raise RecordError(path, f"line {number}: {cells['size']!r}", col.SIZE)
         for key in _WHOLE_CELLS:  # empty, or a whole number that is no negative
             value = cells.get(key, "")
             if value and not (value.isdigit() and len(value) <= 20):
                 raise RecordError(path, f"line {number}: {value[:40]!r}", key)
-        start, end = cells.get("start_ns", ""), cells.get("end_ns", "")
+        start, end = cells.get(col.START_NS, ""), cells.get(col.END_NS, "")
         if start and end and int(end) < int(start):
             raise RecordError(
                 path,
                 f"line {number}: ends ({end}) before it starts ({start})",
-                "end_ns",
+                col.END_NS,
             )

@@ -17,6 +17,7 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
+from nsightflow.contracts import columns as col
 from nsightflow.records import Status
 
 # No launch the time stage records lasts a day: it kills a variant after its
@@ -36,7 +37,8 @@ TIME_US = {**AMOUNT, "maximum": MAX_TIME_US}
 
 def nullable(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema``, or null (number bounds do not apply to null)."""
-    return {**schema, "type": [schema["type"], "null"]}
+    types = [schema["type"], "null"]  # contracts: literal (JSON Schema's type)
+    return {**schema, "type": types}  # contracts: literal
 
 
 OPTIONAL_AMOUNT = nullable(AMOUNT)
@@ -49,14 +51,14 @@ def _record(required: tuple[str, ...], **fields: Any) -> dict[str, Any]:
     """A stage record: ``family``, ``variant`` and ``status`` plus ``fields``."""
     return {
         "type": "object",
-        "required": ["family", "variant", *required],
+        "required": [col.FAMILY, col.VARIANT, *required],
         "properties": {
-            "family": NAME,
-            "variant": NAME,
-            "status": STATUS,
-            "message": TEXT,
+            col.FAMILY: NAME,
+            col.VARIANT: NAME,
+            col.STATUS: STATUS,
+            col.MESSAGE: TEXT,
             "provenance": OBJECT,
-            "replayed_from": TEXT,
+            col.REPLAYED_FROM: TEXT,
             **fields,
         },
     }
@@ -65,32 +67,32 @@ def _record(required: tuple[str, ...], **fields: Any) -> dict[str, Any]:
 _GPU_STATE = {
     "type": ["object", "null"],
     "properties": {
-        "sm_clock_mhz": OPTIONAL_AMOUNT,
-        "mem_clock_mhz": OPTIONAL_AMOUNT,
-        "other_processes": {"type": ["array", "null"]},
+        col.SM_CLOCK_MHZ: OPTIONAL_AMOUNT,
+        col.MEM_CLOCK_MHZ: OPTIONAL_AMOUNT,
+        col.OTHER_PROCESSES: {"type": ["array", "null"]},
     },
 }
 _TIME_ROW = {
     "type": "object",
-    "required": ["size"],
+    "required": [col.SIZE],
     "properties": {
-        "size": SIZE,
-        "status": STATUS,
-        "cache": {"enum": ["hot", "cold", None]},
+        col.SIZE: SIZE,
+        col.STATUS: STATUS,
+        col.CACHE: {"enum": ["hot", "cold", None]},
         **{
             f"time_{k}_us": TIME_US
             for k in ("median", "q1", "q3", "iqr", "min", "max", "mean")
         },
-        "reps": {**COUNT, "minimum": 1},
-        "settled": {"type": ["boolean", "null"]},
-        "throttled": {"type": ["boolean", "null"]},
+        col.REPS: {**COUNT, "minimum": 1},
+        col.SETTLED: {"type": ["boolean", "null"]},
+        col.THROTTLED: {"type": ["boolean", "null"]},
         "gpu_before": _GPU_STATE,
         "gpu_after": _GPU_STATE,
         "verified_after": {  # the outputs after the timed repetitions
             "type": ["object", "null"],
-            "properties": {"status": STATUS, "rel_l2_error": OPTIONAL_AMOUNT},
+            "properties": {col.STATUS: STATUS, col.REL_L2_ERROR: OPTIONAL_AMOUNT},
         },
-        "generated": {"type": ["object", "null"], "additionalProperties": COUNT},
+        col.GENERATED: {"type": ["object", "null"], "additionalProperties": COUNT},
         # whole nanoseconds separated by spaces (gpu.timing.encode_samples); no
         # launch takes 0 ns (CUDA events tick in 32 ns on the H200), none a day
         "samples_ns": {
@@ -100,21 +102,21 @@ _TIME_ROW = {
     },
     "ordered": [f"time_{k}_us" for k in ("min", "q1", "median", "q3", "max")],
     # a row timed ok carries its quartiles, and a median that is a duration
-    "if": {"properties": {"status": {"const": "ok"}}},
+    "if": {"properties": {col.STATUS: {"const": Status.OK}}},
     "then": {
-        "required": ["time_median_us", "time_q1_us", "time_q3_us"],
-        "properties": {"time_median_us": {"exclusiveMinimum": 0}},
+        "required": [col.TIME_MEDIAN_US, col.TIME_Q1_US, col.TIME_Q3_US],
+        "properties": {col.TIME_MEDIAN_US: {"exclusiveMinimum": 0}},
     },
 }
 _REPORT_ENTRY = {
     "type": "object",
     "properties": {
-        "size": nullable(SIZE),
-        "file": TEXT,
+        col.SIZE: nullable(SIZE),
+        col.FILE: TEXT,
         "result": COUNT,
         "first_action": COUNT,
         "actions": nullable({**COUNT, "minimum": 1}),
-        "status": STATUS,
+        col.STATUS: STATUS,
         "argv": TEXTS,
     },
 }
@@ -123,8 +125,8 @@ _RESOURCES = {
     "properties": {
         k: nullable(COUNT)
         for k in (
-            "registers",
-            "shared_bytes",
+            col.REGISTERS,
+            col.SHARED_BYTES,
             "barriers",
             "stack_frame_bytes",
             "spill_store_bytes",
@@ -138,35 +140,35 @@ _CEILING = nullable({**AMOUNT, "exclusiveMinimum": 0, "maximum": 1e9})
 # Record kinds by where they sit in the folder (nsightflow.untrusted.records.identify).
 KINDS: dict[str, dict[str, Any]] = {
     "time": _record(
-        ("status",),
-        rows={"type": "array", "items": _TIME_ROW, "uniqueKeys": ["size"]},
+        (col.STATUS,),
+        rows={"type": "array", "items": _TIME_ROW, "uniqueKeys": [col.SIZE]},
         settings=OBJECT,
-        source={"type": "object", "properties": {"files": OBJECT}},
+        source={"type": "object", "properties": {col.FILES: OBJECT}},
     ),
     "profile": _record(
-        ("status",),
+        (col.STATUS,),
         reports={"type": "array", "items": _REPORT_ENTRY},
         settings=OBJECT,
     ),
     "resources": _record(
-        ("status",),
+        (col.STATUS,),
         kernel=TEXT,
         source_sha256=TEXT,
         resources=_RESOURCES,
         kernels={"type": "object", "additionalProperties": _RESOURCES},
         inlined=OBJECT,
     ),
-    "verify": _record(("status",), sizes={"type": "array", "items": OBJECT}),
-    "sanitize": _record(("status",), tools={"type": "array", "items": OBJECT}),
-    "timeline": _record(("status",), sizes={"type": "array", "items": OBJECT}),
+    "verify": _record((col.STATUS,), sizes={"type": "array", "items": OBJECT}),
+    "sanitize": _record((col.STATUS,), tools={"type": "array", "items": OBJECT}),
+    "timeline": _record((col.STATUS,), sizes={"type": "array", "items": OBJECT}),
     "sweep": _record(
-        ("status",),
+        (col.STATUS,),
         sizes={"type": "array", "items": SIZE},
         configs={"type": "array", "items": OBJECT},
         best={
             "type": ["object", "null"],
             "properties": {
-                "params": {
+                col.PARAMS: {
                     "type": "object",
                     "additionalProperties": {"type": "integer"},
                 }
@@ -176,10 +178,10 @@ KINDS: dict[str, dict[str, Any]] = {
     "ceilings": {
         "type": "object",
         "properties": {
-            "gpu": {"type": ["string", "null"]},
-            "copy_gbps": _CEILING,
-            "fp32_gflops": _CEILING,
-            "vendor_sgemm_gflops": _CEILING,
+            col.GPU: {"type": ["string", "null"]},
+            col.COPY_GBPS: _CEILING,
+            col.FP32_GFLOPS: _CEILING,
+            col.VENDOR_SGEMM_GFLOPS: _CEILING,
             "l2_gbps": _CEILING,
             "l1_gbps": _CEILING,
             "shared_gbps": _CEILING,
@@ -196,7 +198,7 @@ KINDS: dict[str, dict[str, Any]] = {
             },
             **{
                 k: {"type": ["string", "null"]}
-                for k in ("gpu", "driver", "cuda_driver", "nvcc", "ncu", "date")
+                for k in (col.GPU, "driver", "cuda_driver", "nvcc", "ncu", col.DATE)
             },
         },
     },

@@ -3,6 +3,7 @@
 import os
 
 from nsightflow.analysis.run_counters import _table, folders
+from nsightflow.contracts import METRICS
 from nsightflow.untrusted import Tree
 
 
@@ -32,5 +33,7 @@ def test_a_header_only_metrics_table_is_no_table_not_a_bad_one(tmp_path):
     header = "family,variant,size,launch,kernel,metric,unit,value,rollup\n"
     (metrics / "v5_cupy_sum.csv").write_text(header)
     refused: list[str] = []
-    assert _table(Tree(tmp_path), ("reduction", "v5_cupy_sum"), ".csv", refused) is None
+    assert (
+        _table(Tree(tmp_path), ("reduction", "v5_cupy_sum"), METRICS, refused) is None
+    )
     assert refused == []

@@ -9,9 +9,11 @@ from nsightflow.analysis.sweep import sweep_tables
 from nsightflow.contracts import (
     FINDINGS,
     HOTSPOTS,
+    METRICS,
     NA,
     RULES,
     SUMMARY,
+    SWEEP,
     SWEEP_SUMMARY,
     TABLES,
     TIMELINE,
@@ -88,3 +90,41 @@ def test_the_bundle_reads_a_family_and_leaves_absent_files_none(tmp_path):
     assert bundle.context["family"] == "vecadd"
     assert list(bundle.findings.columns) == list(FINDINGS.columns)
     assert bundle.hotspots is None
+
+
+def test_read_gives_each_declared_dtype(tmp_path):
+    """Text stays text as written (a variant named 007), an int-valued float column
+    reads as float, and a flag column written by hand reads as bool."""
+    path = tmp_path / "metrics.csv"
+    path.write_text("family,variant,metric,value\nf,007,m,3\nf,010,m,4\n")
+    assert list(METRICS.read(path)["variant"]) == ["007", "010"]
+    path = tmp_path / "sweep.csv"
+    path.write_text("status,is_best,geomean_us\nok,True,3\nok,False,\n")
+    back = SWEEP.read(path)
+    assert pd.api.types.is_float_dtype(back["geomean_us"])
+    assert back["is_best"].dtype == bool and list(back["is_best"]) == [True, False]
+
+
+def test_an_empty_number_cell_of_a_table_that_keeps_blank_text_is_missing(tmp_path):
+    path = tmp_path / HOTSPOTS.name
+    path.write_text("source,share,samples\n,,5\n")
+    back = HOTSPOTS.read(path)
+    assert back.loc[0, "source"] == "" and np.isnan(back.loc[0, "share"])
+
+
+@pytest.mark.parametrize(
+    ("cells", "problem"),
+    [("x,1", "not a number"), ("1.5,1", "not a whole number"), (",1", "whole")],
+)
+def test_read_refuses_a_value_its_column_cannot_hold(tmp_path, cells, problem):
+    path = tmp_path / "timeline.csv"
+    path.write_text(f"kind,start_ns,end_ns\nkernel,{cells}\n")
+    with pytest.raises(ValueError, match=f"timeline.csv: column 'start_ns'.*{problem}"):
+        TIMELINE.read(path)
+
+
+def test_read_takes_the_bytes_of_a_file(tmp_path):
+    import io
+
+    back = RULES.read(io.BytesIO(b"rule,speedup_pct\nr,2\n"))
+    assert back["speedup_pct"].dtype == float and back["rule"].item() == "r"

@@ -36,6 +36,7 @@ from types import FrameType
 from typing import Any
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.errors import GpuUnavailableError
 from nsightflow.family.registry import find_variant
 from nsightflow.gpu.sweep.search import SweepCache
@@ -65,7 +66,7 @@ class SweepSettings:
     def key(self, sizes: tuple[int, ...]) -> str:
         """What a cached result depends on besides its cubin: sizes and sampling."""
         kept = {k: v for k, v in asdict(self).items() if k not in _NOT_IN_KEY}
-        text = json.dumps({"sizes": list(sizes), **kept}, sort_keys=True)
+        text = json.dumps({col.SIZES: list(sizes), **kept}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -73,7 +74,13 @@ POISONED = 3  # the worker's exit code after a fault it recorded itself
 
 
 # Settings that decide which configurations run or how long, not what one measures.
-_NOT_IN_KEY = ("strategy", "max_configs", "budget_s", "config_timeout_s", "restarts")
+_NOT_IN_KEY = (
+    col.STRATEGY,
+    "max_configs",
+    "budget_s",
+    "config_timeout_s",
+    col.RESTARTS,
+)
 
 
 @dataclass
@@ -109,8 +116,8 @@ def run(
     compiled = read_json(paths.compiled)
     runnable = [
         {**c, "cubin": str(paths.build_dir / c["cubin"])}
-        for c in compiled["configs"]
-        if c["status"] == Status.OK
+        for c in compiled[col.CONFIGS]
+        if c[col.STATUS] == Status.OK
     ]
     for c in runnable:
         c["cubin_sha"] = _sha(Path(c["cubin"]))
@@ -123,22 +130,22 @@ def run(
     if runnable:
         spec = {
             "kernels_dir": str(kernels_dir),
-            "family": ident[0],
-            "variant": ident[1],
-            "configs": runnable,
-            "sizes": list(sizes),
+            col.FAMILY: ident[0],
+            col.VARIANT: ident[1],
+            col.CONFIGS: runnable,
+            col.SIZES: list(sizes),
             "settings": asdict(settings),
             "key": key,
-            "cache": str(paths.cache),
+            "cache": str(paths.cache),  # contracts: literal (a file, not hot/cold)
             "deadline": start + settings.budget_s,
         }
         outcome = _drive(spec, settings, progress)
-        if outcome.get("status") == Status.ENVIRONMENT_ERROR:
-            raise GpuUnavailableError(outcome["message"])
+        if outcome.get(col.STATUS) == Status.ENVIRONMENT_ERROR:
+            raise GpuUnavailableError(outcome[col.MESSAGE])
     cache = SweepCache(paths.cache, key)
     record = assemble(compiled, runnable, cache, sizes)
-    for row in record["configs"]:
-        row["from_cache"] = row["id"] in resumed
+    for row in record[col.CONFIGS]:
+        row[col.FROM_CACHE] = row["id"] in resumed
     record.update(
         resumed=len(resumed),
         strategy=settings.strategy,
@@ -164,7 +171,7 @@ def _drive(
         The worker's final result (``status`` ok or environment_error), or a
         ``crashed`` one when it died outside any configuration or too often.
     """
-    limit = settings.restarts or len(spec["configs"]) + 1
+    limit = settings.restarts or len(spec[col.CONFIGS]) + 1
     with tempfile.TemporaryDirectory(prefix="nsightflow-sweep-") as tmp:
         spec_path, result_path = Path(tmp) / "spec.json", Path(tmp) / "result.json"
         inflight = Path(tmp) / "inflight.json"
@@ -178,18 +185,21 @@ def _drive(
             if code == 0 and result_path.is_file():
                 return dict(json.loads(result_path.read_text()))
             lost = _read_inflight(inflight)
-            cache = SweepCache(Path(spec["cache"]), spec["key"])  # the worker's lines
+            cache = SweepCache(Path(spec["cache"]), spec["key"])  # contracts: literal
             recorded = lost is not None and cache.has(lost["id"], lost["cubin_sha"])
             if lost is None or recorded:
                 if code != POISONED and not recorded:
                     # died outside any configuration (setup): nothing to skip, so stop
                     progress.crashes.append(f"worker exited {code}: {err[-TAIL:]}")
-                    return {"status": "crashed", "message": err[-TAIL:]}
+                    return {col.STATUS: Status.CRASHED, col.MESSAGE: err[-TAIL:]}
                 progress.restarts += (
                     1  # a configuration's fault, recorded by the worker
                 )
                 if progress.restarts >= limit:
-                    return {"status": "crashed", "message": "too many restarts"}
+                    return {
+                        col.STATUS: Status.CRASHED,
+                        col.MESSAGE: "too many restarts",
+                    }
                 continue
             why = (
                 f"hung: no result within {settings.config_timeout_s:g} s "
@@ -200,12 +210,16 @@ def _drive(
             cache.append(
                 lost["id"],
                 lost["cubin_sha"],
-                {"status": "launch_failed", "message": why, "wall_s": lost["elapsed"]},
+                {
+                    col.STATUS: "launch_failed",
+                    col.MESSAGE: why,
+                    col.WALL_S: lost["elapsed"],
+                },
             )
             progress.crashes.append(f"{lost['id']}: {why[:200]}")
             progress.restarts += 1
             if progress.restarts >= limit:
-                return {"status": "crashed", "message": "too many restarts"}
+                return {col.STATUS: Status.CRASHED, col.MESSAGE: "too many restarts"}
 
 
 def _worker_argv(spec_path: Path, result_path: Path) -> list[str]:
@@ -289,39 +303,39 @@ def assemble(
     """
     shas = {c["id"]: c["cubin_sha"] for c in runnable}
     configs = []
-    for entry in compiled["configs"]:
+    for entry in compiled[col.CONFIGS]:
         row = {k: v for k, v in entry.items() if k not in ("argv",)}
-        if entry["status"] == Status.OK:
+        if entry[col.STATUS] == Status.OK:
             hit = cache.get(entry["id"], shas[entry["id"]])
             if hit is None:
-                row.update(status="not_run", message="not reached within the budget")
+                row.update(status=col.NOT_RUN, message="not reached within the budget")
             else:
                 row.update(hit["result"])
         configs.append(row)
-    timed = [c for c in configs if c["status"] == Status.OK and c.get("times_us")]
+    timed = [c for c in configs if c[col.STATUS] == Status.OK and c.get("times_us")]
     for c in timed:
-        c["geomean_us"] = _geomean([c["times_us"][str(n)] for n in sizes])
-    best = min(timed, key=lambda c: c["geomean_us"], default=None)
+        c[col.GEOMEAN_US] = _geomean([c["times_us"][str(n)] for n in sizes])
+    best = min(timed, key=lambda c: c[col.GEOMEAN_US], default=None)
     default_id = next(
-        (c["id"] for c in configs if c["params"] == compiled["defaults"]), None
+        (c["id"] for c in configs if c[col.PARAMS] == compiled["defaults"]), None
     )
     return {
-        "family": compiled["family"],
-        "variant": compiled["variant"],
-        "status": "ok" if best else "no_valid_configuration",
-        "message": ""
+        col.FAMILY: compiled[col.FAMILY],
+        col.VARIANT: compiled[col.VARIANT],
+        col.STATUS: Status.OK if best else "no_valid_configuration",
+        col.MESSAGE: ""
         if best
         else "no configuration compiled, verified and ran; see the reasons per configuration",
-        "space": compiled["space"],
-        "axes": compiled["axes"],
+        col.SPACE: compiled[col.SPACE],
+        col.AXES: compiled[col.AXES],
         "defaults": compiled["defaults"],
-        "default_id": default_id,
-        "sizes": list(sizes),
-        "configs": configs,
-        "best": {k: best[k] for k in ("id", "params", "times_us", "geomean_us")}
+        col.DEFAULT_ID: default_id,
+        col.SIZES: list(sizes),
+        col.CONFIGS: configs,
+        "best": {k: best[k] for k in ("id", col.PARAMS, "times_us", col.GEOMEAN_US)}
         if best
         else None,
-        "compile_wall_s": compiled.get("compile_wall_s"),
+        col.COMPILE_WALL_S: compiled.get(col.COMPILE_WALL_S),
     }
 
 
@@ -338,4 +352,4 @@ def best_params(sweep_record: Path) -> dict[str, int] | None:
     """
     data = read_json(sweep_record)
     best = data.get("best")
-    return dict(best["params"]) if best else None
+    return dict(best[col.PARAMS]) if best else None

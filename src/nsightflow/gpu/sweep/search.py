@@ -25,6 +25,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.errors import NsightflowError
 
 Evaluate = Callable[[dict[str, Any]], dict[str, Any] | None]
@@ -127,9 +128,9 @@ def _kernel_tuner(
     # Tuner's space is the product of the axes, so without their values it could
     # never choose them (the restriction still admits only the runnable points)
     axes = {
-        a: sorted({*axes[a], *(int(c["params"][a]) for c in configs)}) for a in names
+        a: sorted({*axes[a], *(int(c[col.PARAMS][a]) for c in configs)}) for a in names
     }
-    by_values = {tuple(c["params"][a] for a in names): c for c in configs}
+    by_values = {tuple(c[col.PARAMS][a] for a in names): c for c in configs}
     max_configs, seed = limits
 
     def runnable(p: Any) -> bool:
@@ -247,8 +248,12 @@ def _runner(
                 self.seen.add(values)
                 if len(self.seen) >= distinct:
                     tuning_options.budget.add_evaluations(10**9)
-                cost = outcome.get("geomean_us")
-                if outcome.get("status") == Status.OK and cost and math.isfinite(cost):
+                cost = outcome.get(col.GEOMEAN_US)
+                if (
+                    outcome.get(col.STATUS) == Status.OK
+                    and cost
+                    and math.isfinite(cost)
+                ):
                     params["time"] = float(cost)
                 else:
                     params["__error__"] = kt.util.RuntimeFailedConfig()

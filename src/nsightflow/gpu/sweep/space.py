@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.family.registry import Variant
 from nsightflow.family.tuned import space_points
 from nsightflow.tools import provenance
@@ -23,13 +24,13 @@ from nsightflow.tools.nvcc import compile_variant
 REASONS = (
     "constraint",  # a manifest constraint is false: never compiled
     "too_many_threads",  # a block of more than MAX_THREADS threads
-    "compile_failed",  # nvcc rejected it
+    Status.COMPILE_FAILED,  # nvcc rejected it
     "too_much_shared_memory",  # static + dynamic shared memory over the limit
     "too_many_registers",  # registers x threads over the register file
     "launch_failed",  # the launch raised, the process died, or it hung
     "wrong_result",  # verification at the small size failed
     "size_not_accepted",  # the configuration's `accepts` rejects a sweep size
-    "not_run",  # the budget ran out (or the search strategy never chose it)
+    col.NOT_RUN,  # the budget ran out (or the search strategy never chose it)
 )
 # Per-block limits of every GPU since compute capability 5.0 (CUDA C Programming
 # Guide, "Technical Specifications per Compute Capability"): 1,024 threads, 64K
@@ -53,9 +54,9 @@ def plan(variant: Variant, space: str) -> list[dict[str, Any]]:
         config = variant.with_params(values)
         entry: dict[str, Any] = {
             "id": config.config_id,
-            "params": values,
-            "status": "pending",
-            "message": "",
+            col.PARAMS: values,
+            col.STATUS: "pending",
+            col.MESSAGE: "",
         }
         unmet = variant.unmet_constraints(values)
         threads = max(math.prod(launch.block) for launch in config.launches)
@@ -72,22 +73,23 @@ def plan(variant: Variant, space: str) -> list[dict[str, Any]]:
 
 def classify_compile(record: Mapping[str, Any], variant: Variant) -> tuple[str, str]:
     """(status, message) of one compiled configuration against the per-block limits."""
-    message = str(record.get("message", ""))
-    if record["status"] != Status.OK:
+    message = str(record.get(col.MESSAGE, ""))
+    if record[col.STATUS] != Status.OK:
         if "too much shared data" in message:
             return "too_much_shared_memory", _last_lines(message)
-        if "too many resources" in message or "registers" in message.lower():
+        registers = "registers"  # contracts: literal (words of ptxas)
+        if "too many resources" in message or registers in message.lower():
             return "too_many_registers", _last_lines(message)
-        return "compile_failed", _last_lines(message)
+        return Status.COMPILE_FAILED, _last_lines(message)
     res = record.get("resources", {})
     threads = math.prod(variant.launches[0].block)
-    regs = int(res.get("registers", 0))
+    regs = int(res.get(col.REGISTERS, 0))
     if regs * threads > MAX_REGISTERS:
         return "too_many_registers", (
             f"{regs} registers x {threads} threads = {regs * threads:,} > "
             f"{MAX_REGISTERS:,} per block"
         )
-    return "ok", ""
+    return Status.OK, ""
 
 
 def _last_lines(text: str, keep: int = 3) -> str:
@@ -108,10 +110,10 @@ def compile_all(
     """
     build_dir.mkdir(parents=True, exist_ok=True)
     entries = plan(variant, space)
-    todo = [e for e in entries if e["status"] == "pending"]
+    todo = [e for e in entries if e[col.STATUS] == "pending"]
 
     def build(entry: dict[str, Any]) -> None:
-        config = variant.with_params(entry["params"])
+        config = variant.with_params(entry[col.PARAMS])
         cubin = build_dir / f"{entry['id']}.cubin"
         record = compile_variant(config, arch, cubin)
         status, message = classify_compile(record, config)
@@ -127,13 +129,13 @@ def compile_all(
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(build, todo))
     return {
-        "family": variant.family,
-        "variant": variant.name,
-        "space": space,
-        "axes": {a.name: list(a.chosen(space)) for a in variant.params},
+        col.FAMILY: variant.family,
+        col.VARIANT: variant.name,
+        col.SPACE: space,
+        col.AXES: {a.name: list(a.chosen(space)) for a in variant.params},
         "defaults": variant.defaults,
-        "configs": entries,
-        "compile_wall_s": round(time.perf_counter() - start, 2),
+        col.CONFIGS: entries,
+        col.COMPILE_WALL_S: round(time.perf_counter() - start, 2),
         "jobs": jobs,
         "provenance": provenance.collect(variant.source.parent),
     }

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.errors import NsightflowError
 from nsightflow.family.registry import Family, Variant, find_variant
 from nsightflow.gpu import timing
@@ -47,7 +49,7 @@ class Evaluator:
     ) -> None:
         self.gpu, self.family, self.base, self.spec = gpu, family, base, spec
         self.settings = spec["settings"]
-        self.sizes = [int(n) for n in spec["sizes"]]
+        self.sizes = [int(n) for n in spec[col.SIZES]]
         self.reference = family.reference_module().reference
         self.launchers: dict[tuple[str, int], Launcher] = {}
         self.expected: dict[int, dict[str, np.ndarray]] = {}
@@ -57,18 +59,21 @@ class Evaluator:
 
     def evaluate(self, config: dict[str, Any]) -> dict[str, Any]:
         """The result of one configuration: status, message, verification, times."""
-        variant = self.base.with_params(config["params"])
+        variant = self.base.with_params(config[col.PARAMS])
         cubin = Path(config["cubin"])
         start = time.perf_counter()
         result = self._run(variant, cubin)
-        result["wall_s"] = round(time.perf_counter() - start, 3)
+        result[col.WALL_S] = round(time.perf_counter() - start, 3)
         return result
 
     def _run(self, variant: Variant, cubin: Path) -> dict[str, Any]:
         sizes = sorted(set(self.family.sizes) | set(self.family.verify_sizes))
         accepted = [n for n in sizes if variant.accepts_size(n)]
         if not accepted:
-            return {"status": "size_not_accepted", "message": "accepts no verify size"}
+            return {
+                col.STATUS: "size_not_accepted",
+                col.MESSAGE: "accepts no verify size",
+            }
         n = accepted[0]
         try:
             check = self._verify(variant, cubin, n)
@@ -76,40 +81,41 @@ class Evaluator:
             return self._launch_failed(exc, n)
         if not check["ok"]:
             return {
-                "status": "wrong_result",
-                "message": f"n={n}: relative L2 error {check['rel_l2_error']:.3g}, "
+                col.STATUS: "wrong_result",
+                col.MESSAGE: f"n={n}: relative L2 error {check['rel_l2_error']:.3g}, "
                 f"{check['unwritten_or_nonfinite']} unwritten or non-finite, first "
                 f"mismatch {check['first_mismatch']}",
-                "verify_n": n,
+                col.VERIFY_N: n,
             }
         times: dict[str, float] = {}
         detail: dict[str, Any] = {}
         for size in self.sizes:
             if not variant.accepts_size(size):
-                return {"status": "size_not_accepted", "message": f"n={size}"}
+                return {col.STATUS: "size_not_accepted", col.MESSAGE: f"n={size}"}
             try:
                 stats = self._time(variant, cubin, size)
             except self.gpu.cuda.Error as exc:
                 return self._launch_failed(exc, size)
-            times[str(size)] = stats["time_median_us"]
+            times[str(size)] = stats[col.TIME_MEDIAN_US]
             detail[str(size)] = {
-                k: stats[k] for k in ("time_iqr_us", "time_min_us", "reps", "cv")
+                k: stats[k]
+                for k in (col.TIME_IQR_US, col.TIME_MIN_US, col.REPS, col.CV)
             }
         return {
-            "status": "ok",
-            "message": "",
-            "verify_n": n,
-            "rel_l2_error": check["rel_l2_error"],
+            col.STATUS: Status.OK,
+            col.MESSAGE: "",
+            col.VERIFY_N: n,
+            col.REL_L2_ERROR: check[col.REL_L2_ERROR],
             "times_us": times,
             "timing": detail,
-            "geomean_us": math.exp(
+            col.GEOMEAN_US: math.exp(
                 sum(math.log(t) for t in times.values()) / len(times)
             ),
         }
 
     def _launch_failed(self, exc: Exception, n: int) -> dict[str, Any]:
         """A launch error as the configuration's result; raises if the context died."""
-        result = {"status": "launch_failed", "message": f"n={n}: {exc}"}
+        result = {col.STATUS: "launch_failed", col.MESSAGE: f"n={n}: {exc}"}
         try:
             self.gpu.ctx.synchronize()
             self.gpu.cuda.mem_alloc(4).free()
@@ -137,10 +143,10 @@ class Evaluator:
         outputs = launcher.outputs()
         if n not in self.expected:
             self.expected[n] = self.reference(launcher.inputs, n)
-        worst: dict[str, Any] = {"ok": True, "rel_l2_error": 0.0}
+        worst: dict[str, Any] = {"ok": True, col.REL_L2_ERROR: 0.0}
         for name, out in outputs.items():
             found = compare(out, self.expected[n][name], self.family.tolerance)
-            if not found["ok"] or found["rel_l2_error"] > worst["rel_l2_error"]:
+            if not found["ok"] or found[col.REL_L2_ERROR] > worst[col.REL_L2_ERROR]:
                 worst = found
             if not found["ok"]:
                 break
@@ -153,7 +159,7 @@ class Evaluator:
             launcher.launch()
         launcher.synchronize()
         cold = timing.is_cold(
-            s["cache"], self.family.ideal_bytes(launcher.sizes), self.l2
+            s[col.CACHE], self.family.ideal_bytes(launcher.sizes), self.l2
         )
         flush = self.flush if cold else None
         runner = Batch(self.gpu, launcher, self.spin, flush, self.l2)
@@ -170,9 +176,9 @@ class Evaluator:
 def run_configs(spec: dict[str, Any], gpu: GpuContext) -> dict[str, Any]:
     """Evaluate the spec's configurations in the strategy's order, cache first."""
     family, base = find_variant(
-        Path(spec["kernels_dir"]), spec["family"], spec["variant"]
+        Path(spec["kernels_dir"]), spec[col.FAMILY], spec[col.VARIANT]
     )
-    cache = SweepCache(Path(spec["cache"]), spec["key"])
+    cache = SweepCache(Path(spec["cache"]), spec["key"])  # contracts: literal
     inflight = Path(spec["inflight"])
     evaluator: Evaluator | None = None
     parent = os.getppid()
@@ -203,20 +209,20 @@ def run_configs(spec: dict[str, Any], gpu: GpuContext) -> dict[str, Any]:
 
     s = spec["settings"]
     done = search(
-        s["strategy"],
+        s[col.STRATEGY],
         {a: list(v) for a, v in _axes(spec).items()},
-        spec["configs"],
+        spec[col.CONFIGS],
         evaluate,
         (int(s["max_configs"]), int(s["seed"])),
     )
-    return {"status": "ok", "message": "", "evaluated": done}
+    return {col.STATUS: Status.OK, col.MESSAGE: "", "evaluated": done}
 
 
 def _axes(spec: dict[str, Any]) -> dict[str, list[int]]:
     """The axes as the configurations span them, in declaration order."""
     axes: dict[str, list[int]] = {}
-    for config in spec["configs"]:
-        for name, value in config["params"].items():
+    for config in spec[col.CONFIGS]:
+        for name, value in config[col.PARAMS].items():
             if value not in axes.setdefault(name, []):
                 axes[name].append(value)
     return {a: sorted(v) for a, v in axes.items()}
@@ -230,7 +236,7 @@ def main(argv: list[str]) -> int:
         with GpuContext() as gpu:
             result = run_configs(spec, gpu)
     except NsightflowError as exc:
-        result = {"status": "environment_error", "message": str(exc)}
+        result = {col.STATUS: Status.ENVIRONMENT_ERROR, col.MESSAGE: str(exc)}
     Path(result_path).write_text(json.dumps(result, default=float))
     return 0
 

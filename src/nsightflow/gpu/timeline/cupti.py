@@ -10,10 +10,12 @@ imported only by the tracer.
 
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.tools.nsys import copy_name
 
 # CUPTI activity kinds recorded (cupti.ActivityKind member names).
 ACTIVITY_KINDS = ("CONCURRENT_KERNEL", "MEMCPY", "MEMSET")
+KERNEL = "kernel"  # contracts: literal (the timeline's kind of a kernel launch)
 BUFFER_BYTES = 8 * 1024 * 1024  # per activity buffer, as NVIDIA's samples use
 # CUpti_ActivityMemcpyKind names -> timeline kind and the direction in the name.
 _COPY_KINDS = {
@@ -40,7 +42,7 @@ def activity_dict(activity: Any, cupti: Any) -> dict[str, Any]:
     """
     kind = _enum_name(cupti.ActivityKind, activity.kind) or str(activity.kind)
     record: dict[str, Any] = {
-        "kind": kind,
+        col.KIND: kind,
         "start": int(activity.start),
         "end": int(activity.end),
         "stream_id": int(getattr(activity, "stream_id", -1)),
@@ -48,19 +50,19 @@ def activity_dict(activity: Any, cupti: Any) -> dict[str, Any]:
         "device_id": int(getattr(activity, "device_id", 0)),
     }
     if kind in ("KERNEL", "CONCURRENT_KERNEL"):
-        record["name"] = str(activity.name)
+        record[col.NAME] = str(activity.name)
         record["grid"] = [int(getattr(activity, f"grid_{a}", 0)) for a in "xyz"]
         record["block"] = [int(getattr(activity, f"block_{a}", 0)) for a in "xyz"]
     elif kind == "MEMCPY":
-        record["bytes"] = int(activity.bytes)
+        record[col.BYTES] = int(activity.bytes)
         record["copy_kind"] = _enum_name(cupti.ActivityMemcpyKind, activity.copy_kind)
         for side in ("src_kind", "dst_kind"):
             record[side] = _enum_name(
                 cupti.ActivityMemoryKind, getattr(activity, side, None)
             )
     elif kind == "MEMSET":
-        record["bytes"] = int(activity.bytes)
-        record["value"] = int(getattr(activity, "value", 0))
+        record[col.BYTES] = int(activity.bytes)
+        record[col.VALUE] = int(getattr(activity, "value", 0))
         record["memory_kind"] = _enum_name(
             cupti.ActivityMemoryKind, getattr(activity, "memory_kind", None)
         )
@@ -77,23 +79,25 @@ def rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for r in records:
         row = {
-            "start_ns": int(r["start"]),
-            "end_ns": int(r["end"]),
-            "stream": r.get("stream_id"),
-            "bytes": r.get("bytes"),
+            col.START_NS: int(r["start"]),
+            col.END_NS: int(r["end"]),
+            col.STREAM: r.get("stream_id"),
+            col.BYTES: r.get(col.BYTES),
         }
-        if r["kind"] in ("KERNEL", "CONCURRENT_KERNEL"):
-            out.append({**row, "kind": "kernel", "name": r["name"], "bytes": None})
-        elif r["kind"] == "MEMCPY":
+        if r[col.KIND] in ("KERNEL", "CONCURRENT_KERNEL"):
+            out.append(
+                {**row, col.KIND: KERNEL, col.NAME: r[col.NAME], col.BYTES: None}
+            )
+        elif r[col.KIND] == "MEMCPY":
             kind, direction = _COPY_KINDS.get(
                 r.get("copy_kind") or "", ("memcpy_other", str(r.get("copy_kind")))
             )
             name = copy_name(direction, r.get("src_kind"), r.get("dst_kind"))
-            out.append({**row, "kind": kind, "name": name})
-        elif r["kind"] == "MEMSET":
+            out.append({**row, col.KIND: kind, col.NAME: name})
+        elif r[col.KIND] == "MEMSET":
             memory = (r.get("memory_kind") or "").lower()
             name = f"memset ({memory})" if memory else "memset"
-            out.append({**row, "kind": "memset", "name": name})
+            out.append({**row, col.KIND: "memset", col.NAME: name})
     return out
 
 
@@ -124,7 +128,7 @@ class CuptiTracer:
             try:
                 self._records.append(activity_dict(activity, self._cupti))
             except (AttributeError, TypeError, ValueError) as exc:
-                self._records.append({"kind": "unreadable", "message": repr(exc)})
+                self._records.append({col.KIND: "unreadable", col.MESSAGE: repr(exc)})
 
     def now(self) -> int:
         """CUPTI's timestamp (ns), the clock of the activity records."""
@@ -136,7 +140,7 @@ class CuptiTracer:
         kept = [
             r
             for r in self._records
-            if r["kind"] == "unreadable" or start <= r["start"] <= end
+            if r[col.KIND] == "unreadable" or start <= r["start"] <= end
         ]
         self._records.clear()
         return kept

@@ -23,6 +23,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from nsightflow.contracts import TIMELINE
+from nsightflow.contracts import columns as col
 from nsightflow.family.registry import Family, find_variant
 from nsightflow.gpu import driver as stages
 from nsightflow.gpu import isolate
@@ -130,7 +131,7 @@ def _without_warm_up(frame: pd.DataFrame) -> pd.DataFrame:
     an event median of 2.67 ms). A kernel launcher zeroes before its first kernel,
     so nothing goes.
     """
-    kinds = frame["kind"].tolist()
+    kinds = frame[col.KIND].tolist()
     copies = [i for i, k in enumerate(kinds) if k == "memcpy_htod"]
     start = copies[-1] + 1 if copies else 0
     fill = next((i for i in range(start, len(kinds)) if kinds[i] == "memset"), None)
@@ -155,16 +156,16 @@ def tidy(rows: list[dict[str, Any]], ident: tuple[str, str], size: int) -> pd.Da
     if not rows:
         return TIMELINE.empty()
     frame = pd.DataFrame(rows)
-    origin = int(frame["start_ns"].min())
+    origin = int(frame[col.START_NS].min())
     frame = frame.assign(
         family=ident[0],
         variant=ident[1],
         size=size,
-        start_ns=frame["start_ns"].astype("int64") - origin,
-        end_ns=frame["end_ns"].astype("int64") - origin,
-        bytes=frame["bytes"].astype("Int64"),  # blank for kernels
+        start_ns=frame[col.START_NS].astype("int64") - origin,
+        end_ns=frame[col.END_NS].astype("int64") - origin,
+        bytes=frame[col.BYTES].astype("Int64"),  # blank for kernels
     )
-    frame = _without_warm_up(frame.sort_values("start_ns", kind="stable"))
+    frame = _without_warm_up(frame.sort_values(col.START_NS, kind="stable"))
     return frame.reset_index(drop=True)[list(TIMELINE.columns)]
 
 
@@ -174,11 +175,11 @@ def table_of(record: dict[str, Any]) -> pd.DataFrame:
     from nsightflow.tools import nsys as timeline_nsys
 
     convert = {"cupti": timeline_cupti.rows, "nsys": timeline_nsys.rows}
-    ident = (record["family"], record["variant"])
+    ident = (record[col.FAMILY], record[col.VARIANT])
     frames = [
-        tidy(convert[record["backend"]](s.get("raw", [])), ident, int(s["size"]))
-        for s in record.get("sizes", [])
-        if s.get("status") == Status.OK
+        tidy(convert[record[col.BACKEND]](s.get("raw", [])), ident, int(s[col.SIZE]))
+        for s in record.get(col.SIZES, [])
+        if s.get(col.STATUS) == Status.OK
     ]
     frames = [f for f in frames if not f.empty]
     return pd.concat(frames, ignore_index=True) if frames else TIMELINE.empty()
@@ -207,38 +208,38 @@ def record_variant(
     if double.folder() is not None:  # a test's stand-in for the tracer
         return double.record("timeline", ident)
     family_name, variant_name = ident
-    choice = read_json(paths["backend"])
+    choice = read_json(paths[col.BACKEND])
     base = {
-        "family": family_name,
-        "variant": variant_name,
+        col.FAMILY: family_name,
+        col.VARIANT: variant_name,
         "requested_backend": settings.backend,
-        "backend": choice["backend"],
-        "backend_note": choice["message"],
-        "sizes": [],
+        col.BACKEND: choice[col.BACKEND],
+        col.BACKEND_NOTE: choice[col.MESSAGE],
+        col.SIZES: [],
     }
     upstream = stages.upstream_status(paths["verify"])
-    if upstream["status"] != Status.OK:
+    if upstream[col.STATUS] != Status.OK:
         return {**base, **stages.skipped(upstream, "timeline")}
-    if choice["backend"] is None:
+    if choice[col.BACKEND] is None:
         return {
             **base,
-            "status": Status.TIMELINE_UNAVAILABLE,
-            "message": choice["message"],
+            col.STATUS: Status.TIMELINE_UNAVAILABLE,
+            col.MESSAGE: choice[col.MESSAGE],
         }
     family, _ = find_variant(kernels_dir, family_name, variant_name)
     spec = {
         "kernels_dir": str(kernels_dir),
-        "family": family_name,
-        "variant": variant_name,
+        col.FAMILY: family_name,
+        col.VARIANT: variant_name,
         "cubin": str(paths["cubin"]),
         "seed": seed,
-        "sizes": timeline_sizes(family, settings),
+        col.SIZES: timeline_sizes(family, settings),
         "rounds": ROUNDS,
     }
-    result, note = _run_backend(choice["backend"], spec, settings.timeout_s)
+    result, note = _run_backend(choice[col.BACKEND], spec, settings.timeout_s)
     return {
         **base,
-        "backend_note": note or base["backend_note"],
+        col.BACKEND_NOTE: note or base[col.BACKEND_NOTE],
         **result,
         "provenance": provenance.collect(kernels_dir, **gpu_info()),
     }
@@ -256,18 +257,18 @@ def _run_backend(
         from nsightflow.tools import nsys as timeline_nsys
 
         result = timeline_nsys.record(spec, timeout_s)
-        if result["status"] != Status.NSYS_FAILED or not cupti_check()[0]:
-            return {**result, "backend": "nsys"}, None
+        if result[col.STATUS] != Status.NSYS_FAILED or not cupti_check()[0]:
+            return {**result, col.BACKEND: "nsys"}, None
         note = f"{result['message']}: falling back to CUPTI activity tracing"
         print(f"nsightflow timeline: {note}")
         return _run_backend("cupti", spec, timeout_s)[0], note
     result = isolate.run_task("timeline", {**spec, "trace": "cupti"}, timeout_s)
-    return {**result, "backend": "cupti"}, None
+    return {**result, col.BACKEND: "cupti"}, None
 
 
 def write_outputs(record: dict[str, Any], json_path: Path, csv_path: Path) -> None:
     """Write the record and its table (header only when nothing was traced)."""
     write_json(json_path, record)
     csv_path.parent.mkdir(parents=True, exist_ok=True)
-    table = table_of(record) if record.get("backend") else TIMELINE.empty()
+    table = table_of(record) if record.get(col.BACKEND) else TIMELINE.empty()
     TIMELINE.write(table, csv_path)

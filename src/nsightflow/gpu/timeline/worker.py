@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from nsightflow.contracts import columns as col
 from nsightflow.family.registry import Family, Variant, find_variant
 from nsightflow.gpu.launch import GpuContext, Job
 from nsightflow.gpu.pylaunch import launcher_for
@@ -36,14 +37,14 @@ def run_sequence(
 
 def _check(raw: list[dict[str, Any]], traced: bool) -> dict[str, str]:
     """A traced round without a kernel record is a failed trace, not an empty one."""
-    kinds = {r["kind"] for r in raw}
+    kinds = {r[col.KIND] for r in raw}
     if traced and not kinds & {"KERNEL", "CONCURRENT_KERNEL"}:
         return {
-            "status": Status.TRACE_EMPTY,
-            "message": f"CUPTI gave no kernel record for the traced round (kinds "
+            col.STATUS: Status.TRACE_EMPTY,
+            col.MESSAGE: f"CUPTI gave no kernel record for the traced round (kinds "
             f"recorded: {sorted(kinds) or 'none'})",
         }
-    return {"status": Status.OK, "message": ""}
+    return {col.STATUS: Status.OK, col.MESSAGE: ""}
 
 
 def trace_sequences(spec: dict[str, Any], job: Job | None = None) -> dict[str, Any]:
@@ -64,8 +65,8 @@ def trace_sequences(spec: dict[str, Any], job: Job | None = None) -> dict[str, A
         if job is not None
         else find_variant(
             Path(spec["kernels_dir"]),
-            spec["family"],
-            spec["variant"],
+            spec[col.FAMILY],
+            spec[col.VARIANT],
             Path(spec["cubin"]),
         )
     )
@@ -76,16 +77,16 @@ def trace_sequences(spec: dict[str, Any], job: Job | None = None) -> dict[str, A
         tracer = CuptiTracer()  # before the context: every kind is then recorded
     sizes: list[dict[str, Any]] = []
     with GpuContext() as gpu:
-        for n in spec["sizes"]:
+        for n in spec[col.SIZES]:
             if not variant.accepts_size(n):
-                sizes.append({"size": n, "status": Status.UNSUPPORTED, "raw": []})
+                sizes.append({col.SIZE: n, col.STATUS: Status.UNSUPPORTED, "raw": []})
                 continue
             for _ in range(int(spec["rounds"]) - 1):
                 run_sequence(gpu, family, variant, Path(spec["cubin"]), n, spec["seed"])
             start = tracer.now() if tracer else 0
             run_sequence(gpu, family, variant, Path(spec["cubin"]), n, spec["seed"])
             raw = tracer.collect(start, tracer.now()) if tracer else []
-            sizes.append({"size": n, **_check(raw, tracer is not None), "raw": raw})
+            sizes.append({col.SIZE: n, **_check(raw, tracer is not None), "raw": raw})
     if tracer:
         tracer.close()
-    return {"status": Status.OK, "message": "", "sizes": sizes}
+    return {col.STATUS: Status.OK, col.MESSAGE: "", col.SIZES: sizes}

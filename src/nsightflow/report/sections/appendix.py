@@ -12,6 +12,7 @@ import pandas as pd
 
 from nsightflow.analysis import integrity
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import core as diagnose
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
@@ -25,15 +26,15 @@ class AppendixSections(HotspotSections):
 
     def failures(self) -> str:
         """Section 4: variants that failed, and profiles that could not be taken."""
-        bad = [v for v in self.variants.values() if v["status"] != Status.OK]
+        bad = [v for v in self.variants.values() if v[col.STATUS] != Status.OK]
         unprofiled = [
             v
             for v in self.variants.values()
-            if v["status"] == Status.OK
+            if v[col.STATUS] == Status.OK
             and v.get("profile_status") not in (None, Status.OK)
         ]
         unreadable = (
-            self.rules[self.rules["rule"] == "ReportUnreadable"]
+            self.rules[self.rules[col.RULE] == "ReportUnreadable"]
             if not self.rules.empty
             else pd.DataFrame()
         )
@@ -47,7 +48,7 @@ class AppendixSections(HotspotSections):
         if not unreadable.empty:
             parts += [
                 T("unreadable"),
-                "\n".join(bullets(map(plain, unreadable["message"]))),
+                "\n".join(bullets(map(plain, unreadable[col.MESSAGE]))),
             ]
         return "\n\n".join(parts)
 
@@ -56,8 +57,8 @@ class AppendixSections(HotspotSections):
         rows = [
             {
                 T("col_variant"): f"`{v['name']}`",
-                T("col_status"): v["status"],
-                T("col_message"): plain(v["message"][:300]),
+                T("col_status"): v[col.STATUS],
+                T("col_message"): plain(v[col.MESSAGE][:300]),
             }
             for v in bad
         ]
@@ -77,23 +78,25 @@ class AppendixSections(HotspotSections):
 
     def measurement(self) -> str:
         """Timing quality per profiled size, and ncu's time against the events'."""
-        rows = self.a[(self.a["status"] == Status.OK) & self.a["profiled"].astype(bool)]
+        rows = self.a[
+            (self.a[col.STATUS] == Status.OK) & self.a["profiled"].astype(bool)
+        ]
         if rows.empty:
             return ""
         frame = pd.DataFrame(
             {
-                T("col_variant"): rows["variant"].map(lambda v: f"`{v}`"),
-                T("col_n"): rows["size"].astype(int).astype(str),
-                T("col_cache"): rows["cache"] if "cache" in rows else None,
-                T("col_event_median"): rows["time_median_us"],
-                T("col_iqr"): rows["time_iqr_us"],
-                T("col_cv"): 100 * rows["cv"],
-                T("col_reps"): rows["reps"].astype(int).astype(str),
+                T("col_variant"): rows[col.VARIANT].map(lambda v: f"`{v}`"),
+                T("col_n"): rows[col.SIZE].astype(int).astype(str),
+                T("col_cache"): rows[col.CACHE] if col.CACHE in rows else None,
+                T("col_event_median"): rows[col.TIME_MEDIAN_US],
+                T("col_iqr"): rows[col.TIME_IQR_US],
+                T("col_cv"): 100 * rows[col.CV],
+                T("col_reps"): rows[col.REPS].astype(int).astype(str),
                 T("col_ncu_time"): rows["ncu_time_us"],
                 T("col_ncu_vs_events"): rows["ncu_vs_event_pct"],
             }
         )
-        found = diagnose.measurement_findings(self.a[self.a["status"] == Status.OK])
+        found = diagnose.measurement_findings(self.a[self.a[col.STATUS] == Status.OK])
         found += integrity_lines(self.a)
         checks = "\n".join(bullets(found)) if found else T("no_disagreement")
         if state := integrity.gpu_state(self.a):
@@ -125,7 +128,7 @@ class AppendixSections(HotspotSections):
         """Which raw file and command each variant's numbers come from."""
         rows = []
         for name, v in self.variants.items():
-            files = v.get("files", {})
+            files = v.get(col.FILES, {})
             rows.append(
                 {
                     T("col_variant"): f"`{name}`",
@@ -166,7 +169,7 @@ class AppendixSections(HotspotSections):
                 T(
                     "timing_run",
                     day=plain(run["day"]),
-                    gpu=plain(run["gpu"]) if run["gpu"] else T("unknown_gpu"),
+                    gpu=plain(run[col.GPU]) if run[col.GPU] else T("unknown_gpu"),
                     kernels=plain(run["kernels_git"] or "?"),
                     variants=", ".join(f"`{v}`" for v in run["variants"]),
                 )
@@ -181,16 +184,16 @@ class AppendixSections(HotspotSections):
         """Where, when and with which tools the family was measured."""
         prov = self.ctx["provenance"]
         timing = prov.get("timing", {})
-        if not timing.get("date"):
+        if not timing.get(col.DATE):
             return T("no_timing")
         profile = prov.get("profile", {})
-        gpu = timing.get("gpu", self.ctx["ceilings"].get("gpu"))
+        gpu = timing.get(col.GPU, self.ctx["ceilings"].get(col.GPU))
         return T(
             "measured_on",
             gpu=plain(gpu) if gpu else T("unknown_gpu"),
             driver=plain(timing.get("driver", "?")),
             cuda=plain(timing.get("cuda_driver", "?")),
-            date=plain(timing.get("date", "?")),
+            date=plain(timing.get(col.DATE, "?")),
             nvcc=plain(prov.get("compile", {}).get("nvcc")),
             ncu=plain(profile.get("ncu", "n/a")),
             clock=code_span(str(profile.get("clock_control", "n/a"))),
@@ -212,7 +215,7 @@ class AppendixSections(HotspotSections):
         )
         argv = profile.get("argv")
         rows = [
-            (T("prov_gpu"), timing.get("gpu")),
+            (T("prov_gpu"), timing.get(col.GPU)),
             (T("prov_driver"), timing.get("driver")),
             (T("prov_cuda"), timing.get("cuda_driver")),
             (T("prov_nvcc"), comp.get("nvcc")),
@@ -220,8 +223,8 @@ class AppendixSections(HotspotSections):
             (T("prov_clock"), profile.get("clock_control")),
             (T("prov_set"), profile.get("set")),
             (T("prov_git"), timing.get("kernels_git") or T("not_recorded")),
-            (T("prov_timed"), timing.get("date")),
-            (T("prov_profiled"), profile.get("date")),
+            (T("prov_timed"), timing.get(col.DATE)),
+            (T("prov_profiled"), profile.get(col.DATE)),
             (T("prov_timing_settings"), json.dumps(p.get("timing_settings", {}))),
             (T("prov_compile_cmd"), " ".join(p.get("compile_argv", []))),
             (
@@ -241,19 +244,19 @@ def integrity_lines(a: pd.DataFrame) -> list[str]:
         (integrity.FASTER, "integrity_faster"),
         (integrity.CHANGED, "integrity_changed"),
     ):
-        for _, r in a[a["status"] == status].iterrows():
-            where = T("where", variant=r["variant"], n=int(r["size"]))
-            lines.append(T(key, where=where, message=plain(str(r["message"]))))
+        for _, r in a[a[col.STATUS] == status].iterrows():
+            where = T("where", variant=r[col.VARIANT], n=int(r[col.SIZE]))
+            lines.append(T(key, where=where, message=plain(str(r[col.MESSAGE]))))
     for _, r in integrity.event_ncu(a).iterrows():
         lines.append(
             T(
                 "integrity_disagree",
-                where=T("where", variant=r["variant"], n=int(r["size"])),
+                where=T("where", variant=r[col.VARIANT], n=int(r[col.SIZE])),
                 ncu=float(r["ncu_time_us"]),
-                event=float(r["time_median_us"]),
+                event=float(r[col.TIME_MEDIAN_US]),
                 diff=float(r["diff_us"]),
                 noise=float(r["noise_us"]),
-                iqr=float(r["time_iqr_us"]),
+                iqr=float(r[col.TIME_IQR_US]),
             )
         )
     return lines
@@ -273,7 +276,7 @@ def gpu_state_line(state: dict[str, Any]) -> str:
         mem=span(state["mem_mhz"]),
         drop=state["sm_drop_mhz"],
         reasons=state["reasons"],
-        procs=state["other_processes"],
+        procs=state[col.OTHER_PROCESSES],
     )
 
 
@@ -281,11 +284,11 @@ def _replayed(replay: dict[str, Any]) -> str:
     """The notice that the numbers were replayed from a recording."""
     return T(
         "test_double_notice" if replay.get("test_double") else "replayed",
-        gpu=plain(replay.get("gpu", "?")),
-        date=plain(replay.get("date", "?")),
+        gpu=plain(replay.get(col.GPU, "?")),
+        date=plain(replay.get(col.DATE, "?")),
         driver=plain(replay.get("driver", "?")),
         ncu=plain(replay.get("ncu", "?")),
         clock=code_span(str(replay.get("clock_control", "?"))),
         kernels=plain(replay.get("kernels_git", "?")),
-        source=code_span(str(replay["source"])),
+        source=code_span(str(replay[col.SOURCE])),
     )

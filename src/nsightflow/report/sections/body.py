@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.account import RESIDUALS, TIMING, part_msg, us_str
 from nsightflow.diagnosis.expected import SAME_AS
 from nsightflow.diagnosis.record import render, render_row
@@ -68,7 +69,7 @@ class BodySections(StepSections):
 
     def _by_size(self, name: str, prev: str) -> str:
         """The step's verdict at every size both variants were timed at."""
-        sizes = sorted(int(n) for n in self.fam["sizes"])
+        sizes = sorted(int(n) for n in self.fam[col.SIZES])
         found = spans(verdicts(sizes, self.row, prev, name))
         parts = [
             T(
@@ -87,9 +88,9 @@ class BodySections(StepSections):
         Returns the sentence, and 1 where the sweep split the change in two (0: the
         sentence says the parts cannot be told apart).
         """
-        own = self.variants[name].get("params") or {}
-        old = self.variants[prev].get("params") or {}
-        configs = (self.ctx.get("sweep") or {}).get("configs")
+        own = self.variants[name].get(col.PARAMS) or {}
+        old = self.variants[prev].get(col.PARAMS) or {}
+        configs = (self.ctx.get("sweep") or {}).get(col.CONFIGS)
         n = self.key_size
         split = config_split(configs, name, own, old, n)
         if split is None or math.isnan(de) or de == 0:
@@ -109,14 +110,14 @@ class BodySections(StepSections):
 
     def _step_body(self, k: int, name: str) -> list[str]:
         v = self.variants[name]
-        prev = str(v["improves_on"])
-        lines = ["### " + T("h_step", k=k, variant=name, idea=inline(v["idea"])), ""]
-        if v["status"] != Status.OK:
-            message = plain(str(v.get("message", ""))[:200])
+        prev = str(v[col.IMPROVES_ON])
+        lines = ["### " + T("h_step", k=k, variant=name, idea=inline(v[col.IDEA])), ""]
+        if v[col.STATUS] != Status.OK:
+            message = plain(str(v.get(col.MESSAGE, ""))[:200])
             lines.append(
-                T("step_failed", variant=name, status=v["status"], message=message)
+                T("step_failed", variant=name, status=v[col.STATUS], message=message)
             )
-        elif v.get("input", "") != self.variants[prev].get("input", ""):
+        elif v.get(col.INPUT, "") != self.variants[prev].get(col.INPUT, ""):
             lines += [render_row(r) for r in self.found("step", name)]
         else:
             lines += self._outcome(name, prev)
@@ -125,8 +126,8 @@ class BodySections(StepSections):
     def _outcome(self, name: str, prev: str) -> list[str]:
         """Outcome, causes, expected against observed, and the figure of one step."""
         n = self.key_size
-        a = self.row(prev, n).get("time_median_us")
-        b = self.row(name, n).get("time_median_us")
+        a = self.row(prev, n).get(col.TIME_MEDIAN_US)
+        b = self.row(name, n).get(col.TIME_MEDIAN_US)
         line = threshold_pct(self.row(prev, n), self.row(name, n))
         change = change_text(a, b, line)
         out = [
@@ -143,19 +144,19 @@ class BodySections(StepSections):
         ]
         out += [t for t in [self._by_size(name, prev)] if t]
         found = self._step_found(name)
-        changed = any(r["rule"] == "step_params_changed" for r in found)
+        changed = any(r[col.RULE] == "step_params_changed" for r in found)
         split, parted = (
             self._config_part(name, prev, _float(b) - _float(a)) if changed else ("", 0)
         )
         # a split names the previous configuration and both parts: it stands for the
         # sentence that says only that code and configuration changed together
         ran = {"step_params_text"} | (set() if parted else {"step_params_changed"})
-        out += [render_row(r) for r in found if r["rule"] in ran]
+        out += [render_row(r) for r in found if r[col.RULE] in ran]
         out += [split] if split else []
-        causes = [r for r in found if r["role"] in ("primary", "secondary")]
+        causes = [r for r in found if r[col.ROLE] in ("primary", "secondary")]
         if not causes:
             out.append(T("step_unprofiled"))
-        causes = [r for r in causes if r["rule"] not in RESIDUALS]
+        causes = [r for r in causes if r[col.RULE] not in RESIDUALS]
         shown = causes[: 1 + MAX_SECONDARY]
         for key, record in zip(SENTENCE_KEYS, shown, strict=False):
             out.append(self._cause(key, record, [name, prev]))
@@ -163,15 +164,15 @@ class BodySections(StepSections):
         if rest:
             out.append(rest)
         # the compiler had made the step's change already (its SASS says how)
-        out += [render_row(r) for r in found if r["rule"] == "advice_compiler_did"]
-        expected = [r for r in found if r["rule"] == "expected_observed"]
+        out += [render_row(r) for r in found if r[col.RULE] == "advice_compiler_did"]
+        expected = [r for r in found if r[col.RULE] == "expected_observed"]
         if expected:
             out.append(_expected(expected[0]))
-        out += [render_row(r) for r in found if r["rule"] == "claim_no_conflicts"]
+        out += [render_row(r) for r in found if r[col.RULE] == "claim_no_conflicts"]
         now = [
             r
             for r in self.found("stand", name, n)
-            if str(r["rule"]).startswith("limit_")
+            if str(r[col.RULE]).startswith("limit_")
         ]
         out += [render_row(r) for r in now[:1]]
         figure = f"![{T('fig_step')}](figures/steps/step_{name}.png)"
@@ -191,7 +192,7 @@ class BodySections(StepSections):
     def _cause(self, key: str, record: dict[str, Any], variants: list[str]) -> str:
         """One cause in one sentence: its name, the numbers that moved, its line."""
         q = quantity(record)
-        cause = short_cause(str(record["rule"]))
+        cause = short_cause(str(record[col.RULE]))
         what = ""
         if q:
             # "occupancy: achieved occupancy 74% -> 86%" says the name twice
@@ -215,12 +216,12 @@ class BodySections(StepSections):
         # the variant before, which is not this step's code; the new variant's
         # hottest line is cited instead
         own_line = line_variant(record) in ("", variants[0])
-        cited = record if own_line else {**record, "line": None}
-        hot, n = self.ctx.get("hotspots"), int(record["size"])
+        cited = record if own_line else {**record, col.LINE: None}
+        hot, n = self.ctx.get("hotspots"), int(record[col.SIZE])
         line = cited_line(hot, variants[:1], n, cited)
         fallback = line is None  # no line of its own: the new variant's hottest
         if fallback:
-            line = cited_line(hot, variants[:1], n, {"line": None, "evidence": ""})
+            line = cited_line(hot, variants[:1], n, {col.LINE: None, col.EVIDENCE: ""})
         if line is None:
             return T(key, line="", **fields)
         # a cause with stall reasons (or a line of its own) sits on its line; any
@@ -228,7 +229,7 @@ class BodySections(StepSections):
         own = (
             own_line
             and not fallback
-            and str(record["rule"]) not in NO_ACCESS
+            and str(record[col.RULE]) not in NO_ACCESS
             and (bool(reasons_of(record)) or _has_line(record))
         )
         where = T(
@@ -237,7 +238,7 @@ class BodySections(StepSections):
             variant=line.variant,
             code=code_text(line.code),
             share=pct_text(100 * line.share),
-            **({} if own else {"reason": line.reason}),
+            **({} if own else {col.REASON: line.reason}),
         )
         return T(key, line=where, **fields)
 
@@ -269,17 +270,17 @@ def _rest(found: list[dict[str, Any]], shown: list[dict[str, Any]], de: float) -
     The smaller causes and the unlisted factors as one part, the timing against the
     profile as another; nothing where the step has no account (no shares).
     """
-    parts = [r for r in found if math.isfinite(_float(r.get("share_of_change")))]
+    parts = [r for r in found if math.isfinite(_float(r.get(col.SHARE_OF_CHANGE)))]
     if not shown or not math.isfinite(de) or de == 0 or len(parts) <= len(shown):
         return ""
     ids = {id(r) for r in shown}
     counted = sum(
-        _float(r["share_of_change"]) * de
+        _float(r[col.SHARE_OF_CHANGE]) * de
         for r in parts
-        if id(r) not in ids and r["rule"] != TIMING
+        if id(r) not in ids and r[col.RULE] != TIMING
     )
     timing = sum(
-        _float(r["share_of_change"]) * de for r in parts if r["rule"] == TIMING
+        _float(r[col.SHARE_OF_CHANGE]) * de for r in parts if r[col.RULE] == TIMING
     )
     items = [
         T("rest_item", name=name, us=us_str(us), dir=_dir(us))
@@ -300,7 +301,7 @@ def _dir(us: float) -> str:
 
 def _has_line(record: dict[str, Any]) -> bool:
     try:
-        return float(record.get("line")) > 0  # type: ignore[arg-type]
+        return float(record.get(col.LINE)) > 0  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return False
 
@@ -311,8 +312,8 @@ def _expected(record: dict[str, Any]) -> str:
     The expected mechanisms that the verdict credits come first, so that none it
     names is missing from the list.
     """
-    metric = str(record.get("metric", ""))
-    evidence = str(record.get("evidence", ""))
+    metric = str(record.get(col.METRIC, ""))
+    evidence = str(record.get(col.EVIDENCE, ""))
     expected = [x.strip() for x in metric.partition(":")[2].split(",") if x.strip()]
     observed = evidence.partition(":")[2].strip()
     params = _params(record)
@@ -332,7 +333,7 @@ def _expected(record: dict[str, Any]) -> str:
 
 def _params(record: dict[str, Any]) -> dict[str, Any]:
     try:
-        params = json.loads(str(record.get("params") or "{}"))
+        params = json.loads(str(record.get(col.PARAMS) or "{}"))
     except json.JSONDecodeError:
         return {}
     return params if isinstance(params, dict) else {}
@@ -340,7 +341,7 @@ def _params(record: dict[str, Any]) -> dict[str, Any]:
 
 def _credited(params: dict[str, Any]) -> list[str]:
     """The mechanisms an expected-vs-observed verdict credits (``helped``)."""
-    verdict = params.get("verdict")
+    verdict = params.get(col.VERDICT)
     helped = verdict.get("helped", []) if isinstance(verdict, dict) else []
     keys = [h.get("@", "") for h in helped if isinstance(h, dict)]
     return [k.removeprefix("mech_") for k in keys]
@@ -349,10 +350,10 @@ def _credited(params: dict[str, Any]) -> list[str]:
 def _verdict(record: dict[str, Any], named: bool) -> str:
     """The diagnosis's own verdict on expected vs observed, else whether it was named."""
     try:
-        params = json.loads(str(record.get("params") or "{}"))
+        params = json.loads(str(record.get(col.PARAMS) or "{}"))
     except json.JSONDecodeError:
         params = {}
-    verdict = params.get("verdict") if isinstance(params, dict) else None
+    verdict = params.get(col.VERDICT) if isinstance(params, dict) else None
     if isinstance(verdict, dict) and "@" in verdict:
         fields = {k: v for k, v in verdict.items() if k != "@"}
         return render(str(verdict["@"]), fields)

@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.record import render
 from nsightflow.diagnosis.stand import regime_brief, regime_cell
 from nsightflow.i18n import T
@@ -64,7 +65,7 @@ class BriefSections(OverviewSections, NextSections):
         """The one-page brief of the family."""
         heads = self.found("headline")
         lines = [f"## {T('h_brief')}", ""]
-        timed = self.a["time_median_us"].notna().any()
+        timed = self.a[col.TIME_MEDIAN_US].notna().any()
         results = [
             self._result(h) + self._holds(h) + self._target_line(h) for h in heads
         ] or [T("brief_none", n=size_text(self.key_size)) if timed else T("no_timings")]
@@ -75,16 +76,16 @@ class BriefSections(OverviewSections, NextSections):
 
     def _holds(self, head: dict[str, Any]) -> str:
         """Where the best variant is not the fastest: the sizes, and who is."""
-        best = str(head["variant"])
-        same = self.variants[best].get("input", "")
+        best = str(head[col.VARIANT])
+        same = self.variants[best].get(col.INPUT, "")
         names = [
             n
             for n, v in self.variants.items()
-            if v.get("input", "") == same
-            and v["status"] == Status.OK
+            if v.get(col.INPUT, "") == same
+            and v[col.STATUS] == Status.OK
             and not v.get("library")  # the line to reach, said apart
         ]
-        sizes = sorted(int(n) for n in self.fam["sizes"])
+        sizes = sorted(int(n) for n in self.fam[col.SIZES])
         found = spans(fastest(sizes, self.row, names, best))
         others = [(v, a, b) for v, a, b in found if v != best]
         if not others:
@@ -103,41 +104,41 @@ class BriefSections(OverviewSections, NextSections):
 
     def _target_line(self, head: dict[str, Any]) -> str:
         """The library line under a result (empty where the input has none)."""
-        target = self._target(str(head["variant"]), int(head["size"]))
+        target = self._target(str(head[col.VARIANT]), int(head[col.SIZE]))
         return f" {target}" if target else ""
 
     def _input_label(self, variant: str) -> str:
         """`` (input kind=skewed)`` where the family has several inputs, else ''."""
         if len(self.inputs()) < 2:
             return ""
-        label = self.variants[variant].get("input") or ""
+        label = self.variants[variant].get(col.INPUT) or ""
         text = T("input_named", label=label) if label else T("input_default")
         return T("bound_input", input=text)
 
     def _result(self, head: dict[str, Any]) -> str:
         """The result sentence of one input, from its headline finding."""
-        variant, n = str(head["variant"]), int(head["size"])
+        variant, n = str(head[col.VARIANT]), int(head[col.SIZE])
         r = self.row(variant, n)
-        regime = str(r.get("regime") or "unknown")
-        params = json.loads(str(head.get("params") or "{}"))
+        regime = str(r.get(col.REGIME) or "unknown")
+        params = json.loads(str(head.get(col.PARAMS) or "{}"))
         tie = params.get("tie") or ""  # a best within the noise of others ties
         rate = (
-            T("rate_gflops", gflops=r.get("gflops"))
+            T("rate_gflops", gflops=r.get(col.GFLOPS))
             if regime == "compute"
-            else T("rate_gbps", gbps=r.get("gbps"))
+            else T("rate_gbps", gbps=r.get(col.GBPS))
         )
         return T(
             "brief_result",
             n=size_text(n),
             input=self._input_label(variant),
             variant=variant,
-            time=us_text(r.get("time_median_us")),
-            speedup=_pct(r.get("speedup_vs_baseline")),
+            time=us_text(r.get(col.TIME_MEDIAN_US)),
+            speedup=_pct(r.get(col.SPEEDUP_VS_BASELINE)),
             baseline=self.variants[variant].get("input_baseline")
             or self.fam["baseline"],
             regime=render("", regime_brief(r)),
             tie=render("", tie) if isinstance(tie, dict) else "",
-            pct=pct_text(r.get("regime_ceiling_pct")),
+            pct=pct_text(r.get(col.REGIME_CEILING_PCT)),
             ceiling=T(f"ceiling_{r.get('regime_ceiling') or 'copy_bw'}"),
             rate=rate,
         )
@@ -145,8 +146,8 @@ class BriefSections(OverviewSections, NextSections):
     def primary(self, name: str) -> dict[str, Any] | None:
         """The primary finding of a variant: its step's, else its baseline's."""
         for section in ("step", "baseline"):
-            found = [r for r in self.found(section, name) if r["role"] == "primary"]
-            at_key = [r for r in found if int(r["size"]) == self.key_size]
+            found = [r for r in self.found(section, name) if r[col.ROLE] == "primary"]
+            at_key = [r for r in found if int(r[col.SIZE]) == self.key_size]
             if at_key or found:
                 return (at_key or found)[-1]
         return None
@@ -157,11 +158,11 @@ class BriefSections(OverviewSections, NextSections):
         rows = []
         for name, v in self.variants.items():
             r = self.row(name, self.key_size)
-            ok = v["status"] == Status.OK and not pd.isna(
-                r.get("time_median_us", math.nan)
+            ok = v[col.STATUS] == Status.OK and not pd.isna(
+                r.get(col.TIME_MEDIAN_US, math.nan)
             )
-            regime = r.get("regime") if ok else None
-            ceiling = r.get("regime_ceiling")
+            regime = r.get(col.REGIME) if ok else None
+            ceiling = r.get(col.REGIME_CEILING)
             share = (
                 f"{pct_text(r.get('regime_ceiling_pct'))} "
                 f"{T(f'ceiling_short_{ceiling}')}"
@@ -173,14 +174,14 @@ class BriefSections(OverviewSections, NextSections):
                     T("col_variant"): f"`{name}`",
                     **(
                         {
-                            T("col_input"): plain(v.get("input") or "")
+                            T("col_input"): plain(v.get(col.INPUT) or "")
                             or T("input_default_short")
                         }
                         if several
                         else {}
                     ),
                     T("col_time_us", n=size_text(self.key_size)): us_text(
-                        r.get("time_median_us")
+                        r.get(col.TIME_MEDIAN_US)
                     )
                     if ok
                     else "",
@@ -200,29 +201,29 @@ class BriefSections(OverviewSections, NextSections):
         found = [
             r
             for r in self.found("stand", name, self.key_size)
-            if str(r["rule"]).startswith("limit_")
+            if str(r[col.RULE]).startswith("limit_")
         ]
         if not found:
             return ""
         r = found[0]
-        params = json.loads(str(r.get("params") or "{}"))
+        params = json.loads(str(r.get(col.PARAMS) or "{}"))
         return render(f"cell_{r['rule']}", params)
 
     def _ladder_cause(self, name: str, v: dict[str, Any]) -> str:
-        if v["status"] != Status.OK:
-            return str(v["status"])
+        if v[col.STATUS] != Status.OK:
+            return str(v[col.STATUS])
         found = self.primary(name)
         if found is None:
             return ""
-        cause = short_cause(str(found["rule"]))
-        if found["section"] == "baseline":
+        cause = short_cause(str(found[col.RULE]))
+        if found[col.SECTION] == "baseline":
             return T("ladder_baseline", cause=cause)
         return cause
 
     def bound_body(self) -> str:
         """Section 1: the bound in a few lines of arithmetic, and the roofline."""
         c = self.ctx["ceilings"]
-        copy, fp32 = c.get("copy_gbps"), c.get("fp32_gflops")
+        copy, fp32 = c.get(col.COPY_GBPS), c.get(col.FP32_GFLOPS)
         head = f"## {T('h_bound')}"
         if not copy or not fp32:
             return f"{head}\n\n{T('bound_no_ceilings')}"
@@ -238,7 +239,7 @@ class BriefSections(OverviewSections, NextSections):
             flops=si_text(flops, "FLOP"),
             flops_expr=code_span(str(self.fam["flops"])),
             nbytes=si_text(nbytes, "B"),
-            bytes_expr=code_span(str(self.fam["bytes"])),
+            bytes_expr=code_span(str(self.fam[col.BYTES])),
             ai=number(flops / nbytes, 2),
             ridge=fp32 / copy,
             fp32=fp32,
@@ -262,10 +263,10 @@ class BriefSections(OverviewSections, NextSections):
     def _bound_baseline(self, base: str, floor: float) -> str:
         """One input's baseline against the floor, with its largest cause."""
         n = self.key_size
-        t = _pct(self.row(base, n).get("time_median_us"))
+        t = _pct(self.row(base, n).get(col.TIME_MEDIAN_US))
         if math.isnan(t):
             return T("bound_no_time", variant=base, n=size_text(n))
-        found = [r for r in self.found("baseline", base, n) if r["role"] == "primary"]
+        found = [r for r in self.found("baseline", base, n) if r[col.ROLE] == "primary"]
         cause = ""
         if found:
             f = found[0]
@@ -283,8 +284,8 @@ class BriefSections(OverviewSections, NextSections):
             )
             cause = T(
                 "bound_cause",
-                cause=short_cause(str(f["rule"])),
-                share=pct_text(100 * _pct(f["share_of_change"])),
+                cause=short_cause(str(f[col.RULE])),
+                share=pct_text(100 * _pct(f[col.SHARE_OF_CHANGE])),
                 line=where,
             )
         return T(

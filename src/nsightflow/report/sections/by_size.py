@@ -13,6 +13,7 @@ answer are written as one span (``n = 512..4096``).
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.verdict import outcome, ties
 
@@ -51,10 +52,10 @@ def fastest(
     """At each timed size: ``best`` where it holds (fastest or tied), else the fastest."""
     out = []
     for n in sizes:
-        rows = [r for v in names if ok(num(r := row(v, n), "time_median_us"))]
-        if not rows or best not in {str(r["variant"]) for r in rows}:
+        rows = [r for v in names if ok(num(r := row(v, n), col.TIME_MEDIAN_US))]
+        if not rows or best not in {str(r[col.VARIANT]) for r in rows}:
             continue
-        top = min(rows, key=lambda r: num(r, "time_median_us"))
-        holds = top["variant"] == best or best in ties(top, rows)
-        out.append((n, best if holds else str(top["variant"])))
+        top = min(rows, key=lambda r: num(r, col.TIME_MEDIAN_US))
+        holds = top[col.VARIANT] == best or best in ties(top, rows)
+        out.append((n, best if holds else str(top[col.VARIANT])))
     return out

@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.analysis.derived import input_column
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import core as diagnose
 from nsightflow.diagnosis.record import render_row
 from nsightflow.i18n import T, parse_language
@@ -119,22 +120,22 @@ class SectionBase:
         findings: pd.DataFrame | None = None,
     ) -> None:
         self.a = analysis.copy()
-        if "input" in self.a:
-            self.a["input"] = input_column(self.a["input"])
+        if col.INPUT in self.a:
+            self.a[col.INPUT] = input_column(self.a[col.INPUT])
         self.stalls = stalls
         self.diagnosed = findings is not None
         self.findings = findings if findings is not None else pd.DataFrame()
         self.rules = rules
         self.ctx = ctx
         self.language = parse_language(language)
-        self.fam = ctx["family"]
-        self.variants = {v["name"]: v for v in ctx["variants"]}
-        profiled = analysis[analysis["profiled"].astype(bool)]["size"]
+        self.fam = ctx[col.FAMILY]
+        self.variants = {v[col.NAME]: v for v in ctx["variants"]}
+        profiled = analysis[analysis["profiled"].astype(bool)][col.SIZE]
         self.profile_sizes = (
             sorted(profiled.unique().tolist()) or self.fam["profile_sizes"]
         )
         self.key_size = (
-            max(self.profile_sizes) if self.profile_sizes else max(self.fam["sizes"])
+            max(self.profile_sizes) if self.profile_sizes else max(self.fam[col.SIZES])
         )
         self.notes: dict[str, int] = {}  # metric -> its footnote's number
 
@@ -160,11 +161,11 @@ class SectionBase:
         f = self.findings
         if f.empty:
             return []
-        hit = f["section"] == section
+        hit = f[col.SECTION] == section
         if variant is not None:
-            hit &= f["variant"] == variant
+            hit &= f[col.VARIANT] == variant
         if size is not None:
-            hit &= f["size"] == size
+            hit &= f[col.SIZE] == size
         return [{str(k): v for k, v in r.items()} for r in f[hit].to_dict("records")]
 
     def said(self, records: list[dict[str, Any]]) -> list[str]:
@@ -172,9 +173,9 @@ class SectionBase:
         out = []
         for r in records:
             text = render_row(r)
-            if r["role"] == "primary" and r["section"] in ("baseline", "step"):
+            if r[col.ROLE] == "primary" and r[col.SECTION] in ("baseline", "step"):
                 text = T("role_primary", text=text)
-            elif r["role"] == "secondary":
+            elif r[col.ROLE] == "secondary":
                 text = T("role_secondary", text=text)
             out.append(text)
         return out
@@ -190,15 +191,15 @@ class SectionBase:
 
     def inputs(self) -> dict[str, list[str]]:
         """Variant names per input (generator arguments), the baseline's input first."""
-        base = self.variants[self.fam["baseline"]].get("input", "")
+        base = self.variants[self.fam["baseline"]].get(col.INPUT, "")
         groups: dict[str, list[str]] = {base: []}
         for name, v in self.variants.items():
-            groups.setdefault(v.get("input", ""), []).append(name)
+            groups.setdefault(v.get(col.INPUT, ""), []).append(name)
         return groups
 
     def row(self, variant: str, size: int) -> dict[str, Any]:
         """The analysis row of a variant at a size (empty dict when absent)."""
-        rows = self.a[(self.a["variant"] == variant) & (self.a["size"] == size)]
+        rows = self.a[(self.a[col.VARIANT] == variant) & (self.a[col.SIZE] == size)]
         return {str(k): v for k, v in rows.iloc[0].items()} if not rows.empty else {}
 
     def rule_quotes(
@@ -208,22 +209,22 @@ class SectionBase:
         if self.rules.empty:
             return []
         r = self.rules[
-            (self.rules["variant"] == variant)
-            & (self.rules["size"] == size)
-            & (self.rules["type"] == "optimization")
+            (self.rules[col.VARIANT] == variant)
+            & (self.rules[col.SIZE] == size)
+            & (self.rules[col.TYPE] == "optimization")
         ]
         if section:
-            r = r[r["section"] == section]
+            r = r[r[col.SECTION] == section]
         out = []
         # a multi-kernel run: say which launch's kernel each rule is about
-        several = "kernel" in r and r["kernel"].nunique() > 1
+        several = col.KERNEL in r and r[col.KERNEL].nunique() > 1
         for rule in r.to_dict("records"):
-            pct = float(rule["speedup_pct"])
+            pct = float(rule[col.SPEEDUP_PCT])
             speedup = "" if math.isnan(pct) else T("rule_quote_speedup", pct=pct)
             # the report's text, not nsightflow's: emphasis and web links at most
-            text = inline(diagnose.clean_ncu_text(str(rule["message"])))
+            text = inline(diagnose.clean_ncu_text(str(rule[col.MESSAGE])))
             if several:
                 text = f"{code_span(str(rule['kernel']))}: {text}"
-            name = plain(rule["rule"])
+            name = plain(rule[col.RULE])
             out.append("> " + T("rule_quote", rule=name, speedup=speedup, text=text))
         return out

@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as column_names
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,10 @@ def config_split(
     column = f"time_us_{n}"
     if configs is None or not differ or column not in configs:
         return None
-    rows = configs[(configs["variant"] == variant) & (configs["status"] == Status.OK)]
+    rows = configs[
+        (configs[column_names.VARIANT] == variant)
+        & (configs[column_names.STATUS] == Status.OK)
+    ]
     t_own = _time_at(rows, own, column)
     t_old = _time_at(rows, target, column)
     if t_old is None:  # the rest at the sweep's values: its fastest such point

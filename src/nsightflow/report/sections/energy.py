@@ -9,6 +9,7 @@ import pandas as pd
 
 from nsightflow.analysis.energy import add_energy, energy_recorded
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase, figure, table
 
@@ -24,17 +25,19 @@ class EnergySections(SectionBase):
         if not energy_recorded(self.a):
             return f"{head}\n\n{T('energy_not_recorded', why=T('energy_why_none'))}"
         rows = add_energy(self.a)
-        rows = rows[(rows["status"] == Status.OK) & rows["energy_j_per_launch"].notna()]
-        largest = rows.loc[rows.groupby("variant", sort=False)["size"].idxmax()]
+        rows = rows[
+            (rows[col.STATUS] == Status.OK) & rows[col.ENERGY_J_PER_LAUNCH].notna()
+        ]
+        largest = rows.loc[rows.groupby(col.VARIANT, sort=False)[col.SIZE].idxmax()]
         frame = pd.DataFrame(
             {
-                T("col_variant"): largest["variant"].map(lambda v: f"`{v}`"),
-                T("col_n"): largest["size"].astype(int).astype(str),
-                T("col_event_median"): largest["time_median_us"],
-                T("col_energy_mj"): largest["energy_j_per_launch"] * 1e3,
-                T("col_power_w"): largest["energy_power_w"],
-                T("col_gflop_per_j"): largest["gflop_per_j"],
-                T("col_gb_per_j"): largest["gb_per_j"],
+                T("col_variant"): largest[col.VARIANT].map(lambda v: f"`{v}`"),
+                T("col_n"): largest[col.SIZE].astype(int).astype(str),
+                T("col_event_median"): largest[col.TIME_MEDIAN_US],
+                T("col_energy_mj"): largest[col.ENERGY_J_PER_LAUNCH] * 1e3,
+                T("col_power_w"): largest[col.ENERGY_POWER_W],
+                T("col_gflop_per_j"): largest[col.GFLOP_PER_J],
+                T("col_gb_per_j"): largest[col.GB_PER_J],
             }
         )
         parts = [
@@ -43,11 +46,11 @@ class EnergySections(SectionBase):
             figure("fig_energy", "energy"),
             table(frame),
         ]
-        if "energy_busy" in rows:
-            gaps = rows[pd.to_numeric(rows["energy_busy"], errors="coerce") < BUSY]
+        if col.ENERGY_BUSY in rows:
+            gaps = rows[pd.to_numeric(rows[col.ENERGY_BUSY], errors="coerce") < BUSY]
             which = ", ".join(
                 f"`{v}` n = {int(n)}"
-                for v, n in zip(gaps["variant"], gaps["size"], strict=True)
+                for v, n in zip(gaps[col.VARIANT], gaps[col.SIZE], strict=True)
             )
             if which:
                 parts.append(T("energy_busy", which=which))

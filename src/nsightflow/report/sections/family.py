@@ -20,6 +20,7 @@ Every sentence, heading and table header comes from the catalogue of
 from collections.abc import Callable
 
 from nsightflow import i18n
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 from nsightflow.report.embed import slug
@@ -81,7 +82,7 @@ class ReportBuilder(
     @property
     def name(self) -> str:
         """The family's name (its folder)."""
-        return str(self.fam.get("name", ""))
+        return str(self.fam.get(col.NAME, ""))
 
     def header(self) -> str:
         """Title, description, and one line on where the numbers come from."""
@@ -99,13 +100,15 @@ class ReportBuilder(
     def _origin(self) -> str:
         timing = self.ctx["provenance"].get("timing", {})
         replay = self.ctx.get("replay")
-        if not timing.get("date") and not replay:
+        if not timing.get(col.DATE) and not replay:
             return T("no_timing")
-        gpu = timing.get("gpu") or (replay or {}).get("gpu")
+        gpu = timing.get(col.GPU) or (replay or {}).get(col.GPU)
         gpu = plain(gpu) if gpu else T("unknown_gpu")
-        date = plain(str(timing.get("date") or (replay or {}).get("date") or "?")[:10])
+        date = plain(
+            str(timing.get(col.DATE) or (replay or {}).get(col.DATE) or "?")[:10]
+        )
         if replay:
-            source = code_span(str(replay["source"]))
+            source = code_span(str(replay[col.SOURCE]))
             key = (
                 "origin_test_double" if replay.get("test_double") else "origin_replayed"
             )
@@ -119,12 +122,12 @@ class ReportBuilder(
             ("h_summary", {"n": n}, self._summary_part),
             ("h_baseline", {}, self.baseline),
             ("h_theory", {}, self.bound_table),
-            ("h_baseline_ncu", {"variant": self.fam["baseline"]}, self.baseline_ncu),
+            ("h_baseline_ncu", {col.VARIANT: self.fam["baseline"]}, self.baseline_ncu),
             ("h_plan", {}, self.plan),
         ]
         for s, name in enumerate(self.step_names(), start=1):
             parts.append(
-                ("h_detail_step", {"s": s, "variant": name}, self._detail(name))
+                ("h_detail_step", {"s": s, col.VARIANT: name}, self._detail(name))
             )
         parts += [
             ("h_app_sweep", {}, self.sweeps),
@@ -162,7 +165,7 @@ class ReportBuilder(
             k = len(out) + 1
             anchor = ""
             if key == "h_detail_step":
-                self.detail_numbers[str(fields["variant"])] = k
+                self.detail_numbers[str(fields[col.VARIANT])] = k
                 # the body's links land here in report.md (the HTML page gives the
                 # heading this id itself: :data:`MD_ANCHOR` lines are left out there)
                 anchor = MD_ANCHOR.format(f"detail-step-{slug(str(fields['variant']))}")

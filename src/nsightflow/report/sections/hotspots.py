@@ -18,6 +18,7 @@ import pandas as pd
 
 from nsightflow.analysis.hotspots import SAY_DRAIN, launch_lines
 from nsightflow.contracts import as_written
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 from nsightflow.report.sections.common import SectionBase, table
@@ -43,8 +44,8 @@ def code_cell(text: Any, line: int) -> str:
 
 def line_cell(row: pd.Series, main: str) -> int | str:
     """A line's number, with its file's name where that is not the variant's source."""
-    line = int(row["line"])
-    name = PurePath(str(row.get("file") or "")).name
+    line = int(row[col.LINE])
+    name = PurePath(str(row.get(col.FILE) or "")).name
     return f"{plain(name)}:{line}" if line > 0 and name and name != main else line
 
 
@@ -55,26 +56,26 @@ def reason_cell(row: pd.Series) -> str:
 
 def drain_note(variant: str, lines: pd.DataFrame) -> list[str]:
     """The note on exit ``drain`` counted to store lines, for one launch (or none)."""
-    if "attributed_drain" not in lines:
+    if col.ATTRIBUTED_DRAIN not in lines:
         return []
-    moved = pd.to_numeric(lines["attributed_drain"], errors="coerce").fillna(0)
-    total = float(lines["samples"].sum())
+    moved = pd.to_numeric(lines[col.ATTRIBUTED_DRAIN], errors="coerce").fillna(0)
+    total = float(lines[col.SAMPLES].sum())
     if total <= 0 or moved.sum() < SAY_DRAIN * total:
         return []
-    to = lines.assign(moved=moved)[moved > 0].sort_values("moved", ascending=False)
-    origin = pd.to_numeric(to["drain_from_line"], errors="coerce").fillna(0)
+    to = lines.assign(moved=moved)[moved > 0].sort_values(col.MOVED, ascending=False)
+    origin = pd.to_numeric(to[col.DRAIN_FROM_LINE], errors="coerce").fillna(0)
     note = T(
         "hot_drain_note",
         variant=variant,
         pct=100 * moved.sum() / total,
         exit_line=", ".join(str(int(x)) for x in origin.drop_duplicates()),
-        lines=", ".join(str(int(x)) for x in to["line"]),
+        lines=", ".join(str(int(x)) for x in to[col.LINE]),
     )
     return ["", note]
 
 
 def _hot_rows(lines: pd.DataFrame) -> list[pd.Series]:
-    top = lines.sort_values(["samples", "line"], ascending=[False, True])
+    top = lines.sort_values([col.SAMPLES, col.LINE], ascending=[False, True])
     return [row for _, row in top.head(TOP_LINES).iterrows()]
 
 
@@ -90,7 +91,7 @@ class HotspotSections(SectionBase):
 
     def _main(self, variant: str) -> str:
         """The name of the variant's own source file (its other lines say their file)."""
-        return PurePath(str(self.variants.get(variant, {}).get("source", ""))).name
+        return PurePath(str(self.variants.get(variant, {}).get(col.SOURCE, ""))).name
 
     def _any_sampled(self) -> bool:
         frame = self._hotspots()
@@ -111,7 +112,7 @@ class HotspotSections(SectionBase):
         if not launches:
             missing = self._missing(base, n)
             return [*missing, ""] if missing else []
-        total = sum(int(lines["samples"].sum()) for _, _, lines in launches)
+        total = sum(int(lines[col.SAMPLES].sum()) for _, _, lines in launches)
         out = ["", T("hot_intro", variant=base, n=size_text(n), samples=f"{total:,}")]
         for launch, kernel, lines in launches:
             if len(launches) > 1:
@@ -159,7 +160,7 @@ def _one_side(lines: pd.DataFrame, main: str) -> list[dict[str, Any]]:
         {
             T("col_hot_rank"): k,
             T("col_hot_line"): line_cell(row, main),
-            T("col_hot_code"): code_cell(row["source"], int(row["line"])),
+            T("col_hot_code"): code_cell(row[col.SOURCE], int(row[col.LINE])),
             T("col_hot_share"): f"{100 * row['share']:.1f}%",
             T("col_hot_reason"): reason_cell(row),
         }
@@ -170,14 +171,17 @@ def _one_side(lines: pd.DataFrame, main: str) -> list[dict[str, Any]]:
 def _side(named: tuple[str, str], row: pd.Series | None) -> dict[str, Any]:
     """One variant's four cells of a side-by-side row (blank where it has no line)."""
     variant, main = named
-    keys = [T(f"col_hot_{c}_of", variant=variant) for c in ("line", "code", "share")]
+    keys = [
+        T(f"col_hot_{c}_of", variant=variant)
+        for c in ("line", "code", "share")  # contracts: literal (message ids)
+    ]
     keys.append(T("col_hot_reason_of", variant=variant))
     if row is None:
         return dict.fromkeys(keys, "")
-    line = int(row["line"])
+    line = int(row[col.LINE])
     values = [
         line_cell(row, main),
-        code_cell(row["source"], line),
+        code_cell(row[col.SOURCE], line),
         f"{100 * row['share']:.1f}%",
         reason_cell(row),
     ]

@@ -17,6 +17,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.floors import fastest, fixed_cost, floor_of, with_fastest
 from nsightflow.diagnosis.record import render, render_row
 from nsightflow.i18n import T
@@ -86,9 +87,11 @@ class NextSections(SectionBase):
             return [T("next_none")]
         items: list[tuple[float, str]] = []
         for head in heads:
-            items += self._items(str(head["variant"]))
+            items += self._items(str(head[col.VARIANT]))
         if not items:
-            texts = [self._at_floor(str(h["variant"]), int(h["size"])) for h in heads]
+            texts = [
+                self._at_floor(str(h[col.VARIANT]), int(h[col.SIZE])) for h in heads
+            ]
             found = [t for t in texts if t]
             return [T("next_title"), "", *found] if found else []
         items.sort(key=lambda x: -x[0])
@@ -97,10 +100,10 @@ class NextSections(SectionBase):
 
     def _items(self, variant: str) -> list[tuple[float, str]]:
         """One item per mechanism: its best size's text, the other sizes named."""
-        found = [r for r in self.found("advice", variant) if r["rule"] == "advice"]
+        found = [r for r in self.found("advice", variant) if r[col.RULE] == "advice"]
         by_kind: dict[str, list[dict[str, Any]]] = {}
         for r in found:
-            by_kind.setdefault(str(r["metric"]), []).append(r)
+            by_kind.setdefault(str(r[col.METRIC]), []).append(r)
         scores = record()
         out = []
         for kind, rows in by_kind.items():
@@ -108,27 +111,27 @@ class NextSections(SectionBase):
             # least obvious), the others at the size of their largest gain
             rows.sort(
                 key=lambda r: (
-                    -int(r["size"]) if kind == "grid_too_small" else 0,
-                    -_num(r["expected_gain"]),
+                    -int(r[col.SIZE]) if kind == "grid_too_small" else 0,
+                    -_num(r[col.EXPECTED_GAIN]),
                 )
             )
             best, others = rows[0], rows[1:]
-            params = json.loads(str(best["params"]))
-            params["n"] = size_text(int(best["size"]))
+            params = json.loads(str(best[col.PARAMS]))
+            params["n"] = size_text(int(best[col.SIZE]))
             text = render("advice", params)
             if others:
                 text += T("advice_also", sizes=self._sizes(others))
-            gain = max(_num(r["expected_gain"]) for r in rows)
+            gain = max(_num(r[col.EXPECTED_GAIN]) for r in rows)
             out.append((gain, text + confidence(kind, scores)))
         return out
 
     def _sizes(self, rows: list[dict[str, Any]]) -> str:
         """``n = 256 (up to 2.47x), 1024 (up to 1.88x)``: the other sizes by size."""
-        rows = sorted(rows, key=lambda r: int(r["size"]))
+        rows = sorted(rows, key=lambda r: int(r[col.SIZE]))
         out = []
         for r in rows:
-            fix = json.loads(str(r["params"])).get("fix") or {}
-            n, gain = size_text(int(r["size"])), _num(r["expected_gain"])
+            fix = json.loads(str(r[col.PARAMS])).get("fix") or {}
+            n, gain = size_text(int(r[col.SIZE])), _num(r[col.EXPECTED_GAIN])
             out.append(
                 T("advice_size_blocks", n=n, blocks=fix["blocks"], gain=gain)
                 if "blocks" in fix
@@ -142,29 +145,29 @@ class NextSections(SectionBase):
         roof = _num(r.get("roof_time_us"))
         if math.isnan(roof):
             return ""
-        sizes = sorted(set(self.a["size"].dropna().astype(int)))
+        sizes = sorted(set(self.a[col.SIZE].dropna().astype(int)))
         big = self.row(variant, sizes[-1])
         floor, _ = floor_of(with_fastest(r, fastest(self.a)), fixed_cost(self.a))
-        gap = _num(r.get("time_median_us")) / floor
+        gap = _num(r.get(col.TIME_MEDIAN_US)) / floor
         if gap > PAID:
             return self._done_gap(variant, n, gap)
         return T(
             "next_at_floor",
             variant=variant,
             n=size_text(n),
-            time=us_text(r.get("time_median_us")),
+            time=us_text(r.get(col.TIME_MEDIAN_US)),
             roof=us_text(roof),
             ceiling=T(f"ceiling_{r.get('regime_ceiling') or 'copy_bw'}"),
             fixed=us_text(fixed_cost(self.a)),
             small=size_text(sizes[0]),
             big=size_text(sizes[-1]),
-            pct=pct_text(big.get("regime_ceiling_pct")),
+            pct=pct_text(big.get(col.REGIME_CEILING_PCT)),
         )
 
     def _done_gap(self, variant: str, n: int, gap: float) -> str:
         """Above its floor, but what its limiter's remedy asks for is already there."""
-        stand = [r for r in self.found("stand", variant, n) if r["role"] == "primary"]
-        params = json.loads(str(stand[0]["params"])) if stand else {}
+        stand = [r for r in self.found("stand", variant, n) if r[col.ROLE] == "primary"]
+        params = json.loads(str(stand[0][col.PARAMS])) if stand else {}
         limiter = params.get("limiter") or {}
         label = limiter.get("label") if isinstance(limiter, dict) else None
         compiled = self.variants[variant].get("compiler") or {}
@@ -188,9 +191,9 @@ class NextSections(SectionBase):
         """
         group = next((g for g in self.inputs().values() if variant in g), [])
         libraries = [v for v in group if self.variants[v].get("library")]
-        ours = _num(self.row(variant, n).get("time_median_us"))
+        ours = _num(self.row(variant, n).get(col.TIME_MEDIAN_US))
         for lib in libraries:
-            theirs = _num(self.row(lib, n).get("time_median_us"))
+            theirs = _num(self.row(lib, n).get(col.TIME_MEDIAN_US))
             if math.isnan(theirs) or math.isnan(ours) or theirs <= 0:
                 continue
             if theirs < ours:
@@ -208,16 +211,16 @@ class NextSections(SectionBase):
     def _beaten(self, variant: str, lib: str, n: int, ratio: float) -> str:
         """The library line the author's variants beat at ``n``: by whom, by how much."""
         r = self.row(lib, n)
-        theirs = _num(r.get("time_median_us"))
+        theirs = _num(r.get(col.TIME_MEDIAN_US))
         group = next((g for g in self.inputs().values() if lib in g), [])
         faster = [
             v
             for v in group
             if v != lib
             and not self.variants[v].get("library")
-            and _num(self.row(v, n).get("time_median_us")) < theirs
+            and _num(self.row(v, n).get(col.TIME_MEDIAN_US)) < theirs
         ]
-        cv = _num(r.get("cv"))
+        cv = _num(r.get(col.CV))
         spread = T("target_spread", cv=100 * cv) if cv > WIDE_CV else ""
         return T(
             "brief_target_beaten",
@@ -234,13 +237,13 @@ class NextSections(SectionBase):
     def _gap(self, variant: str, lib: str, n: int) -> str:
         """Where the library leads most at another size, if it leads more there."""
         best: tuple[float, int] | None = None
-        for m in sorted(set(self.a["size"].dropna().astype(int))):
-            ours = _num(self.row(variant, m).get("time_median_us"))
-            theirs = _num(self.row(lib, m).get("time_median_us"))
+        for m in sorted(set(self.a[col.SIZE].dropna().astype(int))):
+            ours = _num(self.row(variant, m).get(col.TIME_MEDIAN_US))
+            theirs = _num(self.row(lib, m).get(col.TIME_MEDIAN_US))
             if m != n and theirs > 0 and ours / theirs > (best or (1.0, 0))[0]:
                 best = (ours / theirs, m)
-        key = _num(self.row(variant, n).get("time_median_us")) / _num(
-            self.row(lib, n).get("time_median_us")
+        key = _num(self.row(variant, n).get(col.TIME_MEDIAN_US)) / _num(
+            self.row(lib, n).get(col.TIME_MEDIAN_US)
         )
         if best is None or not best[0] > max(key, 1.0) * 1.1:
             return ""
@@ -252,11 +255,11 @@ class NextSections(SectionBase):
         One sentence a step (its findings.csv row as written), after the hit count
         over the steps that paid.
         """
-        found = [r for r in self.found("advice") if r["rule"] == "advice_score"]
+        found = [r for r in self.found("advice") if r[col.RULE] == "advice_score"]
         if not found:
             return T("advice_score_none")
-        paid = [r for r in found if _num(r["achieved_gain"]) > PAID]
-        hits = sum(bool(json.loads(str(r["params"])).get("hit")) for r in paid)
+        paid = [r for r in found if _num(r[col.ACHIEVED_GAIN]) > PAID]
+        hits = sum(bool(json.loads(str(r[col.PARAMS])).get("hit")) for r in paid)
         intro = T("advice_score_intro", hits=hits, steps=len(paid))
         return intro + "\n\n" + "\n".join(f"- {render_row(r)}" for r in found)
 
@@ -266,7 +269,7 @@ class NextSections(SectionBase):
         The brief ranks the best own variant's; a reader looking at another rung
         finds its own here.
         """
-        found = [r for r in self.found("advice") if r["rule"] == "advice"]
+        found = [r for r in self.found("advice") if r[col.RULE] == "advice"]
         if not found:
             return T("advice_all_none")
         return "\n".join(f"- {render_row(r)}" for r in found)

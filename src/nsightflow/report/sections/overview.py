@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.record import render_row
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import bullets, figure, fmt, source, table
@@ -39,54 +40,56 @@ class OverviewSections(HotspotSections):
     def _summary_row(self, name: str, v: dict[str, Any]) -> dict[str, Any]:
         """One variant's row of the summary table."""
         r = self.row(name, self.key_size)
-        rate = "gflops" if self.lens() == "compute" else "gbps"
+        rate = col.GFLOPS if self.lens() == "compute" else col.GBPS
         several = len(self.inputs()) > 1
         return {
             T("col_version"): f"`{name}`",
-            T("col_status"): v["status"],
+            T("col_status"): v[col.STATUS],
             **(
-                {T("col_input"): v.get("input") or T("input_default")}
+                {T("col_input"): v.get(col.INPUT) or T("input_default")}
                 if several
                 else {}
             ),
             **{
                 T("col_time_at", n=size_text(n)): self.row(name, n).get(
-                    "time_median_us"
+                    col.TIME_MEDIAN_US
                 )
                 for n in self.profile_sizes
             },
-            T("col_speedup_vs_input"): r.get("speedup_vs_baseline"),
-            T("col_vs_previous"): r.get("speedup_vs_previous"),
-            T("col_regime"): _regime_word(r.get("regime")),
+            T("col_speedup_vs_input"): r.get(col.SPEEDUP_VS_BASELINE),
+            T("col_vs_previous"): r.get(col.SPEEDUP_VS_PREVIOUS),
+            T("col_regime"): _regime_word(r.get(col.REGIME)),
             T(f"col_{rate}"): r.get(rate),
-            T("col_pct_ceiling"): r.get("regime_ceiling_pct"),
-            T("col_ceiling"): _ceiling_word(r.get("regime_ceiling")),
-            T("col_rank"): None if pd.isna(r.get("rank", math.nan)) else int(r["rank"]),
+            T("col_pct_ceiling"): r.get(col.REGIME_CEILING_PCT),
+            T("col_ceiling"): _ceiling_word(r.get(col.REGIME_CEILING)),
+            T("col_rank"): None
+            if pd.isna(r.get(col.RANK, math.nan))
+            else int(r[col.RANK]),
             T("col_notes"): self._note(name, v, r),
         }
 
     def _note(self, name: str, v: dict[str, Any], r: dict[str, Any]) -> str:
         if v.get("source_changed"):
             return T("note_source_changed")
-        if v["status"] != Status.OK:
-            return T("note_failed", status=v["status"])
-        previous = r.get("speedup_vs_previous", math.nan)
-        if v["improves_on"] and not pd.isna(previous) and previous < 1:
-            return T("note_slower", before=v["improves_on"])
-        return inline(v["idea"])
+        if v[col.STATUS] != Status.OK:
+            return T("note_failed", status=v[col.STATUS])
+        previous = r.get(col.SPEEDUP_VS_PREVIOUS, math.nan)
+        if v[col.IMPROVES_ON] and not pd.isna(previous) and previous < 1:
+            return T("note_slower", before=v[col.IMPROVES_ON])
+        return inline(v[col.IDEA])
 
     def baseline(self) -> str:
         """Every variant's time over the size sweep, and the regimes it passes."""
-        timed = self.a.dropna(subset=["time_median_us"])
+        timed = self.a.dropna(subset=[col.TIME_MEDIAN_US])
         if timed.empty:
             return T("no_timings")
         times = self._times(timed)
-        times["size"] = times["size"].astype(int).astype(str)
-        times = times.rename(columns={"size": T("col_size")})
+        times[col.SIZE] = times[col.SIZE].astype(int).astype(str)
+        times = times.rename(columns={col.SIZE: T("col_size")})
         s = self.ctx["provenance"].get("timing_settings", {})
         modes: dict[Any, Any] = (
-            timed.groupby("size")["cache"].first().dropna().to_dict()
-            if "cache" in timed
+            timed.groupby(col.SIZE)[col.CACHE].first().dropna().to_dict()
+            if col.CACHE in timed
             else {}
         )
         method = T(
@@ -100,19 +103,19 @@ class OverviewSections(HotspotSections):
 
     def _times(self, timed: pd.DataFrame) -> pd.DataFrame:
         """Median times, size by variant; a size the recording lacks says so."""
-        absent = self.a[self.a["status"] == Status.NOT_RECORDED]
+        absent = self.a[self.a[col.STATUS] == Status.NOT_RECORDED]
         if absent.empty:
             return timed.pivot_table(
-                index="size", columns="variant", values="time_median_us"
+                index=col.SIZE, columns=col.VARIANT, values=col.TIME_MEDIAN_US
             ).reset_index()
         cells = pd.concat(
             [
-                timed.assign(cell=timed["time_median_us"].map("{:,.2f}".format)),
+                timed.assign(cell=timed[col.TIME_MEDIAN_US].map("{:,.2f}".format)),
                 absent.assign(cell=T("not_recorded")),
             ]
         )
         return cells.pivot_table(
-            index="size", columns="variant", values="cell", aggfunc="first"
+            index=col.SIZE, columns=col.VARIANT, values="cell", aggfunc="first"
         ).reset_index()
 
     def _regimes(self) -> str:
@@ -124,7 +127,7 @@ class OverviewSections(HotspotSections):
         """Ideal work, the measured ceilings and the bound at every profiled size."""
         return "\n".join(
             [
-                T("ideal_work", flops=self.fam["flops"], nbytes=self.fam["bytes"]),
+                T("ideal_work", flops=self.fam["flops"], nbytes=self.fam[col.BYTES]),
                 *self._bound(),
             ]
         )
@@ -148,14 +151,14 @@ class OverviewSections(HotspotSections):
                 "",
                 T("baseline_source", variant=base),
                 "",
-                code_block(source(self.variants[base]["source"]), "cuda"),
+                code_block(source(self.variants[base][col.SOURCE]), "cuda"),
             ]
         )
 
     def _bound(self) -> list[str]:
         """The measured ceilings and the baseline's floor times (none without ceilings)."""
         c = self.ctx["ceilings"]
-        copy, fp32 = c.get("copy_gbps"), c.get("fp32_gflops")
+        copy, fp32 = c.get(col.COPY_GBPS), c.get(col.FP32_GFLOPS)
         if not copy or not fp32:
             return []
         ceilings = T(
@@ -183,9 +186,9 @@ class OverviewSections(HotspotSections):
             T("col_compute_time"): t_c,
             T("col_memory_time"): t_m,
             T("col_bound"): T("bound_memory" if t_m > t_c else "bound_compute"),
-            T("col_regime_measured"): _regime_word(r.get("regime")),
-            T("col_measured", variant=base): r.get("time_median_us"),
-            T("col_vs_floor"): r.get("time_median_us", math.nan) / max(t_c, t_m),
+            T("col_regime_measured"): _regime_word(r.get(col.REGIME)),
+            T("col_measured", variant=base): r.get(col.TIME_MEDIAN_US),
+            T("col_vs_floor"): r.get(col.TIME_MEDIAN_US, math.nan) / max(t_c, t_m),
         }
 
     def _input_baselines(self) -> list[str]:
@@ -198,7 +201,7 @@ class OverviewSections(HotspotSections):
         return out
 
     def _input_heading(self, variant: str) -> str:
-        label = self.variants[variant].get("input") or ""
+        label = self.variants[variant].get(col.INPUT) or ""
         text = T("input_named", label=label) if label else T("input_default")
         return T("h_input_baseline", variant=variant, input=text)
 
@@ -208,7 +211,7 @@ class OverviewSections(HotspotSections):
         if not r.get("profiled"):
             return []
         facts = [
-            T("ncu_time", ncu=fmt(r["ncu_time_us"]), event=fmt(r["time_median_us"])),
+            T("ncu_time", ncu=fmt(r["ncu_time_us"]), event=fmt(r[col.TIME_MEDIAN_US])),
             T(
                 "ncu_dram_bytes",
                 read=r["dram_read_bytes"],
@@ -224,7 +227,7 @@ class OverviewSections(HotspotSections):
                 "ncu_occupancy",
                 achieved=fmt(r["achieved_occupancy_pct"], 1),
                 theoretical=fmt(r["theoretical_occupancy_pct"], 0),
-                registers=fmt(r["registers"], 0),
+                registers=fmt(r[col.REGISTERS], 0),
             ),
         ]
         stand = self.said(self.found("stand", base, n))

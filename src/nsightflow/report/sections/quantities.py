@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.record import render
 from nsightflow.diagnosis.verdict import step_verdict
 from nsightflow.i18n import T
@@ -109,10 +110,11 @@ class Quantity:
     metric: str  # the ncu metric or expression, for the footnote
 
 
+CYCLES = "cycles"  # contracts: literal (a way of writing values, not the column)
 # (pattern over ``metric``, catalogue key of its name, how its values are written)
 _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"stalled_.*/ l1tex__t_requests"), "qty_stall_per_request", "cycles"),
-    (re.compile(r"stalled_"), "qty_stall_per_inst", "cycles"),
+    (re.compile(r"stalled_.*/ l1tex__t_requests"), "qty_stall_per_request", CYCLES),
+    (re.compile(r"stalled_"), "qty_stall_per_inst", CYCLES),
     (re.compile(r"^smsp__inst_executed\.sum$"), "qty_instructions", "millions"),
     (re.compile(r"sm__warps_active"), "qty_occupancy", "pct"),
     (re.compile(r"l1tex__t_requests_pipe_lsu_mem_global_op_ld"), "qty_requests", "m"),
@@ -129,7 +131,7 @@ _PER_INST = re.compile(r"\)?\s*x\s*smsp__inst_executed\.sum$")
 
 
 def _value(x: float, style: str) -> str:
-    if style == "cycles":
+    if style == CYCLES:
         return number(x, 1)
     if style in ("millions", "m"):
         return f"{number(x / 1e6, 2 if abs(x) < 1e7 else 1)} M"
@@ -144,8 +146,8 @@ def _value(x: float, style: str) -> str:
 
 def quantity(record: dict[str, Any]) -> Quantity | None:
     """The quantity a step finding moved, or None where it has no before and after."""
-    metric = str(record.get("metric", ""))
-    before, after = _float(record.get("before")), _float(record.get("after"))
+    metric = str(record.get(col.METRIC, ""))
+    before, after = _float(record.get(col.BEFORE)), _float(record.get(col.AFTER))
     if math.isnan(before) or math.isnan(after):
         return None
     for pattern, key, style in _KINDS:
@@ -164,7 +166,7 @@ def part_text(record: dict[str, Any]) -> str:
     Empty where the finding states none (a step without a measurable change).
     """
     try:
-        params = json.loads(str(record.get("params") or "{}"))
+        params = json.loads(str(record.get(col.PARAMS) or "{}"))
     except json.JSONDecodeError:
         return ""
     inner = params.get("finding", params)  # a finding that cites a line wraps one
@@ -176,7 +178,7 @@ def part_text(record: dict[str, Any]) -> str:
 
 def reasons_of(record: dict[str, Any]) -> list[str]:
     """The stall reasons a finding names as its evidence (``barrier``, ``drain``)."""
-    text = record.get("evidence")
+    text = record.get(col.EVIDENCE)
     if not isinstance(text, str):  # empty in findings.csv: read as NaN
         return []
     return [r.strip() for r in text.split(",") if r.strip() and r.strip() != "idle"]
@@ -215,35 +217,35 @@ def cited_line(
     """
     if hot is None or hot.empty:
         return None
-    rows = hot[hot["variant"].isin(variants) & (hot["size"] == n)]
+    rows = hot[hot[col.VARIANT].isin(variants) & (hot[col.SIZE] == n)]
     if rows.empty:
         return None
-    own = _float(record.get("line"))
+    own = _float(record.get(col.LINE))
     if not math.isnan(own):  # the variant the finding cites the line in, first
         cited = line_variant(record)
         variants = sorted(variants, key=lambda v: v != cited)
     reasons = [f"samples_{r}" for r in reasons_of(record) if f"samples_{r}" in rows]
     for variant in variants:
-        mine = rows[rows["variant"] == variant]
+        mine = rows[rows[col.VARIANT] == variant]
         if mine.empty:
             continue
         if not math.isnan(own):
-            mine = mine[mine["line"] == int(own)]
+            mine = mine[mine[col.LINE] == int(own)]
         if mine.empty:
             continue
-        score = (mine[reasons].sum(axis=1) if reasons else mine["samples"]).to_numpy()
+        score = (mine[reasons].sum(axis=1) if reasons else mine[col.SAMPLES]).to_numpy()
         if score.max() <= 0:
             continue
         best = mine.iloc[int(score.argmax())]
-        if float(best["share"]) < MIN_LINE_SHARE:
+        if float(best[col.SHARE]) < MIN_LINE_SHARE:
             continue
         return Line(
             variant,
-            int(best["line"]),
-            str(best["source"]).strip(),
-            float(best["share"]),
-            str(best["top_reason"]),
-            float(best["top_reason_share"]),
+            int(best[col.LINE]),
+            str(best[col.SOURCE]).strip(),
+            float(best[col.SHARE]),
+            str(best[col.TOP_REASON]),
+            float(best[col.TOP_REASON_SHARE]),
         )
     return None
 
@@ -251,9 +253,9 @@ def cited_line(
 def line_variant(record: dict[str, Any]) -> str:
     """The variant whose line a finding cites (its ``params``), or ''."""
     try:
-        params = json.loads(str(record.get("params") or "{}"))
+        params = json.loads(str(record.get(col.PARAMS) or "{}"))
     except json.JSONDecodeError:
         return ""
-    line = params.get("line") if isinstance(params, dict) else None
+    line = params.get(col.LINE) if isinstance(params, dict) else None
     where = line.get("where", {}) if isinstance(line, dict) else {}
-    return str(where.get("variant", "")) if isinstance(where, dict) else ""
+    return str(where.get(col.VARIANT, "")) if isinstance(where, dict) else ""

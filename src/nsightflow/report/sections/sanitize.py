@@ -11,11 +11,12 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase, table
 from nsightflow.report.text import code_block, plain
 
-_NOT_RUN = ("sanitizer_unavailable", "not_recorded")
+_NOT_RUN = (Status.SANITIZER_UNAVAILABLE, Status.NOT_RECORDED)
 
 
 def _cell_text(text: str) -> str:
@@ -30,13 +31,13 @@ def _size(value: Any) -> str:
 
 def tool_cell(tool: dict[str, Any] | None, record: dict[str, Any]) -> str:
     """One tool's outcome for the table."""
-    if record["status"] == Status.NOT_RECORDED:
+    if record[col.STATUS] == Status.NOT_RECORDED:
         return T("not_recorded")
-    if record["status"] == Status.SKIPPED:
+    if record[col.STATUS] == Status.SKIPPED:
         return T("san_skipped", status=record.get("upstream_status", "?"))
     if tool is None:  # not run: the stage stopped before it
         return ""
-    status = tool.get("status")
+    status = tool.get(col.STATUS)
     if status == Status.ERRORS:
         return T("san_errors", n=tool.get("errors") or "?")
     if status == Status.NOT_APPLICABLE:
@@ -55,7 +56,7 @@ def _clean_sentence(records: dict[str, dict[str, Any]]) -> str:
     checked = [
         name
         for name, r in records.items()
-        if any(t.get("status") in (Status.CLEAN, Status.ERRORS) for t in r["tools"])
+        if any(t.get(col.STATUS) in (Status.CLEAN, Status.ERRORS) for t in r["tools"])
     ]
     if len(checked) == len(records):
         return T("sanitizer_all_clean", n=len(checked))
@@ -80,27 +81,29 @@ class SanitizeSections(SectionBase):
         head = ""
         if not records:
             return head + T("sanitizer_off")
-        statuses = {r["status"] for r in records.values()}
-        if statuses == {"not_recorded"}:
+        statuses = {r[col.STATUS] for r in records.values()}
+        if statuses == {Status.NOT_RECORDED}:
             return head + T("sanitizer_not_recorded")
-        if statuses - {"skipped"} <= set(_NOT_RUN):
+        if statuses - {Status.SKIPPED} <= set(_NOT_RUN):
             unavailable = next(
                 r
                 for r in records.values()
-                if r["status"] == Status.SANITIZER_UNAVAILABLE
+                if r[col.STATUS] == Status.SANITIZER_UNAVAILABLE
             )
-            return head + T("sanitizer_unavailable", why=plain(unavailable["message"]))
+            return head + T(
+                "sanitizer_unavailable", why=plain(unavailable[col.MESSAGE])
+            )
         version = next((r["version"] for r in records.values() if r["version"]), "?")
         parts = [T("sanitizer_intro", version=version), self._table(records)]
         marked = [
-            n for n, v in self.variants.items() if v["status"] == "memcheck_error"
+            n for n, v in self.variants.items() if v[col.STATUS] == "memcheck_error"
         ]
         if marked:
             parts.append(
                 T("sanitizer_marked", variants=", ".join(f"`{n}`" for n in marked))
             )
         elif not any(
-            t.get("status") == Status.ERRORS
+            t.get(col.STATUS) == Status.ERRORS
             for r in records.values()
             for t in r["tools"]
         ):
@@ -117,7 +120,7 @@ class SanitizeSections(SectionBase):
             rows.append(
                 {
                     T("col_variant"): f"`{name}`",
-                    T("col_n"): _size(record.get("size")),
+                    T("col_n"): _size(record.get(col.SIZE)),
                     T("col_memcheck"): tool_cell(tools.get("memcheck"), record),
                     T("col_racecheck"): tool_cell(tools.get("racecheck"), record),
                     T("col_findings"): "; ".join(_cell_text(k) for k in kinds[:3]),
@@ -131,7 +134,7 @@ class SanitizeSections(SectionBase):
         parts = []
         for name, record in records.items():
             for tool in record["tools"]:
-                if tool.get("status") != Status.ERRORS or not tool.get("first"):
+                if tool.get(col.STATUS) != Status.ERRORS or not tool.get("first"):
                     continue
                 parts.append(
                     T("sanitizer_first", variant=name, tool=tool["tool"])

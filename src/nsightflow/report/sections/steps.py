@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import core as diagnose
 from nsightflow.diagnosis.patterns import LANES_MOVED_PCT
 from nsightflow.diagnosis.record import render_row
@@ -36,21 +37,21 @@ class StepSections(HotspotSections):
     def step_detail(self, name: str) -> str:
         """A step in full: its diff, every profiled size, hot lines and verdict."""
         v = self.variants[name]
-        before = v["improves_on"]
+        before = v[col.IMPROVES_ON]
         lines = [
-            T("step_intro", before=before, status=v["status"]),
+            T("step_intro", before=before, status=v[col.STATUS]),
             "",
             *(
                 [note, ""]
                 if (note := config_note(self.variants, self.ctx, name))
                 else []
             ),
-            code_block(diff(self.variants[before]["source"], v["source"]), "diff"),
+            code_block(diff(self.variants[before][col.SOURCE], v[col.SOURCE]), "diff"),
         ]
-        if v["status"] != Status.OK:
-            message = plain(v["message"][:800])
+        if v[col.STATUS] != Status.OK:
+            message = plain(v[col.MESSAGE][:800])
             return "\n".join([*lines, "", T("not_measured", message=message)])
-        if v.get("input", "") != self.variants[before].get("input", ""):
+        if v.get(col.INPUT, "") != self.variants[before].get(col.INPUT, ""):
             found = self.said(self.found("step", name))
             return "\n".join([*lines, "", *bullets(found)])
         for n in self.profile_sizes:
@@ -62,20 +63,20 @@ class StepSections(HotspotSections):
 
     def step_names(self) -> list[str]:
         """The variants that are steps (they improve on another), in report order."""
-        return [name for name, v in self.variants.items() if v["improves_on"]]
+        return [name for name, v in self.variants.items() if v[col.IMPROVES_ON]]
 
     def _step_at(self, n: int, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
         """Key metrics and diagnosis of one step at one profiled size."""
-        before, name = a["variant"], b["variant"]
+        before, name = a[col.VARIANT], b[col.VARIANT]
         lines = ["", T("key_metrics", n=size_text(n), before=before, after=name), ""]
         lines += bullets(self._deltas(a, b))
         found = self.found("step", name, n)
         if found:
             lines += ["", T("diagnosis"), ""]
-            ranked = [r for r in found if r["role"] != "info"]
-            facts = [r for r in found if r["role"] == "info"]
-            expected = [r for r in facts if r["rule"] == "expected_observed"]
-            facts = [r for r in facts if r["rule"] != "expected_observed"]
+            ranked = [r for r in found if r[col.ROLE] != "info"]
+            facts = [r for r in found if r[col.ROLE] == "info"]
+            expected = [r for r in facts if r[col.RULE] == "expected_observed"]
+            facts = [r for r in facts if r[col.RULE] != "expected_observed"]
             lines += bullets(self.said(expected + ranked))
             if facts:
                 lines += ["", T("metrics_moved"), ""]
@@ -103,7 +104,7 @@ class StepSections(HotspotSections):
     def _verdict(self, name: str, before: str) -> list[str]:
         """Whether the step paid at the largest profiled size (nothing if untimed)."""
         row = self.row(name, self.key_size)
-        speedup = row.get("speedup_vs_previous")
+        speedup = row.get(col.SPEEDUP_VS_PREVIOUS)
         if speedup is None or math.isnan(speedup):
             return []
         baseline = self.variants[name].get("input_baseline") or self.fam["baseline"]
@@ -112,7 +113,7 @@ class StepSections(HotspotSections):
             if before == baseline
             else T(
                 "verdict_vs_baseline",
-                speedup=row["speedup_vs_baseline"],
+                speedup=row[col.SPEEDUP_VS_BASELINE],
                 baseline=baseline,
             )
         )
@@ -139,7 +140,7 @@ class StepSections(HotspotSections):
             return ""
         groups: dict[str, list[dict[str, Any]]] = {}
         for r in found:
-            groups.setdefault(r["variant"], []).append(r)
+            groups.setdefault(r[col.VARIANT], []).append(r)
         for records in groups.values():
             texts = [render_row(r) for r in records]
             lines += [texts[0], "", *bullets(texts[1:-1]), "", texts[-1], ""]
@@ -149,11 +150,14 @@ class StepSections(HotspotSections):
         """Before -> after of the step's key metrics, ncu's where both were profiled."""
         out = [
             delta(
-                T("delta_event_time"), a["time_median_us"], b["time_median_us"], " us"
+                T("delta_event_time"),
+                a[col.TIME_MEDIAN_US],
+                b[col.TIME_MEDIAN_US],
+                " us",
             ),
-            delta(T("delta_gflops"), a["gflops"], b["gflops"], " GFLOP/s", 0)
+            delta(T("delta_gflops"), a[col.GFLOPS], b[col.GFLOPS], " GFLOP/s", 0)
             if self.lens() == "compute"
-            else delta(T("delta_bandwidth"), a["gbps"], b["gbps"], " GB/s", 0),
+            else delta(T("delta_bandwidth"), a[col.GBPS], b[col.GBPS], " GB/s", 0),
         ]
         if a.get("profiled") and b.get("profiled"):
             out += self._ncu_deltas(a, b)
@@ -165,8 +169,8 @@ class StepSections(HotspotSections):
         def conflicts(row: dict[str, Any]) -> float:
             return diagnose.sum_of(row, "smem_conflicts_ld", "smem_conflicts_st")
 
-        top_a = diagnose.top_stalls(self.stalls, a["variant"], a["size"])
-        top_b = diagnose.top_stalls(self.stalls, b["variant"], b["size"])
+        top_a = diagnose.top_stalls(self.stalls, a[col.VARIANT], a[col.SIZE])
+        top_b = diagnose.top_stalls(self.stalls, b[col.VARIANT], b[col.SIZE])
         return [
             delta(
                 "ncu gpu__time_duration.sum", a["ncu_time_us"], b["ncu_time_us"], " us"
@@ -206,7 +210,7 @@ class StepSections(HotspotSections):
                 "%",
                 1,
             ),
-            delta(T("delta_registers"), a["registers"], b["registers"], "", 0),
+            delta(T("delta_registers"), a[col.REGISTERS], b[col.REGISTERS], "", 0),
             *_pattern_deltas(a, b),
             T("delta_top_stalls")
             + " "

@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 from nsightflow.report.sections.common import SectionBase, table
@@ -41,53 +42,55 @@ class SweepSections(SectionBase):
         if not sweep:
             return ""
         summary: pd.DataFrame = sweep["summary"]
-        configs: pd.DataFrame = sweep["configs"]
+        configs: pd.DataFrame = sweep[col.CONFIGS]
         parts = []
-        measured = summary[summary["configs"] > 0]
+        measured = summary[summary[col.CONFIGS] > 0]
         if not measured.empty:
             parts.append(self._sweep_intro(measured.iloc[0]))
         for _, row in summary.iterrows():
-            mine = configs[configs["variant"] == row["variant"]]
+            mine = configs[configs[col.VARIANT] == row[col.VARIANT]]
             parts.append(self._sweep_variant(row, mine))
         return "\n\n".join(parts)
 
     def _sweep_intro(self, row: pd.Series) -> str:
-        strategy = str(row["strategy"])
+        strategy = str(row[col.STRATEGY])
         how = (
             T("sweep_strategy_exhaustive")
             if strategy == "exhaustive"
             else T(
                 "sweep_strategy_kt",
                 name=code_span(strategy),
-                limit=int(row["configs"]),
+                limit=int(row[col.CONFIGS]),
             )
         )
-        gpu, date = row.get("gpu"), row.get("date")
+        gpu, date = row.get(col.GPU), row.get(col.DATE)
         return T(
             "sweep_intro",
             space=T(f"sweep_space_{row['space']}"),
-            sizes=", ".join(size_text(n) for n in json.loads(str(row["sizes"]))),
+            sizes=", ".join(size_text(n) for n in json.loads(str(row[col.SIZES]))),
             strategy=how,
             gpu=plain(gpu) if isinstance(gpu, str) else T("unknown_gpu"),
             date=plain(date) if isinstance(date, str) else "?",
         )
 
     def _sweep_variant(self, row: pd.Series, configs: pd.DataFrame) -> str:
-        variant = str(row["variant"])
-        if row["status"] == Status.NOT_RECORDED or configs.empty:
-            params = self.variants.get(variant, {}).get("params") or {}
+        variant = str(row[col.VARIANT])
+        if row[col.STATUS] == Status.NOT_RECORDED or configs.empty:
+            params = self.variants.get(variant, {}).get(col.PARAMS) or {}
             config = "_".join(f"{k}{v}" for k, v in params.items()) or "?"
             return T("sweep_not_recorded", variant=variant, config=config)
         head = "### " + T("h_sweep_variant", variant=variant, n=len(configs))
-        if row["status"] != Status.OK:
+        if row[col.STATUS] != Status.OK:
             return (
                 head
                 + "\n\n"
-                + T("sweep_none_valid", variant=variant, message=plain(row["message"]))
+                + T(
+                    "sweep_none_valid", variant=variant, message=plain(row[col.MESSAGE])
+                )
                 + "\n\n"
                 + self._sweep_invalid(configs)
             )
-        sizes = [int(n) for n in json.loads(str(row["sizes"]))]
+        sizes = [int(n) for n in json.loads(str(row[col.SIZES]))]
         parts = [
             head,
             self._sweep_spread(row, configs, sizes),
@@ -104,11 +107,11 @@ class SweepSections(SectionBase):
         parts.append(
             T(
                 "sweep_cost",
-                compile=_num(row["compile_wall_s"], 1),
-                wall=_num(row["sweep_wall_s"], 1),
-                per_config=_num(row["per_config_s"], 2),
-                resumed=int(row["resumed"]) if pd.notna(row["resumed"]) else 0,
-                restarts=int(row["restarts"]) if pd.notna(row["restarts"]) else 0,
+                compile=_num(row[col.COMPILE_WALL_S], 1),
+                wall=_num(row[col.SWEEP_WALL_S], 1),
+                per_config=_num(row[col.PER_CONFIG_S], 2),
+                resumed=int(row[col.RESUMED]) if pd.notna(row[col.RESUMED]) else 0,
+                restarts=int(row[col.RESTARTS]) if pd.notna(row[col.RESTARTS]) else 0,
             )
         )
         return "\n\n".join(parts)
@@ -116,26 +119,26 @@ class SweepSections(SectionBase):
     def _sweep_spread(
         self, row: pd.Series, configs: pd.DataFrame, sizes: list[int]
     ) -> str:
-        best = configs[configs["is_best"].astype(bool)].iloc[0]
+        best = configs[configs[col.IS_BEST].astype(bool)].iloc[0]
         n = max(sizes)
-        default = row["default_over_best"]
+        default = row[col.DEFAULT_OVER_BEST]
         return T(
             "sweep_spread",
-            best=row["best_id"],
+            best=row[col.BEST_ID],
             rate=self._sweep_rate(best, n),
             n=size_text(n),
             sizes=", ".join(size_text(s) for s in sizes),
-            best_us=_us(row["best_us"]),
-            median_us=_us(row["median_us"]),
-            worst_us=_us(row["worst_us"]),
-            worst_ratio=float(row["worst_over_best"]),
-            default=row["default_id"],
+            best_us=_us(row[col.BEST_US]),
+            median_us=_us(row[col.MEDIAN_US]),
+            worst_us=_us(row[col.WORST_US]),
+            worst_ratio=float(row[col.WORST_OVER_BEST]),
+            default=row[col.DEFAULT_ID],
             default_ratio=float(default) if pd.notna(default) else float("nan"),
         )
 
     @staticmethod
     def _sweep_verdict(row: pd.Series) -> str:
-        ratio = row["default_over_best"]
+        ratio = row[col.DEFAULT_OVER_BEST]
         if pd.isna(ratio):
             return T("sweep_no_default")
         if ratio < NOISE:
@@ -149,7 +152,7 @@ class SweepSections(SectionBase):
         if pd.isna(gflops) or pd.isna(gbps) or not gbps:
             return T("sweep_rate_time", us=_us(config.get(f"time_us_{n}")))
         if self._sweep_compute_bound(float(gflops) / float(gbps)) and c.get(
-            "fp32_gflops"
+            col.FP32_GFLOPS
         ):
             # the vendor library the manifest names as its ceiling (cuBLAS for SGEMM)
             library = self.fam.get("vendor")
@@ -159,23 +162,23 @@ class SweepSections(SectionBase):
                 if vendor
                 else ""
             )
-            pct = 100 * float(gflops) / c["fp32_gflops"]
+            pct = 100 * float(gflops) / c[col.FP32_GFLOPS]
             return T("sweep_rate_compute", gflops=float(gflops), pct=pct, vendor=tail)
-        if c.get("copy_gbps"):
-            pct = 100 * float(gbps) / c["copy_gbps"]
+        if c.get(col.COPY_GBPS):
+            pct = 100 * float(gbps) / c[col.COPY_GBPS]
             return T("sweep_rate_memory", gbps=float(gbps), pct=pct)
         return T("sweep_rate_time", us=_us(config.get(f"time_us_{n}")))
 
     def _sweep_compute_bound(self, ai: float) -> bool:
         """Whether arithmetic intensity ``ai`` is past the measured ridge point."""
         c = self.ctx["ceilings"]
-        if not c.get("copy_gbps") or not c.get("fp32_gflops"):
+        if not c.get(col.COPY_GBPS) or not c.get(col.FP32_GFLOPS):
             return False
-        return bool(ai > c["fp32_gflops"] / c["copy_gbps"])
+        return bool(ai > c[col.FP32_GFLOPS] / c[col.COPY_GBPS])
 
     def _sweep_top(self, configs: pd.DataFrame, sizes: list[int]) -> str:
-        ok = configs[configs["status"] == Status.OK].sort_values("geomean_us")
-        best = float(ok["geomean_us"].min())
+        ok = configs[configs[col.STATUS] == Status.OK].sort_values(col.GEOMEAN_US)
+        best = float(ok[col.GEOMEAN_US].min())
         n = max(sizes)
         rows = []
         for _, c in ok.head(TOP).iterrows():
@@ -183,20 +186,20 @@ class SweepSections(SectionBase):
             for s in sizes:
                 row[T("col_time_n_us", n=s)] = c.get(f"time_us_{s}")
             row[T("col_rate_at", n=size_text(n))] = self._sweep_rate(c, n)
-            row[T("col_vs_best")] = float(c["geomean_us"]) / best
+            row[T("col_vs_best")] = float(c[col.GEOMEAN_US]) / best
             rows.append(row)
         return table(pd.DataFrame(rows))
 
     @staticmethod
     def _sweep_invalid(configs: pd.DataFrame) -> str:
-        bad = configs[configs["status"] != Status.OK]
+        bad = configs[configs[col.STATUS] != Status.OK]
         if bad.empty:
             return T("sweep_all_valid")
         rows = []
-        for reason, group in bad.groupby("status", sort=False):
-            ids = [f"`{i}`" for i in group["config_id"].head(EXAMPLES)]
+        for reason, group in bad.groupby(col.STATUS, sort=False):
+            ids = [f"`{i}`" for i in group[col.CONFIG_ID].head(EXAMPLES)]
             more = len(group) - EXAMPLES
-            message = plain(str(group["message"].fillna("").iloc[0])[:160])
+            message = plain(str(group[col.MESSAGE].fillna("").iloc[0])[:160])
             rows.append(
                 {
                     T("col_reason"): T(f"reason_{reason}"),
@@ -228,15 +231,15 @@ def config_note(variants: dict[str, Any], ctx: dict[str, Any], variant: str) -> 
         A sentence naming the configuration and whether it is the sweep's best; ""
         for a variant without params.
     """
-    params = variants.get(variant, {}).get("params") or {}
+    params = variants.get(variant, {}).get(col.PARAMS) or {}
     if not params:
         return ""
     best = None
     sweep = ctx.get("sweep")
     if sweep:
         s = sweep["summary"]
-        hit = s[(s["variant"] == variant) & (s["status"] == Status.OK)]
-        best = hit.iloc[0]["best_id"] if not hit.empty else None
+        hit = s[(s[col.VARIANT] == variant) & (s[col.STATUS] == Status.OK)]
+        best = hit.iloc[0][col.BEST_ID] if not hit.empty else None
     config = "_".join(f"{k}{v}" for k, v in params.items())
     how = "sweep_config_best" if best == config else "sweep_config_default"
     return T("sweep_config_note", how=T(how), config=config)

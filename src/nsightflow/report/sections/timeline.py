@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import Status
+from nsightflow.contracts import columns as col
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase, bullets, figure, table
 from nsightflow.report.sections.quantities import size_text
@@ -31,10 +32,10 @@ def transfer_findings(rows: pd.DataFrame, n: int) -> list[str]:
             ``kernel_ns``, ``transfer_to_kernel``).
         n: The size.
     """
-    rows = rows.dropna(subset=["transfer_to_kernel"])
+    rows = rows.dropna(subset=[col.TRANSFER_TO_KERNEL])
     if rows.empty:
         return []
-    ratio = rows["transfer_to_kernel"]
+    ratio = rows[col.TRANSFER_TO_KERNEL]
     dominated = rows[ratio > 1]
     digits = 0 if ratio.min() >= 10 else 1
     if len(dominated) == len(rows):
@@ -42,8 +43,8 @@ def transfer_findings(rows: pd.DataFrame, n: int) -> list[str]:
             T(
                 "timeline_dominate_all",
                 n=size_text(n),
-                transfer=_span(rows["transfer_ns"] / 1e6, 2),
-                kernel=_span(rows["kernel_ns"] / 1e6, 3),
+                transfer=_span(rows[col.TRANSFER_NS] / 1e6, 2),
+                kernel=_span(rows[col.KERNEL_NS] / 1e6, 3),
                 ratio=_span(ratio, digits),
             )
         ]
@@ -52,7 +53,7 @@ def transfer_findings(rows: pd.DataFrame, n: int) -> list[str]:
     which = ", ".join(
         f"`{v}` {r:.1f}x"
         for v, r in zip(
-            dominated["variant"], dominated["transfer_to_kernel"], strict=True
+            dominated[col.VARIANT], dominated[col.TRANSFER_TO_KERNEL], strict=True
         )
     )
     return [
@@ -75,7 +76,7 @@ class TimelineSections(SectionBase):
         if summary is None:
             return ""
         parts = []
-        ok = summary[summary["status"] == Status.OK]
+        ok = summary[summary[col.STATUS] == Status.OK]
         if ok.empty:
             parts.append(T("timeline_none"))
         else:
@@ -84,27 +85,27 @@ class TimelineSections(SectionBase):
                 table(pd.DataFrame([self._timeline_row(r) for _, r in ok.iterrows()]))
             )
             found = []
-            for n, rows in ok.groupby("size", sort=True):
+            for n, rows in ok.groupby(col.SIZE, sort=True):
                 found += transfer_findings(rows, int(n))
-            if (ok["transfer_to_kernel"] > 1).any():
+            if (ok[col.TRANSFER_TO_KERNEL] > 1).any():
                 found.append(T("timeline_advice"))
             parts.append("\n".join(bullets(found)))
-        failed = summary[~summary["status"].isin([Status.OK, Status.UNSUPPORTED])]
+        failed = summary[~summary[col.STATUS].isin([Status.OK, Status.UNSUPPORTED])]
         if not failed.empty:
             parts += [T("timeline_failed"), self._timeline_failed(failed)]
         return "\n\n".join(parts)
 
     def _timeline_intro(self, ok: pd.DataFrame) -> str:
         first = ok.iloc[0]
-        backend = str(first["backend"])
+        backend = str(first[col.BACKEND])
         intro = T(
             "timeline_intro",
-            sizes=", ".join(size_text(n) for n in sorted(ok["size"].unique())),
+            sizes=", ".join(size_text(n) for n in sorted(ok[col.SIZE].unique())),
             backend=T(f"timeline_backend_{backend}"),
-            gpu=plain(first["gpu"]) if first.get("gpu") else T("unknown_gpu"),
-            date=plain(first.get("date") or "?"),
+            gpu=plain(first[col.GPU]) if first.get(col.GPU) else T("unknown_gpu"),
+            date=plain(first.get(col.DATE) or "?"),
         )
-        note = first.get("backend_note")
+        note = first.get(col.BACKEND_NOTE)
         if isinstance(note, str) and note:
             intro += "\n\n> " + T("timeline_note", note=plain(note.rstrip(".")))
         return intro
@@ -114,16 +115,16 @@ class TimelineSections(SectionBase):
         """One variant and size of the transfer table (copies in ms, the rest in us)."""
         return {
             T("col_variant"): f"`{r['variant']}`",
-            T("col_n"): str(int(r["size"])),
-            T("col_copy_in_ms"): r["htod_ns"] / 1e6,
-            T("col_memset_us"): r["memset_ns"] / 1e3,
-            T("col_kernel_us"): r["kernel_ns"] / 1e3,
-            T("col_copy_out_ms"): r["dtoh_ns"] / 1e6,
-            T("col_htod_gbps"): r["htod_gbps"],
-            T("col_dtoh_gbps"): r["dtoh_gbps"],
-            T("col_transfer_ratio"): r["transfer_to_kernel"],
+            T("col_n"): str(int(r[col.SIZE])),
+            T("col_copy_in_ms"): r[col.HTOD_NS] / 1e6,
+            T("col_memset_us"): r[col.MEMSET_NS] / 1e3,
+            T("col_kernel_us"): r[col.KERNEL_NS] / 1e3,
+            T("col_copy_out_ms"): r[col.DTOH_NS] / 1e6,
+            T("col_htod_gbps"): r[col.HTOD_GBPS],
+            T("col_dtoh_gbps"): r[col.DTOH_GBPS],
+            T("col_transfer_ratio"): r[col.TRANSFER_TO_KERNEL],
             T("col_launch_gap_us"): (
-                None if math.isnan(r["launch_gap_ns"]) else r["launch_gap_ns"] / 1e3
+                None if math.isnan(r[col.LAUNCH_GAP_NS]) else r[col.LAUNCH_GAP_NS] / 1e3
             ),
         }
 
@@ -132,8 +133,8 @@ class TimelineSections(SectionBase):
         rows = [
             {
                 T("col_variant"): f"`{r['variant']}`",
-                T("col_status"): r["status"],
-                T("col_message"): plain(str(r["message"])[:300]),
+                T("col_status"): r[col.STATUS],
+                T("col_message"): plain(str(r[col.MESSAGE])[:300]),
             }
             for _, r in failed.iterrows()
         ]
