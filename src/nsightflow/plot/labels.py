@@ -11,6 +11,8 @@ from matplotlib.axes import Axes
 from matplotlib.text import Annotation
 from matplotlib.transforms import Bbox
 
+from nsightflow.plot.fit import layout_solved
+
 # Offsets (points) tried in order, with the text's alignment at that offset.
 CANDIDATES = (
     (5, 4, "left", "bottom"),
@@ -62,7 +64,9 @@ def place_labels(
     if fig is None or not labels:
         return
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
-    fig.get_figure(root=True).draw_without_rendering()  # the layout, not the pixels
+    root = fig.get_figure(root=True)
+    if not layout_solved(root):  # fit_texts' last round left the layout in place
+        root.draw_without_rendering()  # the layout, not the pixels
     scale = fig.dpi / 100
     marks = []
     points = [(label.x, label.y) for label in labels] + list(avoid or [])

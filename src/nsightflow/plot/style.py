@@ -7,6 +7,7 @@ marker in every figure of its family (its place in the manifest decides them).
 Stall reasons have one fixed order and colour in every family.
 """
 
+import functools
 import math
 import os
 from collections.abc import Iterable
@@ -40,6 +41,10 @@ CJK_FONT_ENV = "NSIGHTFLOW_CJK_FONT"  # the same override the PDF stage reads
 STYLE: dict[str, Any] = {  # rcParams shared by every figure
     "font.size": 8,
     "axes.titlesize": 9,
+    # titles sit on the axes' top (our ticks and labels are below, no offset texts):
+    # matplotlib's automatic placement measured every axis of the figure again for
+    # each title at each layout and draw, an eighth of the plot stage
+    "axes.titley": 1.0,
     "axes.labelsize": 8,
     "xtick.labelsize": 7.5,
     "ytick.labelsize": 7.5,
@@ -90,16 +95,24 @@ STALL_COLOURS = {
 
 def cjk_font_name() -> str | None:
     """Register the CJK font with matplotlib and return its family name (None if absent)."""
-    from matplotlib import font_manager
-
     override = os.environ.get(CJK_FONT_ENV)
     candidates = [Path(override)] if override else list(CJK_FONT_FILES)
     found = next((p for p in candidates if p.is_file()), None)
-    if found is None:
-        return None
+    return None if found is None else _registered(str(found))
+
+
+@functools.cache
+def _registered(path: str) -> str | None:
+    """Add the font file to matplotlib's list once per process; its family name.
+
+    Each addfont appends the face again and empties matplotlib's font lookup cache:
+    done for every figure, every text's font was looked up anew.
+    """
+    from matplotlib import font_manager
+
     try:
-        font_manager.fontManager.addfont(str(found))
-        return str(font_manager.FontProperties(fname=str(found)).get_name())
+        font_manager.fontManager.addfont(path)
+        return str(font_manager.FontProperties(fname=path).get_name())
     except (OSError, RuntimeError, ValueError):  # unreadable font file: Latin only
         return None
 

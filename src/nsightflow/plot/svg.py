@@ -15,6 +15,7 @@ from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from nsightflow.plot.fit import layout_solved
 from nsightflow.plot.style import DPI, matplotlib_context
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -84,6 +85,10 @@ def save(fig: Figure, folder: Path, name: str) -> list[Path]:
     stem.parent.mkdir(parents=True, exist_ok=True)
     png, svg = stem.parent / f"{stem.name}.png", stem.parent / f"{stem.name}.svg"
     with matplotlib_context():  # svg.fonttype is read when saving
+        if layout_solved(fig):
+            # fit_texts' last round laid the figure out with these texts: the PNG is
+            # drawn on that layout, not on a layout solved once more
+            fig.set_layout_engine("none")
         fig.savefig(png, dpi=DPI)
         # the layout the PNG was drawn with holds for the SVG (figure fractions, text
         # in points): not solved a second time, a third of a figure's drawing time

@@ -369,3 +369,71 @@ def test_a_table_never_breaks_an_identifier_inside_and_repeats_its_key(
     words = re.findall(r"v\d\w*", text)
     assert set(words) == set(NAMES), sorted(set(words) - set(NAMES))
     assert words.count("v2_tiled_transposed") == parts  # the key leads every part
+
+
+def _outline_pages(reader: PdfReader) -> dict[str, int]:
+    """The page (from 1) each heading of the PDF's outline starts on, by title."""
+    pages: dict[str, int] = {}
+    stack = list(reader.outline)
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, list):
+            stack = item + stack
+        else:
+            pages[" ".join(str(item.title).split())] = (
+                reader.get_destination_page_number(item) + 1
+            )
+    return pages
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils")
+def test_the_contents_number_each_section_from_one_layout_pass(report_dir, monkeypatch):
+    """xhtml2pdf's own contents laid every report out three times for its numbers."""
+    from reportlab.platypus.doctemplate import BaseDocTemplate
+
+    passes = []
+    build = BaseDocTemplate.build
+
+    def counted(self, *args, **kwargs):
+        passes.append(1)
+        return build(self, *args, **kwargs)
+
+    monkeypatch.setattr(BaseDocTemplate, "build", counted)
+    out = report_dir / "report.pdf"
+    pdf.write_pdf(to_html(_report_markdown(), "Jacobi-2D"), report_dir, out)
+
+    assert len(passes) == 1
+    reader = PdfReader(out)
+    outline = _outline_pages(reader)
+    assert (
+        outline["2. Optimization steps"]
+        > outline["Summary (speedups and bandwidth at n = 8192)"]
+    )
+    text = subprocess.run(
+        ["pdftotext", "-layout", "-l", "1", str(out), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    entries = {
+        " ".join(title.split()): int(page)
+        for title, page in re.findall(r"^\s*(\S.*?\S)\s{3,}(\d+)$", text, re.M)
+        if " ".join(title.split()) in outline
+    }
+    assert entries == outline  # every section, on the line of its title
+    links = [a.get_object() for a in reader.pages[0].get("/Annots") or []]
+    assert len([a for a in links if a.get("/Dest")]) >= len(outline)  # they link
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler-utils")
+def test_a_code_block_longer_than_the_room_left_splits_there(report_dir, tmp_path):
+    """Jacobi-2D's step diffs moved whole to the next page, leaving 62-76% blank."""
+    lines = "\n".join(f"+    acc += a[{i}] * b[{i}];  // line {i}" for i in range(60))
+    words = " ".join(f"word{i}" for i in range(90))
+    markdown = "# Report\n\n" + f"{words}\n\n" * 6 + f"```diff\n{lines}\n```\n\nafter\n"
+    out = report_dir / "report.pdf"
+    pdf.write_pdf(to_html(markdown, "code"), report_dir, out)
+
+    bottoms = _ink_bottoms(out, tmp_path)
+    assert len(bottoms) == 2
+    assert bottoms[0] > 0.9, bottoms  # the block starts on page 1, under the text

@@ -11,7 +11,7 @@ package). A print stylesheet is added after the report's own screen style, and t
   (:mod:`nsightflow.report.pdf.tables`); a table too wide for the page is split
   into tables of column groups, each led by the first column. No text is set
   below MIN_FONT_PT (8 pt): tables, code and the footer included.
-* Code blocks are monospace and wrap long lines.
+* Code blocks are monospace, wrap long lines and split between pages.
 * Links print as their text followed by their address in brackets.
 * Figures are read relative to the report folder, checked before the render,
   and printed at their own resolution, shrunk to the text width and to at most
@@ -42,11 +42,12 @@ from typing import BinaryIO
 from nsightflow import i18n
 from nsightflow.errors import StageInputError
 from nsightflow.report.embed import own_file, png_figures
+from nsightflow.report.pdf.contents import number_contents
 from nsightflow.report.pdf.fonts import CJK_FONT_FAMILY, cjk_font_file
 from nsightflow.report.pdf.fonts import Meter as _Meter
 from nsightflow.report.pdf.fonts import dejavu_dir as _dejavu_dir
 from nsightflow.report.pdf.fonts import font_css as _font_css
-from nsightflow.report.pdf.paper import TOC_STYLE, paper_page
+from nsightflow.report.pdf.paper import NUMBER_ROOM_PT, TOC_STYLE, paper_page
 from nsightflow.report.pdf.tables import (
     ATTR_VALUE,
     CODE_IN_TABLE,
@@ -58,7 +59,6 @@ from nsightflow.report.pdf.tables import (
     size_tables,
     split_wide_tables,
 )
-from nsightflow.report.text import links_as_text
 
 # A figure leaves room for text on its page: at most 100 mm of the 265 mm text area
 # (a 120 mm roofline left half a page blank above it when it did not fit)
@@ -98,6 +98,10 @@ pre { font-family: %(mono)s; font-size: %(min_font)spt; line-height: 1.25;
       white-space: pre-wrap; background-color: #f6f8fa;
       border: 0.5pt solid #e1e4e8; padding: 5pt; margin: 4pt 0; }
 pre code { font-size: 100%%; background-color: #f6f8fa; }
+/* the page's print style keeps a code block whole: one that fits a page moved to
+   the next whole, leaving up to three quarters of a page blank (Jacobi-2D's step
+   diffs); it splits between lines instead */
+pre { page-break-inside: auto; }
 table { font-size: %(table_font)spt; line-height: 1.2; margin: 4pt 0;
         width: 100%%; }
 th, td { border: 0.5pt solid #cccccc; padding: 2pt 3pt 1pt 3pt;
@@ -236,9 +240,12 @@ def _print_page(html: str, font_css: str, sans: str, mono: str) -> str:
         "code_in_table": f"{100 * CODE_IN_TABLE:g}",
         "min_font": f"{MIN_FONT_PT:g}",
     }
-    # the contents' entries get no per-glyph fallback: a Chinese page's are set in
-    # its CJK font (which has Latin glyphs too), else they show boxes
-    toc = TOC_STYLE % {"sans": CJK_FONT_FAMILY if CJK_FONT_FAMILY in sans else sans}
+    # the contents' entries are set in the CJK font on a Chinese page (it has Latin
+    # glyphs too)
+    toc = TOC_STYLE % {
+        "sans": CJK_FONT_FAMILY if CJK_FONT_FAMILY in sans else sans,
+        "number_room": f"{NUMBER_ROOM_PT:g}",
+    }
     style_tag = f"<style>\n{font_css}{style}{toc}</style>\n"
     pages = i18n.T("pdf_page", page="<pdf:pagenumber />")
     footer = (
@@ -291,9 +298,9 @@ def _prepare(html: str, base_dir: Path, language: str) -> tuple[str, list[Path]]
     font_dir = _dejavu_dir()
     cjk_file = cjk_font_file() if language == "zh" else None
     font_css, sans, mono = _font_css(font_dir, cjk_file)
-    # inline SVG figures print as their PNG, which xhtml2pdf can lay out; paper has
-    # no links: each shows its address after its text
-    page = links_as_text(paper_page(png_figures(html)))
+    # inline SVG figures print as their PNG, which xhtml2pdf can lay out; on paper
+    # a link shows its address after its text (the contents' links stay links)
+    page = paper_page(png_figures(html))
     page, figure_dirs = _local_figures(page, base_dir)
     with i18n.language(language):
         meter = _Meter(font_dir)
@@ -371,3 +378,4 @@ def _render(page: str, base_dir: Path, roots: list[Path], sink_path: Path) -> No
         )
     if status.err:
         raise StageInputError(f"PDF report: xhtml2pdf reported {status.err} error(s)")
+    number_contents(sink_path, _dejavu_dir())
