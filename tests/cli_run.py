@@ -26,6 +26,20 @@ WORKFLOW_FILES = ("Snakefile", "config.yaml")
 WORKFLOW_DIRS = ("workflow", "kernels", "profiles", "examples")
 
 
+def copy_workflow(work: Path) -> Path:
+    """``work`` holding a copy of the workflow, kernels, recording, the test config and
+    the test families (tests/conftest.py ``workdir``): runs there never touch the
+    checkout. Returns ``work``."""
+    import shutil
+
+    for name in WORKFLOW_FILES:
+        shutil.copy2(ROOT / name, work / name)
+    for name in (*WORKFLOW_DIRS, ".test"):
+        shutil.copytree(ROOT / name, work / name)
+    shutil.copytree(ROOT / "tests" / "data" / "families", work / "families")
+    return work
+
+
 def replay_in(work: Path, *args: str) -> Path:
     """Copy the workflow, kernels and recording into ``work`` and replay there.
 

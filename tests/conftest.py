@@ -3,13 +3,14 @@
 import itertools
 import json
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from cli_run import replay_in
+from cli_run import copy_workflow, replay_in
 from nsightflow.machine.recording import gpu_available
 from once import built_once
 
@@ -26,7 +27,13 @@ END_TO_END = ("workflow", "browser", "slurm")
 SHARED_REPLAY = "every_family_replay"
 
 
-def _longest_first(items: list[pytest.Item]) -> None:
+# Seconds each module took in the last run (pytest's cache, .pytest_cache): within a
+# rank the longest start first. A clean checkout has none: collection order.
+MODULE_SECONDS = "nsightflow/module_seconds"
+_spent: dict[str, float] = {}  # this run's, summed from the test reports
+
+
+def _longest_first(items: list[pytest.Item], seconds: Mapping[str, float]) -> None:
     """Order the modules for pytest-xdist (pyproject addopts: `--dist loadfile`).
 
     xdist hands the modules to its workers in collection order
@@ -34,7 +41,10 @@ def _longest_first(items: list[pytest.Item]) -> None:
     family (it builds it, ~200 s of CPU), then the end-to-end folders, then the
     other readers of that replay (made by then), then the unit tests, so that the
     short unit modules fill both workers at the end instead of one worker finishing a
-    replay alone. A stable sort: the modules of a rank keep their order.
+    replay alone. Within a rank the modules that took longest in the last run
+    (``seconds``, by module path) come first, so that no long module is handed out
+    last while the other worker has nothing left; a stable sort, so modules the last
+    run did not time keep their order, after the others.
     """
     reads: dict[Path, bool] = {}
     for item in items:
@@ -42,7 +52,12 @@ def _longest_first(items: list[pytest.Item]) -> None:
         reads[Path(item.path)] = reads.get(Path(item.path), False) or uses
     builder = next((path for path, used in reads.items() if used), None)
     rank = {path: _rank(path, used, path == builder) for path, used in reads.items()}
-    items.sort(key=lambda item: rank[Path(item.path)])
+    items.sort(
+        key=lambda item: (
+            rank[Path(item.path)],
+            -seconds.get(item.nodeid.split("::", 1)[0], 0.0),
+        )
+    )
 
 
 def _rank(path: Path, reads_replay: bool, builds_replay: bool) -> int:
@@ -58,7 +73,8 @@ def _rank(path: Path, reads_replay: bool, builds_replay: bool) -> int:
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    _longest_first(items)
+    cache = getattr(config, "cache", None)
+    _longest_first(items, cache.get(MODULE_SECONDS, {}) if cache else {})
     gpu_ok, gpu_why = gpu_available()
     reasons = {
         "gpu": None if gpu_ok else f"no usable GPU: {gpu_why}",
@@ -72,6 +88,22 @@ def pytest_collection_modifyitems(
         for marker, reason in reasons.items():
             if reason and (item.get_closest_marker(marker) or top == marker):
                 item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    module = report.nodeid.split("::", 1)[0]
+    _spent[module] = _spent.get(module, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The run's seconds per module into the cache, for the next run's order."""
+    config = session.config
+    cache = getattr(config, "cache", None)
+    # xdist's workers send their reports to the controller, which writes for them
+    if cache is None or hasattr(config, "workerinput") or not _spent:
+        return
+    seconds = {**cache.get(MODULE_SECONDS, {}), **_spent}
+    cache.set(MODULE_SECONDS, {m: round(t, 1) for m, t in sorted(seconds.items())})
 
 
 @pytest.fixture(scope="session")
@@ -102,12 +134,7 @@ def every_family_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def workdir(tmp_path: Path) -> Path:
     """A copy of the workflow, kernels and recording: runs never touch the checkout."""
-    for name in ("Snakefile", "config.yaml"):
-        shutil.copy2(ROOT / name, tmp_path / name)
-    for name in ("workflow", "kernels", "profiles", "examples", ".test"):
-        shutil.copytree(ROOT / name, tmp_path / name)
-    shutil.copytree(ROOT / "tests" / "data" / "families", tmp_path / "families")
-    return tmp_path
+    return copy_workflow(tmp_path)
 
 
 def _assert_same_as_on_gpu(replayed: Path, family: str) -> None:

@@ -3,26 +3,21 @@
 import json
 import os
 import re
+import shutil
 import subprocess
 import time
 from pathlib import Path
 
 import pandas as pd
+import pytest
+
+from cli_run import copy_workflow
 
 REPORT_FILES = ("report.md", "report.html", "report.pdf", "summary.csv")
 ROOT = Path(__file__).resolve().parents[2]
-# The full replay runs below take the two first families; the pattern families have a
-# replay test of their own (CI time: each family adds its compiles and a report).
+# The full replay runs below take the two first families; the pattern families are
+# checked on the session's replay of every family (test_pattern_replays.py).
 PINNED = ("--config", "families=[jacobi2d,sgemm]")
-PATTERNS = ("histogram", "reduction", "vecadd")  # the recorded pattern families
-PATTERNS_2 = ("conv2d", "scan", "spmv")  # and those of another device call
-
-
-def recorded_revision(family: str) -> str:
-    """The kernels revision of the last run recording.json says measured ``family``."""
-    info = json.loads((ROOT / "examples/h200/recording.json").read_text())
-    runs = [info, *info.get("additions", [])]
-    return [r["kernels_git"] for r in runs if family in r.get("families", [])][-1]
 
 
 def n_variants(family: str | None = None) -> int:
@@ -175,11 +170,26 @@ def test_dry_run_test_config(workdir):
     assert proc.returncode == 0, proc.stderr
 
 
-def test_replay_run_builds_reports_and_reruns_only_what_changed(
-    workdir, same_as_on_gpu
-):
-    proc = snakemake(workdir, *PINNED)
+@pytest.fixture(scope="module")
+def pinned_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A workflow folder after the replay run of PINNED (PDFs included), made once for
+    the module: the tests below go on from a copy of it (:func:`_replayed_copy`)."""
+    work = copy_workflow(tmp_path_factory.mktemp("pinned"))
+    proc = snakemake(work, *PINNED)
     assert proc.returncode == 0, proc.stderr
+    return work
+
+
+def _replayed_copy(pinned_replay: Path, tmp_path: Path) -> Path:
+    """A copy of the replayed folder: the files with their times, and Snakemake's
+    records of the run (.snakemake), so Snakemake sees the same finished run."""
+    return shutil.copytree(pinned_replay, tmp_path / "work", symlinks=True)
+
+
+def test_replay_run_builds_reports_and_reruns_only_what_changed(
+    pinned_replay, tmp_path, same_as_on_gpu
+):
+    workdir = _replayed_copy(pinned_replay, tmp_path)
     for name in REPORT_FILES:
         assert (workdir / "results/report/jacobi2d" / name).stat().st_size > 0
     md = (workdir / "results/report/jacobi2d/report.md").read_text()
@@ -260,10 +270,10 @@ def _stale(workdir: Path, family: str) -> set[str]:
     }
 
 
-def test_changing_one_source_reruns_only_that_variant(workdir):
+def test_changing_one_source_reruns_only_that_variant(pinned_replay, tmp_path):
+    workdir = _replayed_copy(pinned_replay, tmp_path)
     stale = _stale(workdir, "jacobi2d")
     assert "v1_smem" not in stale and "v0_naive" not in stale
-    assert snakemake(workdir, *PINNED).returncode == 0
     time.sleep(1.1)
     source = workdir / "kernels/jacobi2d/v1_smem.cu"
     source.write_text(source.read_text() + "\n// edited\n")
@@ -336,7 +346,9 @@ def test_changing_one_source_reruns_only_that_variant(workdir):
 
 
 def test_changing_a_header_recompiles_the_variants_that_include_it(workdir):
-    scan = ("--omit-from", "render_pdf", "--config", "families=[scan]")
+    # up to the family's replay job, which compiles what changed (a changed variant in
+    # the report: test_changing_one_source_reruns_only_that_variant)
+    scan = ("--until", "replay_scan", "--config", "families=[scan]")
     assert snakemake(workdir, *scan).returncode == 0
     time.sleep(1.1)
     header = workdir / "kernels/scan/reduce_then_scan.cuh"  # v2 and v3 include it
@@ -346,67 +358,3 @@ def test_changing_a_header_recompiles_the_variants_that_include_it(workdir):
     log = (workdir / "logs/replay/scan.log").read_text()
     compiled = set(re.findall(r"scan/(\w+): source changed", log))
     assert compiled == {"v2_reduce_then_scan", "v3_smem_transpose"}, log
-
-
-def replay_recorded(workdir: Path, revisions: dict[str, str], same_as_on_gpu) -> dict:
-    """Replay ``families`` from the recording; check that each summary.csv is the one
-    the H200 wrote, that every variant is ok at every size and that the report names
-    the kernels revision of the run the family was recorded by. Returns report.md."""
-    config = "families=[" + ",".join(revisions) + "]"
-    proc = snakemake(workdir, "--omit-from", "render_pdf", "--config", config)
-    assert proc.returncode == 0, proc.stderr
-    reports = workdir / "results/report"
-    md = {}
-    for family, revision in revisions.items():
-        same_as_on_gpu(reports / family / "summary.csv", family)
-        summary = pd.read_csv(reports / family / "summary.csv")
-        assert set(summary["status"]) == {"ok"}, family  # every variant, every size
-        md[family] = (reports / family / "report.md").read_text()
-        assert f"kernels revision {revision}" in md[family], family
-    return md
-
-
-def test_replay_of_the_pattern_families(workdir, same_as_on_gpu):
-    """vecadd, reduction and histogram from the recording: the H200's own numbers, the
-    provenance of their addition, and a diagnosis that names each step's metrics."""
-    revisions = {family: recorded_revision(family) for family in PATTERNS}
-    md = replay_recorded(workdir, revisions, same_as_on_gpu)
-    # reduction: divergence in the baseline, instructions and lanes per step, launches
-    assert "Warp divergence: only 20.3 of 32 lanes" in md["reduction"]
-    assert "Issued warp instructions 20.13 M -> 3.93 M" in md["reduction"]
-    assert "`v1_sequential` runs 2 launches at n = 2^24" in md["reduction"]
-    # histogram: global atomics leave the L2 for shared memory (the H200's counters of
-    # the default experiment, 2026-12-02)
-    assert "Global atomics in L2 17,790,519 -> 50,688 sectors" in md["histogram"]
-    assert "`smsp__sass_inst_executed_op_shared_atom.sum`" in md["histogram"]
-    # vecadd: float4 loads carry 4x the sectors per request
-    assert "Global load sectors per request 4.00 -> 16.00" in md["vecadd"]
-
-
-def test_replay_of_the_later_pattern_families(workdir, same_as_on_gpu):
-    """conv2d, scan and spmv from their own addition: every variant verified and timed
-    at every size, and a diagnosis that names the metric each step moved."""
-    revisions = {family: recorded_revision(family) for family in PATTERNS_2}
-    md = replay_recorded(workdir, revisions, same_as_on_gpu)
-    for family in PATTERNS_2:
-        checked = [
-            size
-            for path in (ROOT / "examples/h200/verify" / family).glob("*.json")
-            for size in json.loads(path.read_text())["sizes"]
-        ]
-        assert any(s["n"] & (s["n"] - 1) for s in checked), family  # odd sizes too
-        assert all(s["ok"] and s["rel_l2_error"] < 1e-5 for s in checked), family
-    # conv2d: tiling brings barrier stalls and cuts issued instructions
-    assert "Stall **barrier** rose from 0.00 to 2.41" in md["conv2d"]
-    assert "Issued warp instructions 125.28 M -> 84.48 M" in md["conv2d"]
-    # scan: Brent-Kung's strided tree conflicts and idles lanes; three launches
-    assert "Shared-memory bank conflicts 299,123 -> 15,026,432" in md["scan"]
-    assert "Lane efficiency 96% -> 68%" in md["scan"]
-    assert "`v2_reduce_then_scan` runs 3 launches at n = 2^24" in md["scan"]
-    # scan v3: pass 3 through shared memory: coalesced, fewer sectors per request
-    assert "Global load sectors per request 21.44 -> 6.14" in md["scan"]
-    # spmv: CSR thread-per-row scatters, warp-per-row idles lanes, ELL pads, HYB atomics
-    assert "Global load sectors per request 21.69 -> 1.60" in md["spmv"]
-    assert "lanes sit idle" in md["spmv"]
-    assert "DRAM bytes 93.4 MB -> 1,113.5 MB" in md["spmv"]
-    assert "Global atomics in L2 0 -> 735,952 sectors" in md["spmv"]
