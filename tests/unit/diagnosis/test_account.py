@@ -133,14 +133,50 @@ def test_sgemm_occupancy_takes_the_issue_waits_it_caused(analysed):
     rules = dict(zip(v5["rule"], v5["share_of_change"], strict=True))
     assert "issue" not in rules and "issue_bound" not in rules
     assert rules["occupancy"] < 0  # it cost time: a negative share of a saving
-    (occupancy,) = v5[v5["rule"] == "occupancy"].itertuples()
     # the saving in all is the timed medians' difference, 8,251.7 - 3,740.7 us
-    saved = (
-        a.loc[("v4_regblock1d", 4096), "time_median_us"]
-        - a.loc[("v5_regblock2d", 4096), "time_median_us"]
-    )
-    assert saved == pytest.approx(4511, abs=0.5)
-    assert f"us added, against the {saved:,.0f} us saved in all" in occupancy.message
+    t4 = a.loc[("v4_regblock1d", 4096), "time_median_us"]
+    t5 = a.loc[("v5_regblock2d", 4096), "time_median_us"]
+    assert t4 - t5 == pytest.approx(4511, abs=0.5)
+    # the warps v5 lost cost less than v5's whole run (the split of every wait by
+    # the warps made it 7,379 us): at most what v5's own waits that other warps
+    # hide (long_scoreboard, barrier, wait, its issue cycles) would lose at v4's
+    # warps, and what v4's would cost at v5's
+    added = -rules["occupancy"] * (t4 - t5)
+    assert 0 < added < t5
+
+
+# histogram v0 -> v1_private at 2^24: 4,316 -> 33.7 us with occupancy 98.2% ->
+# 89.1%; the log-mean weight of a 128x step, L(t0, t1) = 883 us, makes that 10% of
+# the warps 78 us: a weight of the whole step's ratio on a small factor, not a
+# factor that the step mis-specifies
+_WEIGHT = pytest.mark.xfail(strict=True, reason="log-mean weight of a 128x step")
+
+
+@pytest.mark.parametrize(
+    "family",
+    [pytest.param(f, marks=_WEIGHT) if f == "histogram" else f for f in FAMILIES],
+)
+def test_no_occupancy_part_is_larger_than_the_run_it_acts_on(analysed, family):
+    """The warps a step lost cost less than the run that lost them (without the
+    loss it would take a positive time); the warps it gained saved less than its
+    predecessor took."""
+    found = _findings(analysed[family])
+    a = _analysis(analysed[family])
+    for (variant, size), group in _steps(found):
+        parts = group[(group["rule"] == "occupancy")]
+        parts = parts[parts["share_of_change"].notna()]
+        if parts.empty or "timing_residual" not in set(group["rule"]):
+            continue
+        step_of = str(group["step_of"].iloc[0])
+        t0 = a.loc[(step_of, size), "ncu_time_us"]
+        t1 = a.loc[(variant, size), "ncu_time_us"]
+        de = (
+            a.loc[(variant, size), "time_median_us"]
+            - a.loc[(step_of, size), "time_median_us"]
+        )
+        for r in parts.itertuples():
+            us = r.share_of_change * de
+            assert (us < t1) if us > 0 else (-us < t0), (variant, size, r.rule, us)
 
 
 def _ran(recording, variant):
