@@ -204,6 +204,21 @@ def test_sgemm_v7_says_its_configuration_changed_with_its_code(analysed, recordi
     assert not v6["rule"].isin(["step_params_changed", "step_params_text"]).any()
 
 
+def test_sgemm_v4_s_idea_says_the_configuration_that_ran(analysed, recording):
+    # the manifest's text is written for its defaults (BK=8, TM=8: "8 outputs of a
+    # column"); the sweep's tie chose BK=16, TM=4, the one the timing recorded
+    ran = _ran(recording, "v4_regblock1d")
+    assert (ran["BK"], ran["TM"]) == (16, 4)
+    context = json.loads((analysed["sgemm"] / "context.json").read_text())
+    ideas = {v["name"]: v["idea"] for v in context["variants"]}
+    idea = ideas["v4_regblock1d"]
+    assert f"BK={ran['BK']}" in idea and "BK=8" not in idea
+    assert f"computes {ran['TM']} outputs" in idea
+    assert f"one B value {ran['TM']} times" in idea
+    # v5 ran TM 8 x TN 8 at BK=16: its "8x8 outer product" stays
+    assert "BK=16" in ideas["v5_regblock2d"] and "8x8" in ideas["v5_regblock2d"]
+
+
 def test_sgemm_v2_is_judged_as_the_regression_it_declares(analysed):
     found = _findings(analysed["sgemm"])
     (r,) = found[(found["variant"] == "v2_tiled_transposed") & (found["size"] == 4096)
