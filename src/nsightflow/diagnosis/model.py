@@ -26,17 +26,17 @@ idle (the launch ramping up, a last partial wave, a grid smaller than the GPU).
   through the clock).
 - Each reason's warp-cycle change is then split into an *instruction-count* part and
   a *per-instruction* part (:func:`count_split`): the symmetric (Shapley) split
-  ``dA = dI x mean(c) + dc x mean(I)``, with ``I`` the instructions the reason waits
-  for (load requests for the global-memory waits, :data:`WAITED_ON`; else issued
-  instructions) and ``c`` its warp-cycles per such instruction, except where the two
-  parts point opposite ways: then the larger takes the reason's whole change and the
-  other gets none. The count parts of all reasons form one factor, ``instructions``.
-  So a step that multiplies its instructions (SpMV's warp-per-row step: x18
-  instructions, ``long_scoreboard`` per instruction 64 -> 24, its warp-cycles x6.7
-  over x5.5 load requests) is named after its instruction count, not after the stall
-  that grew with it; and a step that adds cheap instructions at the same stalled
-  warp-cycles (each stall per instruction diluted) still shows no stall change at
-  all, only the added issue cycles: the dilution is never read as less waiting.
+  ``dA = dI x mean(c) + dc x mean(I)``, with ``I`` the issued instructions and ``c``
+  the reason's warp-cycles per instruction, except where the two parts point
+  opposite ways: then the larger takes the reason's whole change and the other gets
+  none. The count parts of all reasons form one factor, ``instructions``. A step
+  that adds cheap instructions at the same stalled warp-cycles (each stall per
+  instruction diluted) shows no stall change at all, only the added issue cycles:
+  the dilution is never read as less waiting. Where the step's global loads went,
+  requests and sectors both halved or less (:func:`loads_moved`), the waits counted
+  per global request (:data:`WAITED_ON`) keep their whole change, their requests'
+  count included: the data now comes from elsewhere (SGEMM's 32x32 tiles), and the
+  memory waits fell as the step meant, not as a count of issued instructions.
 
 Pure functions over the analysis rows; a row holds its stall reasons as ``stall_<reason>``.
 """
@@ -196,16 +196,22 @@ def step_terms(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str,
     rest_a = a.cpi - sum(a.stalls.values())  # selected: ~1 issue cycle per instruction
     rest_b = b.cpi - sum(b.stalls.values())
     count = occupancy = 0.0
+    reused = loads_moved(before, after)
     for reason in (*STALLS, "selected"):
         c0, c1 = (
             (rest_a, rest_b)
             if reason == "selected"
             else (a.stalls[reason], b.stalls[reason])
         )
+        requests = waited_on(before, after, reason)
         by_count, per_inst, hidden = _reason_split(
-            (a, b), (c0, c1), waited_on(before, after, reason), reason in HIDDEN
+            (a, b), (c0, c1), requests, reason in HIDDEN
         )
-        if reason in QUEUED and by_count * per_inst > 0:
+        if requests[0] and requests[1] and reused:
+            # the global loads went (their data now comes from shared memory or
+            # registers): fewer of the wait's requests are its own change
+            by_count, per_inst = 0.0, by_count + per_inst
+        elif reason in QUEUED and by_count * per_inst > 0:
             # a queue's wait per request moved with its requests: the count's
             by_count, per_inst = by_count + per_inst, 0.0
         count += by_count
@@ -272,7 +278,8 @@ def _reason_split(
     by_count, per_inst = count_split(z0 / n0, z1 / n1, n0, n1)
     # the rest has z's direction: scale z's split to it (0 where z did not move)
     moved = z1 - z0
-    scale = (y1 - y0 - occupancy) / moved if abs(moved) > 1e-12 * max(z0, z1) else 0.0
+    still = abs(moved) <= 1e-12 * max(abs(z0), abs(z1)) or moved == 0
+    scale = 0.0 if still else (y1 - y0 - occupancy) / moved
     return by_count * scale, per_inst * scale, occupancy
 
 
@@ -288,11 +295,35 @@ WAITED_ON: dict[str, tuple[str, ...]] = {
 
 # Queues whose wait per request moves with the number of requests they hold: the
 # load/store queue (``lg_throttle``) fills with the global requests it is counted
-# per. Where its wait per request moved the same way as the requests (SGEMM's 32x32
-# tiles: 4,295 M -> 135 M requests, 20.4 -> 0.5 warp-cycles per request), the emptier
-# queue is the fewer requests' consequence and its change is counted under the
-# instruction count, not as a cause of its own.
+# per. Where its wait per request moved the same way as the requests, the emptier
+# queue is the fewer requests' consequence and its change goes with their count.
 QUEUED: tuple[str, ...] = ("lg_throttle",)
+LOADS_MOVED = 2.0  # global load requests and sectors both moved at least this factor
+
+
+def loads_moved(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Whether the step's global loads went (or came), apart from its instructions.
+
+    The sectors the global loads read moved by a factor of 2 or more, and their
+    requests by that factor against the issued instructions, the same way: the data
+    now comes from elsewhere (shared memory, registers), not in fewer, wider
+    requests (those read the same sectors) or with all instructions alike. SGEMM's
+    32x32 tiles: 4,295 M -> 134 M requests (x0.031) against 11,842 M -> 6,664 M
+    instructions (x0.56), 10,737 M -> 537 M sectors, so the waits on them
+    (``long_scoreboard``, ``lg_throttle``) fell as the step meant, not as a count
+    of issued instructions.
+    """
+    ratios = []
+    for key in ("global_ld_requests", "global_ld_sectors", "inst_executed"):
+        x, y = num(before, key), num(after, key)
+        if not (ok(x) and ok(y) and x > 0 and y > 0):
+            return False
+        ratios.append(y / x)
+    requests, sectors, instructions = ratios
+    moved = (requests / instructions, sectors)
+    return all(r <= 1 / LOADS_MOVED for r in moved) or all(
+        r >= LOADS_MOVED for r in moved
+    )
 
 
 def waited_on(

@@ -228,6 +228,20 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "qty_requests": {"en": "global load requests", "zh": "全局加载请求数"},
     "qty_launches": {"en": "kernel launches", "zh": "kernel 启动次数"},
     "step_by_size": {"en": "By size: {spans}.", "zh": "各规模：{spans}。"},
+    "step_dram_moved": {
+        "en": "**DRAM traffic:** {before:,.0f} -> {after:,.0f} MB ({ratio:.2f}x)"
+        "{expected}{rate}.",
+        "zh": "**DRAM 流量：**{before:,.0f} -> {after:,.0f} MB（{ratio:.2f} 倍）"
+        "{expected}{rate}。",
+    },
+    "step_dram_expected": {
+        "en": ", where fewer bytes were expected",
+        "zh": "，而预期是更少的字节",
+    },
+    "step_dram_rate": {
+        "en": "; DRAM at {pct:.0f}% of its peak",
+        "zh": "；DRAM 处于其峰值的 {pct:.0f}%",
+    },
     "by_size_span": {
         "en": "{verdict} at n = {first}..{last}",
         "zh": "n = {first}..{last} 时{verdict}",

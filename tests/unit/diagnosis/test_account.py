@@ -748,9 +748,11 @@ def test_dispatch_stall_cycles_are_not_credited_to_wider_loads(analysed):
     assert "dispatch" in set(step["rule"])
 
 
-def test_a_queue_that_emptied_with_its_requests_is_counted_under_them(analysed):
-    """SGEMM v0 -> v1: 32x fewer global requests; the load/store queue's wait per
-    request fell with them, a consequence of the count, not a cause beside it."""
+def test_a_queue_that_emptied_with_its_loads_is_credited_with_them(analysed):
+    """SGEMM v0 -> v1: the tiles read each global value once per block, 32x fewer
+    global requests against 0.56x the instructions; the load/store queue's wait
+    fell with the loads the step meant to remove, and is credited as such, not
+    folded into the count of issued instructions."""
     folder = analysed["sgemm"]
     a = _analysis(folder)
     stalls = pd.read_csv(folder / "stalls.csv")
@@ -767,6 +769,9 @@ def test_a_queue_that_emptied_with_its_requests_is_counted_under_them(analysed):
     found = _findings(folder)
     step = found[(found["variant"] == "v1_tiled32") & (found["size"] == 4096)
                  & (found["section"] == "step")]  # fmt: skip
-    assert "lsu_queue" not in set(step[step["share_of_change"].notna()]["rule"])
+    shares = dict(zip(step["rule"], step["share_of_change"], strict=False))
+    # the step saved time: the queue's part is a positive share of the saving
+    assert shares["lsu_queue"] > 0 and shares["memory_latency"] > 0
+    assert shares["memory_latency"] > shares.get("instruction_count", 0.0)
     (exp,) = step[step["rule"] == "expected_observed"].itertuples()
-    assert "faster through Load/store queue full" not in exp.message
+    assert "Global-memory latency, Load/store queue full" in exp.message
