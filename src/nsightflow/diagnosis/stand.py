@@ -68,6 +68,15 @@ def regime_key(row: Mapping[str, Any]) -> str:
     return regime
 
 
+def bound_name(row: Mapping[str, Any]) -> str:
+    """The row's regime (:func:`regime_key`) as a table value.
+
+    ``memory``, ``compute``, ``latency``, ``issue``, or the unit a latency-bound row
+    is bound by (``l1``, ``l2``, ...).
+    """
+    return regime_key(row).removeprefix("unit_")
+
+
 def regime_words(row: Mapping[str, Any]) -> dict[str, Any]:
     """The row's regime (:func:`regime_key`) in words."""
     key = regime_key(row)

@@ -13,8 +13,22 @@ from nsightflow.contracts import ANALYSIS, SUMMARY
 
 
 def summary_frame(analysis: pd.DataFrame) -> pd.DataFrame:
-    """``summary.csv``: one row per variant and size, the columns ARCHITECTURE names."""
-    return add_energy(analysis).reindex(columns=list(SUMMARY.columns))
+    """``summary.csv``: one row per variant and size, the columns ARCHITECTURE names.
+
+    ``regime`` is the report's (:func:`~nsightflow.diagnosis.stand.bound_name`): a
+    latency-bound row at a unit's peak is bound by that unit (``l1``), as the brief
+    and every sentence say.
+    """
+    from nsightflow.diagnosis.stand import bound_name  # the report's one regime
+
+    out = add_energy(analysis)
+    if "regime" in out and not out.empty:
+        named = [
+            bound_name(r) if isinstance(r.get("regime"), str) and r["regime"] else ""
+            for r in out.to_dict("records")
+        ]
+        out = out.assign(regime=[n or None for n in named])
+    return out.reindex(columns=list(SUMMARY.columns))
 
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:

@@ -64,3 +64,39 @@ def test_sgemm_v1_credits_the_global_waits_that_fell_and_says_its_dram_bytes(bui
     assert said in text
     assert f"({ratio:.2f}x), where fewer bytes were expected" in text
     assert f"DRAM at {v1['dram_pct']:.0f}% of its peak" in text
+
+
+def _table_rows(md, heading):
+    """The rows of the first table after ``heading``, as lists of cells."""
+    body = md.split(heading, 1)[1].splitlines()
+    first = next(i for i, x in enumerate(body) if x.startswith("|"))
+    lines = []
+    for x in body[first:]:
+        if not x.startswith("|"):
+            break
+        lines.append(x)
+    cells = [[c.strip() for c in x.strip("|").split("|")] for x in lines]
+    return cells[0], cells[2:]
+
+
+def test_sgemm_s_regime_is_the_brief_s_in_every_table_and_the_summary(built):
+    analysis, md = built["sgemm"]
+    a = _analysis(analysis)
+    # v0..v4 at 4096: DRAM, L2 and compute under 60%, L1/shared at 73-99% of its
+    # peak: bound by L1/shared, in the brief as in the appendix and summary.csv
+    l1 = [a.loc[(v, 4096), "l1_throughput_pct"] for v in ("v0_naive", "v4_regblock1d")]
+    assert min(l1) >= 60
+    for v in ("v0_naive", "v4_regblock1d"):
+        assert a.loc[(v, 4096), "regime"] == "latency"  # the classifier's input
+    head, rows = _table_rows(md, "## Brief")
+    col = head.index("regime")
+    brief = {r[0].strip("`"): r[col] for r in rows}
+    assert brief["v0_naive"] == "L1/shared"
+    summary = pd.read_csv(analysis.parent / "report" / "summary.csv")
+    at = summary[summary["size"] == 4096].set_index("variant")["regime"]
+    assert at["v0_naive"] == "l1" and at["v4_regblock1d"] == "l1"
+    assert at["v7_double_buffer"] == "compute"
+    # A.3's regime of the baseline at 4096, A.1's of every variant
+    head, rows = _table_rows(md, "### A.3 Bound at each profiled size")
+    measured = {r[0]: r[head.index("regime (measured)")] for r in rows}
+    assert measured["4096"] == "L1/shared" == measured["1024"], measured

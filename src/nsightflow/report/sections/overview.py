@@ -13,7 +13,8 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import Status
-from nsightflow.diagnosis.record import render_row
+from nsightflow.diagnosis.record import render, render_row
+from nsightflow.diagnosis.stand import regime_cell
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import bullets, figure, fmt, source, table
 from nsightflow.report.sections.hotspots import HotspotSections
@@ -57,7 +58,7 @@ class OverviewSections(HotspotSections):
             },
             T("col_speedup_vs_input"): r.get("speedup_vs_baseline"),
             T("col_vs_previous"): r.get("speedup_vs_previous"),
-            T("col_regime"): _regime_word(r.get("regime")),
+            T("col_regime"): _regime_cell(r),
             T(f"col_{rate}"): r.get(rate),
             T("col_pct_ceiling"): r.get("regime_ceiling_pct"),
             T("col_ceiling"): _ceiling_word(r.get("regime_ceiling")),
@@ -183,7 +184,7 @@ class OverviewSections(HotspotSections):
             T("col_compute_time"): t_c,
             T("col_memory_time"): t_m,
             T("col_bound"): T("bound_memory" if t_m > t_c else "bound_compute"),
-            T("col_regime_measured"): _regime_word(r.get("regime")),
+            T("col_regime_measured"): _regime_cell(r),
             T("col_measured", variant=base): r.get("time_median_us"),
             T("col_vs_floor"): r.get("time_median_us", math.nan) / max(t_c, t_m),
         }
@@ -252,11 +253,15 @@ class OverviewSections(HotspotSections):
         return "\n".join(lines).rstrip()
 
 
-def _regime_word(regime: Any) -> str:
-    """The regime's name for a table cell ('' when not classified)."""
+def _regime_cell(row: dict[str, Any]) -> str:
+    """The row's regime for a table cell, the brief's (:func:`~nsightflow.diagnosis.stand.regime_key`).
+
+    A latency-bound row at its L1/shared peak reads "L1/shared" here as in the brief.
+    """
+    regime = row.get("regime")
     if not isinstance(regime, str) or not regime:
         return ""
-    return T(f"regime_{regime}")
+    return render("", regime_cell(row))
 
 
 def _ceiling_word(ceiling: Any) -> str:
