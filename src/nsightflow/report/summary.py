@@ -5,6 +5,7 @@ writes it in its own process (``analyze --summary``).
 """
 
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -23,11 +24,15 @@ def summary_frame(analysis: pd.DataFrame) -> pd.DataFrame:
 
     out = add_energy(analysis)
     if "regime" in out and not out.empty:
-        named = [
-            bound_name(r) if isinstance(r.get("regime"), str) and r["regime"] else ""
-            for r in out.to_dict("records")
+        rows: list[dict[str, Any]] = [
+            {str(k): v for k, v in r.items()} for r in out.to_dict("records")
         ]
-        out = out.assign(regime=[n or None for n in named])
+        named = pd.Series(
+            [bound_name(r) if isinstance(r.get("regime"), str) else None for r in rows],
+            index=out.index,
+            dtype=object,
+        )
+        out = out.assign(regime=named.where(named != "", None))
     return out.reindex(columns=list(SUMMARY.columns))
 
 
