@@ -3,6 +3,7 @@ H200 recording: each sentence checked against the recording's own numbers
 (analysis.csv, the time records, the kernel sources), never against the code's output.
 """
 
+import json
 import re
 
 import pandas as pd
@@ -100,3 +101,23 @@ def test_sgemm_s_regime_is_the_brief_s_in_every_table_and_the_summary(built):
     head, rows = _table_rows(md, "### A.3 Bound at each profiled size")
     measured = {r[0]: r[head.index("regime (measured)")] for r in rows}
     assert measured["4096"] == "L1/shared" == measured["1024"], measured
+
+
+def test_sgemm_s_cublas_ceiling_is_cublas_at_each_size_it_was_measured(
+    built, recording
+):
+    analysis, md = built["sgemm"]
+    a = _analysis(analysis)
+    note = json.loads((recording / "ceilings.json").read_text())["vendor_sgemm_note"]
+    assert "n = 8192" in note  # the ceilings' own measurement: one size
+    for n in (1024, 4096):
+        lib, v7 = a.loc[("v8_torch_matmul", n)], a.loc[("v7_double_buffer", n)]
+        # the ladder's cuBLAS rung, timed at this size, is the ceiling here
+        assert lib["regime_ceiling"] == "vendor_sgemm"
+        assert lib["regime_ceiling_pct"] == pytest.approx(100.0)
+        share = 100 * lib["time_median_us"] / v7["time_median_us"]
+        assert v7["regime_ceiling_pct"] == pytest.approx(share, rel=1e-9)
+    # the brief: v7 at n = 4096 against cuBLAS at n = 4096 (2,673 / 2,835 us)
+    pct = a.loc[("v7_double_buffer", 4096), "regime_ceiling_pct"]
+    assert f"compute-bound at {pct:.0f}% of cuBLAS SGEMM" in md
+    assert "67% of cuBLAS SGEMM" not in md  # cuBLAS at 1024 against its 8192 rate
