@@ -124,6 +124,14 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": "; {cause} takes {share} of its launch{line}",
         "zh": "；{cause}占其启动时间的 {share}{line}",
     },
+    "bound_cause_launch": {
+        "en": "; {cause}, `{kernel}`, takes {share} of its run{line}",
+        "zh": "；{cause} `{kernel}` 占其运行时间的 {share}{line}",
+    },
+    "launch_line_clause": {
+        "en": ", at line {line} of `{file}` ({code}, {share} of its samples)",
+        "zh": "，位于 `{file}` 第 {line} 行（{code}，占其采样的 {share}）",
+    },
     "bound_input": {"en": " ({input})", "zh": "（{input}）"},
     "bound_no_ceilings": {
         "en": "No measured ceilings for this GPU: the bound cannot be placed.",

@@ -5,12 +5,15 @@ H200 recording: each sentence checked against the recording's own numbers
 
 import json
 import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from nsightflow.report.build import write_report
-from recorded import analyze as _analyze
+from recorded import analyze_measured
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +26,8 @@ FAMILIES = ("sgemm", "reduction")
 
 
 def _built(recording, tmp, family):
-    analysis = _analyze(recording, family, tmp)
+    # with the per-instruction samples: the hot lines the sentences cite
+    analysis = analyze_measured(recording, family, ROOT / "kernels", tmp)
     report = tmp / "report"  # no figures: the text is what is read here
     write_report(analysis, report / "figures", report)
     return analysis, (report / "report.md").read_text()
@@ -121,3 +125,89 @@ def test_sgemm_s_cublas_ceiling_is_cublas_at_each_size_it_was_measured(
     pct = a.loc[("v7_double_buffer", 4096), "regime_ceiling_pct"]
     assert f"compute-bound at {pct:.0f}% of cuBLAS SGEMM" in md
     assert "67% of cuBLAS SGEMM" not in md  # cuBLAS at 1024 against its 8192 rate
+
+
+def _appendix(md, heading_part):
+    """An appendix subsection whose heading contains ``heading_part``."""
+    hit = re.search(rf"^### A\.\d+ [^\n]*{re.escape(heading_part)}.*?(?=^### )", md,
+                    flags=re.M | re.S)  # fmt: skip
+    assert hit, heading_part
+    return hit.group(0)
+
+
+def test_reduction_s_second_pass_is_cited_at_its_own_line(built):
+    _, md = built["reduction"]
+    # the second pass is reduce_finish in reduce_common.cuh: its loop over the
+    # block partials, the line its 12 samples sit on
+    source = (ROOT / "kernels" / "reduction" / "reduce_common.cuh").read_text()
+    (line,) = [
+        k for k, text in enumerate(source.splitlines(), start=1)
+        if "v += partial[i]" in text
+    ]  # fmt: skip
+    bound = md.split("## 1. Bound", 1)[1].split("## 2.", 1)[0]
+    said = [x for x in bound.splitlines() if x.startswith("The baseline")]
+    assert len(said) == 1, said
+    assert "`reduce_finish`" in said[0]
+    assert f"at line {line} of `reduce_common.cuh`" in said[0]
+    assert "line 24" not in said[0]  # the main kernel's tree, not the second pass
+
+
+def test_reduction_v1_has_no_clock_part_where_the_clock_stayed(built):
+    analysis, md = built["reduction"]
+    context = json.loads((analysis / "context.json").read_text())
+    runs = context["launches"]
+    n = "16777216"
+    hz = [runs[v][n][0]["row"]["sm_hz"] for v in ("v0_interleaved", "v1_sequential")]
+    assert abs(hz[1] / hz[0] - 1) < 0.02  # 1.94 -> 1.97 GHz: under the 2% line
+    found = pd.read_csv(analysis / "findings.csv")
+    v1 = found[(found["variant"] == "v1_sequential") & (found["section"] == "step")]
+    assert not v1["rule"].isin(["clock"]).any()
+    assert "SM clock" not in _step(md, "v1_sequential")
+    assert "SM clock" not in _appendix(md, "`v1_sequential` in full")
+
+
+def test_reduction_baseline_appendix_names_one_largest_cost(built):
+    _, md = built["reduction"]
+    part = _appendix(md, "The baseline `v0_interleaved` under Nsight Compute")
+    at = part.split("n = 2^24:", 1)[1]
+    stand = next(x for x in at.splitlines() if "its largest cost:" in x)
+    primary = next(x for x in at.splitlines() if x.startswith("- Primary cause:"))
+    name = re.search(r"\*\*(.+?)\*\*", primary).group(1)
+    assert f"its largest cost: {name}" in stand, (stand, primary)
+
+
+def test_cupy_s_launches_are_said_added(built):
+    _, md = built["reduction"]
+    part = _appendix(md, "`v5_cupy_sum` in full")
+    (primary,) = [x for x in part.splitlines() if x.startswith("- Primary cause:")]
+    assert "1 -> 3 launches" in primary
+    assert "no longer runs" not in primary and "runs in addition" in primary
+
+
+def _next(md):
+    return md.split("**What next**", 1)[1].split("## 1. Bound", 1)[0]
+
+
+def test_sgemm_v7_is_not_advised_wider_instructions_it_already_has(built):
+    analysis, md = built["sgemm"]
+    context = json.loads((analysis / "context.json").read_text())
+    (v7,) = [v for v in context["variants"] if v["name"] == "v7_double_buffer"]
+    # its SASS: 16-byte global and shared loads (LDG.E.128, LDS.128)
+    assert v7["compiler"]["ldg_bits"] == 128 == v7["compiler"]["lds_bits"]
+    items = [x for x in _next(md).splitlines() if "**Dispatch stalls**" in x]
+    assert items and all("`v7_double_buffer`" in x for x in items)
+    for item in items:
+        assert "fewer, wider instructions" not in item
+        assert "`LDG.E.128`" in item
+
+
+def test_the_floor_s_overhead_is_not_called_a_launch_cost(built):
+    analysis, md = built["sgemm"]
+    a = pd.read_csv(analysis / "analysis.csv")
+    small = a[(a["size"] == a["size"].min()) & (a["status"] == "ok")]
+    overhead = (small["time_median_us"] - small["roof_time_us"]).min()
+    # the least time above its ideal any variant took at n = 256: 11 us, several
+    # launch latencies, with ramp-up and tail
+    assert 5 < overhead < 20
+    assert f"{overhead:,.1f} us of small-size overhead" in _next(md)
+    assert "fixed cost" not in md
