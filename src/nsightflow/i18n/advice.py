@@ -105,6 +105,17 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "减少热点地址上的原子操作：按 warp（shuffle 归约）或按 block（共享内存）"
         "先聚合，每个 block 只发一次原子操作，或把目标私有化后一次合并",
     },
+    "atomic_unit_warp": {"en": "warp", "zh": "warp"},
+    "atomic_unit_block": {"en": "block", "zh": "block"},
+    "advice_fix_atomics_per_block": {
+        "en": "it already adds once per block ({per:.1f} L2 atomic sectors per "
+        "block), so fewer blocks each summing more elements (a grid-stride loop over "
+        "one wave of blocks), or per-block partials summed by a second pass instead "
+        "of the atomic",
+        "zh": "它已是每个 block 一次原子操作（每 block {per:.1f} 个 L2 原子操作 "
+        "sector），因此应减少 block 数、让每个 block 求和更多元素（一波 block 的 "
+        "grid-stride 循环），或改为各 block 写部分和、由第二个 kernel 求和",
+    },
     "advice_fix_atomics_aggregated": {
         "en": "fewer atomics on the hot address, per block or by privatizing the "
         "target: nvcc already sums each warp before its atomic ({how}, then one "
@@ -127,13 +138,14 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "地址上，各自在一个 L2 slice 中排队；{fix}",
     },
     "advice_fix_serial_atomics": {
-        "en": "each warp issues one atomic on one address, and there are "
-        "{count:,.0f} of them: at one per clock ({ghz:.2f} GHz), the most one address "
-        "takes in its L2 slice, they need {least:,.1f} us, {pct:.0f}% of the launch; "
-        "{fix}",
-        "zh": "每个 warp 在同一地址上发出一次原子操作，共 {count:,.0f} 次：按每时钟一次"
-        "（{ghz:.2f} GHz，即一个地址在其 L2 slice 中的上限）也需 {least:,.1f} us，占该次"
-        "启动的 {pct:.0f}%；{fix}",
+        "en": "each {unit} issues one atomic on one address: {count:,.0f} L2 atomic "
+        "sectors (`lts__t_sectors_op_atom.sum` + `lts__t_sectors_op_red.sum`); at one "
+        "per clock ({ghz:.2f} GHz), the most one address takes in its L2 slice, they "
+        "need {least:,.1f} us, {pct:.0f}% of the launch; {fix}",
+        "zh": "每个 {unit} 在同一地址上发出一次原子操作：L2 原子操作 sector "
+        "{count:,.0f} 个（`lts__t_sectors_op_atom.sum` + `lts__t_sectors_op_red.sum`）；"
+        "按每时钟一次（{ghz:.2f} GHz，即一个地址在其 L2 slice 中的上限）也需 "
+        "{least:,.1f} us，占该次启动的 {pct:.0f}%；{fix}",
     },
     "mech_hot_atomics": {
         "en": "Atomics that serialize on few addresses",

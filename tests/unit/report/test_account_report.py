@@ -211,3 +211,33 @@ def test_the_floor_s_overhead_is_not_called_a_launch_cost(built):
     assert 5 < overhead < 20
     assert f"{overhead:,.1f} us of small-size overhead" in _next(md)
     assert "fixed cost" not in md
+
+
+ADVICE = ROOT / "tests" / "data" / "advice_families"
+
+
+@pytest.fixture(scope="module")
+def hotatomic(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("hotatomic")
+    data = ROOT / "tests" / "data" / "h200_advice"
+    analysis = analyze_measured(data, "hotatomic", ADVICE, tmp)
+    write_report(analysis, tmp / "report" / "figures", tmp / "report")
+    return analysis, (tmp / "report" / "report.md").read_text()
+
+
+def test_hotatomic_v2_is_not_advised_the_per_block_sum_it_does(hotatomic):
+    analysis, md = hotatomic
+    source = (ADVICE / "hotatomic" / "v2_atomic_per_block.cu").read_text()
+    # its code: one atomicAdd, by lane 0 of warp 0, after the block's shared sum
+    assert source.count("atomicAdd(") == 1
+    assert "if (warp == 0)" in source and "if (lane == 0) atomicAdd" in source
+    row = _analysis(analysis).loc[("v2_atomic_per_block", 4194304)]
+    sectors, blocks = row["l2_atomic_sectors"], row["grid_blocks"]
+    assert sectors / blocks < 2  # 24,837 L2 atomic sectors for 16,384 blocks
+    items = [x for x in _next(md).splitlines() if "`v2_atomic_per_block`" in x]
+    (item,) = [x for x in items if "one atomic on one address" in x]
+    # the count is what ncu counted: L2 sectors, not atomics
+    assert f"{sectors:,.0f} L2 atomic sectors" in item
+    assert "each block issues one atomic" in item
+    assert f"already adds once per block ({sectors / blocks:.1f}" in item
+    assert "aggregate per warp (a shuffle reduction) or per block" not in item
