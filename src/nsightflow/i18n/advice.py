@@ -9,34 +9,41 @@ Data only, in the catalogue's form (key -> language -> template), merged into
 
 ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     # --- one suggestion -------------------------------------------------------------
+    "gain_up_to": {"en": "up to {gain:.2f}x", "zh": "至多 {gain:.2f}x"},
+    "gain_about": {
+        "en": "about {gain:.2f}x, the launch without this cause's share (not a bound: "
+        "the floor allows up to {cap:.2f}x)",
+        "zh": "约 {gain:.2f}x，即去掉该原因所占的份额（并非上限：下限允许至多 "
+        "{cap:.2f}x）",
+    },
     "advice_item": {
-        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: up to "
-        "{gain:.2f}x ({time:,.1f} us now; floor {floor:,.1f} us: the ideal time at "
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: the ideal time at "
         "the ceiling plus {fixed:,.1f} us of small-size overhead, the least any "
         "variant of the family took above its ideal time at the smallest size: "
         "launch, ramp-up and tail together, not a launch latency).",
-        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益：至多 "
-        "{gain:.2f}x（当前 {time:,.1f} us；下限 {floor:,.1f} us：达到上限时的理想"
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：达到上限时的理想"
         "时间加 {fixed:,.1f} us 小规模开销，即最小规模下本 family 各版本超出理想时间的"
         "最小值：启动、爬升与尾部合计，并非启动延迟）。",
     },
     "advice_item_measured": {
-        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: up to "
-        "{gain:.2f}x ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
         "time at this size, below the {model:,.1f} us of the ideal time at the "
         "ceiling plus {fixed:,.1f} us of small-size overhead).",
-        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益：至多 "
-        "{gain:.2f}x（当前 {time:,.1f} us；下限 {floor:,.1f} us：`{by}` 在此规模下的"
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：`{by}` 在此规模下的"
         "实测时间，低于达到上限时的理想时间加 {fixed:,.1f} us 小规模开销的 "
         "{model:,.1f} us）。",
     },
     "advice_item_sweeps": {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain per sweep: "
-        "up to {gain:.2f}x ({time:,.1f} us now; floor {floor:,.1f} us: half the "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: half the "
         "transfer at the measured copy bandwidth, or the FP32 time if longer, plus "
         "the small-size overhead of {fixed:,.1f} us).",
-        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。每次迭代的预期收益：至多 "
-        "{gain:.2f}x（当前 {time:,.1f} us；下限 {floor:,.1f} us：按实测拷贝带宽的一半"
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。每次迭代的预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：按实测拷贝带宽的一半"
         "传输时间，或更长的 FP32 时间，加 {fixed:,.1f} us 小规模开销）。",
     },
     "advice_fix_sweeps": {

@@ -241,3 +241,22 @@ def test_hotatomic_v2_is_not_advised_the_per_block_sum_it_does(hotatomic):
     assert "each block issues one atomic" in item
     assert f"already adds once per block ({sectors / blocks:.1f}" in item
     assert "aggregate per warp (a shuffle reduction) or per block" not in item
+
+
+def test_a_gain_is_up_to_only_where_the_floor_bounds_it(hotatomic):
+    analysis, md = hotatomic
+    found = pd.read_csv(analysis / "findings.csv")
+    advice = found[(found["rule"] == "advice") & (found["section"] == "advice")]
+    said = _next(md)
+    assert not advice.empty
+    for r in advice.itertuples():
+        cap = r.before / r.after  # the time now over the floor: the true bound
+        line = next((x for x in said.splitlines() if f"`{r.variant}`" in x), None)
+        if line is None or f"{r.value:.2f}x" not in line:
+            continue
+        if r.value < cap * (1 - 1e-6):  # the cause's share binds: an estimate
+            assert f"about {r.value:.2f}x" in line and f"up to {cap:.2f}x" in line
+        else:
+            assert f"up to {r.value:.2f}x" in line
+    # v2's: 33.5 us now, floor 14.3 us (2.34x), its atomics' share 1.66x
+    assert "Expected gain: about 1.66x" in said
