@@ -8,8 +8,7 @@ limiter, with its share:
 - *DRAM* (``dram__throughput``), *L2* (``lts__throughput``), *L1/shared*
   (``l1tex__throughput``: shared memory and L1 share the unit), the *issue slots*
   (``sm__inst_issued``), a *math pipe* (FMA, ALU, FP64, XU, LSU, tensor, where
-  recorded), and the *atomics on one address* (L2 atomic sectors per SM clock
-  against one a clock, :func:`atomic_rate_pct`);
+  recorded);
 - where none of them reaches :data:`BOUND_PCT` (ncu SpeedOfLight's 60% line), the
   launch waits on *latency*: and where its grid has less than one wave of blocks per
   SM, the *grid is too small* to fill the GPU;
@@ -39,34 +38,9 @@ UNITS: tuple[tuple[str, str, str], ...] = (
 )  # fmt: skip
 
 
-ATOMIC_METRIC = (
-    "(lts__t_sectors_op_atom.sum + lts__t_sectors_op_red.sum) / "
-    "(gpu__time_duration.sum x sm__cycles_elapsed.avg.per_second)"
-)
-ONE_ADDRESS_MAX = 1.25  # L2 atomic sectors per SM clock one address's slice can take
-
-
-def atomic_rate_pct(row: Mapping[str, Any]) -> float:
-    """The launch's L2 atomic sectors per SM clock, in % of one per clock (or NaN).
-
-    Atomics on one address queue in the L2 slice that holds it, which serves about
-    one a clock: aggatomic's warp-aggregated integer adds run 787,136 sectors in 397
-    us at 1.98 GHz, 100%. Above :data:`ONE_ADDRESS_MAX` the atomics spread over
-    several slices, and one address's rate is no peak of theirs (NaN).
-    """
-    count, t, hz = (num(row, k) for k in ("l2_atomic_sectors", "ncu_time_us", "sm_hz"))
-    if not (ok(count) and ok(t) and ok(hz) and count > 0 and t > 0 and hz > 0):
-        return float("nan")
-    rate = count / (t * 1e-6 * hz)
-    return 100 * rate if rate <= ONE_ADDRESS_MAX else float("nan")
-
-
 def closest(row: Mapping[str, Any]) -> tuple[str, float, str] | None:
     """The unit with the highest throughput share: (kind, %, metric), or None."""
     found = [(k, num(row, col), m) for k, col, m in UNITS if ok(num(row, col))]
-    atomics = atomic_rate_pct(row)
-    if ok(atomics):
-        found.append(("atomics", atomics, ATOMIC_METRIC))
     if not found:
         return None
     return max(found, key=lambda u: u[1])

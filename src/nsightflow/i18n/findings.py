@@ -1313,17 +1313,6 @@ LIMITS: dict[str, dict[str, str]] = {
         "zh": "**当前瓶颈：**DRAM，达峰值的 {pct:.0f}%。",
     },
     "cell_limit_dram": {"en": "DRAM {pct:.0f}%", "zh": "DRAM {pct:.0f}%"},
-    "unit_atomics": {"en": "one-address atomics", "zh": "单地址原子操作"},
-    "limit_atomics": {
-        "en": "**Limits it now:** the atomics on one address, {pct:.0f}% of the one "
-        "L2 atomic sector a clock its L2 slice serves.",
-        "zh": "**当前瓶颈：**单地址原子操作，达其 L2 slice 每时钟一个原子操作 sector 的 "
-        "{pct:.0f}%。",
-    },
-    "cell_limit_atomics": {
-        "en": "one-address atomics {pct:.0f}%",
-        "zh": "单地址原子操作 {pct:.0f}%",
-    },
     "unit_l2": {"en": "L2", "zh": "L2"},
     "limit_l2": {
         "en": "**Limits it now:** L2 at {pct:.0f}% of its peak.",

@@ -216,22 +216,13 @@ def test_the_floor_s_overhead_is_not_called_a_launch_cost(built):
 ADVICE = ROOT / "tests" / "data" / "advice_families"
 
 
-def _advice_family(tmp_path_factory, family):
-    tmp = tmp_path_factory.mktemp(family)
-    data = ROOT / "tests" / "data" / "h200_advice"
-    analysis = analyze_measured(data, family, ADVICE, tmp)
-    write_report(analysis, tmp / "report" / "figures", tmp / "report")
-    return analysis, (tmp / "report" / "report.md").read_text()
-
-
 @pytest.fixture(scope="module")
 def hotatomic(tmp_path_factory):
-    return _advice_family(tmp_path_factory, "hotatomic")
-
-
-@pytest.fixture(scope="module")
-def aggatomic(tmp_path_factory):
-    return _advice_family(tmp_path_factory, "aggatomic")
+    tmp = tmp_path_factory.mktemp("hotatomic")
+    data = ROOT / "tests" / "data" / "h200_advice"
+    analysis = analyze_measured(data, "hotatomic", ADVICE, tmp)
+    write_report(analysis, tmp / "report" / "figures", tmp / "report")
+    return analysis, (tmp / "report" / "report.md").read_text()
 
 
 def test_hotatomic_v2_is_not_advised_the_per_block_sum_it_does(hotatomic):
@@ -269,23 +260,3 @@ def test_a_gain_is_up_to_only_where_the_floor_bounds_it(hotatomic):
             assert f"up to {r.value:.2f}x" in line
     # v2's: 33.5 us now, floor 14.3 us (2.34x), its atomics' share 1.66x
     assert "Expected gain: about 1.66x" in said
-
-
-def test_aggatomic_is_bound_by_its_one_address_atomics_not_latency(aggatomic):
-    analysis, md = aggatomic
-    a = _analysis(analysis)
-    for v in ("v0_atomic_per_thread", "v1_atomic_per_warp"):
-        r = a.loc[(v, 16777216)]
-        # one L2 atomic sector a clock: 787,136 sectors in 397 us at 1.98 GHz
-        per_clock = r["l2_atomic_sectors"] / (r["ncu_time_us"] * 1e-6 * r["sm_hz"])
-        assert per_clock == pytest.approx(1.0, abs=0.02)
-        assert r["l2_throughput_pct"] < 60  # the L2 as a whole is not near its peak
-    head, rows = _table_rows(md, "## Brief")
-    cells = {r[0].strip("`"): r for r in rows}
-    for v in ("v0_atomic_per_thread", "v1_atomic_per_warp"):
-        assert cells[v][head.index("regime")] == "one-address atomics"
-        assert cells[v][head.index("limits it now")].startswith(
-            "one-address atomics 10"
-        )
-    summary = pd.read_csv(analysis.parent / "report" / "summary.csv")
-    assert set(summary[summary["size"] == 16777216]["regime"]) == {"atomics"}
