@@ -24,6 +24,7 @@ All functions that build frames are pure; only :func:`write_analysis` touches fi
 
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -207,7 +208,7 @@ def build_analysis(
     checked = integrity.apply(frame, ceilings)  # implausible times leave the ranking
     if checked is not frame:
         frame = add_derived(checked, family, ceilings, sizes)
-    return add_regime(frame, ceilings, vendor_rate(family, ceilings))
+    return add_regime(frame, ceilings, vendor_rates(family, ceilings, frame))
 
 
 CEILING_FIELDS = (
@@ -244,12 +245,36 @@ def _ceilings(path: Path) -> dict[str, Any]:
     return data
 
 
-def vendor_rate(family: Family, ceilings: Mapping[str, Any]) -> float | None:
-    """The measured rate of the vendor library the family declares (None if none)."""
+VENDOR_SIZE = re.compile(r"\bn\s*=\s*(\d+)")  # "cupy.matmul (cuBLAS) float32, n = 8192"
+
+
+def vendor_rates(
+    family: Family, ceilings: Mapping[str, Any], frame: pd.DataFrame
+) -> dict[int, float]:
+    """The vendor library's rate at each size it was measured at (empty if none).
+
+    A library variant of the ladder (SGEMM's ``v8_torch_matmul``: cuBLAS on the same
+    buffers, timed as every variant is) gives its rate at each size it was timed;
+    ``ceilings.json``'s own measurement counts at the size its note names (n = 8192)
+    where the ladder has none. A size without either has no vendor ceiling: a rate
+    measured at n = 8192 is no ceiling at n = 256.
+    """
     if not family.vendor:
-        return None
+        return {}
+    rates: dict[int, float] = {}
     rate = ceilings.get(f"vendor_{family.vendor}_gflops")
-    return float(rate) if rate else None
+    note = VENDOR_SIZE.search(str(ceilings.get(f"vendor_{family.vendor}_note") or ""))
+    if rate and note:
+        rates[int(note.group(1))] = float(rate)
+    library = {v.name for v in family.variants.values() if v.is_library}
+    if col.GFLOPS in frame:
+        timed = frame[frame[col.VARIANT].isin(library) & (frame[col.STATUS] == OK)]
+        best = timed.groupby(col.SIZE)[col.GFLOPS].max()
+        sizes, values = best.index.astype(int), best.to_numpy(dtype=float)
+        for size, gflops in zip(sizes, values, strict=True):
+            if math.isfinite(gflops) and gflops > 0:
+                rates[int(size)] = float(gflops)
+    return rates
 
 
 def _records(paths: list[Path]) -> dict[str, dict[str, Any]]:

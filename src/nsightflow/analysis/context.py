@@ -9,6 +9,7 @@ All functions are pure apart from :func:`replay_context`, which reads the record
 ``recording.json``.
 """
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -132,7 +133,7 @@ def _variant_entry(
     return {
         col.NAME: name,
         col.KERNEL: var.kernel,
-        col.IDEA: var.idea,
+        col.IDEA: idea_at(base.idea, base.config, var.config),
         col.IMPROVES_ON: var.improves_on,
         "library": var.is_library,
         col.INPUT: input_label(var.generator_args),
@@ -216,6 +217,42 @@ def _provenance_entry(
         "compile_argv": first.get("resources", {}).get("argv", []),
         "ceilings": ceilings.get("provenance", {}),
     }
+
+
+PARAM = re.compile(r"\b([A-Z][A-Z_]*)\s*=\s*(\d+)")  # BK=8
+TILE = re.compile(r"\b(\d+)\s*x\s*(\d+)(?= block tile)")  # 64x64 block tile
+
+
+def idea_at(idea: str, defaults: Mapping[str, Any], ran: Mapping[str, Any]) -> str:
+    """The idea's text at the parameters that ran.
+
+    The manifest writes it for its defaults; a sweep's tuned point may run others.
+    ``BK=8`` and ``64x64 block tile`` (``BM`` x ``BN``) take the values that ran; a
+    bare number takes a changed parameter's value where it is the default of that
+    parameter alone among those the text does not name (SGEMM ``v4_regblock1d`` at
+    TM=4: "each thread computes 4 outputs of a column"); an ambiguous number stays.
+    """
+    changed = {
+        k: v for k, v in ran.items() if k in defaults and str(defaults[k]) != str(v)
+    }
+    if not changed:
+        return idea
+    named = {key for key, _ in PARAM.findall(idea)}
+    text = PARAM.sub(lambda m: f"{m[1]}={changed.get(m[1], m[2])}", idea)
+    if TILE.search(text) and {"BM", "BN"} <= set(ran):
+        text = TILE.sub(f"{ran['BM']}x{ran['BN']}", text, count=1)
+        named |= {"BM", "BN"}
+    for key, value in changed.items():
+        default = str(defaults[key])
+        rivals = [
+            k
+            for k in defaults
+            if k != key and k not in named and str(defaults[k]) == default
+        ]
+        if key in named or rivals:
+            continue
+        text = re.sub(rf"(?<![\w.=x+]){default}(?![\w.=x+])", str(value), text)
+    return text
 
 
 def _as_compiled(variant: Variant, resources: Mapping[str, Any]) -> Variant:

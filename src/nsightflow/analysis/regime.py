@@ -53,15 +53,19 @@ TIMING = "timing"
 
 
 def add_regime(
-    frame: pd.DataFrame, ceilings: Mapping[str, Any], vendor_gflops: float | None
+    frame: pd.DataFrame,
+    ceilings: Mapping[str, Any],
+    vendor_gflops: Mapping[int, float] | None,
 ) -> pd.DataFrame:
     """The analysis table with the regime columns of the module docstring (a new frame).
 
     Args:
         frame: The analysis table after :func:`nsightflow.analysis.derived.add_derived`.
         ceilings: Measured ceilings (``copy_gbps``, ``fp32_gflops``).
-        vendor_gflops: The vendor library's rate where the family declares one (the
-            compute ceiling instead of the FP32 peak), else None.
+        vendor_gflops: The vendor library's rate at each size it was measured at,
+            where the family declares one (the compute ceiling there instead of the
+            FP32 peak; a size without it is measured against the FP32 peak), else
+            None.
     """
     out = frame.copy()
     copy = _pos(ceilings.get(col.COPY_GBPS))
@@ -80,12 +84,13 @@ def add_regime(
     out[col.REGIME] = [d[0] for d in decided]
     out["regime_basis"] = [d[1] for d in decided]
     out = _borrow_profiled(out)
-    ceiling = vendor_gflops or fp32
-    stands = out.apply(
-        lambda r: _stand(r, copy, fp32, ceiling, bool(vendor_gflops)),
-        axis=1,
-        result_type="expand",
-    )
+    vendor = dict(vendor_gflops or {})
+
+    def stand(r: Mapping[str, Any]) -> dict[str, Any]:
+        rate = vendor.get(int(r[col.SIZE])) if col.SIZE in r else None
+        return _stand(r, copy, fp32, rate or fp32, bool(rate))
+
+    stands = out.apply(stand, axis=1, result_type="expand")
     for column in (col.REGIME_CEILING, col.REGIME_CEILING_PCT, "roof_time_us", "lens"):
         out[column] = stands[column] if len(out) else pd.Series(dtype=object)
     return out

@@ -106,5 +106,15 @@ def fix_message(
             col.REGISTERS: int(compiled[col.REGISTERS]),
             "warps": int(compiled.get("warps_by_registers") or 0),
         }
+    if kind == "dispatch" and _wide_memory(compiled):
+        # SGEMM v7 loads with LDG.E.128 and reads shared memory with LDS.128: the
+        # "wider instructions" of the generic remedy are already there
+        return {"@": "advice_fix_dispatch_wide"}
     key = fix_key(row, kind)
     return {"@": key if key in CATALOGUE else "advice_fix_generic"}
+
+
+def _wide_memory(compiled: Mapping[str, Any]) -> bool:
+    """The SASS loads global memory, and shared memory if any, 16 bytes per lane."""
+    ldg, lds = int(compiled.get("ldg_bits") or 0), int(compiled.get("lds_bits") or 0)
+    return ldg >= WIDE_BITS and lds in (0, WIDE_BITS)

@@ -296,12 +296,18 @@ class FamilyFindings:
         ]
         return max(both) if both else self.key_size
 
+    def _run_causes(self, r: Mapping[str, Any]) -> list[Any] | None:
+        """A profiled run's causes launch by launch (None where not profiled)."""
+        if not r.get("profiled"):
+            return None
+        return run_causes(r, launch_rows(self.ctx.get("launches") or {}, r))
+
     def _stand(self, name: str) -> None:
         if self.variants[name][col.STATUS] != OK:
             return
         for n in sorted({*self.profile_sizes, self.key_size}):
             r = self.row(name, n)
-            found = stand.stand(r) if r else None
+            found = stand.stand(r, self._run_causes(r)) if r else None
             if found is not None:
                 now = limiter.limit(r)
                 extra = [now] if now is not None else []
@@ -326,7 +332,7 @@ class FamilyFindings:
                 why = self.step_primary.get(name, "")
                 steps.append(({**r, col.STEP_OF: before}, why, verdict))
         tied = ties(best, self._ok_rows(names, self.key_size))
-        where = stand.stand(best)
+        where = stand.stand(best, self._run_causes(best))
         compiled = self.variants[str(best[col.VARIANT])].get("compiler") or {}
         found = summary.conclusion(
             best, steps, where.rule if where else "", tied, compiled

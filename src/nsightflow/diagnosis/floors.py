@@ -26,7 +26,7 @@ def fixed_cost(table: pd.DataFrame) -> float:
     """The per-launch fixed cost in us: what no kernel of the family gets under.
 
     The fastest correct launch at the family's smallest measured size, less its ideal
-    time at the measured ceiling (``roof_time_us``): launch latency, ramp-up and tail
+    time at the measured ceiling (``roof_time_us``): launch, ramp-up and tail
     that do not shrink with the work. An upper estimate, so the floor it makes is one
     a kernel may reach, not one below which a suggestion promises gains.
     """

@@ -13,10 +13,12 @@ idle (the launch ramping up, a last partial wave, a grid smaller than the GPU).
 - A launch's time splits into each stall reason's share of the active time, plus the
   idle time (:func:`time_split`).
 - A step's time change splits exactly into factors (:func:`step_terms`): with the
-  warp-cycles each reason took, ``A_r = c_r x I`` (``selected`` is the issue cycle of
-  each instruction), ``ln(t1/t0) = sum_r (A1_r - A0_r) / L + ln(W0/W1) + ln(f0/f1) +
-  ln(idle factor)``, ``L`` the logarithmic mean of the two launches' total
-  warp-cycles. Each term's ``exp(term) - 1`` is the change that factor alone would
+  warp-cycles per resident warp each reason took, ``Y_r = c_r x I / W`` (``selected``
+  is the issue cycle of each instruction), ``ln(t1/t0) = sum_r (Y1_r - Y0_r) / L +
+  ln(f0/f1) + ln(idle factor)``, ``L`` the logarithmic mean of the two launches'
+  total ``Y``. Occupancy is a factor only of the waits other warps hide
+  (:data:`HIDDEN`); a wait for a shared unit grows with the warps queueing for it.
+  Each term's ``exp(term) - 1`` is the change that factor alone would
   have made. The waits on global memory (:data:`NS_FIXED`) last a time, not a number
   of SM cycles: the second launch's are counted at the first one's clock
   (:func:`at_clock_of`), so the clock term covers only the cycle-bound part of the
@@ -24,17 +26,17 @@ idle (the launch ramping up, a last partial wave, a grid smaller than the GPU).
   through the clock).
 - Each reason's warp-cycle change is then split into an *instruction-count* part and
   a *per-instruction* part (:func:`count_split`): the symmetric (Shapley) split
-  ``dA = dI x mean(c) + dc x mean(I)``, with ``I`` the instructions the reason waits
-  for (load requests for the global-memory waits, :data:`WAITED_ON`; else issued
-  instructions) and ``c`` its warp-cycles per such instruction, except where the two
-  parts point opposite ways: then the larger takes the reason's whole change and the
-  other gets none. The count parts of all reasons form one factor, ``instructions``.
-  So a step that multiplies its instructions (SpMV's warp-per-row step: x18
-  instructions, ``long_scoreboard`` per instruction 64 -> 24, its warp-cycles x6.7
-  over x5.5 load requests) is named after its instruction count, not after the stall
-  that grew with it; and a step that adds cheap instructions at the same stalled
-  warp-cycles (each stall per instruction diluted) still shows no stall change at
-  all, only the added issue cycles: the dilution is never read as less waiting.
+  ``dA = dI x mean(c) + dc x mean(I)``, with ``I`` the issued instructions and ``c``
+  the reason's warp-cycles per instruction, except where the two parts point
+  opposite ways: then the larger takes the reason's whole change and the other gets
+  none. The count parts of all reasons form one factor, ``instructions``. A step
+  that adds cheap instructions at the same stalled warp-cycles (each stall per
+  instruction diluted) shows no stall change at all, only the added issue cycles:
+  the dilution is never read as less waiting. Where the step's global loads went,
+  requests and sectors both halved or less (:func:`loads_moved`), the waits counted
+  per global request (:data:`WAITED_ON`) keep their whole change, their requests'
+  count included: the data now comes from elsewhere (SGEMM's 32x32 tiles), and the
+  memory waits fell as the step meant, not as a count of issued instructions.
 
 Pure functions over the analysis rows; a row holds its stall reasons as ``stall_<reason>``.
 """
@@ -162,48 +164,123 @@ def step_terms(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str,
     Keys: ``occupancy``, ``clock``, ``idle``, ``instructions`` (the instruction-count
     parts of all reasons) and one per stall reason with ``selected`` (the issue cycles
     and what the reasons do not account for), each the per-instruction part of that
-    reason's warp-cycle change. Empty when a factor is missing.
+    reason's change. Empty when a factor is missing.
+
+    The SMs' busy time is the sum over reasons of ``Y_r = c_r x I / W`` (warp-cycles
+    per resident warp). A wait a warp spends whatever the other warps do
+    (:data:`HIDDEN`: a load's latency, a dependency, a barrier, its own issue cycle)
+    is overlapped by the other resident warps, so ``W`` is a factor of its ``Y_r``:
+    ``Y_r = (c_r I) / W``, split by the log mean into ``ln(Z1/Z0)`` and ``ln(W0/W1)``
+    (``Z = c_r I``, its warp-cycles). A wait for a unit the warps share (the MIO and
+    load/store queues, a math pipe, the dispatcher, the scheduler's other ready
+    warps) lasts longer the more warps queue for it: its cycles per resident warp
+    ``c_r / W`` are one quantity, not an occupancy change. Splitting every reason by
+    ``W`` read SGEMM's 1-D -> 2-D register blocking (98.5% -> 23.9% occupancy, 32.4 ->
+    5.9 warp-cycles per instruction) as if v5 at v4's warps had kept its per-warp
+    cycles: 0.37 cycles per issued instruction on each scheduler, below its one issue
+    a cycle, and an occupancy part of 7,379 us against v5's 3,741.
     """
     a, measured = launch(before), launch(after)
     if a is None or measured is None:
         return {}
     b = at_clock_of(measured, a.clock_hz)  # the memory waits in a's cycles
     terms = {
-        "occupancy": math.log(a.warps / b.warps),
         # the clock sets the cycle-bound part of the time only (see at_clock_of)
         "clock": math.log(a.clock_hz / b.clock_hz) + math.log(measured.cpi / b.cpi),
         "idle": math.log(measured.idle_factor / a.idle_factor)
         + math.log(a.sms / b.sms),
     }
-    total_a, total_b = a.cpi * a.instructions, b.cpi * b.instructions
+    total_a = a.cpi * a.instructions / a.warps
+    total_b = b.cpi * b.instructions / b.warps
     mean = _log_mean(total_a, total_b)
     rest_a = a.cpi - sum(a.stalls.values())  # selected: ~1 issue cycle per instruction
     rest_b = b.cpi - sum(b.stalls.values())
-    count = 0.0
+    count = occupancy = 0.0
+    reused = loads_moved(before, after)
     for reason in (*STALLS, "selected"):
         c0, c1 = (
             (rest_a, rest_b)
             if reason == "selected"
             else (a.stalls[reason], b.stalls[reason])
         )
-        n0, n1 = waited_on(before, after, reason)
-        if not (n0 and n1):
-            n0, n1 = a.instructions, b.instructions
-        # the warp-cycles over the instructions the reason waits for, per instruction
-        by_count, per_inst = count_split(
-            c0 * a.instructions / n0, c1 * b.instructions / n1, n0, n1
+        requests = waited_on(before, after, reason)
+        by_count, per_inst, hidden = _reason_split(
+            (a, b), (c0, c1), requests, reason in HIDDEN
         )
-        if reason in QUEUED and by_count * per_inst > 0:
+        if requests[0] and requests[1] and reused:
+            # the global loads went (their data now comes from shared memory or
+            # registers): fewer of the wait's requests are its own change
+            by_count, per_inst = 0.0, by_count + per_inst
+        elif reason in QUEUED and by_count * per_inst > 0:
             # a queue's wait per request moved with its requests: the count's
             by_count, per_inst = by_count + per_inst, 0.0
         count += by_count
+        occupancy += hidden
         terms[reason] = per_inst / mean
     terms["instructions"] = count / mean
+    terms["occupancy"] = occupancy / mean
     # the issue cycles also absorb the rounding, so that the terms sum exactly
     terms["selected"] += math.log(total_b / total_a) - sum(
-        terms[k] for k in (*STALLS, "selected", "instructions")
+        terms[k] for k in (*STALLS, "selected", "instructions", "occupancy")
     )
     return terms
+
+
+# Waits a warp spends whatever the other resident warps do, which those warps overlap
+# (latency hiding): more resident warps shorten their part of the SMs' time. The rest
+# (mio_throttle, short_scoreboard, lg_throttle, tex_throttle, math_pipe_throttle,
+# dispatch_stall, not_selected) wait for a unit the warps share, and grow with the
+# warps that queue for it.
+HIDDEN: frozenset[str] = frozenset(
+    {
+        "long_scoreboard",
+        "wait",
+        "barrier",
+        "branch_resolving",
+        "no_instruction",
+        "membar",
+        "drain",
+        "sleeping",
+        "imc_miss",
+        "misc",
+        "selected",
+    }
+)
+
+
+def _reason_split(
+    runs: tuple[Launch, Launch],
+    cycles: tuple[float, float],
+    counts: tuple[float, float],
+    hidden: bool,
+) -> tuple[float, float, float]:
+    """One reason's change of warp-cycles per resident warp, ``Y1 - Y0``, in parts.
+
+    Returns its (count, per-instruction, occupancy) parts.
+
+    ``cycles``: its warp cycles per issued instruction on each side; ``counts``: the
+    instructions it waits for (issued instructions where (0, 0)). A hidden wait's
+    ``Y = Z / W`` gives occupancy ``L(Y0, Y1) ln(W0/W1)``; the rest, ``L(Y0, Y1)
+    ln(Z1/Z0)``, is split like ``Z`` between its count and per-instruction parts.
+    """
+    a, b = runs
+    (c0, c1), (n0, n1) = cycles, counts
+    if not (n0 and n1):
+        n0, n1 = a.instructions, b.instructions
+    z0, z1 = c0 * a.instructions, c1 * b.instructions
+    y0, y1 = z0 / a.warps, z1 / b.warps
+    if not hidden:  # cycles per resident warp and per instruction waited for
+        by_count, per_inst = count_split(z0 / n0 / a.warps, z1 / n1 / b.warps, n0, n1)
+        return by_count, per_inst, 0.0
+    occupancy = (
+        _log_mean(y0, y1) * math.log(a.warps / b.warps) if min(y0, y1) > 0 else 0.0
+    )
+    by_count, per_inst = count_split(z0 / n0, z1 / n1, n0, n1)
+    # the rest has z's direction: scale z's split to it (0 where z did not move)
+    moved = z1 - z0
+    still = abs(moved) <= 1e-12 * max(abs(z0), abs(z1)) or moved == 0
+    scale = 0.0 if still else (y1 - y0 - occupancy) / moved
+    return by_count * scale, per_inst * scale, occupancy
 
 
 # The instructions a stall reason waits for, where ncu counts them apart: a wait on
@@ -218,11 +295,35 @@ WAITED_ON: dict[str, tuple[str, ...]] = {
 
 # Queues whose wait per request moves with the number of requests they hold: the
 # load/store queue (``lg_throttle``) fills with the global requests it is counted
-# per. Where its wait per request moved the same way as the requests (SGEMM's 32x32
-# tiles: 4,295 M -> 135 M requests, 20.4 -> 0.5 warp-cycles per request), the emptier
-# queue is the fewer requests' consequence and its change is counted under the
-# instruction count, not as a cause of its own.
+# per. Where its wait per request moved the same way as the requests, the emptier
+# queue is the fewer requests' consequence and its change goes with their count.
 QUEUED: tuple[str, ...] = ("lg_throttle",)
+LOADS_MOVED = 2.0  # global load requests and sectors both moved at least this factor
+
+
+def loads_moved(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Whether the step's global loads went (or came), apart from its instructions.
+
+    The sectors the global loads read moved by a factor of 2 or more, and their
+    requests by that factor against the issued instructions, the same way: the data
+    now comes from elsewhere (shared memory, registers), not in fewer, wider
+    requests (those read the same sectors) or with all instructions alike. SGEMM's
+    32x32 tiles: 4,295 M -> 134 M requests (x0.031) against 11,842 M -> 6,664 M
+    instructions (x0.56), 10,737 M -> 537 M sectors, so the waits on them
+    (``long_scoreboard``, ``lg_throttle``) fell as the step meant, not as a count
+    of issued instructions.
+    """
+    ratios = []
+    for key in ("global_ld_requests", "global_ld_sectors", "inst_executed"):
+        x, y = num(before, key), num(after, key)
+        if not (ok(x) and ok(y) and x > 0 and y > 0):
+            return False
+        ratios.append(y / x)
+    requests, sectors, instructions = ratios
+    moved = (requests / instructions, sectors)
+    return all(r <= 1 / LOADS_MOVED for r in moved) or all(
+        r >= LOADS_MOVED for r in moved
+    )
 
 
 def waited_on(

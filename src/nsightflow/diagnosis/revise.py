@@ -80,6 +80,8 @@ def launch_change(
             "cause_launch",
             label=msg(f"mech_{rule}"),
             names=names,
+            # cupy's sum adds two launches to v4's one: they run, not "no longer"
+            verb=msg("launch_verb_gone" if gone else "launch_verb_new"),
             us=abs(moved),
             t0=t0,
             t1=t1,

@@ -69,6 +69,15 @@ def regime_key(row: Mapping[str, Any]) -> str:
     return regime
 
 
+def bound_name(row: Mapping[str, Any]) -> str:
+    """The row's regime (:func:`regime_key`) as a table value.
+
+    ``memory``, ``compute``, ``latency``, ``issue``, or the unit a latency-bound row
+    is bound by (``l1``, ``l2``, ...).
+    """
+    return regime_key(row).removeprefix("unit_")
+
+
 def regime_words(row: Mapping[str, Any]) -> dict[str, Any]:
     """The row's regime (:func:`regime_key`) in words."""
     key = regime_key(row)
@@ -110,15 +119,18 @@ def _zero(value: float) -> float:
 
 
 def _limiter(
-    row: Mapping[str, Any],
+    row: Mapping[str, Any], found: list[Cause] | None = None
 ) -> tuple[dict[str, Any], dict[str, Any], Cause | None]:
     """The largest cause, and what limits it now as the brief's column says it.
 
     One source for both: the unit :func:`nsightflow.diagnosis.limiter.limit`
     finds closest to its peak; the largest stall group of its launch follows as
-    where its time goes, not as a second limiter.
+    where its time goes, not as a second limiter. ``found``: the run's causes
+    where the caller has them launch by launch (a multi-kernel run: the baseline's
+    own primary, not the combined row's).
     """
-    found = causes(row) if row.get("profiled") else []
+    if found is None:
+        found = causes(row) if row.get("profiled") else []
     now = limiter.limit(row)
     unit = msg(f"cell_{now.rule}", **now.params) if now is not None else None
     if not found:
@@ -131,13 +143,19 @@ def _limiter(
     return cause, msg("limiter_now", unit=unit, cause=cause), top
 
 
-def stand(row: Mapping[str, Any]) -> Finding | None:
-    """Where one variant stands at one size (None when it has no regime)."""
+def stand(row: Mapping[str, Any], found: list[Cause] | None = None) -> Finding | None:
+    """Where one variant stands at one size (None when it has no regime).
+
+    ``found``: the run's causes launch by launch, where it has several
+    (:func:`nsightflow.diagnosis.per_launch.run_causes`): reduction ``v0``'s largest
+    cost is its one-block ``reduce_finish`` (25% of the run), as its baseline says,
+    not the combined row's global-memory latency (27%).
+    """
     regime = str(row.get(col.REGIME) or "")
     pct = num(row, col.REGIME_CEILING_PCT)
     if not regime or not ok(pct):
         return None
-    limiter, now, top = _limiter(row)
+    limiter, now, top = _limiter(row, found)
     common = {
         col.VARIANT: row[col.VARIANT],
         col.REGIME: regime_words(row),

@@ -67,11 +67,28 @@ def _grouped(
         entry["term"] += term
         entry["reasons"] += reasons
     for factor, key in (*((f, f) for f in FACTORS), (COUNT, "instructions")):
+        if factor == "clock" and not clock_moved(before, after):
+            continue  # its term stays with the other factors: no named clock part
         if factor == "occupancy" and _grid_bound(before, after, terms[key]):
             factor = "grid_too_small"  # the warps missing are blocks never launched
         out.setdefault(factor, {"term": 0.0, "reasons": (), col.EVIDENCE: None})
         out[factor]["term"] += terms[key]
     return out
+
+
+def clock_moved(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Whether the SM clock moved beyond the noise line a time change must cross.
+
+    ncu runs with ``--clock-control none``: the clock follows load and temperature
+    from launch to launch (SGEMM's 54 profiled launches: 1.96-2.00 GHz). A move
+    under :data:`~nsightflow.diagnosis.verdict.SAME_PCT` (reduction ``v0 -> v1``'s
+    main kernel: 1.94 -> 1.97 GHz, 1.5%) is no change of the clock, and its part of
+    the time stays with the other factors instead of being credited to the clock.
+    """
+    f0, f1 = num(before, "sm_hz"), num(after, "sm_hz")
+    if not (ok(f0) and ok(f1) and f0 > 0):
+        return False
+    return abs(100 * (f1 / f0 - 1)) >= SAME_PCT
 
 
 def _grid_bound(

@@ -233,6 +233,7 @@ def atomic_suggestion(
 
 SERIAL_SHARE = 1 / 3  # of the launch one-address atomics must take to be its cause
 SERIAL_MAX = 1.25  # above: more atomics than one address takes, so several addresses
+PER_BLOCK_MAX = 2.0  # L2 atomic sectors per block up to which it adds once per block
 
 
 def serial_atomics(
@@ -264,13 +265,21 @@ def serial_atomics(
     bound = bounded(row, mech, fixed)
     if bound is None:
         return None
+    # one atomic per block already (hotatomic v2: 24,837 L2 atomic sectors for
+    # 16,384 blocks): aggregating per block is what the kernel does
+    blocks = num(row, "grid_blocks")
+    per_block = count / blocks if ok(blocks) and blocks > 0 else math.nan
+    done = ok(per_block) and per_block <= PER_BLOCK_MAX
     fix = msg(
         "advice_fix_serial_atomics",
+        unit=msg("atomic_unit_block" if done else "atomic_unit_warp"),
         count=count,
         ghz=hz / 1e9,
         least=least,
         pct=100 * min(share, 1.0),
-        fix=atomics_fix(compiled),
+        fix=msg("advice_fix_atomics_per_block", per=per_block)
+        if done
+        else atomics_fix(compiled),
     )
     return suggestion(row, "hot_atomics", mech, bound, fix, 100 * min(share, 1.0))
 

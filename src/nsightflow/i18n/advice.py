@@ -9,34 +9,42 @@ Data only, in the catalogue's form (key -> language -> template), merged into
 
 ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     # --- one suggestion -------------------------------------------------------------
+    "gain_up_to": {"en": "up to {gain:.2f}x", "zh": "至多 {gain:.2f}x"},
+    "gain_about": {
+        "en": "about {gain:.2f}x, the launch without this cause's share (not a bound: "
+        "the floor allows up to {cap:.2f}x)",
+        "zh": "约 {gain:.2f}x，即去掉该原因所占的份额（并非上限：下限允许至多 "
+        "{cap:.2f}x）",
+    },
     "advice_item": {
-        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: up to "
-        "{gain:.2f}x ({time:,.1f} us now; floor {floor:,.1f} us: the ideal time at "
-        "the ceiling plus a fixed cost of {fixed:,.1f} us, the least any variant of "
-        "the family took above its ideal time at the smallest size).",
-        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益：至多 "
-        "{gain:.2f}x（当前 {time:,.1f} us；下限 {floor:,.1f} us：达到上限时的理想"
-        "时间加 {fixed:,.1f} us 固定开销，即最小规模下本 family 各版本超出理想时间的"
-        "最小值）。",
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: the ideal time at "
+        "the ceiling plus {fixed:,.1f} us of small-size overhead, the least any "
+        "variant of the family took above its ideal time at the smallest size: "
+        "launch, ramp-up and tail together, not a launch latency).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：达到上限时的理想"
+        "时间加 {fixed:,.1f} us 小规模开销，即最小规模下本 family 各版本超出理想时间的"
+        "最小值：启动、爬升与尾部合计，并非启动延迟）。",
     },
     "advice_item_measured": {
-        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: up to "
-        "{gain:.2f}x ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
         "time at this size, below the {model:,.1f} us of the ideal time at the "
-        "ceiling plus a fixed cost of {fixed:,.1f} us).",
-        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益：至多 "
-        "{gain:.2f}x（当前 {time:,.1f} us；下限 {floor:,.1f} us：`{by}` 在此规模下的"
-        "实测时间，低于达到上限时的理想时间加 {fixed:,.1f} us 固定开销的 "
+        "ceiling plus {fixed:,.1f} us of small-size overhead).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：`{by}` 在此规模下的"
+        "实测时间，低于达到上限时的理想时间加 {fixed:,.1f} us 小规模开销的 "
         "{model:,.1f} us）。",
     },
     "advice_item_sweeps": {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain per sweep: "
-        "up to {gain:.2f}x ({time:,.1f} us now; floor {floor:,.1f} us: half the "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: half the "
         "transfer at the measured copy bandwidth, or the FP32 time if longer, plus "
-        "the fixed cost of {fixed:,.1f} us).",
-        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。每次迭代的预期收益：至多 "
-        "{gain:.2f}x（当前 {time:,.1f} us；下限 {floor:,.1f} us：按实测拷贝带宽的一半"
-        "传输时间，或更长的 FP32 时间，加 {fixed:,.1f} us 固定开销）。",
+        "the small-size overhead of {fixed:,.1f} us).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。每次迭代的预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：按实测拷贝带宽的一半"
+        "传输时间，或更长的 FP32 时间，加 {fixed:,.1f} us 小规模开销）。",
     },
     "advice_fix_sweeps": {
         "en": "the {mb:,.0f} MB a sweep reads and writes do not fit in the "
@@ -104,6 +112,17 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "减少热点地址上的原子操作：按 warp（shuffle 归约）或按 block（共享内存）"
         "先聚合，每个 block 只发一次原子操作，或把目标私有化后一次合并",
     },
+    "atomic_unit_warp": {"en": "warp", "zh": "warp"},
+    "atomic_unit_block": {"en": "block", "zh": "block"},
+    "advice_fix_atomics_per_block": {
+        "en": "it already adds once per block ({per:.1f} L2 atomic sectors per "
+        "block), so fewer blocks each summing more elements (a grid-stride loop over "
+        "one wave of blocks), or per-block partials summed by a second pass instead "
+        "of the atomic",
+        "zh": "它已是每个 block 一次原子操作（每 block {per:.1f} 个 L2 原子操作 "
+        "sector），因此应减少 block 数、让每个 block 求和更多元素（一波 block 的 "
+        "grid-stride 循环），或改为各 block 写部分和、由第二个 kernel 求和",
+    },
     "advice_fix_atomics_aggregated": {
         "en": "fewer atomics on the hot address, per block or by privatizing the "
         "target: nvcc already sums each warp before its atomic ({how}, then one "
@@ -126,13 +145,14 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "地址上，各自在一个 L2 slice 中排队；{fix}",
     },
     "advice_fix_serial_atomics": {
-        "en": "each warp issues one atomic on one address, and there are "
-        "{count:,.0f} of them: at one per clock ({ghz:.2f} GHz), the most one address "
-        "takes in its L2 slice, they need {least:,.1f} us, {pct:.0f}% of the launch; "
-        "{fix}",
-        "zh": "每个 warp 在同一地址上发出一次原子操作，共 {count:,.0f} 次：按每时钟一次"
-        "（{ghz:.2f} GHz，即一个地址在其 L2 slice 中的上限）也需 {least:,.1f} us，占该次"
-        "启动的 {pct:.0f}%；{fix}",
+        "en": "each {unit} issues one atomic on one address: {count:,.0f} L2 atomic "
+        "sectors (`lts__t_sectors_op_atom.sum` + `lts__t_sectors_op_red.sum`); at one "
+        "per clock ({ghz:.2f} GHz), the most one address takes in its L2 slice, they "
+        "need {least:,.1f} us, {pct:.0f}% of the launch; {fix}",
+        "zh": "每个 {unit} 在同一地址上发出一次原子操作：L2 原子操作 sector "
+        "{count:,.0f} 个（`lts__t_sectors_op_atom.sum` + `lts__t_sectors_op_red.sum`）；"
+        "按每时钟一次（{ghz:.2f} GHz，即一个地址在其 L2 slice 中的上限）也需 "
+        "{least:,.1f} us，占该次启动的 {pct:.0f}%；{fix}",
     },
     "mech_hot_atomics": {
         "en": "Atomics that serialize on few addresses",
@@ -238,15 +258,15 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "next_at_floor": {
         "en": "Nothing left to gain inside `{variant}` at n = {n}: {time} us against "
-        "{roof} us of transfer at {ceiling} plus a fixed cost of up to {fixed} us per "
-        "launch (what the family's fastest launch takes beyond its transfer at n = "
-        "{small}); at n = {big} it reaches {pct} of {ceiling}. No suggestion clears "
+        "{roof} us of transfer at {ceiling} plus up to {fixed} us of small-size "
+        "overhead (what the family's fastest variant takes beyond its transfer at n = "
+        "{small}: launch, ramp-up and tail together); at n = {big} it reaches {pct} of {ceiling}. No suggestion clears "
         "the timing noise at any measured size: its loads are already what the "
         "remedies ask for, so only fewer launches (fuse it with the kernels around "
         "it) or fewer bytes would help.",
         "zh": "`{variant}` 在 n = {n} 时 kernel 内部已无可再得：{time} us，而{ceiling}"
-        "下的传输时间为 {roof} us，另有每次启动至多 {fixed} us 的固定开销（本 family "
-        "最快的启动在 n = {small} 时超出其传输时间的部分）；n = {big} 时它达到"
+        "下的传输时间为 {roof} us，另有至多 {fixed} us 的小规模开销（本 family "
+        "最快的版本在 n = {small} 时超出其传输时间的部分：启动、爬升与尾部合计）；n = {big} 时它达到"
         "{ceiling}的 {pct}。在任何测量规模下都没有超过计时噪声的建议：只有减少启动"
         "次数（与前后的 kernel 融合）或减少字节数才有帮助。",
     },
@@ -261,13 +281,23 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "的 warp 驻留。计数器没有指出更多改动；差距在于算法读取和等待的内容，而不在"
         "加载方式。",
     },
+    "advice_fix_dispatch_wide": {
+        "en": "its loads are already 16 bytes wide (`LDG.E.128`, `LDS.128`), and ncu "
+        "names no single cause for dispatch stalls (pipe conflicts or register-file "
+        "events): fewer instructions per output (a larger thread tile), or operands "
+        "reused from registers",
+        "zh": "其加载已是 16 字节宽（`LDG.E.128`、`LDS.128`），而 ncu 对分派停顿没有给出"
+        "单一原因（流水线冲突或寄存器文件事件）：每个输出更少的指令（更大的线程 tile），"
+        "或从寄存器复用操作数",
+    },
     "next_already_done": {
         "en": "Next: `{variant}` is limited by {label}, but its remedies are already "
         "in the kernel (16-byte loads, several in flight, most warps resident): what "
-        "is left is the launch's fixed cost, so fuse it with its neighbours or move "
+        "is left is its small-size overhead (launch, ramp-up, tail), so fuse it with "
+        "its neighbours or move "
         "fewer bytes.",
         "zh": "下一步：`{variant}` 受限于{label}，但相应的改进已在 kernel 中（16 字节"
-        "加载、多个加载同时在途、大部分 warp 驻留）：剩下的是启动的固定开销，因此应与"
+        "加载、多个加载同时在途、大部分 warp 驻留）：剩下的是其小规模开销（启动、爬升、尾部），因此应与"
         "相邻 kernel 融合或减少字节数。",
     },
     "advice_size_blocks": {

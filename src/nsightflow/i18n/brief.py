@@ -124,6 +124,14 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": "; {cause} takes {share} of its launch{line}",
         "zh": "；{cause}占其启动时间的 {share}{line}",
     },
+    "bound_cause_launch": {
+        "en": "; {cause}, `{kernel}`, takes {share} of its run{line}",
+        "zh": "；{cause} `{kernel}` 占其运行时间的 {share}{line}",
+    },
+    "launch_line_clause": {
+        "en": ", at line {line} of `{file}` ({code}, {share} of its samples)",
+        "zh": "，位于 `{file}` 第 {line} 行（{code}，占其采样的 {share}）",
+    },
     "bound_input": {"en": " ({input})", "zh": "（{input}）"},
     "bound_no_ceilings": {
         "en": "No measured ceilings for this GPU: the bound cannot be placed.",
@@ -228,6 +236,20 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "qty_requests": {"en": "global load requests", "zh": "全局加载请求数"},
     "qty_launches": {"en": "kernel launches", "zh": "kernel 启动次数"},
     "step_by_size": {"en": "By size: {spans}.", "zh": "各规模：{spans}。"},
+    "step_dram_moved": {
+        "en": "**DRAM traffic:** {before:,.0f} -> {after:,.0f} MB ({ratio:.2f}x)"
+        "{expected}{rate}.",
+        "zh": "**DRAM 流量：**{before:,.0f} -> {after:,.0f} MB（{ratio:.2f} 倍）"
+        "{expected}{rate}。",
+    },
+    "step_dram_expected": {
+        "en": ", where fewer bytes were expected",
+        "zh": "，而预期是更少的字节",
+    },
+    "step_dram_rate": {
+        "en": "; DRAM at {pct:.0f}% of its peak",
+        "zh": "；DRAM 处于其峰值的 {pct:.0f}%",
+    },
     "by_size_span": {
         "en": "{verdict} at n = {first}..{last}",
         "zh": "n = {first}..{last} 时{verdict}",

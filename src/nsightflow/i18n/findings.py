@@ -777,12 +777,14 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "{label} in the main kernel `{kernel}`",
         "zh": "主 kernel `{kernel}` 的{label}",
     },
+    "launch_verb_gone": {"en": "no longer runs", "zh": "不再运行"},
+    "launch_verb_new": {"en": "runs in addition", "zh": "为新增的启动"},
     "cause_launch": {
-        "en": "**{label}**: {names} ({us:,.2f} us of ncu's time) no longer runs: "
+        "en": "**{label}**: {names} ({us:,.2f} us of ncu's time) {verb}: "
         "{n0:.0f} -> {n1:.0f} launches, {t0:,.2f} -> {t1:,.2f} us in all "
         "(`gpu__time_duration.sum` per launch): {part}. ncu's other factors compare "
         "runs of different launches and are not ranked beside it.",
-        "zh": "**{label}**：{names}（ncu 时长 {us:,.2f} us）不再运行：启动次数 "
+        "zh": "**{label}**：{names}（ncu 时长 {us:,.2f} us）{verb}：启动次数 "
         "{n0:.0f} -> {n1:.0f}，总时长 {t0:,.2f} -> {t1:,.2f} us（按启动计的 "
         "`gpu__time_duration.sum`）：{part}。ncu 的其他"
         "因素比较的是启动组成不同的两次运行，不与之并列排序。",

@@ -133,14 +133,50 @@ def test_sgemm_occupancy_takes_the_issue_waits_it_caused(analysed):
     rules = dict(zip(v5["rule"], v5["share_of_change"], strict=True))
     assert "issue" not in rules and "issue_bound" not in rules
     assert rules["occupancy"] < 0  # it cost time: a negative share of a saving
-    (occupancy,) = v5[v5["rule"] == "occupancy"].itertuples()
     # the saving in all is the timed medians' difference, 8,251.7 - 3,740.7 us
-    saved = (
-        a.loc[("v4_regblock1d", 4096), "time_median_us"]
-        - a.loc[("v5_regblock2d", 4096), "time_median_us"]
-    )
-    assert saved == pytest.approx(4511, abs=0.5)
-    assert f"us added, against the {saved:,.0f} us saved in all" in occupancy.message
+    t4 = a.loc[("v4_regblock1d", 4096), "time_median_us"]
+    t5 = a.loc[("v5_regblock2d", 4096), "time_median_us"]
+    assert t4 - t5 == pytest.approx(4511, abs=0.5)
+    # the warps v5 lost cost less than v5's whole run (the split of every wait by
+    # the warps made it 7,379 us): at most what v5's own waits that other warps
+    # hide (long_scoreboard, barrier, wait, its issue cycles) would lose at v4's
+    # warps, and what v4's would cost at v5's
+    added = -rules["occupancy"] * (t4 - t5)
+    assert 0 < added < t5
+
+
+# histogram v0 -> v1_private at 2^24: 4,316 -> 33.7 us with occupancy 98.2% ->
+# 89.1%; the log-mean weight of a 128x step, L(t0, t1) = 883 us, makes that 10% of
+# the warps 78 us: a weight of the whole step's ratio on a small factor, not a
+# factor that the step mis-specifies
+_WEIGHT = pytest.mark.xfail(strict=True, reason="log-mean weight of a 128x step")
+
+
+@pytest.mark.parametrize(
+    "family",
+    [pytest.param(f, marks=_WEIGHT) if f == "histogram" else f for f in FAMILIES],
+)
+def test_no_occupancy_part_is_larger_than_the_run_it_acts_on(analysed, family):
+    """The warps a step lost cost less than the run that lost them (without the
+    loss it would take a positive time); the warps it gained saved less than its
+    predecessor took."""
+    found = _findings(analysed[family])
+    a = _analysis(analysed[family])
+    for (variant, size), group in _steps(found):
+        parts = group[(group["rule"] == "occupancy")]
+        parts = parts[parts["share_of_change"].notna()]
+        if parts.empty or "timing_residual" not in set(group["rule"]):
+            continue
+        step_of = str(group["step_of"].iloc[0])
+        t0 = a.loc[(step_of, size), "ncu_time_us"]
+        t1 = a.loc[(variant, size), "ncu_time_us"]
+        de = (
+            a.loc[(variant, size), "time_median_us"]
+            - a.loc[(step_of, size), "time_median_us"]
+        )
+        for r in parts.itertuples():
+            us = r.share_of_change * de
+            assert (us < t1) if us > 0 else (-us < t0), (variant, size, r.rule, us)
 
 
 def _ran(recording, variant):
@@ -166,6 +202,21 @@ def test_sgemm_v7_says_its_configuration_changed_with_its_code(analysed, recordi
     assert _ran(recording, "v5_regblock2d") == _ran(recording, "v6_vectorized")
     v6 = found[(found["variant"] == "v6_vectorized") & (found["section"] == "step")]
     assert not v6["rule"].isin(["step_params_changed", "step_params_text"]).any()
+
+
+def test_sgemm_v4_s_idea_says_the_configuration_that_ran(analysed, recording):
+    # the manifest's text is written for its defaults (BK=8, TM=8: "8 outputs of a
+    # column"); the sweep's tie chose BK=16, TM=4, the one the timing recorded
+    ran = _ran(recording, "v4_regblock1d")
+    assert (ran["BK"], ran["TM"]) == (16, 4)
+    context = json.loads((analysed["sgemm"] / "context.json").read_text())
+    ideas = {v["name"]: v["idea"] for v in context["variants"]}
+    idea = ideas["v4_regblock1d"]
+    assert f"BK={ran['BK']}" in idea and "BK=8" not in idea
+    assert f"computes {ran['TM']} outputs" in idea
+    assert f"one B value {ran['TM']} times" in idea
+    # v5 ran TM 8 x TN 8 at BK=16: its "8x8 outer product" stays
+    assert "BK=16" in ideas["v5_regblock2d"] and "8x8" in ideas["v5_regblock2d"]
 
 
 def test_sgemm_v2_is_judged_as_the_regression_it_declares(analysed):
@@ -697,9 +748,11 @@ def test_dispatch_stall_cycles_are_not_credited_to_wider_loads(analysed):
     assert "dispatch" in set(step["rule"])
 
 
-def test_a_queue_that_emptied_with_its_requests_is_counted_under_them(analysed):
-    """SGEMM v0 -> v1: 32x fewer global requests; the load/store queue's wait per
-    request fell with them, a consequence of the count, not a cause beside it."""
+def test_a_queue_that_emptied_with_its_loads_is_credited_with_them(analysed):
+    """SGEMM v0 -> v1: the tiles read each global value once per block, 32x fewer
+    global requests against 0.56x the instructions; the load/store queue's wait
+    fell with the loads the step meant to remove, and is credited as such, not
+    folded into the count of issued instructions."""
     folder = analysed["sgemm"]
     a = _analysis(folder)
     stalls = pd.read_csv(folder / "stalls.csv")
@@ -716,6 +769,9 @@ def test_a_queue_that_emptied_with_its_requests_is_counted_under_them(analysed):
     found = _findings(folder)
     step = found[(found["variant"] == "v1_tiled32") & (found["size"] == 4096)
                  & (found["section"] == "step")]  # fmt: skip
-    assert "lsu_queue" not in set(step[step["share_of_change"].notna()]["rule"])
+    shares = dict(zip(step["rule"], step["share_of_change"], strict=False))
+    # the step saved time: the queue's part is a positive share of the saving
+    assert shares["lsu_queue"] > 0 and shares["memory_latency"] > 0
+    assert shares["memory_latency"] > shares.get("instruction_count", 0.0)
     (exp,) = step[step["rule"] == "expected_observed"].itertuples()
-    assert "faster through Load/store queue full" not in exp.message
+    assert "Global-memory latency, Load/store queue full" in exp.message

@@ -36,6 +36,10 @@ def test_time_split_adds_up_to_ncu_time_and_names_idle_time():
     assert time_split(launch(inst_executed=NAN)) is None  # a factor missing: no split
 
 
+def _lmean(x, y):
+    return x if x == y else (y - x) / math.log(y / x)
+
+
 def test_step_terms_split_the_log_time_ratio_exactly():
     a = launch()
     b = launch(
@@ -49,23 +53,57 @@ def test_step_terms_split_the_log_time_ratio_exactly():
     )
     terms = step_terms(a, b)
     assert sum(terms.values()) == pytest.approx(math.log(70 / 120))
-    assert terms["occupancy"] == pytest.approx(math.log(50 / 55))
     # b's memory waits (long_scoreboard 5, lg_throttle 1, drain 0.5 cycles at 1.9 GHz)
     # last as long as 2 / 1.9 times those cycles at a's 2 GHz: the clock sets only
     # the rest of b's 9 cycles per instruction
     scale = 2 / 1.9
     cpi_b = 9 + 6.5 * (scale - 1)
     assert terms["clock"] == pytest.approx(math.log(2 / 1.9) + math.log(9 / cpi_b))
-    # long_scoreboard 6 x 1e8 -> 5 x 6e7 warp-cycles (at a's clock), over their log
-    # mean: both parts fell, so each keeps its symmetric share; the count's joins
-    # `instructions`
-    total_a, total_b = 10 * 1e8, cpi_b * 6e7
-    mean = (total_b - total_a) / math.log(total_b / total_a)
-    per_inst = (5 * scale - 6) * (1e8 + 6e7) / 2
-    assert terms["long_scoreboard"] == pytest.approx(per_inst / mean)
-    # every other reason (and the issue cycle) kept its cycles per instruction
-    assert terms["instructions"] == pytest.approx((total_b - total_a - per_inst) / mean)
+    # warp-cycles per resident warp (32 -> 35.2 warps), over their log mean
+    w0, w1 = 32.0, 35.2
+    total_a, total_b = 10 * 1e8 / w0, cpi_b * 6e7 / w1
+    mean = _lmean(total_a, total_b)
+    # occupancy is a factor of the waits other warps hide: long_scoreboard, drain
+    # and the issue cycle (1 a instruction); not of lg_throttle, mio_throttle and
+    # not_selected, which queue for a shared unit
+    hidden = [(6.0, 5 * scale), (0.5, 0.5 * scale), (1.0, 1.0)]
+    occupancy = sum(
+        _lmean(c0 * 1e8 / w0, c1 * 6e7 / w1) * math.log(w0 / w1) for c0, c1 in hidden
+    )
+    assert terms["occupancy"] == pytest.approx(occupancy / mean)
+    # long_scoreboard: 600 -> 500 x 2/1.9 warp-cycles per load request, 1e6 -> 6e5
+    # requests: both fell, each keeps its symmetric share of its warp-cycles' change
+    # beyond the occupancy's
+    y0, y1 = 6 * 1e8 / w0, 5 * scale * 6e7 / w1
+    rest = y1 - y0 - _lmean(y0, y1) * math.log(w0 / w1)
+    per_inst = (500 * scale - 600) * (1e6 + 6e5) / 2
+    assert terms["long_scoreboard"] == pytest.approx(
+        per_inst * rest / (5 * scale * 6e7 - 6e8) / mean
+    )
     assert step_terms(a, launch(cycles_per_issue=NAN)) == {}
+
+
+def test_occupancy_is_no_factor_of_a_wait_that_queues_for_a_shared_unit():
+    """A quarter of the warps, each waiting a fifth as long for the MIO queue: the
+    queue holds fewer warps, not the warps lost. Splitting every wait by the warps
+    read it as 4x the time through occupancy, offset by the queue (SGEMM v4 -> v5:
+    an occupancy part of 7,379 us against v5's 3,741 us)."""
+    kw = {"stall_long_scoreboard": 0.0, "stall_lg_throttle": 0.0, "stall_drain": 0.0,
+          "stall_not_selected": 0.0, "global_ld_requests": NAN}  # fmt: skip
+    a = launch(**kw, achieved_occupancy_pct=100.0, cycles_per_issue=16.0,
+               stall_mio_throttle=15.0)  # fmt: skip
+    # 64 -> 16 warps; mio_throttle 15 -> 3 cycles per instruction; the same time
+    b = launch(**kw, achieved_occupancy_pct=25.0, cycles_per_issue=4.0,
+               stall_mio_throttle=3.0)  # fmt: skip
+    terms = step_terms(a, b)
+    assert sum(terms.values()) == pytest.approx(0.0, abs=1e-12)
+    # only the issue cycle (1 of a warp's 16 -> 4) is overlapped by other warps:
+    # 1/64 -> 1/16 cycles per resident warp, against the queue's 15/64 -> 3/16
+    mean = 16 * 1e8 / 64
+    issue = _lmean(1e8 / 64, 1e8 / 16) * math.log(4)
+    assert terms["occupancy"] == pytest.approx(issue / mean)
+    assert terms["mio_throttle"] == pytest.approx((3 / 16 - 15 / 64) * 1e8 / mean)
+    assert abs(terms["occupancy"]) < 0.25  # was ln 4 = 1.39: 4x the time
 
 
 def test_a_memory_wait_that_only_followed_the_clock_is_no_change():

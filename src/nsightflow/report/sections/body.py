@@ -163,6 +163,7 @@ class BodySections(StepSections):
         rest = _rest(found, shown, _float(b) - _float(a))
         if rest:
             out.append(rest)
+        out += _dram_moved(found, self.row(name, n))
         # the compiler had made the step's change already (its SASS says how)
         out += [render_row(r) for r in found if r[col.RULE] == "advice_compiler_did"]
         expected = [r for r in found if r[col.RULE] == "expected_observed"]
@@ -251,6 +252,38 @@ class BodySections(StepSections):
             label=T("appendix_ref", k=k),
             anchor=f"detail-step-{slug(name)}",
         )
+
+
+DRAM_SAID = 1.25  # DRAM bytes after / before (or before / after) said in the body
+
+
+def _dram_moved(found: list[dict[str, Any]], after: dict[str, Any]) -> list[str]:
+    """The step's DRAM traffic where it moved by a quarter or more, with the rate.
+
+    SGEMM's 32x32 tiles doubled it (4,333 -> 8,463 MB) while the waits on global
+    memory fell: the body says so, with the DRAM's share of its peak that tells
+    whether those bytes could limit it (ncu's DRAM throughput, 11% of its peak),
+    and whether fewer bytes were expected.
+    """
+    moved = [r for r in found if r[col.RULE] == "dram_moved"]
+    if not moved:
+        return []
+    x, y = _float(moved[0][col.BEFORE]), _float(moved[0][col.AFTER])
+    if not (x > 0 and y > 0) or max(x / y, y / x) < DRAM_SAID:
+        return []
+    expected = [r for r in found if r[col.RULE] == "expected_observed"]
+    hoped = bool(expected) and "dram_excess" in str(expected[0][col.METRIC])
+    pct = _float(after.get("dram_pct"))  # ncu's dram__throughput
+    return [
+        T(
+            "step_dram_moved",
+            before=x / 1e6,
+            after=y / 1e6,
+            ratio=y / x,
+            expected=T("step_dram_expected") if hoped and y > x else "",
+            rate=T("step_dram_rate", pct=pct) if not math.isnan(pct) else "",
+        )
+    ]
 
 
 def _params_text(params: dict[str, Any]) -> str:

@@ -268,7 +268,9 @@ class BriefSections(OverviewSections, NextSections):
             return T("bound_no_time", variant=base, n=size_text(n))
         found = [r for r in self.found("baseline", base, n) if r[col.ROLE] == "primary"]
         cause = ""
-        if found:
+        if found and found[0][col.RULE] == "later_launch":
+            cause = self._later_launch(base, n, found[0])
+        elif found:
             f = found[0]
             line = cited_line(self.ctx.get("hotspots"), [base], n, f)
             where = (
@@ -295,4 +297,36 @@ class BriefSections(OverviewSections, NextSections):
             time=us_text(t),
             ratio=t / floor,
             cause=cause,
+        )
+
+    def _later_launch(self, base: str, n: int, f: dict[str, Any]) -> str:
+        """A baseline whose largest cost is a later launch: its kernel and line.
+
+        Reduction's second pass, ``reduce_finish`` (one block summing the partials),
+        is cited at its own hottest line (``reduce_common.cuh`` line 31, its loop
+        over the partials), not at the main kernel's.
+        """
+        params = json.loads(str(f.get(col.PARAMS) or "{}"))
+        kernel = str((params.get(col.EVIDENCE) or {}).get(col.KERNEL) or "")
+        hot = self.ctx.get("hotspots")
+        where = ""
+        if kernel and hot is not None and not hot.empty and col.KERNEL in hot:
+            rows = hot[(hot[col.VARIANT] == base) & (hot[col.SIZE] == n)]
+            rows = rows[(rows[col.KERNEL] == kernel) & (rows[col.LINE] > 0)]
+            if not rows.empty:
+                top = rows.loc[rows[col.SAMPLES].idxmax()]
+                share = 100 * float(top[col.SAMPLES]) / float(rows[col.SAMPLES].sum())
+                where = T(
+                    "launch_line_clause",
+                    line=int(top[col.LINE]),
+                    file=str(top[col.FILE]),
+                    code=code_text(str(top[col.SOURCE])),
+                    share=pct_text(share),
+                )
+        return T(
+            "bound_cause_launch",
+            cause=short_cause("later_launch"),
+            kernel=kernel,
+            share=pct_text(100 * _pct(f[col.SHARE_OF_CHANGE])),
+            line=where,
         )

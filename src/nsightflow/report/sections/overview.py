@@ -13,8 +13,9 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import Status
-from nsightflow.contracts import columns as col
-from nsightflow.diagnosis.record import render_row
+from nsightflow.contracts import columns as column_names
+from nsightflow.diagnosis.record import render, render_row
+from nsightflow.diagnosis.stand import regime_cell
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import bullets, figure, fmt, source, table
 from nsightflow.report.sections.hotspots import HotspotSections
@@ -56,9 +57,9 @@ class OverviewSections(HotspotSections):
                 )
                 for n in self.profile_sizes
             },
-            T("col_speedup_vs_input"): r.get(col.SPEEDUP_VS_BASELINE),
-            T("col_vs_previous"): r.get(col.SPEEDUP_VS_PREVIOUS),
-            T("col_regime"): _regime_word(r.get(col.REGIME)),
+            T("col_speedup_vs_input"): r.get(column_names.SPEEDUP_VS_BASELINE),
+            T("col_vs_previous"): r.get(column_names.SPEEDUP_VS_PREVIOUS),
+            T("col_regime"): _regime_cell(r),
             T(f"col_{rate}"): r.get(rate),
             T("col_pct_ceiling"): r.get(col.REGIME_CEILING_PCT),
             T("col_ceiling"): _ceiling_word(r.get(col.REGIME_CEILING)),
@@ -186,9 +187,10 @@ class OverviewSections(HotspotSections):
             T("col_compute_time"): t_c,
             T("col_memory_time"): t_m,
             T("col_bound"): T("bound_memory" if t_m > t_c else "bound_compute"),
-            T("col_regime_measured"): _regime_word(r.get(col.REGIME)),
-            T("col_measured", variant=base): r.get(col.TIME_MEDIAN_US),
-            T("col_vs_floor"): r.get(col.TIME_MEDIAN_US, math.nan) / max(t_c, t_m),
+            T("col_regime_measured"): _regime_cell(r),
+            T("col_measured", variant=base): r.get(column_names.TIME_MEDIAN_US),
+            T("col_vs_floor"): r.get(column_names.TIME_MEDIAN_US, math.nan)
+            / max(t_c, t_m),
         }
 
     def _input_baselines(self) -> list[str]:
@@ -255,11 +257,15 @@ class OverviewSections(HotspotSections):
         return "\n".join(lines).rstrip()
 
 
-def _regime_word(regime: Any) -> str:
-    """The regime's name for a table cell ('' when not classified)."""
+def _regime_cell(row: dict[str, Any]) -> str:
+    """The row's regime for a table cell, the brief's (:func:`~nsightflow.diagnosis.stand.regime_key`).
+
+    A latency-bound row at its L1/shared peak reads "L1/shared" here as in the brief.
+    """
+    regime = row.get(column_names.REGIME)
     if not isinstance(regime, str) or not regime:
         return ""
-    return T(f"regime_{regime}")
+    return render("", regime_cell(row))
 
 
 def _ceiling_word(ceiling: Any) -> str:
