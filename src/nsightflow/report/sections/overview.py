@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import Status
-from nsightflow.contracts import columns as column_names
+from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.record import render, render_row
 from nsightflow.diagnosis.stand import regime_cell
 from nsightflow.i18n import T
@@ -57,8 +57,8 @@ class OverviewSections(HotspotSections):
                 )
                 for n in self.profile_sizes
             },
-            T("col_speedup_vs_input"): r.get(column_names.SPEEDUP_VS_BASELINE),
-            T("col_vs_previous"): r.get(column_names.SPEEDUP_VS_PREVIOUS),
+            T("col_speedup_vs_input"): r.get(col.SPEEDUP_VS_BASELINE),
+            T("col_vs_previous"): r.get(col.SPEEDUP_VS_PREVIOUS),
             T("col_regime"): _regime_cell(r),
             T(f"col_{rate}"): r.get(rate),
             T("col_pct_ceiling"): r.get(col.REGIME_CEILING_PCT),
@@ -188,9 +188,8 @@ class OverviewSections(HotspotSections):
             T("col_memory_time"): t_m,
             T("col_bound"): T("bound_memory" if t_m > t_c else "bound_compute"),
             T("col_regime_measured"): _regime_cell(r),
-            T("col_measured", variant=base): r.get(column_names.TIME_MEDIAN_US),
-            T("col_vs_floor"): r.get(column_names.TIME_MEDIAN_US, math.nan)
-            / max(t_c, t_m),
+            T("col_measured", variant=base): r.get(col.TIME_MEDIAN_US),
+            T("col_vs_floor"): r.get(col.TIME_MEDIAN_US, math.nan) / max(t_c, t_m),
         }
 
     def _input_baselines(self) -> list[str]:
@@ -262,7 +261,7 @@ def _regime_cell(row: dict[str, Any]) -> str:
 
     A latency-bound row at its L1/shared peak reads "L1/shared" here as in the brief.
     """
-    regime = row.get(column_names.REGIME)
+    regime = row.get(col.REGIME)
     if not isinstance(regime, str) or not regime:
         return ""
     return render("", regime_cell(row))
