@@ -102,7 +102,7 @@ def test_timing_records_clocks_and_settles(tmp_path):
 @pytest.mark.ncu
 def test_profile_one_launch_and_parse(tmp_path):
     build_and_verify(FAULTY, "faulty", "v0_naive", tmp_path)
-    folder = tmp_path / "profile"
+    folder = tmp_path / "profile" / "jacobi2d"  # results/profile/<family>, as the rules
     nsightflow(
         "profile",
         *_verified_v0(tmp_path),
@@ -135,7 +135,7 @@ def test_a_family_profiles_in_one_process_and_parses_per_variant(tmp_path):
     names = ["v0_naive", "v1_smem"]
     for name in names:
         build_and_verify(ROOT / "kernels", "jacobi2d", name, tmp_path)
-    folder = tmp_path / "profile"
+    folder = tmp_path / "profile" / "jacobi2d"  # results/profile/<family>, as the rules
     nsightflow(
         "profile",
         "--family",
