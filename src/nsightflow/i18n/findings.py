@@ -1379,12 +1379,12 @@ LIMITS: dict[str, dict[str, str]] = {
     "cell_limit_grid": {"en": "grid < 1 wave", "zh": "grid 不足一波"},
     "limit_latency": {
         "en": "**Limits it now:** latency: no unit reaches 60% of its peak (the "
-        "busiest, {kind}, {pct:.0f}%).",
-        "zh": "**当前瓶颈：**延迟：没有单元达到峰值的 60%（最忙的{kind}为 {pct:.0f}%）。",
+        "busiest, {kind}, {pct:.1f}%).",
+        "zh": "**当前瓶颈：**延迟：没有单元达到峰值的 60%（最忙的{kind}为 {pct:.1f}%）。",
     },
     "cell_limit_latency": {
-        "en": "latency ({kind} {pct:.0f}%)",
-        "zh": "延迟（{kind} {pct:.0f}%）",
+        "en": "latency ({kind} {pct:.1f}%)",
+        "zh": "延迟（{kind} {pct:.1f}%）",
     },
     "limit_timing": {
         "en": "**Limits it now:** not profiled; its timing reaches {pct:.0f}% of "
