@@ -41,11 +41,22 @@ def mechanism(kind: str) -> dict[str, Any]:
     return msg(key) if key in CATALOGUE else msg("advice_plain", text=kind)
 
 
-def item_key(s: Suggestion) -> str:
-    """The sentence of a suggestion: how its floor was found."""
+def item_key(s: Suggestion, fixed: float) -> str:
+    """The sentence of a suggestion: how its floor was found.
+
+    A floor set by a library variant's measured time is said against the ideal
+    time at the ceiling, except where that ceiling is the same library at this
+    size (SGEMM at n = 512: cuBLAS's 63.5 us is the ceiling's ideal time, and
+    "below the 74.5 us of that time plus the overhead" compares it with itself).
+    """
     if s.kind == "temporal_blocking":
         return "advice_item_sweeps"
-    return "advice_item_measured" if s.floor_by else "advice_item"
+    if not s.floor_by:
+        return "advice_item"
+    ideal = s.model_us - fixed
+    if math.isfinite(ideal) and math.isclose(ideal, s.floor_us, rel_tol=1e-6):
+        return "advice_item_library"
+    return "advice_item_measured"
 
 
 def gain_text(s: Suggestion) -> dict[str, Any]:
@@ -66,7 +77,7 @@ def advice_finding(s: Suggestion, fixed: float) -> Finding:
     return Finding(
         "advice",
         params={
-            "@": item_key(s),
+            "@": item_key(s, fixed),
             "by": s.floor_by,
             col.VARIANT: s.variant,
             "n": s.size,

@@ -37,6 +37,14 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "实测时间，低于达到上限时的理想时间加 {fixed:,.1f} us 小规模开销的 "
         "{model:,.1f} us）。",
     },
+    "advice_item_library": {
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
+        "time at this size, the ceiling here).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：`{by}` 在此规模下的"
+        "实测时间，即此处的上限）。",
+    },
     "advice_item_sweeps": {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain per sweep: "
         "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: half the "

@@ -156,3 +156,15 @@ def test_jacobi_best_is_told_temporal_blocking_where_the_grid_leaves_the_l2(
     first = next_part.split("\n1. ")[1].split("\n")[0]
     assert "temporal blocking" in first and "at n = 16384" in first
     assert "4096" in first and "8192" in first  # the other sizes it helps at
+
+
+def test_a_floor_that_is_the_ceiling_library_is_not_compared_with_itself(analysed):
+    """SGEMM's ceiling at each size is cuBLAS's own time there (the ladder's
+    v8_torch_matmul): a floor it sets is that ceiling, not "below" its ideal time."""
+    advice = _advice(analysed["sgemm"])
+    table = pd.read_csv(analysed["sgemm"] / "analysis.csv")
+    timed = set(table[table["variant"] == "v8_torch_matmul"]["size"])
+    by_v8 = advice[advice["message"].str.contains("`v8_torch_matmul`'s measured time")]
+    assert not by_v8.empty and set(by_v8["size"]) <= timed
+    for message in by_v8["message"]:
+        assert "below the" not in message and "the ceiling here" in message, message
