@@ -266,6 +266,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": "at n = {n} `{other}` is faster",
         "zh": "n = {n} 时 `{other}` 更快",
     },
+    "config_own_params": {"en": "{params} of its own", "zh": "其自身的 {params}"},
     "step_config_split": {
         "en": "The sweep timed `{variant}` at `{prev}`'s configuration ({old}) at "
         "n = {n}: {t_old} us, against {t_own} us at its own; the configuration makes "

@@ -654,6 +654,12 @@ def test_a_step_that_changed_its_configuration_splits_code_and_configuration(
     config = render("", part_msg(t_own - t_old, de))
     code = render("", part_msg(de - (t_own - t_old), de))
     assert f"the configuration makes {config}, the code {code}" in text, text
+    ran = text.split(f"at `{prev}`'s configuration (")[1].split(")")[0]
+    shared, _, extra = ran.partition("; ")
+    for key in set(own) - set(old):  # SGEMM v7's WN: v6 has no warp tile
+        assert f"{key}=" not in shared, ran
+    if extra:
+        assert extra.endswith(" of its own") and set(own) - set(old), ran
 
 
 def _same(t0, t1, iqr0, iqr1):

@@ -23,7 +23,7 @@ from nsightflow.i18n import T
 from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.embed import slug
 from nsightflow.report.sections.by_size import spans, verdicts
-from nsightflow.report.sections.config_split import config_split
+from nsightflow.report.sections.config_split import config_split, old_config_text
 from nsightflow.report.sections.quantities import (
     change_text,
     cited_line,
@@ -100,7 +100,7 @@ class BodySections(StepSections):
             "step_config_split",
             variant=name,
             prev=prev,
-            old=_params_text(split.old),
+            old=old_config_text(split.old, old),
             n=size_text(n),
             t_old=us_text(split.t_old),
             t_own=us_text(split.t_own),

@@ -23,6 +23,7 @@ import pandas as pd
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as column_names
+from nsightflow.i18n import T
 
 
 @dataclass(frozen=True)
@@ -121,3 +122,18 @@ def _matching(rows: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame | N
             return None
         hit = hit[pd.to_numeric(hit[col], errors="coerce") == float(value)]
     return hit
+
+
+def old_config_text(values: Mapping[str, Any], prev_params: Mapping[str, Any]) -> str:
+    """The configuration the new code was timed at, the predecessor's values first.
+
+    A parameter only the new code has is said as its own (SGEMM v7's WN at v6's
+    tiles: "BM=128, BN=128, BK=16, TM=8; WN=16 of its own").
+    """
+
+    def text(params: Mapping[str, Any]) -> str:
+        return ", ".join(f"{k}={v}" for k, v in params.items())
+
+    extra = {k: v for k, v in values.items() if k not in prev_params}
+    shared = text({k: v for k, v in values.items() if k in prev_params})
+    return shared + ("; " + T("config_own_params", params=text(extra)) if extra else "")
