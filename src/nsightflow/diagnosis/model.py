@@ -207,13 +207,7 @@ def step_terms(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str,
         by_count, per_inst, hidden = _reason_split(
             (a, b), (c0, c1), requests, reason in HIDDEN
         )
-        if requests[0] and requests[1] and reused:
-            # the global loads went (their data now comes from shared memory or
-            # registers): fewer of the wait's requests are its own change
-            by_count, per_inst = 0.0, by_count + per_inst
-        elif reason in QUEUED and by_count * per_inst > 0:
-            # a queue's wait per request moved with its requests: the count's
-            by_count, per_inst = by_count + per_inst, 0.0
+        by_count, per_inst = _regrouped(reason, by_count, per_inst, requests, reused)
         count += by_count
         occupancy += hidden
         terms[reason] = per_inst / mean
@@ -224,6 +218,24 @@ def step_terms(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str,
         terms[k] for k in (*STALLS, "selected", "instructions", "occupancy")
     )
     return terms
+
+
+def _regrouped(
+    reason: str,
+    by_count: float,
+    per_inst: float,
+    requests: tuple[float, float],
+    reused: bool,
+) -> tuple[float, float]:
+    """A reason's count and per-request parts, each under the change that made it."""
+    if requests[0] and requests[1] and reused:
+        # the global loads went (their data now comes from shared memory or
+        # registers): fewer of the wait's requests are its own change
+        return 0.0, by_count + per_inst
+    if reason in QUEUED and by_count * per_inst > 0:
+        # a queue's wait per request moved with its requests: the count's
+        return by_count + per_inst, 0.0
+    return by_count, per_inst
 
 
 # Waits a warp spends whatever the other resident warps do, which those warps overlap
