@@ -190,6 +190,12 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "；最热的一行是 `{variant}` 第 {line} 行（{code}，占采样的 {share}，"
         "主要为 {reason}）",
     },
+    "wait_clause": {
+        "en": "; it waits most at line {line} of `{variant}` ({code}, {share} of the "
+        "samples, mostly {reason})",
+        "zh": "；其等待最多的是 `{variant}` 第 {line} 行（{code}，占采样的 {share}，"
+        "主要为 {reason}）",
+    },
     "step_expected": {
         "en": "**Expected** to shrink: {expected}. **Observed:** {observed}. {verdict}",
         "zh": "**预期**减少：{expected}。**实际**：{observed}。{verdict}",

@@ -262,3 +262,24 @@ def test_a_gain_is_up_to_only_where_the_floor_bounds_it(hotatomic):
             assert f"up to {r.value:.2f}x" in line
     # v2's: 33.5 us now, floor 14.3 us (2.34x), its atomics' share 1.66x
     assert "Expected gain: about 1.66x" in said
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_line_called_the_hottest_is_the_kernels_hottest(built, family):
+    """'its hottest line' names the line with the most samples of the variant; a
+    cause's own wait elsewhere is said as where it waits most (SGEMM v1's global
+    loads wait at line 30, 13% of the samples, while line 34 holds 70%)."""
+    analysis, md = built[family]
+    hot = pd.read_csv(analysis / "hotspots.csv")
+    steps = md.split("## 2. ")[1].split("\n## ")[0]
+    n = int(hot["size"].max())  # the size the steps are told at: the largest profiled
+    claims = re.findall(r"its hottest line is (\d+) of `(\w+)`", steps)
+    waits = re.findall(r"it waits most at line (\d+) of `(\w+)`", steps)
+    assert claims or waits
+    for line, variant in claims:  # the variant's main (first) launch
+        mine = hot[(hot["variant"] == variant) & (hot["size"] == n)]
+        mine = mine[(mine["launch"] == 0) & (mine["line"] > 0)]
+        if len(mine):  # a library variant has no source lines
+            assert int(line) == int(mine.loc[mine["share"].idxmax(), "line"]), variant
+    if family == "sgemm":
+        assert ("30", "v1_tiled32") in waits
