@@ -23,7 +23,10 @@ from nsightflow.i18n import T
 from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.embed import slug
 from nsightflow.report.sections.by_size import spans, verdicts
-from nsightflow.report.sections.config_split import config_split, old_config_text
+from nsightflow.report.sections.config_split import (
+    config_split,
+    old_config_text,
+)
 from nsightflow.report.sections.quantities import (
     change_text,
     cited_line,
@@ -288,10 +291,6 @@ def _dram_moved(found: list[dict[str, Any]], after: dict[str, Any]) -> list[str]
             rate=T("step_dram_rate", pct=pct) if not math.isnan(pct) else "",
         )
     ]
-
-
-def _params_text(params: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in params.items())
 
 
 def _float(value: Any) -> float:

@@ -130,10 +130,12 @@ def old_config_text(values: Mapping[str, Any], prev_params: Mapping[str, Any]) -
     A parameter only the new code has is said as its own (SGEMM v7's WN at v6's
     tiles: "BM=128, BN=128, BK=16, TM=8; WN=16 of its own").
     """
-
-    def text(params: Mapping[str, Any]) -> str:
-        return ", ".join(f"{k}={v}" for k, v in params.items())
-
     extra = {k: v for k, v in values.items() if k not in prev_params}
-    shared = text({k: v for k, v in values.items() if k in prev_params})
-    return shared + ("; " + T("config_own_params", params=text(extra)) if extra else "")
+    shared = params_text({k: v for k, v in values.items() if k in prev_params})
+    own = "; " + T("config_own_params", params=params_text(extra)) if extra else ""
+    return shared + own
+
+
+def params_text(params: Mapping[str, Any]) -> str:
+    """Parameters as ``K=V, ...``, in their order."""
+    return ", ".join(f"{k}={v}" for k, v in params.items())
