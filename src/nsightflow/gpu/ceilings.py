@@ -86,15 +86,16 @@ LEVEL_PASSES = 256
 LEVEL_ITERS = 4096
 
 
-def hierarchy(gpu: GpuContext) -> dict[str, Any]:
+def hierarchy(gpu: GpuContext, helpers: Any) -> dict[str, Any]:
     """Read bandwidth (GB/s) of the L2, of L1 hits and of shared memory.
 
     Each is the bytes the grid loads over the median kernel time: the L2 kernel
     streams a buffer of a quarter of the L2 (``__ldcg``: L2 only) ``LEVEL_PASSES``
     times; the L1 and shared-memory kernels have every warp load 512 B per
-    instruction from an 8 KiB block that stays in the SM.
+    instruction from an 8 KiB block that stays in the SM. ``helpers`` is the loaded
+    module of ``cuda/helpers.cu`` (``load_helpers``), shared with the FMA kernel.
     """
-    cuda, helpers = gpu.cuda, load_helpers(gpu)
+    cuda = gpu.cuda
     threads = 256
     blocks = _full_grid(gpu, threads)
     out = cuda.mem_alloc(blocks * threads * 4)
@@ -145,8 +146,9 @@ def measure() -> dict[str, Any]:
         src.free()
         dst.free()
 
-        levels = hierarchy(gpu)
-        fma = load_helpers(gpu).get_function("fma_peak")
+        helpers = load_helpers(gpu)
+        levels = hierarchy(gpu, helpers)
+        fma = helpers.get_function("fma_peak")
         # One full wave: every block resident from start to end. With 32 blocks per
         # SM (4 waves) ncu showed the SMs active only 96.8% of the elapsed cycles
         # (blocks of a wave end unevenly), capping the rate at 60 of 66.9 TFLOP/s.
