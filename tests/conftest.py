@@ -13,9 +13,9 @@ import pytest
 from cli_run import copy_workflow, replay_in
 from nsightflow.machine.recording import gpu_available
 from once import built_once
+from recorded import RECORDING
 
 ROOT = Path(__file__).resolve().parents[1]
-RECORDING = ROOT / "examples" / "h200"
 ON_GPU = ROOT / "tests" / "data" / "h200_gpu_reports"
 # summary.csv columns that are shares of a ceiling (the rest comes from the raw files)
 CEILING_SHARES = {"pct_of_copy_bw": "copy_gbps", "pct_of_fp32_peak": "fp32_gflops"}
