@@ -20,13 +20,16 @@ LOAD_RULES = ("memory_latency", "bytes_in_flight", "dram_bandwidth")
 
 
 @pytest.fixture(scope="module")
-def analysed(recording, tmp_path_factory):
-    """parse -> analyze of every bundled family, once per module."""
-    return {f: _analyze(recording, f, tmp_path_factory.mktemp(f)) for f in FAMILIES}
-
-
-def _findings(folder):
-    return pd.read_csv(folder / "findings.csv", keep_default_na=False, na_values=[""])
+def replayed(recording, tmp_path_factory):
+    """Each bundled family's findings and its rows (with long_scoreboard's cycles)."""
+    out = {}
+    for family in FAMILIES:
+        folder = _analyze(recording, family, tmp_path_factory.mktemp(family))
+        found = pd.read_csv(
+            folder / "findings.csv", keep_default_na=False, na_values=[""]
+        )
+        out[family] = (found, _rows(folder))
+    return out
 
 
 def _rows(folder):
@@ -55,11 +58,11 @@ def _detail(record):
     return params.get("finding", params).get("detail", {})
 
 
-def test_jacobi_v3_s_loads_are_quoted_with_the_requests_it_counted(analysed):
+def test_jacobi_v3_s_loads_are_quoted_with_the_requests_it_counted(replayed):
     """v2 -> v3 at n = 8192: 8.39 M -> 7.34 M load requests while the issued
     instructions rose 79.7 M -> 93.8 M. The factor of the requests' count quotes the
     requests and saved time; the instruction count is not said to have saved any."""
-    found, a = _findings(analysed["jacobi2d"]), _rows(analysed["jacobi2d"])
+    found, a = replayed["jacobi2d"]
     v2, v3 = a.loc[("v2_coarsen2", 8192)], a.loc[("v3_colstrip", 8192)]
     assert v3["inst_executed"] > v2["inst_executed"]  # the instructions rose
     assert v3["global_ld_requests"] < v2["global_ld_requests"]  # the requests fell
@@ -80,11 +83,11 @@ def test_jacobi_v3_s_loads_are_quoted_with_the_requests_it_counted(analysed):
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_no_count_is_said_to_have_moved_the_time_against_its_direction(
-    analysed, family
+    replayed, family
 ):
     """A count factor's part has its count's direction: fewer instructions (or
     requests) saved time, more added it."""
-    found, a = _findings(analysed[family]), _rows(analysed[family])
+    found, a = replayed[family]
     for r in _steps(found).itertuples():
         if r.rule not in ("instruction_count", "global_loads", "wider_accesses"):
             continue
@@ -104,11 +107,11 @@ def test_no_count_is_said_to_have_moved_the_time_against_its_direction(
     ],
 )
 def test_fewer_requests_that_each_waited_longer_say_so(
-    analysed, family, variant, previous, size, rule
+    replayed, family, variant, previous, size, rule
 ):
     """SGEMM's 32x32 tiles and Jacobi-2D's shared tile: the load requests fell and
     each waited longer; the sentence quotes both, with the words for each way."""
-    found, a = _findings(analysed[family]), _rows(analysed[family])
+    found, a = replayed[family]
     r0, r1 = a.loc[(previous, size)], a.loc[(variant, size)]
     per = [r["ls"] * r["inst_executed"] / r["global_ld_requests"] for r in (r0, r1)]
     assert r1["global_ld_requests"] < r0["global_ld_requests"] and per[1] > per[0]
@@ -117,13 +120,16 @@ def test_fewer_requests_that_each_waited_longer_say_so(
     assert q is not None and q.name == "global load requests"
     assert record["before"] == pytest.approx(r0["global_ld_requests"])
     assert record["after"] == pytest.approx(r1["global_ld_requests"])
-    assert q.each == f": fewer, but each waited longer, {per[0]:.1f} -> {per[1]:.1f} cycles"
+    assert (
+        q.each
+        == f": fewer, but each waited longer, {per[0]:.1f} -> {per[1]:.1f} cycles"
+    )
     assert "fewer, but each waited longer" in record["message"]
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-def test_every_split_wait_says_which_half_moved_which_way(analysed, family):
-    found, a = _findings(analysed[family]), _rows(analysed[family])
+def test_every_split_wait_says_which_half_moved_which_way(replayed, family):
+    found, _ = replayed[family]
     for r in _steps(found).to_dict("records"):
         detail = _detail(r)
         if detail.get("@") != "detail_stalls_per_request":
@@ -137,12 +143,12 @@ def test_every_split_wait_says_which_half_moved_which_way(analysed, family):
         assert q is not None and q.each, (r["variant"], r["rule"])
 
 
-def test_jacobi_v5_s_wider_loads_wait_is_counted_per_byte(analysed):
+def test_jacobi_v5_s_wider_loads_wait_is_counted_per_byte(replayed):
     """v3 -> v5 at n = 8192: 7.34 M -> 2.10 M requests for the same 33.5 -> 34.6 M
     sectors; the wait per request (101 -> 600 cycles) grows with each request's
     4x bytes by construction. The DRAM part is quoted per sector, which is what
     moved: 22 -> 36 cycles per sector at 97% of the copy bandwidth."""
-    found, a = _findings(analysed["jacobi2d"]), _rows(analysed["jacobi2d"])
+    found, a = replayed["jacobi2d"]
     r0, r1 = a.loc[("v3_colstrip", 8192)], a.loc[("v5_strip_vec4", 8192)]
     assert r1["global_ld_requests"] < r0["global_ld_requests"] / 3
     assert 0.9 < r1["global_ld_sectors"] / r0["global_ld_sectors"] < 1.1
@@ -156,9 +162,9 @@ def test_jacobi_v5_s_wider_loads_wait_is_counted_per_byte(analysed):
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_no_wait_per_request_is_quoted_where_the_same_bytes_came_in_wider_requests(
-    analysed, family
+    replayed, family
 ):
-    found, a = _findings(analysed[family]), _rows(analysed[family])
+    found, a = replayed[family]
     for r in _steps(found).itertuples():
         if "stalled_long_scoreboard" not in str(r.metric):
             continue
