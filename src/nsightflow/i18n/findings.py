@@ -1417,6 +1417,24 @@ LIMITS: dict[str, dict[str, str]] = {
         "en": "tensor pipe {pct:.0f}%",
         "zh": "张量流水线 {pct:.0f}%",
     },
+    "unit_l2_slice": {"en": "its atomics' L2 slice", "zh": "原子操作所在的 L2 slice"},
+    "limit_l2_slice": {
+        "en": "**Limits it now:** the L2 slice of its atomics: {hot:,.0f} of its "
+        "{all:,.0f} L2 atomic sectors go to the busiest of the {slices:.0f} slices "
+        "(`lts__t_sectors_op_red.max` + `lts__t_sectors_op_atom.max`), which runs at "
+        "{pct:.0f}% of its peak against {avg:.1f}% for the L2 on average "
+        "(`lts__throughput.max` / `.avg`): atomics on the same addresses execute one "
+        "after another there.",
+        "zh": "**当前瓶颈：**原子操作所在的 L2 slice：{all:,.0f} 个 L2 原子 sector 中有 "
+        "{hot:,.0f} 个落在 {slices:.0f} 个 slice 中最忙的一个"
+        "（`lts__t_sectors_op_red.max` + `lts__t_sectors_op_atom.max`），该 slice 达峰值的 "
+        "{pct:.0f}%，而 L2 平均为 {avg:.1f}%（`lts__throughput.max` / `.avg`）：同一地址上的"
+        "原子操作在那里逐个执行。",
+    },
+    "cell_limit_l2_slice": {
+        "en": "atomics' L2 slice {pct:.0f}%",
+        "zh": "原子操作 L2 slice {pct:.0f}%",
+    },
     "limit_grid": {
         "en": "**Limits it now:** the grid, {blocks:.0f} blocks for {sms:.0f} SMs (under "
         "one wave); its busiest unit, {kind}, runs at {pct:.0f}% of its peak.",

@@ -499,10 +499,7 @@ def _evidence(memory=None, compute=None, ai=NAN, ridge=15.2):
         (
             _evidence(
                 memory={"dram": 4.0},
-                compute={
-                    "sm__inst_issued.avg.pct_of_peak_sustained_active": 44.0,
-                    "fma": 27.0,
-                },
+                compute={"measured_flops/t/fp32_gflops": 27.0},
                 ai=683,
             ),
             "latency",
@@ -522,7 +519,10 @@ def test_unprofiled_size_borrows_a_profiled_regime_only_at_a_similar_rate():
         [
             {"variant": "v4", "size": 4096, "profiled": True, "time_median_us": 8200.0,
              "ideal_flops": 1.374e11, "ideal_bytes": 2.01e8, "ai_ideal": 683.0,
-             "ncu_time_ns": 8.2e6, "fma_pipe_counter_pct": 43.0},
+             "ncu_time_ns": 8.2e6, "fma_pipe_counter_pct": 43.0,
+             # ncu's FLOPs (2x the ideal ones): 52% of the FP32 peak, where the
+             # timing's ideal FLOPs read 26%; the FMA pipe is not read
+             "measured_flops": 2.748e11},
             {"variant": "v4", "size": 8192, "profiled": False, "time_median_us": 65600.0,
              "ideal_flops": 1.0995e12, "ideal_bytes": 8.05e8, "ai_ideal": 1365.0},
             {"variant": "v4", "size": 256, "profiled": False, "time_median_us": 34.0,
