@@ -36,11 +36,17 @@ more warps).
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
-from nsightflow.diagnosis.advice import already_done, atomics_fix, fix_message
+from nsightflow.diagnosis.advice import (
+    already_done,
+    atomics_fix,
+    fix_message,
+    vendor_rate_fix,
+)
 from nsightflow.diagnosis.floors import Bound, bounded, noise
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import msg
@@ -88,6 +94,15 @@ class Suggestion:
     share: float = math.nan  # % of the launch the mechanism takes
     floor_by: str = ""  # the variant whose measured time is the floor ("": the model)
     model_us: float = math.nan  # ideal time at the ceiling plus the fixed cost
+
+
+def source_text(variant: Mapping[str, Any]) -> str:
+    """The variant's kernel source ('' where it cannot be read here)."""
+    path = Path(str(variant.get(col.SOURCE) or ""))
+    try:
+        return path.read_text(errors="replace") if path.suffix == ".cu" else ""
+    except OSError:
+        return ""
 
 
 def grid_blocks(row: Mapping[str, Any], variant: Mapping[str, Any]) -> float:
@@ -174,7 +189,10 @@ def grid_fix(
 
 
 def limiter_suggestion(
-    row: Mapping[str, Any], compiled: Mapping[str, Any], fixed: float
+    row: Mapping[str, Any],
+    compiled: Mapping[str, Any],
+    fixed: float,
+    source: str = "",
 ) -> Suggestion | None:
     """The cause that limits the launch now, where its remedy is not already there."""
     found = stand(row) if row.get("profiled") else None
@@ -195,7 +213,7 @@ def limiter_suggestion(
     fix = fix_message(kind, row, compiled)
     if found is not None and found.rule == "at_vendor_rate":
         # at the library's rate the last few percent are the library's own tricks
-        fix = msg("advice_fix_vendor_rate", fix=fix)
+        fix = vendor_rate_fix(fix, source)
     return suggestion(row, kind, mech, bound, fix, share)
 
 
@@ -370,7 +388,7 @@ def variant_suggestions(
             grid_suggestion(row, variant, sms, fixed, family),
             atomic_suggestion(row, compiled, line, fixed)
             or serial_atomics(row, compiled, fixed),
-            limiter_suggestion(row, compiled, fixed),
+            limiter_suggestion(row, compiled, fixed, source_text(variant)),
             sweeps_per_pass(row, variant, l2_bytes, fixed),
         ]
         ranked = sorted((s for s in found if s), key=lambda s: -s.gain)
@@ -381,10 +399,45 @@ def variant_suggestions(
     return out
 
 
+# The counter a suggestion's remedy moves, and the way: more warps resident for low
+# occupancy, more blocks for a grid smaller than the GPU. A step whose primary change
+# matches such a suggestion but moved its counter the other way did something else
+# (SGEMM v7: its latency fell by double buffering while occupancy halved, 24% -> 12%,
+# against v6's "cap the registers for more warps").
+REMEDY_COUNTER: dict[str, str] = {
+    "low_occupancy": "achieved_occupancy_pct",
+    "grid_too_small": "grid_blocks",
+}
+
+
+def remedy_moved(
+    kind: str, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+) -> bool:
+    """Whether the step moved the suggestion's own counter its remedy's way.
+
+    True where the kind has no such counter or either side did not measure it.
+    """
+    key = REMEDY_COUNTER.get(kind)
+    if key is None or before is None or after is None:
+        return True
+    a, b = num(before, key), num(after, key)
+    return not (ok(a) and ok(b)) or b > a
+
+
 def step_scores(
-    suggestions: list[Suggestion], primary: str
+    suggestions: list[Suggestion],
+    primary: str,
+    before: Mapping[str, Any] | None = None,
+    after: Mapping[str, Any] | None = None,
 ) -> tuple[Suggestion | None, int]:
-    """The suggestion of the previous variant the step's primary change matches.
+    """The suggestion of the previous variant the step's primary change carried out.
+
+    A hit is judged on counters, not on the names of mechanisms alone: the step's
+    primary change is the suggestion's mechanism or one its remedy names
+    (:data:`MATCHES`), and the suggestion's own counter moved its way
+    (:func:`remedy_moved`). Requiring the manifest's idea to name the primary
+    change as well dropped true hits (SGEMM v5's shared-memory pipe under an idea
+    that names the outer product), so the idea is not read here.
 
     Returns:
         (the matching suggestion or None, its rank among the size's suggestions,
@@ -392,6 +445,8 @@ def step_scores(
     """
     ranked = sorted(suggestions, key=lambda s: -s.gain)[:MAX_ITEMS]
     for rank, s in enumerate(ranked, start=1):
-        if primary == s.kind or primary in MATCHES.get(s.kind, frozenset()):
+        if primary != s.kind and primary not in MATCHES.get(s.kind, frozenset()):
+            continue
+        if remedy_moved(s.kind, before, after):
             return s, rank
     return None, 0

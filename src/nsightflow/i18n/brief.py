@@ -165,6 +165,17 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": "**Smaller still:** {cause}{what}{alone}.",
         "zh": "**再次：**{cause}{what}{alone}。",
     },
+    "step_item": {"en": "{cause}{what}{alone}", "zh": "{cause}{what}{alone}"},
+    "step_smaller_list": {
+        "en": "**Then:** {items}.",
+        "zh": "**然后：**{items}。",
+    },
+    "step_counters_why": {
+        "en": "**In ncu's counters** (code and configuration together: ncu profiled "
+        "each variant at its own configuration only): {cause}{what}{alone}{line}.",
+        "zh": "**ncu 计数器所见**（代码与配置合在一起：ncu 只在各版本自身的配置下分析）："
+        "{cause}{what}{alone}{line}。",
+    },
     "what_bare": {
         "en": "{name} {before} -> {after}",
         "zh": "{name} {before} -> {after}",
@@ -180,6 +191,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     },
     "rest_item": {"en": "{name} {us} us {dir}", "zh": "{name}{dir}了 {us} us"},
     "rest_counted": {"en": "smaller counted factors", "zh": "较小的计数因素"},
+    "rest_counted_other": {"en": "the other counted factors", "zh": "其余计数因素"},
     "line_clause": {
         "en": ", at line {line} of `{variant}` ({code}, {share} of the samples)",
         "zh": "，位于 `{variant}` 第 {line} 行（{code}，占采样的 {share}）",
@@ -273,12 +285,16 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "n = {n} 时 `{other}` 更快",
     },
     "config_own_params": {"en": "{params} of its own", "zh": "其自身的 {params}"},
-    "step_config_split": {
-        "en": "The sweep timed `{variant}` at `{prev}`'s configuration ({old}) at "
-        "n = {n}: {t_old} us, against {t_own} us at its own; the configuration makes "
-        "{config}, the code {code}.",
-        "zh": "参数扫描在 n = {n} 时以 `{prev}` 的配置（{old}）测得 `{variant}` 为 "
-        "{t_old} us，其自身配置为 {t_own} us；配置带来 {config}，代码带来 {code}。",
+    "step_config_why": {
+        "en": "**Why:** the configuration ({changes}) makes {config}: the sweep timed "
+        "`{variant}` at `{prev}`'s configuration ({old}) at n = {n}, {t_old} us, "
+        "against {t_own} us at its own. The code makes {code}: `{prev}` {t_prev} us, "
+        "`{variant}` at that configuration {t_old} us. The ladder's timing of "
+        "`{variant}` against the sweep's at the same configuration: {timing}.",
+        "zh": "**原因：**配置（{changes}）带来 {config}：参数扫描在 n = {n} 时以 `{prev}` "
+        "的配置（{old}）测得 `{variant}` 为 {t_old} us，其自身配置为 {t_own} us。代码带来 "
+        "{code}：`{prev}` {t_prev} us，`{variant}` 在该配置下 {t_old} us。同一配置下"
+        "阶梯计时与参数扫描计时之差：{timing}。",
     },
     "step_config_unsplit": {
         "en": "The sweep did not time `{variant}` at `{prev}`'s configuration at "

@@ -15,7 +15,7 @@ from typing import Any
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
-from nsightflow.diagnosis.account import RESIDUALS, TIMING, part_msg, us_str
+from nsightflow.diagnosis.account import OTHER, RESIDUALS, TIMING, part_msg, us_str
 from nsightflow.diagnosis.expected import SAME_AS
 from nsightflow.diagnosis.record import render, render_row
 from nsightflow.diagnosis.verdict import threshold_pct
@@ -24,6 +24,7 @@ from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.embed import slug
 from nsightflow.report.sections.by_size import spans, verdicts
 from nsightflow.report.sections.config_split import (
+    changes_text,
     config_split,
     old_config_text,
 )
@@ -85,30 +86,44 @@ class BodySections(StepSections):
         ]
         return T("step_by_size", spans="; ".join(parts)) if parts else ""
 
-    def _config_part(self, name: str, prev: str, de: float) -> tuple[str, int]:
-        """The configuration's part of a step that changed it with the code.
+    def _config_part(
+        self, name: str, prev: str, t_prev: float, de: float
+    ) -> tuple[str, int]:
+        """The step's change split by the sweep, where it changed the configuration too.
 
-        Returns the sentence, and 1 where the sweep split the change in two (0: the
-        sentence says the parts cannot be told apart).
+        Where the sweep timed the new code at the predecessor's configuration, the
+        change is three measured parts: the configuration's, ``t(own) - t(old)`` of
+        that sweep (one code, two configurations); the code's, ``t(old) - t_prev``
+        (two codes at one configuration); and the ladder's timing of the new variant
+        against the sweep's, ``e1 - t(own)`` (one code and configuration timed twice):
+        they sum to ``de`` exactly, and none of them is a residual named as code.
+
+        Returns the sentence (the step's Why), and 1 where the sweep split the change
+        (0: the sentence says the parts cannot be told apart).
         """
         own = self.variants[name].get(col.PARAMS) or {}
         old = self.variants[prev].get(col.PARAMS) or {}
         configs = (self.ctx.get("sweep") or {}).get(col.CONFIGS)
         n = self.key_size
         split = config_split(configs, name, own, old, n)
-        if split is None or math.isnan(de) or de == 0:
+        if split is None or math.isnan(de) or de == 0 or math.isnan(t_prev):
             return T("step_config_unsplit", variant=name, prev=prev, n=size_text(n)), 0
         config = split.t_own - split.t_old
+        code = split.t_old - t_prev
+        timing = de - config - code
         return T(
-            "step_config_split",
+            "step_config_why",
             variant=name,
             prev=prev,
+            changes=changes_text(split.old, own),
             old=old_config_text(split.old, old),
             n=size_text(n),
+            t_prev=us_text(t_prev),
             t_old=us_text(split.t_old),
             t_own=us_text(split.t_own),
             config=render("", part_msg(config, de)),
-            code=render("", part_msg(de - config, de)),
+            code=render("", part_msg(code, de)),
+            timing=render("", part_msg(timing, de)),
         ), 1
 
     def _step_body(self, k: int, name: str) -> list[str]:
@@ -149,7 +164,9 @@ class BodySections(StepSections):
         found = self._step_found(name)
         changed = any(r[col.RULE] == "step_params_changed" for r in found)
         split, parted = (
-            self._config_part(name, prev, _float(b) - _float(a)) if changed else ("", 0)
+            self._config_part(name, prev, _float(a), _float(b) - _float(a))
+            if changed
+            else ("", 0)
         )
         # a split names the previous configuration and both parts: it stands for the
         # sentence that says only that code and configuration changed together
@@ -160,10 +177,19 @@ class BodySections(StepSections):
         if not causes:
             out.append(T("step_unprofiled"))
         causes = [r for r in causes if r[col.RULE] not in RESIDUALS]
-        shown = causes[: 1 + MAX_SECONDARY]
-        for key, record in zip(SENTENCE_KEYS, shown, strict=False):
+        de = _float(b) - _float(a)
+        shown = listed(causes, found, de)
+        # the sweep split the change into code and configuration: ncu's factors are
+        # of both together (ncu profiled the new code at its own configuration only)
+        keys = ("step_counters_why", *SENTENCE_KEYS[1:]) if parted else SENTENCE_KEYS
+        for key, record in zip(keys, shown, strict=False):
             out.append(self._cause(key, record, [name, prev]))
-        rest = _rest(found, shown, _float(b) - _float(a))
+        if len(shown) > len(keys):
+            items = [
+                self._cause("step_item", r, [name, prev]) for r in shown[len(keys) :]
+            ]
+            out.append(T("step_smaller_list", items="; ".join(items)))
+        rest = _rest(found, shown, de)
         if rest:
             out.append(rest)
         out += _dram_moved(found, self.row(name, n))
@@ -214,7 +240,7 @@ class BodySections(StepSections):
             "what": what,
             "alone": T("part_clause", part=part) if part else "",
         }
-        if key != "step_why":
+        if key not in ("step_why", "step_counters_why"):
             return T(key, **fields)
         # a step cites its own variant's lines: a cause that fell sat on a line of
         # the variant before, which is not this step's code; the new variant's
@@ -318,10 +344,12 @@ def _rest(found: list[dict[str, Any]], shown: list[dict[str, Any]], de: float) -
     timing = sum(
         _float(r[col.SHARE_OF_CHANGE]) * de for r in parts if r[col.RULE] == TIMING
     )
+    least = min((abs(_part_us(r, de)) for r in shown), default=math.inf)
+    lump = T("rest_counted" if abs(counted) < least else "rest_counted_other")
     items = [
         T("rest_item", name=name, us=us_str(us), dir=_dir(us))
         for name, us in (
-            (T("rest_counted"), counted),
+            (lump, counted),
             (short_cause(TIMING), timing),
         )
         if abs(us) >= REST_US
@@ -329,6 +357,40 @@ def _rest(found: list[dict[str, Any]], shown: list[dict[str, Any]], de: float) -
     if not items:
         return ""
     return T("step_rest", items=", ".join(items), total=us_str(de), dir=_dir(de))
+
+
+def _part_us(record: dict[str, Any], de: float) -> float:
+    """A record's part of the step's measured change ``de``, in us (NaN: none)."""
+    return _float(record.get(col.SHARE_OF_CHANGE)) * de
+
+
+def listed(
+    causes: list[dict[str, Any]], found: list[dict[str, Any]], de: float
+) -> list[dict[str, Any]]:
+    """The causes a step's body lists: the primary, then the rest by magnitude.
+
+    At least the primary and :data:`MAX_SECONDARY` more; then, largest first, as many
+    as it takes for what is left unlisted (the other causes and the unlisted factors,
+    said as one lumped part) to be smaller than every listed part, so that the lump
+    is never larger than a part named before it (SGEMM v5 at n = 4096: 2,229 us of
+    instruction count listed, 2,361 us of "smaller" factors after it).
+    """
+    if not causes or not math.isfinite(de) or de == 0:
+        return causes[: 1 + MAX_SECONDARY]
+    rest = sorted(causes[1:], key=lambda r: -abs(_part_us(r, de)))
+    other = sum(
+        _part_us(r, de)
+        for r in found
+        if r[col.RULE] == OTHER and math.isfinite(_part_us(r, de))
+    )
+    shown = [causes[0], *rest[:MAX_SECONDARY]]
+    left = rest[MAX_SECONDARY:]
+    while left:
+        lump = other + sum(_part_us(r, de) for r in left)
+        if abs(lump) < min(abs(_part_us(r, de)) for r in shown):
+            break
+        shown.append(left.pop(0))
+    return shown
 
 
 def _dir(us: float) -> str:

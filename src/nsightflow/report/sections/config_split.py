@@ -139,3 +139,8 @@ def old_config_text(values: Mapping[str, Any], prev_params: Mapping[str, Any]) -
 def params_text(params: Mapping[str, Any]) -> str:
     """Parameters as ``K=V, ...``, in their order."""
     return ", ".join(f"{k}={v}" for k, v in params.items())
+
+
+def changes_text(old: Mapping[str, Any], own: Mapping[str, Any]) -> str:
+    """The parameters a step changed, old -> new (``BM 128 -> 64, BN 128 -> 256``)."""
+    return ", ".join(f"{k} {v} -> {own[k]}" for k, v in old.items() if k in own)

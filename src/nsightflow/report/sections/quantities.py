@@ -218,6 +218,10 @@ def cited_line(
     if hot is None or hot.empty:
         return None
     rows = hot[hot[col.VARIANT].isin(variants) & (hot[col.SIZE] == n)]
+    # a sample ncu maps to no line (line 0, no source: a library's kernel, built
+    # without -lineinfo) is no line of the author's code to cite
+    citable = pd.to_numeric(rows[col.LINE], errors="coerce") > 0
+    rows = rows[citable & (rows[col.SOURCE].fillna("").astype(str).str.strip() != "")]
     if rows.empty:
         return None
     own = _float(record.get(col.LINE))
