@@ -63,6 +63,11 @@ NCU_COLUMNS: dict[str, str] = {
     "branch_uniform_pct": M.BRANCH_UNIFORM,
     "l2_red_sectors": M.L2_RED_SECTORS,
     "l2_atom_sectors": M.L2_ATOM_SECTORS,
+    "l2_red_sectors_max": M.L2_RED_SECTORS_MAX,
+    "l2_atom_sectors_max": M.L2_ATOM_SECTORS_MAX,
+    "l2_sectors_avg": M.L2_SECTORS_AVG,
+    "l2_sectors_max": M.L2_SECTORS_MAX,
+    "l2_slice_max_pct": M.L2_THROUGHPUT_MAX,
     "shared_atom_inst": M.SHARED_ATOM_INST,
     "smem_conflicts_atom": M.SMEM_CONFLICTS_ATOM,
     # regime counters (absent from older recordings: NaN) and launch facts
@@ -136,6 +141,12 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     )
     wide["lane_efficiency_pct"] = 100 * wide["lanes_per_inst"] / 32
     wide["l2_atomic_sectors"] = wide["l2_red_sectors"] + wide["l2_atom_sectors"]
+    # the busiest slice's atomic sectors (red and atom may peak on different slices:
+    # their sum is an upper bound of one slice's), and the number of L2 slices
+    wide["l2_atomic_sectors_max"] = (
+        wide["l2_red_sectors_max"] + wide["l2_atom_sectors_max"]
+    )
+    wide["l2_slices"] = wide["l2_sectors"] / wide["l2_sectors_avg"].replace(0, np.nan)
     st_requests = wide["global_st_requests"].replace(0, np.nan)
     wide["st_sectors_per_request"] = wide["global_st_sectors"] / st_requests
     # Store sectors per byte the output puts in DRAM: 1 when each written sector

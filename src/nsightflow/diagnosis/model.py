@@ -195,7 +195,7 @@ def step_terms(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str,
     mean = _log_mean(total_a, total_b)
     rest_a = a.cpi - sum(a.stalls.values())  # selected: ~1 issue cycle per instruction
     rest_b = b.cpi - sum(b.stalls.values())
-    count = occupancy = 0.0
+    count = loads = occupancy = 0.0
     reused = loads_moved(before, after)
     for reason in (*STALLS, "selected"):
         c0, c1 = (
@@ -208,14 +208,18 @@ def step_terms(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str,
             (a, b), (c0, c1), requests, reason in HIDDEN
         )
         by_count, per_inst = _regrouped(reason, by_count, per_inst, requests, reused)
-        count += by_count
+        if requests[0] and requests[1]:
+            loads += by_count  # counted per global request (or sector), not per issue
+        else:
+            count += by_count
         occupancy += hidden
         terms[reason] = per_inst / mean
     terms["instructions"] = count / mean
+    terms[LOADS] = loads / mean
     terms["occupancy"] = occupancy / mean
     # the issue cycles also absorb the rounding, so that the terms sum exactly
     terms["selected"] += math.log(total_b / total_a) - sum(
-        terms[k] for k in (*STALLS, "selected", "instructions", "occupancy")
+        terms[k] for k in (*STALLS, "selected", "instructions", LOADS, "occupancy")
     )
     return terms
 
@@ -272,8 +276,12 @@ def _reason_split(
 
     ``cycles``: its warp cycles per issued instruction on each side; ``counts``: the
     instructions it waits for (issued instructions where (0, 0)). A hidden wait's
-    ``Y = Z / W`` gives occupancy ``L(Y0, Y1) ln(W0/W1)``; the rest, ``L(Y0, Y1)
-    ln(Z1/Z0)``, is split like ``Z`` between its count and per-instruction parts.
+    ``Y = Z / W`` gives occupancy ``Z_f (1/W1 - 1/W0)``, ``Z_f`` the warp-cycles of
+    the side with fewer warps: what the warps it lacks cost that side, at most its own
+    hidden waits (the log-mean weight ``L(Y0, Y1) ln(W0/W1)`` gave histogram's 128x
+    step, 4,316 -> 33.7 us, an occupancy part of 78 us, more than the 33.7 us run it
+    acted on). The rest, ``Y1 - Y0`` less the occupancy's, is split like ``Z`` between
+    its count and per-instruction parts.
     """
     a, b = runs
     (c0, c1), (n0, n1) = cycles, counts
@@ -284,9 +292,10 @@ def _reason_split(
     if not hidden:  # cycles per resident warp and per instruction waited for
         by_count, per_inst = count_split(z0 / n0 / a.warps, z1 / n1 / b.warps, n0, n1)
         return by_count, per_inst, 0.0
-    occupancy = (
-        _log_mean(y0, y1) * math.log(a.warps / b.warps) if min(y0, y1) > 0 else 0.0
-    )
+    # what the warps cost the side with fewer of them: its warp-cycles at the
+    # other's warps (bounded by its own hidden waits, whatever the step's ratio)
+    fewer = z1 if b.warps < a.warps else z0
+    occupancy = fewer * (1 / b.warps - 1 / a.warps) if min(y0, y1) > 0 else 0.0
     by_count, per_inst = count_split(z0 / n0, z1 / n1, n0, n1)
     # the rest has z's direction: scale z's split to it (0 where z did not move)
     moved = z1 - z0
@@ -303,6 +312,22 @@ WAITED_ON: dict[str, tuple[str, ...]] = {
     "long_scoreboard": ("global_ld_requests",),
     "lg_throttle": ("global_ld_requests", "global_st_requests"),
 }
+# The factor of the count parts of the waits counted per global request (or sector):
+# the loads they wait for, apart from the issued instructions' count.
+LOADS = "loads"
+# A wait for a load's data is counted per byte (global load sector) where the same
+# bytes came in wider requests: this factor fewer requests or less, the sectors within
+# SAME_BYTES. 16-byte loads bring 4x the bytes per request, so the wait per request
+# grows by construction as the requests fall (Jacobi-2D v3 -> v5: 7.34 M -> 2.10 M
+# requests for 33.5 M -> 34.6 M sectors, 101 -> 600 cycles per request, 22 -> 36 per
+# sector). More, narrower requests stay counted per request: each pays the latency
+# (SpMV's warp per row: x5.5 requests at about the same wait each), and per sector
+# the wait would grow by construction instead. Where the bytes moved too (tiles) the
+# requests stay the count. The load/store queue's wait stays per request: a request
+# is its slot.
+WIDTH_MOVED = 2.0
+SAME_BYTES = (0.8, 1.25)
+PER_BYTE: dict[str, tuple[str, ...]] = {"long_scoreboard": ("global_ld_sectors",)}
 
 
 # Queues whose wait per request moves with the number of requests they hold: the
@@ -338,14 +363,41 @@ def loads_moved(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
     )
 
 
+def waited_keys(
+    before: Mapping[str, Any], after: Mapping[str, Any], reason: str
+) -> tuple[str, ...]:
+    """The columns counting what ``reason`` waits for: requests, or sectors (bytes).
+
+    A load's wait is counted per sector (:data:`PER_BYTE`) where the same sectors
+    (within :data:`SAME_BYTES`) came in :data:`WIDTH_MOVED` times fewer requests or
+    less (wider loads): a wait per request then grows with the requests' width alone.
+    Empty for a reason counted per issued instruction.
+    """
+    keys = WAITED_ON.get(reason, ())
+    if reason not in PER_BYTE:
+        return keys
+    counts = [
+        (num(row, "global_ld_requests"), num(row, "global_ld_sectors"))
+        for row in (before, after)
+    ]
+    if not all(ok(v) and v > 0 for pair in counts for v in pair):
+        return keys
+    (r0, s0), (r1, s1) = counts
+    low, high = SAME_BYTES
+    if r1 / r0 <= 1 / WIDTH_MOVED and low <= s1 / s0 <= high:
+        return PER_BYTE[reason]
+    return keys
+
+
 def waited_on(
     before: Mapping[str, Any], after: Mapping[str, Any], reason: str
 ) -> tuple[float, float]:
     """The counts of the instructions ``reason`` waits for, on both launches.
 
     (0, 0) where the reason has none of its own or a count is missing or 0 on a side.
+    The counts are :func:`waited_keys`'.
     """
-    keys = WAITED_ON.get(reason, ())
+    keys = waited_keys(before, after, reason)
     # a count ncu did not record (stores in older recordings) adds nothing
     counts = [sum(v for k in keys if ok(v := num(row, k))) for row in (before, after)]
     if not keys or not all(ok(n) and n > 0 for n in counts):

@@ -28,13 +28,14 @@ from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.factors import (
     COUNT,
     LANES,
+    LOADS_FACTOR,
     WIDER,
     detail,
     factor_evidence,
     fuller_lanes,
     wider_requests,
 )
-from nsightflow.diagnosis.model import alone, num, ok, step_terms
+from nsightflow.diagnosis.model import LOADS, alone, num, ok, step_terms
 from nsightflow.diagnosis.record import Finding, msg
 from nsightflow.diagnosis.verdict import SAME_PCT, threshold_pct
 
@@ -66,7 +67,10 @@ def _grouped(
         )
         entry["term"] += term
         entry["reasons"] += reasons
-    for factor, key in (*((f, f) for f in FACTORS), (COUNT, "instructions")):
+    counts = ((COUNT, "instructions"), (LOADS_FACTOR, LOADS))
+    for factor, key in (*((f, f) for f in FACTORS), *counts):
+        if factor == LOADS_FACTOR and not terms.get(key):
+            continue  # no wait counted per global load moved with their count
         if factor == "clock" and not clock_moved(before, after):
             continue  # its term stays with the other factors: no named clock part
         if factor == "occupancy" and _grid_bound(before, after, terms[key]):

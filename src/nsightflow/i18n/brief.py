@@ -252,6 +252,27 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "qty_instructions": {"en": "issued warp instructions", "zh": "发射的 warp 指令数"},
     "qty_occupancy": {"en": "achieved occupancy", "zh": "实际占用率"},
     "qty_requests": {"en": "global load requests", "zh": "全局加载请求数"},
+    "qty_ldst_requests": {
+        "en": "global load and store requests",
+        "zh": "全局加载与存储请求数",
+    },
+    "qty_ld_sectors": {"en": "global load sectors", "zh": "全局加载 sector 数"},
+    "qty_stall_per_sector": {
+        "en": "{reasons} stall cycles per global load sector",
+        "zh": "每个全局加载 sector 的 {reasons} 停顿周期",
+    },
+    "qty_each_wait": {
+        "en": ": {moved}, {before} -> {after} cycles",
+        "zh": "：{moved}，{before} -> {after} 个周期",
+    },
+    "qty_each_wider": {
+        "en": " (global load requests {before} -> {after} for the same sectors)",
+        "zh": "（全局加载请求 {before} -> {after}，sector 数不变）",
+    },
+    "qty_each_count": {
+        "en": " (their count {before} -> {after}: {moved})",
+        "zh": "（数量 {before} -> {after}：{moved}）",
+    },
     "qty_launches": {"en": "kernel launches", "zh": "kernel 启动次数"},
     "step_by_size": {"en": "By size: {spans}.", "zh": "各规模：{spans}。"},
     "step_dram_moved": {

@@ -120,7 +120,10 @@ def test_sgemm_s_cublas_ceiling_is_cublas_at_each_size_it_was_measured(
         assert lib["regime_ceiling"] == "vendor_sgemm"
         assert lib["regime_ceiling_pct"] == pytest.approx(100.0)
         share = 100 * lib["time_median_us"] / v7["time_median_us"]
-        assert v7["regime_ceiling_pct"] == pytest.approx(share, rel=1e-9)
+        if v7["regime"] == "compute":  # at n = 1024 v7 runs at 34% of the FP32 peak:
+            # below the ridge rule's 40%, latency-bound against the roofline
+            assert v7["regime_ceiling_pct"] == pytest.approx(share, rel=1e-9)
+    assert a.loc[("v7_double_buffer", 4096), "regime"] == "compute"
     # the brief: v7 at n = 4096 against cuBLAS at n = 4096 (2,673 / 2,835 us)
     pct = a.loc[("v7_double_buffer", 4096), "regime_ceiling_pct"]
     assert f"compute-bound at {pct:.0f}% of cuBLAS SGEMM" in md

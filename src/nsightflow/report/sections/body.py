@@ -233,6 +233,7 @@ class BodySections(StepSections):
                 before=q.before,
                 after=q.after,
             )
+            what += q.each
             cause = "" if named else cause
         part = part_text(record)
         fields = {
