@@ -164,7 +164,7 @@ def test_replay_through_slurm_one_job_per_gpu(workdir, slurm_cluster, same_as_on
     # Every job ran through SLURM and kept its log; jobs parsed the Snakefile in the
     # mode given on the command line, not in the profile's (measure) or auto.
     rules = submitted(workdir)
-    assert set(rules.values()) >= GPU_RULES | {"parse_jacobi2d", "render_pdf"}
+    assert set(rules.values()) >= GPU_RULES | {"analyze_family", "render_pdf"}
     for log in (workdir / "logs/slurm").rglob("*.log"):
         assert "nsightflow: config mode: replay" in log.read_text(), log
 
