@@ -231,7 +231,7 @@ def _stall_detail(
             cy=c1 / n1,
             ix=n0 / 1e6,
             iy=n1 / 1e6,
-            moved=_which_moved(c0 / n0, c1 / n1, n0, n1),
+            which=_which_moved(c0 / n0, c1 / n1, n0, n1),
         )
         if (c1 / n1 - c0 / n0) * (c1 - c0) < 0:
             # the waits moved with the count, against the wait per request: the

@@ -989,9 +989,9 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "detail_stalls_per_request": {
         "en": "{reasons} {cx:,.1f} -> {cy:,.1f} warp-cycles per {unit} "
-        "({ix:,.2f} M -> {iy:,.2f} M of them: {moved})",
+        "({ix:,.2f} M -> {iy:,.2f} M of them: {which})",
         "zh": "{reasons} 每个{unit} {cx:,.1f} -> {cy:,.1f} 个 warp 周期（数量 "
-        "{ix:,.2f} M -> {iy:,.2f} M：{moved}）",
+        "{ix:,.2f} M -> {iy:,.2f} M：{which}）",
     },
     "unit_ld_request": {"en": "global load request", "zh": "全局加载请求"},
     "unit_ldst_request": {

@@ -125,12 +125,12 @@ def vendor_at(
     if own is None:
         return None
     library = {str(v[col.NAME]) for v in ctx.get("variants") or [] if v.get("library")}
-    need = {col.VARIANT, col.SIZE, "gflops"}
+    need = {col.VARIANT, col.SIZE, col.GFLOPS}
     if library and need <= set(analysis.columns):
         rows = analysis[
             analysis[col.VARIANT].isin(library) & (analysis[col.SIZE] == size)
         ]
-        rates = pd.to_numeric(rows["gflops"], errors="coerce").dropna()
+        rates = pd.to_numeric(rows[col.GFLOPS], errors="coerce").dropna()
         if not rates.empty and float(rates.max()) > 0:
             return VendorPoint(own.name, float(rates.max()), int(size))
     return own if own.size == size else None

@@ -135,7 +135,7 @@ def test_every_split_wait_says_which_half_moved_which_way(replayed, family):
         if detail.get("@") != "detail_stalls_per_request":
             continue
         n0, n1, c0, c1 = (detail[k] for k in ("ix", "iy", "cx", "cy"))
-        words = detail["moved"]["@"]
+        words = detail["which"]["@"]
         assert ("longer" in words) == (c1 > c0), (r["variant"], words)
         if abs(n1 / n0 - 1) >= 0.02:
             assert ("fewer" in words) == (n1 < n0), (r["variant"], words)

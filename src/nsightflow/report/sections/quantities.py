@@ -199,7 +199,7 @@ def _each(record: dict[str, Any], key: str) -> str:
     fields = {k: _float(detail.get(k)) for k in ("cx", "cy", "ix", "iy")}
     if any(math.isnan(v) for v in fields.values()):
         return ""
-    moved = render("", detail["moved"]) if isinstance(detail.get("moved"), dict) else ""
+    moved = render("", detail["which"]) if isinstance(detail.get("which"), dict) else ""
     if key in _COUNT_KEYS:  # the count is quoted: the wait per unit follows
         return T(
             "qty_each_wait",
