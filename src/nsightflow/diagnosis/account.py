@@ -57,8 +57,9 @@ def us_str(us: float) -> str:
 def part_msg(us: float, total: float) -> dict[str, Any]:
     """``us`` of a step's ``total`` change as a message: "3.1 of the 9.8 us saved".
 
-    A part larger than the net change says so ("13,406 us saved, offset by the
-    other parts to 6,808 us saved in all"): "13,406 of the 6,808" reads as a typo.
+    A part larger than the net change, or against it, is said on its own ("13,406 us
+    saved", "3 us added"): "13,406 of the 6,808" reads as a typo; the step's last
+    sentence gives the net the parts add up to.
     """
     direction = msg("dir_saved" if total < 0 else "dir_added")
     if us * total >= 0 and abs(us) <= abs(total):

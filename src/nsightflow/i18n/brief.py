@@ -171,10 +171,9 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "**然后：**{items}。",
     },
     "step_counters_why": {
-        "en": "**In ncu's counters** (code and configuration together: ncu profiled "
-        "each variant at its own configuration only): {cause}{what}{alone}{line}.",
-        "zh": "**ncu 计数器所见**（代码与配置合在一起：ncu 只在各版本自身的配置下分析）："
-        "{cause}{what}{alone}{line}。",
+        "en": "**In ncu's counters** (code and configuration together): "
+        "{cause}{what}{alone}{line}.",
+        "zh": "**ncu 计数器所见**（代码与配置合计）：{cause}{what}{alone}{line}。",
     },
     "what_bare": {
         "en": "{name} {before} -> {after}",
@@ -184,7 +183,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": ": {name} {before} -> {after}",
         "zh": "：{name} {before} -> {after}",
     },
-    "part_clause": {"en": " ({part})", "zh": "（即{part}）"},
+    "part_clause": {"en": " ({part})", "zh": "（{part}）"},
     "step_rest": {
         "en": "**The rest:** {items}; the parts add up to the {total} us {dir}.",
         "zh": "**其余：**{items}；各部分合计即{dir}的 {total} us。",
@@ -218,6 +217,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "**设计上**要展示以下代价：{expected}。**实际**：{observed}。{verdict}",
     },
     "expected_met": {"en": "As intended", "zh": "符合预期"},
+    "expect_met_same": {"en": "As expected.", "zh": "符合预期。"},
     "expected_missed": {"en": "Not what the idea aimed at", "zh": "与预期不符"},
     "expected_or": {"en": ", ", "zh": "、"},
     "step_more": {
@@ -307,21 +307,18 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     },
     "config_own_params": {"en": "{params} of its own", "zh": "其自身的 {params}"},
     "step_config_why": {
-        "en": "**Why:** the configuration ({changes}) makes {config}: the sweep timed "
-        "`{variant}` at `{prev}`'s configuration ({old}) at n = {n}, {t_old} us, "
-        "against {t_own} us at its own. The code makes {code}: `{prev}` {t_prev} us, "
-        "`{variant}` at that configuration {t_old} us. The ladder's timing of "
-        "`{variant}` against the sweep's at the same configuration: {timing}.",
-        "zh": "**原因：**配置（{changes}）带来 {config}：参数扫描在 n = {n} 时以 `{prev}` "
-        "的配置（{old}）测得 `{variant}` 为 {t_old} us，其自身配置为 {t_own} us。代码带来 "
-        "{code}：`{prev}` {t_prev} us，`{variant}` 在该配置下 {t_old} us。同一配置下"
-        "阶梯计时与参数扫描计时之差：{timing}。",
+        "en": "**Why:** at n = {n} the sweep timed `{variant}` at `{prev}`'s "
+        "configuration{own}, {t_old} us, and at its own, {t_own} us. So the "
+        "configuration ({changes}) makes {config}; the code, {code}; the ladder's "
+        "timing against the sweep's, {timing}.",
+        "zh": "**原因：**参数扫描在 n = {n} 时以 `{prev}` 的配置{own}测得 `{variant}` 为 "
+        "{t_old} us，以其自身配置为 {t_own} us。因此配置（{changes}）带来 {config}；代码"
+        "带来 {code}；阶梯计时与参数扫描计时之差为 {timing}。",
     },
     "step_config_unsplit": {
         "en": "The sweep did not time `{variant}` at `{prev}`'s configuration at "
-        "n = {n}: the code's and the configuration's parts cannot be told apart.",
-        "zh": "参数扫描没有在 n = {n} 时以 `{prev}` 的配置测量 `{variant}`：无法区分代码"
-        "与配置各自的贡献。",
+        "n = {n}, which would tell the two apart.",
+        "zh": "参数扫描没有在 n = {n} 时以 `{prev}` 的配置测量 `{variant}`，无法区分二者。",
     },
     "qty_launch_time": {
         "en": "ncu time of the later launch",

@@ -837,10 +837,9 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "step_params_changed": {
         "en": "**What ran:** the step also changes the configuration both variants share "
-        "({changes}): code and configuration changed together, and its time change is "
-        "not its idea's alone.",
-        "zh": "**实际运行：**这一步同时改变了两个版本共有的配置（{changes}）：代码与配置"
-        "一起改变，时间变化不全是其优化思路带来的。",
+        "({changes}), so its time change is not its idea's alone.",
+        "zh": "**实际运行：**这一步同时改变了两个版本共有的配置（{changes}），时间变化不全是"
+        "其优化思路带来的。",
     },
     "tie_with": {
         "en": " (tied with {names}: within the timing noise)",
@@ -924,15 +923,15 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "part_with": {
         "en": "{us} of the {total} us {dir}",
-        "zh": "{dir}的 {total} us 中占 {us} us",
+        "zh": "{dir} {total} us 中的 {us} us",
     },
     "part_over": {
-        "en": "{us} us {dir}, offset by the other parts to {total} us {dir} in all",
-        "zh": "{dir} {us} us，与其他部分相抵后总共{dir} {total} us",
+        "en": "{us} us {dir}",
+        "zh": "{dir}了 {us} us",
     },
     "part_against": {
-        "en": "{us} us {own}, against the {total} us {dir} in all",
-        "zh": "{own} {us} us（总共{dir} {total} us）",
+        "en": "{us} us {own}",
+        "zh": "反而{own}了 {us} us",
     },
     "other_factors": {
         "en": "**Other factors**: the factors too small to list, together {part}.",

@@ -23,11 +23,7 @@ from nsightflow.i18n import T
 from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.embed import slug
 from nsightflow.report.sections.by_size import spans, verdicts
-from nsightflow.report.sections.config_split import (
-    changes_text,
-    config_split,
-    old_config_text,
-)
+from nsightflow.report.sections.config_split import config_why
 from nsightflow.report.sections.quantities import (
     change_text,
     cited_line,
@@ -86,46 +82,6 @@ class BodySections(StepSections):
         ]
         return T("step_by_size", spans="; ".join(parts)) if parts else ""
 
-    def _config_part(
-        self, name: str, prev: str, t_prev: float, de: float
-    ) -> tuple[str, int]:
-        """The step's change split by the sweep, where it changed the configuration too.
-
-        Where the sweep timed the new code at the predecessor's configuration, the
-        change is three measured parts: the configuration's, ``t(own) - t(old)`` of
-        that sweep (one code, two configurations); the code's, ``t(old) - t_prev``
-        (two codes at one configuration); and the ladder's timing of the new variant
-        against the sweep's, ``e1 - t(own)`` (one code and configuration timed twice):
-        they sum to ``de`` exactly, and none of them is a residual named as code.
-
-        Returns the sentence (the step's Why), and 1 where the sweep split the change
-        (0: the sentence says the parts cannot be told apart).
-        """
-        own = self.variants[name].get(col.PARAMS) or {}
-        old = self.variants[prev].get(col.PARAMS) or {}
-        configs = (self.ctx.get("sweep") or {}).get(col.CONFIGS)
-        n = self.key_size
-        split = config_split(configs, name, own, old, n)
-        if split is None or math.isnan(de) or de == 0 or math.isnan(t_prev):
-            return T("step_config_unsplit", variant=name, prev=prev, n=size_text(n)), 0
-        config = split.t_own - split.t_old
-        code = split.t_old - t_prev
-        timing = de - config - code
-        return T(
-            "step_config_why",
-            variant=name,
-            prev=prev,
-            changes=changes_text(split.old, own),
-            old=old_config_text(split.old, old),
-            n=size_text(n),
-            t_prev=us_text(t_prev),
-            t_old=us_text(split.t_old),
-            t_own=us_text(split.t_own),
-            config=render("", part_msg(config, de)),
-            code=render("", part_msg(code, de)),
-            timing=render("", part_msg(timing, de)),
-        ), 1
-
     def _step_body(self, k: int, name: str) -> list[str]:
         v = self.variants[name]
         prev = str(v[col.IMPROVES_ON])
@@ -164,7 +120,13 @@ class BodySections(StepSections):
         found = self._step_found(name)
         changed = any(r[col.RULE] == "step_params_changed" for r in found)
         split, parted = (
-            self._config_part(name, prev, _float(a), _float(b) - _float(a))
+            config_why(
+                self.variants,
+                (self.ctx.get("sweep") or {}).get(col.CONFIGS),
+                (name, prev),
+                n,
+                (_float(a), _float(b) - _float(a)),
+            )
             if changed
             else ("", 0)
         )
@@ -426,7 +388,7 @@ def _expected(record: dict[str, Any]) -> str:
         "step_meant" if params.get("regression") else "step_expected",
         expected=T("expected_or").join(names) if names else "?",
         observed=short_cause(observed) if observed else "?",
-        verdict=_verdict(record, observed in expected),
+        verdict=_verdict(record, observed, expected),
     )
 
 
@@ -446,14 +408,17 @@ def _credited(params: dict[str, Any]) -> list[str]:
     return [k.removeprefix("mech_") for k in keys]
 
 
-def _verdict(record: dict[str, Any], named: bool) -> str:
-    """The diagnosis's own verdict on expected vs observed, else whether it was named."""
-    try:
-        params = json.loads(str(record.get(col.PARAMS) or "{}"))
-    except json.JSONDecodeError:
-        params = {}
-    verdict = params.get(col.VERDICT) if isinstance(params, dict) else None
+def _verdict(record: dict[str, Any], observed: str, expected: list[str]) -> str:
+    """The diagnosis's own verdict on expected vs observed, else whether it was named.
+
+    A verdict that credits only the observed cause says so in two words: the line has
+    just named it ("Observed: wider loads. As expected.").
+    """
+    params = _params(record)
+    verdict = params.get(col.VERDICT)
     if isinstance(verdict, dict) and "@" in verdict:
+        if verdict["@"] == "expect_met" and _credited(params) == [observed]:
+            return T("expect_met_same")
         fields = {k: v for k, v in verdict.items() if k != "@"}
         return render(str(verdict["@"]), fields)
-    return T("expected_met" if named else "expected_missed") + "."
+    return T("expected_met" if observed in expected else "expected_missed") + "."
