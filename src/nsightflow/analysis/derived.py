@@ -105,15 +105,7 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     are combined first (:func:`nsightflow.analysis.launches.aggregate_launches`).
     """
     long, keys = aggregate_launches(long), [col.VARIANT, col.SIZE]
-    wanted = long[long[col.METRIC].isin(NCU_COLUMNS.values())] if len(long) else long
-    if wanted.empty:  # profiling off, failed or not recorded: every column NaN
-        wide = pd.DataFrame(columns=[*keys, *NCU_COLUMNS], dtype=float)
-    else:
-        wide = wanted.pivot_table(
-            index=keys, columns=col.METRIC, values=col.VALUE, aggfunc="first"
-        )
-        wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
-        wide = wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
+    wide = _pivoted(long, keys)
     wide["sectors_per_request"] = wide["global_ld_sectors"] / wide["global_ld_requests"]
     # ncu counts a conflict as a wavefront beyond the access's minimum (1 for 32-bit,
     # 4 for 128-bit accesses), so conflicts / wavefronts is the share of replays.
@@ -160,6 +152,22 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     wide = wide.merge(_cycles_per_issue(long), on=keys, how="left", validate="1:1")
     wide[col.SIZE] = wide[col.SIZE].astype(int)
     return wide
+
+
+def _pivoted(long: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The :data:`NCU_COLUMNS` of the long table, one row per ``keys``, under our names.
+
+    Every column is there, NaN where ncu did not record it (profiling off, failed or
+    not recorded: no row at all).
+    """
+    wanted = long[long[col.METRIC].isin(NCU_COLUMNS.values())] if len(long) else long
+    if wanted.empty:  # profiling off, failed or not recorded: every column NaN
+        return pd.DataFrame(columns=[*keys, *NCU_COLUMNS], dtype=float)
+    wide = wanted.pivot_table(
+        index=keys, columns=col.METRIC, values=col.VALUE, aggfunc="first"
+    )
+    wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
+    return wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
 
 
 # Written bytes below this stay in the 60 MB L2 of a short launch too often to stand

@@ -3,7 +3,7 @@
 The ranked causes of a step (:func:`nsightflow.diagnosis.steps.step_causes`, checked
 by :func:`nsightflow.diagnosis.revise.revise`) carry ``share``: each one's fraction of
 ncu's time change ``dn = t1 - t0`` (two profiled launches). The shares of the factors
-come from the exact log split of :func:`nsightflow.diagnosis.model.step_terms`,
+come from the exact log split of :func:`nsightflow.diagnosis.step_split.step_terms`,
 ``ln(t1/t0) = sum_k term_k``; multiplied by the logarithmic mean ``L(t0, t1)`` each
 term is a time (``part_k = term_k x L``) and ``sum_k part_k = ln(t1/t0) x L = t1 - t0``
 exactly: the log-mean Divisia index split (LMDI), which leaves no interaction term.

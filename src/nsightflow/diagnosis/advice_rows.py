@@ -31,7 +31,8 @@ from nsightflow.diagnosis.floors import (
 )
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, Where, msg, place
-from nsightflow.diagnosis.suggest import Suggestion, step_scores, variant_suggestions
+from nsightflow.diagnosis.scoring import step_scores
+from nsightflow.diagnosis.suggest import Suggestion, variant_suggestions
 from nsightflow.i18n import CATALOGUE
 
 NOISE_STEP = 1.05  # a step within 5% of no change changed nothing measurable

@@ -1,6 +1,6 @@
 """What moved for each factor of a step: its detail, metric and evidence.
 
-A step's factors (:func:`nsightflow.diagnosis.model.step_terms`) are the
+A step's factors (:func:`nsightflow.diagnosis.step_split.step_terms`) are the
 per-instruction part of each stall group, the instruction count, occupancy, clock and
 idle SM time. The instruction count is named by its cause where the counts show one
 and it made the launch faster: :data:`LANES` where the same thread work filled more
@@ -13,15 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from nsightflow.contracts import columns as col
-from nsightflow.diagnosis.model import (
-    num,
-    ok,
-    step_terms,
-    time_split,
-    waited_keys,
-    waited_on,
-)
+from nsightflow.diagnosis.model import num, ok, time_split
 from nsightflow.diagnosis.record import msg
+from nsightflow.diagnosis.step_split import step_terms, waited_keys, waited_on
 from nsightflow.tools import ncu_metrics as M
 
 COUNT = "instruction_count"  # the factor of the instruction-count parts
@@ -202,7 +196,7 @@ def _stall_detail(
     """A stall group's warp-cycles, per request where its reasons wait for loads.
 
     A wait counted per global request (or per sector, where the bytes per request
-    moved: :func:`~nsightflow.diagnosis.model.waited_keys`) is quoted with both the
+    moved: :func:`~nsightflow.diagnosis.step_split.waited_keys`) is quoted with both the
     count and the wait per unit, and says which moved which way (SGEMM's 32x32
     tiles: fewer requests, 4,295 M -> 134 M, but each waited longer, 47 -> 335
     cycles).

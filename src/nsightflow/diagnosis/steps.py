@@ -1,6 +1,6 @@
 """Why a step changed the time: its factors ranked by how much of the change each makes.
 
-:func:`nsightflow.diagnosis.model.step_terms` splits ``ln(t1/t0)`` of the two
+:func:`nsightflow.diagnosis.step_split.step_terms` splits ``ln(t1/t0)`` of the two
 profiled launches exactly into factors: the instruction count (its part of every
 reason's warp-cycles), the per-instruction part of each stall reason's warp-cycles,
 occupancy, clock, idle SM time. The stall reasons are grouped and named as mechanisms
@@ -35,8 +35,9 @@ from nsightflow.diagnosis.factors import (
     fuller_lanes,
     wider_requests,
 )
-from nsightflow.diagnosis.model import LOADS, alone, num, ok, step_terms
+from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
+from nsightflow.diagnosis.step_split import LOADS, alone, step_terms
 from nsightflow.diagnosis.verdict import SAME_PCT, threshold_pct
 
 UNCHANGED = math.log(1.02)  # below a 2% change of ncu's time: no change

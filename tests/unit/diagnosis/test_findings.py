@@ -13,8 +13,9 @@ from nsightflow.analysis.regime import add_regime, classify
 from nsightflow.diagnosis import causes as C
 from nsightflow.diagnosis import launch_state, moves, patterns, stand
 from nsightflow.diagnosis.expected import expectation, expected_mechanisms
-from nsightflow.diagnosis.model import count_split, step_terms, time_split
+from nsightflow.diagnosis.model import time_split
 from nsightflow.diagnosis.record import Finding, Where, place, render, row
+from nsightflow.diagnosis.step_split import count_split, step_terms
 from nsightflow.diagnosis.steps import step_causes
 from nsightflow.i18n import language
 
