@@ -168,9 +168,7 @@ def _assert_same_as_on_gpu(replayed: Path, family: str) -> None:
     keep = ~ours["variant"].isin(later) & ~ours["variant"].isin(_followers(ours, later))
     ours, gpu = ours[keep].reset_index(drop=True), gpu[keep].reset_index(drop=True)
     own = ours["input"] == "" if "input" in ours else pd.Series(True, ours.index)
-    raw = [
-        c for c in gpu.columns if c not in CEILING_SHARES and c not in DERIVED
-    ]
+    raw = [c for c in gpu.columns if c not in CEILING_SHARES and c not in DERIVED]
     same = [c for c in raw if c not in PER_INPUT]
     fixed = ours["variant"].isin(PLACED_AGAIN.get(family, ()))
     counted = [c for c in same if c in FROM_COUNTERS]

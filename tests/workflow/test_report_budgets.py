@@ -123,9 +123,7 @@ def test_a_step_names_its_primary_cause_with_a_number_and_its_line(reports, fami
             continue
         # the Why runs on through ncu's counters, where a step that changed its
         # configuration too gives the code's parts and their line
-        why = re.search(
-            r"\*\*Why:\*\* (.*?)(?=\*\*(?!In ncu)[A-Z]|\n\n|$)", text, re.S
-        )
+        why = re.search(r"\*\*Why:\*\* (.*?)(?=\*\*(?!In ncu)[A-Z]|\n\n|$)", text, re.S)
         assert why and re.search(r"\d", why.group(1)), (family, name)
         # a line is cited where the hot lines have one: a library kernel without line
         # information (CUB's, under cupy.sum) is sampled at line 0 of no file

@@ -9,21 +9,20 @@ sentence has its own template, so none repeats within a step; a metric's ncu nam
 a footnote mark where its number is first given (:meth:`SectionBase.note`).
 """
 
-import json
 import math
 from typing import Any
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
-from nsightflow.diagnosis.account import OTHER, RESIDUALS, TIMING, part_msg, us_str
-from nsightflow.diagnosis.expected import SAME_AS
-from nsightflow.diagnosis.record import render, render_row
+from nsightflow.diagnosis.account import OTHER, RESIDUALS, TIMING, us_str
+from nsightflow.diagnosis.record import render_row
 from nsightflow.diagnosis.verdict import threshold_pct
 from nsightflow.i18n import T
 from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.embed import slug
 from nsightflow.report.sections.by_size import spans, verdicts
 from nsightflow.report.sections.config_split import config_why
+from nsightflow.report.sections.expected_line import expected_line
 from nsightflow.report.sections.quantities import (
     change_text,
     cited_line,
@@ -51,7 +50,6 @@ NO_ACCESS = (
 )
 REST_US = 0.005  # a rest part smaller than this (us) is not said
 MAX_SECONDARY = 2
-MAX_EXPECTED = 3  # causes named in the expected-vs-observed line
 SENTENCE_KEYS = ("step_why", "step_also", "step_smaller")  # rank 1, 2, 3
 
 
@@ -102,21 +100,7 @@ class BodySections(StepSections):
         n = self.key_size
         a = self.row(prev, n).get(col.TIME_MEDIAN_US)
         b = self.row(name, n).get(col.TIME_MEDIAN_US)
-        line = threshold_pct(self.row(prev, n), self.row(name, n))
-        change = change_text(a, b, line)
-        out = [
-            T(
-                "step_outcome",
-                before=us_text(a),
-                after=us_text(b),
-                n=size_text(n),
-                prev=prev,
-                change=change,
-            )
-            if change
-            else T("step_no_time", n=size_text(n), prev=prev, variant=name)
-        ]
-        out += [t for t in [self._by_size(name, prev)] if t]
+        out = self._head(name, prev, a, b)
         found = self._step_found(name)
         changed = any(r[col.RULE] == "step_params_changed" for r in found)
         split, parted = (
@@ -141,16 +125,7 @@ class BodySections(StepSections):
         causes = [r for r in causes if r[col.RULE] not in RESIDUALS]
         de = _float(b) - _float(a)
         shown = listed(causes, found, de)
-        # the sweep split the change into code and configuration: ncu's factors are
-        # of both together (ncu profiled the new code at its own configuration only)
-        keys = ("step_counters_why", *SENTENCE_KEYS[1:]) if parted else SENTENCE_KEYS
-        for key, record in zip(keys, shown, strict=False):
-            out.append(self._cause(key, record, [name, prev]))
-        if len(shown) > len(keys):
-            items = [
-                self._cause("step_item", r, [name, prev]) for r in shown[len(keys) :]
-            ]
-            out.append(T("step_smaller_list", items="; ".join(items)))
+        out += self._causes(shown, (name, prev), bool(parted))
         rest = _rest(found, shown, de)
         if rest:
             out.append(rest)
@@ -159,7 +134,7 @@ class BodySections(StepSections):
         out += [render_row(r) for r in found if r[col.RULE] == "advice_compiler_did"]
         expected = [r for r in found if r[col.RULE] == "expected_observed"]
         if expected:
-            out.append(_expected(expected[0]))
+            out.append(expected_line(expected[0]))
         out += [render_row(r) for r in found if r[col.RULE] == "claim_no_conflicts"]
         now = [
             r
@@ -169,6 +144,41 @@ class BodySections(StepSections):
         out += [render_row(r) for r in now[:1]]
         figure = f"![{T('fig_step')}](figures/steps/step_{name}.png)"
         return [" ".join(out), "", figure]
+
+    def _head(self, name: str, prev: str, a: Any, b: Any) -> list[str]:
+        """The step's outcome at the key size, then its verdict at every size."""
+        n = self.key_size
+        line = threshold_pct(self.row(prev, n), self.row(name, n))
+        change = change_text(a, b, line)
+        out = [
+            T(
+                "step_outcome",
+                before=us_text(a),
+                after=us_text(b),
+                n=size_text(n),
+                prev=prev,
+                change=change,
+            )
+            if change
+            else T("step_no_time", n=size_text(n), prev=prev, variant=name)
+        ]
+        return out + [t for t in [self._by_size(name, prev)] if t]
+
+    def _causes(
+        self, shown: list[dict[str, Any]], step: tuple[str, str], parted: bool
+    ) -> list[str]:
+        """The listed causes, a sentence each by rank, the rest in one list.
+
+        Where the sweep split the change into code and configuration, ncu's factors
+        are of both together (ncu profiled the new code at its own configuration only).
+        """
+        variants = list(step)
+        keys = ("step_counters_why", *SENTENCE_KEYS[1:]) if parted else SENTENCE_KEYS
+        out = [self._cause(k, r, variants) for k, r in zip(keys, shown, strict=False)]
+        if len(shown) > len(keys):
+            items = [self._cause("step_item", r, variants) for r in shown[len(keys) :]]
+            out.append(T("step_smaller_list", items="; ".join(items)))
+        return out
 
     def _step_found(self, name: str) -> list[dict[str, Any]]:
         """The step's findings at the largest size that has them (key size first)."""
@@ -365,60 +375,3 @@ def _has_line(record: dict[str, Any]) -> bool:
         return float(record.get(col.LINE)) > 0  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return False
-
-
-def _expected(record: dict[str, Any]) -> str:
-    """Expected against observed, in one line, from the finding's columns.
-
-    The expected mechanisms that the verdict credits come first, so that none it
-    names is missing from the list.
-    """
-    metric = str(record.get(col.METRIC, ""))
-    evidence = str(record.get(col.EVIDENCE, ""))
-    expected = [x.strip() for x in metric.partition(":")[2].split(",") if x.strip()]
-    observed = evidence.partition(":")[2].strip()
-    params = _params(record)
-    credited = _credited(params)
-    credited += [m for c in credited for m in SAME_AS.get(c, ())]
-    ordered = [m for m in expected if m in credited]
-    ordered += [m for m in expected if m not in credited]
-    shown = max(MAX_EXPECTED, len([m for m in expected if m in credited]))
-    names = [short_cause(x) for x in ordered[:shown]]
-    return T(
-        "step_meant" if params.get("regression") else "step_expected",
-        expected=T("expected_or").join(names) if names else "?",
-        observed=short_cause(observed) if observed else "?",
-        verdict=_verdict(record, observed, expected),
-    )
-
-
-def _params(record: dict[str, Any]) -> dict[str, Any]:
-    try:
-        params = json.loads(str(record.get(col.PARAMS) or "{}"))
-    except json.JSONDecodeError:
-        return {}
-    return params if isinstance(params, dict) else {}
-
-
-def _credited(params: dict[str, Any]) -> list[str]:
-    """The mechanisms an expected-vs-observed verdict credits (``helped``)."""
-    verdict = params.get(col.VERDICT)
-    helped = verdict.get("helped", []) if isinstance(verdict, dict) else []
-    keys = [h.get("@", "") for h in helped if isinstance(h, dict)]
-    return [k.removeprefix("mech_") for k in keys]
-
-
-def _verdict(record: dict[str, Any], observed: str, expected: list[str]) -> str:
-    """The diagnosis's own verdict on expected vs observed, else whether it was named.
-
-    A verdict that credits only the observed cause says so in two words: the line has
-    just named it ("Observed: wider loads. As expected.").
-    """
-    params = _params(record)
-    verdict = params.get(col.VERDICT)
-    if isinstance(verdict, dict) and "@" in verdict:
-        if verdict["@"] == "expect_met" and _credited(params) == [observed]:
-            return T("expect_met_same")
-        fields = {k: v for k, v in verdict.items() if k != "@"}
-        return render(str(verdict["@"]), fields)
-    return T("expected_met" if observed in expected else "expected_missed") + "."
