@@ -175,6 +175,10 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "{cause}{what}{alone}{line}.",
         "zh": "**ncu 计数器所见**（代码与配置合计）：{cause}{what}{alone}{line}。",
     },
+    "step_counters_code": {
+        "en": "**In ncu's counters:** {cause}{what}{alone}{line}.",
+        "zh": "**ncu 计数器所见：**{cause}{what}{alone}{line}。",
+    },
     "what_bare": {
         "en": "{name} {before} -> {after}",
         "zh": "{name} {before} -> {after}",
@@ -186,7 +190,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "part_clause": {"en": " ({part})", "zh": "（{part}）"},
     "step_rest": {
         "en": "**The rest:** {items}; the parts add up to the {total} us {dir}.",
-        "zh": "**其余：**{items}；各部分合计即{dir}的 {total} us。",
+        "zh": "**其余：**{items}；各部分合计{dir} {total} us。",
     },
     "rest_item": {"en": "{name} {us} us {dir}", "zh": "{name}{dir}了 {us} us"},
     "rest_counted": {"en": "smaller counted factors", "zh": "较小的计数因素"},
@@ -198,7 +202,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "hot_clause": {
         "en": "; its hottest line is {line} of `{variant}` ({code}, {share} of the "
         "samples, mostly {reason})",
-        "zh": "；最热的一行是 `{variant}` 第 {line} 行（{code}，占采样的 {share}，"
+        "zh": "；最热行是 `{variant}` 第 {line} 行（{code}，占采样的 {share}，"
         "主要为 {reason}）",
     },
     "wait_clause": {
@@ -209,7 +213,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     },
     "step_expected": {
         "en": "**Expected** to shrink: {expected}. **Observed:** {observed}. {verdict}",
-        "zh": "**预期**减少：{expected}。**实际**：{observed}。{verdict}",
+        "zh": "**预期**减少：{expected}；**实际**：{observed}。{verdict}",
     },
     "step_meant": {
         "en": "**Meant to show** a cost through: {expected}. **Observed:** {observed}. "
@@ -307,13 +311,20 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     },
     "config_own_params": {"en": "{params} of its own", "zh": "其自身的 {params}"},
     "step_config_why": {
-        "en": "**Why:** at n = {n} the sweep timed `{variant}` at `{prev}`'s "
+        "en": "**Why:** the sweep timed `{variant}` at `{prev}`'s "
         "configuration{own}, {t_old} us, and at its own, {t_own} us. So the "
         "configuration ({changes}) makes {config}; the code, {code}; the ladder's "
         "timing against the sweep's, {timing}.",
-        "zh": "**原因：**参数扫描在 n = {n} 时以 `{prev}` 的配置{own}测得 `{variant}` 为 "
-        "{t_old} us，以其自身配置为 {t_own} us。因此配置（{changes}）带来 {config}；代码"
-        "带来 {code}；阶梯计时与参数扫描计时之差为 {timing}。",
+        "zh": "**原因：**参数扫描测得 `{variant}` 在 `{prev}` 的配置{own}下 "
+        "{t_old} us，自身配置下 {t_own} us：配置（{changes}）带来{config}，代码带来"
+        "{code}，阶梯与扫描计时之差为{timing}。",
+    },
+    "step_config_none": {
+        "en": "**Why:** the code, not the configuration ({changes}): the sweep timed "
+        "`{variant}` at `{prev}`'s configuration{own} in {t_old} us, at its own in "
+        "{t_own} us.",
+        "zh": "**原因：**是代码而非配置（{changes}）：参数扫描测得 `{variant}` 在 `{prev}` "
+        "的配置{own}下 {t_old} us，自身配置下 {t_own} us。",
     },
     "step_config_unsplit": {
         "en": "The sweep did not time `{variant}` at `{prev}`'s configuration at "

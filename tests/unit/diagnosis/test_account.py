@@ -663,11 +663,18 @@ def test_a_step_that_changed_its_configuration_splits_code_and_configuration(
     # timing against the sweep's), and the same code and configuration timed twice
     # (the ladder against the sweep); none of them is the rest of another
     t_prev = a.loc[(prev, n), "time_median_us"]
-    config = render("", part_msg(t_own - t_old, de))
-    code = render("", part_msg(t_old - t_prev, de))
-    timing = render("", part_msg(de - (t_own - t_old) - (t_old - t_prev), de))
-    assert f") makes {config}; the code, {code};" in text, text
-    assert f"the ladder's timing against the sweep's, {timing}." in text, text
+    rest = de - (t_own - t_old) - (t_old - t_prev)
+    if abs(t_own - t_old) + abs(rest) <= 0.05 * abs(de):
+        # Jacobi-2D v5: 130.7 us at v3's configuration, 130.6 at its own, 130.8 in
+        # the ladder, of a 20.6 us change: the code made it, in one sentence
+        assert "**Why:** the code, not the configuration (" in text, text
+        assert "makes" not in text.split("**In ncu's counters:**")[0], text
+    else:
+        config = render("", part_msg(t_own - t_old, de))
+        code = render("", part_msg(t_old - t_prev, de))
+        timing = render("", part_msg(rest, de))
+        assert f") makes {config}; the code, {code};" in text, text
+        assert f"the ladder's timing against the sweep's, {timing}." in text, text
     # a parameter only the new code has is said with the value it ran at (SGEMM v7's
     # WN: v6 has no warp tile); the shared ones are the predecessor's, named above
     ran = text.split(f"at `{prev}`'s configuration")[1].split(",")[0]

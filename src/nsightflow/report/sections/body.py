@@ -103,7 +103,7 @@ class BodySections(StepSections):
         out = self._head(name, prev, a, b)
         found = self._step_found(name)
         changed = any(r[col.RULE] == "step_params_changed" for r in found)
-        split, parted = (
+        split, counters = (
             config_why(
                 self.variants,
                 (self.ctx.get("sweep") or {}).get(col.CONFIGS),
@@ -112,11 +112,11 @@ class BodySections(StepSections):
                 (_float(a), _float(b) - _float(a)),
             )
             if changed
-            else ("", 0)
+            else ("", "")
         )
         # a split names the previous configuration and both parts: it stands for the
         # sentence that says only that code and configuration changed together
-        ran = {"step_params_text"} | (set() if parted else {"step_params_changed"})
+        ran = {"step_params_text"} | (set() if counters else {"step_params_changed"})
         out += [render_row(r) for r in found if r[col.RULE] in ran]
         out += [split] if split else []
         causes = [r for r in found if r[col.ROLE] in ("primary", "secondary")]
@@ -125,7 +125,7 @@ class BodySections(StepSections):
         causes = [r for r in causes if r[col.RULE] not in RESIDUALS]
         de = _float(b) - _float(a)
         shown = listed(causes, found, de)
-        out += self._causes(shown, (name, prev), bool(parted))
+        out += self._causes(shown, (name, prev), counters)
         rest = _rest(found, shown, de)
         if rest:
             out.append(rest)
@@ -165,7 +165,7 @@ class BodySections(StepSections):
         return out + [t for t in [self._by_size(name, prev)] if t]
 
     def _causes(
-        self, shown: list[dict[str, Any]], step: tuple[str, str], parted: bool
+        self, shown: list[dict[str, Any]], step: tuple[str, str], counters: str
     ) -> list[str]:
         """The listed causes, a sentence each by rank, the rest in one list.
 
@@ -173,7 +173,7 @@ class BodySections(StepSections):
         are of both together (ncu profiled the new code at its own configuration only).
         """
         variants = list(step)
-        keys = ("step_counters_why", *SENTENCE_KEYS[1:]) if parted else SENTENCE_KEYS
+        keys = (counters, *SENTENCE_KEYS[1:]) if counters else SENTENCE_KEYS
         out = [self._cause(k, r, variants) for k, r in zip(keys, shown, strict=False)]
         if len(shown) > len(keys):
             items = [self._cause("step_item", r, variants) for r in shown[len(keys) :]]
@@ -213,7 +213,7 @@ class BodySections(StepSections):
             "what": what,
             "alone": T("part_clause", part=part) if part else "",
         }
-        if key not in ("step_why", "step_counters_why"):
+        if key not in ("step_why", "step_counters_why", "step_counters_code"):
             return T(key, **fields)
         # a step cites its own variant's lines: a cause that fell sat on a line of
         # the variant before, which is not this step's code; the new variant's
