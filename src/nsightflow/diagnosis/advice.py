@@ -12,6 +12,7 @@ ask for what the launch already does, another sentence is chosen:
   not "fewer address instructions".
 """
 
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -32,10 +33,40 @@ def loads_wide(row: Mapping[str, Any]) -> bool:
     return ok(spr) and spr >= WIDE_SECTORS
 
 
-def fix_key(row: Mapping[str, Any], mechanism: str) -> str:
-    """The catalogue key of the remedy for ``mechanism`` on this launch."""
+# remedies whose sentence offers more resident warps, and that sentence without them
+WARPS_IN_FIX = frozenset({"bytes_in_flight", "bytes_in_flight_wide", "memory_latency"})
+
+
+def warp_room(row: Mapping[str, Any]) -> float:
+    """The most more resident warps can multiply the bytes in flight by (NaN: unknown).
+
+    Little's law: at a fixed latency the bytes in flight per SM scale at most with the
+    resident warps, so a launch at ``achieved_occupancy_pct`` can gain at most
+    ``100 / achieved`` from more of them (histogram v1 at 89%: 1.12x).
+    """
+    occupancy = measured_ratio(row, "achieved_occupancy_pct")
+    return 100.0 / occupancy if ok(occupancy) and occupancy > 0 else math.nan
+
+
+def warps_can_give(row: Mapping[str, Any], gain: float) -> bool:
+    """More resident warps alone could give ``gain`` (True where either is unknown)."""
+    room = warp_room(row)
+    return not (ok(room) and ok(gain)) or room >= gain
+
+
+def fix_key(row: Mapping[str, Any], mechanism: str, gain: float = math.nan) -> str:
+    """The catalogue key of the remedy for ``mechanism`` on this launch.
+
+    A remedy that offers more resident warps drops them where they could not give
+    the suggestion's ``gain`` (:func:`warps_can_give`).
+    """
+    key = f"fix_{mechanism}"
     if mechanism in ("bytes_in_flight", "lsu_queue") and loads_wide(row):
-        return f"fix_{mechanism}_wide"
+        key = f"fix_{mechanism}_wide"
+    if key.removeprefix("fix_") in WARPS_IN_FIX and not warps_can_give(row, gain):
+        return f"{key}_resident"
+    if key != f"fix_{mechanism}":
+        return key
     if mechanism == "issue_bound":
         # with the overhead named apart, what stays issue-bound is the work itself
         work = work_share(row)
@@ -75,11 +106,17 @@ def vendor_rate_fix(fix: Mapping[str, Any], source: str) -> dict[str, Any]:
 
 
 IN_FLIGHT = 2  # global loads the kernel issues, from which several are in flight
-RESIDENT_PCT = 75.0  # achieved occupancy from which more warps are not the remedy
+# achieved occupancy from which more warps are not the remedy where the gain they
+# must give is not known: 100 / 75 = 1.33x, more than any one step of the bundled
+# ladders gained from occupancy alone
+RESIDENT_PCT = 75.0
 
 
 def already_done(
-    kind: str, row: Mapping[str, Any], compiled: Mapping[str, Any]
+    kind: str,
+    row: Mapping[str, Any],
+    compiled: Mapping[str, Any],
+    gain: float = math.nan,
 ) -> bool:
     """Whether every change the remedy of ``kind`` asks for is already in the launch.
 
@@ -88,10 +125,15 @@ def already_done(
     ``LDG.E.128``, issues at least :data:`IN_FLIGHT` global loads and keeps
     :data:`RESIDENT_PCT` of its warps resident has all three, and what stays is the
     launch and ramp cost, not a change to its loads. Low occupancy is done where the
-    achieved occupancy is already that high.
+    achieved occupancy is already that high. Where the suggestion's ``gain`` is
+    known, the warps are resident enough where more of them could not give it
+    (:func:`warps_can_give`), else from :data:`RESIDENT_PCT`.
     """
     occupancy = measured_ratio(row, "achieved_occupancy_pct")
-    resident = ok(occupancy) and occupancy >= RESIDENT_PCT
+    if ok(gain):
+        resident = ok(occupancy) and not warps_can_give(row, gain)
+    else:
+        resident = ok(occupancy) and occupancy >= RESIDENT_PCT
     if kind in ("bytes_in_flight", "lsu_queue", "memory_latency"):
         wide = int(compiled.get("ldg_bits") or 0) >= WIDE_BITS or loads_wide(row)
         several = int(compiled.get("global_loads") or 0) >= IN_FLIGHT
@@ -118,7 +160,10 @@ def atomics_fix(compiled: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def fix_message(
-    kind: str, row: Mapping[str, Any], compiled: Mapping[str, Any]
+    kind: str,
+    row: Mapping[str, Any],
+    compiled: Mapping[str, Any],
+    gain: float = math.nan,
 ) -> dict[str, Any]:
     """The remedy of ``kind`` as a message, in the terms of what the compiler built."""
     if kind == "local_memory" and compiled.get("local") == "local_array":
@@ -143,7 +188,7 @@ def fix_message(
         if regs >= REGISTER_ROOM:
             return {"@": "advice_fix_dispatch_full", col.REGISTERS: regs}
         return {"@": "advice_fix_dispatch_wide"}
-    key = fix_key(row, kind)
+    key = fix_key(row, kind, gain)
     return {"@": key if key in CATALOGUE else "advice_fix_generic"}
 
 

@@ -211,7 +211,8 @@ class FamilyFindings:
             self.rows += place(where, info)
         key = self.row(name, max(sizes) if sizes else self.key_size)
         if key:
-            self.rows += place(self._where(key, "plan"), stand.plan(key))
+            compiled = self.variants[name].get("compiler") or {}
+            self.rows += place(self._where(key, "plan"), stand.plan(key, compiled))
 
     def _step(self, name: str, v: Mapping[str, Any]) -> None:
         before = str(v[col.IMPROVES_ON])

@@ -15,6 +15,7 @@ Pure functions over analysis rows (dicts, stall reasons as ``stall_<reason>``).
 """
 
 import itertools
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,7 +23,7 @@ import pandas as pd
 
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import limiter
-from nsightflow.diagnosis.advice import fix_key
+from nsightflow.diagnosis.advice import already_done, fix_message
 from nsightflow.diagnosis.causes import Cause, causes
 from nsightflow.diagnosis.efficiency import pipe_words
 from nsightflow.diagnosis.model import num, ok
@@ -202,8 +203,17 @@ def _ceiling_metric(row: Mapping[str, Any]) -> str:
     }.get(str(row.get(col.REGIME_CEILING)), "")
 
 
-def plan(row: Mapping[str, Any]) -> list[Finding]:
-    """Remedies for a baseline, largest cause first, each with its time without it."""
+def plan(
+    row: Mapping[str, Any], compiled: Mapping[str, Any] | None = None
+) -> list[Finding]:
+    """Remedies for a baseline, largest cause first, each with its time without it.
+
+    The remedy is the advice's own (:func:`~nsightflow.diagnosis.advice.fix_message`
+    at the gain of the cause's share, in the terms of what the compiler built), and
+    a cause whose remedy is already in the kernel is left out, as the advice leaves
+    it out: the plan and "what next" say one thing of the same launch.
+    """
+    compiled = compiled or {}
     roof = num(row, "roof_time_us")
     t = num(row, col.TIME_MEDIAN_US)
     found = causes(row) if row.get("profiled") else []
@@ -220,13 +230,16 @@ def plan(row: Mapping[str, Any]) -> list[Finding]:
     for cause in found[:PLAN_ITEMS]:
         us = cause.time_us * scale
         without = max(t - us, roof if ok(roof) else 0.0)
+        gain = t / without if without > 0 else math.nan
+        if already_done(cause.mechanism, row, compiled, gain):
+            continue
         items.append(
             Finding(
                 f"plan_{cause.mechanism}",
                 params=msg(
                     "plan_item",
                     label=msg(f"mech_{cause.mechanism}"),
-                    fix=msg(fix_key(row, cause.mechanism)),
+                    fix=fix_message(cause.mechanism, row, compiled, gain),
                     us=us,
                     share=100 * cause.share,
                     without=without,

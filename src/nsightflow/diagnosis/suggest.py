@@ -178,13 +178,11 @@ def limiter_suggestion(
     share = float(limiter.get(col.SHARE) or math.nan)
     if not kind or kind == "grid_too_small" or not ok(share) or share >= 100:
         return None
-    if already_done(kind, row, compiled):
-        return None
     mech = 1.0 / (1.0 - share / 100.0)
     bound = bounded(row, mech, fixed)
-    if bound is None:
+    if bound is None or already_done(kind, row, compiled, bound.gain):
         return None
-    fix = fix_message(kind, row, compiled)
+    fix = fix_message(kind, row, compiled, bound.gain)
     if found is not None and found.rule == "at_vendor_rate":
         # at the library's rate the last few percent are the library's own tricks
         fix = vendor_rate_fix(fix, source)

@@ -247,6 +247,24 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "库版本 `{library}` 是参考线，且已被超过：n = {n} 时 {time} us，比 "
         "{faster} 慢（`{variant}` 快 {ratio:.2f}x）{spread}{gap}。",
     },
+    "brief_target_tied": {
+        "en": "The library variant `{library}` is a reference line: {time} us at "
+        "n = {n}, slower than {faster} (`{variant}` by {ratio:.2f}x) and within the "
+        "timing noise of {tied}{spread}{gap}.",
+        "zh": "库版本 `{library}` 是参考线：n = {n} 时 {time} us，比 {faster} 慢"
+        "（`{variant}` 快 {ratio:.2f}x），与 {tied} 相差在计时噪声之内{spread}{gap}。",
+    },
+    "target_main_pass": {
+        "en": " Its main pass `{kernel}` ({lib_us:,.1f} us under Nsight Compute) is "
+        "as fast as `{variant}`'s `{ours}` ({our_us:,.1f} us): it loses in its "
+        "{later} (the launches a kernel of its own would not need)",
+        "zh": " 它的主 kernel `{kernel}`（Nsight Compute 下 {lib_us:,.1f} us）与 "
+        "`{variant}` 的 `{ours}`（{our_us:,.1f} us）一样快：它输在之后的启动 {later}",
+    },
+    "target_later": {
+        "en": "`{kernel}` ({us:,.1f} us)",
+        "zh": "`{kernel}`（{us:,.1f} us）",
+    },
     "target_spread": {
         "en": "; its own timing varies, a CV of {cv:.0f}% at this size",
         "zh": "；它自身的计时波动较大，此规模下变异系数为 {cv:.0f}%",
@@ -277,6 +295,21 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "最快的版本在 n = {small} 时超出其传输时间的部分：启动、爬升与尾部合计）；n = {big} 时它达到"
         "{ceiling}的 {pct}。在任何测量规模下都没有超过计时噪声的建议：只有减少启动"
         "次数（与前后的 kernel 融合）或减少字节数才有帮助。",
+    },
+    "next_single_pass": {
+        "en": "`{variant}` is still {gap:.2f}x above its floor at n = {n}: it makes "
+        "{passes} passes over the data ({kernels}) and moves {moved:,.0f} MB from "
+        "DRAM where reading the input and writing the output once is {ideal:,.0f} MB. "
+        "The next step is a single pass (for a scan, decoupled look-back: each block "
+        "takes its prefix from the aggregates its predecessors publish): {ideal:,.0f} "
+        "MB at the measured copy bandwidth ({copy:,.0f} GB/s) is {one:,.1f} us, up to "
+        "{gain:.2f}x with the {fixed:,.1f} us of small-size overhead.",
+        "zh": "`{variant}` 在 n = {n} 时仍比其下限慢 {gap:.2f}x：它对数据做 {passes} 遍"
+        "（{kernels}），从 DRAM 搬运 {moved:,.0f} MB，而读一次输入、写一次输出只需 "
+        "{ideal:,.0f} MB。下一步是单遍算法（对 scan 而言即 decoupled look-back：每个 "
+        "block 从前驱发布的聚合值取得前缀）：按实测拷贝带宽（{copy:,.0f} GB/s）"
+        "{ideal:,.0f} MB 需 {one:,.1f} us，加上 {fixed:,.1f} us 小规模开销，至多 "
+        "{gain:.2f}x。",
     },
     "next_done_gap": {
         "en": "`{variant}` is still {gap:.2f}x above its floor at n = {n}, but what "

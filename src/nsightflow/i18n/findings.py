@@ -237,6 +237,28 @@ FIXES: dict[str, dict[str, str]] = {
         "zh": "让更多字节在途：每线程多个相互独立的 16 字节加载（加载已是 16 字节宽），"
         "或更多驻留 warp",
     },
+    "fix_bytes_in_flight_wide_resident": {
+        "en": "keep more bytes in flight: several independent 16-byte loads per thread "
+        "(the loads are already 16 bytes wide, and with most warps resident more "
+        "warps could not give this gain)",
+        "zh": "让更多字节在途：每线程多个相互独立的 16 字节加载（加载已是 16 字节宽；"
+        "多数 warp 已驻留，更多 warp 给不出这一收益）",
+    },
+    "fix_bytes_in_flight_resident": {
+        "en": "keep more bytes in flight per thread: 16-byte (float4) accesses or "
+        "several independent loads per thread (with most warps resident, more warps "
+        "could not give this gain)",
+        "zh": "让每个线程有更多在途字节：16 字节（float4）访问或每线程多个独立加载"
+        "（多数 warp 已驻留，更多 warp 给不出这一收益）",
+    },
+    "fix_memory_latency_resident": {
+        "en": "hide the latency with more bytes in flight per thread (wider loads, "
+        "several independent ones per thread), or reuse loaded values from registers "
+        "or shared memory (with most warps resident, more warps could not give this "
+        "gain)",
+        "zh": "用每线程更多的在途字节隐藏延迟（更宽的加载、每线程多个独立加载），或用"
+        "寄存器、共享内存复用已加载的值（多数 warp 已驻留，更多 warp 给不出这一收益）",
+    },
     "fix_lsu_queue_wide": {
         "en": "more work per memory instruction (the loads are already 16 bytes wide): "
         "reuse each loaded value for more results",

@@ -6,8 +6,8 @@ floor; SGEMM's best is its best hand-written kernel with the small-n grid fix;
 reduction's best is told it is at its floor, not to use float4. As an expert reader
 checks it:
 
-- reduction: CuPy's sum (24.8 us at 2^24) is slower than v2, v3 and v4, so it is a
-  reference line the ladder already beats, not "the line to reach";
+- reduction: CuPy's sum (24.5 us at 2^24) is slower than v3 and v4 and within the
+  noise of v2, so it is a reference line, not "the line to reach";
 - no floor is above a time some variant measured at its size (SGEMM at n = 4096:
   cuBLAS 2,683 us where the ceiling plus the fixed cost gives 2,701 us);
 - Jacobi-2D: at the sizes whose grid does not fit in the 63 MB L2 (n >= 4096) the
@@ -109,8 +109,10 @@ def test_a_library_the_ladder_beats_is_a_reference_line_not_a_target(
 ):
     md = _brief(analysed["reduction"], tmp_path)
     assert "`v5_cupy_sum` is the line to reach" not in md
-    assert "`v5_cupy_sum` is a reference line, already beaten" in md
-    assert "slower than `v2_shuffle`, `v3_vec4` and `v4_vec4_atomic`" in md
+    # slower than v3 and v4 beyond its noise, within it of v2: not "already beaten"
+    # (tests/unit/diagnosis/test_advice_cold_reader.py checks the numbers)
+    assert "`v5_cupy_sum` is a reference line:" in md
+    assert "slower than `v3_vec4` and `v4_vec4_atomic`" in md
     # its own timing spread is named only where it is wide (the recorded CV at 2^24)
     from nsightflow.report.sections.next_steps import WIDE_CV
 
