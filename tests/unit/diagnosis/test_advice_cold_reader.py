@@ -27,7 +27,9 @@ def analysed(recording, tmp_path_factory):
     out = {}
     for family in FAMILIES:
         tmp = tmp_path_factory.mktemp(family)
-        out[family] = analyze_measured(recording, family, KERNELS.get(family, ROOT / "kernels"), tmp)
+        out[family] = analyze_measured(
+            recording, family, KERNELS.get(family, ROOT / "kernels"), tmp
+        )
     return out
 
 
