@@ -116,7 +116,7 @@ def markdown(frame: pd.DataFrame) -> str:
         "more than 2% faster; it is a *hit* where its primary change (the step's ranked",
         "factor, `findings.csv` section `step`) is one of the previous variant's top",
         "three suggestions or a change its remedy names (`MATCHES` in",
-        "`nsightflow.diagnosis.suggest`). *Predicted / achieved* is the suggestion's",
+        "`nsightflow.diagnosis.scoring`). *Predicted / achieved* is the suggestion's",
         "bounded gain over the step's measured speedup: above 1 the advice promised",
         "more than the step delivered.",
         "",

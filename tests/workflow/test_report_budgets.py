@@ -121,9 +121,14 @@ def test_a_step_names_its_primary_cause_with_a_number_and_its_line(reports, fami
         before = variants[v["improves_on"]]
         if v["status"] != "ok" or v.get("input", "") != before.get("input", ""):
             continue
-        why = re.search(r"\*\*Why:\*\* (.*?)(?=\*\*[A-Z]|\n\n|$)", text, re.S)
+        # the Why runs on through ncu's counters, where a step that changed its
+        # configuration too gives the code's parts and their line
+        why = re.search(r"\*\*Why:\*\* (.*?)(?=\*\*(?!In ncu)[A-Z]|\n\n|$)", text, re.S)
         assert why and re.search(r"\d", why.group(1)), (family, name)
-        if (hot["variant"] == name).any():
+        # a line is cited where the hot lines have one: a library kernel without line
+        # information (CUB's, under cupy.sum) is sampled at line 0 of no file
+        own = hot[(hot["variant"] == name) & (hot["line"] > 0)]
+        if not own.empty:
             assert re.search(r"line (?:is )?\d+ of `", why.group(1)), (family, name)
         templates = _sentences(text)
         assert len(templates) == len(set(templates)), (family, name, templates)

@@ -243,8 +243,8 @@ def test_replay_run_builds_reports_and_reruns_only_what_changed(
         recorded.read_text().replace('"family"', '"note": "edited", "family"', 1)
     )
     assert jobs(snakemake(workdir, "-n", *PINNED)) == {
+        # the family's profile folders are copied again and parsed (one process)
         "replay_jacobi2d": 1,
-        "parse_jacobi2d": 1,  # the family's profile folders are copied again
         "sweep_family": 1,  # and its sweep records
         "analyze_family": 1,  # tables, summary, figures and the timeline's
         "report_family": 1,

@@ -11,7 +11,13 @@ REQUIRED INPUTS:
     {source}/build|verify|time|sanitize|timeline|sweep/{family}/{variant}.*,
     {source}/profile/{family}/{variant}/
 OUTPUTS:
-    the same paths under results/
+    the same paths under results/, and the family's parsed tables
+    results/metrics/{family}/{variant}.csv, .rules.csv, .source.csv
+
+The same process then parses the family's profiles (`--then parse`, parse.smk
+describes the tables): a separate job per family paid Python's, pandas' and the
+report reader's start-up and Snakemake's job bookkeeping again, ~0.5 s of CPU per
+family.
 """
 
 if MODE == "replay":
@@ -27,6 +33,9 @@ if MODE == "replay":
                 recorded=recorded_files(_family),
             output:
                 replay_outputs(_family),
+                metrics=family_files(_family, L.metrics),
+                rules=family_files(_family, L.rules),
+                source=family_files(_family, L.source),
             log:
                 f"logs/replay/{_family.name}.log",
             priority: family_weight(_family)
@@ -37,10 +46,16 @@ if MODE == "replay":
                 arch=config["arch"],
                 skip=replay_skip_flags(),
                 swept=" ".join(swept(_family.name)),
+                folders=family_files(_family, L.profile),
+                resources=family_files(_family, L.resources),
             shell:
                 "python -m nsightflow replay-family --source {params.source:q} "
                 "--kernels-dir {params.kernels:q} --family {params.family:q} "
-                "--arch {params.arch:q} {params.skip} --sweep {params.swept} &> {log:q}"
+                "--arch {params.arch:q} {params.skip} --sweep {params.swept} "
+                "--then parse {params.folders:q} -o {output.metrics:q} "
+                "--rules {output.rules:q} --source {output.source:q} "
+                "--resources {params.resources:q} --family {params.family:q} "
+                "--keep-going &> {log:q}"
 
     rule replay_ceilings:
         input:

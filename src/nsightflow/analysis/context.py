@@ -221,13 +221,15 @@ def _provenance_entry(
 
 PARAM = re.compile(r"\b([A-Z][A-Z_]*)\s*=\s*(\d+)")  # BK=8
 TILE = re.compile(r"\b(\d+)\s*x\s*(\d+)(?= block tile)")  # 64x64 block tile
+ROWS = re.compile(r"\b(\d+)(?=[- ]rows?\b)")  # "sweeps 8 rows", "v3's 8-row strip"
 
 
 def idea_at(idea: str, defaults: Mapping[str, Any], ran: Mapping[str, Any]) -> str:
     """The idea's text at the parameters that ran.
 
     The manifest writes it for its defaults; a sweep's tuned point may run others.
-    ``BK=8`` and ``64x64 block tile`` (``BM`` x ``BN``) take the values that ran; a
+    ``BK=8``, ``64x64 block tile`` (``BM`` x ``BN``) and ``8 rows`` or ``8-row``
+    (``ROWS``: Jacobi-2D ``v3_colstrip`` ran 4) take the values that ran; a
     bare number takes a changed parameter's value where it is the default of that
     parameter alone among those the text does not name (SGEMM ``v4_regblock1d`` at
     TM=4: "each thread computes 4 outputs of a column"); an ambiguous number stays.
@@ -242,6 +244,9 @@ def idea_at(idea: str, defaults: Mapping[str, Any], ran: Mapping[str, Any]) -> s
     if TILE.search(text) and {"BM", "BN"} <= set(ran):
         text = TILE.sub(f"{ran['BM']}x{ran['BN']}", text, count=1)
         named |= {"BM", "BN"}
+    if "ROWS" in ran and ROWS.search(text):  # a strip's rows are ROWS, by name
+        text = ROWS.sub(str(ran["ROWS"]), text)
+        named.add("ROWS")
     for key, value in changed.items():
         default = str(defaults[key])
         rivals = [

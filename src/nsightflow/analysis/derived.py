@@ -63,6 +63,11 @@ NCU_COLUMNS: dict[str, str] = {
     "branch_uniform_pct": M.BRANCH_UNIFORM,
     "l2_red_sectors": M.L2_RED_SECTORS,
     "l2_atom_sectors": M.L2_ATOM_SECTORS,
+    "l2_red_sectors_max": M.L2_RED_SECTORS_MAX,
+    "l2_atom_sectors_max": M.L2_ATOM_SECTORS_MAX,
+    "l2_sectors_avg": M.L2_SECTORS_AVG,
+    "l2_sectors_max": M.L2_SECTORS_MAX,
+    "l2_slice_max_pct": M.L2_THROUGHPUT_MAX,
     "shared_atom_inst": M.SHARED_ATOM_INST,
     "smem_conflicts_atom": M.SMEM_CONFLICTS_ATOM,
     # regime counters (absent from older recordings: NaN) and launch facts
@@ -100,15 +105,7 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     are combined first (:func:`nsightflow.analysis.launches.aggregate_launches`).
     """
     long, keys = aggregate_launches(long), [col.VARIANT, col.SIZE]
-    wanted = long[long[col.METRIC].isin(NCU_COLUMNS.values())] if len(long) else long
-    if wanted.empty:  # profiling off, failed or not recorded: every column NaN
-        wide = pd.DataFrame(columns=[*keys, *NCU_COLUMNS], dtype=float)
-    else:
-        wide = wanted.pivot_table(
-            index=keys, columns=col.METRIC, values=col.VALUE, aggfunc="first"
-        )
-        wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
-        wide = wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
+    wide = _pivoted(long, keys)
     wide["sectors_per_request"] = wide["global_ld_sectors"] / wide["global_ld_requests"]
     # ncu counts a conflict as a wavefront beyond the access's minimum (1 for 32-bit,
     # 4 for 128-bit accesses), so conflicts / wavefronts is the share of replays.
@@ -136,6 +133,12 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     )
     wide["lane_efficiency_pct"] = 100 * wide["lanes_per_inst"] / 32
     wide["l2_atomic_sectors"] = wide["l2_red_sectors"] + wide["l2_atom_sectors"]
+    # the busiest slice's atomic sectors (red and atom may peak on different slices:
+    # their sum is an upper bound of one slice's), and the number of L2 slices
+    wide["l2_atomic_sectors_max"] = (
+        wide["l2_red_sectors_max"] + wide["l2_atom_sectors_max"]
+    )
+    wide["l2_slices"] = wide["l2_sectors"] / wide["l2_sectors_avg"].replace(0, np.nan)
     st_requests = wide["global_st_requests"].replace(0, np.nan)
     wide["st_sectors_per_request"] = wide["global_st_sectors"] / st_requests
     # Store sectors per byte the output puts in DRAM: 1 when each written sector
@@ -149,6 +152,22 @@ def wide_metrics(long: pd.DataFrame) -> pd.DataFrame:
     wide = wide.merge(_cycles_per_issue(long), on=keys, how="left", validate="1:1")
     wide[col.SIZE] = wide[col.SIZE].astype(int)
     return wide
+
+
+def _pivoted(long: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The :data:`NCU_COLUMNS` of the long table, one row per ``keys``, under our names.
+
+    Every column is there, NaN where ncu did not record it (profiling off, failed or
+    not recorded: no row at all).
+    """
+    wanted = long[long[col.METRIC].isin(NCU_COLUMNS.values())] if len(long) else long
+    if wanted.empty:  # profiling off, failed or not recorded: every column NaN
+        return pd.DataFrame(columns=[*keys, *NCU_COLUMNS], dtype=float)
+    wide = wanted.pivot_table(
+        index=keys, columns=col.METRIC, values=col.VALUE, aggfunc="first"
+    )
+    wide = wide.rename(columns={v: k for k, v in NCU_COLUMNS.items()})
+    return wide.reindex(columns=list(NCU_COLUMNS)).reset_index()
 
 
 # Written bytes below this stay in the 60 MB L2 of a short launch too often to stand

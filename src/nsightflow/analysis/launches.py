@@ -10,7 +10,7 @@ per-launch split stays available through :func:`launch_table`. Runs of a single 
 pass through untouched. Pure functions.
 """
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import numpy as np
@@ -44,45 +44,63 @@ def aggregate_launches(long: pd.DataFrame) -> pd.DataFrame:
     if not multi.any():
         return long
     many = long[multi]
+    # plain lists and arrays: a pandas group, sort and index per (run, metric) was
+    # 9% of the analyze and plot process
+    keys = list(zip(*(many[k].tolist() for k in (*_KEYS, col.LAUNCH)), strict=True))
+    metrics = many[col.METRIC].tolist()
+    values = many[col.VALUE].to_numpy(dtype=float)
     weights = {
-        name: many[many[col.METRIC] == metric].set_index([*_KEYS, col.LAUNCH])[
-            col.VALUE
-        ]
+        name: {
+            key: v
+            for key, m, v in zip(keys, metrics, values, strict=True)
+            if m == metric
+        }
         for name, metric in (("time", M.TIME), ("per_instruction", M.INST_EXECUTED))
     }
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for i, (key, metric) in enumerate(zip(keys, metrics, strict=True)):
+        groups.setdefault((*key[:2], metric), []).append(i)
+    records = many.to_dict("records")
     rows = [
-        _combine(group, weights)
-        for _, group in many.groupby([*_KEYS, col.METRIC], sort=False)
+        _combine(records, keys, values, sorted(rows, key=lambda i: keys[i][2]), weights)
+        for rows in groups.values()
     ]
     combined = pd.DataFrame(rows, columns=long.columns)
     return pd.concat([long[~multi], combined], ignore_index=True)
 
 
-def _combine(group: pd.DataFrame, weights: dict[str, pd.Series]) -> dict[str, Any]:
-    """One metric over the launches of one run."""
-    group = group.sort_values(col.LAUNCH)
-    first = group.iloc[0]
+def _combine(
+    records: list[dict[Hashable, Any]],
+    keys: list[tuple[Any, ...]],
+    all_values: np.ndarray,
+    rows: list[int],
+    weights: dict[str, dict[tuple[Any, ...], float]],
+) -> dict[str, Any]:
+    """One metric over the launches of one run (``rows``, in launch order)."""
+    first = records[rows[0]]
     row: dict[str, Any] = {str(k): v for k, v in first.items()}
     row[col.LAUNCH] = 0
-    row[col.KERNEL] = "+".join(dict.fromkeys(group[col.KERNEL].astype(str)))
+    row[col.KERNEL] = "+".join(dict.fromkeys(str(records[i][col.KERNEL]) for i in rows))
     rule = M.launch_rollup(str(first[col.METRIC]))
-    values = group[col.VALUE].to_numpy(dtype=float)
+    values = all_values[rows]
     if rule == "first":
         row[col.VALUE] = values[0]
     elif rule == "sum":
         row[col.VALUE] = float(values.sum())
     else:
-        row[col.VALUE] = _weighted(group, values, weights.get(rule, weights["time"]))
+        launches = [keys[i] for i in rows]
+        row[col.VALUE] = _weighted(launches, values, weights.get(rule, weights["time"]))
         if np.isnan(row[col.VALUE]) and rule == "per_instruction":
-            row[col.VALUE] = _weighted(group, values, weights["time"])
+            row[col.VALUE] = _weighted(launches, values, weights["time"])
     return row
 
 
-def _weighted(group: pd.DataFrame, values: np.ndarray, weight: pd.Series) -> float:
-    index = pd.MultiIndex.from_arrays(
-        [group[col.VARIANT], group[col.SIZE], group[col.LAUNCH]]
-    )
-    w = weight.reindex(index).to_numpy(dtype=float)
+def _weighted(
+    launches: list[tuple[Any, ...]],
+    values: np.ndarray,
+    weight: dict[tuple[Any, ...], float],
+) -> float:
+    w = np.array([weight.get(key, np.nan) for key in launches], dtype=float)
     if np.isnan(w).any() or w.sum() <= 0:
         return float("nan")
     return float((values * w).sum() / w.sum())

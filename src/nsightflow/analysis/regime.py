@@ -2,21 +2,26 @@
 
 A kernel is *memory*-bound when the DRAM or the L2 runs near its peak (or, from the
 timing alone, its ideal bytes move near the measured copy bandwidth), *compute*-bound
-when the FP32 pipe or the issue slots are busy (or its ideal FLOPs run near the FP32
-peak), and *latency*-bound when neither is: its warps wait. Where no throughput is high,
-the roofline decides between the first two only if the kernel's ideal arithmetic
+when its FP32 rate (ncu's FLOPs, or the ideal ones, over its time) runs near the
+measured FP32 peak, and *latency*-bound when neither is: its warps wait. A busy pipe
+or busy issue slots are no place on the roofline: they are what limits the launch
+(:mod:`nsightflow.diagnosis.limiter`), and the regime never reads them (Jacobi-2D's
+shared-memory tile at n = 2048 issued 62% of its slots, its LSU pipe 60% busy, at
+2% of the FP32 peak: it was called compute-bound). Where no throughput is high, the
+roofline decides between the first two only if the kernel's ideal arithmetic
 intensity (the manifest's FLOPs per byte: what the algorithm needs, not what its caching
 achieved) is clearly on one side of the ridge and its throughput on that side is at
-least moderate (on the compute side: FLOPs or a math pipe, not the issue slots alone);
-else the kernel is latency-bound. "High" is Nsight Compute's own line: its SpeedOfLight
-rule reads compute or memory throughput below 60% of peak as latency issues.
+least moderate; else the kernel is latency-bound. "High" is Nsight Compute's own line:
+its SpeedOfLight rule reads compute or memory throughput below 60% of peak as latency
+issues.
 
 The counters (``sm__inst_executed_pipe_fma``, ``sm__inst_issued``, ``dram__throughput``,
 ``lts__throughput``, each as % of peak) are used where the recording holds them; without
 them the FP32 and issue rates are derived from counts and ncu's duration
 (``smsp__sass_thread_inst_executed_op_ffma_pred_on.sum``, ``smsp__inst_executed.sum``,
 ``sm__cycles_elapsed.avg.per_second``) and the DRAM rate from ncu's bytes over the
-measured copy bandwidth. Unprofiled sizes decide from their timing; where that alone is
+measured copy bandwidth; the issue and FMA-pipe rates are reported beside the regime,
+not read by it. Unprofiled sizes decide from their timing; where that alone is
 not decisive they take the regime a profiled size of the same variant got from its
 counters, if the two run at a similar rate.
 
@@ -25,7 +30,8 @@ when nothing was timed), ``regime_basis`` (the metrics that decided, with their 
 ``regime_ceiling`` (copy_bw / fp32_peak / vendor_sgemm / roofline),
 ``regime_ceiling_pct`` (% of that ceiling reached on the ideal work), ``roof_time_us``
 (the ideal work at that ceiling), ``lens`` (memory or compute: the throughput the
-report shows), ``memory_pct`` / ``compute_pct`` (the evidence), ``issue_pct``,
+report shows), ``memory_pct`` / ``compute_pct`` (the evidence), ``flops_pct`` (ncu's
+FP32 FLOPs over its time, % of the measured FP32 peak), ``issue_pct``,
 ``fma_pct`` and ``dram_pct`` with ``*_source`` naming counter or derivation, ``ai``
 (measured FLOPs per DRAM byte where DRAM saw the traffic, else the ideal one), ``ridge``.
 The lens follows the ideal intensity alone, so one family reads in one unit. Pure functions.
@@ -70,7 +76,7 @@ def add_regime(
     out = frame.copy()
     copy = _pos(ceilings.get(col.COPY_GBPS))
     fp32 = _pos(ceilings.get(col.FP32_GFLOPS))
-    rates = out.apply(lambda r: _rates(r, copy), axis=1, result_type="expand")
+    rates = out.apply(lambda r: _rates(r, copy, fp32), axis=1, result_type="expand")
     for column in rates.columns:
         out[column] = rates[column]
     out["ridge"] = fp32 / copy if copy and fp32 else np.nan
@@ -113,8 +119,14 @@ def _num(row: Mapping[str, Any], key: str) -> float:
         return math.nan
 
 
-def _rates(row: Mapping[str, Any], copy: float | None) -> dict[str, Any]:
-    """Issue, FP32-pipe and DRAM rates: the counter where recorded, else derived."""
+def _rates(
+    row: Mapping[str, Any], copy: float | None, fp32: float | None = None
+) -> dict[str, Any]:
+    """Issue, FP32-pipe and DRAM rates: the counter where recorded, else derived.
+
+    ``flops_pct``: ncu's FP32 FLOPs over its time against the measured FP32 peak
+    (the roofline's measured point), NaN without the ceiling or the counts.
+    """
     seconds = _num(row, "ncu_time_ns") * 1e-9
     cycles = seconds * _num(row, "sm_hz")
     issue, issue_src = _num(row, "issue_counter_pct"), COUNTER
@@ -132,7 +144,9 @@ def _rates(row: Mapping[str, Any], copy: float | None) -> dict[str, Any]:
     ideal = _num(row, "ai_ideal")
     # ncu's own intensity where DRAM saw the traffic; at L2-resident sizes the ideal one
     ai = flops / nbytes if nbytes > 0.5 * _num(row, "ideal_bytes") else ideal
+    flops_pct = 100 * flops / (seconds * 1e9 * fp32) if fp32 else math.nan
     return {
+        "flops_pct": _clean(flops_pct),
         "issue_pct": _clean(issue),
         "issue_source": issue_src if not math.isnan(_clean(issue)) else "",
         "fma_pct": _clean(fma),
@@ -157,10 +171,13 @@ def _evidence(row: Mapping[str, Any]) -> dict[str, Any]:
             row, "l2_throughput_pct"
         ),
     }
+    # the FP32 rate against the measured FP32 peak, of the ideal and of ncu's FLOPs:
+    # the roofline's own axis. A busy pipe or issue slots are what limits the launch
+    # (diagnosis/limiter.py), not its place on the roofline: Jacobi-2D's shared tile
+    # issues 62% of its slots with its LSU pipe 60% busy at 2% of the FP32 peak
     compute = {
         "ideal_flops/t/fp32_gflops": _num(row, col.PCT_OF_FP32_PEAK),
-        _fma_name(row): _num(row, "fma_pct"),
-        _issue_name(row): _num(row, "issue_pct"),
+        "measured_flops/t/fp32_gflops": _num(row, "flops_pct"),
     }
     return {
         "memory": {k: v for k, v in memory.items() if not math.isnan(v)},
@@ -174,18 +191,6 @@ def _dram_name(row: Mapping[str, Any]) -> str:
     if row.get("dram_source") == COUNTER:
         return "dram__throughput.avg.pct_of_peak_sustained_elapsed"
     return "(dram__bytes_read.sum+dram__bytes_write.sum)/t/copy_gbps"
-
-
-def _fma_name(row: Mapping[str, Any]) -> str:
-    if row.get("fma_source") == COUNTER:
-        return "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active"
-    return "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum/t/peak"
-
-
-def _issue_name(row: Mapping[str, Any]) -> str:
-    if row.get("issue_source") == COUNTER:
-        return "sm__inst_issued.avg.pct_of_peak_sustained_active"
-    return "smsp__inst_executed.sum/t/issue_slots"
 
 
 def classify(evidence: Mapping[str, Any]) -> tuple[str, str]:
@@ -209,11 +214,7 @@ def classify(evidence: Mapping[str, Any]) -> tuple[str, str]:
         return "compute", f"{c_name} = {c_pct:.0f}% >= {HIGH_PCT:.0f}%"
     ai, ridge = evidence["ai"], evidence["ridge"]
     side = _side(ai, ridge)
-    # busy issue slots alone do not make a kernel compute-bound at a moderate rate:
-    # the ridge decides for compute only on FLOPs or a math pipe (SGEMM's naive
-    # kernel issues 54% of its slots at 9% of the FP32 peak, its loads)
-    math_only = {k: v for k, v in compute.items() if k not in ISSUE_NAMES}
-    pick = {"memory": (m_name, m_pct), "compute": _top(math_only)}.get(side)
+    pick = {"memory": (m_name, m_pct), "compute": (c_name, c_pct)}.get(side)
     if pick and pick[1] >= MODERATE_PCT:
         relation = ">=" if side == "compute" else "<="
         factor = f"{RIDGE_MARGIN:g}x" if side == "compute" else f"1/{RIDGE_MARGIN:g}x"
@@ -224,15 +225,6 @@ def classify(evidence: Mapping[str, Any]) -> tuple[str, str]:
     return "latency", (
         f"{m_name} = {m_pct:.0f}%, {c_name} = {c_pct:.0f}% < {HIGH_PCT:.0f}%"
     )
-
-
-# the issue-slot evidence (counter or derived), which the ridge rule passes over
-ISSUE_NAMES = frozenset(
-    {
-        "sm__inst_issued.avg.pct_of_peak_sustained_active",
-        "smsp__inst_executed.sum/t/issue_slots",
-    }
-)
 
 
 def _top(side: Mapping[str, float]) -> tuple[str, float]:

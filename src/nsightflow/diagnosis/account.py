@@ -3,7 +3,7 @@
 The ranked causes of a step (:func:`nsightflow.diagnosis.steps.step_causes`, checked
 by :func:`nsightflow.diagnosis.revise.revise`) carry ``share``: each one's fraction of
 ncu's time change ``dn = t1 - t0`` (two profiled launches). The shares of the factors
-come from the exact log split of :func:`nsightflow.diagnosis.model.step_terms`,
+come from the exact log split of :func:`nsightflow.diagnosis.step_split.step_terms`,
 ``ln(t1/t0) = sum_k term_k``; multiplied by the logarithmic mean ``L(t0, t1)`` each
 term is a time (``part_k = term_k x L``) and ``sum_k part_k = ln(t1/t0) x L = t1 - t0``
 exactly: the log-mean Divisia index split (LMDI), which leaves no interaction term.
@@ -57,8 +57,9 @@ def us_str(us: float) -> str:
 def part_msg(us: float, total: float) -> dict[str, Any]:
     """``us`` of a step's ``total`` change as a message: "3.1 of the 9.8 us saved".
 
-    A part larger than the net change says so ("13,406 us saved, offset by the
-    other parts to 6,808 us saved in all"): "13,406 of the 6,808" reads as a typo.
+    A part larger than the net change, or against it, is said on its own ("13,406 us
+    saved", "3 us added"): "13,406 of the 6,808" reads as a typo; the step's last
+    sentence gives the net the parts add up to.
     """
     direction = msg("dir_saved" if total < 0 else "dir_added")
     if us * total >= 0 and abs(us) <= abs(total):

@@ -12,6 +12,7 @@ ask for what the launch already does, another sentence is chosen:
   not "fewer address instructions".
 """
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,6 +47,33 @@ def fix_key(row: Mapping[str, Any], mechanism: str) -> str:
 
 
 WIDE_BITS = 128  # LDG.E.128: a lane's float4
+# registers per thread from which a larger thread tile does not fit (255 is the most
+# a thread can have; three quarters of it leaves no room to double the outputs)
+REGISTER_ROOM = 192
+# a source that lays its threads out by warp (lane and warp indices from the thread
+# index): its block tile is already split into warp tiles
+WARP_LAYOUT = re.compile(r"\b(?:tid|threadIdx\.x)\s*[/%]\s*32\b")
+
+
+def warp_tiled(source: str) -> bool:
+    """The kernel's source computes each thread's lane and warp (a warp tile)."""
+    return bool(WARP_LAYOUT.search(source)) and bool(re.search(r"\blane\b", source))
+
+
+def vendor_rate_fix(fix: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """What the library does beyond the kernel, less what its source already does.
+
+    SGEMM v7 computes ``lane = tid % 32, warp = tid / 32`` and lays each warp out as
+    32/WN x WN threads: its warp tile is there, and is not advised again.
+    """
+    key = (
+        "advice_fix_vendor_rate_warps"
+        if warp_tiled(source)
+        else "advice_fix_vendor_rate"
+    )
+    return {"@": key, "fix": fix}
+
+
 IN_FLIGHT = 2  # global loads the kernel issues, from which several are in flight
 RESIDENT_PCT = 75.0  # achieved occupancy from which more warps are not the remedy
 
@@ -108,7 +136,12 @@ def fix_message(
         }
     if kind == "dispatch" and _wide_memory(compiled):
         # SGEMM v7 loads with LDG.E.128 and reads shared memory with LDS.128: the
-        # "wider instructions" of the generic remedy are already there
+        # "wider instructions" of the generic remedy are already there; its 16x8
+        # outer product already reuses its operands from registers, and at 231 of
+        # 255 registers per thread there is no room for a larger thread tile
+        regs = int(compiled.get(col.REGISTERS) or 0)
+        if regs >= REGISTER_ROOM:
+            return {"@": "advice_fix_dispatch_full", col.REGISTERS: regs}
         return {"@": "advice_fix_dispatch_wide"}
     key = fix_key(row, kind)
     return {"@": key if key in CATALOGUE else "advice_fix_generic"}

@@ -23,10 +23,16 @@ import pandas as pd
 
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.advice import aggregation_how
-from nsightflow.diagnosis.floors import fastest, fixed_cost, with_fastest
+from nsightflow.diagnosis.floors import (
+    fastest,
+    fixed_cost,
+    with_fastest,
+    with_library,
+)
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, Where, msg, place
-from nsightflow.diagnosis.suggest import Suggestion, step_scores, variant_suggestions
+from nsightflow.diagnosis.scoring import step_scores
+from nsightflow.diagnosis.suggest import Suggestion, variant_suggestions
 from nsightflow.i18n import CATALOGUE
 
 NOISE_STEP = 1.05  # a step within 5% of no change changed nothing measurable
@@ -139,12 +145,21 @@ class AdviceRows:
         self.placed = rows
         self.fixed = fixed_cost(table)
         self.fastest = fastest(table)
+        # where the manifest names a vendor library as the ceiling (SGEMM: cuBLAS),
+        # the ladder's library variant's time is the ceiling at each size it ran
+        library = [v[col.NAME] for v in ctx["variants"] if v.get("library")]
+        vendor = ctx[col.FAMILY].get("vendor")
+        self.library = (
+            fastest(table[table[col.VARIANT].isin(library)])
+            if vendor and library
+            else {}
+        )
         self.by_variant: dict[str, list[Suggestion]] = {}
 
     def _rows(self, name: str) -> list[dict[str, Any]]:
         part = self.table[self.table[col.VARIANT] == name].sort_values(col.SIZE)
         rows = [{str(k): v for k, v in r.items()} for _, r in part.iterrows()]
-        return [with_fastest(r, self.fastest) for r in rows]
+        return [with_library(with_fastest(r, self.fastest), self.library) for r in rows]
 
     def run(self) -> list[dict[str, Any]]:
         """Every advice row, then every score row."""
@@ -241,6 +256,12 @@ class AdviceRows:
                 return str(r[col.RULE])
         return ""
 
+    def _row(self, name: str, n: int) -> dict[str, Any] | None:
+        part = self.table[
+            (self.table[col.VARIANT] == name) & (self.table[col.SIZE] == n)
+        ]
+        return None if part.empty else {str(k): v for k, v in part.iloc[0].items()}
+
     def _time(self, name: str, n: int) -> float:
         part = self.table[
             (self.table[col.VARIANT] == name) & (self.table[col.SIZE] == n)
@@ -257,7 +278,9 @@ class AdviceRows:
             if primary in UNSCORED or not ok(t0) or not ok(t1) or t1 <= 0:
                 continue
             at_n = [s for s in self.by_variant[before] if s.size == n]
-            match, rank = step_scores(at_n, primary)
+            match, rank = step_scores(
+                at_n, primary, self._row(before, n), self._row(name, n)
+            )
             kinds = [s.kind for s in at_n]
             found = score_finding(name, before, n, primary, t0 / t1, match, rank, kinds)
             where = Where(self.family, name, n, "advice", before)

@@ -13,7 +13,7 @@ from typing import Any
 
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.causes import causes
-from nsightflow.diagnosis.factors import COUNT, LANES, WIDER
+from nsightflow.diagnosis.factors import COUNT, LANES, LOADS_FACTOR, WIDER
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
 
@@ -72,6 +72,8 @@ STEP_FACTOR_OF: dict[str, tuple[str, ...]] = {"low_occupancy": ("occupancy",)}
 SAME_AS: dict[str, tuple[str, ...]] = {
     WIDER: (COUNT,),
     LANES: (COUNT,),
+    # fewer global loads are fewer of the instructions a reuse sets out to save
+    LOADS_FACTOR: (COUNT,),
     "dram_bytes": ("dram_excess", "bytes_in_flight"),
     "uncoalesced_access": ("uncoalesced_loads", "uncoalesced_stores"),
     "grid_too_small": ("occupancy",),

@@ -1,6 +1,6 @@
 """What moved for each factor of a step: its detail, metric and evidence.
 
-A step's factors (:func:`nsightflow.diagnosis.model.step_terms`) are the
+A step's factors (:func:`nsightflow.diagnosis.step_split.step_terms`) are the
 per-instruction part of each stall group, the instruction count, occupancy, clock and
 idle SM time. The instruction count is named by its cause where the counts show one
 and it made the launch faster: :data:`LANES` where the same thread work filled more
@@ -13,11 +13,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from nsightflow.contracts import columns as col
-from nsightflow.diagnosis.model import WAITED_ON, num, ok, time_split, waited_on
+from nsightflow.diagnosis.model import num, ok, time_split
 from nsightflow.diagnosis.record import msg
+from nsightflow.diagnosis.step_split import step_terms, waited_keys, waited_on
 from nsightflow.tools import ncu_metrics as M
 
 COUNT = "instruction_count"  # the factor of the instruction-count parts
+LOADS_FACTOR = "global_loads"  # the count parts of the waits per global load
 WIDER = "wider_accesses"  # the count factor where the loads became fewer and wider
 FEWER_REQUESTS = 0.5  # global load requests after / before at most this
 LANES = "idle_lanes"  # the count factor where the same work filled more lanes
@@ -26,7 +28,17 @@ SAME_SECTORS = (0.8, 1.25)  # global load sectors (thread work) after / before w
 REQUEST_METRICS = {
     "global_ld_requests": M.GLOBAL_LD_REQUESTS,
     "global_st_requests": M.GLOBAL_ST_REQUESTS,
+    "global_ld_sectors": M.GLOBAL_LD_SECTORS,
 }
+# what a wait is counted per, by its count columns (message key of the unit's name)
+PER_UNIT = {
+    ("global_ld_requests",): "unit_ld_request",
+    ("global_ld_requests", "global_st_requests"): "unit_ldst_request",
+    ("global_ld_sectors",): "unit_ld_sector",
+}
+SAME_COUNT = 0.02  # a count this close to its predecessor's (relative) did not move
+# the waits counted per global load, in the order their count is quoted
+LOAD_WAITS = ("long_scoreboard", "lg_throttle")
 Detail = tuple[dict[str, Any], str, float, float]  # message, metric, before, after
 
 
@@ -71,7 +83,7 @@ def factor_evidence(
     before: Mapping[str, Any], after: Mapping[str, Any], name: str
 ) -> dict[str, Any]:
     """The counts behind a change of instructions, occupancy or clock."""
-    if name in (COUNT, WIDER, LANES):
+    if name in (COUNT, WIDER, LANES, LOADS_FACTOR):
 
         def m(row: Mapping[str, Any], *keys: str) -> float:
             values = [num(row, k) for k in keys]
@@ -133,6 +145,8 @@ def detail(
         return clock, "sm__cycles_elapsed.avg.per_second", x, y
     if name in (COUNT, LANES, WIDER):
         return _named_count(before, after, name)
+    if name == LOADS_FACTOR:
+        return _loads_detail(before, after)
     if name == "grid_too_small":
         x, y = _idle_pct(before), _idle_pct(after)
         o0 = num(before, "achieved_occupancy_pct")
@@ -170,14 +184,23 @@ def _named_count(
         said = msg(
             "detail_wider", r0=r0 / 1e6, r1=r1 / 1e6, p0=p0, p1=p1, count=count[0]
         )
-        return said, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", r0, r1
+        # the factor is the issued instructions' count: quoted as such, the
+        # requests beside it (the report's clause reads them from the message)
+        return said, count[1], count[2], count[3]
     return count
 
 
 def _stall_detail(
     before: Mapping[str, Any], after: Mapping[str, Any], reasons: tuple[str, ...]
 ) -> Detail:
-    """A stall group's warp-cycles, per request where its reasons wait for loads."""
+    """A stall group's warp-cycles, per request where its reasons wait for loads.
+
+    A wait counted per global request (or per sector, where the bytes per request
+    moved: :func:`~nsightflow.diagnosis.step_split.waited_keys`) is quoted with both the
+    count and the wait per unit, and says which moved which way (SGEMM's 32x32
+    tiles: fewer requests, 4,295 M -> 134 M, but each waited longer, 47 -> 335
+    cycles).
+    """
     i0, i1 = num(before, "inst_executed"), num(after, "inst_executed")
     c0 = sum(_cycles(before, r) for r in reasons) * i0
     c1 = sum(_cycles(after, r) for r in reasons) * i1
@@ -186,32 +209,97 @@ def _stall_detail(
         f"smsp__average_warps_issue_stalled_{r}_per_issue_active.ratio" for r in reasons
     )
     # per the instructions the reasons wait for, where they share one count (loads)
-    bases = {WAITED_ON.get(r, ()) for r in reasons}
+    bases = {waited_keys(before, after, r) for r in reasons}
+    keys = waited_keys(before, after, reasons[0])
     n0, n1 = waited_on(before, after, reasons[0])
     if len(bases) == 1 and n0 and n1:
-        key, per = (
+        counted = " + ".join(REQUEST_METRICS[k] for k in keys)
+        per = " / " + counted
+        said = msg(
             "detail_stalls_per_request",
-            " / " + " + ".join(REQUEST_METRICS[k] for k in WAITED_ON[reasons[0]]),
+            reasons=text,
+            unit=msg(PER_UNIT[keys]),
+            x=c0 / 1e6,
+            y=c1 / 1e6,
+            cx=c0 / n0,
+            cy=c1 / n1,
+            ix=n0 / 1e6,
+            iy=n1 / 1e6,
+            which=_which_moved(c0 / n0, c1 / n1, n0, n1),
         )
-    else:
-        key, per, n0, n1 = "detail_stalls_per_inst", "", i0, i1
+        if (c1 / n1 - c0 / n0) * (c1 - c0) < 0:
+            # the waits moved with the count, against the wait per request: the
+            # count is the number that decides it
+            return said, counted, n0, n1
+        return said, f"({metric}) x smsp__inst_executed.sum{per}", c0 / n0, c1 / n1
     said = msg(
-        key,
+        "detail_stalls_per_inst",
         reasons=text,
         x=c0 / 1e6,
         y=c1 / 1e6,
-        cx=c0 / n0,
-        cy=c1 / n1,
-        ix=n0 / 1e6,
-        iy=n1 / 1e6,
+        cx=c0 / i0,
+        cy=c1 / i1,
     )
-    if per and (c1 / n1 - c0 / n0) * (c1 - c0) < 0:
-        # the waits moved with the requests, against the wait per request (SGEMM's
-        # 32x32 tiles: 4,295 M -> 134 M requests, 47 -> 335 cycles each): the
-        # requests are the number that decides it
-        requests = " + ".join(REQUEST_METRICS[k] for k in WAITED_ON[reasons[0]])
-        return said, requests, n0, n1
-    return said, f"({metric}) x smsp__inst_executed.sum{per}", c0 / n0, c1 / n1
+    return said, f"({metric}) x smsp__inst_executed.sum", c0 / i0, c1 / i1
+
+
+def _which_moved(c0: float, c1: float, n0: float, n1: float) -> dict[str, Any]:
+    """Which of a wait's count and its wait per unit moved, and which way, in words.
+
+    A count within :data:`SAME_COUNT` of its predecessor is the same count.
+    """
+    wait = "longer" if c1 > c0 else "shorter"
+    if abs(n1 / n0 - 1) < SAME_COUNT:
+        return msg(f"moved_same_{wait}")
+    count = "fewer" if n1 < n0 else "more"
+    # "fewer, and each shorter" where both fell; "fewer, but each longer" otherwise
+    joint = "and" if (n1 < n0) == (c1 < c0) else "but"
+    return msg(f"moved_{count}_{joint}_{wait}")
+
+
+def _loads_detail(before: Mapping[str, Any], after: Mapping[str, Any]) -> Detail:
+    """The count of global loads the memory waits are counted per, before and after.
+
+    The factor is the count parts of the waits counted per global load (requests,
+    or sectors where the request width moved): the loads' count, apart from the
+    issued instructions' (Jacobi-2D v2 -> v3: 8.39 M -> 7.34 M load requests while
+    the issued instructions rose 79.7 M -> 93.8 M).
+    """
+    terms = step_terms(before, after)
+    parts = {r: _count_part(before, after, r, terms) for r in LOAD_WAITS}
+    reason = max(parts, key=lambda r: abs(parts[r]))
+    keys = waited_keys(before, after, reason)
+    n0, n1 = waited_on(before, after, reason)
+    said = msg(
+        "detail_global_loads",
+        unit=msg(PER_UNIT[keys] + "_pl"),
+        unit_one=msg(PER_UNIT[keys]),
+        x=n0 / 1e6,
+        y=n1 / 1e6,
+        ratio=n1 / n0 if n0 else 0.0,
+        metric=" + ".join(REQUEST_METRICS[k] for k in keys),
+        reasons=" + ".join(
+            f"`{r}`"
+            for r in LOAD_WAITS
+            if parts[r] and waited_keys(before, after, r) == keys
+        ),
+    )
+    return said, " + ".join(REQUEST_METRICS[k] for k in keys), n0, n1
+
+
+def _count_part(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    reason: str,
+    terms: Mapping[str, float],
+) -> float:
+    """The size of ``reason``'s count change (warp-cycles at the mean wait), or 0."""
+    n0, n1 = waited_on(before, after, reason)
+    if not (n0 and n1 and terms):
+        return 0.0
+    c0, c1 = _cycles(before, reason), _cycles(after, reason)
+    i0, i1 = num(before, "inst_executed"), num(after, "inst_executed")
+    return (n1 - n0) * (c0 * i0 / n0 + c1 * i1 / n1) / 2
 
 
 def _count_detail(before: Mapping[str, Any], after: Mapping[str, Any]) -> Detail:

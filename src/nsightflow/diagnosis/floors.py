@@ -83,6 +83,19 @@ def with_fastest(row: Mapping[str, Any], best: Fastest) -> dict[str, Any]:
     return out
 
 
+LIBRARY_US = "library_us"  # row keys :func:`with_library` adds: the library's time
+LIBRARY_BY = "library_variant"  # at the row's input and size, and that variant
+
+
+def with_library(row: Mapping[str, Any], library: Fastest) -> dict[str, Any]:
+    """The row with the family's library variant's time at its input and size."""
+    found = library.get((_input(row), int(row[col.SIZE])))
+    out = dict(row)
+    if found is not None:
+        out[LIBRARY_US], out[LIBRARY_BY] = found
+    return out
+
+
 def model_floor(row: Mapping[str, Any], fixed: float) -> float:
     """The ideal time at the launch's ceiling plus the fixed cost, in us."""
     roof = num(row, "roof_time_us")
@@ -96,6 +109,12 @@ def floor_of(row: Mapping[str, Any], fixed: float) -> tuple[float, str]:
     a variant measured at this size (:func:`with_fastest`): a measured time is
     reachable, so a floor above it would promise less than is there.
     """
+    library = num(row, LIBRARY_US)
+    if ok(library) and library > 0:
+        # the vendor library timed at this size is the ceiling here (SGEMM at n = 512:
+        # cuBLAS's 17.5 us, where the FP32 peak's ideal plus the overhead measured at
+        # n = 256 gives 15.2 us): a bound at this size, measured at this size
+        return library, str(row.get(LIBRARY_BY) or "")
     model = model_floor(row, fixed)
     best = num(row, FASTEST_US)
     if ok(best) and best > 0 and not (ok(model) and model <= best):
@@ -135,4 +154,7 @@ def bounded(row: Mapping[str, Any], mech: float, fixed: float) -> Bound | None:
     limit = noise(row)
     if not gain > limit:
         return None
-    return Bound(gain, floor, limit, by, model_floor(row, fixed))
+    library = num(row, LIBRARY_US)
+    # a floor that is the library's own time is the ceiling's ideal time here
+    model = library + fixed if ok(library) and library > 0 else model_floor(row, fixed)
+    return Bound(gain, floor, limit, by, model)

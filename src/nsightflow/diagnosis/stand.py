@@ -24,13 +24,12 @@ from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import limiter
 from nsightflow.diagnosis.advice import fix_key
 from nsightflow.diagnosis.causes import Cause, causes
-from nsightflow.diagnosis.efficiency import PIPE_MECHANISM, busiest_pipe, pipe_words
+from nsightflow.diagnosis.efficiency import pipe_words
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
 from nsightflow.diagnosis.verdict import step_verdict
 
 AT_ROOF_PCT = 90.0  # the stop condition: % of the copy bandwidth or vendor library
-PIPE_BOUND_PCT = 40.0  # a math pipe this busy makes a compute-bound row "compute-bound"
 FLOOR_BYTES = 1.2  # DRAM bytes / ideal bytes at which the DRAM floor is the ideal one
 PLAN_ITEMS = 4  # remedies listed in a plan
 SWEEP_DROP_PCT = 15.0  # a throughput drop between sizes worth a line
@@ -44,25 +43,20 @@ def regime_label(regime: str) -> dict[str, Any]:
 def regime_key(row: Mapping[str, Any]) -> str:
     """The row's regime as its numbers bear it out: one name for every sentence.
 
-    ``memory``, ``compute`` or ``latency`` as classified, except where a closer
-    ceiling says otherwise:
-
-    - a compute-bound row whose math pipes are all below :data:`PIPE_BOUND_PCT` busy
-      (the issue slots decided it) is ``issue``-bound: "compute-bound" at 1.5% of the
-      FP32 peak (Jacobi-2D's shared-memory tile at n = 2048, issue slots 62%) reads
-      as a contradiction;
-    - a latency-bound row (DRAM, L2 and compute all under 60%) whose closest unit is
-      at or above the limiter's 60% line is bound by that unit (``unit_l1``: SGEMM's
-      shared-memory tiles at 84-99% of the L1/shared peak), the same unit
-      :func:`nsightflow.diagnosis.limiter.limit` names.
+    ``memory``, ``compute`` or ``latency`` as classified from the roofline (DRAM,
+    L2 and the FP32 rate: :mod:`nsightflow.analysis.regime`), except that a
+    latency-bound row whose closest unit is at or above the limiter's 60% line is
+    bound by that unit (``unit_l1``: SGEMM's shared-memory tiles at 84-99% of the
+    L1/shared peak), the same unit :func:`nsightflow.diagnosis.limiter.limit` names.
+    The issue slots and the pipes never make a row compute-bound (Jacobi-2D's
+    shared-memory tile at n = 2048: issue slots 62%, LSU pipe 60%, 2% of the FP32
+    peak, is memory-bound by its roofline, limited by L1/shared at 65%).
     """
     regime = str(row.get(col.REGIME) or "")
-    if regime == "compute":
-        top = busiest_pipe(row, tuple(PIPE_MECHANISM))
-        # without pipe counters only a profiled row is known not to use them
-        if (top is None and row.get("profiled")) or (top and top[1] < PIPE_BOUND_PCT):
-            return "issue"
     if regime == "latency" and row.get("profiled"):
+        hot = limiter.limit(row)
+        if hot is not None and hot.rule == "limit_l2_slice":
+            return "unit_l2_slice"  # its atomics on one slice, not its latency
         unit = limiter.closest(row)
         if unit is not None and unit[1] >= limiter.BOUND_PCT:
             return f"unit_{unit[0]}"
@@ -83,6 +77,9 @@ def regime_words(row: Mapping[str, Any]) -> dict[str, Any]:
     key = regime_key(row)
     if key == "issue":
         return msg("regime_issue")
+    if key == "unit_l2_slice":
+        hot = limiter.hot_slice(row)
+        return msg("regime_unit", unit=msg(key), pct=hot.value if hot else 0.0)
     if key.startswith("unit_"):
         unit = limiter.closest(row)
         return msg("regime_unit", unit=msg(key), pct=unit[1] if unit else 0.0)

@@ -1,6 +1,6 @@
 """Why a step changed the time: its factors ranked by how much of the change each makes.
 
-:func:`nsightflow.diagnosis.model.step_terms` splits ``ln(t1/t0)`` of the two
+:func:`nsightflow.diagnosis.step_split.step_terms` splits ``ln(t1/t0)`` of the two
 profiled launches exactly into factors: the instruction count (its part of every
 reason's warp-cycles), the per-instruction part of each stall reason's warp-cycles,
 occupancy, clock, idle SM time. The stall reasons are grouped and named as mechanisms
@@ -28,14 +28,16 @@ from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.factors import (
     COUNT,
     LANES,
+    LOADS_FACTOR,
     WIDER,
     detail,
     factor_evidence,
     fuller_lanes,
     wider_requests,
 )
-from nsightflow.diagnosis.model import alone, num, ok, step_terms
+from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
+from nsightflow.diagnosis.step_split import LOADS, alone, step_terms
 from nsightflow.diagnosis.verdict import SAME_PCT, threshold_pct
 
 UNCHANGED = math.log(1.02)  # below a 2% change of ncu's time: no change
@@ -66,7 +68,10 @@ def _grouped(
         )
         entry["term"] += term
         entry["reasons"] += reasons
-    for factor, key in (*((f, f) for f in FACTORS), (COUNT, "instructions")):
+    counts = ((COUNT, "instructions"), (LOADS_FACTOR, LOADS))
+    for factor, key in (*((f, f) for f in FACTORS), *counts):
+        if factor == LOADS_FACTOR and not terms.get(key):
+            continue  # no wait counted per global load moved with their count
         if factor == "clock" and not clock_moved(before, after):
             continue  # its term stays with the other factors: no named clock part
         if factor == "occupancy" and _grid_bound(before, after, terms[key]):

@@ -25,22 +25,23 @@ kernel's terms. It is made only where all of these hold:
   DRAM is told to fuse sweeps (temporal blocking, :func:`sweeps_per_pass`) at each
   size whose grid does not fit in the L2, however close to the copy bandwidth.
 
-:func:`score` then checks the advice against the ladder: where the next step's
-measured primary change is one of the previous variant's suggestions at that size,
-the suggestion's expected gain is set beside the step's achieved speedup. A change
-matches a suggestion of the same mechanism or one its remedy names (:data:`MATCHES`:
-"more bytes in flight" is carried out by wider accesses, more loads in flight or
-more warps).
+Whether the next step carried a suggestion out is :mod:`nsightflow.diagnosis.scoring`'s.
 """
 
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
-from nsightflow.diagnosis.advice import already_done, atomics_fix, fix_message
+from nsightflow.diagnosis.advice import (
+    already_done,
+    atomics_fix,
+    fix_message,
+    vendor_rate_fix,
+)
 from nsightflow.diagnosis.floors import Bound, bounded, noise
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import msg
@@ -49,27 +50,6 @@ from nsightflow.errors import ManifestError
 from nsightflow.family.expr import evaluate
 
 MAX_ITEMS = 3  # suggestions per variant and size that count as "top"
-# The step changes (a step's primary rule) that carry out a suggestion of each kind:
-# its remedy sentence names them. More bytes in flight is float4 (wider accesses),
-# more independent loads (latency) or more warps (occupancy); fewer shared-memory or
-# issued instructions per unit of work is register reuse (instruction count).
-MATCHES: dict[str, frozenset[str]] = {
-    "bytes_in_flight": frozenset(
-        {"bytes_in_flight", "memory_latency", "wider_accesses", "occupancy"}
-    ),
-    "lsu_queue": frozenset({"bytes_in_flight", "wider_accesses", "instruction_count"}),
-    "memory_latency": frozenset({"memory_latency", "bytes_in_flight", "occupancy"}),
-    "uncoalesced_loads": frozenset({"wider_accesses", "dram_bytes"}),
-    "shared_pipe": frozenset({"shared_pipe", "instruction_count", "mio_shuffle"}),
-    "mio_shuffle": frozenset({"mio_shuffle", "instruction_count"}),
-    "instruction_overhead": frozenset({"instruction_count", "issue_bound"}),
-    "issue": frozenset({"instruction_count", "issue_bound"}),
-    "issue_bound": frozenset({"instruction_count", "issue_bound"}),
-    "low_occupancy": frozenset({"occupancy", "memory_latency"}),
-    "dram_excess": frozenset({"dram_bytes"}),
-    "global_atomics": frozenset({"global_atomics", "memory_latency"}),
-    "hot_atomics": frozenset({"global_atomics", "memory_latency", "shared_atomics"}),
-}
 
 
 @dataclass(frozen=True)
@@ -88,6 +68,15 @@ class Suggestion:
     share: float = math.nan  # % of the launch the mechanism takes
     floor_by: str = ""  # the variant whose measured time is the floor ("": the model)
     model_us: float = math.nan  # ideal time at the ceiling plus the fixed cost
+
+
+def source_text(variant: Mapping[str, Any]) -> str:
+    """The variant's kernel source ('' where it cannot be read here)."""
+    path = Path(str(variant.get(col.SOURCE) or ""))
+    try:
+        return path.read_text(errors="replace") if path.suffix == ".cu" else ""
+    except OSError:
+        return ""
 
 
 def grid_blocks(row: Mapping[str, Any], variant: Mapping[str, Any]) -> float:
@@ -174,7 +163,10 @@ def grid_fix(
 
 
 def limiter_suggestion(
-    row: Mapping[str, Any], compiled: Mapping[str, Any], fixed: float
+    row: Mapping[str, Any],
+    compiled: Mapping[str, Any],
+    fixed: float,
+    source: str = "",
 ) -> Suggestion | None:
     """The cause that limits the launch now, where its remedy is not already there."""
     found = stand(row) if row.get("profiled") else None
@@ -195,7 +187,7 @@ def limiter_suggestion(
     fix = fix_message(kind, row, compiled)
     if found is not None and found.rule == "at_vendor_rate":
         # at the library's rate the last few percent are the library's own tricks
-        fix = msg("advice_fix_vendor_rate", fix=fix)
+        fix = vendor_rate_fix(fix, source)
     return suggestion(row, kind, mech, bound, fix, share)
 
 
@@ -370,7 +362,7 @@ def variant_suggestions(
             grid_suggestion(row, variant, sms, fixed, family),
             atomic_suggestion(row, compiled, line, fixed)
             or serial_atomics(row, compiled, fixed),
-            limiter_suggestion(row, compiled, fixed),
+            limiter_suggestion(row, compiled, fixed, source_text(variant)),
             sweeps_per_pass(row, variant, l2_bytes, fixed),
         ]
         ranked = sorted((s for s in found if s), key=lambda s: -s.gain)
@@ -379,19 +371,3 @@ def variant_suggestions(
             ranked = [s for s in ranked if s.kind not in ATOMIC_WAITS]
         out += ranked[:MAX_ITEMS]
     return out
-
-
-def step_scores(
-    suggestions: list[Suggestion], primary: str
-) -> tuple[Suggestion | None, int]:
-    """The suggestion of the previous variant the step's primary change matches.
-
-    Returns:
-        (the matching suggestion or None, its rank among the size's suggestions,
-        1-based; 0 where none matches).
-    """
-    ranked = sorted(suggestions, key=lambda s: -s.gain)[:MAX_ITEMS]
-    for rank, s in enumerate(ranked, start=1):
-        if primary == s.kind or primary in MATCHES.get(s.kind, frozenset()):
-            return s, rank
-    return None, 0

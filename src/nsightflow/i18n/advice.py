@@ -289,6 +289,24 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "的 warp 驻留。计数器没有指出更多改动；差距在于算法读取和等待的内容，而不在"
         "加载方式。",
     },
+    "advice_fix_vendor_rate_warps": {
+        "en": "{fix}; at the vendor library's rate what is left is what the library "
+        "does beyond it (its threads are already laid out in warp tiles): the next k "
+        "slice's fragments read from shared memory during the FMAs, or 3xTF32 tensor "
+        "cores where the precision allows",
+        "zh": "{fix}；已达到厂商库的速率（其线程已按 warp tile 排布），剩下的是库在此之外"
+        "所做的：在 FMA 期间从共享内存读取下一段 k 的片段，或在精度允许时使用 3xTF32 "
+        "tensor core",
+    },
+    "advice_fix_dispatch_full": {
+        "en": "its loads are already 16 bytes wide (`LDG.E.128`, `LDS.128`), its "
+        "outputs are already an outer product from registers, and at {registers} "
+        "registers per thread a larger thread tile does not fit; ncu names no single "
+        "cause for dispatch stalls (pipe conflicts or register-file events)",
+        "zh": "其加载已是 16 字节宽（`LDG.E.128`、`LDS.128`），输出已由寄存器中的外积"
+        "计算，且每线程 {registers} 个寄存器已放不下更大的线程 tile；ncu 对分派停顿没有"
+        "给出单一原因（流水线冲突或寄存器文件事件）",
+    },
     "advice_fix_dispatch_wide": {
         "en": "its loads are already 16 bytes wide (`LDG.E.128`, `LDS.128`), and ncu "
         "names no single cause for dispatch stalls (pipe conflicts or register-file "

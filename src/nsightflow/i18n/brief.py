@@ -165,6 +165,20 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": "**Smaller still:** {cause}{what}{alone}.",
         "zh": "**再次：**{cause}{what}{alone}。",
     },
+    "step_item": {"en": "{cause}{what}{alone}", "zh": "{cause}{what}{alone}"},
+    "step_smaller_list": {
+        "en": "**Then:** {items}.",
+        "zh": "**然后：**{items}。",
+    },
+    "step_counters_why": {
+        "en": "**In ncu's counters** (code and configuration together): "
+        "{cause}{what}{alone}{line}.",
+        "zh": "**ncu 计数器所见**（代码与配置合计）：{cause}{what}{alone}{line}。",
+    },
+    "step_counters_code": {
+        "en": "**In ncu's counters:** {cause}{what}{alone}{line}.",
+        "zh": "**ncu 计数器所见：**{cause}{what}{alone}{line}。",
+    },
     "what_bare": {
         "en": "{name} {before} -> {after}",
         "zh": "{name} {before} -> {after}",
@@ -173,13 +187,14 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": ": {name} {before} -> {after}",
         "zh": "：{name} {before} -> {after}",
     },
-    "part_clause": {"en": " ({part})", "zh": "（即{part}）"},
+    "part_clause": {"en": " ({part})", "zh": "（{part}）"},
     "step_rest": {
         "en": "**The rest:** {items}; the parts add up to the {total} us {dir}.",
-        "zh": "**其余：**{items}；各部分合计即{dir}的 {total} us。",
+        "zh": "**其余：**{items}；各部分合计{dir} {total} us。",
     },
     "rest_item": {"en": "{name} {us} us {dir}", "zh": "{name}{dir}了 {us} us"},
     "rest_counted": {"en": "smaller counted factors", "zh": "较小的计数因素"},
+    "rest_counted_other": {"en": "the other counted factors", "zh": "其余计数因素"},
     "line_clause": {
         "en": ", at line {line} of `{variant}` ({code}, {share} of the samples)",
         "zh": "，位于 `{variant}` 第 {line} 行（{code}，占采样的 {share}）",
@@ -187,7 +202,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "hot_clause": {
         "en": "; its hottest line is {line} of `{variant}` ({code}, {share} of the "
         "samples, mostly {reason})",
-        "zh": "；最热的一行是 `{variant}` 第 {line} 行（{code}，占采样的 {share}，"
+        "zh": "；最热行是 `{variant}` 第 {line} 行（{code}，占采样的 {share}，"
         "主要为 {reason}）",
     },
     "wait_clause": {
@@ -198,7 +213,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     },
     "step_expected": {
         "en": "**Expected** to shrink: {expected}. **Observed:** {observed}. {verdict}",
-        "zh": "**预期**减少：{expected}。**实际**：{observed}。{verdict}",
+        "zh": "**预期**减少：{expected}；**实际**：{observed}。{verdict}",
     },
     "step_meant": {
         "en": "**Meant to show** a cost through: {expected}. **Observed:** {observed}. "
@@ -206,6 +221,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "**设计上**要展示以下代价：{expected}。**实际**：{observed}。{verdict}",
     },
     "expected_met": {"en": "As intended", "zh": "符合预期"},
+    "expect_met_same": {"en": "As expected.", "zh": "符合预期。"},
     "expected_missed": {"en": "Not what the idea aimed at", "zh": "与预期不符"},
     "expected_or": {"en": ", ", "zh": "、"},
     "step_more": {
@@ -240,6 +256,27 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "qty_instructions": {"en": "issued warp instructions", "zh": "发射的 warp 指令数"},
     "qty_occupancy": {"en": "achieved occupancy", "zh": "实际占用率"},
     "qty_requests": {"en": "global load requests", "zh": "全局加载请求数"},
+    "qty_ldst_requests": {
+        "en": "global load and store requests",
+        "zh": "全局加载与存储请求数",
+    },
+    "qty_ld_sectors": {"en": "global load sectors", "zh": "全局加载 sector 数"},
+    "qty_stall_per_sector": {
+        "en": "{reasons} stall cycles per global load sector",
+        "zh": "每个全局加载 sector 的 {reasons} 停顿周期",
+    },
+    "qty_each_wait": {
+        "en": ": {moved}, {before} -> {after} cycles",
+        "zh": "：{moved}，{before} -> {after} 个周期",
+    },
+    "qty_each_wider": {
+        "en": " (global load requests {before} -> {after} for the same sectors)",
+        "zh": "（全局加载请求 {before} -> {after}，sector 数不变）",
+    },
+    "qty_each_count": {
+        "en": " (their count {before} -> {after}: {moved})",
+        "zh": "（数量 {before} -> {after}：{moved}）",
+    },
     "qty_launches": {"en": "kernel launches", "zh": "kernel 启动次数"},
     "step_by_size": {"en": "By size: {spans}.", "zh": "各规模：{spans}。"},
     "step_dram_moved": {
@@ -273,18 +310,26 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "n = {n} 时 `{other}` 更快",
     },
     "config_own_params": {"en": "{params} of its own", "zh": "其自身的 {params}"},
-    "step_config_split": {
-        "en": "The sweep timed `{variant}` at `{prev}`'s configuration ({old}) at "
-        "n = {n}: {t_old} us, against {t_own} us at its own; the configuration makes "
-        "{config}, the code {code}.",
-        "zh": "参数扫描在 n = {n} 时以 `{prev}` 的配置（{old}）测得 `{variant}` 为 "
-        "{t_old} us，其自身配置为 {t_own} us；配置带来 {config}，代码带来 {code}。",
+    "step_config_why": {
+        "en": "**Why:** the sweep timed `{variant}` at `{prev}`'s "
+        "configuration{own}, {t_old} us, and at its own, {t_own} us. So the "
+        "configuration ({changes}) makes {config}; the code, {code}; the ladder's "
+        "timing against the sweep's, {timing}.",
+        "zh": "**原因：**参数扫描测得 `{variant}` 在 `{prev}` 的配置{own}下 "
+        "{t_old} us，自身配置下 {t_own} us：配置（{changes}）带来{config}，代码带来"
+        "{code}，阶梯与扫描计时之差为{timing}。",
+    },
+    "step_config_none": {
+        "en": "**Why:** the code, not the configuration ({changes}): the sweep timed "
+        "`{variant}` at `{prev}`'s configuration{own} in {t_old} us, at its own in "
+        "{t_own} us.",
+        "zh": "**原因：**是代码而非配置（{changes}）：参数扫描测得 `{variant}` 在 `{prev}` "
+        "的配置{own}下 {t_old} us，自身配置下 {t_own} us。",
     },
     "step_config_unsplit": {
         "en": "The sweep did not time `{variant}` at `{prev}`'s configuration at "
-        "n = {n}: the code's and the configuration's parts cannot be told apart.",
-        "zh": "参数扫描没有在 n = {n} 时以 `{prev}` 的配置测量 `{variant}`：无法区分代码"
-        "与配置各自的贡献。",
+        "n = {n}, which would tell the two apart.",
+        "zh": "参数扫描没有在 n = {n} 时以 `{prev}` 的配置测量 `{variant}`，无法区分二者。",
     },
     "qty_launch_time": {
         "en": "ncu time of the later launch",

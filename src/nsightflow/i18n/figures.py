@@ -4,6 +4,6 @@
 FIGURE_MESSAGES: dict[str, dict[str, str]] = {
     "fig_step": {
         "en": "this step: before and after over sizes, and its primary cause's metric",
-        "zh": "本步优化：不同规模下优化前后的耗时，以及主要原因对应的指标",
+        "zh": "本步：各规模下前后耗时，及主要原因的指标",
     },
 }

@@ -69,6 +69,10 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "en": "Instruction count",
         "zh": "指令数",
     },
+    "mech_global_loads": {
+        "en": "Global load count",
+        "zh": "全局加载数",
+    },
     "mech_idle_lanes": {
         "en": "Idle lanes (warp divergence)",
         "zh": "空闲 lane（warp 分支发散）",
@@ -833,10 +837,9 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "step_params_changed": {
         "en": "**What ran:** the step also changes the configuration both variants share "
-        "({changes}): code and configuration changed together, and its time change is "
-        "not its idea's alone.",
-        "zh": "**实际运行：**这一步同时改变了两个版本共有的配置（{changes}）：代码与配置"
-        "一起改变，时间变化不全是其优化思路带来的。",
+        "({changes}), so its time change is not its idea's alone.",
+        "zh": "**实际运行：**这一步同时改变了两个版本共有的配置（{changes}），时间变化不全是"
+        "其优化思路带来的。",
     },
     "tie_with": {
         "en": " (tied with {names}: within the timing noise)",
@@ -920,15 +923,15 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "part_with": {
         "en": "{us} of the {total} us {dir}",
-        "zh": "{dir}的 {total} us 中占 {us} us",
+        "zh": "{dir} {total} us 中的 {us} us",
     },
     "part_over": {
-        "en": "{us} us {dir}, offset by the other parts to {total} us {dir} in all",
-        "zh": "{dir} {us} us，与其他部分相抵后总共{dir} {total} us",
+        "en": "{us} us {dir}",
+        "zh": "{dir}了 {us} us",
     },
     "part_against": {
-        "en": "{us} us {own}, against the {total} us {dir} in all",
-        "zh": "{own} {us} us（总共{dir} {total} us）",
+        "en": "{us} us {own}",
+        "zh": "反而{own}了 {us} us",
     },
     "other_factors": {
         "en": "**Other factors**: the factors too small to list, together {part}.",
@@ -984,10 +987,53 @@ SENTENCES: dict[str, dict[str, str]] = {
         "-> {y:,.1f} M）",
     },
     "detail_stalls_per_request": {
-        "en": "{reasons} {cx:,.1f} -> {cy:,.1f} warp-cycles per global memory request "
-        "({ix:,.2f} M -> {iy:,.2f} M requests)",
-        "zh": "{reasons} 每个全局内存请求 {cx:,.1f} -> {cy:,.1f} 个 warp 周期（请求数 "
-        "{ix:,.2f} M -> {iy:,.2f} M）",
+        "en": "{reasons} {cx:,.1f} -> {cy:,.1f} warp-cycles per {unit} "
+        "({ix:,.2f} M -> {iy:,.2f} M of them: {which})",
+        "zh": "{reasons} 每个{unit} {cx:,.1f} -> {cy:,.1f} 个 warp 周期（数量 "
+        "{ix:,.2f} M -> {iy:,.2f} M：{which}）",
+    },
+    "unit_ld_request": {"en": "global load request", "zh": "全局加载请求"},
+    "unit_ldst_request": {
+        "en": "global load or store request",
+        "zh": "全局加载或存储请求",
+    },
+    "unit_ld_sector": {"en": "global load sector", "zh": "全局加载 sector"},
+    "unit_ld_request_pl": {"en": "global load requests", "zh": "全局加载请求"},
+    "unit_ldst_request_pl": {
+        "en": "global load and store requests",
+        "zh": "全局加载与存储请求",
+    },
+    "unit_ld_sector_pl": {"en": "global load sectors", "zh": "全局加载 sector"},
+    "moved_same_longer": {
+        "en": "the same count, each waited longer",
+        "zh": "数量不变，每个等待更长",
+    },
+    "moved_same_shorter": {
+        "en": "the same count, each waited less",
+        "zh": "数量不变，每个等待更短",
+    },
+    "moved_fewer_and_shorter": {
+        "en": "fewer, and each waited less",
+        "zh": "更少，且每个等待更短",
+    },
+    "moved_fewer_but_longer": {
+        "en": "fewer, but each waited longer",
+        "zh": "更少，但每个等待更长",
+    },
+    "moved_more_and_longer": {
+        "en": "more, and each waited longer",
+        "zh": "更多，且每个等待更长",
+    },
+    "moved_more_but_shorter": {
+        "en": "more, but each waited less",
+        "zh": "更多，但每个等待更短",
+    },
+    "detail_global_loads": {
+        "en": "{unit} {x:,.2f} M -> {y:,.2f} M (x{ratio:,.2f}, `{metric}`), the count "
+        "the waits on global memory ({reasons}) are counted per, at their mean wait "
+        "per {unit_one}",
+        "zh": "{unit} {x:,.2f} M -> {y:,.2f} M（x{ratio:,.2f}，`{metric}`），即全局内存"
+        "等待（{reasons}）所按的计数，以每个{unit_one}的平均等待计",
     },
     "detail_lanes": {
         "en": "active lanes per warp instruction {l0:.1f} -> {l1:.1f} of 32 "
@@ -1369,6 +1415,24 @@ LIMITS: dict[str, dict[str, str]] = {
     "cell_limit_tensor": {
         "en": "tensor pipe {pct:.0f}%",
         "zh": "张量流水线 {pct:.0f}%",
+    },
+    "unit_l2_slice": {"en": "its atomics' L2 slice", "zh": "原子操作所在的 L2 slice"},
+    "limit_l2_slice": {
+        "en": "**Limits it now:** the L2 slice of its atomics: {hot:,.0f} of its "
+        "{all:,.0f} L2 atomic sectors go to the busiest of the {slices:.0f} slices "
+        "(`lts__t_sectors_op_red.max` + `lts__t_sectors_op_atom.max`), which runs at "
+        "{pct:.0f}% of its peak against {avg:.1f}% for the L2 on average "
+        "(`lts__throughput.max` / `.avg`): atomics on the same addresses execute one "
+        "after another there.",
+        "zh": "**当前瓶颈：**原子操作所在的 L2 slice：{all:,.0f} 个 L2 原子 sector 中有 "
+        "{hot:,.0f} 个落在 {slices:.0f} 个 slice 中最忙的一个"
+        "（`lts__t_sectors_op_red.max` + `lts__t_sectors_op_atom.max`），该 slice 达峰值的 "
+        "{pct:.0f}%，而 L2 平均为 {avg:.1f}%（`lts__throughput.max` / `.avg`）：同一地址上的"
+        "原子操作在那里逐个执行。",
+    },
+    "cell_limit_l2_slice": {
+        "en": "atomics' L2 slice {pct:.0f}%",
+        "zh": "原子操作 L2 slice {pct:.0f}%",
     },
     "limit_grid": {
         "en": "**Limits it now:** the grid, {blocks:.0f} blocks for {sms:.0f} SMs (under "

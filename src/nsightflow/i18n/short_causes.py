@@ -32,6 +32,7 @@ SHORT_CAUSES: dict[str, dict[str, str]] = {
     "issue_bound": {"en": "issue slots busy", "zh": "发射槽繁忙"},
     "issue": {"en": "instruction issue", "zh": "指令发射"},
     "instruction_count": {"en": "instruction count", "zh": "指令数"},
+    "global_loads": {"en": "global load count", "zh": "全局加载数"},
     "idle_lanes": {"en": "fewer idle lanes", "zh": "空闲 lane 减少"},
     "wider_accesses": {"en": "wider loads", "zh": "更宽的加载"},
     "dependency": {"en": "instruction dependencies", "zh": "指令依赖"},

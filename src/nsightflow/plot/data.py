@@ -111,6 +111,31 @@ def vendor_point(ctx: dict[str, Any]) -> VendorPoint | None:
     return VendorPoint(name, float(gflops), int(match.group(1)) if match else None)
 
 
+def vendor_at(
+    analysis: pd.DataFrame, ctx: dict[str, Any], size: int
+) -> VendorPoint | None:
+    """The vendor library's rate at ``size``: a ceiling only where it was timed there.
+
+    The ladder's library variant timed at that size (SGEMM's ``v8_torch_matmul``,
+    cuBLAS on the same buffers: 33.8 TFLOP/s at n = 1024, 51.4 at n = 4096), else
+    ceilings.json's own measurement where its note names that size (n = 8192); none
+    at a size with neither.
+    """
+    own = vendor_point(ctx)
+    if own is None:
+        return None
+    library = {str(v[col.NAME]) for v in ctx.get("variants") or [] if v.get("library")}
+    need = {col.VARIANT, col.SIZE, col.GFLOPS}
+    if library and need <= set(analysis.columns):
+        rows = analysis[
+            analysis[col.VARIANT].isin(library) & (analysis[col.SIZE] == size)
+        ]
+        rates = pd.to_numeric(rows[col.GFLOPS], errors="coerce").dropna()
+        if not rates.empty and float(rates.max()) > 0:
+            return VendorPoint(own.name, float(rates.max()), int(size))
+    return own if own.size == size else None
+
+
 def l2_boundary(analysis: pd.DataFrame, ctx: dict[str, Any]) -> int | None:
     """The first size whose ideal working set exceeds the L2 (None if none does)."""
     l2 = ctx["ceilings"].get("l2_bytes")

@@ -11,7 +11,9 @@ says why (the bytes per level are in ``bytes_by_level``). Arrows run from the
 variant each step improves on to the step (DRAM points); each DRAM point is
 labelled with the variant's short name. For SGEMM, cuBLAS's measured rate is a
 horizontal reference line: its bytes, hence its intensity, were not measured, so it
-has no point.
+has no point. Each panel draws it at the rate timed at that panel's size (the
+ladder's library variant; ceilings.json's at the size its note names), and none at
+a size where it was not timed: the n = 8192 rate is no ceiling at n = 1024.
 """
 
 from collections.abc import Hashable
@@ -256,7 +258,8 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
         ai_cols = [f"ai_{lv.column}" for lv in drawn_levels(ctx)]
         xlim = log_limits(points[ai_cols].to_numpy().ravel().tolist(), 2.5)
         ylim = _perf_limits(points, ctx, xlim)
-        vendor = data.vendor_point(ctx)
+        # the library's rate at each panel's own size: a ceiling only where timed
+        vendors = {n: data.vendor_at(analysis, ctx, n) for n in sizes}
         all_labels = []
         for ax, size in zip(axes, sizes, strict=True):
             rows = points[points[column_names.SIZE] == size]
@@ -265,6 +268,7 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
             ax.set_xlim(*xlim)
             ax.set_ylim(*ylim)
             roof_handles = _roofs(ax, ctx, xlim)
+            vendor = vendors[size]
             if vendor is not None:
                 _vendor_line(fig, ax, vendor)
             all_labels.append((ax, _panel(fig, ax, rows, ctx, size), rows))
@@ -273,7 +277,8 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
             unit_axis(ax.yaxis, flops_text)
             unit_axis(ax.xaxis, lambda v: f"{v:g}")
         axes[0].set_ylabel("FLOP rate (ncu FLOPs / ncu time)")
-        handles = _legend_handles(points, ctx, roof_handles, vendor)
+        drawn = [v for v in vendors.values() if v is not None]
+        handles = _legend_handles(points, ctx, roof_handles, drawn)
         figure_legend(fig, handles)
         levels = ", ".join(lv.name.split(" ")[0] for lv in drawn_levels(ctx))
         fig.suptitle(f"{ctx['family']['title']}: roofline ({levels} bytes)")
@@ -320,9 +325,13 @@ def _legend_handles(
     points: pd.DataFrame,
     ctx: dict[str, Any],
     roof_handles: list[Line2D],
-    vendor: data.VendorPoint | None,
+    vendors: list[data.VendorPoint],
 ) -> list[Line2D]:
-    """The legend: variants shown, one marker per level, the roofs, the vendor rate."""
+    """The legend: variants shown, one marker per level, the roofs, the vendor rates.
+
+    The vendor library's line is drawn in each panel at that panel's size; the
+    legend names each size's rate.
+    """
     shown = [v for v in family_variants(ctx) if v in set(points[column_names.VARIANT])]
     handles = variant_handles(shown, ctx)
     handles += [
@@ -339,15 +348,20 @@ def _legend_handles(
         for lv in drawn_levels(ctx)
     ]
     handles += roof_handles
-    if vendor is not None:
-        at = f" at n = {vendor.size}" if vendor.size else ""
+    if vendors:
+        rates = ", ".join(
+            f"{flops_text(v.gflops)} at n = {data.size_text(v.size)}"
+            if v.size
+            else flops_text(v.gflops)
+            for v in vendors
+        )
         handles.append(
             Line2D(
                 [],
                 [],
                 color="k",
                 ls=":",
-                label=f"{vendor.name}{at}: {flops_text(vendor.gflops)}\n"
+                label=f"{vendors[0].name}, at each panel's n: {rates}\n"
                 "(its rate only: its bytes were not measured)",
             )
         )

@@ -103,6 +103,13 @@ LANES_PER_INST = "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio"
 BRANCH_UNIFORM = "smsp__sass_average_branch_targets_threads_uniform.pct"
 L2_RED_SECTORS = "lts__t_sectors_op_red.sum"
 L2_ATOM_SECTORS = "lts__t_sectors_op_atom.sum"
+# the busiest L2 slice: its atomic sectors and its throughput (ncu reports every rollup
+# of the counters above; the .max is the slice that holds a hot address)
+L2_RED_SECTORS_MAX = "lts__t_sectors_op_red.max"
+L2_ATOM_SECTORS_MAX = "lts__t_sectors_op_atom.max"
+L2_SECTORS_AVG = "lts__t_sectors.avg"
+L2_SECTORS_MAX = "lts__t_sectors.max"
+L2_THROUGHPUT_MAX = "lts__throughput.max.pct_of_peak_sustained_elapsed"
 SHARED_ATOM_INST = "smsp__sass_inst_executed_op_shared_atom.sum"
 SMEM_CONFLICTS_ATOM = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum"
 PATTERN_METRICS: tuple[str, ...] = (
@@ -111,6 +118,11 @@ PATTERN_METRICS: tuple[str, ...] = (
     BRANCH_UNIFORM,
     L2_RED_SECTORS,
     L2_ATOM_SECTORS,
+    L2_RED_SECTORS_MAX,
+    L2_ATOM_SECTORS_MAX,
+    L2_SECTORS_AVG,
+    L2_SECTORS_MAX,
+    L2_THROUGHPUT_MAX,
     SHARED_ATOM_INST,
     SMEM_CONFLICTS_ATOM,
 )

@@ -145,21 +145,17 @@ def test_sgemm_occupancy_takes_the_issue_waits_it_caused(analysed):
     assert 0 < added < t5
 
 
-# histogram v0 -> v1_private at 2^24: 4,316 -> 33.7 us with occupancy 98.2% ->
-# 89.1%; the log-mean weight of a 128x step, L(t0, t1) = 883 us, makes that 10% of
-# the warps 78 us: a weight of the whole step's ratio on a small factor, not a
-# factor that the step mis-specifies
-_WEIGHT = pytest.mark.xfail(strict=True, reason="log-mean weight of a 128x step")
-
-
-@pytest.mark.parametrize(
-    "family",
-    [pytest.param(f, marks=_WEIGHT) if f == "histogram" else f for f in FAMILIES],
-)
+@pytest.mark.parametrize("family", FAMILIES)
 def test_no_occupancy_part_is_larger_than_the_run_it_acts_on(analysed, family):
     """The warps a step lost cost less than the run that lost them (without the
     loss it would take a positive time); the warps it gained saved less than its
-    predecessor took."""
+    predecessor took.
+
+    Histogram v0 -> v1_private at 2^24 (4,316 -> 33.7 us, occupancy 98.2% -> 89.1%)
+    is the case that decides it: the log-mean weight of that 128x step,
+    L(t0, t1) = 883 us, made the 10% of warps v1 lacks cost 78 us, more than v1's
+    whole run; counted on the waits of the side with fewer warps it is bounded by
+    them."""
     found = _findings(analysed[family])
     a = _analysis(analysed[family])
     for (variant, size), group in _steps(found):
@@ -256,7 +252,7 @@ def test_reduction_v2_s_timing_residual_is_the_profile_s_difference(analysed):
                  & (found["rule"] == "timing_residual")
                  & (found["size"] == n)].itertuples()  # fmt: skip
     assert "1.73 of the 29.5 us" not in r.message  # it cost, against the saving
-    assert "1.73 us added, against the 29.5 us saved in all" in r.message
+    assert "the difference, 1.73 us added, is what" in r.message
 
 
 def test_a_no_change_step_has_one_record_and_no_parts(analysed):
@@ -280,12 +276,12 @@ def test_no_part_reads_as_larger_than_the_change_it_is_part_of(analysed, family)
             assert float(x.replace(",", "")) <= float(y.replace(",", "")), message
 
 
-def test_a_part_larger_than_the_net_change_says_the_others_offset_it():
+def test_a_part_larger_than_the_net_change_or_against_it_is_said_on_its_own():
     from nsightflow.diagnosis.account import part_msg
     from nsightflow.diagnosis.record import render
 
-    text = render("", part_msg(-13406.0, -6808.0))
-    assert text == "13,406 us saved, offset by the other parts to 6,808 us saved in all"
+    assert render("", part_msg(-13406.0, -6808.0)) == "13,406 us saved"
+    assert render("", part_msg(3.0, -20.0)) == "3.00 us added"
     assert render("", part_msg(-3.1, -9.8)) == "3.10 of the 9.80 us saved"
 
 
@@ -310,7 +306,9 @@ def _report(folder):
 @pytest.fixture(scope="module")
 def reports(analysed):
     """report.md of the families the reader's defects are about, from the fixture."""
-    return {f: _report(analysed[f]) for f in ("sgemm", "jacobi2d", "reduction")}
+    # (those of them the recording holds: NSIGHTFLOW_TEST_RECORDING may name another)
+    named = ("sgemm", "jacobi2d", "reduction")
+    return {f: _report(analysed[f]) for f in named if f in analysed}
 
 
 def test_a_latency_row_at_l1_s_peak_is_bound_by_l1_in_every_sentence(analysed, reports):
@@ -382,20 +380,27 @@ def test_compute_bound_is_said_only_with_a_math_pipe_busy(analysed, family):
 MATH_PIPES = ("fma_pct", "pipe_alu_pct", "pipe_fp64_pct", "pipe_xu_pct")
 
 
-def test_jacobi_v1_at_2048_reads_as_its_busiest_math_pipe_allows(analysed):
-    """Issue slots decided "compute" at 1.5% of the FP32 peak: issue-bound unless a
-    math pipe (ALU: integer and compare work) is 40% busy."""
+def test_jacobi_v1_at_2048_is_placed_by_its_roofline_and_limited_by_its_unit(analysed):
+    """Issue slots 62% busy and the LSU pipe 60% at 2% of the FP32 peak made it
+    "compute-bound"; a busy pipe is what limits it, not its place on the roofline:
+    its intensity is far on the memory side and its L2 moderately busy."""
     a = _analysis(analysed["jacobi2d"])
     row = a.loc[("v1_smem", 2048)]
-    assert row["regime"] == "compute" and row["pct_of_fp32_peak"] < 5
-    busiest = max(row[c] for c in MATH_PIPES if pd.notna(row[c]))
+    assert row["issue_pct"] >= 60 and row["pct_of_fp32_peak"] < 5
+    assert 2 * row["ai_ideal"] <= row["ridge"] and row["l2_throughput_pct"] >= 40
+    assert row["regime"] == "memory"
     found = _findings(analysed["jacobi2d"])
     (r,) = found[(found["variant"] == "v1_smem") & (found["rule"] == "sweep_regimes")
                  ].itertuples()  # fmt: skip
-    word = (
-        "compute-bound" if busiest >= 40 else "issue-bound, with no math pipe 40% busy"
-    )
-    assert f"{word} at n = 2048" in r.message, (busiest, r.message)
+    assert "memory-bound at n = 2048..16384" in r.message, r.message
+    assert not found["message"].str.contains("compute-bound").any()
+    # what limits it is its busiest unit, named as such
+    units = {"l1": "l1_throughput_pct", "l2": "l2_throughput_pct",
+             "issue": "issue_pct", "lsu": "pipe_lsu_pct", "dram": "dram_pct"}  # fmt: skip
+    busiest = max(units, key=lambda k: row[units[k]])
+    stand = found[(found["section"] == "stand") & (found["variant"] == "v1_smem")
+                  & (found["size"] == 2048)]  # fmt: skip
+    assert f"limit_{busiest}" in set(stand["rule"]), (busiest, set(stand["rule"]))
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -461,23 +466,30 @@ def test_a_best_within_the_noise_of_the_runner_up_is_a_tie_in_the_brief(
     assert f"tied with `{second['variant']}`" in result, result
 
 
-def test_a_step_s_first_line_says_the_rows_that_ran(analysed):
-    """v5's idea says "v3's 8-row strip"; the sweep's point ran ROWS=2."""
+def test_a_step_s_idea_says_the_rows_that_ran(analysed):
+    """v5's manifest idea says "v3's 8-row strip"; the sweep's point ran ROWS=2: the
+    idea the report heads the step with names the 2 rows that ran (as SGEMM's names
+    BK=16), so no sentence is left to correct it."""
     ctx = json.loads((analysed["jacobi2d"] / "context.json").read_text())
     params = {v["name"]: v.get("params") or {} for v in ctx["variants"]}
+    ideas = {v["name"]: v["idea"] for v in ctx["variants"]}
     ran = params["v5_strip_vec4"]["ROWS"]
     assert ran != 8
+    assert f"{ran}-row strip" in ideas["v5_strip_vec4"]
+    assert "8-row" not in ideas["v5_strip_vec4"]
     found = _findings(analysed["jacobi2d"])
-    (r,) = found[(found["variant"] == "v5_strip_vec4") & (found["size"] == 8192)
-                 & (found["rule"] == "step_params_text")].itertuples()  # fmt: skip
-    assert f"ROWS={ran}" in r.message and "ROWS=8" in r.message
+    said = found[(found["variant"] == "v5_strip_vec4")
+                 & (found["rule"] == "step_params_text")]  # fmt: skip
+    assert said.empty
 
 
 _NUM = r"([\d,]+(?:\.\d+)?(?:e-?\d+)?)"
 
 
 def _printed_part(message):
-    """(part, total) in us, signed (+ added), as the sentence prints them; or None."""
+    """(part, total) in us, signed (+ added), as the sentence prints them; or None.
+
+    The total is None where the sentence gives the part on its own."""
 
     def f(x):
         return float(x.replace(",", ""))
@@ -485,17 +497,10 @@ def _printed_part(message):
     if hit := re.search(rf"{_NUM} of the {_NUM} us (saved|added)", message):
         sign = 1 if hit.group(3) == "added" else -1
         return sign * f(hit.group(1)), sign * f(hit.group(2))
-    if hit := re.search(
-        rf"{_NUM} us (saved|added), offset by the other parts to {_NUM} us", message
-    ):
-        sign = 1 if hit.group(2) == "added" else -1
-        return sign * f(hit.group(1)), sign * f(hit.group(3))
-    if hit := re.search(
-        rf"{_NUM} us (saved|added), against the {_NUM} us (saved|added) in all", message
-    ):
-        own = 1 if hit.group(2) == "added" else -1
-        whole = 1 if hit.group(4) == "added" else -1
-        return own * f(hit.group(1)), whole * f(hit.group(3))
+    # a part larger than the change, or against it, is said on its own
+    if hits := re.findall(rf"{_NUM} us (saved|added)", message):
+        part, way = hits[-1]
+        return (1 if way == "added" else -1) * f(part), None
     return None
 
 
@@ -524,7 +529,11 @@ def test_every_step_s_printed_parts_add_up_to_its_measured_change(analysed, fami
         assert total == pytest.approx(de, rel=0.05), (variant, size, printed)
         # and every sentence names the same whole, the measured change
         for _, whole in printed:
-            assert whole == pytest.approx(de, rel=0.05), (variant, size, whole)
+            assert whole is None or whole == pytest.approx(de, rel=0.05), (
+                variant,
+                size,
+                whole,
+            )
         checked += 1
     assert checked or family in ("conv2d",), family
 
@@ -649,17 +658,31 @@ def test_a_step_that_changed_its_configuration_splits_code_and_configuration(
     text = " ".join(body._outcome(variant, prev))
     assert f"at `{prev}`'s configuration" in text
     if not (t_old and t_own):  # the sweep did not time the old configuration
-        assert "cannot be told apart" in text, text
+        assert "which would tell the two apart" in text, text
         return
-    config = render("", part_msg(t_own - t_old, de))
-    code = render("", part_msg(de - (t_own - t_old), de))
-    assert f"the configuration makes {config}, the code {code}" in text, text
-    ran = text.split(f"at `{prev}`'s configuration (")[1].split(")")[0]
-    shared, _, extra = ran.partition("; ")
-    for key in set(own) - set(old):  # SGEMM v7's WN: v6 has no warp tile
-        assert f"{key}=" not in shared, ran
-    if extra:
-        assert extra.endswith(" of its own") and set(own) - set(old), ran
+    # three measured parts: the configuration (one code, two configurations of the
+    # sweep), the code (two codes at the old configuration: the predecessor's
+    # timing against the sweep's), and the same code and configuration timed twice
+    # (the ladder against the sweep); none of them is the rest of another
+    t_prev = a.loc[(prev, n), "time_median_us"]
+    rest = de - (t_own - t_old) - (t_old - t_prev)
+    if abs(t_own - t_old) + abs(rest) <= 0.05 * abs(de):
+        # Jacobi-2D v5: 130.7 us at v3's configuration, 130.6 at its own, 130.8 in
+        # the ladder, of a 20.6 us change: the code made it, in one sentence
+        assert "**Why:** the code, not the configuration (" in text, text
+        assert "makes" not in text.split("**In ncu's counters:**")[0], text
+    else:
+        config = render("", part_msg(t_own - t_old, de))
+        code = render("", part_msg(t_old - t_prev, de))
+        timing = render("", part_msg(rest, de))
+        assert f") makes {config}; the code, {code};" in text, text
+        assert f"the ladder's timing against the sweep's, {timing}." in text, text
+    # a parameter only the new code has is said with the value it ran at (SGEMM v7's
+    # WN: v6 has no warp tile); the shared ones are the predecessor's, named above
+    ran = text.split(f"at `{prev}`'s configuration")[1].split(",")[0]
+    said = set(re.findall(r"(\w+)=", ran))
+    assert said <= set(own) - set(old), ran
+    assert ("of its own" in ran) == bool(said), ran
 
 
 def _same(t0, t1, iqr0, iqr1):

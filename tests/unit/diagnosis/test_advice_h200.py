@@ -124,3 +124,42 @@ def test_the_step_section_of_the_body_says_nvcc_had_already_aggregated(
     start = body.index("### 2.1 `v1_atomic_per_warp`")
     step = body[start : body.index("\n### ", start + 1)]
     assert "nvcc had already summed each warp before its atomic" in step
+
+
+def _slice(analysed, family, variant):
+    """The busiest L2 slice's throughput and atomic sectors, from the parsed metrics."""
+    m = pd.read_csv(analysed[family].parent / f"{variant}.metrics.csv")
+    m = m[m["size"] == m["size"].max()].set_index("metric")["value"]
+    hot = m["lts__t_sectors_op_red.max"] + m["lts__t_sectors_op_atom.max"]
+    return (
+        m["lts__throughput.max.pct_of_peak_sustained_elapsed"],
+        m["lts__throughput.avg.pct_of_peak_sustained_elapsed"],
+        hot,
+        m["lts__t_sectors.max"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("family", "variant"),
+    [
+        ("aggatomic", "v0_atomic_per_thread"),
+        ("aggatomic", "v1_atomic_per_warp"),
+        ("hotatomic", "v0_atomic_per_thread"),
+        ("hotatomic", "v1_atomic_per_warp"),
+        ("hotatomic", "v2_atomic_per_block"),
+    ],
+)
+def test_atomics_on_one_address_are_limited_by_their_l2_slice_not_latency(
+    analysed, found, family, variant
+):
+    """aggatomic's busiest L2 slice runs at 83% while the L2 averages 5.2%, nearly
+    all of its sectors atomics: what limits the launch is that slice, not latency."""
+    busiest, average, hot, sectors = _slice(analysed, family, variant)
+    assert busiest >= 3 * average and hot >= sectors / 2  # the slice is its atomics'
+    stand = _rows(found[family], "stand", variant)
+    limits = stand[stand["rule"].str.startswith("limit_")]
+    (r,) = limits.itertuples()
+    assert r.rule == "limit_l2_slice"
+    assert r.value == pytest.approx(busiest)
+    assert f"{busiest:.0f}% of its peak against {average:.1f}%" in r.message
+    assert not stand["message"].str.contains("latency-bound").any()

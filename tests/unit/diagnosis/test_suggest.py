@@ -8,11 +8,11 @@ import pandas as pd
 from nsightflow.diagnosis.advice import already_done, fix_message
 from nsightflow.diagnosis.floors import fixed_cost, noise
 from nsightflow.diagnosis.record import render
+from nsightflow.diagnosis.scoring import step_scores
 from nsightflow.diagnosis.suggest import (
     Suggestion,
     grid_blocks,
     grid_suggestion,
-    step_scores,
     variant_suggestions,
 )
 

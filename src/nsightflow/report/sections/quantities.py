@@ -108,16 +108,21 @@ class Quantity:
     before: str
     after: str
     metric: str  # the ncu metric or expression, for the footnote
+    # a wait split as count x wait per request: which of the two moved, which way
+    each: str = ""
 
 
 CYCLES = "cycles"  # contracts: literal (a way of writing values, not the column)
 # (pattern over ``metric``, catalogue key of its name, how its values are written)
 _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"stalled_.*/ l1tex__t_requests"), "qty_stall_per_request", CYCLES),
+    (re.compile(r"stalled_.*/ l1tex__t_sectors"), "qty_stall_per_sector", CYCLES),
     (re.compile(r"stalled_"), "qty_stall_per_inst", CYCLES),
     (re.compile(r"^smsp__inst_executed\.sum$"), "qty_instructions", "millions"),
     (re.compile(r"sm__warps_active"), "qty_occupancy", "pct"),
+    (re.compile(r"_op_ld\.sum \+ l1tex__t_requests"), "qty_ldst_requests", "m"),
     (re.compile(r"l1tex__t_requests_pipe_lsu_mem_global_op_ld"), "qty_requests", "m"),
+    (re.compile(r"^l1tex__t_sectors_pipe_lsu_mem_global_op_ld"), "qty_ld_sectors", "m"),
     (re.compile(r"l1tex__t_sectors_pipe_lsu_mem_global_op_st"), "qty_st_sectors", "m"),
     (re.compile(r"^time_median_us$"), "qty_event_time", "us"),
     (re.compile(r"gpu__time_duration\.sum of one launch"), "qty_launch_time", "us"),
@@ -156,8 +161,58 @@ def quantity(record: dict[str, Any]) -> Quantity | None:
             name = T(key, reasons=reasons)
             if key == "qty_stall_per_inst":  # the ratio is per instruction already
                 metric = _PER_INST.sub("", metric).strip("() ")
-            return Quantity(name, _value(before, style), _value(after, style), metric)
+            q = Quantity(name, _value(before, style), _value(after, style), metric)
+            return Quantity(q.name, q.before, q.after, q.metric, _each(record, key))
     return Quantity(T("qty_generic"), number(before, 2), number(after, 2), metric)
+
+
+# the quantities of a wait counted per global request or sector, and which the
+# record quotes: the wait per unit, or the count it is split by
+_PER_UNIT_KEYS = ("qty_stall_per_request", "qty_stall_per_sector")
+_COUNT_KEYS = ("qty_requests", "qty_ldst_requests", "qty_ld_sectors")
+
+
+def _each(record: dict[str, Any], key: str) -> str:
+    """The other half of a wait split as count x wait per unit, and which way each went.
+
+    SGEMM v0 -> v1: the record quotes the requests (4,295 M -> 134 M), and the clause
+    says the other half: "fewer, but each waited longer: 47.0 -> 334.7 cycles".
+    Empty for any other quantity.
+    """
+    if key not in (*_PER_UNIT_KEYS, *_COUNT_KEYS, "qty_instructions"):
+        return ""
+    try:
+        params = json.loads(str(record.get(col.PARAMS) or "{}"))
+    except json.JSONDecodeError:
+        return ""
+    inner = params.get("finding", params)
+    detail = inner.get("detail") if isinstance(inner, dict) else None
+    if not isinstance(detail, dict):
+        return ""
+    if detail.get("@") == "detail_wider" and key == "qty_instructions":
+        r0, r1 = _float(detail.get("r0")), _float(detail.get("r1"))
+        return T(
+            "qty_each_wider", before=_value(1e6 * r0, "m"), after=_value(1e6 * r1, "m")
+        )
+    if detail.get("@") != "detail_stalls_per_request":
+        return ""
+    fields = {k: _float(detail.get(k)) for k in ("cx", "cy", "ix", "iy")}
+    if any(math.isnan(v) for v in fields.values()):
+        return ""
+    moved = render("", detail["which"]) if isinstance(detail.get("which"), dict) else ""
+    if key in _COUNT_KEYS:  # the count is quoted: the wait per unit follows
+        return T(
+            "qty_each_wait",
+            moved=moved,
+            before=number(fields["cx"], 1),
+            after=number(fields["cy"], 1),
+        )
+    return T(
+        "qty_each_count",
+        moved=moved,
+        before=_value(1e6 * fields["ix"], "m"),
+        after=_value(1e6 * fields["iy"], "m"),
+    )
 
 
 def part_text(record: dict[str, Any]) -> str:
@@ -218,6 +273,10 @@ def cited_line(
     if hot is None or hot.empty:
         return None
     rows = hot[hot[col.VARIANT].isin(variants) & (hot[col.SIZE] == n)]
+    # a sample ncu maps to no line (line 0, no source: a library's kernel, built
+    # without -lineinfo) is no line of the author's code to cite
+    citable = pd.to_numeric(rows[col.LINE], errors="coerce") > 0
+    rows = rows[citable & (rows[col.SOURCE].fillna("").astype(str).str.strip() != "")]
     if rows.empty:
         return None
     own = _float(record.get(col.LINE))

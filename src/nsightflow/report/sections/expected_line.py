@@ -1,0 +1,75 @@
+"""A step's expected-against-observed line (pure).
+
+The diagnosis records what the idea and the previous step's diagnosis led one to
+expect, what was observed (the step's primary cause) and its verdict; this module
+says it in one line, the mechanisms the verdict credits first, so that none it names
+is missing from the list.
+"""
+
+import json
+from typing import Any
+
+from nsightflow.contracts import columns as col
+from nsightflow.diagnosis.expected import SAME_AS
+from nsightflow.diagnosis.record import render
+from nsightflow.i18n import T
+from nsightflow.i18n.short_causes import short_cause
+
+MAX_EXPECTED = 3  # causes named in the expected-vs-observed line
+
+
+def expected_line(record: dict[str, Any]) -> str:
+    """Expected against observed, in one line, from the finding's columns.
+
+    The expected mechanisms that the verdict credits come first, so that none it
+    names is missing from the list.
+    """
+    metric = str(record.get(col.METRIC, ""))
+    evidence = str(record.get(col.EVIDENCE, ""))
+    expected = [x.strip() for x in metric.partition(":")[2].split(",") if x.strip()]
+    observed = evidence.partition(":")[2].strip()
+    params = _params(record)
+    credited = _credited(params)
+    credited += [m for c in credited for m in SAME_AS.get(c, ())]
+    ordered = [m for m in expected if m in credited]
+    ordered += [m for m in expected if m not in credited]
+    shown = max(MAX_EXPECTED, len([m for m in expected if m in credited]))
+    names = [short_cause(x) for x in ordered[:shown]]
+    return T(
+        "step_meant" if params.get("regression") else "step_expected",
+        expected=T("expected_or").join(names) if names else "?",
+        observed=short_cause(observed) if observed else "?",
+        verdict=_verdict(record, observed, expected),
+    )
+
+
+def _params(record: dict[str, Any]) -> dict[str, Any]:
+    try:
+        params = json.loads(str(record.get(col.PARAMS) or "{}"))
+    except json.JSONDecodeError:
+        return {}
+    return params if isinstance(params, dict) else {}
+
+
+def _credited(params: dict[str, Any]) -> list[str]:
+    """The mechanisms an expected-vs-observed verdict credits (``helped``)."""
+    verdict = params.get(col.VERDICT)
+    helped = verdict.get("helped", []) if isinstance(verdict, dict) else []
+    keys = [h.get("@", "") for h in helped if isinstance(h, dict)]
+    return [k.removeprefix("mech_") for k in keys]
+
+
+def _verdict(record: dict[str, Any], observed: str, expected: list[str]) -> str:
+    """The diagnosis's own verdict on expected vs observed, else whether it was named.
+
+    A verdict that credits only the observed cause says so in two words: the line has
+    just named it ("Observed: wider loads. As expected.").
+    """
+    params = _params(record)
+    verdict = params.get(col.VERDICT)
+    if isinstance(verdict, dict) and "@" in verdict:
+        if verdict["@"] == "expect_met" and _credited(params) == [observed]:
+            return T("expect_met_same")
+        fields = {k: v for k, v in verdict.items() if k != "@"}
+        return render(str(verdict["@"]), fields)
+    return T("expected_met" if observed in expected else "expected_missed") + "."
