@@ -20,12 +20,14 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
         "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: the ideal time at "
         "the ceiling plus {fixed:,.1f} us of small-size overhead, the least any "
-        "variant of the family took above its ideal time at the smallest size: "
-        "launch, ramp-up and tail together, not a launch latency).",
+        "variant of the family took above its ideal time at the smallest size: an "
+        "upper estimate of what does not shrink with n, launch, ramp-up and tail with "
+        "any work of a fixed size such as a final merge, not a launch latency).",
         "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
         "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：达到上限时的理想"
         "时间加 {fixed:,.1f} us 小规模开销，即最小规模下本 family 各版本超出理想时间的"
-        "最小值：启动、爬升与尾部合计，并非启动延迟）。",
+        "最小值：不随 n 缩小部分的上界估计，即启动、爬升、尾部及最终合并等固定规模的工作，"
+        "并非启动延迟）。",
     },
     "advice_item_measured": {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
@@ -286,13 +288,14 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Nothing left to gain inside `{variant}` at n = {n}: {time} us against "
         "{roof} us of transfer at {ceiling} plus up to {fixed} us of small-size "
         "overhead (what the family's fastest variant takes beyond its transfer at n = "
-        "{small}: launch, ramp-up and tail together); at n = {big} it reaches {pct} of {ceiling}. No suggestion clears "
+        "{small}: launch, ramp-up, tail and work of a fixed size); at n = {big} it "
+        "reaches {pct} of {ceiling}. No suggestion clears "
         "the timing noise at any measured size: its loads are already what the "
         "remedies ask for, so only fewer launches (fuse it with the kernels around "
         "it) or fewer bytes would help.",
         "zh": "`{variant}` 在 n = {n} 时 kernel 内部已无可再得：{time} us，而{ceiling}"
         "下的传输时间为 {roof} us，另有至多 {fixed} us 的小规模开销（本 family "
-        "最快的版本在 n = {small} 时超出其传输时间的部分：启动、爬升与尾部合计）；n = {big} 时它达到"
+        "最快的版本在 n = {small} 时超出其传输时间的部分：启动、爬升、尾部及固定规模的工作）；n = {big} 时它达到"
         "{ceiling}的 {pct}。在任何测量规模下都没有超过计时噪声的建议：只有减少启动"
         "次数（与前后的 kernel 融合）或减少字节数才有帮助。",
     },
