@@ -1129,12 +1129,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "{observed}。{verdict}",
     },
     "expect_met": {
-        "en": "As expected: faster through {helped}.",
-        "zh": "符合预期：通过{helped}变快。",
+        "en": "As expected: {helped} shrank.",
+        "zh": "符合预期：{helped}减少了。",
     },
     "expect_offset": {
-        "en": "Partly as expected: {helped} made it faster, but {observed} cost more.",
-        "zh": "部分符合预期：{helped}带来了加速，但{observed}的代价更大。",
+        "en": "Partly as expected: {helped} shrank, but {observed} cost more.",
+        "zh": "部分符合预期：{helped}减少了，但{observed}的代价更大。",
     },
     "expect_other": {
         "en": "Faster, but not through what was expected.",
@@ -1148,8 +1148,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "{pct:.0f}%（20% 起才算原因）：并没有可消除的冲突。",
     },
     "expect_shown": {
-        "en": "As meant: slower through {helped}.",
-        "zh": "符合设计：通过{helped}变慢。",
+        "en": "As meant: {helped} grew.",
+        "zh": "符合设计：{helped}增加了。",
     },
     "expect_not_shown": {
         "en": "Not as meant: none of it made the launch slower.",

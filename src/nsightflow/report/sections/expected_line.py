@@ -70,6 +70,19 @@ def _verdict(record: dict[str, Any], observed: str, expected: list[str]) -> str:
     if isinstance(verdict, dict) and "@" in verdict:
         if verdict["@"] == "expect_met" and _credited(params) == [observed]:
             return T("expect_met_same")
-        fields = {k: v for k, v in verdict.items() if k != "@"}
+        fields = {k: _short(v) for k, v in verdict.items() if k != "@"}
         return render(str(verdict["@"]), fields)
     return T("expected_met" if observed in expected else "expected_missed") + "."
+
+
+def _short(value: Any) -> Any:
+    """A verdict's mechanisms by their short names, as the line before names them.
+
+    The diagnosis stores them as their headings ("Too few bytes in flight for the DRAM
+    bandwidth", "Barriers (__syncthreads)"), which read as a new sentence mid-line.
+    """
+    if isinstance(value, list):
+        return [_short(v) for v in value]
+    if isinstance(value, dict) and str(value.get("@", "")).startswith("mech_"):
+        return short_cause(str(value["@"]).removeprefix("mech_"))
+    return value
