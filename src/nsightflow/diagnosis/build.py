@@ -302,14 +302,20 @@ class FamilyFindings:
             return None
         return run_causes(r, launch_rows(self.ctx.get("launches") or {}, r))
 
+    def _limit(self, r: Mapping[str, Any]) -> Finding | None:
+        """What limits the run now: its longest launch's limiter where it has several."""
+        if not r.get("profiled"):
+            return limiter.limit(r)
+        return limiter.run_limit(r, launch_rows(self.ctx.get("launches") or {}, r))
+
     def _stand(self, name: str) -> None:
         if self.variants[name][col.STATUS] != OK:
             return
         for n in sorted({*self.profile_sizes, self.key_size}):
             r = self.row(name, n)
-            found = stand.stand(r, self._run_causes(r)) if r else None
+            now = self._limit(r) if r else None
+            found = stand.stand(r, self._run_causes(r), now) if r else None
             if found is not None:
-                now = limiter.limit(r)
                 extra = [now] if now is not None else []
                 self.rows += place(self._where(r, "stand"), [found], primary=True)
                 self.rows += place(self._where(r, "stand"), extra)

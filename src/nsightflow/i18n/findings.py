@@ -28,8 +28,8 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "在途字节不足以用满 DRAM 带宽",
     },
     "mech_dram_bandwidth": {
-        "en": "DRAM bandwidth (near its ceiling)",
-        "zh": "DRAM 带宽（接近上限）",
+        "en": "DRAM bandwidth (80% of the copy bandwidth or more)",
+        "zh": "DRAM 带宽（达到拷贝带宽的 80% 或以上）",
     },
     "mech_memory_latency": {"en": "Global-memory latency", "zh": "全局内存延迟"},
     "mech_low_occupancy": {
@@ -281,9 +281,10 @@ FIXES: dict[str, dict[str, str]] = {
     },
     "fix_dram_bandwidth": {
         "en": "move fewer bytes: fuse the kernel with its neighbours, narrower types, "
-        "or reuse across the passes (the DRAM bandwidth is near its ceiling)",
-        "zh": "减少搬运的字节：与相邻 kernel 融合、更窄的数据类型，或跨遍复用（DRAM "
-        "带宽已接近上限）",
+        "or reuse across the passes (at 80% of the copy bandwidth or more, more "
+        "bytes in flight gain at most 1.25x)",
+        "zh": "减少搬运的字节：与相邻 kernel 融合、更窄的数据类型，或跨遍复用（已达拷贝"
+        "带宽的 80% 或以上，更多在途字节最多提速 1.25 倍）",
     },
     "fix_bytes_in_flight": {
         "en": "keep more bytes in flight per thread: 16-byte (float4) accesses, several "
@@ -845,25 +846,9 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": " (tied with {names}: within the timing noise)",
         "zh": "（与 {names} 持平：差异在计时噪声以内）",
     },
-    "regime_issue": {
-        "en": "issue-bound, with no math pipe 40% busy",
-        "zh": "发射受限，没有运算流水线达到 40% 繁忙",
-    },
-    "regime_unit": {
-        "en": "bound by {unit} at {pct:.0f}% of its peak",
-        "zh": "受限于{unit}（达峰值的 {pct:.0f}%）",
-    },
     "limiter_now": {
         "en": "{unit}; its largest cost: {cause}",
         "zh": "{unit}；最大开销：{cause}",
-    },
-    "stand_unit": {
-        "en": "`{variant}` is {regime}, while DRAM, L2 and compute are not near "
-        "theirs (`{basis}`); {rate}, {pct:.0f}% of {ceiling} ({roof:,.2f} us there). "
-        "What limits it now: {now}.",
-        "zh": "`{variant}` {regime}，而 DRAM、L2 与计算都远未达到上限（`{basis}`）；"
-        "{rate}，为{ceiling}的 {pct:.0f}%（该处耗时 {roof:,.2f} us）。当前限制因素："
-        "{now}。",
     },
     "at_vendor_rate": {
         "en": "`{variant}` runs at the rate of {ceiling}: {rate}, {pct:.0f}% of it "
@@ -1185,10 +1170,10 @@ SENTENCES: dict[str, dict[str, str]] = {
         "达到上限时耗时 {roof:,.2f} us；{pipe}。当前限制因素：{now}。",
     },
     "stand_latency": {
-        "en": "`{variant}` is {regime}: neither memory nor compute is near its ceiling "
-        "(`{basis}`); {rate}, {pct:.0f}% of {ceiling} ({roof:,.2f} us there). What "
-        "limits it now: {now}.",
-        "zh": "`{variant}` {regime}：访存和计算都远未达到上限（`{basis}`）；{rate}，"
+        "en": "`{variant}` is {regime}: DRAM, L2 and the FP32 rate are below 60% of "
+        "their peaks (`{basis}`); {rate}, {pct:.0f}% of {ceiling} ({roof:,.2f} us "
+        "there). What limits it now: {now}.",
+        "zh": "`{variant}` {regime}：DRAM、L2 与 FP32 速率都低于各自峰值的 60%（`{basis}`）；{rate}，"
         "为{ceiling}的 {pct:.0f}%（该处耗时 {roof:,.2f} us）。当前限制因素：{now}。",
     },
     "at_dram_floor": {
@@ -1416,7 +1401,6 @@ LIMITS: dict[str, dict[str, str]] = {
         "en": "tensor pipe {pct:.0f}%",
         "zh": "张量流水线 {pct:.0f}%",
     },
-    "unit_l2_slice": {"en": "its atomics' L2 slice", "zh": "原子操作所在的 L2 slice"},
     "limit_l2_slice": {
         "en": "**Limits it now:** the L2 slice of its atomics: {hot:,.0f} of its "
         "{all:,.0f} L2 atomic sectors go to the busiest of the {slices:.0f} slices "
@@ -1454,6 +1438,20 @@ LIMITS: dict[str, dict[str, str]] = {
         "en": "**Limits it now:** not profiled; its timing reaches {pct:.0f}% of "
         "{ceiling}.",
         "zh": "**当前瓶颈：**未采样；按计时达到{ceiling}的 {pct:.0f}%。",
+    },
+    "limit_launch": {
+        "en": "{now} That is its longest launch's, `{kernel}` ({share:.0f}% of the "
+        "run's ncu time); the others: {others}.",
+        "zh": "{now}这是其最长的 launch `{kernel}` 的（占整次运行 ncu 时间的 {share:.0f}%）；"
+        "其余：{others}。",
+    },
+    "cell_limit_launch": {
+        "en": "{cell} (`{kernel}`)",
+        "zh": "{cell}（`{kernel}`）",
+    },
+    "limit_other": {
+        "en": "`{kernel}` ({share:.0f}%) {cell}",
+        "zh": "`{kernel}`（{share:.0f}%）{cell}",
     },
     "cell_limit_timing": {
         "en": "{pct:.0f}% {ceiling} (timed)",
