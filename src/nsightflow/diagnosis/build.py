@@ -338,10 +338,11 @@ class FamilyFindings:
                 why = self.step_primary.get(name, "")
                 steps.append(({**r, col.STEP_OF: before}, why, verdict))
         tied = ties(best, self._ok_rows(names, self.key_size))
-        where = stand.stand(best, self._run_causes(best))
+        run = self._run_causes(best)
+        where = stand.stand(best, run)
         compiled = self.variants[str(best[col.VARIANT])].get("compiler") or {}
         found = summary.conclusion(
-            best, steps, where.rule if where else "", tied, compiled
+            best, steps, where.rule if where else "", tied, compiled, run
         )
         self.rows += place(self._where(best, "conclusion"), found)
 

@@ -1282,8 +1282,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "下一步：在该规模上对 `{variant}` 采样，以便排序其限制因素。",
     },
     "next_remedy": {
-        "en": "Next: `{variant}` is limited by {label}: {fix}.",
-        "zh": "下一步：`{variant}` 受限于{label}：{fix}。",
+        "en": "Next: `{variant}`'s largest cost is {label}: {fix}.",
+        "zh": "下一步：`{variant}` 的最大开销是{label}：{fix}。",
     },
     "sweep_regimes": {
         "en": "`{variant}` changes regime over the sizes: {spans}.",

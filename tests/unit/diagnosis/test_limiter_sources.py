@@ -224,3 +224,19 @@ def test_the_energy_ratio_above_one_is_said_for_what_it_is(analysed, reports):
         f"up to {top['energy_busy']:.2f} at `{top['variant']}` n = {int(top['size'])}"
         in energy
     )
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_what_next_names_the_largest_cost_the_stand_names(analysed, family):
+    """Scan v3's conclusion read "limited by too few bytes in flight" (the combined
+    row's), its stand "its largest cost: a later launch of the run" (its launches'),
+    its brief "limits it now: L2": a cost is said as a cost, the same one."""
+    found = _findings(analysed[family])
+    nexts = found[(found["section"] == "conclusion")
+                  & found["rule"].isin(["next_remedy", "next_already_done"])]  # fmt: skip
+    for r in nexts.itertuples():
+        assert "is limited by" not in r.message, r.message
+        stand = found[(found["section"] == "stand") & (found["variant"] == r.variant)
+                      & (found["size"] == r.size) & (found["role"] == "primary")]  # fmt: skip
+        (s,) = stand.itertuples()
+        assert r.metric == s.evidence, (r.variant, r.metric, s.evidence)
