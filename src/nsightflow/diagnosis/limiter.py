@@ -132,7 +132,7 @@ def limit(row: Mapping[str, Any]) -> Finding | None:
     if pct >= BOUND_PCT:
         return Finding(
             f"limit_{kind}",
-            params={"pct": pct},
+            params={"pct": pct, **(_l1_part(row) if kind == "l1" else {})},
             metric=metric,
             value=pct,
             threshold=BOUND_PCT,
@@ -204,3 +204,16 @@ def run_limit(
         threshold=main.threshold,
         evidence=main.rule,
     )
+
+
+def _l1_part(row: Mapping[str, Any]) -> dict[str, Any]:
+    """Which half of the L1/shared unit is busy: its shared-memory wavefronts' share.
+
+    ``l1tex__throughput`` is the busiest of the unit's sub-units; the shared-memory
+    wavefronts of its data pipe say whether that is shared memory (SGEMM ``v2``'s
+    conflicted tile: 98% of the 99%) or global loads through L1 (``v0``: 0% of 73%).
+    """
+    smem = num(row, "smem_throughput_pct")
+    if not ok(smem):
+        return {"part": ""}
+    return {"part": msg("l1_part", smem=smem)}

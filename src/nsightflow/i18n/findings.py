@@ -1352,8 +1352,12 @@ LIMITS: dict[str, dict[str, str]] = {
     "cell_limit_l2": {"en": "L2 {pct:.0f}%", "zh": "L2 {pct:.0f}%"},
     "unit_l1": {"en": "L1/shared", "zh": "L1/共享内存"},
     "limit_l1": {
-        "en": "**Limits it now:** L1/shared at {pct:.0f}% of its peak.",
-        "zh": "**当前瓶颈：**L1/共享内存，达峰值的 {pct:.0f}%。",
+        "en": "**Limits it now:** L1/shared at {pct:.0f}% of its peak{part}.",
+        "zh": "**当前瓶颈：**L1/共享内存，达峰值的 {pct:.0f}%{part}。",
+    },
+    "l1_part": {
+        "en": "; shared-memory wavefronts take {smem:.0f}% of its data pipe's peak",
+        "zh": "；共享内存 wavefront 占其数据流水线峰值的 {smem:.0f}%",
     },
     "cell_limit_l1": {"en": "L1/shared {pct:.0f}%", "zh": "L1/共享内存 {pct:.0f}%"},
     "unit_issue": {"en": "issue slots", "zh": "发射槽"},

@@ -240,3 +240,20 @@ def test_what_next_names_the_largest_cost_the_stand_names(analysed, family):
                       & (found["size"] == r.size) & (found["role"] == "primary")]  # fmt: skip
         (s,) = stand.itertuples()
         assert r.metric == s.evidence, (r.variant, r.metric, s.evidence)
+
+
+def test_sgemm_s_l1_limiter_says_which_half_of_the_unit_is_busy(analysed):
+    """v0's 73% is global loads through L1 (no shared memory), v2's 99% its
+    conflicted shared-memory tile: the unit's own counters say which."""
+    a = pd.read_csv(analysed["sgemm"] / "analysis.csv")
+    a = a[(a["size"] == 4096) & a["profiled"]].set_index("variant")
+    found = _findings(analysed["sgemm"])
+    for variant in ("v0_naive", "v2_tiled_transposed"):
+        row = a.loc[variant]
+        (r,) = found[(found["section"] == "stand") & (found["variant"] == variant)
+                     & (found["size"] == 4096) & (found["rule"] == "limit_l1")
+                     ].itertuples()  # fmt: skip
+        smem = row["smem_throughput_pct"]
+        assert f"shared-memory wavefronts take {smem:.0f}%" in r.message, r.message
+    assert a.loc["v0_naive", "smem_throughput_pct"] < 1
+    assert a.loc["v2_tiled_transposed", "smem_throughput_pct"] > 90
