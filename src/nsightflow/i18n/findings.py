@@ -1444,18 +1444,17 @@ LIMITS: dict[str, dict[str, str]] = {
         "zh": "**当前瓶颈：**未采样；按计时达到{ceiling}的 {pct:.0f}%。",
     },
     "limit_launch": {
-        "en": "{now} That is its longest launch's, `{kernel}` ({share:.0f}% of the "
-        "run's ncu time); the others: {others}.",
-        "zh": "{now}这是其最长的 launch `{kernel}` 的（占整次运行 ncu 时间的 {share:.0f}%）；"
-        "其余：{others}。",
+        "en": "{now} In its longest launch, `{kernel}` ({share:.0f}% of the run); the "
+        "others: {others}.",
+        "zh": "{now}以上为其最长的 launch `{kernel}`（占整次运行的 {share:.0f}%）；其余：{others}。",
     },
     "cell_limit_launch": {
         "en": "{cell} (`{kernel}`)",
         "zh": "{cell}（`{kernel}`）",
     },
     "limit_other": {
-        "en": "`{kernel}` ({share:.0f}%) {cell}",
-        "zh": "`{kernel}`（{share:.0f}%）{cell}",
+        "en": "`{kernel}` ({share:.0f}%): {cell}",
+        "zh": "`{kernel}`（{share:.0f}%）：{cell}",
     },
     "cell_limit_timing": {
         "en": "{pct:.0f}% {ceiling} (timed)",
