@@ -72,6 +72,7 @@ TIMINGS = Table(
         col.ENERGY_J_PER_LAUNCH,  # NVML's energy counter (nsightflow.gpu.energy); NaN: none
         col.ENERGY_POWER_W,
         col.ENERGY_BUSY,  # the timed median over the energy stream's time per launch
+        # (not a busy fraction: > 1 where back-to-back launches overlap)
     ),
     {col.TIME_MEDIAN_US: FLOAT, col.REPS: INT},
 )

@@ -303,14 +303,20 @@ class FamilyFindings:
             return None
         return run_causes(r, launch_rows(self.ctx.get("launches") or {}, r))
 
+    def _limit(self, r: Mapping[str, Any]) -> Finding | None:
+        """What limits the run now: its longest launch's limiter where it has several."""
+        if not r.get("profiled"):
+            return limiter.limit(r)
+        return limiter.run_limit(r, launch_rows(self.ctx.get("launches") or {}, r))
+
     def _stand(self, name: str) -> None:
         if self.variants[name][col.STATUS] != OK:
             return
         for n in sorted({*self.profile_sizes, self.key_size}):
             r = self.row(name, n)
-            found = stand.stand(r, self._run_causes(r)) if r else None
+            now = self._limit(r) if r else None
+            found = stand.stand(r, self._run_causes(r), now) if r else None
             if found is not None:
-                now = limiter.limit(r)
                 extra = [now] if now is not None else []
                 self.rows += place(self._where(r, "stand"), [found], primary=True)
                 self.rows += place(self._where(r, "stand"), extra)
@@ -333,10 +339,11 @@ class FamilyFindings:
                 why = self.step_primary.get(name, "")
                 steps.append(({**r, col.STEP_OF: before}, why, verdict))
         tied = ties(best, self._ok_rows(names, self.key_size))
-        where = stand.stand(best, self._run_causes(best))
+        run = self._run_causes(best)
+        where = stand.stand(best, run)
         compiled = self.variants[str(best[col.VARIANT])].get("compiler") or {}
         found = summary.conclusion(
-            best, steps, where.rule if where else "", tied, compiled
+            best, steps, where.rule if where else "", tied, compiled, run
         )
         self.rows += place(self._where(best, "conclusion"), found)
 

@@ -42,67 +42,38 @@ def regime_label(regime: str) -> dict[str, Any]:
 
 
 def regime_key(row: Mapping[str, Any]) -> str:
-    """The row's regime as its numbers bear it out: one name for every sentence.
+    """The row's regime, the roofline's alone: one name for every sentence.
 
-    ``memory``, ``compute`` or ``latency`` as classified from the roofline (DRAM,
-    L2 and the FP32 rate: :mod:`nsightflow.analysis.regime`), except that a
-    latency-bound row whose closest unit is at or above the limiter's 60% line is
-    bound by that unit (``unit_l1``: SGEMM's shared-memory tiles at 84-99% of the
-    L1/shared peak), the same unit :func:`nsightflow.diagnosis.limiter.limit` names.
-    The issue slots and the pipes never make a row compute-bound (Jacobi-2D's
-    shared-memory tile at n = 2048: issue slots 62%, LSU pipe 60%, 2% of the FP32
-    peak, is memory-bound by its roofline, limited by L1/shared at 65%).
+    ``memory``, ``compute`` or ``latency`` as classified from DRAM, L2 and the FP32
+    rate (:mod:`nsightflow.analysis.regime`). A busy unit off the roofline (L1/shared,
+    issue slots, a pipe, an atomics' L2 slice) is what limits the launch
+    (:func:`nsightflow.diagnosis.limiter.limit`, the brief's *limits it now*), never
+    its regime: SGEMM ``v0``-``v4`` at n = 4096 are latency-bound by the roofline
+    (L2 <= 15%, FP32 <= 27%) and limited by L1/shared at 73-99% of its peak; a regime
+    taken from the unit made reduction ``v0`` "bound by L1/shared" at its one profiled
+    size and latency-bound at the timed ones around it.
     """
-    regime = str(row.get(col.REGIME) or "")
-    if regime == "latency" and row.get("profiled"):
-        hot = limiter.limit(row)
-        if hot is not None and hot.rule == "limit_l2_slice":
-            return "unit_l2_slice"  # its atomics on one slice, not its latency
-        unit = limiter.closest(row)
-        if unit is not None and unit[1] >= limiter.BOUND_PCT:
-            return f"unit_{unit[0]}"
-    return regime
+    return str(row.get(col.REGIME) or "")
 
 
 def bound_name(row: Mapping[str, Any]) -> str:
-    """The row's regime (:func:`regime_key`) as a table value.
-
-    ``memory``, ``compute``, ``latency``, ``issue``, or the unit a latency-bound row
-    is bound by (``l1``, ``l2``, ...).
-    """
-    return regime_key(row).removeprefix("unit_")
+    """The row's regime (:func:`regime_key`) as a table value."""
+    return regime_key(row)
 
 
 def regime_words(row: Mapping[str, Any]) -> dict[str, Any]:
     """The row's regime (:func:`regime_key`) in words."""
-    key = regime_key(row)
-    if key == "issue":
-        return msg("regime_issue")
-    if key == "unit_l2_slice":
-        hot = limiter.hot_slice(row)
-        return msg("regime_unit", unit=msg(key), pct=hot.value if hot else 0.0)
-    if key.startswith("unit_"):
-        unit = limiter.closest(row)
-        return msg("regime_unit", unit=msg(key), pct=unit[1] if unit else 0.0)
-    return regime_label(key)
+    return regime_label(regime_key(row))
 
 
 def regime_brief(row: Mapping[str, Any]) -> dict[str, Any]:
     """The row's regime (:func:`regime_key`) in the brief's result sentence."""
-    key = regime_key(row)
-    if key.startswith("unit_"):
-        return msg("regime_bound_unit", unit=msg(key))
-    if key == "issue":
-        return msg("regime_bound_issue")
-    return regime_label(key)
+    return regime_label(regime_key(row))
 
 
 def regime_cell(row: Mapping[str, Any]) -> dict[str, Any]:
     """The row's regime (:func:`regime_key`) in a table cell's few words."""
-    key = regime_key(row)
-    if key.startswith("unit_"):
-        return msg("regime_short_unit", unit=msg(key))
-    return msg(f"regime_short_{key}")  # the caller has a regime to show
+    return msg(f"regime_short_{regime_key(row)}")  # the caller has a regime to show
 
 
 def rate(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -117,7 +88,9 @@ def _zero(value: float) -> float:
 
 
 def _limiter(
-    row: Mapping[str, Any], found: list[Cause] | None = None
+    row: Mapping[str, Any],
+    found: list[Cause] | None = None,
+    now: Finding | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any], Cause | None]:
     """The largest cause, and what limits it now as the brief's column says it.
 
@@ -125,11 +98,13 @@ def _limiter(
     finds closest to its peak; the largest stall group of its launch follows as
     where its time goes, not as a second limiter. ``found``: the run's causes
     where the caller has them launch by launch (a multi-kernel run: the baseline's
-    own primary, not the combined row's).
+    own primary, not the combined row's). ``now``: the run's limiter where the caller
+    has it launch by launch (:func:`nsightflow.diagnosis.limiter.run_limit`).
     """
     if found is None:
         found = causes(row) if row.get("profiled") else []
-    now = limiter.limit(row)
+    if now is None:
+        now = limiter.limit(row)
     unit = msg(f"cell_{now.rule}", **now.params) if now is not None else None
     if not found:
         said = unit or msg("limiter_unprofiled")
@@ -141,7 +116,11 @@ def _limiter(
     return cause, msg("limiter_now", unit=unit, cause=cause), top
 
 
-def stand(row: Mapping[str, Any], found: list[Cause] | None = None) -> Finding | None:
+def stand(
+    row: Mapping[str, Any],
+    found: list[Cause] | None = None,
+    now: Finding | None = None,
+) -> Finding | None:
     """Where one variant stands at one size (None when it has no regime).
 
     ``found``: the run's causes launch by launch, where it has several
@@ -153,7 +132,7 @@ def stand(row: Mapping[str, Any], found: list[Cause] | None = None) -> Finding |
     pct = num(row, col.REGIME_CEILING_PCT)
     if not regime or not ok(pct):
         return None
-    limiter, now, top = _limiter(row, found)
+    limiter, said, top = _limiter(row, found, now)
     common = {
         col.VARIANT: row[col.VARIANT],
         col.REGIME: regime_words(row),
@@ -162,12 +141,10 @@ def stand(row: Mapping[str, Any], found: list[Cause] | None = None) -> Finding |
         "ceiling": msg(f"ceiling_{row.get('regime_ceiling')}"),
         "roof": _zero(num(row, "roof_time_us")),
         "limiter": limiter,
-        "now": now,
+        "now": said,
         col.BASIS: str(row.get("regime_basis") or ""),
     }
     rule = f"stand_{regime}"
-    if regime_key(row).startswith("unit_"):  # latency by DRAM/L2/FP32, bound by a unit
-        rule = "stand_unit"
     if regime == "memory":
         moved = num(row, "dram_bytes") / num(row, "ideal_bytes")
         common[col.RATIO] = moved if ok(moved) else 0.0

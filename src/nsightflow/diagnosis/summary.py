@@ -14,7 +14,7 @@ from typing import Any
 
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.advice import already_done, fix_key
-from nsightflow.diagnosis.causes import causes
+from nsightflow.diagnosis.causes import Cause, causes
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
 from nsightflow.diagnosis.stand import rate, regime_words
@@ -70,6 +70,7 @@ def conclusion(
     stand_rule: str,
     tied: Sequence[str] = (),
     compiled: Mapping[str, Any] | None = None,
+    run: Sequence[Cause] | None = None,
 ) -> list[Finding]:
     """Best variant, one line per step and what to try next, for one input.
 
@@ -84,6 +85,10 @@ def conclusion(
         compiled: What the compiler built for the best variant
             (:mod:`nsightflow.tools.compiler_facts`): a remedy it already has is
             not the next step.
+        run: The best run's causes launch by launch where it has several
+            (:func:`nsightflow.diagnosis.per_launch.run_causes`): its largest cost
+            as its stand names it (scan ``v3``: a later launch of the run, not the
+            combined row's too few bytes in flight).
     """
     found = [
         Finding(
@@ -120,12 +125,15 @@ def conclusion(
                 threshold=1.0,
             )
         )
-    found.append(_next(best, stand_rule, compiled or {}))
+    found.append(_next(best, stand_rule, compiled or {}, run))
     return found
 
 
 def _next(
-    best: Mapping[str, Any], stand_rule: str, compiled: Mapping[str, Any]
+    best: Mapping[str, Any],
+    stand_rule: str,
+    compiled: Mapping[str, Any],
+    run: Sequence[Cause] | None = None,
 ) -> Finding:
     stops = ("at_dram_floor", "at_dram_floor_timing", "dram_saturated_excess")
     if stand_rule in (*stops, "at_compute_roof"):
@@ -138,7 +146,9 @@ def _next(
                 "fp32": _zero(num(best, col.PCT_OF_FP32_PEAK)),
             },
         )
-    top = causes(best) if best.get("profiled") else []
+    top = list(run) if run is not None else []
+    if not top:
+        top = causes(best) if best.get("profiled") else []
     if not top:
         return Finding("next_profile", params={col.VARIANT: best[col.VARIANT]})
     if already_done(top[0].mechanism, best, compiled):

@@ -353,12 +353,12 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "或从寄存器复用操作数",
     },
     "next_already_done": {
-        "en": "Next: `{variant}` is limited by {label}, but its remedies are already "
+        "en": "Next: `{variant}`'s largest cost is {label}, but its remedies are already "
         "in the kernel (16-byte loads, several in flight, most warps resident): what "
         "is left is its small-size overhead (launch, ramp-up, tail), so fuse it with "
         "its neighbours or move "
         "fewer bytes.",
-        "zh": "下一步：`{variant}` 受限于{label}，但相应的改进已在 kernel 中（16 字节"
+        "zh": "下一步：`{variant}` 的最大开销是{label}，但相应的改进已在 kernel 中（16 字节"
         "加载、多个加载同时在途、大部分 warp 驻留）：剩下的是其小规模开销（启动、爬升、尾部），因此应与"
         "相邻 kernel 融合或减少字节数。",
     },

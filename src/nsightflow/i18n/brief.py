@@ -50,10 +50,6 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "regime_short_memory": {"en": "memory", "zh": "访存"},
     "regime_short_compute": {"en": "compute", "zh": "计算"},
     "regime_short_latency": {"en": "latency", "zh": "延迟"},
-    "regime_short_issue": {"en": "issue", "zh": "发射"},
-    "regime_bound_issue": {"en": "issue-bound", "zh": "发射受限"},
-    "regime_bound_unit": {"en": "bound by {unit}", "zh": "受限于{unit}"},
-    "regime_short_unit": {"en": "{unit}", "zh": "{unit}"},
     "ladder_baseline": {"en": "{cause} (baseline)", "zh": "{cause}（基线）"},
     "next_title": {
         "en": "**What next**, largest expected gain first:",

@@ -28,8 +28,8 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "在途字节不足以用满 DRAM 带宽",
     },
     "mech_dram_bandwidth": {
-        "en": "DRAM bandwidth (near its ceiling)",
-        "zh": "DRAM 带宽（接近上限）",
+        "en": "DRAM bandwidth (80% of the copy bandwidth or more)",
+        "zh": "DRAM 带宽（达到拷贝带宽的 80% 或以上）",
     },
     "mech_memory_latency": {"en": "Global-memory latency", "zh": "全局内存延迟"},
     "mech_low_occupancy": {
@@ -303,9 +303,10 @@ FIXES: dict[str, dict[str, str]] = {
     },
     "fix_dram_bandwidth": {
         "en": "move fewer bytes: fuse the kernel with its neighbours, narrower types, "
-        "or reuse across the passes (the DRAM bandwidth is near its ceiling)",
-        "zh": "减少搬运的字节：与相邻 kernel 融合、更窄的数据类型，或跨遍复用（DRAM "
-        "带宽已接近上限）",
+        "or reuse across the passes (at 80% of the copy bandwidth or more, more "
+        "bytes in flight gain at most 1.25x)",
+        "zh": "减少搬运的字节：与相邻 kernel 融合、更窄的数据类型，或跨遍复用（已达拷贝"
+        "带宽的 80% 或以上，更多在途字节最多提速 1.25 倍）",
     },
     "fix_bytes_in_flight": {
         "en": "keep more bytes in flight per thread: 16-byte (float4) accesses, several "
@@ -867,25 +868,9 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": " (tied with {names}: within the timing noise)",
         "zh": "（与 {names} 持平：差异在计时噪声以内）",
     },
-    "regime_issue": {
-        "en": "issue-bound, with no math pipe 40% busy",
-        "zh": "发射受限，没有运算流水线达到 40% 繁忙",
-    },
-    "regime_unit": {
-        "en": "bound by {unit} at {pct:.0f}% of its peak",
-        "zh": "受限于{unit}（达峰值的 {pct:.0f}%）",
-    },
     "limiter_now": {
         "en": "{unit}; its largest cost: {cause}",
         "zh": "{unit}；最大开销：{cause}",
-    },
-    "stand_unit": {
-        "en": "`{variant}` is {regime}, while DRAM, L2 and compute are not near "
-        "theirs (`{basis}`); {rate}, {pct:.0f}% of {ceiling} ({roof:,.2f} us there). "
-        "What limits it now: {now}.",
-        "zh": "`{variant}` {regime}，而 DRAM、L2 与计算都远未达到上限（`{basis}`）；"
-        "{rate}，为{ceiling}的 {pct:.0f}%（该处耗时 {roof:,.2f} us）。当前限制因素："
-        "{now}。",
     },
     "at_vendor_rate": {
         "en": "`{variant}` runs at the rate of {ceiling}: {rate}, {pct:.0f}% of it "
@@ -1207,10 +1192,10 @@ SENTENCES: dict[str, dict[str, str]] = {
         "达到上限时耗时 {roof:,.2f} us；{pipe}。当前限制因素：{now}。",
     },
     "stand_latency": {
-        "en": "`{variant}` is {regime}: neither memory nor compute is near its ceiling "
-        "(`{basis}`); {rate}, {pct:.0f}% of {ceiling} ({roof:,.2f} us there). What "
-        "limits it now: {now}.",
-        "zh": "`{variant}` {regime}：访存和计算都远未达到上限（`{basis}`）；{rate}，"
+        "en": "`{variant}` is {regime}: DRAM, L2 and the FP32 rate are below 60% of "
+        "their peaks (`{basis}`); {rate}, {pct:.0f}% of {ceiling} ({roof:,.2f} us "
+        "there). What limits it now: {now}.",
+        "zh": "`{variant}` {regime}：DRAM、L2 与 FP32 速率都低于各自峰值的 60%（`{basis}`）；{rate}，"
         "为{ceiling}的 {pct:.0f}%（该处耗时 {roof:,.2f} us）。当前限制因素：{now}。",
     },
     "at_dram_floor": {
@@ -1319,8 +1304,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "下一步：在该规模上对 `{variant}` 采样，以便排序其限制因素。",
     },
     "next_remedy": {
-        "en": "Next: `{variant}` is limited by {label}: {fix}.",
-        "zh": "下一步：`{variant}` 受限于{label}：{fix}。",
+        "en": "Next: `{variant}`'s largest cost is {label}: {fix}.",
+        "zh": "下一步：`{variant}` 的最大开销是{label}：{fix}。",
     },
     "sweep_regimes": {
         "en": "`{variant}` changes regime over the sizes: {spans}.",
@@ -1389,8 +1374,12 @@ LIMITS: dict[str, dict[str, str]] = {
     "cell_limit_l2": {"en": "L2 {pct:.0f}%", "zh": "L2 {pct:.0f}%"},
     "unit_l1": {"en": "L1/shared", "zh": "L1/共享内存"},
     "limit_l1": {
-        "en": "**Limits it now:** L1/shared at {pct:.0f}% of its peak.",
-        "zh": "**当前瓶颈：**L1/共享内存，达峰值的 {pct:.0f}%。",
+        "en": "**Limits it now:** L1/shared at {pct:.0f}% of its peak{part}.",
+        "zh": "**当前瓶颈：**L1/共享内存，达峰值的 {pct:.0f}%{part}。",
+    },
+    "l1_part": {
+        "en": "; shared-memory wavefronts take {smem:.0f}% of its data pipe's peak",
+        "zh": "；共享内存 wavefront 占其数据流水线峰值的 {smem:.0f}%",
     },
     "cell_limit_l1": {"en": "L1/shared {pct:.0f}%", "zh": "L1/共享内存 {pct:.0f}%"},
     "unit_issue": {"en": "issue slots", "zh": "发射槽"},
@@ -1438,7 +1427,6 @@ LIMITS: dict[str, dict[str, str]] = {
         "en": "tensor pipe {pct:.0f}%",
         "zh": "张量流水线 {pct:.0f}%",
     },
-    "unit_l2_slice": {"en": "its atomics' L2 slice", "zh": "原子操作所在的 L2 slice"},
     "limit_l2_slice": {
         "en": "**Limits it now:** the L2 slice of its atomics: {hot:,.0f} of its "
         "{all:,.0f} L2 atomic sectors go to the busiest of the {slices:.0f} slices "
@@ -1476,6 +1464,19 @@ LIMITS: dict[str, dict[str, str]] = {
         "en": "**Limits it now:** not profiled; its timing reaches {pct:.0f}% of "
         "{ceiling}.",
         "zh": "**当前瓶颈：**未采样；按计时达到{ceiling}的 {pct:.0f}%。",
+    },
+    "limit_launch": {
+        "en": "{now} In its longest launch, `{kernel}` ({share:.0f}% of the run); the "
+        "others: {others}.",
+        "zh": "{now}以上为其最长的 launch `{kernel}`（占整次运行的 {share:.0f}%）；其余：{others}。",
+    },
+    "cell_limit_launch": {
+        "en": "{cell} (`{kernel}`)",
+        "zh": "{cell}（`{kernel}`）",
+    },
+    "limit_other": {
+        "en": "`{kernel}` ({share:.0f}%): {cell}",
+        "zh": "`{kernel}`（{share:.0f}%）：{cell}",
     },
     "cell_limit_timing": {
         "en": "{pct:.0f}% {ceiling} (timed)",

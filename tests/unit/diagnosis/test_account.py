@@ -315,7 +315,10 @@ def reports(analysed):
     return {f: _report(analysed[f]) for f in named if f in analysed}
 
 
-def test_a_latency_row_at_l1_s_peak_is_bound_by_l1_in_every_sentence(analysed, reports):
+def test_a_latency_row_at_l1_s_peak_is_limited_by_l1_in_every_sentence(
+    analysed, reports
+):
+    """Latency-bound by the roofline (its regime), limited by L1/shared (its unit)."""
     a = pd.read_csv(analysed["sgemm"] / "analysis.csv")
     rows = a[(a["size"] == 4096) & (a["regime"] == "latency")]
     bound = rows[rows["l1_throughput_pct"] >= UNIT_BOUND_PCT]
@@ -327,12 +330,13 @@ def test_a_latency_row_at_l1_s_peak_is_bound_by_l1_in_every_sentence(analysed, r
                      & (found["size"] == 4096) & (found["role"] == "primary")
                      ].itertuples()  # fmt: skip
         assert "neither memory nor compute" not in s.message, s.message
-        assert f"bound by L1/shared at {r.l1_throughput_pct:.0f}%" in s.message
+        assert f"What limits it now: L1/shared {r.l1_throughput_pct:.0f}%" in s.message
     brief = reports["sgemm"].split("## 1.")[0]
     for r in bound.itertuples():
         (line,) = [x for x in brief.splitlines() if x.startswith(f"| `{r.variant}`")]
         cells = [c.strip() for c in line.split("|")]
-        assert cells[4] == "L1/shared", line  # the regime column says it too
+        assert cells[4] == "latency", line  # the regime column: the roofline's
+        assert cells[6] == f"L1/shared {r.l1_throughput_pct:.0f}%", line
 
 
 @pytest.mark.parametrize("family", FAMILIES)

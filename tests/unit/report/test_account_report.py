@@ -88,7 +88,8 @@ def test_sgemm_s_regime_is_the_brief_s_in_every_table_and_the_summary(built):
     analysis, md = built["sgemm"]
     a = _analysis(analysis)
     # v0..v4 at 4096: DRAM, L2 and compute under 60%, L1/shared at 73-99% of its
-    # peak: bound by L1/shared, in the brief as in the appendix and summary.csv
+    # peak: latency-bound by the roofline (the regime, in the brief as in the
+    # appendix and summary.csv), limited by L1/shared (the brief's next column)
     l1 = [a.loc[(v, 4096), "l1_throughput_pct"] for v in ("v0_naive", "v4_regblock1d")]
     assert min(l1) >= 60
     for v in ("v0_naive", "v4_regblock1d"):
@@ -96,15 +97,17 @@ def test_sgemm_s_regime_is_the_brief_s_in_every_table_and_the_summary(built):
     head, rows = _table_rows(md, "## Brief")
     col = head.index("regime")
     brief = {r[0].strip("`"): r[col] for r in rows}
-    assert brief["v0_naive"] == "L1/shared"
+    assert brief["v0_naive"] == "latency"
+    limits = {r[0].strip("`"): r[head.index("limits it now")] for r in rows}
+    assert limits["v0_naive"] == f"L1/shared {l1[0]:.0f}%"
     summary = pd.read_csv(analysis.parent / "report" / "summary.csv")
     at = summary[summary["size"] == 4096].set_index("variant")["regime"]
-    assert at["v0_naive"] == "l1" and at["v4_regblock1d"] == "l1"
+    assert at["v0_naive"] == "latency" and at["v4_regblock1d"] == "latency"
     assert at["v7_double_buffer"] == "compute"
     # A.3's regime of the baseline at 4096, A.1's of every variant
     head, rows = _table_rows(md, "### A.3 Bound at each profiled size")
     measured = {r[0]: r[head.index("regime (measured)")] for r in rows}
-    assert measured["4096"] == "L1/shared" == measured["1024"], measured
+    assert measured["4096"] == "latency" == measured["1024"], measured
 
 
 def test_sgemm_s_cublas_ceiling_is_cublas_at_each_size_it_was_measured(

@@ -130,6 +130,7 @@ def test_the_figure_and_section_show_time_against_energy(with_energy, tmp_path):
     assert "figures/energy.png" in section
     table = [ln for ln in section.splitlines() if ln.startswith("| `v0_naive`")]
     assert len(table) == 1 and "| 16384 " in table[0]  # the largest size
-    assert "busy below 90%: `v0_naive` n = 512, `v1_smem` n = 512" in section
+    assert "per launch below 0.9: `v0_naive` n = 512, `v1_smem` n = 512" in section
+    assert "not a busy fraction" not in section  # no ratio above 1 here
     order = [ln.split("`")[1] for ln in section.splitlines() if ln.startswith("| `")]
     assert order == list(dict.fromkeys(analysis["variant"]))  # the manifest's order

@@ -13,7 +13,12 @@ from nsightflow.contracts import columns as col
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase, figure, table
 
-BUSY = 0.9  # below this, the energy stream had gaps between launches (host-bound)
+# energy_busy is the timed median over the energy stream's time per launch, not a
+# busy fraction: below BUSY the stream had gaps between launches (host-bound); above
+# OVERLAP back-to-back launches overlapped one's tail with the next's ramp-up
+# (SGEMM v0 at n = 256: 1.53)
+BUSY = 0.9
+OVERLAP = 1.1
 
 
 class EnergySections(SectionBase):
@@ -54,4 +59,10 @@ class EnergySections(SectionBase):
             )
             if which:
                 parts.append(T("energy_busy", which=which))
+            ratio = pd.to_numeric(rows[col.ENERGY_BUSY], errors="coerce")
+            if (ratio > OVERLAP).any():
+                top = int(ratio.to_numpy().argmax())
+                variant, size = rows[col.VARIANT].iloc[top], rows[col.SIZE].iloc[top]
+                where = f"`{variant}` n = {int(size)}"
+                parts.append(T("energy_overlap", most=ratio.max(), where=where))
         return "\n\n".join(parts)
