@@ -195,8 +195,8 @@ def run_limit(
         params={
             "now": msg(main.rule, **main.params),
             "cell": msg(f"cell_{main.rule}", **main.params),
-            "kernel": str(ranked[0][1].get(column_names.KERNEL) or ""),
-            "share": 100 * ranked[0][0] / total,
+            column_names.KERNEL: str(ranked[0][1].get(column_names.KERNEL) or ""),
+            column_names.SHARE: 100 * ranked[0][0] / total,
             "others": others,
         },
         metric=main.metric,

@@ -106,27 +106,29 @@ def conclusion(
             value=num(best, col.REGIME_CEILING_PCT),
         )
     ]
-    for row, why, verdict in steps:
-        speedup = num(row, col.SPEEDUP_VS_PREVIOUS)
-        if not ok(speedup) or not verdict:
-            continue
-        found.append(
-            Finding(
-                "conclusion_step",
-                params={
-                    col.VARIANT: row[col.VARIANT],
-                    col.BEFORE: row.get(col.STEP_OF, ""),
-                    "speedup": speedup,
-                    col.VERDICT: msg(verdict),
-                    "why": msg(f"mech_{why}") if why else msg("mech_unknown"),
-                },
-                metric=col.SPEEDUP_VS_PREVIOUS,
-                value=speedup,
-                threshold=1.0,
-            )
-        )
+    found += [f for f in (_step_line(*step) for step in steps) if f is not None]
     found.append(_next(best, stand_rule, compiled or {}, run))
     return found
+
+
+def _step_line(row: Mapping[str, Any], why: str, verdict: str) -> Finding | None:
+    """The conclusion's line of one step: its speedup, verdict and primary cause."""
+    speedup = num(row, col.SPEEDUP_VS_PREVIOUS)
+    if not ok(speedup) or not verdict:
+        return None
+    return Finding(
+        "conclusion_step",
+        params={
+            col.VARIANT: row[col.VARIANT],
+            col.BEFORE: row.get(col.STEP_OF, ""),
+            "speedup": speedup,
+            col.VERDICT: msg(verdict),
+            "why": msg(f"mech_{why}") if why else msg("mech_unknown"),
+        },
+        metric=col.SPEEDUP_VS_PREVIOUS,
+        value=speedup,
+        threshold=1.0,
+    )
 
 
 def _next(
