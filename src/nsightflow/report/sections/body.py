@@ -224,7 +224,8 @@ class BodySections(StepSections):
         line = cited_line(hot, variants[:1], n, cited)
         fallback = line is None  # no line of its own: the new variant's hottest
         if fallback:
-            line = cited_line(hot, variants[:1], n, {col.LINE: None, col.EVIDENCE: ""})
+            bare = {**record, col.LINE: None, col.EVIDENCE: ""}  # its launch kept
+            line = cited_line(hot, variants[:1], n, bare)
         if line is None:
             return T(key, line="", **fields)
         # a cause with stall reasons (or a line of its own) sits on its line; any
@@ -242,7 +243,7 @@ class BodySections(StepSections):
         where = T(
             "line_clause" if own else kind,
             line=line.line,
-            variant=line.variant,
+            variant=line.where,
             code=code_text(line.code),
             share=pct_text(100 * line.share),
             **({} if own else {col.REASON: line.reason}),
