@@ -6,7 +6,8 @@ out; a change from 0 (``0 -> 1.2M``) or to 0 (``-> 0``) is a hatched, labelled c
 never dropped. Rows: time, the counters of :data:`STEP_METRICS` (issued warp
 instructions among them) and, where a step's primary cause at that size
 (``findings.csv``) measures something else (stall cycles of its reasons, idle time,
-load requests), that quantity, with the values the finding recorded. The cell of
+load requests), that quantity: a counter of the analysis (:data:`COUNTER_COLUMNS`)
+at every variant, any other with the values the finding recorded. The cell of
 each step's primary cause is outlined; the caption says so only where one is.
 
 ``step_<variant>``, one figure per step, is drawn by
@@ -25,6 +26,7 @@ from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
 from nsightflow.contracts import columns as col
+from nsightflow.diagnosis.factors import REQUEST_METRICS
 from nsightflow.plot import data
 from nsightflow.plot.fit import fit_texts
 from nsightflow.plot.quantity import (
@@ -50,16 +52,27 @@ STEP_METRICS = {
     "l2_bytes_moved": "L2 bytes",
     "l1_bytes_moved": "L1 bytes (global ld/st)",
     "sectors_per_request": "sectors / request",
-    "smem_conflict_share": "smem conflict share",
+    "smem_conflict_share": "smem ld/st conflict share",
+    "smem_conflicts_atom": "smem atomic conflicts",
     "achieved_occupancy_pct": "achieved occupancy",
     col.REGISTERS: "registers",  # contracts: literal (the label)
 }
+# Columns shown only where some variant counted any (shared atomics: histograms).
+NONZERO_ONLY = frozenset({"smem_conflicts_atom"})
 # A finding's metric that one of those columns measures: metric -> column.
 SAME_AS_COLUMN = {
     "gpu__time_duration.sum": col.TIME_MEDIAN_US,
     "smsp__inst_executed.sum": "inst_executed",
     "dram__bytes_read.sum + dram__bytes_write.sum": "dram_bytes",
     OCCUPANCY: "achieved_occupancy_pct",
+}
+# A finding's metric that is a counter of every variant's analysis row: metric ->
+# column. Read from the analysis, so a step whose findings quote another metric
+# still shows the counter (SGEMM v1 -> v2's load requests, 134 M -> 134 M, were
+# "n/a: not measured" where only v0 -> v1's finding quoted them).
+COUNTER_COLUMNS = {
+    **{metric: column for column, metric in REQUEST_METRICS.items()},
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": "global_st_sectors",
 }
 ROW_LABEL = 32  # characters of a row's name per line
 RATIO_SPAN = 3.0  # the colour scale spans at least 2^-3 .. 2^3 (1/8x .. 8x)
@@ -128,7 +141,9 @@ def map_rows(
     out = [
         MapRow(c, label)
         for c, label in STEP_METRICS.items()
-        if c in rows and rows[c].notna().any()
+        if c in rows
+        and rows[c].notna().any()
+        and (c not in NONZERO_ONLY or rows[c].gt(0).any())
     ]
     cycles = _cycles(stalls)
     for metric in dict.fromkeys(primary_rows(found).values()):
@@ -140,6 +155,11 @@ def map_rows(
                 str(v): stall_value(metric, cycles.get(str(v), {}), row)
                 for v, row in rows.iterrows()
             }
+            out.append(MapRow(metric, quantity.short, by_variant=values))
+            continue
+        column = COUNTER_COLUMNS.get(metric)
+        if column in rows and rows[column].notna().any():
+            values = {str(v): float(x) for v, x in rows[column].items()}
             out.append(MapRow(metric, quantity.short, by_variant=values))
             continue
         mine = found[found[col.METRIC] == metric]
