@@ -64,3 +64,24 @@ def test_histogram_map_shows_the_shared_atomic_conflicts_it_counted(bundles):
 def test_map_has_no_atomic_row_where_no_variant_counted_any(bundles):
     """SGEMM's kernels issue no shared atomics: no row of 0 = 0 cells."""
     assert not [t for t in _map_tips(bundles["sgemm"]) if "atomic" in t]
+
+
+def test_scan_roofline_reads_the_ideal_work_not_the_counted_adds(bundles):
+    """Scan's work is n adds (its manifest's ``flops: "n"``); ncu counts the tree's
+    adds too (Kogge-Stone ~10 per element). Each DRAM point is n over the DRAM
+    bytes, at n over ncu's time: v0 at 2^24 is 16.8 M / 223 MB = 0.075 FLOP/B."""
+    from nsightflow.plot.roofline import roofline_figure
+    from nsightflow.plot.style import flops_text
+
+    b = bundles["scan"]
+    n = 2**24
+    a = b.analysis[b.analysis["size"] == n].set_index("variant")
+    fig = roofline_figure(b.analysis, b.context)
+    tips = list(fig.tooltips.values())
+    plt.close(fig)
+    for variant, row in a.iterrows():
+        assert row["measured_flops"] > 2 * n  # the counted adds: not the work
+        ai = n / row["dram_bytes"]
+        rate = flops_text(n / row["ncu_time_ns"])
+        want = f"{variant}, n = 2^24, {rate} at {ai:.3g} FLOP/byte (DRAM"
+        assert any(t.startswith(want) for t in tips), (want, tips[:4])
