@@ -269,19 +269,6 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": ": {moved}, {before} -> {after} cycles",
         "zh": "：{moved}，{before} -> {after} 个周期",
     },
-    "qty_each_kinds": {"en": " (of them, {kinds})", "zh": "（其中 {kinds}）"},
-    "qty_kind_shared": {
-        "en": "shared-memory loads and stores {before} -> {after}",
-        "zh": "共享内存加载与存储 {before} -> {after}",
-    },
-    "qty_kind_requests": {
-        "en": "global load requests {before} -> {after}",
-        "zh": "全局加载请求 {before} -> {after}",
-    },
-    "qty_kind_ffma": {
-        "en": "FFMA {before} -> {after}",
-        "zh": "FFMA {before} -> {after}",
-    },
     "qty_each_wider": {
         "en": " (global load requests {before} -> {after} for the same sectors)",
         "zh": "（全局加载请求 {before} -> {after}，sector 数不变）",

@@ -1093,6 +1093,30 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "`{variant}` 使用的输入（{input}）与 `{before}`（{input_before}）不同："
         "它是该输入下优化阶梯的起点，其耗时只与同一输入的版本比较。{same_code}",
     },
+    "qty_each_kinds": {"en": " (of them, {kinds})", "zh": "（其中 {kinds}）"},
+    "qty_kind_shared": {
+        "en": "shared-memory loads and stores {before} -> {after}",
+        "zh": "共享内存加载与存储 {before} -> {after}",
+    },
+    "qty_kind_requests": {
+        "en": "global load requests {before} -> {after}",
+        "zh": "全局加载请求 {before} -> {after}",
+    },
+    "qty_kind_ffma": {
+        "en": "FFMA {before} -> {after}",
+        "zh": "FFMA {before} -> {after}",
+    },
+    "step_init_untimed": {
+        "en": "**Not timed:** zeroing {names} before the launch; the sweep zeroes it "
+        "once, and its times are of the kernels alone, where a program pays a "
+        "memset per call{traced}.",
+        "zh": "**未计时：** 启动前将 {names} 清零；扫描只清零一次，其耗时只含 kernel，"
+        "而程序每次调用都要付出一次 memset{traced}。",
+    },
+    "step_init_traced": {
+        "en": ": {us:,.2f} us in its traced sequence at n = {n}",
+        "zh": "：n = {n} 时所追踪的序列中为 {us:,.2f} us",
+    },
     "same_code": {
         "en": " The same code on the two inputs: {t0:,.4g} -> {t1:,.4g} us "
         "({pct:+.1f}%){atomics}.",

@@ -197,7 +197,7 @@ def _each(record: dict[str, Any], key: str) -> str:
             "qty_each_wider", before=_value(1e6 * r0, "m"), after=_value(1e6 * r1, "m")
         )
     if detail.get("@") == "detail_instruction_count" and key == "qty_instructions":
-        return _kinds_moved(inner.get("evidence"))
+        return _kinds_moved(inner.get(col.EVIDENCE))
     if detail.get("@") != "detail_stalls_per_request":
         return ""
     fields = {k: _float(detail.get(k)) for k in ("cx", "cy", "ix", "iy")}
