@@ -1098,10 +1098,6 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "shared-memory loads and stores {before} -> {after}",
         "zh": "共享内存加载与存储 {before} -> {after}",
     },
-    "qty_kind_requests": {
-        "en": "global load requests {before} -> {after}",
-        "zh": "全局加载请求 {before} -> {after}",
-    },
     "qty_kind_ffma": {
         "en": "FFMA {before} -> {after}",
         "zh": "FFMA {before} -> {after}",

@@ -197,7 +197,9 @@ def _each(record: dict[str, Any], key: str) -> str:
             "qty_each_wider", before=_value(1e6 * r0, "m"), after=_value(1e6 * r1, "m")
         )
     if detail.get("@") == "detail_instruction_count" and key == "qty_instructions":
-        return _kinds_moved(inner.get(col.EVIDENCE))
+        # the kinds are the primary cause's evidence; a secondary one is said short
+        primary = record.get(col.ROLE) == "primary"
+        return _kinds_moved(inner.get(col.EVIDENCE)) if primary else ""
     if detail.get("@") != "detail_stalls_per_request":
         return ""
     fields = {k: _float(detail.get(k)) for k in ("cx", "cy", "ix", "iy")}
@@ -220,11 +222,8 @@ def _each(record: dict[str, Any], key: str) -> str:
 
 
 # the instruction kinds of ``ev_instructions``: its before / after keys, by message
-_KINDS_OF = (
-    ("sh", "qty_kind_shared"),
-    ("ld", "qty_kind_requests"),
-    ("f", "qty_kind_ffma"),
-)
+# (the global load requests are a factor of the step of their own, said apart)
+_KINDS_OF = (("sh", "qty_kind_shared"), ("f", "qty_kind_ffma"))
 KIND_MOVED = 2.0  # a kind whose count moved by at least this factor is said
 KIND_LEAST = 0.01  # millions of warp instructions a kind must have on one side
 
@@ -233,8 +232,8 @@ def _kinds_moved(evidence: Any) -> str:
     """The kinds of instruction whose count moved, largest change first, or "".
 
     Scan v1 -> v2's tile pass: 46.2 M -> 2.05 M instructions, of which shared-memory
-    loads and stores 4.11 M -> 0.03 M (the tree pass it no longer runs) and global
-    load requests 0.52 M -> 0.13 M: the count's own evidence, in its own units.
+    loads and stores 4.11 M -> 0.03 M (the tree pass it no longer runs): the count's
+    own evidence, in its own units. A count of none is written 0.
     """
     if not isinstance(evidence, dict) or evidence.get("@") != "ev_instructions":
         return ""
@@ -245,7 +244,8 @@ def _kinds_moved(evidence: Any) -> str:
             continue
         if min(x, y) > 0 and max(x / y, y / x) < KIND_MOVED:
             continue
-        text = T(key, before=_value(1e6 * x, "m"), after=_value(1e6 * y, "m"))
+        x_text, y_text = (_value(1e6 * v, "m") if v > 0 else "0" for v in (x, y))
+        text = T(key, before=x_text, after=y_text)
         moved.append((abs(y - x), text))
     if not moved:
         return ""
