@@ -139,6 +139,7 @@ def _variant_entry(
         col.INPUT: input_label(var.generator_args),
         "input_baseline": input_baseline,
         col.SOURCE: str(var.source),
+        "init": dict(base.init),  # its own initial fills (S: zero), not the args'
         "block": list(var.block),
         "grid": list(var.grid),
         col.PARAMS: dict(var.config),

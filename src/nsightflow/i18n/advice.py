@@ -288,14 +288,16 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Nothing left to gain inside `{variant}` at n = {n}: {time} us against "
         "{roof} us of transfer at {ceiling} plus up to {fixed} us of small-size "
         "overhead (what the family's fastest variant takes beyond its transfer at n = "
-        "{small}: launch, ramp-up, tail and work of a fixed size); at n = {big} it "
-        "reaches {pct} of {ceiling}. No suggestion clears "
+        "{small}: launch, ramp-up, tail and work of a fixed size, taken as the same "
+        "at every size); at n = {big} it reaches {pct} of {ceiling}. No suggestion "
+        "clears "
         "the timing noise at any measured size: its loads are already what the "
         "remedies ask for, so only fewer launches (fuse it with the kernels around "
         "it) or fewer bytes would help.",
         "zh": "`{variant}` 在 n = {n} 时 kernel 内部已无可再得：{time} us，而{ceiling}"
         "下的传输时间为 {roof} us，另有至多 {fixed} us 的小规模开销（本 family "
-        "最快的版本在 n = {small} 时超出其传输时间的部分：启动、爬升、尾部及固定规模的工作）；n = {big} 时它达到"
+        "最快的版本在 n = {small} 时超出其传输时间的部分：启动、爬升、尾部及固定规模的工作，"
+        "按各规模相同计）；n = {big} 时它达到"
         "{ceiling}的 {pct}。在任何测量规模下都没有超过计时噪声的建议：只有减少启动"
         "次数（与前后的 kernel 融合）或减少字节数才有帮助。",
     },

@@ -459,9 +459,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     "lim_ideal": {
         "en": "Ideal FLOPs and bytes come from the manifest's formulas; the roofline "
-        "uses ncu's counted FLOPs and DRAM bytes of one launch per size.",
-        "zh": "理想 FLOPs 和字节数来自清单中的公式；roofline 使用 ncu 在每个规模上对"
-        "一次启动统计的 FLOPs 与 DRAM 字节数。",
+        "puts the ideal FLOPs over the bytes and time ncu measured in one run per "
+        "size, so work a variant adds beyond the algorithm's earns it nothing.",
+        "zh": "理想 FLOPs 和字节数来自清单中的公式；roofline 用理想 FLOPs 除以 ncu 在每个"
+        "规模上一次运行测得的字节数与时间，因此版本在算法之外多做的运算不计入。",
     },
     "lim_stalls": {
         "en": "Stall reasons are averages over all warps of one launch; they show "

@@ -1096,9 +1096,40 @@ SENTENCES: dict[str, dict[str, str]] = {
     "input_changed": {
         "en": "`{variant}` runs on another input ({input}) than `{before}` "
         "({input_before}): it starts that input's ladder, and its times are compared "
-        "only with variants on the same input.",
+        "only with variants on the same input.{same_code}",
         "zh": "`{variant}` 使用的输入（{input}）与 `{before}`（{input_before}）不同："
-        "它是该输入下优化阶梯的起点，其耗时只与同一输入的版本比较。",
+        "它是该输入下优化阶梯的起点，其耗时只与同一输入的版本比较。{same_code}",
+    },
+    "qty_each_kinds": {"en": " (of them, {kinds})", "zh": "（其中 {kinds}）"},
+    "qty_kind_shared": {
+        "en": "shared-memory loads and stores {before} -> {after}",
+        "zh": "共享内存加载与存储 {before} -> {after}",
+    },
+    "qty_kind_ffma": {
+        "en": "FFMA {before} -> {after}",
+        "zh": "FFMA {before} -> {after}",
+    },
+    "step_init_untimed": {
+        "en": "**Not timed:** zeroing {names} before the launch; the sweep zeroes it "
+        "once, and its times are of the kernels alone, where a program pays a "
+        "memset per call{traced}.",
+        "zh": "**未计时：** 启动前将 {names} 清零；扫描只清零一次，其耗时只含 kernel，"
+        "而程序每次调用都要付出一次 memset{traced}。",
+    },
+    "step_init_traced": {
+        "en": ": {us:,.2f} us in its traced sequence at n = {n}",
+        "zh": "：n = {n} 时所追踪的序列中为 {us:,.2f} us",
+    },
+    "same_code": {
+        "en": " The same code on the two inputs: {t0:,.4g} -> {t1:,.4g} us "
+        "({pct:+.1f}%){atomics}.",
+        "zh": " 同一代码在两种输入上：{t0:,.4g} -> {t1:,.4g} us（{pct:+.1f}%）{atomics}。",
+    },
+    "same_code_atomics": {
+        "en": "; the L2 received fewer atomic sectors, {s0:,.1f} M -> {s1:,.1f} M, "
+        "each slower: {r0:,.0f} -> {r1:,.0f} per us",
+        "zh": "；L2 收到的原子 sector 更少（{s0:,.1f} M -> {s1:,.1f} M），"
+        "但每个更慢：每微秒 {r0:,.0f} -> {r1:,.0f} 个",
     },
     "expected_observed": {
         "en": "*Expected* to fall (from the idea, and the previous diagnosis's "

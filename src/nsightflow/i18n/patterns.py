@@ -73,11 +73,11 @@ PATTERN_MESSAGES: dict[str, dict[str, str]] = {
     "atomic_conflicts_moved": {
         "en": "Shared-memory atomic conflicts {before:,.0f} -> {after:,.0f} "
         "(`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum`; "
-        "{per0} -> {per1} per atomic instruction): lanes of a warp that "
-        "update the same shared address are replayed one after another.",
+        "{per0} -> {per1} per atomic instruction): the replays of a warp's shared "
+        "atomics whose lanes update different addresses in one bank.",
         "zh": "共享内存原子冲突 {before:,.0f} -> {after:,.0f}"
         "（`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum`；每条原子指令 "
-        "{per0} -> {per1} 次）：同一 warp 中更新同一共享地址的 lane 被逐个重放。",
+        "{per0} -> {per1} 次）：同一 warp 的共享内存原子操作中，lane 更新同一 bank 内不同地址而引起的重放。",
     },
     "launch_split": {
         "en": "`{variant}` runs {count:.0f} launches at n = {n}: {parts} "

@@ -22,7 +22,8 @@ from nsightflow.plot.perf import perf_vs_size_figure
 from nsightflow.plot.roofline import roofline_figure
 from nsightflow.plot.stalls import stalls_figure
 from nsightflow.plot.step_detail import step_figure
-from nsightflow.plot.steps import STEP_METRICS, step_changes_figure, steps_of
+from nsightflow.plot.step_rows import STEP_METRICS
+from nsightflow.plot.steps import step_changes_figure, steps_of
 from nsightflow.plot.svg import save
 
 __all__ = [

@@ -1,7 +1,12 @@
 """Roofline: one panel per profiled size, each variant at every level with a roof.
 
-A variant's FLOP rate (ncu's FLOP count / ncu's duration) is drawn against the bytes
-of each memory level whose roof the ceilings hold: DRAM (filled marker) under the
+A variant's FLOP rate (the family's ideal work, its manifest's ``flops``, over ncu's
+duration) is drawn against the bytes of each memory level whose roof the ceilings
+hold, so its intensity is the algorithm's work per byte moved, the one the bound
+and the brief read: ncu's FP32 count would credit a variant for the adds it does
+beyond the algorithm's (scan's Kogge-Stone tree, ~10 per element, would sit at 0.72
+FLOP/B and above the DRAM roof, where its ideal n adds put it at 0.075). Where the
+manifest declares no work, ncu's count stands in. The levels: DRAM (filled marker) under the
 measured copy bandwidth and the datasheet DRAM bandwidth; L2 (half-filled) and L1
 global (hollow) only where the ceilings hold their roofs (``l2_gbps`` / ``l1_gbps``
 measured, ``datasheet_l2_gbps`` / ``datasheet_l1_gbps``). A point is only read
@@ -67,6 +72,7 @@ LEVELS = (
 ROOF_STYLE = {"measured": ("-", "k"), "datasheet": ("--", "0.45")}
 LEVEL_ROOF_WIDTH = {"DRAM": 1.2, "L2": 0.9, "L1 (global ld/st)": 0.7}
 MAX_PANELS = 3
+WORK = "ideal_flops"  # the manifest's work at the row's size (FLOP)
 
 
 def drawn_levels(ctx: dict[str, Any]) -> tuple[Level, ...]:
@@ -81,13 +87,15 @@ def drawn_levels(ctx: dict[str, Any]) -> tuple[Level, ...]:
 
 def roofline_points(analysis: pd.DataFrame) -> pd.DataFrame:
     """Profiled rows with ``perf`` (GFLOP/s) and ``ai_<level>`` (FLOP per byte)."""
-    prof = data.profiled(analysis)
-    prof = prof[(prof["measured_flops"] > 0) & (prof["ncu_time_ns"] > 0)].copy()
-    prof["perf"] = prof["measured_flops"] / prof["ncu_time_ns"]  # FLOP/ns = GFLOP/s
+    prof = data.profiled(analysis).copy()
+    declared = WORK in prof and prof[WORK].gt(0).any()
+    prof["work"] = prof[WORK] if declared else prof["measured_flops"]
+    prof = prof[(prof["work"] > 0) & (prof["ncu_time_ns"] > 0)].copy()
+    prof["perf"] = prof["work"] / prof["ncu_time_ns"]  # FLOP/ns = GFLOP/s
     for level in LEVELS:
         if level.column in prof:
             bytes_ = prof[level.column].where(prof[level.column] > 0)
-            prof[f"ai_{level.column}"] = prof["measured_flops"] / bytes_
+            prof[f"ai_{level.column}"] = prof["work"] / bytes_
         else:
             prof[f"ai_{level.column}"] = np.nan
     return prof
@@ -247,7 +255,7 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
             fig.text(
                 0.5,
                 0.5,
-                "no FP32 operations counted by ncu (or not profiled):\n"
+                "no work declared or FP32 operations counted (or not profiled):\n"
                 "a roofline needs FLOPs",
                 ha="center",
                 va="center",
@@ -273,10 +281,10 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
                 _vendor_line(fig, ax, vendor)
             all_labels.append((ax, _panel(fig, ax, rows, ctx, size), rows))
             ax.set_title(f"n = {data.size_text(size)}")
-            ax.set_xlabel("arithmetic intensity [FLOP / byte] (ncu counts)")
+            ax.set_xlabel("arithmetic intensity [ideal FLOP / byte moved]")
             unit_axis(ax.yaxis, flops_text)
             unit_axis(ax.xaxis, lambda v: f"{v:g}")
-        axes[0].set_ylabel("FLOP rate (ncu FLOPs / ncu time)")
+        axes[0].set_ylabel("FLOP rate (ideal FLOPs / ncu time)")
         drawn = [v for v in vendors.values() if v is not None]
         handles = _legend_handles(points, ctx, roof_handles, drawn)
         figure_legend(fig, handles)

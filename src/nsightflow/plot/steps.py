@@ -6,7 +6,8 @@ out; a change from 0 (``0 -> 1.2M``) or to 0 (``-> 0``) is a hatched, labelled c
 never dropped. Rows: time, the counters of :data:`STEP_METRICS` (issued warp
 instructions among them) and, where a step's primary cause at that size
 (``findings.csv``) measures something else (stall cycles of its reasons, idle time,
-load requests), that quantity, with the values the finding recorded. The cell of
+load requests), that quantity (:mod:`nsightflow.plot.step_rows`): a counter
+of the analysis at every variant, any other as the finding recorded it. The cell of
 each step's primary cause is outlined; the caption says so only where one is.
 
 ``step_<variant>``, one figure per step, is drawn by
@@ -16,7 +17,7 @@ each step's primary cause is outlined; the caption says so only where one is.
 
 import math
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -28,10 +29,14 @@ from nsightflow.contracts import columns as col
 from nsightflow.plot import data
 from nsightflow.plot.fit import fit_texts
 from nsightflow.plot.quantity import (
-    OCCUPANCY,
-    is_stall,
     metric_quantity,
-    stall_value,
+)
+from nsightflow.plot.step_rows import (
+    STEP_METRICS,
+    MapRow,
+    map_rows,
+    primary_rows,
+    step_findings,
 )
 from nsightflow.plot.style import (
     bytes_text,
@@ -42,28 +47,8 @@ from nsightflow.plot.style import (
 )
 from nsightflow.plot.svg import TippedFigure, tipped_figure
 
-# Metrics whose change per step the step-changes map shows: column -> label.
-STEP_METRICS = {
-    col.TIME_MEDIAN_US: "time",
-    "inst_executed": "issued warp instructions",
-    "dram_bytes": "DRAM bytes",
-    "l2_bytes_moved": "L2 bytes",
-    "l1_bytes_moved": "L1 bytes (global ld/st)",
-    "sectors_per_request": "sectors / request",
-    "smem_conflict_share": "smem conflict share",
-    "achieved_occupancy_pct": "achieved occupancy",
-    col.REGISTERS: "registers",  # contracts: literal (the label)
-}
-# A finding's metric that one of those columns measures: metric -> column.
-SAME_AS_COLUMN = {
-    "gpu__time_duration.sum": col.TIME_MEDIAN_US,
-    "smsp__inst_executed.sum": "inst_executed",
-    "dram__bytes_read.sum + dram__bytes_write.sum": "dram_bytes",
-    OCCUPANCY: "achieved_occupancy_pct",
-}
 ROW_LABEL = 32  # characters of a row's name per line
 RATIO_SPAN = 3.0  # the colour scale spans at least 2^-3 .. 2^3 (1/8x .. 8x)
-NOT_CAUSES = ("step_unchanged", "step_not_in_counters", "step_time_only")  # no outline
 CMAP = "PuOr_r"  # diverging, colour-blind safe: orange = more, purple = less
 
 
@@ -71,94 +56,6 @@ def steps_of(ctx: dict[str, Any]) -> list[tuple[str, str]]:
     """(before, after) of every step, in manifest order."""
     steps = [v for v in ctx["variants"] if v[col.IMPROVES_ON]]
     return [(str(v[col.IMPROVES_ON]), str(v[col.NAME])) for v in steps]
-
-
-@dataclass(frozen=True)
-class MapRow:
-    """One row of the step-change map: a column of the analysis or a finding's metric.
-
-    A column's values are read from the analysis. A stall metric's are
-    ``by_variant`` (computed from ``stalls.csv`` for every variant); any other
-    metric's are ``by_step``: (step variant) -> (before, after) as the step's
-    findings at the map's size recorded them.
-    """
-
-    key: str
-    label: str
-    by_variant: dict[str, float] = field(default_factory=dict)
-    by_step: dict[str, tuple[float, float]] = field(default_factory=dict)
-
-
-def step_findings(findings: pd.DataFrame | None, size: int | None) -> pd.DataFrame:
-    """The steps' findings with numbers at ``size`` (primary and secondary)."""
-    need = {col.VARIANT, col.ROLE, col.METRIC, col.BEFORE, col.AFTER, col.SIZE}
-    if findings is None or findings.empty or size is None or not need <= set(findings):
-        return pd.DataFrame(columns=sorted(need))
-    rows = findings[(findings[col.SIZE] == size) & findings[col.METRIC].notna()]
-    if col.SECTION in rows:
-        rows = rows[rows[col.SECTION] == "step"]
-    return rows[rows[col.ROLE].isin(["primary", "secondary"])]
-
-
-def primary_rows(found: pd.DataFrame) -> dict[str, str]:
-    """Step variant -> the map row of its primary cause (a column or a metric)."""
-    primary = found[found[col.ROLE] == "primary"]
-    if col.RULE in primary:
-        primary = primary[~primary[col.RULE].isin(NOT_CAUSES)]
-    out = {}
-    for variant, rows in primary.groupby(col.VARIANT, sort=False):
-        metric = str(rows[col.METRIC].iloc[0])
-        if metric in SAME_AS_COLUMN:
-            out[str(variant)] = SAME_AS_COLUMN[metric]
-        elif metric_quantity(metric) is not None:
-            out[str(variant)] = metric
-    return out
-
-
-def map_rows(
-    rows: pd.DataFrame, found: pd.DataFrame, stalls: pd.DataFrame | None = None
-) -> list[MapRow]:
-    """The map's rows: the columns measured, then the primary causes' own metrics.
-
-    Args:
-        rows: The analysis at the map's size, indexed by variant.
-        found: :func:`step_findings` at that size.
-        stalls: ``stalls.csv`` at that size (stall metrics for every variant).
-    """
-    out = [
-        MapRow(c, label)
-        for c, label in STEP_METRICS.items()
-        if c in rows and rows[c].notna().any()
-    ]
-    cycles = _cycles(stalls)
-    for metric in dict.fromkeys(primary_rows(found).values()):
-        quantity = metric_quantity(metric)
-        if metric in STEP_METRICS or quantity is None:
-            continue
-        if is_stall(metric):
-            values = {
-                str(v): stall_value(metric, cycles.get(str(v), {}), row)
-                for v, row in rows.iterrows()
-            }
-            out.append(MapRow(metric, quantity.short, by_variant=values))
-            continue
-        mine = found[found[col.METRIC] == metric]
-        steps = {
-            str(r[col.VARIANT]): (float(r[col.BEFORE]), float(r[col.AFTER]))
-            for r in mine.to_dict("records")
-        }
-        out.append(MapRow(metric, quantity.short, by_step=steps))
-    return out
-
-
-def _cycles(stalls: pd.DataFrame | None) -> dict[str, dict[str, float]]:
-    """Variant -> reason -> stall cycles per issued instruction."""
-    if stalls is None or stalls.empty:
-        return {}
-    return {
-        str(v): dict(zip(g[col.REASON], g[col.CYCLES].astype(float), strict=True))
-        for v, g in stalls.groupby(col.VARIANT, sort=False)
-    }
 
 
 def metric_label(column: str) -> str:

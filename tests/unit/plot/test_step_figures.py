@@ -72,7 +72,7 @@ def test_step_changes_name_the_primary_cause_row_and_outline_its_cell():
         "time",
         "issued warp instructions",
         "DRAM bytes",
-        "smem conflict share",
+        "smem ld/st conflict share",
         "barrier stalls / instruction",
     ]
     cells = {t.get_text() for t in ax.texts}

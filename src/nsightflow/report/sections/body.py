@@ -35,6 +35,7 @@ from nsightflow.report.sections.quantities import (
     size_text,
     us_text,
 )
+from nsightflow.report.sections.step_notes import dram_moved, untimed_init
 from nsightflow.report.sections.steps import StepSections
 from nsightflow.report.text import inline, plain
 
@@ -129,7 +130,8 @@ class BodySections(StepSections):
         rest = _rest(found, shown, de)
         if rest:
             out.append(rest)
-        out += _dram_moved(found, self.row(name, n))
+        out += dram_moved(found, self.row(name, n))
+        out += untimed_init(self.variants, self.ctx.get("timeline"), name, prev)
         # the compiler had made the step's change already (its SASS says how)
         out += [render_row(r) for r in found if r[col.RULE] == "advice_compiler_did"]
         expected = [r for r in found if r[col.RULE] == "expected_observed"]
@@ -224,7 +226,8 @@ class BodySections(StepSections):
         line = cited_line(hot, variants[:1], n, cited)
         fallback = line is None  # no line of its own: the new variant's hottest
         if fallback:
-            line = cited_line(hot, variants[:1], n, {col.LINE: None, col.EVIDENCE: ""})
+            bare = {**record, col.LINE: None, col.EVIDENCE: ""}  # its launch kept
+            line = cited_line(hot, variants[:1], n, bare)
         if line is None:
             return T(key, line="", **fields)
         # a cause with stall reasons (or a line of its own) sits on its line; any
@@ -242,7 +245,7 @@ class BodySections(StepSections):
         where = T(
             "line_clause" if own else kind,
             line=line.line,
-            variant=line.variant,
+            variant=line.where,
             code=code_text(line.code),
             share=pct_text(100 * line.share),
             **({} if own else {col.REASON: line.reason}),
@@ -258,38 +261,6 @@ class BodySections(StepSections):
             label=T("appendix_ref", k=k),
             anchor=f"detail-step-{slug(name)}",
         )
-
-
-DRAM_SAID = 1.25  # DRAM bytes after / before (or before / after) said in the body
-
-
-def _dram_moved(found: list[dict[str, Any]], after: dict[str, Any]) -> list[str]:
-    """The step's DRAM traffic where it moved by a quarter or more, with the rate.
-
-    SGEMM's 32x32 tiles doubled it (4,333 -> 8,463 MB) while the waits on global
-    memory fell: the body says so, with the DRAM's share of its peak that tells
-    whether those bytes could limit it (ncu's DRAM throughput, 11% of its peak),
-    and whether fewer bytes were expected.
-    """
-    moved = [r for r in found if r[col.RULE] == "dram_moved"]
-    if not moved:
-        return []
-    x, y = _float(moved[0][col.BEFORE]), _float(moved[0][col.AFTER])
-    if not (x > 0 and y > 0) or max(x / y, y / x) < DRAM_SAID:
-        return []
-    expected = [r for r in found if r[col.RULE] == "expected_observed"]
-    hoped = bool(expected) and "dram_excess" in str(expected[0][col.METRIC])
-    pct = _float(after.get("dram_pct"))  # ncu's dram__throughput
-    return [
-        T(
-            "step_dram_moved",
-            before=x / 1e6,
-            after=y / 1e6,
-            ratio=y / x,
-            expected=T("step_dram_expected") if hoped and y > x else "",
-            rate=T("step_dram_rate", pct=pct) if not math.isnan(pct) else "",
-        )
-    ]
 
 
 def _float(value: Any) -> float:

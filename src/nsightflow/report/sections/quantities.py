@@ -11,6 +11,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 import pandas as pd
@@ -23,6 +24,7 @@ from nsightflow.i18n.markup import code_span
 
 POW2_FROM = 1 << 16  # powers of two from here on read as 2^k
 CODE_CHARS = 48  # characters of a cited source line in a sentence
+HEADERS = (".cuh", ".h", ".hpp")  # a line in one of these is cited by its file
 MIN_LINE_SHARE = 0.1  # a hot line cited in the body holds at least this share
 
 
@@ -194,6 +196,10 @@ def _each(record: dict[str, Any], key: str) -> str:
         return T(
             "qty_each_wider", before=_value(1e6 * r0, "m"), after=_value(1e6 * r1, "m")
         )
+    if detail.get("@") == "detail_instruction_count" and key == "qty_instructions":
+        # the kinds are the primary cause's evidence; a secondary one is said short
+        primary = record.get(col.ROLE) == "primary"
+        return _kinds_moved(inner.get(col.EVIDENCE)) if primary else ""
     if detail.get("@") != "detail_stalls_per_request":
         return ""
     fields = {k: _float(detail.get(k)) for k in ("cx", "cy", "ix", "iy")}
@@ -213,6 +219,38 @@ def _each(record: dict[str, Any], key: str) -> str:
         before=_value(1e6 * fields["ix"], "m"),
         after=_value(1e6 * fields["iy"], "m"),
     )
+
+
+# the instruction kinds of ``ev_instructions``: its before / after keys, by message
+# (the global load requests are a factor of the step of their own, said apart)
+_KINDS_OF = (("sh", "qty_kind_shared"), ("f", "qty_kind_ffma"))
+KIND_MOVED = 2.0  # a kind whose count moved by at least this factor is said
+KIND_LEAST = 0.01  # millions of warp instructions a kind must have on one side
+
+
+def _kinds_moved(evidence: Any) -> str:
+    """The kinds of instruction whose count moved, largest change first, or "".
+
+    Scan v1 -> v2's tile pass: 46.2 M -> 2.05 M instructions, of which shared-memory
+    loads and stores 4.11 M -> 0.03 M (the tree pass it no longer runs): the count's
+    own evidence, in its own units. A count of none is written 0.
+    """
+    if not isinstance(evidence, dict) or evidence.get("@") != "ev_instructions":
+        return ""
+    moved = []
+    for prefix, key in _KINDS_OF:
+        x, y = _float(evidence.get(f"{prefix}0")), _float(evidence.get(f"{prefix}1"))
+        if math.isnan(x) or math.isnan(y) or max(x, y) < KIND_LEAST:
+            continue
+        if min(x, y) > 0 and max(x / y, y / x) < KIND_MOVED:
+            continue
+        x_text, y_text = (_value(1e6 * v, "m") if v > 0 else "0" for v in (x, y))
+        text = T(key, before=x_text, after=y_text)
+        moved.append((abs(y - x), text))
+    if not moved:
+        return ""
+    kinds = [t for _, t in sorted(moved, key=lambda m: -m[0])]
+    return T("qty_each_kinds", kinds=", ".join(kinds))
 
 
 def part_text(record: dict[str, Any]) -> str:
@@ -249,6 +287,13 @@ class Line:
     share: float  # of the launch's warp-state samples
     reason: str  # the state most of its samples were in
     reason_share: float
+    file: str = ""  # the source file the line is in (a shared header, or the variant's)
+
+    @property
+    def where(self) -> str:
+        """What the line is "of": a shared header by its name, else the variant."""
+        name = PurePath(self.file).name
+        return name if PurePath(name).suffix in HEADERS else self.variant
 
 
 def cited_line(
@@ -279,6 +324,7 @@ def cited_line(
     rows = rows[citable & (rows[col.SOURCE].fillna("").astype(str).str.strip() != "")]
     if rows.empty:
         return None
+    rows = _of_kernel(rows, cause_kernel(record))
     own = _float(record.get(col.LINE))
     if not math.isnan(own):  # the variant the finding cites the line in, first
         cited = line_variant(record)
@@ -305,8 +351,32 @@ def cited_line(
             float(best[col.SHARE]),
             str(best[col.TOP_REASON]),
             float(best[col.TOP_REASON_SHARE]),
+            str(best.get(col.FILE) or ""),
         )
     return None
+
+
+def _of_kernel(rows: pd.DataFrame, kernel: str) -> pd.DataFrame:
+    """The hot lines of one launch where it has any, else all of them.
+
+    A cause of the main launch sits on its lines: scan v1 -> v2's tile pass, not
+    the scan pass's float4 store.
+    """
+    mine = rows[rows[col.KERNEL] == kernel] if kernel else rows.iloc[:0]
+    return mine if not mine.empty else rows
+
+
+def cause_kernel(record: dict[str, Any]) -> str:
+    """The launch a step's cause was measured in (its label's kernel), or ''."""
+    try:
+        params = json.loads(str(record.get(col.PARAMS) or "{}"))
+    except json.JSONDecodeError:
+        return ""
+    inner = params.get("finding", params) if isinstance(params, dict) else {}
+    label = inner.get("label") if isinstance(inner, dict) else None
+    if isinstance(label, dict) and label.get("@") == "label_in_kernel":
+        return str(label.get(col.KERNEL, ""))
+    return ""
 
 
 def line_variant(record: dict[str, Any]) -> str:

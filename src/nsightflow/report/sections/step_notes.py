@@ -1,0 +1,78 @@
+"""Sentences a step adds after its causes.
+
+Its DRAM traffic where it moved, and an initial fill the timing leaves out.
+"""
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from nsightflow.contracts import columns as col
+from nsightflow.i18n import T
+from nsightflow.report.sections.quantities import size_text
+
+DRAM_SAID = 1.25  # DRAM bytes after / before (or before / after) said in the body
+
+
+def dram_moved(found: list[dict[str, Any]], after: dict[str, Any]) -> list[str]:
+    """The step's DRAM traffic where it moved by a quarter or more, with the rate.
+
+    SGEMM's 32x32 tiles doubled it (4,333 -> 8,463 MB) while the waits on global
+    memory fell: the body says so, with the DRAM's share of its peak that tells
+    whether those bytes could limit it (ncu's DRAM throughput, 11% of its peak),
+    and whether fewer bytes were expected.
+    """
+    moved = [r for r in found if r[col.RULE] == "dram_moved"]
+    if not moved:
+        return []
+    x, y = _float(moved[0][col.BEFORE]), _float(moved[0][col.AFTER])
+    if not (x > 0 and y > 0) or max(x / y, y / x) < DRAM_SAID:
+        return []
+    expected = [r for r in found if r[col.RULE] == "expected_observed"]
+    hoped = bool(expected) and "dram_excess" in str(expected[0][col.METRIC])
+    pct = _float(after.get("dram_pct"))  # ncu's dram__throughput
+    return [
+        T(
+            "step_dram_moved",
+            before=x / 1e6,
+            after=y / 1e6,
+            ratio=y / x,
+            expected=T("step_dram_expected") if hoped and y > x else "",
+            rate=T("step_dram_rate", pct=pct) if not math.isnan(pct) else "",
+        )
+    ]
+
+
+def untimed_init(
+    variants: dict[str, dict[str, Any]],
+    line: pd.DataFrame | None,
+    name: str,
+    prev: str,
+) -> list[str]:
+    """Where the step zeroes an output its predecessor did not, that it is untimed.
+
+    Reduction v4 adds into S, zeroed first (``init: {S: zero}``): the sweep zeroes
+    it once before the timed launches, which time the kernels alone; a program
+    pays that memset per call (the timeline's, where it traced one).
+    """
+    own = variants[name].get("init") or {}
+    before = variants[prev].get("init") or {}
+    zeroed = [a for a, how in own.items() if how == "zero" and before.get(a) != how]
+    if not zeroed:
+        return []
+    traced = ""
+    if line is not None and not line.empty and col.MEMSET_NS in line:
+        mine = line[line[col.VARIANT] == name].to_dict("records")[:1]
+        for r in mine:  # its sequence's memset, at the size it was traced at
+            us, n = _float(r[col.MEMSET_NS]) / 1e3, int(r[col.SIZE])
+            traced = T("step_init_traced", us=us, n=size_text(n)) if us > 0 else ""
+    names = ", ".join(f"`{a}`" for a in zeroed)
+    return [T("step_init_untimed", names=names, traced=traced)]
+
+
+def _float(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
