@@ -685,7 +685,9 @@ def test_doubled_wait_per_instruction_at_a_flat_count_names_the_loads(
     ("requests", "sectors", "rule"),
     [
         (2.5e5, 4e6, "wider_accesses"),  # float4: a quarter of the requests
-        (5e5, 4.9e6, "wider_accesses"),  # half, sectors within 20%
+        # half the requests, sectors within 20%, but the instructions fell 2.5x: more
+        # than halving the requests can explain (scan's removed pass, 23x)
+        (5e5, 4.9e6, "instruction_count"),
         (5.1e5, 4e6, "instruction_count"),  # just over half the requests
         (2.5e5, 5.1e6, "instruction_count"),  # other sectors: not the same data
         (NAN, 4e6, "instruction_count"),  # requests not collected
