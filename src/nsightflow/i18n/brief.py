@@ -331,6 +331,10 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": "ncu time of the later launch",
         "zh": "后续启动的 ncu 时间",
     },
+    "qty_launch_time_of": {
+        "en": "ncu time of the later launch `{kernel}`",
+        "zh": "后续启动 `{kernel}` 的 ncu 时间",
+    },
     "qty_st_sectors": {"en": "global store sectors", "zh": "全局存储 sector 数"},
     "qty_event_time": {
         "en": "median time (CUDA events)",

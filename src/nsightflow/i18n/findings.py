@@ -414,9 +414,12 @@ FIXES: dict[str, dict[str, str]] = {
         "grid-stride 循环）",
     },
     "fix_later_launch": {
-        "en": "fold the later launch into the main kernel (a last-block finish or one "
-        "atomic per block), or give it fewer items to sum and more blocks",
-        "zh": "把后续启动并入主 kernel（由最后一个 block 收尾，或每个 block 一次原子操作），"
+        "en": "fold the later launch into the main kernel (a last-block finish, one "
+        "atomic per block, or, where the passes carry a running total from block to "
+        "block as a scan's do, one pass with decoupled look-back), or give it fewer "
+        "items to sum and more blocks",
+        "zh": "把后续启动并入主 kernel（由最后一个 block 收尾、每个 block 一次原子操作，"
+        "或在各遍之间按 block 传递累计值时（如 scan）改为带 decoupled look-back 的单遍），"
         "或让它处理更少的元素、使用更多 block",
     },
     "fix_idle_sms": {

@@ -160,12 +160,27 @@ def quantity(record: dict[str, Any]) -> Quantity | None:
     for pattern, key, style in _KINDS:
         if pattern.search(metric):
             reasons = " + ".join(dict.fromkeys(_REASON.findall(metric)))
-            name = T(key, reasons=reasons)
+            kernel = _kernel(record) if key == "qty_launch_time" else ""
+            name = T(f"{key}_of", kernel=kernel) if kernel else T(key, reasons=reasons)
             if key == "qty_stall_per_inst":  # the ratio is per instruction already
                 metric = _PER_INST.sub("", metric).strip("() ")
             q = Quantity(name, _value(before, style), _value(after, style), metric)
             return Quantity(q.name, q.before, q.after, q.metric, _each(record, key))
     return Quantity(T("qty_generic"), number(before, 2), number(after, 2), metric)
+
+
+def _params(record: dict[str, Any]) -> dict[str, Any]:
+    """A finding's stored parameters ({} where they do not parse)."""
+    try:
+        params = json.loads(str(record.get(col.PARAMS) or "{}"))
+    except json.JSONDecodeError:
+        return {}
+    return params if isinstance(params, dict) else {}
+
+
+def _kernel(record: dict[str, Any]) -> str:
+    """The kernel a one-launch finding is about (scan's ``scan_add_offsets``), or ""."""
+    return str(_params(record).get(col.KERNEL) or "")
 
 
 # the quantities of a wait counted per global request or sector, and which the
@@ -183,10 +198,7 @@ def _each(record: dict[str, Any], key: str) -> str:
     """
     if key not in (*_PER_UNIT_KEYS, *_COUNT_KEYS, "qty_instructions"):
         return ""
-    try:
-        params = json.loads(str(record.get(col.PARAMS) or "{}"))
-    except json.JSONDecodeError:
-        return ""
+    params = _params(record)
     inner = params.get("finding", params)
     detail = inner.get("detail") if isinstance(inner, dict) else None
     if not isinstance(detail, dict):
@@ -258,10 +270,7 @@ def part_text(record: dict[str, Any]) -> str:
 
     Empty where the finding states none (a step without a measurable change).
     """
-    try:
-        params = json.loads(str(record.get(col.PARAMS) or "{}"))
-    except json.JSONDecodeError:
-        return ""
+    params = _params(record)
     inner = params.get("finding", params)  # a finding that cites a line wraps one
     part = inner.get("part") if isinstance(inner, dict) else None
     if not isinstance(part, dict) or "@" not in part:
@@ -368,10 +377,7 @@ def _of_kernel(rows: pd.DataFrame, kernel: str) -> pd.DataFrame:
 
 def cause_kernel(record: dict[str, Any]) -> str:
     """The launch a step's cause was measured in (its label's kernel), or ''."""
-    try:
-        params = json.loads(str(record.get(col.PARAMS) or "{}"))
-    except json.JSONDecodeError:
-        return ""
+    params = _params(record)
     inner = params.get("finding", params) if isinstance(params, dict) else {}
     label = inner.get("label") if isinstance(inner, dict) else None
     if isinstance(label, dict) and label.get("@") == "label_in_kernel":
@@ -381,10 +387,6 @@ def cause_kernel(record: dict[str, Any]) -> str:
 
 def line_variant(record: dict[str, Any]) -> str:
     """The variant whose line a finding cites (its ``params``), or ''."""
-    try:
-        params = json.loads(str(record.get(col.PARAMS) or "{}"))
-    except json.JSONDecodeError:
-        return ""
-    line = params.get(col.LINE) if isinstance(params, dict) else None
+    line = _params(record).get(col.LINE)
     where = line.get("where", {}) if isinstance(line, dict) else {}
     return str(where.get(col.VARIANT, "")) if isinstance(where, dict) else ""
