@@ -183,6 +183,11 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": ": {name} {before} -> {after}",
         "zh": "：{name} {before} -> {after}",
     },
+    "cause_conflict_share": {
+        "en": " (conflict replays {before:.0f}% -> {after:.0f}% of the shared-memory "
+        "wavefronts)",
+        "zh": "（冲突重放占共享内存 wavefront 的 {before:.0f}% -> {after:.0f}%）",
+    },
     "part_clause": {"en": " ({part})", "zh": "（{part}）"},
     "step_rest": {
         "en": "**The rest:** {items}; the parts add up to the {total} us {dir}.",

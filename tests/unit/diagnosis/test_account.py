@@ -812,3 +812,37 @@ def test_a_queue_that_emptied_with_its_loads_is_credited_with_them(analysed):
     assert shares["memory_latency"] > shares.get("instruction_count", 0.0)
     (exp,) = step[step["rule"] == "expected_observed"].itertuples()
     assert "Global-memory latency, Load/store queue full" in exp.message
+
+
+def _size_said(text):
+    """A size as the report prints it: 4096, or 2^24."""
+    base, _, power = text.partition("^")
+    return 2 ** int(power) if power else int(base)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_step_s_bank_conflicts_are_said_with_their_own_replays(analysed, family):
+    """A step whose cause is named bank conflicts quotes the conflict replays of both
+    variants (their share of the shared-memory wavefronts), not only the MIO stall
+    cycles they cost: SGEMM v2 -> v3 84% -> 1%."""
+    md = _report(analysed[family])
+    a = _analysis(analysed[family])
+    ctx = json.loads((analysed[family] / "context.json").read_text())
+    before = {v["name"]: v.get("improves_on") for v in ctx["variants"]}
+    body = re.split(r"^#{1,3} .*Appendix", md.split("## 2.", 1)[-1], flags=re.M)[0]
+    said = 0
+    for name, text in re.findall(r"^### 2\.\d+ `([^`]+)`(.*?)(?=^### |\Z)", body,
+                                 flags=re.M | re.S):  # fmt: skip
+        for hit in re.finditer(
+            r"bank conflicts \(conflict replays (\d+)% -> (\d+)% of the shared-memory",
+            text,
+        ):
+            n = _size_said(re.search(r"\*\* at n = ([\d^]+)", text)[1])
+            shares = [
+                a.loc[(v, n), "smem_conflict_share"] for v in (before[name], name)
+            ]
+            assert [int(h) for h in hit.groups()] == [round(100 * s) for s in shares]
+            said += 1
+        assert "bank conflicts: mio_throttle" not in text, (family, name)
+    if family in ("sgemm", "scan"):
+        assert said >= 2, family

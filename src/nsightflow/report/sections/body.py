@@ -196,7 +196,7 @@ class BodySections(StepSections):
     def _cause(self, key: str, record: dict[str, Any], variants: list[str]) -> str:
         """One cause in one sentence: its name, the numbers that moved, its line."""
         q = quantity(record)
-        cause = short_cause(str(record[col.RULE]))
+        cause = short_cause(str(record[col.RULE])) + self._conflicts(record, variants)
         what = ""
         if q:
             # "occupancy: achieved occupancy 74% -> 86%" says the name twice
@@ -251,6 +251,23 @@ class BodySections(StepSections):
             **({} if own else {col.REASON: line.reason}),
         )
         return T(key, line=where, **fields)
+
+    def _conflicts(self, record: dict[str, Any], variants: list[str]) -> str:
+        """Bank conflicts said with their own counter beside the waits they cost.
+
+        The step's time factor is the MIO queue's stall cycles; the conflicts are the
+        replays ncu counts (``smem_conflict_share``: conflict replays over shared
+        wavefronts), so the cause names both (SGEMM v2 -> v3: 84% -> 1%).
+        """
+        if record[col.RULE] != "bank_conflicts":
+            return ""
+        n = int(record[col.SIZE])
+        share = [
+            _float(self.row(v, n).get("smem_conflict_share")) for v in variants[::-1]
+        ]
+        if any(math.isnan(x) for x in share):
+            return ""
+        return T("cause_conflict_share", before=100 * share[0], after=100 * share[1])
 
     def _more(self, name: str) -> str:
         """The link to the step in full, in the appendix."""
