@@ -184,9 +184,8 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "：{name} {before} -> {after}",
     },
     "cause_conflict_share": {
-        "en": " (conflict replays {before:.0f}% -> {after:.0f}% of the shared-memory "
-        "wavefronts)",
-        "zh": "（冲突重放占共享内存 wavefront 的 {before:.0f}% -> {after:.0f}%）",
+        "en": " (conflict replays {before:.0f}% -> {after:.0f}% of shared wavefronts)",
+        "zh": "（冲突重放占 wavefront {before:.0f}% -> {after:.0f}%）",
     },
     "part_clause": {"en": " ({part})", "zh": "（{part}）"},
     "step_rest": {
@@ -310,7 +309,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": "at n = {n} `{other}` is faster",
         "zh": "n = {n} 时 `{other}` 更快",
     },
-    "config_own_params": {"en": "{params} of its own", "zh": "其自身的 {params}"},
+    "config_own_params": {"en": "with its own {params}", "zh": "及其自身的 {params}"},
     "step_config_why": {
         "en": "**Why:** the sweep timed `{variant}` at `{prev}`'s "
         "configuration{own}, {t_old} us, and at its own, {t_own} us. So the "

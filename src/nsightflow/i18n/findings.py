@@ -1016,11 +1016,11 @@ SENTENCES: dict[str, dict[str, str]] = {
     "unit_ld_sector_pl": {"en": "global load sectors", "zh": "全局加载 sector"},
     "moved_same_longer": {
         "en": "the same count, each waited longer",
-        "zh": "数量不变，每个等待更长",
+        "zh": "不变，每个等待更长",
     },
     "moved_same_shorter": {
         "en": "the same count, each waited less",
-        "zh": "数量不变，每个等待更短",
+        "zh": "不变，每个等待更短",
     },
     "moved_fewer_and_shorter": {
         "en": "fewer, and each waited less",
@@ -1413,7 +1413,7 @@ LIMITS: dict[str, dict[str, str]] = {
     },
     "l1_part": {
         "en": "; shared-memory wavefronts take {smem:.0f}% of its data pipe's peak",
-        "zh": "；共享内存 wavefront 占其数据流水线峰值的 {smem:.0f}%",
+        "zh": "；共享内存 wavefront 占数据流水线峰值的 {smem:.0f}%",
     },
     "cell_limit_l1": {"en": "L1/shared {pct:.0f}%", "zh": "L1/共享内存 {pct:.0f}%"},
     "unit_issue": {"en": "issue slots", "zh": "发射槽"},
@@ -1502,7 +1502,7 @@ LIMITS: dict[str, dict[str, str]] = {
     "limit_launch": {
         "en": "{now} In its longest launch, `{kernel}` ({share:.0f}% of the run); the "
         "others: {others}.",
-        "zh": "{now}以上为其最长的 launch `{kernel}`（占整次运行的 {share:.0f}%）；其余：{others}。",
+        "zh": "{now}此为最长的 launch `{kernel}`（占运行的 {share:.0f}%）；其余：{others}。",
     },
     "cell_limit_launch": {
         "en": "{cell} (`{kernel}`)",

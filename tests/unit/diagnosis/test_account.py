@@ -690,7 +690,7 @@ def test_a_step_that_changed_its_configuration_splits_code_and_configuration(
     ran = text.split(f"at `{prev}`'s configuration")[1].split(",")[0]
     said = set(re.findall(r"(\w+)=", ran))
     assert said <= set(own) - set(old), ran
-    assert ("of its own" in ran) == bool(said), ran
+    assert ("with its own" in ran) == bool(said), ran
 
 
 def _same(t0, t1, iqr0, iqr1):
@@ -834,7 +834,7 @@ def test_a_step_s_bank_conflicts_are_said_with_their_own_replays(analysed, famil
     for name, text in re.findall(r"^### 2\.\d+ `([^`]+)`(.*?)(?=^### |\Z)", body,
                                  flags=re.M | re.S):  # fmt: skip
         for hit in re.finditer(
-            r"bank conflicts \(conflict replays (\d+)% -> (\d+)% of the shared-memory",
+            r"bank conflicts \(conflict replays (\d+)% -> (\d+)% of shared wavefronts",
             text,
         ):
             n = _size_said(re.search(r"\*\* at n = ([\d^]+)", text)[1])
