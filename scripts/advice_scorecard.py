@@ -25,12 +25,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from nsightflow.diagnosis.scoring import paid as scored_paid
+
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "measurements" / "advice-scorecard.md"
 RECORD = ROOT / "src" / "nsightflow" / "diagnosis" / "advice_record.json"
-PAID = (
-    1.02  # a step paid where it was more than 2% faster (the suggestions' noise floor)
-)
 
 
 def scores(results: Path) -> pd.DataFrame:
@@ -59,7 +58,12 @@ def scores(results: Path) -> pd.DataFrame:
 
 def summary(frame: pd.DataFrame) -> dict[str, float]:
     """Hit rate over the steps that paid and the median predicted / achieved of hits."""
-    paid = frame[frame["achieved"] > PAID]
+    paid = frame[
+        [
+            scored_paid(a, c)
+            for a, c in zip(frame["achieved"], frame["change"], strict=True)
+        ]
+    ]
     hits = paid[paid["hit"]]
     ratios = (hits["predicted"] / hits["achieved"]).tolist()
     return {

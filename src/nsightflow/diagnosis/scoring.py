@@ -17,6 +17,20 @@ from typing import Any
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.suggest import MAX_ITEMS, Suggestion
 
+PAID = 1.02  # a step paid where it was more than 2% faster ...
+NO_CHANGE = "step_unchanged"  # ... and its own verdict is not "no measurable change"
+
+
+def paid(achieved: float, change: str) -> bool:
+    """Whether a scored step paid: faster by more than 2%, and by more than its noise.
+
+    The step's primary change is its verdict's: a step within its timing noise
+    (``step_unchanged``: reduction v3 at 2^24, -2.3% within 5.8%) did not pay, whatever
+    its ratio, so the scorecard counts with the one noise model the report prints.
+    """
+    return ok(achieved) and achieved > PAID and change != NO_CHANGE
+
+
 # The step changes (a step's primary rule) that carry out a suggestion of each kind:
 # its remedy sentence names them. More bytes in flight is float4 (wider accesses),
 # more independent loads (latency) or more warps (occupancy); fewer shared-memory or

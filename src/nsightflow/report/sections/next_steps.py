@@ -26,13 +26,14 @@ from nsightflow.diagnosis.floors import (
     with_fastest,
 )
 from nsightflow.diagnosis.record import render, render_row
+from nsightflow.diagnosis.scoring import PAID
+from nsightflow.diagnosis.scoring import paid as scored_paid
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase
 from nsightflow.report.sections.quantities import pct_text, size_text, us_text
 
 MAX_NEXT = 3  # items of "what next"
 WIDE_CV = 0.10  # a library's timing CV above which the brief says it is noisy
-PAID = 1.02  # a step paid where it was more than 2% faster
 RECORD = Path(__file__).resolve().parents[2] / "diagnosis" / "advice_record.json"
 
 
@@ -369,7 +370,11 @@ class NextSections(SectionBase):
         found = [r for r in self.found("advice") if r[col.RULE] == "advice_score"]
         if not found:
             return T("advice_score_none")
-        paid = [r for r in found if _num(r[col.ACHIEVED_GAIN]) > PAID]
+        paid = [
+            r
+            for r in found
+            if scored_paid(_num(r[col.ACHIEVED_GAIN]), str(r[col.METRIC]))
+        ]
         hits = sum(bool(json.loads(str(r[col.PARAMS])).get("hit")) for r in paid)
         intro = T("advice_score_intro", hits=hits, steps=len(paid))
         return intro + "\n\n" + "\n".join(f"- {render_row(r)}" for r in found)
