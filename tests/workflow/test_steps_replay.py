@@ -177,3 +177,26 @@ def test_the_roofline_draws_cublas_at_each_panel_s_size(results):
         got = plot_data.vendor_at(analysis, ctx, n)
         assert got is not None and got.size == n
         assert got.gflops == pytest.approx(rate["v8_torch_matmul", n])
+
+
+def test_the_brief_credits_a_step_s_configuration_where_the_sweep_says_it_led(results):
+    """SGEMM v7: the sweep timed v7's code at v6's configuration and at its own; the
+    configuration made more of the change than the code (254 against 92.1 of the 353
+    us saved), and the brief's "this step changed" says so first."""
+    own = json.loads(
+        (RECORDING / "build/sgemm/v7_double_buffer.resources.json").read_text()
+    )["config"]["params"]
+    old = {**own, "BM": 128, "BN": 128, "BK": 16, "TM": 8, "WN": 16}
+    t_old = _sweep_time("sgemm", "v7_double_buffer", old, 4096)
+    t_own = _sweep_time("sgemm", "v7_double_buffer", own, 4096)
+    md = _md(results, "sgemm")
+    before = re.search(
+        r"\*\*([\d,.]+) -> [\d,.]+ us\*\*", _step(md, "v7_double_buffer")
+    )
+    assert abs(t_own - t_old) > abs(t_old - _us(before[1]))
+    row = next(r for r in md.splitlines() if r.startswith("| `v7_double_buffer`"))
+    cell = row.rstrip(" |").rsplit("|", 1)[1].strip()
+    assert cell == "mostly its configuration; then global-memory latency", row
+    # and a step whose code led keeps its cause alone (v6: no configuration change)
+    row6 = next(r for r in md.splitlines() if r.startswith("| `v6_vectorized`"))
+    assert "configuration" not in row6

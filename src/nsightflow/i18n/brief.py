@@ -46,6 +46,10 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "input_default_short": {"en": "default", "zh": "默认"},
     "col_limits_now": {"en": "limits it now", "zh": "当前瓶颈"},
     "col_step_changed": {"en": "this step changed", "zh": "这一步改变了"},
+    "ladder_config": {
+        "en": "mostly its configuration; then {cause}",
+        "zh": "主要是其配置；其次{cause}",
+    },
     "col_time_us": {"en": "time n={n} [us]", "zh": "n={n} 耗时 [us]"},
     "regime_short_memory": {"en": "memory", "zh": "访存"},
     "regime_short_compute": {"en": "compute", "zh": "计算"},
