@@ -885,10 +885,12 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "next_at_vendor_rate": {
         "en": "Next: `{variant}` matches the vendor library at {fp32:.0f}% of the FP32 "
-        "peak; beyond it: warp-level tiles and fewer instructions per FMA, or tensor "
-        "cores where the precision allows.",
-        "zh": "下一步：`{variant}` 已与厂商库持平，为 FP32 峰值的 {fp32:.0f}%；再往上："
-        "warp 级分块、每个 FMA 更少的指令，或在精度允许时使用 tensor core。",
+        "peak; what is left is what the library does beyond what the kernel's source "
+        "already does (the brief's What next names it), or tensor cores where the "
+        "precision allows.",
+        "zh": "下一步：`{variant}` 已与厂商库持平，为 FP32 峰值的 {fp32:.0f}%；剩下的是"
+        "厂商库在该 kernel 源码已做之外的做法（见摘要的下一步），或在精度允许时使用 "
+        "tensor core。",
     },
     "dram_at_ideal": {
         "en": "each byte crosses DRAM about once, as the ideal counts ({l1:,.1f} MB "
