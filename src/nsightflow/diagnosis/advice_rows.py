@@ -300,10 +300,14 @@ def score_finding(
 ) -> Finding:
     """A step's score: its primary change against the previous variant's advice."""
     predicted = match.gain if match is not None else math.nan
+    key = "advice_score_miss"
+    if match is not None:  # a change the suggestion's remedy names, or its own kind
+        key = "advice_score_hit" if match.kind == primary else "advice_score_via"
     return Finding(
         "advice_score",
         params={
-            "@": "advice_score_hit" if match is not None else "advice_score_miss",
+            "@": key,
+            "suggestion": mechanism(match.kind) if match is not None else "",
             col.VARIANT: name,
             col.BEFORE: before,
             "n": n,

@@ -190,6 +190,14 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "`{variant}`（从 `{before}`，n = {n}）：其主要变化{cause}是对 `{before}` "
         "的第 {rank} 条建议，预测至多 {predicted:.2f}x；实际 {achieved:.2f}x。",
     },
+    "advice_score_via": {
+        "en": "`{variant}` (from `{before}`, n = {n}): its primary change, {cause}, "
+        "carries out suggestion {rank} for `{before}`, {suggestion}, whose remedy "
+        "names it; predicted up to {predicted:.2f}x, achieved {achieved:.2f}x.",
+        "zh": "`{variant}`（从 `{before}`，n = {n}）：其主要变化{cause}落实了对 `{before}` "
+        "的第 {rank} 条建议{suggestion}（其改进方向即此）；预测至多 {predicted:.2f}x，"
+        "实际 {achieved:.2f}x。",
+    },
     "advice_score_miss": {
         "en": "`{variant}` (from `{before}`, n = {n}): its primary change, {cause}, "
         "was not among the suggestions for `{before}`; achieved {achieved:.2f}x.",
