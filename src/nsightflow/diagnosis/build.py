@@ -213,7 +213,8 @@ class FamilyFindings:
         key = self.row(name, max(sizes) if sizes else self.key_size)
         if key:
             compiled = self.variants[name].get("compiler") or {}
-            self.rows += place(self._where(key, "plan"), stand.plan(key, compiled))
+            planned = stand.plan(key, compiled, self._run_causes(key))
+            self.rows += place(self._where(key, "plan"), planned)
 
     def _same_code(self, name: str, before: str) -> dict[str, Any] | str:
         """What the other input did to the same source, from the counters, or ''.

@@ -16,7 +16,7 @@ Pure functions over analysis rows (dicts, stall reasons as ``stall_<reason>``).
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -181,19 +181,23 @@ def _ceiling_metric(row: Mapping[str, Any]) -> str:
 
 
 def plan(
-    row: Mapping[str, Any], compiled: Mapping[str, Any] | None = None
+    row: Mapping[str, Any],
+    compiled: Mapping[str, Any] | None = None,
+    run: Sequence[Cause] | None = None,
 ) -> list[Finding]:
     """Remedies for a baseline, largest cause first, each with its time without it.
 
     The remedy is the advice's own (:func:`~nsightflow.diagnosis.advice.fix_message`
     at the gain of the cause's share, in the terms of what the compiler built), and
     a cause whose remedy is already in the kernel is left out, as the advice leaves
-    it out: the plan and "what next" say one thing of the same launch.
+    it out: the plan and "what next" say one thing of the same launch. A run of
+    several launches is planned from its causes launch by launch, as its baseline
+    section ranks them (reduction v0: the finish kernel, 25% of the run, first).
     """
     compiled = compiled or {}
     roof = num(row, "roof_time_us")
     t = num(row, col.TIME_MEDIAN_US)
-    found = causes(row) if row.get("profiled") else []
+    found = list(run) if run else (causes(row) if row.get("profiled") else [])
     if not found:
         return [
             Finding(

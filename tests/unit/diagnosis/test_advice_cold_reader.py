@@ -143,3 +143,24 @@ def test_a_step_within_its_noise_did_not_pay_in_the_score(analysed):
     steps = [r for _, r in scored.iterrows() if r["achieved_gain"] > 1.02]
     counted = [r for r in steps if paid(r["achieved_gain"], r["metric"])]
     assert len(counted) == len(steps) - 1
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_plan_ranks_the_causes_the_baseline_section_ranks(analysed, family):
+    """A.5's plan and A.4's baseline name the same causes in the same order at the
+    same size (reduction v0: the finish kernel, 25% of its run, first in both)."""
+    found = pd.read_csv(analysed[family] / "findings.csv")
+    plan = found[found["section"] == "plan"]
+    for (variant, size), items in plan.groupby(["variant", "size"]):
+        if items["rule"].iloc[0] == "plan_unprofiled":
+            continue
+        base = found[(found["section"] == "baseline") & (found["variant"] == variant)
+                     & (found["size"] == size)
+                     & found["role"].isin(["primary", "secondary"])]  # fmt: skip
+        planned = [r.removeprefix("plan_") for r in items["rule"]]
+        ranked = list(base["rule"])
+        # the plan keeps the first few and leaves out what is already done; what it
+        # keeps keeps its rank: a subsequence of the baseline's causes
+        rest = iter(ranked)
+        assert all(r in rest for r in planned), (family, variant, planned, ranked)
+        assert planned and planned[0] in ranked[:2], (family, variant, ranked)
