@@ -54,6 +54,16 @@ def warps_can_give(row: Mapping[str, Any], gain: float) -> bool:
     return not (ok(room) and ok(gain)) or room >= gain
 
 
+def one_wave(row: Mapping[str, Any]) -> bool:
+    """All the launch's blocks are resident at once (at most one wave per SM).
+
+    Histogram's grid-stride loops run 1,056 blocks on 132 SMs, 1.0 waves: each block
+    already lives the whole launch, so "longer-lived blocks" is what it does.
+    """
+    waves = measured_ratio(row, "waves_per_sm")
+    return ok(waves) and 0 < waves <= 1.0
+
+
 def fix_key(row: Mapping[str, Any], mechanism: str, gain: float = math.nan) -> str:
     """The catalogue key of the remedy for ``mechanism`` on this launch.
 
@@ -67,6 +77,8 @@ def fix_key(row: Mapping[str, Any], mechanism: str, gain: float = math.nan) -> s
         return f"{key}_resident"
     if key != f"fix_{mechanism}":
         return key
+    if mechanism == "idle_sms" and one_wave(row):
+        return "fix_idle_sms_one_wave"
     if mechanism == "issue_bound":
         # with the overhead named apart, what stays issue-bound is the work itself
         work = work_share(row)

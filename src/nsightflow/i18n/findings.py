@@ -426,6 +426,12 @@ FIXES: dict[str, dict[str, str]] = {
         "en": "longer-lived blocks (grid-stride loops) and balanced work per block",
         "zh": "更长寿的 block（grid-stride 循环）以及均衡的每 block 工作量",
     },
+    "fix_idle_sms_one_wave": {
+        "en": "balanced work per block (its blocks already run as one wave, each "
+        "resident for the whole launch: longer-lived blocks add nothing)",
+        "zh": "均衡的每 block 工作量（其 block 已是一波、各自驻留整个启动期间："
+        "更长寿的 block 无从再加）",
+    },
 }
 
 EVIDENCE: dict[str, dict[str, str]] = {
@@ -1127,8 +1133,18 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "same_code": {
         "en": " The same code on the two inputs: {t0:,.4g} -> {t1:,.4g} us "
-        "({pct:+.1f}%){atomics}.",
-        "zh": " 同一代码在两种输入上：{t0:,.4g} -> {t1:,.4g} us（{pct:+.1f}%）{atomics}。",
+        "({pct:+.1f}%){atomics}.{slice}",
+        "zh": " 同一代码在两种输入上：{t0:,.4g} -> {t1:,.4g} us（{pct:+.1f}%）{atomics}。"
+        "{slice}",
+    },
+    "same_code_slice": {
+        "en": " Under either input one of the {slices:.0f} L2 slices takes "
+        "{h0:.0f}% and {h1:.0f}% of the atomic sectors ({even:.1f}% each if spread), "
+        "the slice {p0:.0f}% and {p1:.0f}% busy: the atomics' target lives in a few "
+        "L2 lines under both inputs, not only under the second.",
+        "zh": " 两种输入下，{slices:.0f} 个 L2 slice 中都有一个承担了原子 sector 的 "
+        "{h0:.0f}% 和 {h1:.0f}%（均匀分布时每个 {even:.1f}%），该 slice 的繁忙度为 {p0:.0f}% 和 "
+        "{p1:.0f}%；原子操作的目标在两种输入下都只落在少数几条 L2 line 上，并非只在第二种输入下。",
     },
     "same_code_atomics": {
         "en": "; the L2 received fewer atomic sectors, {s0:,.1f} M -> {s1:,.1f} M, "
@@ -1167,6 +1183,13 @@ SENTENCES: dict[str, dict[str, str]] = {
         "none to remove.",
         "zh": "优化思路提到 bank 冲突，但 `{variant}` 的冲突重放只占其共享内存 wavefront 的 "
         "{pct:.0f}%（20% 起才算原因）：并没有可消除的冲突。",
+    },
+    "claim_more_conflicts": {
+        "en": "The idea meant fewer lanes on a shared address, but the shared "
+        "atomics' bank conflicts rose, from `{variant}`'s {per0:.2f} to {per1:.2f} "
+        "per atomic instruction.",
+        "zh": "优化思路本意是让更少的 lane 争用同一共享地址，但共享内存原子操作的 bank 冲突"
+        "反而增加：从 `{variant}` 的每条原子指令 {per0:.2f} 次增至 {per1:.2f} 次。",
     },
     "expect_shown": {
         "en": "As meant: {helped} grew.",

@@ -115,3 +115,78 @@ def test_reduction_small_size_overhead_says_its_basis(reports):
     said = md[md.index("Nothing left to gain") :].split("\n")[0]
     assert "at n = 2^20" in said
     assert "taken as the same at every size" in said
+
+
+def _histogram_counters(recording, tmp_path) -> pd.DataFrame:
+    """The histogram's analysis table at 2^24, one row per variant."""
+    from recorded import analyze as _analyze
+
+    a = pd.read_csv(_analyze(recording, "histogram", tmp_path) / "analysis.csv")
+    return a[a["size"] == 2**24].set_index("variant")
+
+
+def test_histogram_replication_says_its_atomic_conflicts_rose(
+    reports, recording, tmp_path
+):
+    """The 8 sub-histograms were meant to put fewer lanes on a shared address; their
+    shared-atomic bank conflicts per atomic instruction rose instead (uniform 2.16 ->
+    2.49, skewed 0.39 -> 2.81: the 257-word pitch puts copy c of bin b in bank
+    (c + b) mod 32). Each step says both numbers, not only "no net change"."""
+    a = _histogram_counters(recording, tmp_path)
+    per = a["smem_conflicts_atom"] / a["shared_atom_inst"]
+    md = reports["histogram"]
+    for heading, before, after in (
+        ("### 2.2 `v2_replicated`", "v1_private", "v2_replicated"),
+        ("### 2.5 `v5_replicated_skewed`", "v4_private_skewed", "v5_replicated_skewed"),
+    ):
+        assert per[after] > per[before]
+        step = _section(md, heading)
+        body = step.split("\n", 1)[1]  # not the heading, which is the manifest's idea
+        said = f"`{before}`'s {per[before]:.2f} to {per[after]:.2f} per atomic"
+        assert said in body
+        assert "conflicts rose" in body
+    # the skewed input's private histogram conflicts less than the uniform one's: no
+    # heading says the contention moves into shared memory
+    assert per["v4_private_skewed"] < per["v1_private"]
+    assert "contention moves into shared memory" not in md
+    # the private histogram with conflicts that fell is not said to have risen
+    assert "conflicts rose" not in _section(md, "### 2.1 `v1_private`")
+
+
+def test_histogram_uniform_input_is_not_said_to_spread_the_atomics(
+    reports, recording, tmp_path
+):
+    """Under the uniform input v0 already sends a third of its L2 atomic sectors to
+    one of 94 slices, 80% busy, and the skewed input is 4% slower: the report does
+    not contrast the inputs' spread, and the step that changes the input says the
+    busiest slice's share and load under both."""
+    a = _histogram_counters(recording, tmp_path)
+    hot = a["l2_atomic_sectors_max"] / a["l2_atomic_sectors"]
+    v0, v3 = "v0_global_atomic", "v3_global_atomic_skewed"
+    slices = a.loc[v0, "l2_slices"]
+    assert hot[v0] > 10 / slices  # ten times an even share, under the uniform input
+    md = reports["histogram"]
+    brief = md[: md.index("## Brief")]
+    assert "spreads updates over 256 bins" not in brief
+    step = _section(md, "### 2.3 `v3_global_atomic_skewed`")
+    said = f"{100 * hot[v0]:.0f}% and {100 * hot[v3]:.0f}% of the atomic sectors"
+    assert said in step
+    pct = a["l2_slice_max_pct"]
+    assert f"{pct[v0]:.0f}% and {pct[v3]:.0f}% busy" in step
+    assert f"{slices:.0f} L2 slices" in step
+
+
+def test_one_wave_idle_sms_are_not_advised_longer_lived_blocks(
+    reports, recording, tmp_path
+):
+    """v0 is a grid-stride loop of 1,056 blocks on 132 SMs, 1.0 waves: its blocks
+    already live the whole launch, so its idle SM time is not advised "longer-lived
+    blocks (grid-stride loops)"."""
+    a = _histogram_counters(recording, tmp_path)
+    assert a.loc["v0_global_atomic", "waves_per_sm"] <= 1.0
+    source = (ROOT / "kernels/histogram/v0_global_atomic.cu").read_text()
+    assert "i += s" in source and "gridDim.x" in source  # the grid-stride loop
+    md = reports["histogram"]
+    appendix = md[md.index("## Appendix") :]
+    assert "Idle SM time" in appendix
+    assert "longer-lived blocks (grid-stride loops)" not in md

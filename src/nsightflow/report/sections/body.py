@@ -15,6 +15,7 @@ from typing import Any
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.account import OTHER, RESIDUALS, TIMING, us_str
+from nsightflow.diagnosis.expected import CLAIMS
 from nsightflow.diagnosis.record import render_row
 from nsightflow.diagnosis.verdict import threshold_pct
 from nsightflow.i18n import T
@@ -137,7 +138,7 @@ class BodySections(StepSections):
         expected = [r for r in found if r[col.RULE] == "expected_observed"]
         if expected:
             out.append(expected_line(expected[0]))
-        out += [render_row(r) for r in found if r[col.RULE] == "claim_no_conflicts"]
+        out += [render_row(r) for r in found if r[col.RULE] in CLAIMS]
         now = [
             r
             for r in self.found("stand", name, n)
