@@ -295,7 +295,7 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     "next_at_floor": {
         "en": "Nothing left to gain inside `{variant}` at n = {n}: {time} us against "
         "{roof} us of transfer at {ceiling} plus up to {fixed} us of size-independent "
-        "overhead ({basis}: launch, ramp-up, tail and work of a fixed size); at n = "
+        "overhead (launch, ramp-up, tail and work of a fixed size), {basis}; at n = "
         "{big} it reaches {pct} of {ceiling}. No suggestion clears "
         "the timing noise at any measured size: its loads are already what the "
         "remedies ask for, so only fewer launches (fuse it with the kernels around "
@@ -313,7 +313,7 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "The next step is a single pass (for a scan, decoupled look-back: each block "
         "takes its prefix from the aggregates its predecessors publish): {ideal:,.0f} "
         "MB at the measured copy bandwidth ({copy:,.0f} GB/s) is {one:,.1f} us, up to "
-        "{gain:.2f}x with the {fixed:,.1f} us of size-independent overhead ({basis}).",
+        "{gain:.2f}x with the {fixed:,.1f} us of size-independent overhead, {basis}.",
         "zh": "`{variant}` 在 n = {n} 时仍比其下限慢 {gap:.2f}x：它对数据做 {passes} 遍"
         "（{kernels}），从 DRAM 搬运 {moved:,.0f} MB，而读一次输入、写一次输出只需 "
         "{ideal:,.0f} MB。下一步是单遍算法（对 scan 而言即 decoupled look-back：每个 "
