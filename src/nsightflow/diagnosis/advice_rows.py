@@ -24,8 +24,10 @@ import pandas as pd
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.advice import aggregation_how
 from nsightflow.diagnosis.floors import (
+    Fixed,
+    basis_message,
     fastest,
-    fixed_cost,
+    fixed_basis,
     with_fastest,
     with_library,
 )
@@ -59,6 +61,8 @@ def item_key(s: Suggestion, fixed: float) -> str:
         return "advice_item_sweeps"
     if not s.floor_by:
         return "advice_item"
+    if s.floor_n:
+        return "advice_item_launch"
     ideal = s.model_us - fixed
     if math.isfinite(ideal) and math.isclose(ideal, s.floor_us, rel_tol=1e-6):
         return "advice_item_library"
@@ -78,12 +82,13 @@ def gain_text(s: Suggestion) -> dict[str, Any]:
     return msg("gain_about", gain=s.gain, cap=cap)
 
 
-def advice_finding(s: Suggestion, fixed: float) -> Finding:
-    """One suggestion as a finding."""
+def advice_finding(s: Suggestion, fixed: float, basis: Fixed | None = None) -> Finding:
+    """One suggestion as a finding; ``basis``: the launch the fixed cost is."""
+    key = item_key(s, fixed)
     return Finding(
         "advice",
         params={
-            "@": item_key(s, fixed),
+            "@": key,
             "by": s.floor_by,
             col.VARIANT: s.variant,
             "n": s.size,
@@ -94,7 +99,9 @@ def advice_finding(s: Suggestion, fixed: float) -> Finding:
             "time": s.time_us,
             "floor": s.floor_us,
             "model": s.model_us,
+            "floor_n": s.floor_n,
             "fixed": fixed,
+            "basis": basis_message(basis or Fixed(fixed), why=key == "advice_item"),
         },
         metric=s.kind,
         value=s.gain,
@@ -143,7 +150,8 @@ class AdviceRows:
         self.family = str(ctx[col.FAMILY][col.NAME])
         self.variants = {v[col.NAME]: v for v in ctx["variants"]}
         self.placed = rows
-        self.fixed = fixed_cost(table)
+        self.basis = fixed_basis(table)
+        self.fixed = self.basis.us
         self.fastest = fastest(table)
         # where the manifest names a vendor library as the ceiling (SGEMM: cuBLAS),
         # the ladder's library variant's time is the ceiling at each size it ran
@@ -178,7 +186,7 @@ class AdviceRows:
             self.by_variant[name] = found
             for s in found:
                 where = Where(self.family, name, s.size, "advice")
-                out += place(where, [advice_finding(s, self.fixed)])
+                out += place(where, [advice_finding(s, self.fixed, self.basis)])
         for name, v in self.variants.items():
             before = v.get(col.IMPROVES_ON)
             if before and not v.get("library") and before in self.variants:

@@ -18,30 +18,86 @@ import pandas as pd
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.record import msg
 
 NOISE_MIN = 0.02  # a gain must exceed 1 + max(2%, IQR / median) of the timing
 
 
-def fixed_cost(table: pd.DataFrame) -> float:
-    """The per-launch fixed cost in us: what no kernel of the family gets under.
+@dataclass(frozen=True)
+class Fixed:
+    """The family's size-independent fixed cost and the launch that bounds it.
 
-    The fastest correct launch at the family's smallest measured size, less its ideal
-    time at the measured ceiling (``roof_time_us``): launch, ramp-up and tail
-    that do not shrink with the work. An upper estimate, so the floor it makes is one
-    a kernel may reach, not one below which a suggestion promises gains.
+    ``us`` is the bound (never below 0); ``variant`` and ``size`` name the launch that
+    took the least beyond its ideal time, ``beyond`` that launch's own excess (below 0
+    where it beat its ceiling's rate, so the bound is clipped to 0).
     """
-    need = {col.STATUS, col.TIME_MEDIAN_US, "roof_time_us", col.SIZE}
+
+    us: float = 0.0
+    variant: str = ""
+    size: int = 0
+    beyond: float = math.nan
+
+
+# a ceiling that is a library's measured rate (cuBLAS for SGEMM) is that library's own
+# time at every size it ran: its launches beyond it are 0 by construction, not a bound
+OWN_CEILINGS = frozenset({"vendor_sgemm"})
+
+
+def fixed_basis(table: pd.DataFrame) -> Fixed:
+    """The per-launch fixed cost in us and its basis: the least any launch takes beyond.
+
+    A cost that does not change with the size is at most what any correct variant took
+    beyond its ideal time at the measured ceiling (``roof_time_us``) at any measured
+    size, so the bound is the least of ``time - ideal`` over every variant and size,
+    not only the smallest size: reduction on the H200 took 5.31 us beyond at n = 2^20
+    (v4) but 0.44 us at 2^26, so a fixed cost of 5.31 us would put v4's floor at
+    2^24 above its own time. A launch that beat its ceiling's rate (a stream faster
+    than the copy the ceiling measured, data resident in L2) gives a bound below 0:
+    clipped to 0. Rows whose ceiling is a library's own measured rate
+    (:data:`OWN_CEILINGS`) bound nothing and are left out.
+    """
+    need = {col.STATUS, col.TIME_MEDIAN_US, "roof_time_us", col.SIZE, col.VARIANT}
     if table.empty or not need <= set(table.columns):
-        return 0.0
+        return Fixed()
     good = table[
         (table[col.STATUS] == Status.OK)
         & table[col.TIME_MEDIAN_US].notna()
         & table["roof_time_us"].notna()
     ]
+    if col.REGIME_CEILING in good.columns:
+        good = good[~good[col.REGIME_CEILING].isin(OWN_CEILINGS)]
     if good.empty:
-        return 0.0
-    small = good[good[col.SIZE] == good[col.SIZE].min()]
-    return max(0.0, float((small[col.TIME_MEDIAN_US] - small["roof_time_us"]).min()))
+        return Fixed()
+    beyond = (good[col.TIME_MEDIAN_US] - good["roof_time_us"]).to_numpy(dtype=float)
+    at = int(beyond.argmin())
+    least = float(beyond[at])
+    launch = good.iloc[at]
+    return Fixed(
+        max(0.0, least), str(launch[col.VARIANT]), int(launch[col.SIZE]), least
+    )
+
+
+def fixed_cost(table: pd.DataFrame) -> float:
+    """The per-launch fixed cost in us (:func:`fixed_basis`)."""
+    return fixed_basis(table).us
+
+
+def basis_message(fixed: Fixed, n: Any = None, why: bool = False) -> dict[str, Any]:
+    """How the fixed cost was found, as a message: the launch it is, or why it is 0.
+
+    ``n`` is the size as said (default: the bare size); ``why``: with what the cost
+    stands for (launch, ramp-up, tail, work of a fixed size).
+    """
+    if not fixed.variant:
+        return msg("fixed_basis_none")
+    size = fixed.size if n is None else n
+    if fixed.beyond < 0:
+        return msg(
+            "fixed_basis_clipped", variant=fixed.variant, n=size, under=-fixed.beyond
+        )
+    return msg(
+        "fixed_basis_why" if why else "fixed_basis", variant=fixed.variant, n=size
+    )
 
 
 FASTEST_US = "fastest_us"  # row keys :func:`with_fastest` adds: the size's best time
@@ -74,12 +130,26 @@ def fastest(table: pd.DataFrame) -> Fastest:
     return out
 
 
+LAUNCH_US = "launch_floor_us"  # row keys :func:`with_fastest` adds: the least time
+LAUNCH_BY = "launch_floor_variant"  # any variant of the input took at its smallest
+LAUNCH_N = "launch_floor_size"  # size, the variant and that size
+
+
 def with_fastest(row: Mapping[str, Any], best: Fastest) -> dict[str, Any]:
-    """The row with its input's and size's fastest measured time and variant beside it."""
-    found = best.get((_input(row), int(row[col.SIZE])))
+    """The row with its input's and size's fastest measured time and variant beside it.
+
+    And the launch floor: the fastest time at the input's smallest measured size, which
+    a launch with more work does not get under (:func:`floor_basis`).
+    """
+    here, size = _input(row), int(row[col.SIZE])
+    found = best.get((here, size))
     out = {str(k): v for k, v in row.items()}
     if found is not None:
         out[FASTEST_US], out[FASTEST_BY] = found
+    sizes = [n for (i, n) in best if i == here and n <= size]
+    if sizes:
+        out[LAUNCH_US], out[LAUNCH_BY] = best[(here, min(sizes))]
+        out[LAUNCH_N] = min(sizes)
     return out
 
 
@@ -102,24 +172,38 @@ def model_floor(row: Mapping[str, Any], fixed: float) -> float:
     return roof + fixed if ok(roof) else math.nan
 
 
-def floor_of(row: Mapping[str, Any], fixed: float) -> tuple[float, str]:
-    """The time a launch cannot beat, and the variant that measured it ("": the model).
+def floor_basis(row: Mapping[str, Any], fixed: float) -> tuple[float, str, int]:
+    """The time a launch cannot beat, who measured it ("": the model), and at what size.
 
-    The ideal time at its ceiling plus the fixed cost, but never more than the time
-    a variant measured at this size (:func:`with_fastest`): a measured time is
-    reachable, so a floor above it would promise less than is there.
+    The size is 0 where it is this size. The ideal time at its ceiling plus the fixed cost, but never below the least time
+    any variant took at the input's smallest size (a launch with more work takes no
+    less: Jacobi-2D on the H200 took at least 5.1 us at n = 512, where the ideal time
+    is 0.5 us and the fixed cost, bounded at every size, is 0), and never more than
+    the time a variant measured at this size (:func:`with_fastest`): a measured time
+    is reachable, so a floor above it would promise less than is there.
     """
     library = num(row, LIBRARY_US)
     if ok(library) and library > 0:
         # the vendor library timed at this size is the ceiling here (SGEMM at n = 512:
         # cuBLAS's 17.5 us, where the FP32 peak's ideal plus the overhead measured at
         # n = 256 gives 15.2 us): a bound at this size, measured at this size
-        return library, str(row.get(LIBRARY_BY) or "")
-    model = model_floor(row, fixed)
+        return library, str(row.get(LIBRARY_BY) or ""), 0
+    floor, by, at = model_floor(row, fixed), "", 0
+    launch = num(row, LAUNCH_US)
+    if ok(launch) and launch > 0 and not (ok(floor) and floor >= launch):
+        floor, by = launch, str(row.get(LAUNCH_BY) or "")
+        n = int(row.get(LAUNCH_N) or 0)
+        at = n if n != int(row[col.SIZE]) else 0
     best = num(row, FASTEST_US)
-    if ok(best) and best > 0 and not (ok(model) and model <= best):
-        return best, str(row.get(FASTEST_BY) or "")
-    return model, ""
+    if ok(best) and best > 0 and not (ok(floor) and floor <= best):
+        return best, str(row.get(FASTEST_BY) or ""), 0
+    return floor, by, at
+
+
+def floor_of(row: Mapping[str, Any], fixed: float) -> tuple[float, str]:
+    """The floor of :func:`floor_basis` and the variant that measured it."""
+    floor, by, _ = floor_basis(row, fixed)
+    return floor, by
 
 
 def floor_us(row: Mapping[str, Any], fixed: float) -> float:
@@ -143,11 +227,12 @@ class Bound:
     noise: float
     floor_by: str = ""
     model: float = math.nan  # the model floor, where a measured time is below it
+    floor_n: int = 0  # the size floor_by measured the floor at (0: this size)
 
 
 def bounded(row: Mapping[str, Any], mech: float, fixed: float) -> Bound | None:
     """The bounded gain where it is above the noise, else None."""
-    t, (floor, by) = num(row, col.TIME_MEDIAN_US), floor_of(row, fixed)
+    t, (floor, by, at) = num(row, col.TIME_MEDIAN_US), floor_basis(row, fixed)
     if not ok(t) or not ok(mech) or not mech > 1:
         return None
     gain = min(mech, t / floor) if ok(floor) and floor > 0 else mech
@@ -157,4 +242,4 @@ def bounded(row: Mapping[str, Any], mech: float, fixed: float) -> Bound | None:
     library = num(row, LIBRARY_US)
     # a floor that is the library's own time is the ceiling's ideal time here
     model = library + fixed if ok(library) and library > 0 else model_floor(row, fixed)
-    return Bound(gain, floor, limit, by, model)
+    return Bound(gain, floor, limit, by, model, at)

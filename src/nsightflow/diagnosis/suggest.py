@@ -68,6 +68,7 @@ class Suggestion:
     share: float = math.nan  # % of the launch the mechanism takes
     floor_by: str = ""  # the variant whose measured time is the floor ("": the model)
     model_us: float = math.nan  # ideal time at the ceiling plus the fixed cost
+    floor_n: int = 0  # the size floor_by measured the floor at (0: this size)
 
 
 def source_text(variant: Mapping[str, Any]) -> str:
@@ -120,6 +121,7 @@ def suggestion(
         share,
         bound.floor_by,
         bound.model,
+        bound.floor_n,
     )
 
 

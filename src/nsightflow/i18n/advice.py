@@ -19,24 +19,32 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     "advice_item": {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
         "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: the ideal time at "
-        "the ceiling plus {fixed:,.1f} us of small-size overhead, the least any "
-        "variant of the family took above its ideal time at the smallest size: an "
-        "upper estimate of what does not shrink with n, launch, ramp-up and tail with "
-        "any work of a fixed size such as a final merge, not a launch latency).",
+        "the ceiling plus {fixed:,.1f} us of size-independent overhead, {basis}).",
         "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
         "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：达到上限时的理想"
-        "时间加 {fixed:,.1f} us 小规模开销，即最小规模下本 family 各版本超出理想时间的"
-        "最小值：不随 n 缩小部分的上界估计，即启动、爬升、尾部及最终合并等固定规模的工作，"
-        "并非启动延迟）。",
+        "时间加 {fixed:,.1f} us 与规模无关的开销，{basis}）。",
     },
     "advice_item_measured": {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
         "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
         "time at this size, below the {model:,.1f} us of the ideal time at the "
-        "ceiling plus {fixed:,.1f} us of small-size overhead).",
+        "ceiling plus {fixed:,.1f} us of size-independent overhead, {basis}).",
         "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
         "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：`{by}` 在此规模下的"
-        "实测时间，低于达到上限时的理想时间加 {fixed:,.1f} us 小规模开销的 "
+        "实测时间，低于达到上限时的理想时间加 {fixed:,.1f} us 与规模无关的开销（{basis}）"
+        "的 {model:,.1f} us）。",
+    },
+    "advice_item_launch": {
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
+        "time at n = {floor_n}, the least any variant took at the smallest size, which "
+        "a launch with more work does not get under; the ideal time at the ceiling "
+        "plus {fixed:,.1f} us of size-independent overhead, {basis}, is {model:,.1f} "
+        "us).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：`{by}` 在 n = "
+        "{floor_n} 时的实测时间，即最小规模下各版本的最短时间，工作量更大的启动不会更快；"
+        "达到上限时的理想时间加 {fixed:,.1f} us 与规模无关的开销（{basis}）为 "
         "{model:,.1f} us）。",
     },
     "advice_item_library": {
@@ -51,10 +59,10 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain per sweep: "
         "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: half the "
         "transfer at the measured copy bandwidth, or the FP32 time if longer, plus "
-        "the small-size overhead of {fixed:,.1f} us).",
+        "{fixed:,.1f} us of size-independent overhead, {basis}).",
         "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。每次迭代的预期收益："
         "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：按实测拷贝带宽的一半"
-        "传输时间，或更长的 FP32 时间，加 {fixed:,.1f} us 小规模开销）。",
+        "传输时间，或更长的 FP32 时间，加 {fixed:,.1f} us 与规模无关的开销，{basis}）。",
     },
     "advice_fix_sweeps": {
         "en": "the {mb:,.0f} MB a sweep reads and writes do not fit in the "
@@ -294,18 +302,15 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "next_at_floor": {
         "en": "Nothing left to gain inside `{variant}` at n = {n}: {time} us against "
-        "{roof} us of transfer at {ceiling} plus up to {fixed} us of small-size "
-        "overhead (what the family's fastest variant takes beyond its transfer at n = "
-        "{small}: launch, ramp-up, tail and work of a fixed size, taken as the same "
-        "at every size); at n = {big} it reaches {pct} of {ceiling}. No suggestion "
-        "clears "
+        "{roof} us of transfer at {ceiling} plus up to {fixed} us of size-independent "
+        "overhead (launch, ramp-up, tail and work of a fixed size), {basis}; at n = "
+        "{big} it reaches {pct} of {ceiling}. No suggestion clears "
         "the timing noise at any measured size: its loads are already what the "
         "remedies ask for, so only fewer launches (fuse it with the kernels around "
         "it) or fewer bytes would help.",
         "zh": "`{variant}` 在 n = {n} 时 kernel 内部已无可再得：{time} us，而{ceiling}"
-        "下的传输时间为 {roof} us，另有至多 {fixed} us 的小规模开销（本 family "
-        "最快的版本在 n = {small} 时超出其传输时间的部分：启动、爬升、尾部及固定规模的工作，"
-        "按各规模相同计）；n = {big} 时它达到"
+        "下的传输时间为 {roof} us，另有至多 {fixed} us 与规模无关的开销（{basis}："
+        "启动、爬升、尾部及固定规模的工作）；n = {big} 时它达到"
         "{ceiling}的 {pct}。在任何测量规模下都没有超过计时噪声的建议：只有减少启动"
         "次数（与前后的 kernel 融合）或减少字节数才有帮助。",
     },
@@ -316,12 +321,12 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "The next step is a single pass (for a scan, decoupled look-back: each block "
         "takes its prefix from the aggregates its predecessors publish): {ideal:,.0f} "
         "MB at the measured copy bandwidth ({copy:,.0f} GB/s) is {one:,.1f} us, up to "
-        "{gain:.2f}x with the {fixed:,.1f} us of small-size overhead.",
+        "{gain:.2f}x with the {fixed:,.1f} us of size-independent overhead, {basis}.",
         "zh": "`{variant}` 在 n = {n} 时仍比其下限慢 {gap:.2f}x：它对数据做 {passes} 遍"
         "（{kernels}），从 DRAM 搬运 {moved:,.0f} MB，而读一次输入、写一次输出只需 "
         "{ideal:,.0f} MB。下一步是单遍算法（对 scan 而言即 decoupled look-back：每个 "
         "block 从前驱发布的聚合值取得前缀）：按实测拷贝带宽（{copy:,.0f} GB/s）"
-        "{ideal:,.0f} MB 需 {one:,.1f} us，加上 {fixed:,.1f} us 小规模开销，至多 "
+        "{ideal:,.0f} MB 需 {one:,.1f} us，加上 {fixed:,.1f} us 与规模无关的开销（{basis}），至多 "
         "{gain:.2f}x。",
     },
     "next_done_gap": {
@@ -361,6 +366,29 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "其加载已是 16 字节宽（`LDG.E.128`、`LDS.128`），而 ncu 对分派停顿没有给出"
         "单一原因（流水线冲突或寄存器文件事件）：每个输出更少的指令（更大的线程 tile），"
         "或从寄存器复用操作数",
+    },
+    "fixed_basis": {
+        "en": "the least any variant of the family took above its ideal time at any "
+        "measured size (`{variant}` at n = {n})",
+        "zh": "即本 family 各版本在所有测量规模下超出理想时间的最小值（`{variant}`，n = {n}）",
+    },
+    "fixed_basis_why": {
+        "en": "the least any variant of the family took above its ideal time at any "
+        "measured size (`{variant}` at n = {n}): an upper estimate of what does not "
+        "change with n, launch, ramp-up and tail with any work of a fixed size such as "
+        "a final merge, not a launch latency",
+        "zh": "即本 family 各版本在所有测量规模下超出理想时间的最小值（`{variant}`，n = {n}）："
+        "不随 n 变化部分的上界估计，即启动、爬升、尾部及最终合并等固定规模的工作，并非启动延迟",
+    },
+    "fixed_basis_clipped": {
+        "en": "none: `{variant}` at n = {n} ran {under:,.1f} us under its ideal time, "
+        "faster than its ceiling's measured rate",
+        "zh": "为零：`{variant}` 在 n = {n} 时比其理想时间快 {under:,.1f} us，快于其上限的"
+        "实测速率",
+    },
+    "fixed_basis_none": {
+        "en": "no variant measured against a ceiling of its own",
+        "zh": "没有版本在独立的上限下测量",
     },
     "next_already_done": {
         "en": "Next: `{variant}`'s largest cost is {label}, but its remedies are already "

@@ -4,9 +4,10 @@ library variant, never for a change the compiler facts show is already there."""
 import math
 
 import pandas as pd
+import pytest
 
 from nsightflow.diagnosis.advice import already_done, fix_message
-from nsightflow.diagnosis.floors import fixed_cost, noise
+from nsightflow.diagnosis.floors import basis_message, fixed_basis, fixed_cost, noise
 from nsightflow.diagnosis.record import render
 from nsightflow.diagnosis.scoring import step_scores
 from nsightflow.diagnosis.suggest import (
@@ -83,7 +84,9 @@ def test_float4_loads_in_flight_at_high_occupancy_are_already_done():
     assert not already_done("bytes_in_flight", low, compiled)
 
 
-def test_the_fixed_cost_is_the_smallest_sizes_best_launch_beyond_its_ideal_time():
+def test_the_fixed_cost_is_the_least_any_launch_took_beyond_its_ideal_at_any_size():
+    # a took 5.5 us beyond its ideal time at the smallest size but only 4.2 us at
+    # size 2: a cost the same at every size is at most 4.2 us, and a at 2 says so
     table = pd.DataFrame(
         {
             "variant": ["a", "b", "a", "b"],
@@ -93,7 +96,63 @@ def test_the_fixed_cost_is_the_smallest_sizes_best_launch_beyond_its_ideal_time(
             "roof_time_us": [1.0, 1.0, 15.8, 15.8],
         }
     )
-    assert fixed_cost(table) == 5.5
+    assert fixed_cost(table) == pytest.approx(4.2)
+    basis = fixed_basis(table)
+    assert (basis.variant, basis.size) == ("a", 2)
+    assert render("advice", basis_message(basis)) == (
+        "the least any variant of the family took above its ideal time at any "
+        "measured size (`a` at n = 2)"
+    )
+
+
+def test_a_launch_faster_than_its_ceiling_bounds_the_fixed_cost_at_zero():
+    # b ran 1 us under its ideal time at size 2 (a stream faster than the copy the
+    # ceiling measured): the bound is 0, said with the launch that set it; a row
+    # whose ceiling is a library's own rate is 0 beyond by construction and bounds
+    # nothing
+    table = pd.DataFrame(
+        {
+            "variant": ["a", "b", "lib"],
+            "size": [1, 2, 2],
+            "status": ["ok"] * 3,
+            "time_median_us": [6.5, 14.8, 30.0],
+            "roof_time_us": [1.0, 15.8, 30.0],
+            "regime_ceiling": ["copy_bw", "copy_bw", "vendor_sgemm"],
+        }
+    )
+    basis = fixed_basis(table)
+    assert basis.us == 0.0
+    assert (basis.variant, basis.size) == ("b", 2)
+    said = render("advice", basis_message(basis, "2^1"))
+    assert "`b` at n = 2^1 ran 1.0 us under its ideal time" in said
+    assert fixed_cost(table.iloc[[0, 2]]) == 5.5
+
+
+def test_no_floor_is_below_the_fastest_launch_at_the_smallest_size():
+    from nsightflow.diagnosis.floors import fastest, floor_basis, with_fastest
+
+    # Jacobi-2D on the H200: every variant took at least 5.1 us at n = 512 (the
+    # ideal time is 0.5 us); v5 ran under its ideal time at 16384, so the fixed
+    # cost bounded at every size is 0: at 512 and 2048 the floor is 5.1 us, said
+    # as v3's time at 512; at 8192 the ideal time (127.4 us) is above it
+    table = pd.DataFrame(
+        [
+            {"variant": v, "size": n, "status": "ok", "time_median_us": t}
+            for v, n, t in (
+                ("v3", 512, 5.1),
+                ("v5", 512, 5.3),
+                ("v5", 2048, 13.3),
+                ("v5", 8192, 130.8),
+            )
+        ]
+    )
+    best = fastest(table)
+    at512 = with_fastest({"variant": "v5", "size": 512, "roof_time_us": 0.5}, best)
+    assert floor_basis(at512, 0.0) == (5.1, "v3", 0)
+    at2048 = with_fastest({"variant": "v0", "size": 2048, "roof_time_us": 2.0}, best)
+    assert floor_basis(at2048, 0.0) == (5.1, "v3", 512)
+    at8192 = with_fastest({"variant": "v0", "size": 8192, "roof_time_us": 127.4}, best)
+    assert floor_basis(at8192, 0.0) == (127.4, "", 0)
 
 
 def test_a_local_array_and_compiler_aggregated_atomics_are_named_so():
@@ -199,8 +258,12 @@ def test_no_floor_is_above_the_fastest_time_measured_at_its_size():
     # ceiling's ideal 2,712.6 us plus the 11.0 us fixed cost would be 2,723.6 us
     table = pd.DataFrame(
         [
-            {"variant": v, "size": 4096, "status": "ok", "time_median_us": t}
-            for v, t in (("v7", 2834.5), ("v8", 2673.4))
+            {"variant": v, "size": n, "status": "ok", "time_median_us": t}
+            for v, n, t in (
+                ("v7", 4096, 2834.5),
+                ("v8", 4096, 2673.4),
+                ("v8", 256, 13.0),
+            )
         ]
     )
     row = with_fastest(
@@ -247,6 +310,13 @@ def test_a_variant_on_another_input_bounds_no_floor():
     table = pd.DataFrame(
         [
             {"variant": "v3", "size": 1 << 20, "status": "ok", "time_median_us": 26.2},
+            {
+                "variant": "v7",
+                "size": 1 << 16,
+                "status": "ok",
+                "time_median_us": 15.8,
+                "input": "kind=skewed",
+            },
             {
                 "variant": "v7",
                 "size": 1 << 20,
