@@ -308,6 +308,15 @@ FIXES: dict[str, dict[str, str]] = {
         "zh": "减少搬运的字节：与相邻 kernel 融合、更窄的数据类型，或跨遍复用（已达拷贝"
         "带宽的 80% 或以上，更多在途字节最多提速 1.25 倍）",
     },
+    "fix_dram_bandwidth_ideal": {
+        "en": "its DRAM traffic is already the ideal bytes of one launch, so only "
+        "fewer launches save any: fuse it with the kernels around it in the program "
+        "(an iterated stencil: several sweeps per launch) or make fewer, larger "
+        "launches; the rest of its time at this size is per launch (ramp-up, tail)",
+        "zh": "其 DRAM 流量已等于单次启动的理想字节数，只有减少启动才能再省：在程序中与"
+        "前后 kernel 融合（迭代 stencil：一次启动多次迭代），或改为更少、更大的启动；"
+        "此规模下其余时间属于每次启动（爬升、尾部）",
+    },
     "fix_bytes_in_flight": {
         "en": "keep more bytes in flight per thread: 16-byte (float4) accesses, several "
         "independent loads per thread, or more resident warps",

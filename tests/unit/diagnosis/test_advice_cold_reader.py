@@ -164,3 +164,18 @@ def test_the_plan_ranks_the_causes_the_baseline_section_ranks(analysed, family):
         rest = iter(ranked)
         assert all(r in rest for r in planned), (family, variant, planned, ranked)
         assert planned and planned[0] in ranked[:2], (family, variant, ranked)
+
+
+def test_moving_fewer_bytes_is_not_advised_where_dram_moves_the_ideal_bytes(analysed):
+    """Reduction v4 at 2^24 reads its 67.1 MB input once (DRAM bytes / ideal 1.00):
+    its DRAM-bandwidth remedy is fewer launches, not "move fewer bytes"."""
+    a = pd.read_csv(analysed["reduction"] / "analysis.csv").set_index(
+        ["variant", "size"]
+    )
+    v4 = a.loc[("v4_vec4_atomic", 2**24)]
+    assert v4["dram_bytes"] <= 1.1 * v4["ideal_bytes"]
+    advice = _advice(analysed["reduction"])
+    mine = advice[(advice["variant"] == "v4_vec4_atomic") & (advice["size"] == 2**24)]
+    fixes = [json.loads(p)["fix"]["@"] for p in mine["params"]]
+    assert "fix_dram_bandwidth" not in fixes
+    assert "fix_dram_bandwidth_ideal" in fixes
