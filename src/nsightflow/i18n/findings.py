@@ -1148,11 +1148,12 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "same_code_slice": {
         "en": " Under either input one of the {slices:.0f} L2 slices takes "
-        "{h0:.0f}% and {h1:.0f}% of the atomic sectors ({even:.1f}% each if spread), "
+        "{h0:.0f}% and {h1:.0f}% of the atomic sectors ({even:.1f}% each, were they "
+        "spread over every slice), "
         "the slice {p0:.0f}% and {p1:.0f}% busy: the atomics' target lives in a few "
         "L2 lines under both inputs, not only under the second.",
         "zh": " 两种输入下，{slices:.0f} 个 L2 slice 中都有一个承担了原子 sector 的 "
-        "{h0:.0f}% 和 {h1:.0f}%（均匀分布时每个 {even:.1f}%），该 slice 的繁忙度为 {p0:.0f}% 和 "
+        "{h0:.0f}% 和 {h1:.0f}%（若分布到所有 slice，每个 {even:.1f}%），该 slice 的繁忙度为 {p0:.0f}% 和 "
         "{p1:.0f}%；原子操作的目标在两种输入下都只落在少数几条 L2 line 上，并非只在第二种输入下。",
     },
     "same_code_atomics": {
