@@ -689,7 +689,7 @@ def test_a_step_that_changed_its_configuration_splits_code_and_configuration(
     # WN: v6 has no warp tile); the shared ones are the predecessor's, named above
     ran = text.split(f"at `{prev}`'s configuration")[1].split(",")[0]
     said = set(re.findall(r"(\w+)=", ran))
-    assert said <= set(own) - set(old), ran
+    assert said == set(own) - set(old), ran  # every one, with the value it ran at
     assert ("with its own" in ran) == bool(said), ran
 
 

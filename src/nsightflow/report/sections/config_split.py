@@ -172,7 +172,9 @@ def config_why(
         return T("step_config_unsplit", variant=name, prev=prev, n=size_text(n)), ""
     config = split.t_own - split.t_old
     code = split.t_old - t_prev
-    extra = {k: v for k, v in split.old.items() if k not in old}
+    # every parameter only the new code has, at the value the sweep timed it with
+    # (SGEMM v7 at v6's tiles: WN=16 and its own MIN_BLOCKS=2, which v6 lacks)
+    extra = {k: split.old.get(k, v) for k, v in own.items() if k not in old}
     # the configuration and the two timings' difference together within 5% of the
     # change (the account's own tolerance): the code made it, and one sentence says so
     # (Jacobi-2D v5: 0.16 and 0.22 of the 20.6 us saved)
