@@ -101,7 +101,7 @@ def advice_finding(s: Suggestion, fixed: float, basis: Fixed | None = None) -> F
             "model": s.model_us,
             "floor_n": s.floor_n,
             "fixed": fixed,
-            "basis": basis_message(basis or Fixed(fixed), why=key == "advice_item"),
+            col.BASIS: basis_message(basis or Fixed(fixed), why=key == "advice_item"),
         },
         metric=s.kind,
         value=s.gain,

@@ -35,9 +35,9 @@ from nsightflow.diagnosis import launch_state, limiter, moves, patterns, stand, 
 from nsightflow.diagnosis.advice_rows import AdviceRows
 from nsightflow.diagnosis.causes import cause_finding
 from nsightflow.diagnosis.lines import cite
-from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.per_launch import LATER_LAUNCH, launch_rows, run_causes
-from nsightflow.diagnosis.record import Finding, Where, frame, msg, place
+from nsightflow.diagnosis.record import Finding, Where, frame, place
+from nsightflow.diagnosis.same_code import same_code
 from nsightflow.diagnosis.step_group import StepData, step_records
 from nsightflow.diagnosis.verdict import outcome, ties
 
@@ -216,34 +216,6 @@ class FamilyFindings:
             planned = stand.plan(key, compiled, self._run_causes(key))
             self.rows += place(self._where(key, "plan"), planned)
 
-    def _same_code(self, name: str, before: str) -> dict[str, Any] | str:
-        """What the other input did to the same source, from the counters, or ''.
-
-        Histogram v0 -> v3 (90% of the bytes in 4 bins): +4% time, 17.8 M -> 10.3 M
-        L2 atomic sectors, each slower: the skew the idea expects to serialize the
-        atomics costs 4%. The sectors are said where they fell (the sentence says so).
-        """
-        if self.variants[name].get(col.SOURCE) != self.variants[before].get(col.SOURCE):
-            return ""
-        a, b = self.row(before, self.key_size), self.row(name, self.key_size)
-        t0, t1 = num(a, col.TIME_MEDIAN_US), num(b, col.TIME_MEDIAN_US)
-        if not (ok(t0) and ok(t1) and t0 > 0):
-            return ""
-        s0, s1 = num(a, "l2_atomic_sectors"), num(b, "l2_atomic_sectors")
-        atomics = (
-            msg("same_code_atomics", s0=s0 / 1e6, s1=s1 / 1e6, r0=s0 / t0, r1=s1 / t1)
-            if ok(s0) and ok(s1) and s1 < s0
-            else ""
-        )
-        return msg(
-            "same_code",
-            t0=t0,
-            t1=t1,
-            pct=100 * (t1 / t0 - 1),
-            atomics=atomics,
-            slice=_same_slice(a, b),
-        )
-
     def _step(self, name: str, v: Mapping[str, Any]) -> None:
         before = str(v[col.IMPROVES_ON])
         if v[col.STATUS] != OK or self.variants[before][col.STATUS] != OK:
@@ -260,7 +232,9 @@ class FamilyFindings:
                         "input_before": summary.input_of(
                             self.row(before, self.key_size)
                         ),
-                        "same_code": self._same_code(name, before),
+                        "same_code": same_code(
+                            self.variants, (name, before), self.row, self.key_size
+                        ),
                     },
                     metric="generator_args",
                 )
@@ -399,28 +373,3 @@ def write_findings(analysis_dir: Path) -> pd.DataFrame:
     found = spreadsheet_safe(found)  # a spreadsheet runs no cell of it
     FINDINGS.write(found, bundle.path(FINDINGS.name))
     return found
-
-
-def _same_slice(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any] | str:
-    """The busiest L2 slice under both inputs, where it limits both, or ''.
-
-    Histogram v0 -> v3: 33% and 59% of the atomic sectors on one of 94 slices, the
-    slice 80% and 85% busy: the 1 KB of counts lives in a few L2 lines under the
-    uniform input too, so the skew has little left to serialize (+4%).
-    """
-    slices = num(a, "l2_slices")
-    if limiter.hot_slice(a) is None or limiter.hot_slice(b) is None:
-        return ""
-    if not (ok(slices) and slices > 0):
-        return ""
-    h0, t0 = num(a, "l2_atomic_sectors_max"), num(a, "l2_atomic_sectors")
-    h1, t1 = num(b, "l2_atomic_sectors_max"), num(b, "l2_atomic_sectors")
-    return msg(
-        "same_code_slice",
-        h0=100 * h0 / t0,
-        h1=100 * h1 / t1,
-        p0=num(a, "l2_slice_max_pct"),
-        p1=num(b, "l2_slice_max_pct"),
-        slices=slices,
-        even=100 / slices,
-    )

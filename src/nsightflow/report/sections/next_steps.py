@@ -5,7 +5,7 @@
 mechanism, ranked by the bounded gain: the item is written at the size where the
 gain is largest and names the other sizes where the same change helps. Each item
 ends with its confidence: how often a suggestion of that kind matched the next
-step's primary change over the bundled ladders (:data:`RECORD`, written by
+step's primary change over the bundled ladders (:data:`confidence.RECORD`, written by
 ``scripts/advice_scorecard.py``). Where the variant has no suggestion it is at its
 floor once the launch's fixed cost is counted, and the brief says so with the
 numbers. A library variant (cuBLAS, CuPy) is never given advice: it is the line to
@@ -14,7 +14,6 @@ reach, shown under the result.
 
 import json
 import math
-from pathlib import Path
 from typing import Any
 
 from nsightflow.contracts import columns as col
@@ -31,11 +30,11 @@ from nsightflow.diagnosis.scoring import PAID
 from nsightflow.diagnosis.scoring import paid as scored_paid
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase
+from nsightflow.report.sections.confidence import confidence, record
 from nsightflow.report.sections.quantities import pct_text, size_text, us_text
 
 MAX_NEXT = 3  # items of "what next"
 WIDE_CV = 0.10  # a library's timing CV above which the brief says it is noisy
-RECORD = Path(__file__).resolve().parents[2] / "diagnosis" / "advice_record.json"
 
 
 def _num(value: Any) -> float:
@@ -61,29 +60,6 @@ def _lower(name: str) -> str:
     if len(name) > 1 and name[0].isupper() and name[1].islower():
         return name[0].lower() + name[1:]
     return name
-
-
-def record() -> dict[str, Any]:
-    """The bundled ladders' score per suggestion kind ({} where none is stored)."""
-    if not RECORD.is_file():
-        return {}
-    data = json.loads(RECORD.read_text())
-    return data.get("kinds", {}) if isinstance(data, dict) else {}
-
-
-def confidence(kind: str, scores: dict[str, Any]) -> str:
-    """The confidence sentence of a suggestion kind from the bundled ladders' score."""
-    got = scores.get(kind)
-    if not isinstance(got, dict) or not got.get("scored"):
-        return T("confidence_none")
-    if not got.get("hits"):
-        return T("confidence_missed", scored=got["scored"])
-    return T(
-        "confidence",
-        hits=got["hits"],
-        scored=got["scored"],
-        ratio=_num(got.get("median_ratio")),
-    )
 
 
 class NextSections(SectionBase):
@@ -126,8 +102,9 @@ class NextSections(SectionBase):
             best, others = rows[0], rows[1:]
             params = json.loads(str(best[col.PARAMS]))
             params["n"] = size_text(int(best[col.SIZE]))
-            if isinstance(params.get("basis"), dict) and "n" in params["basis"]:
-                params["basis"]["n"] = size_text(params["basis"]["n"])
+            basis = params.get(col.BASIS)
+            if isinstance(basis, dict) and "n" in basis:
+                basis["n"] = size_text(basis["n"])
             if params.get("floor_n"):
                 params["floor_n"] = size_text(params["floor_n"])
             text = render("advice", params)
