@@ -44,6 +44,22 @@ def _sweep_time(family: str, variant: str, params: dict, n: int) -> float:
     raise AssertionError((variant, params))
 
 
+def _v7_swept() -> tuple[float, float]:
+    """SGEMM v7's sweep times at n = 4096: at v6's configuration and at its own.
+
+    v6's values of the shared parameters, v7's own for the rest (MIN_BLOCKS); WN=16
+    where the sweep timed v6's tiles (it has no point at WN=8 there).
+    """
+    own = json.loads(
+        (RECORDING / "build/sgemm/v7_double_buffer.resources.json").read_text()
+    )["config"]["params"]
+    old = {**own, "BM": 128, "BN": 128, "BK": 16, "TM": 8, "WN": 16}
+    return (
+        _sweep_time("sgemm", "v7_double_buffer", old, 4096),
+        _sweep_time("sgemm", "v7_double_buffer", own, 4096),
+    )
+
+
 def test_sgemm_v7_why_credits_configuration_and_code_their_own_measurements(results):
     """The sweep timed v7 at v6's configuration (BM=128, BN=128, BK=16, TM=8, WN=16):
     the configuration's part is v7's two sweep timings' difference, the code's is v6
@@ -51,14 +67,7 @@ def test_sgemm_v7_why_credits_configuration_and_code_their_own_measurements(resu
     not the Why of the code."""
     section = _step(_md(results, "sgemm"), "v7_double_buffer")
     why = section.split("**Why:**", 1)[1].split("**In ncu's counters**", 1)[0]
-    own = json.loads(
-        (RECORDING / "build/sgemm/v7_double_buffer.resources.json").read_text()
-    )["config"]["params"]
-    # v6's values of the shared parameters; v7's own for the rest (MIN_BLOCKS);
-    # WN=16 where the sweep timed v6's tiles (it has no point at WN=8 there)
-    old = {**own, "BM": 128, "BN": 128, "BK": 16, "TM": 8, "WN": 16}
-    t_old = _sweep_time("sgemm", "v7_double_buffer", old, 4096)
-    t_own = _sweep_time("sgemm", "v7_double_buffer", own, 4096)
+    t_old, t_own = _v7_swept()
     before, after = re.search(r"\*\*([\d,.]+) -> ([\d,.]+) us\*\*", section).groups()
     de = _us(after) - _us(before)
     config = re.search(r"the configuration \([^)]*\) makes ([\d,.]+) of the", why)
@@ -183,12 +192,7 @@ def test_the_brief_credits_a_step_s_configuration_where_the_sweep_says_it_led(re
     """SGEMM v7: the sweep timed v7's code at v6's configuration and at its own; the
     configuration made more of the change than the code (254 against 92.1 of the 353
     us saved), and the brief's "this step changed" says so first."""
-    own = json.loads(
-        (RECORDING / "build/sgemm/v7_double_buffer.resources.json").read_text()
-    )["config"]["params"]
-    old = {**own, "BM": 128, "BN": 128, "BK": 16, "TM": 8, "WN": 16}
-    t_old = _sweep_time("sgemm", "v7_double_buffer", old, 4096)
-    t_own = _sweep_time("sgemm", "v7_double_buffer", own, 4096)
+    t_old, t_own = _v7_swept()
     md = _md(results, "sgemm")
     before = re.search(
         r"\*\*([\d,.]+) -> [\d,.]+ us\*\*", _step(md, "v7_double_buffer")

@@ -6,7 +6,6 @@ says it in one line, the mechanisms the verdict credits first, so that none it n
 is missing from the list.
 """
 
-import json
 from typing import Any
 
 from nsightflow.contracts import columns as col
@@ -14,6 +13,7 @@ from nsightflow.diagnosis.expected import SAME_AS
 from nsightflow.diagnosis.record import render
 from nsightflow.i18n import T
 from nsightflow.i18n.short_causes import short_cause
+from nsightflow.report.sections.quantities import params_of
 
 MAX_EXPECTED = 3  # causes named in the expected-vs-observed line
 
@@ -28,7 +28,7 @@ def expected_line(record: dict[str, Any]) -> str:
     evidence = str(record.get(col.EVIDENCE, ""))
     expected = [x.strip() for x in metric.partition(":")[2].split(",") if x.strip()]
     observed = evidence.partition(":")[2].strip()
-    params = _params(record)
+    params = params_of(record)
     credited = _credited(params)
     credited += [m for c in credited for m in SAME_AS.get(c, ())]
     ordered = [m for m in expected if m in credited]
@@ -41,14 +41,6 @@ def expected_line(record: dict[str, Any]) -> str:
         observed=short_cause(observed) if observed else "?",
         verdict=_verdict(record, observed, expected),
     )
-
-
-def _params(record: dict[str, Any]) -> dict[str, Any]:
-    try:
-        params = json.loads(str(record.get(col.PARAMS) or "{}"))
-    except json.JSONDecodeError:
-        return {}
-    return params if isinstance(params, dict) else {}
 
 
 def _credited(params: dict[str, Any]) -> list[str]:
@@ -65,7 +57,7 @@ def _verdict(record: dict[str, Any], observed: str, expected: list[str]) -> str:
     A verdict that credits only the observed cause says so in two words: the line has
     just named it ("Observed: wider loads. As expected.").
     """
-    params = _params(record)
+    params = params_of(record)
     verdict = params.get(col.VERDICT)
     if isinstance(verdict, dict) and "@" in verdict:
         if verdict["@"] == "expect_met" and _credited(params) == [observed]:

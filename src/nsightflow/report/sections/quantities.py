@@ -169,7 +169,7 @@ def quantity(record: dict[str, Any]) -> Quantity | None:
     return Quantity(T("qty_generic"), number(before, 2), number(after, 2), metric)
 
 
-def _params(record: dict[str, Any]) -> dict[str, Any]:
+def params_of(record: dict[str, Any]) -> dict[str, Any]:
     """A finding's stored parameters ({} where they do not parse)."""
     try:
         params = json.loads(str(record.get(col.PARAMS) or "{}"))
@@ -180,7 +180,7 @@ def _params(record: dict[str, Any]) -> dict[str, Any]:
 
 def _kernel(record: dict[str, Any]) -> str:
     """The kernel a one-launch finding is about (scan's ``scan_add_offsets``), or ""."""
-    return str(_params(record).get(col.KERNEL) or "")
+    return str(params_of(record).get(col.KERNEL) or "")
 
 
 # the quantities of a wait counted per global request or sector, and which the
@@ -198,7 +198,7 @@ def _each(record: dict[str, Any], key: str) -> str:
     """
     if key not in (*_PER_UNIT_KEYS, *_COUNT_KEYS, "qty_instructions"):
         return ""
-    params = _params(record)
+    params = params_of(record)
     inner = params.get("finding", params)
     detail = inner.get("detail") if isinstance(inner, dict) else None
     if not isinstance(detail, dict):
@@ -270,7 +270,7 @@ def part_text(record: dict[str, Any]) -> str:
 
     Empty where the finding states none (a step without a measurable change).
     """
-    params = _params(record)
+    params = params_of(record)
     inner = params.get("finding", params)  # a finding that cites a line wraps one
     part = inner.get("part") if isinstance(inner, dict) else None
     if not isinstance(part, dict) or "@" not in part:
@@ -377,7 +377,7 @@ def _of_kernel(rows: pd.DataFrame, kernel: str) -> pd.DataFrame:
 
 def cause_kernel(record: dict[str, Any]) -> str:
     """The launch a step's cause was measured in (its label's kernel), or ''."""
-    params = _params(record)
+    params = params_of(record)
     inner = params.get("finding", params) if isinstance(params, dict) else {}
     label = inner.get("label") if isinstance(inner, dict) else None
     if isinstance(label, dict) and label.get("@") == "label_in_kernel":
@@ -387,6 +387,6 @@ def cause_kernel(record: dict[str, Any]) -> str:
 
 def line_variant(record: dict[str, Any]) -> str:
     """The variant whose line a finding cites (its ``params``), or ''."""
-    line = _params(record).get(col.LINE)
+    line = params_of(record).get(col.LINE)
     where = line.get("where", {}) if isinstance(line, dict) else {}
     return str(where.get(col.VARIANT, "")) if isinstance(where, dict) else ""
