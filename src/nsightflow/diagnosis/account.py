@@ -3,10 +3,12 @@
 The ranked causes of a step (:func:`nsightflow.diagnosis.steps.step_causes`, checked
 by :func:`nsightflow.diagnosis.revise.revise`) carry ``share``: each one's fraction of
 ncu's time change ``dn = t1 - t0`` (two profiled launches). The shares of the factors
-come from the exact log split of :func:`nsightflow.diagnosis.step_split.step_terms`,
-``ln(t1/t0) = sum_k term_k``; multiplied by the logarithmic mean ``L(t0, t1)`` each
-term is a time (``part_k = term_k x L``) and ``sum_k part_k = ln(t1/t0) x L = t1 - t0``
-exactly: the log-mean Divisia index split (LMDI), which leaves no interaction term.
+come from the exact split of :func:`nsightflow.diagnosis.step_split.step_terms`,
+``ln(t1/t0) = sum_k term_k`` with each term its factor's part over the log mean of
+the two times, ``part_k = term_k x L(t0, t1)``, so that ``sum_k part_k = t1 - t0``
+exactly; the parts are taken in order there (the savings on the first launch's
+time, the additions on what is left), so that no saving exceeds ``t0`` and no
+addition exceeds ``t1``.
 
 The step is measured by its event timing, ``de = e1 - e0`` (the medians the body's
 outcome and the verdict read). Its account (:func:`account`) is:
@@ -30,6 +32,7 @@ from typing import Any
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
+from nsightflow.diagnosis.step_split import ordered_parts
 
 UNRANKED = ("step_unchanged", "step_not_in_counters")  # one record, share 1
 OTHER = "other_factors"  # the factors too small to be listed
@@ -72,6 +75,27 @@ def part_msg(us: float, total: float) -> dict[str, Any]:
     )
 
 
+REST = "rest"  # the step's log change less the named factors' terms
+
+
+def time_shares(
+    before: Mapping[str, Any], after: Mapping[str, Any], terms: Mapping[str, float]
+) -> dict[str, float]:
+    """Each named factor's fraction of ncu's change, the factors of a product.
+
+    ``terms``: the named factors' log terms (DRAM bytes over the achieved rate, say);
+    what they leave of ``ln(t1/t0)`` is one more factor (:data:`REST`), and the parts
+    are :func:`~nsightflow.diagnosis.step_split.ordered_parts`'. NaN shares where a
+    time is missing or the two are equal.
+    """
+    t0, t1 = num(before, "ncu_time_us"), num(after, "ncu_time_us")
+    if not (ok(t0) and ok(t1) and t0 > 0 and t1 > 0) or t0 == t1:
+        return dict.fromkeys(terms, math.nan)
+    rest = math.log(t1 / t0) - sum(terms.values())
+    parts = ordered_parts({**terms, REST: rest}, t0, t1)
+    return {k: parts[k] / (t1 - t0) for k in terms}
+
+
 def ncu_part(
     before: Mapping[str, Any], after: Mapping[str, Any], share: float
 ) -> dict[str, Any]:
@@ -108,7 +132,7 @@ def account(
         Finding(
             OTHER,
             params={"part": part_msg(other, de)},
-            metric="sum of the unlisted factors of ln(t1/t0) x L(t0, t1)",
+            metric="gpu__time_duration.sum change less the listed factors' parts",
             share=other / de,
         )
     )

@@ -6,14 +6,14 @@ change between them, and is kept apart from the one-launch accounting because on
 the step rules (:mod:`nsightflow.diagnosis.steps`, :mod:`nsightflow.diagnosis.factors`)
 read it.
 
-- A step's time change splits exactly into factors (:func:`step_terms`): with the
-  warp-cycles per resident warp each reason took, ``Y_r = c_r x I / W`` (``selected``
-  is the issue cycle of each instruction), ``ln(t1/t0) = sum_r (Y1_r - Y0_r) / L +
-  ln(f0/f1) + ln(idle factor)``, ``L`` the logarithmic mean of the two launches'
-  total ``Y``. Occupancy is a factor only of the waits other warps hide
+- A step's time change splits exactly into factors (:func:`step_terms`): the time
+  is the product of ``Y``, the warp-cycles per resident warp (the sum over reasons
+  of ``Y_r = c_r x I / W``; ``selected`` is the issue cycle of each instruction),
+  the time of an SM cycle and the idle factor; the three are split in order
+  (:func:`ordered_rates`), and ``Y``'s part is shared by the reasons by their own
+  change ``Y1_r - Y0_r``. Occupancy is a factor only of the waits other warps hide
   (:data:`HIDDEN`); a wait for a shared unit grows with the warps queueing for it.
-  Each term's ``exp(term) - 1`` is the change that factor alone would
-  have made. The waits on global memory
+  The waits on global memory
   (:data:`~nsightflow.diagnosis.model.NS_FIXED`) last a time, not a number of SM
   cycles: the second launch's are counted at the first one's clock
   (:func:`~nsightflow.diagnosis.model.at_clock_of`), so the clock term covers only the cycle-bound part of the
@@ -64,47 +64,85 @@ HIDDEN: frozenset[str] = frozenset(
 )
 
 
+WARP_CYCLES = "warp_cycles"  # the factor Y of a launch's busy time (step_terms)
+
+
 def step_terms(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, float]:
     """The exact split of ``ln(t_after / t_before)`` (ncu's times) into factors.
 
     Keys: ``occupancy``, ``clock``, ``idle``, ``instructions`` (the instruction-count
     parts of all reasons) and one per stall reason with ``selected`` (the issue cycles
     and what the reasons do not account for), each the per-instruction part of that
-    reason's change. Empty when a factor is missing.
+    reason's change. Each term times ``L(t0, t1)``, the log mean of the two times, is
+    the factor's part of ``t1 - t0`` in microseconds, and the terms sum to
+    ``ln(t1/t0)``. Empty when a factor is missing.
 
-    The SMs' busy time is the sum over reasons of ``Y_r = c_r x I / W`` (warp-cycles
-    per resident warp). A wait a warp spends whatever the other warps do
-    (:data:`HIDDEN`: a load's latency, a dependency, a barrier, its own issue cycle)
-    is overlapped by the other resident warps, so ``W`` is a factor of its ``Y_r``:
-    ``Y_r = (c_r I) / W``, split by the log mean into ``ln(Z1/Z0)`` and ``ln(W0/W1)``
-    (``Z = c_r I``, its warp-cycles). A wait for a unit the warps share (the MIO and
-    load/store queues, a math pipe, the dispatcher, the scheduler's other ready
-    warps) lasts longer the more warps queue for it: its cycles per resident warp
-    ``c_r / W`` are one quantity, not an occupancy change. Splitting every reason by
-    ``W`` read SGEMM's 1-D -> 2-D register blocking (98.5% -> 23.9% occupancy, 32.4 ->
-    5.9 warp-cycles per instruction) as if v5 at v4's warps had kept its per-warp
-    cycles: 0.37 cycles per issued instruction on each scheduler, below its one issue
-    a cycle, and an occupancy part of 7,379 us against v5's 3,741.
+    A launch's time is a product, ``t = Y x g x D``: ``Y`` the warp-cycles per
+    resident warp (the sum over reasons of ``Y_r = c_r x I / W``), ``g`` the time of
+    a cycle on the GPU's SMs, ``D`` ncu's time over the SMs' busy time (idle SMs: a
+    grid smaller than the GPU, a tail, the ramp). The three are split in order
+    (:func:`ordered_rates`: the savings on the first launch's time, the additions on
+    what the savings left), so that no factor saves more than the first launch took
+    or adds more than the second takes; ``Y``'s part is then shared by the reasons
+    in proportion to their own change of it, ``Y1_r - Y0_r``, which is additive: a
+    reason that went saves its time in the first launch, whatever the others did.
+    Idle SMs are a share: the 68 SMs a 64-block grid leaves idle wait as long as the
+    other 64 work, so at the same share a shorter run is the busy SMs' saving.
+
+    Occupancy is a factor only of the waits other warps hide (:data:`HIDDEN`,
+    :func:`_reason_split`).
     """
     a, measured = launch(before), launch(after)
     if a is None or measured is None:
         return {}
     b = at_clock_of(measured, a.clock_hz)  # the memory waits in a's cycles
-    terms = {
+    y0 = a.cpi * a.instructions / a.warps
+    y1 = b.cpi * b.instructions / b.warps
+    t0, t1 = a.time_us, measured.time_us
+    factors = {
+        WARP_CYCLES: math.log(y1 / y0),
         # the clock sets the cycle-bound part of the time only (see at_clock_of)
         "clock": math.log(a.clock_hz / b.clock_hz) + math.log(measured.cpi / b.cpi),
         "idle": math.log(measured.idle_factor / a.idle_factor)
         + math.log(a.sms / b.sms),
     }
-    total_a = a.cpi * a.instructions / a.warps
-    total_b = b.cpi * b.instructions / b.warps
-    mean = _log_mean(total_a, total_b)
-    terms |= {k: v / mean for k, v in _cycle_parts(before, after, (a, b)).items()}
-    # the issue cycles also absorb the rounding, so that the terms sum exactly
-    terms["selected"] += math.log(total_b / total_a) - sum(
-        terms[k] for k in (*STALLS, "selected", "instructions", LOADS, "occupancy")
-    )
+    rates = ordered_rates(factors, t0, t1)
+    parts = _cycle_parts(before, after, (a, b))
+    # the issue cycles also absorb the rounding, so that the parts sum to Y1 - Y0
+    parts["selected"] += (y1 - y0) - sum(parts.values())
+    per_cycle = rates[WARP_CYCLES] / _log_mean(y0, y1)  # us per unit of Y
+    scale = _log_mean(t0, t1)
+    terms = {k: v * per_cycle / scale for k, v in parts.items()}
+    for k in ("clock", "idle"):
+        terms[k] = factors[k] * rates[k] / scale
     return terms
+
+
+def ordered_rates(terms: Mapping[str, float], t0: float, t1: float) -> dict[str, float]:
+    """Microseconds per unit of each factor's log term: its part is ``term x rate``.
+
+    The factors of a product ``t = prod_k x_k`` with ``ln(t1/t0) = sum_k term_k``, in
+    order: the savings act on the first launch's ``t0``, down to ``t_s = t0 x
+    exp(S)`` (``S`` the sum of the negative terms), the additions on what is left, up
+    to ``t1``. Within each side the parts are the log-mean split of that side's own
+    sub-step, proportional to the terms. So the parts sum to ``t1 - t0``, no saving
+    exceeds ``t0`` and no addition exceeds ``t1``. (The log mean of the whole step,
+    ``L(t0, t1)``, as one weight for all terms does not keep them within the runs:
+    it read histogram's 128x step, 4,316 -> 33.7 us, ``L`` = 883 us, as idle SMs
+    adding 171 us to the 33.7 us run.)
+    """
+    down = sum(v for v in terms.values() if v < 0)
+    up = sum(v for v in terms.values() if v > 0)
+    middle = t0 * math.exp(down)
+    low = t0 * (math.expm1(down) / down if down else 1.0)  # (t_s - t0) / S
+    high = (t1 - middle) / up if up else middle
+    return {k: low if v < 0 else high for k, v in terms.items()}
+
+
+def ordered_parts(terms: Mapping[str, float], t0: float, t1: float) -> dict[str, float]:
+    """Each factor's part of ``t1 - t0`` (us) by :func:`ordered_rates`."""
+    rates = ordered_rates(terms, t0, t1)
+    return {k: v * rates[k] for k, v in terms.items()}
 
 
 def _cycle_parts(

@@ -19,7 +19,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from nsightflow.diagnosis.account import ncu_part
+from nsightflow.diagnosis.account import ncu_part, time_shares
 from nsightflow.diagnosis.causes import GROUPS, name_change
 from nsightflow.diagnosis.expected import expectation
 
@@ -99,16 +99,19 @@ def clock_moved(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
 def _grid_bound(
     before: Mapping[str, Any], after: Mapping[str, Any], occupancy: float
 ) -> bool:
-    """The side with fewer resident warps has less than one wave of blocks.
+    """The side with fewer resident warps has under a wave of blocks, and fewer.
 
-    Its SMs then hold one block or none whatever the registers allow (SGEMM's
+    Fewer blocks than the other side, too. Its SMs then hold one block or none whatever the registers allow (SGEMM's
     128x128 tiles at n = 1024: 64 blocks on 132 SMs, 8 warps on each busy SM): the
-    occupancy it lost is the grid's size, not a resource.
+    occupancy it lost is the grid's size, not a resource. Where both grids have the
+    same blocks (SGEMM v6 -> v7 at n = 1024: 64 and 64, 256 -> 128 threads each),
+    the warps went with the block's size: an occupancy change, not the grid's.
     """
-    fewer = after if occupancy > 0 else before
+    fewer, other = (after, before) if occupancy > 0 else (before, after)
     waves, blocks = num(fewer, "waves_per_sm"), num(fewer, "grid_blocks")
-    sms = num(fewer, "sm_count")
-    return ok(waves) and 0 < waves < 1 and ok(blocks) and ok(sms) and blocks < sms
+    sms, more = num(fewer, "sm_count"), num(other, "grid_blocks")
+    small = ok(waves) and 0 < waves < 1 and ok(blocks) and ok(sms) and blocks < sms
+    return small and not (ok(more) and more <= blocks)
 
 
 def step_causes(
@@ -135,11 +138,17 @@ def step_causes(
         grouped[LANES] = grouped.pop(COUNT)
     elif faster and wider_requests(before, after) is not None:
         grouped[WIDER] = grouped.pop(COUNT)
+    # each term is its factor's part of the change over L(t0, t1) (step_terms)
+    unchanged = abs(total) < UNCHANGED  # shares of a near-zero change mean nothing
+    shares = {
+        n: math.nan if unchanged else e["term"] / total for n, e in grouped.items()
+    }
     head = _no_ranking(before, after, total, verdict)
     if head is not None:
         ranked = sorted(grouped.items(), key=lambda kv: -abs(kv[1]["term"]))
         listed = [kv for kv in ranked if _listed(kv[1]["term"], total)]
-        return [head] + [_change(before, after, n, e, total) for n, e in listed], total
+        found = [_change(before, after, n, e, shares[n]) for n, e in listed]
+        return [head, *found], total
     sign = 1.0 if total > 0 else -1.0
     ranked = sorted(grouped.items(), key=lambda kv: -sign * kv[1]["term"])
     # the primary moved the time most its way; the rest by size, either way
@@ -147,7 +156,7 @@ def step_causes(
     listed = [
         kv for i, kv in enumerate(ranked) if i == 0 or _listed(kv[1]["term"], total)
     ]
-    found = [_change(before, after, n, e, total) for n, e in listed]
+    found = [_change(before, after, n, e, shares[n]) for n, e in listed]
     bytes_moved = dram_time_change(before, after, total)
     # the SM-side factors are the same time seen from the warps: not counted twice
     return (bytes_moved if bytes_moved else found), total
@@ -224,6 +233,7 @@ def _no_ranking(
 DRAM_SATURATED_PCT = 60.0  # a side whose DRAM runs this close to the copy bandwidth
 DRAM_BYTES_MOVED = 0.2  # relative change of DRAM bytes that can decide a step
 DRAM_SHARE = 0.5  # the DRAM-time change must account for this much of the change
+DRAM_BYTES = "dram_bytes"  # the bytes' factor of the time as bytes over rate
 
 
 def dram_time_change(
@@ -247,7 +257,8 @@ def dram_time_change(
         return []
     if total == 0 or not (ok(saturated) and saturated >= DRAM_SATURATED_PCT):
         return []
-    share = math.log(y / x) / total
+    bytes_term = math.log(y / x)
+    share = time_shares(before, after, {DRAM_BYTES: bytes_term})[DRAM_BYTES]
     if abs(y - x) < DRAM_BYTES_MOVED * x or share < DRAM_SHARE:
         return []
     local = [num(r, "local_sectors") * 32 for r in (before, after)]
@@ -305,16 +316,14 @@ def _change(
     after: Mapping[str, Any],
     name: str,
     entry: Mapping[str, Any],
-    total: float,
+    share: float,
 ) -> Finding:
-    """The record of one factor of a step's change."""
-    term = float(entry["term"])
+    """The record of one factor of a step's change: ``share`` of ncu's change."""
     said, metric, x, y = detail(before, after, name, entry["reasons"])
     evidence = entry[col.EVIDENCE] or factor_evidence(before, after, name)
-    unchanged = abs(total) < UNCHANGED  # shares of a near-zero change mean nothing
     fields = {
         "label": msg(f"mech_{name}"),
-        "part": ncu_part(before, after, term / total if total else math.nan),
+        "part": ncu_part(before, after, share),
         "detail": said,
         col.EVIDENCE: evidence,
     }
@@ -324,6 +333,6 @@ def _change(
         metric=metric,
         before=x,
         after=y,
-        share=math.nan if unchanged else term / total,
+        share=share,
         evidence=", ".join(entry["reasons"]),
     )

@@ -146,20 +146,22 @@ def test_sgemm_occupancy_takes_the_issue_waits_it_caused(analysed):
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-def test_no_occupancy_part_is_larger_than_the_run_it_acts_on(analysed, family):
-    """The warps a step lost cost less than the run that lost them (without the
-    loss it would take a positive time); the warps it gained saved less than its
-    predecessor took.
+def test_no_part_is_larger_than_the_run_it_acts_on(analysed, family):
+    """No factor saves more than the before launch took, and
+    none adds more than the after launch takes (without it the run would take a
+    negative time).
 
-    Histogram v0 -> v1_private at 2^24 (4,316 -> 33.7 us, occupancy 98.2% -> 89.1%)
-    is the case that decides it: the log-mean weight of that 128x step,
-    L(t0, t1) = 883 us, made the 10% of warps v1 lacks cost 78 us, more than v1's
-    whole run; counted on the waits of the side with fewer warps it is bounded by
-    them."""
+    Histogram v0 -> v1_private at 2^24 (4,316 -> 33.7 us) is the case that decides
+    it: the log-mean weight of that 128x step, L(t0, t1) = 883 us, read one factor
+    as 4,458 us saved of a 4,316 us run and idle SMs as 171 us added to v1's 33.7
+    us; the occupancy's 10% of warps v1 lacks as 78 us.  Every part is checked,
+    occupancy and the unlisted factors included; the timing's residual is the
+    event timing's, not a factor's."""
     found = _findings(analysed[family])
     a = _analysis(analysed[family])
+    checked = 0
     for (variant, size), group in _steps(found):
-        parts = group[(group["rule"] == "occupancy")]
+        parts = group[group["rule"] != "timing_residual"]
         parts = parts[parts["share_of_change"].notna()]
         if parts.empty or "timing_residual" not in set(group["rule"]):
             continue
@@ -172,7 +174,9 @@ def test_no_occupancy_part_is_larger_than_the_run_it_acts_on(analysed, family):
         )
         for r in parts.itertuples():
             us = r.share_of_change * de
-            assert (us < t1) if us > 0 else (-us < t0), (variant, size, r.rule, us)
+            checked += 1
+            assert (us <= t1) if us > 0 else (-us <= t0), (variant, size, r.rule, us)
+    assert checked > 0
 
 
 def _ran(recording, variant):
@@ -847,3 +851,32 @@ def test_a_step_s_bank_conflicts_are_said_with_their_own_replays(analysed, famil
         assert "bank conflicts: mio_throttle" not in text, (family, name)
     if family in ("sgemm", "scan"):
         assert said >= 2, family
+
+
+def test_savings_are_taken_on_the_before_run_and_additions_on_what_is_left():
+    """A factor that halves a 100 us run and one that then adds a fifth: the halving
+    saves 50 us of the 100, the fifth adds 10 us to the 50 left (t1 = 60 us). The
+    log mean of the whole step (L(100, 60) = 78.3 us) would read 54.3 us saved and
+    14.3 us added."""
+    from nsightflow.diagnosis.step_split import ordered_parts
+
+    parts = ordered_parts({"half": math.log(0.5), "fifth": math.log(1.2)}, 100.0, 60.0)
+    assert parts["half"] == pytest.approx(-50.0)
+    assert parts["fifth"] == pytest.approx(10.0)
+
+
+def test_an_extreme_step_s_parts_stay_within_its_runs():
+    """A 128x step (4,316 -> 33.7 us) whose idle SMs rose from 5.7% to 22% of the
+    time: the idle factor's part is at most the 33.7 us run it was added to, and the
+    saving at most the 4,316 us the first run took; together they are the change."""
+    from nsightflow.diagnosis.step_split import ordered_parts
+
+    t0, t1 = 4316.0, 33.7
+    idle = math.log(0.943 / 0.78)  # busy share 94.3% -> 78%
+    saved = math.log(t1 / t0) - idle
+    parts = ordered_parts({"atomics": saved, "idle": idle}, t0, t1)
+    assert 0 < parts["idle"] < t1
+    assert -t0 < parts["atomics"] < 0
+    assert parts["atomics"] + parts["idle"] == pytest.approx(t1 - t0)
+    # the idle share of the after run is what it costs: 33.7 x (1 - 78/94.3) us
+    assert parts["idle"] == pytest.approx(t1 * (1 - 0.78 / 0.943))

@@ -318,3 +318,32 @@ def test_a_grid_smaller_than_the_gpu_not_the_registers_at_1024(analysed):
                        & (found["variant"] == "v7_double_buffer")]  # fmt: skip
     assert confounded["message"].str.contains("BM 128 -> 64, BN 128 -> 256").all()
     assert len(confounded) == 2
+
+
+def test_occupancy_with_the_same_grid_is_not_the_grid_s_size(analysed):
+    """SGEMM v6 -> v7 at n = 1024: 64 blocks both (under a wave on 132 SMs), of 256
+    and then 128 threads, so v7's SMs hold half the warps: that is the block's
+    size, an occupancy change. v4 -> v5 at the same size cut the grid 256 -> 64
+    blocks: the warps v5 lacks are blocks never launched."""
+    found = _findings(analysed["sgemm"])
+    a = pd.read_csv(analysed["sgemm"] / "analysis.csv").set_index(["variant", "size"])
+    assert a.loc[("v6_vectorized", 1024), "grid_blocks"] == 64
+    assert a.loc[("v7_double_buffer", 1024), "grid_blocks"] == 64
+    v7 = found[(found["section"] == "step") & (found["variant"] == "v7_double_buffer")]
+    rules = set(v7[v7["size"] == 1024]["rule"])
+    assert "occupancy" in rules and "grid_too_small" not in rules
+    v5 = found[(found["section"] == "step") & (found["variant"] == "v5_regblock2d")]
+    assert "grid_too_small" in set(v5[v5["size"] == 1024]["rule"])
+
+
+def test_a_later_launch_doing_the_same_work_is_no_part_of_its_own(analysed):
+    """Reduction v0 -> v1 changes the main kernel's tree only: ``reduce_finish`` is
+    one block of the same 7,385 warp instructions in both runs, and its 3% move is
+    its own run-to-run variation. v1 -> v2 shrinks its input 32,768 -> 1,056
+    partials: that launch's change is the step's (11 of the ~30 us saved)."""
+    found = _findings(analysed["reduction"])
+    steps = found[(found["section"] == "step") & (found["size"] == 2**24)]
+    v1 = steps[steps["variant"] == "v1_sequential"]
+    v2 = steps[steps["variant"] == "v2_shuffle"]
+    assert "launch_changed" not in set(v1["rule"])
+    assert "launch_changed" in set(v2["rule"])

@@ -59,18 +59,31 @@ def test_step_terms_split_the_log_time_ratio_exactly():
     # the rest of b's 9 cycles per instruction
     scale = 2 / 1.9
     cpi_b = 9 + 6.5 * (scale - 1)
-    assert terms["clock"] == pytest.approx(math.log(2 / 1.9) + math.log(9 / cpi_b))
-    # warp-cycles per resident warp (32 -> 35.2 warps), over their log mean
+    # warp-cycles per resident warp (32 -> 35.2 warps)
     w0, w1 = 32.0, 35.2
     total_a, total_b = 10 * 1e8 / w0, cpi_b * 6e7 / w1
-    mean = _lmean(total_a, total_b)
+    # the time is warp-cycles x time per cycle x idle factor: their logs
+    cycles = math.log(total_b / total_a)
+    clock = math.log(2 / 1.9) + math.log(9 / cpi_b)
+    idle = math.log(70 / 120) - cycles - clock
+    assert cycles < 0 < clock and idle > 0
+    # the saving (the warp-cycles) acts on a's 120 us, down to 120 x Yb / Ya; the
+    # additions on what it left, up to b's 70 us, by their logs; each term is its
+    # part in us over the log mean of the two times
+    mean = _lmean(120, 70)
+    left = 120 * total_b / total_a
+    assert terms["clock"] == pytest.approx((70 - left) * clock / (clock + idle) / mean)
+    assert terms["idle"] == pytest.approx((70 - left) * idle / (clock + idle) / mean)
+    # the reasons share the warp-cycles' part by their own change of Y, each
+    # warp-cycle per warp at a's 120 us / Ya
+    per = 120 / total_a / mean
     # occupancy is a factor of the waits other warps hide: long_scoreboard, drain
     # and the issue cycle (1 a instruction); not of lg_throttle, mio_throttle and
     # not_selected, which queue for a shared unit. What the 3.2 warps a lacks cost
     # it: a's own hidden warp-cycles at b's warps (a has the fewer)
     hidden = [6.0, 0.5, 1.0]
     occupancy = sum(c0 * 1e8 * (1 / w1 - 1 / w0) for c0 in hidden)
-    assert terms["occupancy"] == pytest.approx(occupancy / mean)
+    assert terms["occupancy"] == pytest.approx(occupancy * per)
     # long_scoreboard: 600 -> 500 x 2/1.9 warp-cycles per load request, 1e6 -> 6e5
     # requests: both fell, each keeps its symmetric share of its warp-cycles' change
     # beyond the occupancy's
@@ -78,7 +91,7 @@ def test_step_terms_split_the_log_time_ratio_exactly():
     rest = y1 - y0 - 6 * 1e8 * (1 / w1 - 1 / w0)
     per_inst = (500 * scale - 600) * (1e6 + 6e5) / 2
     assert terms["long_scoreboard"] == pytest.approx(
-        per_inst * rest / (5 * scale * 6e7 - 6e8) / mean
+        per_inst * rest / (5 * scale * 6e7 - 6e8) * per
     )
     assert step_terms(a, launch(cycles_per_issue=NAN)) == {}
 
@@ -117,8 +130,11 @@ def test_a_memory_wait_that_only_followed_the_clock_is_no_change():
     terms = step_terms(a, b)
     assert sum(terms.values()) == pytest.approx(0.0, abs=1e-12)
     assert terms["long_scoreboard"] == pytest.approx(0.0, abs=1e-12)
-    # only the issue cycle (1 of 9 per instruction) follows the clock
-    assert terms["clock"] == pytest.approx(math.log(1 / 1.06) + math.log(9.48 / 9.0))
+    # only the issue cycle (1 of 9 per instruction) follows the clock: it saves
+    # that share of the 120 us, and the idle factor takes it back
+    clock = math.log(1 / 1.06) + math.log(9.48 / 9.0)
+    assert terms["clock"] == pytest.approx(math.expm1(clock))
+    assert terms["idle"] == pytest.approx(-math.expm1(clock))
     assert abs(terms["clock"]) < 0.15 * math.log(1.06)  # about a ninth of it
     # a cycle-bound kernel at the higher clock: faster through the clock alone
     a = launch(stall_long_scoreboard=0.0, stall_lg_throttle=0.0, stall_drain=0.0,
