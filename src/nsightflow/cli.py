@@ -15,8 +15,9 @@ import faulthandler
 import importlib
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from nsightflow.errors import NsightflowError, describe
 from nsightflow.examples import example_epilog
@@ -77,19 +78,59 @@ def version() -> str:
         return "unknown"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with one subcommand per stage."""
+class _VersionAction(argparse.Action):
+    """``--version``: the version read when asked for, not at every start-up.
+
+    ``importlib.metadata`` scans the installed distributions (~45 ms of CPU); each
+    of a replay's ~38 processes paid it for a flag none of them is given.
+    """
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        kwargs.update(nargs=0, default=argparse.SUPPRESS)
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: Any) -> None:
+        print(f"nsightflow {version()}")  # on stdout, as argparse's own action
+        parser.exit()
+
+
+def build_parser(commands: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with one subcommand per stage.
+
+    Args:
+        commands: Only these subcommands (their stage modules alone are imported),
+            for a command line that names its stages; None: every stage. A name no
+            stage module matches gets the whole parser (its error lists them all).
+    """
+    modules = _stage_modules(commands)
     parser = argparse.ArgumentParser(prog="nsightflow", description=DESCRIPTION)
     parser.add_argument(
-        "--version", action="version", version=f"nsightflow {version()}"
+        "--version",
+        action=_VersionAction,
+        help="show program's version number and exit",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in STAGES:
+    for name in modules:
         importlib.import_module(f"nsightflow.stages.{name}").register_parser(sub)
+    if commands is not None and not set(commands) <= set(sub.choices):
+        return build_parser()  # a module registers another name: all of them
     for name, command in sub.choices.items():  # every --help ends with an example
         command.epilog = example_epilog(name)
         command.set_defaults(subcommand=name)  # record's --command sets args.command
     return parser
+
+
+def _stage_modules(commands: Sequence[str] | None) -> Sequence[str]:
+    """The stage modules that register ``commands`` (all where one is not a stage).
+
+    Each stage process imported all 29 stage modules and built every subcommand's
+    parser (~70 ms of CPU, a replay's 38 processes ~3 s); a stage's module is its
+    command's name with ``_`` for ``-``.
+    """
+    if commands is None:
+        return STAGES
+    modules = [command.replace("-", "_") for command in commands]
+    return list(dict.fromkeys(modules)) if set(modules) <= set(STAGES) else STAGES
 
 
 THEN = "--then"  # separates the stages of one process (module docstring)
@@ -113,8 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     the chain with its exit status.
     """
     faulthandler.enable()  # a crash inside a native module (ncu_report) names its frame
-    parser = build_parser()
     stages = split_stages(sys.argv[1:] if argv is None else argv)
+    named = [stage[0] for stage in stages if stage]
+    parser = build_parser(named if len(named) == len(stages) else None)
     if len(stages) > 1 and any(not stage for stage in stages):
         parser.error(f"{THEN} needs a stage on each side")
     try:
