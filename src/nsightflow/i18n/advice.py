@@ -163,14 +163,25 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "地址上，各自在一个 L2 slice 中排队；{fix}",
     },
     "advice_fix_serial_atomics": {
-        "en": "each {unit} issues one atomic on one address: {count:,.0f} L2 atomic "
-        "sectors (`lts__t_sectors_op_atom.sum` + `lts__t_sectors_op_red.sum`); at one "
-        "per clock ({ghz:.2f} GHz), the most one address takes in its L2 slice, they "
-        "need {least:,.1f} us, {pct:.0f}% of the launch; {fix}",
-        "zh": "每个 {unit} 在同一地址上发出一次原子操作：L2 原子操作 sector "
-        "{count:,.0f} 个（`lts__t_sectors_op_atom.sum` + `lts__t_sectors_op_red.sum`）；"
-        "按每时钟一次（{ghz:.2f} GHz，即一个地址在其 L2 slice 中的上限）也需 "
-        "{least:,.1f} us，占该次启动的 {pct:.0f}%；{fix}",
+        "en": "each {unit} issues one atomic on one address: {hot:,.0f} of its "
+        "{count:,.0f} L2 atomic sectors go to one L2 slice "
+        "(`lts__t_sectors_op_atom.max` + `lts__t_sectors_op_red.max`, the most any "
+        "slice holds), which executes them one after another; {model}, they need {least:,.1f} us, {pct:.0f}% of "
+        "the launch; {fix}",
+        "zh": "每个 {unit} 在同一地址上发出一次原子操作：{count:,.0f} 个 L2 原子操作 "
+        "sector 中有 {hot:,.0f} 个落在同一个 L2 slice（`lts__t_sectors_op_atom.max` + "
+        "`lts__t_sectors_op_red.max`，各 slice 中最多），由它逐个执行；{model}，它们需要 {least:,.1f} us，"
+        "占该次启动的 {pct:.0f}%；{fix}",
+    },
+    "serial_model_rate": {
+        "en": "assuming the slice serves them no faster than {rate}",
+        "zh": "假设该 slice 处理它们不快于{rate}",
+    },
+    "serial_model_clock": {
+        "en": "assuming at most one per clock ({ghz:.2f} GHz; no launch of the family "
+        "keeps its slice busy enough to measure the rate), so at least",
+        "zh": "假设每时钟至多一个（{ghz:.2f} GHz；本族没有使 slice 足够繁忙、可测出速率的"
+        "启动），因此至少",
     },
     "mech_hot_atomics": {
         "en": "Atomics that serialize on few addresses",

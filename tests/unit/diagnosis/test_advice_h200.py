@@ -190,6 +190,17 @@ def test_one_atomic_per_block_still_waits_on_its_slice_at_the_family_s_rate(
     (main,) = stand[stand["role"] == "primary"].itertuples()
     assert f"What limits it now: atomics' L2 slice {share:.0f}%" in main.message
     assert "its largest cost: Global atomics in L2" in main.message
+    # its "what next" times the slice's 16,384 at that rate, not all 24,837 at a clock
+    advice = _rows(found["hotatomic"], "advice", "v2_atomic_per_block", rule="advice")
+    (text,) = advice[advice["metric"] == "hot_atomics"]["message"]
+    assert "16,384 of its 24,837 L2 atomic sectors go to one L2 slice" in text
+    need = v2["l2_atomic_sectors_max"] / rate  # 28.8 us
+    assert f"they need {need:.1f} us, {share:.0f}% of the launch" in text
+    assert "one per clock" not in text
+    # the conclusion's remedy is not the per-block sum v2 already does
+    (nxt,) = _rows(found["hotatomic"], "conclusion", "v2_atomic_per_block",
+                   rule="next_remedy")["message"]  # fmt: skip
+    assert "it already adds once per block" in nxt and "privatize" not in nxt
 
 
 def test_loads_queued_behind_serialized_atomics_are_named_after_the_atomics(found):

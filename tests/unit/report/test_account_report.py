@@ -312,8 +312,10 @@ def test_a_gain_is_up_to_only_where_the_floor_bounds_it(hotatomic):
             assert f"about {r.value:.2f}x" in line and f"up to {cap:.2f}x" in line
         else:
             assert f"up to {r.value:.2f}x" in line
-    # v2's: 33.5 us now, floor 14.3 us (2.34x), its atomics' share 1.66x
-    assert "Expected gain: about 1.66x" in said
+    # v2's: 33.5 us now, floor 14.3 us (2.35x); its slice's atomics need 92% of the
+    # launch at v0's rate, so the floor binds (counted as all its L2 atomic sectors at
+    # one per clock they were 40%, "about 1.66x")
+    assert "Expected gain: up to 2.35x" in said
 
 
 @pytest.mark.parametrize("family", FAMILIES)
