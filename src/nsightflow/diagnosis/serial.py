@@ -150,3 +150,65 @@ def serial_evidence(row: Mapping[str, Any]) -> dict[str, Any]:
         pct=100 * serial_share(row),
         rate=rate_evidence(row),
     )
+
+
+WARP = 32  # lanes whose atomics one atomic per warp replaces
+FEWEST = 2.0  # the slice's atomics per block from which one per block leaves fewer
+
+
+def fewer_on_slice(row: Mapping[str, Any], per_warp: bool) -> float:
+    """How many times fewer atomics the next aggregation leaves on the slice (or NaN).
+
+    Not yet summed per warp: one atomic per warp, at most :data:`WARP` times fewer
+    (hotatomic ``v0``: 256 on the slice per block, so 32). Summed per warp: one per
+    block, the slice's atomics per block (``v1``: 131,072 for 16,384 blocks, 8).
+    Already once per block: not known here (the grid's size decides it).
+    """
+    hot, blocks = hot_sectors(row), num(row, "grid_blocks")
+    if not (ok(hot) and ok(blocks) and blocks > 0):
+        return math.nan
+    per_block = hot / blocks
+    if per_block < FEWEST:
+        return math.nan
+    return per_block if per_warp else min(float(WARP), per_block)
+
+
+def remedy_share(row: Mapping[str, Any], per_warp: bool) -> tuple[float, float]:
+    """The share of the launch the next aggregation removes, and its factor.
+
+    At the family's rate the slice's atomics take :func:`serial_share` of the
+    launch; ``k`` times fewer of them leave ``1/k`` of that: hotatomic ``v0`` ->
+    one per warp removes 97% of its launch (about 32x; the step achieved 31.5x),
+    ``v1`` -> one per block 87% (about 7.6x; achieved 6.98x). NaN where either is
+    not known.
+    """
+    share, k = serial_share(row), fewer_on_slice(row, per_warp)
+    if not (ok(share) and ok(k)):
+        return math.nan, math.nan
+    return share * (1.0 - 1.0 / k), k
+
+
+def serial_model(row: Mapping[str, Any]) -> tuple[float, dict[str, Any]]:
+    """The busiest slice's atomics' time, us, and the rate it assumes, as a message."""
+    if ok(serial_us(row)):
+        return serial_us(row), msg("serial_model_rate", rate=rate_evidence(row))
+    hot, hz = hot_sectors(row), num(row, "sm_hz")
+    if not (ok(hot) and ok(hz) and hz > 0):
+        return math.nan, {}
+    return 1e6 * hot / hz, msg("serial_model_clock", ghz=hz / 1e9)
+
+
+def fewer_message(
+    row: Mapping[str, Any], k: float, removed: float
+) -> dict[str, Any] | str:
+    """What the next aggregation leaves on the slice, as a message ('' unknown)."""
+    if not ok(k):
+        return ""
+    return msg(
+        "advice_fewer_atomics",
+        k=k,
+        hot=hot_sectors(row),
+        need=serial_us(row),
+        pct=100 * removed,
+        rate=rate_evidence(row),
+    )
