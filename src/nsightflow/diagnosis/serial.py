@@ -154,6 +154,11 @@ def serial_evidence(row: Mapping[str, Any]) -> dict[str, Any]:
 
 WARP = 32  # lanes whose atomics one atomic per warp replaces
 FEWEST = 2.0  # the slice's atomics per block from which one per block leaves fewer
+# of the L2 atomic sectors on one slice from which the atomics are on one address: ncu
+# counts each one-address atomic 1.5 times, 2/3 of it on the address's slice
+# (hotatomic, aggatomic, localarray: 66.6-66.7%); histogram's bins spread them
+# (33%, 59% under its skewed input), and a warp's lanes need not share a bin
+ONE_ADDRESS = 0.65
 
 
 def fewer_on_slice(row: Mapping[str, Any], per_warp: bool) -> float:
@@ -162,10 +167,14 @@ def fewer_on_slice(row: Mapping[str, Any], per_warp: bool) -> float:
     Not yet summed per warp: one atomic per warp, at most :data:`WARP` times fewer
     (hotatomic ``v0``: 256 on the slice per block, so 32). Summed per warp: one per
     block, the slice's atomics per block (``v1``: 131,072 for 16,384 blocks, 8).
-    Already once per block: not known here (the grid's size decides it).
+    Already once per block: not known here (the grid's size decides it); nor where
+    the atomics are on several addresses (under :data:`ONE_ADDRESS` on the slice).
     """
     hot, blocks = hot_sectors(row), num(row, "grid_blocks")
-    if not (ok(hot) and ok(blocks) and blocks > 0):
+    total = num(row, "l2_atomic_sectors")
+    if not (ok(hot) and ok(blocks) and blocks > 0 and ok(total) and total > 0):
+        return math.nan
+    if hot < ONE_ADDRESS * total:
         return math.nan
     per_block = hot / blocks
     if per_block < FEWEST:

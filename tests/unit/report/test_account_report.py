@@ -337,3 +337,16 @@ def test_a_line_called_the_hottest_is_the_kernels_hottest(built, family):
             assert int(line) == int(mine.loc[mine["share"].idxmax(), "line"]), variant
     if family == "sgemm":
         assert ("30", "v1_tiled32") in waits
+
+
+def test_a_histogram_s_atomics_are_not_read_as_one_address_per_warp(
+    recording, tmp_path
+):
+    """Histogram v0's atomics spread over 256 bins (33% of their L2 sectors on the
+    busiest slice; one address puts 2/3 there): one atomic per warp would not leave
+    32x fewer, so its advice keeps the floor's bound (privatizing achieved 117x)."""
+    analysis = analyze_measured(recording, "histogram", ROOT / "kernels", tmp_path)
+    found = pd.read_csv(analysis / "findings.csv")
+    advice = found[(found["rule"] == "advice") & (found["metric"] == "hot_atomics")]
+    (r,) = advice[advice["variant"] == "v0_global_atomic"].itertuples()
+    assert "leaves 32x fewer" not in r.message and "Expected gain: up to" in r.message
