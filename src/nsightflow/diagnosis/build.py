@@ -38,6 +38,7 @@ from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.per_launch import LATER_LAUNCH, launch_rows, run_causes
 from nsightflow.diagnosis.record import Finding, Where, frame, place
 from nsightflow.diagnosis.same_code import same_code
+from nsightflow.diagnosis.serial import with_rate
 from nsightflow.diagnosis.step_group import StepData, step_records
 from nsightflow.diagnosis.verdict import outcome, ties
 
@@ -80,7 +81,7 @@ class FamilyFindings:
         ctx: Mapping[str, Any],
         hotspots: pd.DataFrame | None = None,
     ) -> None:
-        self.table = facts(analysis, stalls)
+        self.table = with_rate(facts(analysis, stalls))  # the family's slice rate
         self.rules = rules
         self.ctx = ctx
         self.hotspots = hotspots

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nsightflow.contracts import columns as column_names
+from nsightflow.diagnosis import serial
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
 
@@ -52,48 +53,27 @@ def closest(row: Mapping[str, Any]) -> tuple[str, float, str] | None:
     return max(found, key=lambda u: u[1])
 
 
-# of the busiest slice's sectors that are atomics: the slice is theirs
-HOT_TRAFFIC = 0.5
-# of all L2 sectors that are atomics: a part of the launch's traffic, not a merge tail
-ATOMIC_PART = 0.1
-# the busiest slice's share of its peak from which its atomics limit the launch: ncu's
-# 60% line for a unit is too high for atomics on one address, which the slice runs one
-# after another below its throughput peak (hotatomic's float adds, 99.8% of its
-# sectors atomics on one slice, run it at 47%); the regime's moderate line (40%)
-SLICE_PCT = 40.0
-
-
 def hot_slice(row: Mapping[str, Any]) -> Finding | None:
     """The L2 slice a launch's atomics concentrate on, where it limits the launch.
 
-    Three conditions, each on the slice's or the launch's own counters: the busiest
-    slice runs at :data:`SLICE_PCT` of its peak or more (``lts__throughput.max``: busy
-    enough to limit); at least
-    :data:`HOT_TRAFFIC` of its sectors are atomics (``lts__t_sectors_op_{red,atom}.max``
-    against ``lts__t_sectors.max``: the slice is theirs); and atomics are at least
-    :data:`ATOMIC_PART` of the launch's L2 sectors (``lts__t_sectors_op_{red,atom}.sum``
-    against ``lts__t_sectors.sum``: a part of the launch, not its merge tail). On the
-    H200: histogram ``v0``'s 256 bins, 5.93 M of the slice's 5.94 M sectors, 17.8 M of
-    18.6 M in all, the slice 80% busy; hotatomic's one address per warp, 20% of its
-    L2 sectors, the slice 47% busy. Histogram's privatized ``v1`` merges 50,688
-    atomic sectors of 864,000 (6%) from shared memory, its busiest slice at 32% (44%
-    in another recording, which 3x the L2's 14% average called its limiter): its
-    loads, not its merge, take its time; so does hotatomic's one atomic per block
-    (3% of its L2 sectors).
+    The slice is its atomics' (most of its sectors) and either keeps them busy by
+    ncu's counters (:func:`nsightflow.diagnosis.serial.saturated`: histogram ``v0``'s
+    256 bins, the slice 80% busy) or needs, at the rate the family's saturating
+    launches reached there, :data:`~nsightflow.diagnosis.serial.SERIAL_PCT` of the
+    launch (:func:`~nsightflow.diagnosis.serial.serialized`): hotatomic's one atomic
+    per block, 3% of its L2 sectors, takes 92% of ``v2``'s launch at ``v0``'s 570
+    sectors per us. Its value is that share of the family's rate where the family has
+    one, as every unit's is a share of its peak: the 60% line is the same for all.
+    Histogram's privatized ``v1`` merges 16,896 sectors on its busiest slice, 36% of
+    its launch at ``v0``'s rate: its loads, not its merge, take its time.
     """
     hot, total = num(row, "l2_atomic_sectors_max"), num(row, "l2_atomic_sectors")
     pct, avg = num(row, "l2_slice_max_pct"), num(row, "l2_throughput_pct")
-    slice_sectors, sectors = num(row, "l2_sectors_max"), num(row, "l2_sectors")
-    values = (hot, total, pct, avg, slice_sectors, sectors)
-    if not all(ok(v) and v > 0 for v in values):
+    if not all(ok(v) and v > 0 for v in (hot, total, pct, avg)):
         return None
-    if (
-        pct < SLICE_PCT
-        or hot < HOT_TRAFFIC * slice_sectors
-        or total < ATOMIC_PART * sectors
-    ):
+    if not (serial.saturated(row) or serial.serialized(row)):
         return None
-    slices = num(row, "l2_slices")
+    slices, share = num(row, "l2_slices"), serial.serial_share(row)
     return Finding(
         "limit_l2_slice",
         params={
@@ -102,10 +82,16 @@ def hot_slice(row: Mapping[str, Any]) -> Finding | None:
             "hot": hot,
             "all": total,
             "slices": slices if ok(slices) else 0.0,
+            "serial": 100 * share if ok(share) else pct,
+            "rate": msg(
+                "limit_slice_rate", pct=100 * share, rate=serial.rate_evidence(row)
+            )
+            if ok(share)
+            else "",
         },
         metric="lts__throughput.max.pct_of_peak_sustained_elapsed",
-        value=pct,
-        threshold=SLICE_PCT,
+        value=100 * share if ok(share) else pct,
+        threshold=serial.SERIAL_PCT if ok(share) else serial.SLICE_PCT,
     )
 
 

@@ -3,7 +3,10 @@
 A wait on global memory (``long_scoreboard``), on the load/store queue
 (``lg_throttle``) or on the stores' drain (``drain``) is named by the first
 precondition that holds on the launch (:func:`memory_wait`): *global atomics* when L2
-atomics are at least half the global load sectors, *uncoalesced stores* / *loads* when
+atomics are at least half the global load sectors or their busiest slice needs most of
+the launch at the family's measured rate (:func:`nsightflow.diagnosis.serial.serialized`:
+hotatomic ``v1``'s loads wait 20,631 cycles each behind its per-warp atomics, 131,072 on
+one slice, 99% of its launch at ``v0``'s 570 per us), *uncoalesced stores* / *loads* when
 the sectors exceed what the access width needs (:func:`loads_uncoalesced`,
 :func:`stores_uncoalesced`), *local memory* when local traffic or spills exist (for the
 queue: when local sectors are at least half of its sectors), *excess DRAM traffic* in
@@ -22,6 +25,7 @@ from typing import Any
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import msg
+from nsightflow.diagnosis.serial import serial_evidence, serialized
 
 HALF_SECTOR = 16.0  # bytes used per 32-byte sector below which half of it is wasted
 WIDEST_ACCESS_SECTORS = 16.0  # sectors a warp's 16-byte accesses touch, the most needed
@@ -97,8 +101,15 @@ def _atomics(row: Mapping[str, Any]) -> dict[str, Any] | None:
     if not (ok(atomics) and atomics > 0 and ok(t) and t > 0):
         return None
     if ok(loads) and atomics < ATOMIC_SHARE * loads:
-        return None
-    return msg("ev_global_atomics", sectors=atomics, rate=atomics / t)
+        # fewer atomics than loads, but the loads queue behind them on their slice
+        return serial_evidence(row) if serialized(row) else None
+    per = atomics / loads if ok(loads) and loads > 0 else math.nan
+    return msg(
+        "ev_global_atomics",
+        sectors=atomics,
+        rate=atomics / t,
+        loads=msg("atomics_per_load", ratio=per) if ok(per) else "",
+    )
 
 
 def _local(row: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -36,9 +36,11 @@ from typing import Any
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
+from nsightflow.diagnosis import serial
 from nsightflow.diagnosis.advice import (
     already_done,
     atomics_fix,
+    blocks_per_atomic,
     fix_message,
     vendor_rate_fix,
 )
@@ -206,7 +208,11 @@ def atomic_suggestion(
 
     Atomics that serialize on few addresses (one L2 slice each) show as one line
     holding most of the launch's samples, its SASS a global ``RED``/``ATOM``; its
-    samples are the launch's share that line takes. The remedy names what nvcc did:
+    samples are the launch's share that line takes. The gain is the launch without
+    what the next aggregation removes at the family's slice rate
+    (:func:`~nsightflow.diagnosis.serial.remedy_share`: hotatomic ``v0``, about 32x,
+    where the line's share said 4.03x and the step achieved 31.48x), else without the
+    line's share. The remedy names what nvcc did:
     with an elected lane (``REDUX`` of the values or ``POPC`` of the lanes) beside
     the ``RED`` the warp's sum is already taken.
     """
@@ -215,17 +221,23 @@ def atomic_suggestion(
     share = float(hot.get(col.SHARE) or 0.0)
     if "global_atomic" not in str(hot.get(col.ACCESS) or "") or share < HOT_LINE_SHARE:
         return None
-    mech = 1.0 / max(1.0 - share, 1e-3)
+    removed, k = serial.remedy_share(row, bool(compiled.get("atomics_aggregated")))
+    cut = removed if ok(removed) else share  # what the remedy removes, else the line
+    mech = 1.0 / max(1.0 - cut, 1e-3)
     bound = bounded(row, mech, fixed)
     if bound is None:
         return None
-    fix = msg("advice_fix_hot_line", line=int(hot[col.LINE]), fix=atomics_fix(compiled))
+    fix = msg(
+        "advice_fix_hot_line",
+        line=int(hot[col.LINE]),
+        fix=atomics_fix(compiled),
+        model=serial.fewer_message(row, k, removed),
+    )
     return suggestion(row, "hot_atomics", mech, bound, fix, 100.0 * share)
 
 
 SERIAL_SHARE = 1 / 3  # of the launch one-address atomics must take to be its cause
 SERIAL_MAX = 1.25  # above: more atomics than one address takes, so several addresses
-PER_BLOCK_MAX = 2.0  # L2 atomic sectors per block up to which it adds once per block
 
 
 def serial_atomics(
@@ -235,43 +247,46 @@ def serial_atomics(
 
     Where each warp issues one atomic to a warp-uniform address (nvcc's own
     aggregation, or the source's shuffles or ballot), those atomics queue at the one
-    L2 slice that holds the address, at best one per clock. Their count
-    (``l2_atomic_sectors``) over the SM clock is the least time they take; where that
-    is at least :data:`SERIAL_SHARE` of ncu's duration (and not above
-    :data:`SERIAL_MAX` of it, which one address could not take), the atomics, not
-    the loads, are the cause. On the H200: aggatomic's 787,136 in 397 us at 1.98 GHz
-    (1.00 of the launch), hotatomic's float ones per warp 197,080 in 232 us (0.43).
+    L2 slice that holds the address. The time they take is the busiest slice's atomic
+    sectors over the rate the family's launches reached on their slice
+    (:func:`nsightflow.diagnosis.serial.serial_us`: hotatomic ``v0``'s 4,194,304 in
+    7,362 us, 570 per us); without such a launch, over the SM clock (at most one per
+    clock, a lower bound of the time). Where that is at least :data:`SERIAL_SHARE` of
+    ncu's duration (and not above :data:`SERIAL_MAX` of it, which one address could
+    not take), the atomics, not the loads, are the cause. On the H200: hotatomic
+    ``v1``'s 131,072 on its slice need 230 us of its 232 us, ``v2``'s 16,384 28.7 of
+    31.3 us; counted as all 197,080 of ``v1``'s L2 atomic sectors at one per clock
+    they were 99.5 us (43%), where ``v0`` and ``v1`` both run their slice at 570 per us.
     """
     per_warp = compiled.get("atomics_aggregated") or int(
         compiled.get("shuffles") or 0
     ) + int(compiled.get("ballots") or 0)
-    count, hz = num(row, "l2_atomic_sectors"), num(row, "sm_hz")
     launch = num(row, "ncu_time_us")
-    if not (int(compiled.get("atomics") or 0) and per_warp and ok(count) and ok(hz)):
+    if not (int(compiled.get("atomics") or 0) and per_warp and ok(launch)):
         return None
-    least = 1e6 * count / hz if hz > 0 else math.nan
-    share = least / launch if ok(launch) and launch > 0 else math.nan
+    least, model = serial.serial_model(row)
+    share = least / launch if ok(least) and launch > 0 else math.nan
     if not (ok(share) and SERIAL_SHARE <= share <= SERIAL_MAX):
         return None
-    mech = 1.0 / (1.0 - min(share, 0.99))  # the launch without the atomics' time
+    removed, k = serial.remedy_share(row, True)  # one per block, where not yet
+    cut = removed if ok(removed) else min(share, 0.99)
+    mech = 1.0 / (1.0 - cut)  # the launch without the atomics' time that goes
     bound = bounded(row, mech, fixed)
     if bound is None:
         return None
-    # one atomic per block already (hotatomic v2: 24,837 L2 atomic sectors for
-    # 16,384 blocks): aggregating per block is what the kernel does
-    blocks = num(row, "grid_blocks")
-    per_block = count / blocks if ok(blocks) and blocks > 0 else math.nan
-    done = ok(per_block) and per_block <= PER_BLOCK_MAX
+    per_block = blocks_per_atomic(row)
     fix = msg(
         "advice_fix_serial_atomics",
-        unit=msg("atomic_unit_block" if done else "atomic_unit_warp"),
-        count=count,
-        ghz=hz / 1e9,
+        unit=msg("atomic_unit_block" if ok(per_block) else "atomic_unit_warp"),
+        hot=serial.hot_sectors(row),
+        count=num(row, "l2_atomic_sectors"),
+        model=model,
         least=least,
         pct=100 * min(share, 1.0),
         fix=msg("advice_fix_atomics_per_block", per=per_block)
-        if done
+        if ok(per_block)
         else atomics_fix(compiled),
+        fewer=msg("advice_fewer_per_block", k=k, pct=100 * removed) if ok(k) else "",
     )
     return suggestion(row, "hot_atomics", mech, bound, fix, 100 * min(share, 1.0))
 

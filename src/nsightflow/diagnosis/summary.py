@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nsightflow.contracts import columns as col
-from nsightflow.diagnosis.advice import already_done, fix_key
+from nsightflow.diagnosis.advice import already_done, fix_key, fix_message
 from nsightflow.diagnosis.causes import Cause, causes
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
@@ -168,7 +168,9 @@ def _next(
         params={
             col.VARIANT: best[col.VARIANT],
             "label": msg(f"mech_{top[0].mechanism}"),
-            "fix": msg(fix_key(best, top[0].mechanism)),
+            "fix": fix_message(top[0].mechanism, best, compiled)
+            if top[0].mechanism == "global_atomics"  # once per block: not "privatize"
+            else msg(fix_key(best, top[0].mechanism)),
         },
         metric=top[0].mechanism,
         share=top[0].share,

@@ -158,19 +158,44 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "advice_fix_hot_line": {
         "en": "line {line} is an atomic and holds most of the launch's samples: many "
-        "atomics on few addresses queue in one L2 slice each; {fix}",
+        "atomics on few addresses queue in one L2 slice each; {fix}{model}",
         "zh": "第 {line} 行是原子操作，占了该次启动的大部分采样：大量原子操作集中在少数"
-        "地址上，各自在一个 L2 slice 中排队；{fix}",
+        "地址上，各自在一个 L2 slice 中排队；{fix}{model}",
+    },
+    "advice_fewer_atomics": {
+        "en": "; at {rate}, the {hot:,.0f} atomic sectors of its busiest slice need "
+        "{need:,.1f} us, and one atomic per warp leaves {k:.0f}x fewer, removing "
+        "{pct:.0f}% of the launch",
+        "zh": "；按{rate}计，其最忙 slice 上的 {hot:,.0f} 个原子 sector 需要 "
+        "{need:,.1f} us，每 warp 一次原子操作使其减少到 1/{k:.0f}，省去该次启动的 "
+        "{pct:.0f}%",
+    },
+    "advice_fewer_per_block": {
+        "en": "; one atomic per block leaves {k:.0f}x fewer on the slice, removing "
+        "{pct:.0f}% of the launch",
+        "zh": "；每 block 一次原子操作使该 slice 上的原子操作减少到 1/{k:.0f}，省去该次"
+        "启动的 {pct:.0f}%",
     },
     "advice_fix_serial_atomics": {
-        "en": "each {unit} issues one atomic on one address: {count:,.0f} L2 atomic "
-        "sectors (`lts__t_sectors_op_atom.sum` + `lts__t_sectors_op_red.sum`); at one "
-        "per clock ({ghz:.2f} GHz), the most one address takes in its L2 slice, they "
-        "need {least:,.1f} us, {pct:.0f}% of the launch; {fix}",
-        "zh": "每个 {unit} 在同一地址上发出一次原子操作：L2 原子操作 sector "
-        "{count:,.0f} 个（`lts__t_sectors_op_atom.sum` + `lts__t_sectors_op_red.sum`）；"
-        "按每时钟一次（{ghz:.2f} GHz，即一个地址在其 L2 slice 中的上限）也需 "
-        "{least:,.1f} us，占该次启动的 {pct:.0f}%；{fix}",
+        "en": "each {unit} issues one atomic on one address: {hot:,.0f} of its "
+        "{count:,.0f} L2 atomic sectors go to one L2 slice "
+        "(`lts__t_sectors_op_atom.max` + `lts__t_sectors_op_red.max`, the most any "
+        "slice holds), which executes them one after another; {model}, they need "
+        "{least:,.1f} us, {pct:.0f}% of the launch; {fix}{fewer}",
+        "zh": "每个 {unit} 在同一地址上发出一次原子操作：{count:,.0f} 个 L2 原子操作 "
+        "sector 中有 {hot:,.0f} 个落在同一个 L2 slice（`lts__t_sectors_op_atom.max` + "
+        "`lts__t_sectors_op_red.max`，各 slice 中最多），由它逐个执行；{model}，它们需要 {least:,.1f} us，"
+        "占该次启动的 {pct:.0f}%；{fix}{fewer}",
+    },
+    "serial_model_rate": {
+        "en": "assuming the slice serves them no faster than {rate}",
+        "zh": "假设该 slice 处理它们不快于{rate}",
+    },
+    "serial_model_clock": {
+        "en": "assuming at most one per clock ({ghz:.2f} GHz; no launch of the family "
+        "keeps its slice busy enough to measure the rate), so at least",
+        "zh": "假设每时钟至多一个（{ghz:.2f} GHz；本族没有使 slice 足够繁忙、可测出速率的"
+        "启动），因此至少",
     },
     "mech_hot_atomics": {
         "en": "Atomics that serialize on few addresses",

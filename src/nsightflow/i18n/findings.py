@@ -580,11 +580,25 @@ EVIDENCE: dict[str, dict[str, str]] = {
     },
     "ev_global_atomics": {
         "en": "{sectors:,.0f} atomic sectors in the L2 (`lts__t_sectors_op_atom.sum` + "
-        "`lts__t_sectors_op_red.sum`, at least half the global load sectors), "
-        "{rate:,.0f} per us; atomics on one address execute one after another.",
+        "`lts__t_sectors_op_red.sum`{loads}), {rate:,.0f} per us; atomics on one "
+        "address execute one after another.",
         "zh": "L2 中有 {sectors:,.0f} 个原子操作 sector（`lts__t_sectors_op_atom.sum` "
-        "+ `lts__t_sectors_op_red.sum`，至少是全局加载 sector 的一半），每 us "
-        "{rate:,.0f} 个；同一地址上的原子操作只能依次执行。",
+        "+ `lts__t_sectors_op_red.sum`{loads}），每 us {rate:,.0f} 个；同一地址上的"
+        "原子操作只能依次执行。",
+    },
+    "atomics_per_load": {
+        "en": ", {ratio:.1f}x the global load sectors",
+        "zh": "，为全局加载 sector 的 {ratio:.1f} 倍",
+    },
+    "ev_serial_atomics": {
+        "en": "{hot:,.0f} of its {total:,.0f} L2 atomic sectors go to one L2 slice "
+        "(`lts__t_sectors_op_red.max` + `lts__t_sectors_op_atom.max`); at {rate}, "
+        "they need {need:,.1f} us, {pct:.0f}% of the launch: its loads wait behind "
+        "atomics that execute one after another there.",
+        "zh": "{total:,.0f} 个 L2 原子 sector 中有 {hot:,.0f} 个落在同一个 L2 slice"
+        "（`lts__t_sectors_op_red.max` + `lts__t_sectors_op_atom.max`）；按{rate}计，"
+        "它们需要 {need:,.1f} us，占该次启动的 {pct:.0f}%：其加载排在那里逐个执行的"
+        "原子操作之后等待。",
     },
     "ev_local_sectors": {
         "en": "{sectors:,.0f} local-memory sectors "
@@ -1501,17 +1515,28 @@ LIMITS: dict[str, dict[str, str]] = {
         "{all:,.0f} L2 atomic sectors go to the busiest of the {slices:.0f} slices "
         "(`lts__t_sectors_op_red.max` + `lts__t_sectors_op_atom.max`), which runs at "
         "{pct:.0f}% of its peak against {avg:.1f}% for the L2 on average "
-        "(`lts__throughput.max` / `.avg`): atomics on the same addresses execute one "
-        "after another there.",
+        "(`lts__throughput.max` / `.avg`){rate}: atomics on the same addresses execute "
+        "one after another there.",
         "zh": "**当前瓶颈：**原子操作所在的 L2 slice：{all:,.0f} 个 L2 原子 sector 中有 "
         "{hot:,.0f} 个落在 {slices:.0f} 个 slice 中最忙的一个"
         "（`lts__t_sectors_op_red.max` + `lts__t_sectors_op_atom.max`），该 slice 达峰值的 "
-        "{pct:.0f}%，而 L2 平均为 {avg:.1f}%（`lts__throughput.max` / `.avg`）：同一地址上的"
-        "原子操作在那里逐个执行。",
+        "{pct:.0f}%，而 L2 平均为 {avg:.1f}%（`lts__throughput.max` / `.avg`）{rate}：同一"
+        "地址上的原子操作在那里逐个执行。",
+    },
+    "limit_slice_rate": {
+        "en": "; at {rate}, they need {pct:.0f}% of the launch",
+        "zh": "；按{rate}计，它们需要该次启动的 {pct:.0f}%",
+    },
+    "serial_rate": {
+        "en": "the {rate:,.0f} sectors per us that `{by}`'s slice served ({sectors:,.0f} "
+        "in {us:,.1f} us at n = {n}), the highest of the family's launches that keep "
+        "their slice busy",
+        "zh": "`{by}` 的 slice 每 us 处理的 {rate:,.0f} 个 sector（n = {n} 时 {us:,.1f} us "
+        "内 {sectors:,.0f} 个），即本族使 slice 保持繁忙的各次启动中的最高速率",
     },
     "cell_limit_l2_slice": {
-        "en": "atomics' L2 slice {pct:.0f}%",
-        "zh": "原子操作 L2 slice {pct:.0f}%",
+        "en": "atomics' L2 slice {serial:.0f}%",
+        "zh": "原子操作 L2 slice {serial:.0f}%",
     },
     "limit_grid": {
         "en": "**Limits it now:** the grid, {blocks:.0f} blocks for {sms:.0f} SMs (under "

@@ -189,6 +189,20 @@ def test_histogram_v1_s_merge_is_not_its_limiter_at_the_slice_the_reader_saw(ana
         found = limiter.limit(row)
         assert found is not None and found.rule == "limit_l2_slice", variant
         assert found.value == pytest.approx(row["l2_slice_max_pct"])
+    # at the family's rate, v0's slice (5.93 M sectors in 4,316 us, 1,374 per us):
+    # v1's merge, 16,896 on its slice, needs 36% of its 33.7 us, below the 60% line
+    from nsightflow.diagnosis.serial import with_rate
+
+    table = pd.read_csv(analysed["histogram"] / "analysis.csv")
+    rated = with_rate(table[table["profiled"]]).set_index("variant")
+    v1 = rated.loc["v1_private"].to_dict()
+    assert v1["slice_rate_by"] == "v0_global_atomic"
+    found = limiter.limit(v1)
+    assert found is not None and found.rule != "limit_l2_slice", found
+    for variant, pct in (("v0_global_atomic", 100), ("v3_global_atomic_skewed", 98)):
+        found = limiter.limit(rated.loc[variant].to_dict())
+        assert found is not None and found.rule == "limit_l2_slice", variant
+        assert round(found.value) == pct
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -275,10 +275,11 @@ def test_no_floor_is_above_the_fastest_time_measured_at_its_size():
     assert floor_of(low, 11.0) == (2611.0, "")
 
 
-def test_one_address_atomics_need_one_clock_each_and_a_per_warp_issue():
+def test_one_address_atomics_are_timed_on_their_slice_at_the_family_s_rate():
     from nsightflow.diagnosis.suggest import serial_atomics
 
-    # hotatomic v1 on the H200 at 2^22: 197,080 atomic sectors, 1.982 GHz, 231.9 us
+    # hotatomic v1 on the H200 at 2^22: 131,072 of its 197,080 atomic sectors on one
+    # slice, 231.9 us; v0's slice served 4,194,304 in 7,362 us (570 per us)
     row = {
         "variant": "v1",
         "size": 1 << 22,
@@ -287,18 +288,33 @@ def test_one_address_atomics_need_one_clock_each_and_a_per_warp_issue():
         "time_iqr_us": 1.0,
         "roof_time_us": 3.9,
         "l2_atomic_sectors": 197080.0,
+        "l2_atomic_sectors_max": 131072.0,
         "sm_hz": 1.982e9,
         "ncu_time_us": 231.9,
+        "slice_rate": 4194304 / 7362.0,
+        "slice_rate_by": "v0",
+        "slice_rate_size": 1 << 22,
+        "slice_rate_sectors": 4194304.0,
+        "slice_rate_us": 7362.0,
     }
     found = serial_atomics(row, {"atomics": 1, "shuffles": 5}, 10.3)
     assert found is not None and found.kind == "hot_atomics"
-    least = 197080 / 1.982e9 * 1e6  # 99.4 us
+    least = 131072 / (4194304 / 7362.0)  # 230.1 us, not 197,080 at one per clock
     assert math.isclose(found.share, 100 * least / 231.9)
-    assert math.isclose(found.mechanism_gain, 1 / (1 - least / 231.9))
+    assert math.isclose(found.mechanism_gain, 1 / (1 - 0.99))  # 99%: capped
+    assert found.fix["model"]["@"] == "serial_model_rate"
+    # without a family rate: the slice's count at one per clock, said as assumed;
+    # 131,072 clocks are 66 us, under a third of the launch: not claimed
+    alone = {k: v for k, v in row.items() if not k.startswith("slice_rate")}
+    assert serial_atomics(alone, {"atomics": 1, "shuffles": 5}, 10.3) is None
+    more = {**alone, "l2_atomic_sectors_max": 4e5}  # 201.8 us at 1.982 GHz
+    found = serial_atomics(more, {"atomics": 1, "shuffles": 5}, 10.3)
+    assert found is not None and found.fix["model"]["@"] == "serial_model_clock"
+    assert math.isclose(found.share, 100 * 4e5 / 1.982e3 / 231.9)
     # a histogram's per-lane atomics (no warp aggregation) are not read this way
     assert serial_atomics(row, {"atomics": 1}, 10.3) is None
     # more atomics than one address could take in the launch: several addresses
-    many = {**row, "l2_atomic_sectors": 2e6}
+    many = {**row, "l2_atomic_sectors_max": 2e6}
     assert serial_atomics(many, {"atomics": 1, "shuffles": 5}, 10.3) is None
 
 
