@@ -380,6 +380,20 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "即本 family 各版本在所有测量规模下超出理想时间的最小值（`{variant}`，n = {n}）："
         "不随 n 变化部分的上界估计，即启动、爬升、尾部及最终合并等固定规模的工作，并非启动延迟",
     },
+    "fixed_basis_input": {
+        "en": "the least any variant on the same input took above its ideal time at "
+        "any measured size (`{variant}` at n = {n})",
+        "zh": "即同一输入上各版本在所有测量规模下超出理想时间的最小值（`{variant}`，n = {n}）",
+    },
+    "fixed_basis_why_input": {
+        "en": "the least any variant on the same input took above its ideal time at "
+        "any measured size (`{variant}` at n = {n}): an upper estimate of what does "
+        "not change with n, launch, ramp-up and tail with any work of a fixed size "
+        "such as a final merge, not a launch latency",
+        "zh": "即同一输入上各版本在所有测量规模下超出理想时间的最小值（`{variant}`，"
+        "n = {n}）：不随 n 变化部分的上界估计，即启动、爬升、尾部及最终合并等固定规模的"
+        "工作，并非启动延迟",
+    },
     "fixed_basis_clipped": {
         "en": "none: `{variant}` at n = {n} ran {under:,.1f} us under its ideal time, "
         "faster than its ceiling's measured rate",

@@ -105,6 +105,29 @@ def test_the_fixed_cost_is_the_least_any_launch_took_beyond_its_ideal_at_any_siz
     )
 
 
+def test_the_fixed_cost_of_a_variant_is_read_from_its_own_input():
+    # histogram at 2^20 on the H200: v1_private (uniform input) took 15.6 us beyond
+    # its ideal time, the merge of its blocks' counts; v4_private_skewed, the same
+    # code on the skewed input, 15.8 us: its floor is bounded by its own input's
+    table = pd.DataFrame(
+        {
+            "variant": ["v1_private", "v4_private_skewed", "v1_private"],
+            "input": [None, "kind=skewed", None],
+            "size": [1048576, 1048576, 16777216],
+            "status": ["ok"] * 3,
+            "time_median_us": [15.87, 16.02, 36.8],
+            "roof_time_us": [0.249, 0.249, 3.98],
+        }
+    )
+    basis = fixed_basis(table, "v4_private_skewed")
+    assert (basis.variant, basis.us) == ("v4_private_skewed", pytest.approx(15.771))
+    assert render("advice", basis_message(basis)).startswith(
+        "the least any variant on the same input took"
+    )
+    assert fixed_basis(table, "v1_private").variant == "v1_private"
+    assert not fixed_basis(table).per_input  # the family's, as before
+
+
 def test_a_launch_faster_than_its_ceiling_bounds_the_fixed_cost_at_zero():
     # b ran 1 us under its ideal time at size 2 (a stream faster than the copy the
     # ceiling measured): the bound is 0, said with the launch that set it; a row
