@@ -764,6 +764,21 @@ def test_expectation_compares_the_idea_with_what_moved():
     assert "bank_conflicts" in expected_mechanisms("rows of 33 floats: +1 padding")
     assert "barrier" in expected_mechanisms("v6 with two shared buffers")
     assert expected_mechanisms("no words the rules know") == []
+
+
+def test_a_replicated_histogram_expects_its_shared_atomics_not_its_global_ones():
+    """Copies of a private histogram spread the lanes of the shared atomics; the
+    block's merge into the global one stays as it was (histogram v2, v5)."""
+    v2 = (
+        "Uniform input: 8 padded sub-histograms per block (lane % 8 picks one), "
+        "summed at the end: fewer lanes per shared address."
+    )
+    v5 = "v2's 8 sub-histograms on the skewed input: at most 4 lanes of a warp share"
+    for idea in (v2, v5):
+        found = expected_mechanisms(idea)
+        assert "shared_atomics" in found and "global_atomics" not in found, idea
+    private = "each block counts into a shared-memory histogram, then adds its counts"
+    assert expected_mechanisms(private) == ["global_atomics"]
     a = launch(cycles_per_issue=40.0, stall_mio_throttle=31.0, smem_conflict_share=0.84,
                ncu_time_us=470.0)  # fmt: skip
     b = launch(stall_mio_throttle=1.0, smem_conflict_share=0.01)
