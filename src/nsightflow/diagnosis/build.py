@@ -33,7 +33,7 @@ from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis import launch_state, limiter, moves, patterns, stand, summary
 from nsightflow.diagnosis.advice_rows import AdviceRows
-from nsightflow.diagnosis.causes import cause_finding
+from nsightflow.diagnosis.causes import cause_finding, of_run
 from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.per_launch import LATER_LAUNCH, launch_rows, run_causes
 from nsightflow.diagnosis.record import Finding, Where, frame, place
@@ -198,7 +198,8 @@ class FamilyFindings:
             if not r:
                 continue
             runs = launch_rows(self.ctx.get("launches") or {}, r)
-            found = [cause_finding(r, c) for c in run_causes(r, runs)]
+            run = run_causes(r, runs)
+            found = [cause_finding(r, c, of_run(run)) for c in run]
             if found:  # a later launch cites no line: the lines are the main kernel's
                 if found[0].rule != LATER_LAUNCH:
                     found[0] = cite(found[0], self.hotspots, r)

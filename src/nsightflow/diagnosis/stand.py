@@ -24,7 +24,7 @@ import pandas as pd
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import limiter
 from nsightflow.diagnosis.advice import already_done, fix_message
-from nsightflow.diagnosis.causes import Cause, causes
+from nsightflow.diagnosis.causes import Cause, causes, of_run
 from nsightflow.diagnosis.efficiency import pipe_words
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
@@ -110,7 +110,8 @@ def _limiter(
         said = unit or msg("limiter_unprofiled")
         return said, said, None
     top = found[0]
-    cause = msg("limiter", label=msg(f"mech_{top.mechanism}"), share=100 * top.share)
+    key = "limiter_run" if of_run(found) else "limiter"
+    cause = msg(key, label=msg(f"mech_{top.mechanism}"), share=100 * top.share)
     if unit is None:
         return cause, cause, top
     return cause, msg("limiter_now", unit=unit, cause=cause), top
@@ -218,7 +219,7 @@ def plan(
             Finding(
                 f"plan_{cause.mechanism}",
                 params=msg(
-                    "plan_item",
+                    "plan_item_run" if of_run(found) else "plan_item",
                     label=msg(f"mech_{cause.mechanism}"),
                     fix=fix_message(cause.mechanism, row, compiled, gain),
                     us=us,

@@ -913,3 +913,21 @@ def test_a_step_says_its_variant_holds_at_most_half_the_warps_it_could(achieved,
                  waves_per_sm=248.0)  # fmt: skip
     found = launch_state.half_empty(row)
     assert [f.rule for f in found] == (["occupancy_gap"] if fires else [])
+
+
+def test_an_expected_mechanism_whose_own_counter_did_not_move_is_said():
+    """Reduction v0 -> v1 on the H200: sequential addressing was expected to leave
+    fewer lanes idle; its lanes not predicated off went 20.3 -> 20.0 of 32 while its
+    instructions fell, so "as expected" is said with the lanes that did not."""
+    a = launch(lanes_per_inst=20.32, inst_executed=2.064e7, ncu_time_us=40.4)
+    b = launch(lanes_per_inst=20.02, inst_executed=2.012e7, ncu_time_us=39.5)
+    ranked, total = step_causes(a, b)
+    found = expectation("sequential addressing keeps warps whole", a, b, ranked, total)
+    said = render("", found.params)
+    assert "But fewer idle lanes were expected" in said
+    assert "20.3 -> 20.0 of 32" in said
+    fuller = launch(lanes_per_inst=31.3, inst_executed=2.012e7, ncu_time_us=39.5)
+    ranked, total = step_causes(a, fuller)
+    found = expectation("sequential addressing keeps warps whole", a, fuller, ranked,
+                        total)  # fmt: skip
+    assert "But" not in render("", found.params)
