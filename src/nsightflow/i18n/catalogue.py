@@ -592,6 +592,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "DRAM bytes {before:,.1f} MB -> {after:,.1f} MB.",
         "zh": "DRAM 字节数 {before:,.1f} MB -> {after:,.1f} MB。",
     },
+    "occupancy_moved_main": {
+        "en": "Achieved occupancy of the main kernel (`{k0}` -> `{k1}`) {before:.0f}% "
+        "-> {after:.0f}% (`sm__warps_active.avg.pct_of_peak_sustained_active`).",
+        "zh": "主 kernel（`{k0}` -> `{k1}`）的实际占用率 {before:.0f}% -> {after:.0f}%"
+        "（`sm__warps_active.avg.pct_of_peak_sustained_active`）。",
+    },
+    "delta_occupancy_main": {
+        "en": "achieved occupancy of the main kernel (`{k0}` -> `{k1}`)",
+        "zh": "主 kernel（`{k0}` -> `{k1}`）的实际占用率",
+    },
     "occupancy_moved": {
         "en": "Achieved occupancy {before:.0f}% -> {after:.0f}% "
         "(`sm__warps_active.avg.pct_of_peak_sustained_active`).",

@@ -237,3 +237,19 @@ def test_reduction_baseline_shares_are_of_the_run(reports):
     assert "**A later launch of the run** takes 25% of the run" in base
     assert "% of the launch" not in base.split("Hottest source lines")[0]
     assert "**A later launch of the run** (25% of the run," in base
+
+
+def test_reduction_step_quotes_one_occupancy_per_kernel(reports):
+    """v2 runs reduce_v2 and reduce_finish: the run's row averages the occupancy
+    over both by time (76% -> 89%), which no launch ran at; the key metrics, the
+    moved metrics and the cause all quote the main kernels' (85% -> 96%)."""
+    md = reports["reduction"]
+    detail = md[md.index("### A.7 ") : md.index("### A.8 ")]
+    said = set(
+        re.findall(
+            r"chieved occupancy[^%\n]*?(\d+(?:\.\d)?)% -> (\d+(?:\.\d)?)%", detail
+        )
+    )
+    rounded = {(round(float(x)), round(float(y))) for x, y in said}
+    assert rounded == {(85, 96)}, said
+    assert "of the main kernel (`reduce_v1` -> `reduce_v2`)" in detail
