@@ -257,3 +257,20 @@ def test_sgemm_s_l1_limiter_says_which_half_of_the_unit_is_busy(analysed):
         assert f"shared-memory wavefronts take {smem:.0f}%" in r.message, r.message
     assert a.loc["v0_naive", "smem_throughput_pct"] < 1
     assert a.loc["v2_tiled_transposed", "smem_throughput_pct"] > 90
+
+
+def test_a_one_warp_launch_is_its_grid_not_its_busiest_unit(analysed, reports):
+    """CuPy's cupy_copy in v5_cupy_sum: one block, one warp (1.6% occupancy), 44
+    warp instructions; ncu reads its L1/shared at 99% of the peak over its few
+    active cycles. A launch with fewer warps than its SM's schedulers is its grid."""
+    folder = analysed["reduction"]
+    ctx = json.loads((folder / "context.json").read_text())
+    runs = ctx["launches"]["v5_cupy_sum"]["16777216"]
+    (copy,) = [r for r in runs if r["kernel"].startswith("cupy_copy")]
+    assert copy["row"]["l1_throughput_pct"] >= 95
+    assert copy["row"]["achieved_occupancy_pct"] * 64 / 100 < 4
+    step = _step_text(reports["reduction"], "v5_cupy_sum")
+    said = step.split("**Limits it now:**")[1]
+    kernel = copy["kernel"]
+    assert f"`{kernel}` (9%): grid < 1 wave" in said, said
+    assert "L1/shared 99%" not in said
