@@ -931,3 +931,27 @@ def test_an_expected_mechanism_whose_own_counter_did_not_move_is_said():
     found = expectation("sequential addressing keeps warps whole", a, fuller, ranked,
                         total)  # fmt: skip
     assert "But" not in render("", found.params)
+
+
+def test_a_latency_basis_prints_the_moderate_line_its_side_missed():
+    """SGEMM v5 at n = 1024 on the H200: AI 170.67, 2x past the ridge 15.1, at 21% of
+    the FP32 peak; v5 at n = 4096 (58%) is compute-bound by the same rule's 40% line,
+    so the latency basis says that line too, not only "< 60%"."""
+    evidence = _evidence(
+        memory={"lts": 7.0},
+        compute={"measured_flops/t/fp32_gflops": 21.0},
+        ai=170.67,
+        ridge=15.1,
+    )
+    regime, basis = classify(evidence)
+    assert regime == "latency"
+    assert basis.endswith(
+        "; AI 170.67 >= 2x ridge 15.1, measured_flops/t/fp32_gflops = 21% < 40%"
+    )
+    compute = _evidence(
+        compute={"ideal_flops/t/fp32_gflops": 58.0}, ai=682.67, ridge=15.1
+    )
+    assert classify(compute) == (
+        "compute",
+        "AI 682.67 >= 2x ridge 15.1; ideal_flops/t/fp32_gflops = 58% >= 40%",
+    )
