@@ -156,6 +156,23 @@ def limit(row: Mapping[str, Any]) -> Finding | None:
     )
 
 
+# the limiter's rules that name no unit near its peak (the launch waits on latency,
+# is smaller than the GPU, or was only timed)
+NO_UNIT = frozenset({"limit_latency", "limit_grid", "limit_timing"})
+
+
+def near_ceiling(now: Finding | None) -> bool:
+    """The limiter names a unit at its ceiling (a run's: its longest launch's).
+
+    SGEMM ``v0``-``v4`` at n = 4096: L1/shared at 73-99% of its peak, while the
+    roofline (DRAM, L2, the FP32 rate) reads them latency-bound.
+    """
+    if now is None:
+        return False
+    rule = now.evidence if now.rule == "limit_launch" else now.rule
+    return bool(rule) and rule not in NO_UNIT
+
+
 def sustained(row: Mapping[str, Any]) -> bool:
     """The launch keeps a warp per scheduler resident: its units' shares are rates.
 

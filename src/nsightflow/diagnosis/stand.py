@@ -133,7 +133,8 @@ def stand(
     pct = num(row, col.REGIME_CEILING_PCT)
     if not regime or not ok(pct):
         return None
-    limiter, said, top = _limiter(row, found, now)
+    near = limiter.near_ceiling(now if now is not None else limiter.limit(row))
+    limiter_said, said, top = _limiter(row, found, now)
     common = {
         col.VARIANT: row[col.VARIANT],
         col.REGIME: regime_words(row),
@@ -141,11 +142,13 @@ def stand(
         "pct": pct,
         "ceiling": msg(f"ceiling_{row.get('regime_ceiling')}"),
         "roof": _zero(num(row, "roof_time_us")),
-        "limiter": limiter,
+        "limiter": limiter_said,
         "now": said,
         col.BASIS: str(row.get("regime_basis") or ""),
     }
     rule = f"stand_{regime}"
+    if regime == "latency" and near:
+        rule = "stand_latency_unit"  # the roofline's regime, a unit off it at its peak
     if regime == "memory":
         moved = num(row, "dram_bytes") / num(row, "ideal_bytes")
         common[col.RATIO] = moved if ok(moved) else 0.0

@@ -1295,6 +1295,15 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "`{variant}` {regime}（`{basis}`）：{rate}，为{ceiling}的 {pct:.0f}%，"
         "达到上限时耗时 {roof:,.2f} us；{pipe}。当前限制因素：{now}。",
     },
+    "stand_latency_unit": {
+        "en": "`{variant}` is {regime} by the roofline only: DRAM, L2 and the FP32 "
+        "rate are below their lines (`{basis}`); {rate}, {pct:.0f}% of {ceiling} "
+        "({roof:,.2f} us there). A unit off the roofline runs near its peak: what "
+        "limits it now: {now}.",
+        "zh": "`{variant}` 仅按 roofline 而言{regime}：DRAM、L2 与 FP32 速率都低于各自的线"
+        "（`{basis}`）；{rate}，为{ceiling}的 {pct:.0f}%（该处耗时 {roof:,.2f} us）。"
+        "roofline 之外有一个单元接近峰值：当前限制因素：{now}。",
+    },
     "stand_latency": {
         "en": "`{variant}` is {regime}: DRAM, L2 and the FP32 rate are below 60% of "
         "their peaks (`{basis}`); {rate}, {pct:.0f}% of {ceiling} ({roof:,.2f} us "
@@ -1419,8 +1428,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "下一步：`{variant}` 的最大开销是{label}：{fix}。",
     },
     "sweep_regimes": {
-        "en": "`{variant}` changes regime over the sizes: {spans}.",
-        "zh": "`{variant}` 在不同规模下的受限类型不同：{spans}。",
+        "en": "`{variant}` changes roofline regime over the sizes: {spans}.",
+        "zh": "`{variant}` 在不同规模下的 roofline 受限类型不同：{spans}。",
     },
     "sweep_span": {
         "en": "{regime} at n = {first}..{last}",
@@ -1444,8 +1453,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "现有测量无法解释（请在两个规模上都采样后比较）",
     },
     "regime_changed": {
-        "en": "The regime changes: {before} -> {after} (`{basis}`).",
-        "zh": "受限类型发生变化：{before} -> {after}（`{basis}`）。",
+        "en": "The roofline regime changes: {before} -> {after} (`{basis}`).",
+        "zh": "roofline 受限类型发生变化：{before} -> {after}（`{basis}`）。",
     },
     "stores_fixed": {
         "en": "Global stores now coalesced: store sectors {before:,.0f} -> {after:,.0f} "

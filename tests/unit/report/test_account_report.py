@@ -95,7 +95,7 @@ def test_sgemm_s_regime_is_the_brief_s_in_every_table_and_the_summary(built):
     for v in ("v0_naive", "v4_regblock1d"):
         assert a.loc[(v, 4096), "regime"] == "latency"  # the classifier's input
     head, rows = _table_rows(md, "## Brief")
-    col = head.index("regime")
+    col = head.index("roofline regime")
     brief = {r[0].strip("`"): r[col] for r in rows}
     assert brief["v0_naive"] == "latency"
     limits = {r[0].strip("`"): r[head.index("limits it now")] for r in rows}
@@ -106,7 +106,7 @@ def test_sgemm_s_regime_is_the_brief_s_in_every_table_and_the_summary(built):
     assert at["v7_double_buffer"] == "compute"
     # A.3's regime of the baseline at 4096, A.1's of every variant
     head, rows = _table_rows(md, "### A.3 Bound at each profiled size")
-    measured = {r[0]: r[head.index("regime (measured)")] for r in rows}
+    measured = {r[0]: r[head.index("roofline regime (measured)")] for r in rows}
     assert measured["4096"] == "latency" == measured["1024"], measured
 
 
