@@ -42,7 +42,10 @@ from nsightflow.diagnosis.advice import (
     fix_message,
     vendor_rate_fix,
 )
+from nsightflow.diagnosis.causes import causes
 from nsightflow.diagnosis.floors import Bound, bounded, noise
+from nsightflow.diagnosis.limit_cause import at_limit, limit_cause
+from nsightflow.diagnosis.limiter import limit
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import msg
 from nsightflow.diagnosis.stand import stand
@@ -170,7 +173,12 @@ def limiter_suggestion(
     fixed: float,
     source: str = "",
 ) -> Suggestion | None:
-    """The cause that limits the launch now, where its remedy is not already there."""
+    """The cause that limits the launch now, where its remedy is not already there.
+
+    Where a unit runs near its peak, the cause is that unit's
+    (:func:`~nsightflow.diagnosis.limit_cause.limit_cause`), said with the unit's
+    metric; else the launch's largest cost.
+    """
     found = stand(row) if row.get("profiled") else None
     limiter = found.params.get("limiter") if found is not None else None
     if not isinstance(limiter, Mapping):
@@ -178,6 +186,10 @@ def limiter_suggestion(
     label = limiter.get("label")
     kind = str(label.get("@", "")).removeprefix("mech_") if label else ""
     share = float(limiter.get(col.SHARE) or math.nan)
+    now = limit(row)
+    unit = limit_cause(causes(row), now) if now is not None else None
+    if unit is not None:
+        kind, share = unit.mechanism, 100.0 * unit.share
     if not kind or kind == "grid_too_small" or not ok(share) or share >= 100:
         return None
     mech = 1.0 / (1.0 - share / 100.0)
@@ -185,6 +197,8 @@ def limiter_suggestion(
     if bound is None or already_done(kind, row, compiled, bound.gain):
         return None
     fix = fix_message(kind, row, compiled, bound.gain)
+    if unit is not None and now is not None:
+        fix = at_limit(fix, now)
     if found is not None and found.rule == "at_vendor_rate":
         # at the library's rate the last few percent are the library's own tricks
         fix = vendor_rate_fix(fix, source)

@@ -176,6 +176,10 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Atomics that serialize on few addresses",
         "zh": "集中在少数地址上而串行化的原子操作",
     },
+    "advice_fix_limit": {
+        "en": "what limits it is {cell} of its peak (`{metric}`): {fix}",
+        "zh": "限制它的是{cell}（相对峰值，`{metric}`）：{fix}",
+    },
     "advice_fix_vendor_rate": {
         "en": "{fix}; at the vendor library's rate what is left is what the library "
         "does beyond it: a warp tile between the block's and the thread's (each warp "
