@@ -32,6 +32,7 @@ from nsightflow.contracts import FINDINGS, Status, spreadsheet_safe
 from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis import launch_state, limiter, moves, patterns, stand, summary
+from nsightflow.diagnosis.advice import LAUNCH_BOUNDS, register_cap
 from nsightflow.diagnosis.advice_rows import AdviceRows
 from nsightflow.diagnosis.causes import cause_finding, of_run
 from nsightflow.diagnosis.lines import cite
@@ -39,6 +40,7 @@ from nsightflow.diagnosis.per_launch import LATER_LAUNCH, launch_rows, run_cause
 from nsightflow.diagnosis.record import Finding, Where, frame, place
 from nsightflow.diagnosis.same_code import same_code
 from nsightflow.diagnosis.step_group import StepData, step_records
+from nsightflow.diagnosis.suggest import source_text
 from nsightflow.diagnosis.verdict import outcome, ties
 
 OK = Status.OK
@@ -213,7 +215,9 @@ class FamilyFindings:
             self.rows += place(where, info)
         key = self.row(name, max(sizes) if sizes else self.key_size)
         if key:
-            compiled = self.variants[name].get("compiler") or {}
+            v = self.variants[name]
+            cap = register_cap(source_text(v))  # the source's own register cap
+            compiled = {**(v.get("compiler") or {}), LAUNCH_BOUNDS: cap}
             planned = stand.plan(key, compiled, self._run_causes(key))
             self.rows += place(self._where(key, "plan"), planned)
 

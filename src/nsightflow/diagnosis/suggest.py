@@ -37,9 +37,11 @@ from typing import Any
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.advice import (
+    LAUNCH_BOUNDS,
     already_done,
     atomics_fix,
     fix_message,
+    register_cap,
     vendor_rate_fix,
 )
 from nsightflow.diagnosis.causes import causes
@@ -366,7 +368,8 @@ def variant_suggestions(
     """
     if variant.get("library") or variant.get(col.STATUS) != Status.OK:
         return []
-    compiled = variant.get("compiler") or {}
+    source = source_text(variant)
+    compiled = {**(variant.get("compiler") or {}), LAUNCH_BOUNDS: register_cap(source)}
     out: list[Suggestion] = []
     for row in rows:
         if row.get(col.STATUS) != Status.OK or not ok(num(row, col.TIME_MEDIAN_US)):
@@ -376,7 +379,7 @@ def variant_suggestions(
             grid_suggestion(row, variant, sms, fixed, family),
             atomic_suggestion(row, compiled, line, fixed)
             or serial_atomics(row, compiled, fixed),
-            limiter_suggestion(row, compiled, fixed, source_text(variant)),
+            limiter_suggestion(row, compiled, fixed, source),
             sweeps_per_pass(row, variant, l2_bytes, fixed),
         ]
         ranked = sorted((s for s in found if s), key=lambda s: -s.gain)

@@ -156,6 +156,23 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "每线程 {registers} 个寄存器只允许每个 SM 驻留 {warps} 个 warp：限制寄存器"
         "（`__launch_bounds__`、`-maxrregcount`）或减少每线程的状态",
     },
+    "advice_fix_registers_capped": {
+        "en": "{registers} registers per thread allow {warps} resident warps per SM, "
+        "under the cap its `{bounds}` already asks of ptxas: what is left is less "
+        "state per thread (fewer outputs per thread) or fewer threads per block",
+        "zh": "每线程 {registers} 个寄存器只允许每个 SM 驻留 {warps} 个 warp，而其 "
+        "`{bounds}` 已向 ptxas 限制了寄存器：剩下的办法是减少每线程的状态（每线程更少的"
+        "输出）或减少每个 block 的线程数",
+    },
+    "advice_fix_registers_no_minimum": {
+        "en": "{registers} registers per thread allow {warps} resident warps per SM; "
+        "its `{bounds}` sets no minimum of blocks per SM, so it caps nothing: a "
+        "second argument (or `-maxrregcount`) caps them, at the risk of spills, or "
+        "give each thread less state",
+        "zh": "每线程 {registers} 个寄存器只允许每个 SM 驻留 {warps} 个 warp；其 "
+        "`{bounds}` 没有规定每个 SM 的最少 block 数，因此并不限制寄存器：加第二个参数"
+        "（或 `-maxrregcount`）可以限制，但可能溢出，或减少每线程的状态",
+    },
     "advice_fix_hot_line": {
         "en": "line {line} is an atomic and holds most of the launch's samples: many "
         "atomics on few addresses queue in one L2 slice each; {fix}",

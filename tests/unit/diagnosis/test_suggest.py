@@ -351,3 +351,30 @@ def test_a_variant_on_another_input_bounds_no_floor():
     )
     row = {"size": 1 << 20, "input": "kind=skewed", "roof_time_us": 21.6}
     assert floor_of(with_fastest(row, fastest(table)), 6.2) == (27.8, "")
+
+
+def test_register_advice_reads_the_cap_the_source_already_asks_for():
+    """SGEMM v7's __launch_bounds__(THREADS, MIN_BLOCKS) already caps its registers;
+    v6's __launch_bounds__(THREADS) sets no minimum of blocks and caps nothing; a
+    kernel without either is told both ways to cap them."""
+    from pathlib import Path
+
+    from nsightflow.diagnosis.advice import LAUNCH_BOUNDS, register_cap
+
+    kernels = Path(__file__).resolve().parents[3] / "kernels" / "sgemm"
+    v6 = register_cap((kernels / "v6_vectorized.cu").read_text())
+    v7 = register_cap((kernels / "v7_double_buffer.cu").read_text())
+    assert v6 == "__launch_bounds__(THREADS)"
+    assert v7 == "__launch_bounds__(THREADS, MIN_BLOCKS)"
+    assert register_cap("", ["nvcc", "-maxrregcount=64"]) == "-maxrregcount=64"
+
+    def said(cap):
+        facts = {"registers": 128, "warps_by_registers": 16, LAUNCH_BOUNDS: cap}
+        return render("advice", fix_message("low_occupancy", {}, facts))
+
+    assert "already asks of ptxas" in said(v7)
+    assert "cap them" not in said(v7)
+    assert "sets no minimum of blocks per SM, so it caps nothing" in said(v6)
+    assert "`__launch_bounds__(THREADS)`" in said(v6)
+    assert "cap them (`__launch_bounds__`, `-maxrregcount`)" in said("")
+    assert "already asks of ptxas" in said("-maxrregcount=64")
