@@ -304,3 +304,14 @@ def test_sgemm_v7_s_advice_follows_its_limiter_with_its_metric(analysed, reports
     (at_key,) = [x for x in reports["sgemm"].splitlines()
                  if x.startswith("- **") and "in `v7_double_buffer` at n = 4096" in x]  # fmt: skip
     assert f"what limits it is issue slots {issue:.0f}% of its peak" in at_key
+
+
+def test_sgemm_v5_s_local_memory_is_said_with_its_sectors(analysed, reports):
+    """v4 -> v5: the part named local-memory traffic is counted in waits per global
+    request; the name rests on v4's local sectors (its spills), which went to 0."""
+    a = pd.read_csv(analysed["sgemm"] / "analysis.csv").set_index(["variant", "size"])
+    local = a.loc[("v4_regblock1d", 4096), "local_sectors"]
+    assert local > 0 and a.loc[("v5_regblock2d", 4096), "local_sectors"] == 0
+    step = _step_text(reports["sgemm"], "v5_regblock2d")
+    assert "local-memory traffic" in step
+    assert f"local-memory traffic (local sectors {local / 1e6:,.1f} M -> 0)" in step
