@@ -144,6 +144,8 @@ OWN_COUNTER: tuple[tuple[str, str, float, str], ...] = (
     ("bank_conflicts", "smem_conflict_share", -1.0, "against_conflicts"),
     ("local_memory", "local_sectors", -1.0, "against_local"),
     ("global_atomics", "l2_atomic_sectors", -1.0, "against_atomics"),
+    ("low_occupancy", "achieved_occupancy_pct", 1.0, "against_occupancy"),
+    ("occupancy", "achieved_occupancy_pct", 1.0, "against_occupancy"),
 )
 MOVED = 0.02  # relative change of an own counter that counts as its way
 
@@ -158,9 +160,10 @@ def against(
     (``smsp__thread_inst_executed_pred_on_per_inst_executed.ratio``), so the step's
     "as expected" (its instruction count fell) does not hold for them.
     """
-    out = []
+    out: list[dict[str, Any]] = []
+    said: set[str] = set()
     for mechanism, column, way, key in OWN_COUNTER:
-        if mechanism not in expected:
+        if mechanism not in expected or key in said:
             continue
         x, y = (
             (active_lanes(previous), active_lanes(after))
@@ -173,6 +176,7 @@ def against(
             continue
         scale = 100.0 if column == "smem_conflict_share" else 1.0
         out.append(msg(key, before=scale * x, after=scale * y))
+        said.add(key)
     return out
 
 

@@ -1194,6 +1194,11 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "预期 local memory 流量更少，而 local sector 从 {before:,.0f} 变为 "
         "{after:,.0f}",
     },
+    "against_occupancy": {
+        "en": "more resident warps were expected, and the achieved occupancy went "
+        "{before:.0f}% -> {after:.0f}%",
+        "zh": "预期驻留 warp 更多，而实际占用率从 {before:.0f}% 变为 {after:.0f}%",
+    },
     "against_atomics": {
         "en": "fewer global atomics were expected, and L2 atomic sectors went "
         "{before:,.0f} -> {after:,.0f}",

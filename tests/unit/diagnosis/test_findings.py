@@ -955,3 +955,16 @@ def test_a_latency_basis_prints_the_moderate_line_its_side_missed():
         "compute",
         "AI 682.67 >= 2x ridge 15.1; ideal_flops/t/fp32_gflops = 58% >= 40%",
     )
+
+
+def test_an_expected_occupancy_that_fell_is_said():
+    """SGEMM v6 -> v7 on the H200: v6's largest cause was low occupancy, so more
+    resident warps were expected; v7's achieved occupancy went 24% -> 12%. Here an
+    idea that names the occupancy, at those numbers."""
+    a = launch(achieved_occupancy_pct=24.3, ncu_time_us=3180.0)
+    b = launch(achieved_occupancy_pct=12.4, ncu_time_us=2830.0)
+    ranked, total = step_causes(a, b)
+    found = expectation("so that more blocks fit on an SM", a, b, ranked, total)
+    said = render("", found.params)
+    assert "more resident warps were expected" in said
+    assert "24% -> 12%" in said
