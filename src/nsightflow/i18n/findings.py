@@ -1303,11 +1303,11 @@ SENTENCES: dict[str, dict[str, str]] = {
     "stand_latency_unit": {
         "en": "`{variant}` is {regime} by the roofline only: DRAM, L2 and the FP32 "
         "rate are below their lines (`{basis}`); {rate}, {pct:.0f}% of {ceiling} "
-        "({roof:,.2f} us there). A unit off the roofline runs near its peak: what "
+        "({roof:,.2f} us there). A unit off the roofline runs near its peak. What "
         "limits it now: {now}.",
         "zh": "`{variant}` 仅按 roofline 而言{regime}：DRAM、L2 与 FP32 速率都低于各自的线"
         "（`{basis}`）；{rate}，为{ceiling}的 {pct:.0f}%（该处耗时 {roof:,.2f} us）。"
-        "roofline 之外有一个单元接近峰值：当前限制因素：{now}。",
+        "roofline 之外有一个单元接近峰值。当前限制因素：{now}。",
     },
     "stand_latency": {
         "en": "`{variant}` is {regime}: DRAM, L2 and the FP32 rate are below 60% of "

@@ -173,7 +173,7 @@ def test_the_regime_column_is_the_roofline_s_and_the_unit_is_the_limiter(
                      & (found["size"] == key) & (found["role"] == "primary")
                      ].itertuples()  # fmt: skip
         assert "is latency-bound by the roofline only" in s.message, s.message
-        assert "A unit off the roofline runs near its peak" in s.message
+        assert "A unit off the roofline runs near its peak." in s.message
         assert f"What limits it now: L1/shared {r.l1_throughput_pct:.0f}%" in s.message
         assert "bound by L1/shared" not in s.message, s.message
 
