@@ -968,3 +968,12 @@ def test_an_expected_occupancy_that_fell_is_said():
     said = render("", found.params)
     assert "more resident warps were expected" in said
     assert "24% -> 12%" in said
+
+
+def test_an_own_counter_already_at_its_best_is_not_said():
+    """vecadd at 94% -> 95% achieved occupancy: no more warps to expect."""
+    a = launch(achieved_occupancy_pct=94.0, ncu_time_us=100.0)
+    b = launch(achieved_occupancy_pct=95.0, ncu_time_us=90.0)
+    ranked, total = step_causes(a, b)
+    found = expectation("so that more blocks fit on an SM", a, b, ranked, total)
+    assert "more resident warps were expected" not in render("", found.params)
