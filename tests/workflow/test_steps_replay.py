@@ -144,9 +144,13 @@ def test_sgemm_v7_advice_is_bounded_by_cublas_where_it_was_timed(results):
 
 def test_sgemm_v7_advice_asks_nothing_its_source_and_sass_already_do(results):
     md = _md(results, "sgemm")
+    # its advice follows its limiter, the issue slots (82% at n = 4096)
     item = next(
-        x for x in md.splitlines() if x.startswith("2. **Dispatch stalls** in `v7")
+        x
+        for x in md.splitlines()
+        if x.startswith("2. **Instruction issue (issue slots busy)** in `v7")
     )
+    assert "what limits it is issue slots" in item
     source = (ROOT / "kernels" / "sgemm" / "v7_double_buffer.cu").read_text()
     assert "warp = tid / 32" in source  # its threads are laid out in warp tiles
     assert "a warp tile between" not in item
@@ -157,8 +161,9 @@ def test_sgemm_v7_advice_asks_nothing_its_source_and_sass_already_do(results):
 
 
 def test_v7_is_no_hit_of_v6_s_occupancy_advice(results):
-    """v6's advice at n = 4096 was more resident warps; v7 halved them (24% -> 12%):
-    its latency fell by double buffering, not by that advice."""
+    """v6's advice at n = 4096 follows its limiter, the issue slots at 73%; v7 halved
+    its warps (24% -> 12%) and its latency fell by double buffering, not by that
+    advice."""
     found = pd.read_csv(results / "analysis" / "sgemm" / "findings.csv")
     a = pd.read_csv(results / "analysis" / "sgemm" / "analysis.csv").set_index(
         ["variant", "size"]
@@ -171,7 +176,7 @@ def test_v7_is_no_hit_of_v6_s_occupancy_advice(results):
         & (found["size"] == 4096)
     ]
     (params,) = [json.loads(p) for p in score["params"]]
-    assert "low_occupancy" in params["suggested"]
+    assert "issue_bound" in params["suggested"]
     assert params["hit"] is False
 
 

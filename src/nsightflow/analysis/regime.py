@@ -216,15 +216,24 @@ def classify(evidence: Mapping[str, Any]) -> tuple[str, str]:
     side = _side(ai, ridge)
     pick = {"memory": (m_name, m_pct), "compute": (c_name, c_pct)}.get(side)
     if pick and pick[1] >= MODERATE_PCT:
-        relation = ">=" if side == "compute" else "<="
-        factor = f"{RIDGE_MARGIN:g}x" if side == "compute" else f"1/{RIDGE_MARGIN:g}x"
         return side, (
-            f"AI {ai:.2f} {relation} {factor} ridge {ridge:.1f}; {pick[0]} = "
+            f"{_ridge_side(side, ai, ridge)}; {pick[0]} = "
             f"{pick[1]:.0f}% >= {MODERATE_PCT:.0f}%"
         )
-    return "latency", (
-        f"{m_name} = {m_pct:.0f}%, {c_name} = {c_pct:.0f}% < {HIGH_PCT:.0f}%"
-    )
+    basis = f"{m_name} = {m_pct:.0f}%, {c_name} = {c_pct:.0f}% < {HIGH_PCT:.0f}%"
+    if pick:  # the ridge's side was tried too: the moderate line it missed
+        basis += (
+            f"; {_ridge_side(side, ai, ridge)}, {pick[0]} = "
+            f"{pick[1]:.0f}% < {MODERATE_PCT:.0f}%"
+        )
+    return "latency", basis
+
+
+def _ridge_side(side: str, ai: float, ridge: float) -> str:
+    """The intensity against the ridge, as the side it is clearly on."""
+    relation = ">=" if side == "compute" else "<="
+    factor = f"{RIDGE_MARGIN:g}x" if side == "compute" else f"1/{RIDGE_MARGIN:g}x"
+    return f"AI {ai:.2f} {relation} {factor} ridge {ridge:.1f}"
 
 
 def _top(side: Mapping[str, float]) -> tuple[str, float]:

@@ -14,7 +14,7 @@ ask for what the launch already does, another sentence is chosen:
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nsightflow.contracts import columns as col
@@ -219,10 +219,15 @@ def fix_message(
             return {"@": "advice_fix_atomics_per_block", "per": per}
         return atomics_fix(compiled)
     if kind == "low_occupancy" and int(compiled.get(col.REGISTERS) or 0) > 0:
+        bounds = str(compiled.get(LAUNCH_BOUNDS) or "")
+        key = "advice_fix_registers"
+        if bounds:  # the source's own cap: one argument sets no minimum of blocks
+            key += "_capped" if _args(bounds) >= 2 else "_no_minimum"
         return {
-            "@": "advice_fix_registers",
+            "@": key,
             col.REGISTERS: int(compiled[col.REGISTERS]),
             "warps": int(compiled.get("warps_by_registers") or 0),
+            "bounds": bounds,
         }
     if kind == "dispatch" and _wide_memory(compiled):
         # SGEMM v7 loads with LDG.E.128 and reads shared memory with LDS.128: the
@@ -235,6 +240,36 @@ def fix_message(
         return {"@": "advice_fix_dispatch_wide"}
     key = fix_key(row, kind, gain)
     return {"@": key if key in CATALOGUE else "advice_fix_generic"}
+
+
+LAUNCH_BOUNDS = "launch_bounds"  # the compiled facts' key of the source's cap
+_BOUNDS = re.compile(r"__launch_bounds__\s*\(((?:[^()]|\([^()]*\))*)\)")
+_MAXRREG = re.compile(r"-maxrregcount[= ]?(\d+)")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
+def register_cap(source: str, argv: Sequence[str] = ()) -> str:
+    """How the source or the nvcc command caps the registers ('' where it does not).
+
+    ``__launch_bounds__(THREADS, MIN_BLOCKS)`` asks ptxas for at most
+    ``65536 / (THREADS x MIN_BLOCKS)`` registers (SGEMM ``v7``); with one argument
+    (``v6``'s ``__launch_bounds__(THREADS)``) it sets no minimum of blocks, so it
+    caps nothing below the 255 a thread may have; ``-maxrregcount`` caps them.
+    """
+    flag = _MAXRREG.search(" ".join(argv))
+    if flag:
+        return f"-maxrregcount={flag.group(1)}"
+    code = _COMMENT.sub("", source)  # v7's comment quotes __launch_bounds__(256, 2)
+    found = _BOUNDS.search(code)
+    return f"__launch_bounds__({found.group(1).strip()})" if found else ""
+
+
+def _args(bounds: str) -> int:
+    """The arguments of a cap: 2 for ``-maxrregcount`` (it caps), else its commas'."""
+    if bounds.startswith("-maxrregcount"):
+        return 2
+    inner = bounds[bounds.index("(") + 1 : bounds.rindex(")")]
+    return len([a for a in re.split(r",(?![^()]*\))", inner) if a.strip()])
 
 
 def _wide_memory(compiled: Mapping[str, Any]) -> bool:

@@ -150,8 +150,6 @@ class AdviceRows:
         self.family = str(ctx[col.FAMILY][col.NAME])
         self.variants = {v[col.NAME]: v for v in ctx["variants"]}
         self.placed = rows
-        self.basis = fixed_basis(table)
-        self.fixed = self.basis.us
         self.fastest = fastest(table)
         # where the manifest names a vendor library as the ceiling (SGEMM: cuBLAS),
         # the ladder's library variant's time is the ceiling at each size it ran
@@ -174,11 +172,12 @@ class AdviceRows:
         out: list[dict[str, Any]] = []
         sms = sm_count(self.table)
         for name, v in self.variants.items():
+            basis = fixed_basis(self.table, name)  # of its own input's launches
             found = variant_suggestions(
                 self._rows(name),
                 v,
                 sms,
-                self.fixed,
+                basis.us,
                 self.ctx[col.FAMILY],
                 self._hot(name),
                 l2_size(self.table),
@@ -186,7 +185,7 @@ class AdviceRows:
             self.by_variant[name] = found
             for s in found:
                 where = Where(self.family, name, s.size, "advice")
-                out += place(where, [advice_finding(s, self.fixed, self.basis)])
+                out += place(where, [advice_finding(s, basis.us, basis)])
         for name, v in self.variants.items():
             before = v.get(col.IMPROVES_ON)
             if before and not v.get("library") and before in self.variants:

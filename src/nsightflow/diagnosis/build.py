@@ -32,14 +32,16 @@ from nsightflow.contracts import FINDINGS, Status, spreadsheet_safe
 from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis import launch_state, limiter, moves, patterns, stand, summary
+from nsightflow.diagnosis.advice import LAUNCH_BOUNDS, register_cap
 from nsightflow.diagnosis.advice_rows import AdviceRows
-from nsightflow.diagnosis.causes import cause_finding
+from nsightflow.diagnosis.causes import cause_finding, of_run
 from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.per_launch import LATER_LAUNCH, launch_rows, run_causes
 from nsightflow.diagnosis.record import Finding, Where, frame, place
 from nsightflow.diagnosis.same_code import same_code
 from nsightflow.diagnosis.serial import with_rate
 from nsightflow.diagnosis.step_group import StepData, step_records
+from nsightflow.diagnosis.variant_facts import source_text
 from nsightflow.diagnosis.verdict import outcome, ties
 
 OK = Status.OK
@@ -199,7 +201,8 @@ class FamilyFindings:
             if not r:
                 continue
             runs = launch_rows(self.ctx.get("launches") or {}, r)
-            found = [cause_finding(r, c) for c in run_causes(r, runs)]
+            run = run_causes(r, runs)
+            found = [cause_finding(r, c, of_run(run)) for c in run]
             if found:  # a later launch cites no line: the lines are the main kernel's
                 if found[0].rule != LATER_LAUNCH:
                     found[0] = cite(found[0], self.hotspots, r)
@@ -213,7 +216,9 @@ class FamilyFindings:
             self.rows += place(where, info)
         key = self.row(name, max(sizes) if sizes else self.key_size)
         if key:
-            compiled = self.variants[name].get("compiler") or {}
+            v = self.variants[name]
+            cap = register_cap(source_text(v))  # the source's own register cap
+            compiled = {**(v.get("compiler") or {}), LAUNCH_BOUNDS: cap}
             planned = stand.plan(key, compiled, self._run_causes(key))
             self.rows += place(self._where(key, "plan"), planned)
 

@@ -31,7 +31,7 @@ conflict share) never satisfies a precondition. Pure functions.
 """
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -308,12 +308,28 @@ def _efficiency(
     ]
 
 
-def cause_finding(row: Mapping[str, Any], cause: Cause) -> Finding:
-    """The record of one cause of a launch's time."""
+# the evidence of causes read launch by launch (nsightflow.diagnosis.per_launch)
+RUN_EVIDENCE = frozenset({"ev_in_main", "ev_later_launch"})
+
+
+def of_run(found: Sequence[Cause]) -> bool:
+    """The causes are a run's of several launches, read launch by launch.
+
+    Their shares are of the run's time, not of one launch: reduction ``v0``'s
+    ``reduce_finish`` is 25% of the run of two launches.
+    """
+    return any(
+        isinstance(c.evidence, Mapping) and c.evidence.get("@") in RUN_EVIDENCE
+        for c in found
+    )
+
+
+def cause_finding(row: Mapping[str, Any], cause: Cause, run: bool = False) -> Finding:
+    """The record of one cause of a launch's time (``run``: of a run's, its share)."""
     return Finding(
         rule=cause.mechanism,
         params=msg(
-            "cause_state",
+            "cause_state_run" if run else "cause_state",
             label=msg(f"mech_{cause.mechanism}"),
             share=100 * cause.share,
             us=cause.time_us,

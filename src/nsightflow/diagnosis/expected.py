@@ -13,6 +13,7 @@ from typing import Any
 
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.causes import causes
+from nsightflow.diagnosis.efficiency import active_lanes
 from nsightflow.diagnosis.factors import COUNT, LANES, LOADS_FACTOR, WIDER
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
@@ -38,7 +39,12 @@ EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"shared[- ]memory tile|tiles? of|staged|tile scan|tiled",
         ("memory_latency", "bytes_in_flight", "dram_excess", "lsu_queue"),
     ),
-    (r"privati|sub-histogram|shared-memory histogram", ("global_atomics",)),
+    # privatizing moves the atomics from the L2 into shared memory; replicating a
+    # private histogram (several copies per block) spreads the lanes of the shared
+    # atomics and leaves the block's global merge as it was: histogram v2's "8 padded
+    # sub-histograms per block" expected fewer global atomics in L2 from "sub-histogram"
+    (r"privati|shared-memory histogram", ("global_atomics",)),
+    (r"sub-histograms|replicat|copies per block", ("shared_atomics", "bank_conflicts")),
     (r"one kernel|no second (pass|kernel)|fus(e|ed|ion)", ("launch_removed",)),
     (r"fewer lanes per shared address|4 lanes", ("shared_atomics",)),
     (r"shuffle", ("barrier", "shared_pipe", "instruction_count")),
@@ -129,6 +135,52 @@ def _expected(
     return expected, prev
 
 
+# An expected mechanism's own counter, and which way it moves where the mechanism
+# shrinks: fuller lanes per warp instruction, fewer conflict replays, fewer local or
+# L2 atomic sectors, more resident warps. (mechanism, analysis column, +1 rises /
+# -1 falls, message, its best value);
+# the lanes are those not predicated off (:func:`active_lanes`)
+OWN_COUNTER: tuple[tuple[str, str, float, str, float], ...] = (
+    (LANES, "lanes_per_inst", 1.0, "against_lanes", 31.0),
+    ("bank_conflicts", "smem_conflict_share", -1.0, "against_conflicts", 0.01),
+    ("local_memory", "local_sectors", -1.0, "against_local", 0.0),
+    ("global_atomics", "l2_atomic_sectors", -1.0, "against_atomics", 0.0),
+    ("low_occupancy", "achieved_occupancy_pct", 1.0, "against_occupancy", 90.0),
+    ("occupancy", "achieved_occupancy_pct", 1.0, "against_occupancy", 90.0),
+)  # the last value: where the counter starts at its best, there is nothing to say
+MOVED = 0.02  # relative change of an own counter that counts as its way
+
+
+def against(
+    expected: list[str], previous: Mapping[str, Any], after: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """The expected mechanisms whose own counter did not move the expected way.
+
+    Reduction ``v1``'s sequential addressing was expected to leave fewer lanes idle;
+    its lanes not predicated off per warp instruction went 20.3 -> 20.0 of 32
+    (``smsp__thread_inst_executed_pred_on_per_inst_executed.ratio``), so the step's
+    "as expected" (its instruction count fell) does not hold for them.
+    """
+    out: list[dict[str, Any]] = []
+    said: set[str] = set()
+    for mechanism, column, way, key, best in OWN_COUNTER:
+        if mechanism not in expected or key in said:
+            continue
+        x, y = (
+            (active_lanes(previous), active_lanes(after))
+            if mechanism == LANES
+            else (num(previous, column), num(after, column))
+        )
+        if not (ok(x) and ok(y)) or max(abs(x), abs(y)) == 0 or way * (x - best) >= 0:
+            continue  # unmeasured, or already at its best (vecadd at 94% occupancy)
+        if way * (y - x) > MOVED * max(abs(x), abs(y)):
+            continue
+        scale = 100.0 if column == "smem_conflict_share" else 1.0
+        out.append(msg(key, before=scale * x, after=scale * y))
+        said.add(key)
+    return out
+
+
 def expectation(
     idea: str,
     previous: Mapping[str, Any],
@@ -179,10 +231,19 @@ def expectation(
                 helped=[msg(f"mech_{m}") for m in helped],
                 observed=msg(f"mech_{observed}") if observed else msg("mech_unknown"),
             ),
+            against="" if regression else _against_message(expected, previous, after),
         ),
         metric="expected: " + ", ".join(expected),
         evidence="observed: " + observed,
     )
+
+
+def _against_message(
+    expected: list[str], previous: Mapping[str, Any], after: Mapping[str, Any]
+) -> dict[str, Any] | str:
+    """The expectations the counters contradict, as a clause ('' where none)."""
+    found = against(expected, previous, after)
+    return msg("against_some", items=found) if found else ""
 
 
 # The findings that say an idea's claim is contradicted by the counters (the step says them)

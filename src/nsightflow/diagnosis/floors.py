@@ -36,6 +36,7 @@ class Fixed:
     variant: str = ""
     size: int = 0
     beyond: float = math.nan
+    per_input: bool = False  # read from one of the family's several inputs
 
 
 # a ceiling that is a library's measured rate (cuBLAS for SGEMM) is that library's own
@@ -43,7 +44,7 @@ class Fixed:
 OWN_CEILINGS = frozenset({"vendor_sgemm"})
 
 
-def fixed_basis(table: pd.DataFrame) -> Fixed:
+def fixed_basis(table: pd.DataFrame, variant: str | None = None) -> Fixed:
     """The per-launch fixed cost in us and its basis: the least any launch takes beyond.
 
     A cost that does not change with the size is at most what any correct variant took
@@ -55,10 +56,19 @@ def fixed_basis(table: pd.DataFrame) -> Fixed:
     than the copy the ceiling measured, data resident in L2) gives a bound below 0:
     clipped to 0. Rows whose ceiling is a library's own measured rate
     (:data:`OWN_CEILINGS`) bound nothing and are left out.
+
+    ``variant``: the launches of its input only (:func:`same_input`), as
+    :func:`fastest` reads them: histogram's skewed ``v4_private_skewed`` took 15.8 us
+    beyond its ideal at 2^20 and was bounded by ``v1_private``'s 15.6 us, the merge
+    of its blocks' counts on the uniform input, another variant's work.
     """
     need = {col.STATUS, col.TIME_MEDIAN_US, "roof_time_us", col.SIZE, col.VARIANT}
     if table.empty or not need <= set(table.columns):
         return Fixed()
+    per_input = False
+    if variant is not None:
+        own = same_input(table, variant)
+        per_input, table = len(own) < len(table), own
     good = table[
         (table[col.STATUS] == Status.OK)
         & table[col.TIME_MEDIAN_US].notna()
@@ -73,13 +83,28 @@ def fixed_basis(table: pd.DataFrame) -> Fixed:
     least = float(beyond[at])
     launch = good.iloc[at]
     return Fixed(
-        max(0.0, least), str(launch[col.VARIANT]), int(launch[col.SIZE]), least
+        max(0.0, least),
+        str(launch[col.VARIANT]),
+        int(launch[col.SIZE]),
+        least,
+        per_input,
     )
 
 
-def fixed_cost(table: pd.DataFrame) -> float:
+def fixed_cost(table: pd.DataFrame, variant: str | None = None) -> float:
     """The per-launch fixed cost in us (:func:`fixed_basis`)."""
-    return fixed_basis(table).us
+    return fixed_basis(table, variant).us
+
+
+def same_input(table: pd.DataFrame, variant: str) -> pd.DataFrame:
+    """The rows of ``table`` on ``variant``'s input (all of them without the column)."""
+    if col.INPUT not in table.columns:
+        return table
+    inputs = table[col.INPUT].astype(object).where(table[col.INPUT].notna(), "")
+    own = inputs[table[col.VARIANT] == variant]
+    if own.empty:
+        return table
+    return table[inputs.astype(str) == str(own.iloc[0])]
 
 
 def basis_message(fixed: Fixed, n: Any = None, why: bool = False) -> dict[str, Any]:
@@ -95,9 +120,10 @@ def basis_message(fixed: Fixed, n: Any = None, why: bool = False) -> dict[str, A
         return msg(
             "fixed_basis_clipped", variant=fixed.variant, n=size, under=-fixed.beyond
         )
-    return msg(
-        "fixed_basis_why" if why else "fixed_basis", variant=fixed.variant, n=size
+    key = ("fixed_basis_why" if why else "fixed_basis") + (
+        "_input" if fixed.per_input else ""
     )
+    return msg(key, variant=fixed.variant, n=size)
 
 
 FASTEST_US = "fastest_us"  # row keys :func:`with_fastest` adds: the size's best time

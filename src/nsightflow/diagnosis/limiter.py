@@ -115,7 +115,7 @@ def limit(row: Mapping[str, Any]) -> Finding | None:
     atomics = hot_slice(row)
     if atomics is not None and atomics.value > pct:
         return atomics
-    if pct >= BOUND_PCT:
+    if pct >= BOUND_PCT and sustained(row):
         return Finding(
             f"limit_{kind}",
             params={"pct": pct, **(_l1_part(row) if kind == "l1" else {})},
@@ -140,6 +140,41 @@ def limit(row: Mapping[str, Any]) -> Finding | None:
         value=pct,
         threshold=BOUND_PCT,
     )
+
+
+# the limiter's rules that name no unit near its peak (the launch waits on latency,
+# is smaller than the GPU, or was only timed)
+NO_UNIT = frozenset({"limit_latency", "limit_grid", "limit_timing"})
+
+
+def near_ceiling(now: Finding | None) -> bool:
+    """The limiter names a unit at its ceiling (a run's: its longest launch's).
+
+    SGEMM ``v0``-``v4`` at n = 4096: L1/shared at 73-99% of its peak, while the
+    roofline (DRAM, L2, the FP32 rate) reads them latency-bound.
+    """
+    if now is None:
+        return False
+    rule = now.evidence if now.rule == "limit_launch" else now.rule
+    return bool(rule) and rule not in NO_UNIT
+
+
+def sustained(row: Mapping[str, Any]) -> bool:
+    """The launch keeps a warp per scheduler resident: its units' shares are rates.
+
+    ncu's ``pct_of_peak_sustained_active`` is over the cycles an SM was active; a
+    launch with fewer resident warps than the SM has schedulers is active for a
+    few cycles of a few instructions, and a share over them is no sustained rate.
+    CuPy's ``cupy_copy__float32_float32`` (one block, 1.6% achieved occupancy, one
+    warp, 44 warp instructions in 2.0 us) reads L1/shared at 99% of its peak: it is
+    a one-warp launch on a GPU of 132 SMs, its grid, not its L1. True where the
+    counts are missing.
+    """
+    occupancy, warps = num(row, "achieved_occupancy_pct"), num(row, "max_warps_per_sm")
+    schedulers = num(row, "schedulers_per_sm")
+    if not (ok(occupancy) and ok(warps) and ok(schedulers)) or occupancy <= 0:
+        return True
+    return round(occupancy / 100 * warps) >= schedulers  # 6.249% of 64: 4 warps
 
 
 def run_limit(

@@ -50,8 +50,16 @@ def _both(
     return num(a, key), num(b, key)
 
 
-def traffic(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
-    """Sectors per load and store request, DRAM bytes, occupancy, registers moved."""
+def traffic(
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    main: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
+) -> list[Finding]:
+    """Sectors per load and store request, DRAM bytes, occupancy, registers moved.
+
+    ``main``: each side's main launch (:func:`~nsightflow.diagnosis.per_launch.main_launch`),
+    whose occupancy is said, named, where a side runs several launches.
+    """
     found = []
     x, y = _both(a, b, "sectors_per_request", ratio=True)
     if ok(x) and ok(y) and abs(y - x) > SECTORS_MOVED:
@@ -79,21 +87,39 @@ def traffic(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:
                 threshold=DRAM_MOVED_PCT,
             )
         )
-    x, y = _both(a, b, "achieved_occupancy_pct", ratio=True)
-    if ok(x) and ok(y) and abs(y - x) > OCCUPANCY_MOVED_PP:
-        found.append(
-            moved(
-                "occupancy_moved",
-                "sm__warps_active.avg.pct_of_peak_sustained_active",
-                x,
-                y,
-                OCCUPANCY_MOVED_PP,
-            )
-        )
+    found += _occupancy(a, b, main)
     x, y = _both(a, b, col.REGISTERS, ratio=True)
     if ok(x) and ok(y) and x != y:
         found.append(moved("registers_moved", "launch__registers_per_thread", x, y))
     return found
+
+
+def _occupancy(
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    main: tuple[Mapping[str, Any], Mapping[str, Any]] | None,
+) -> list[Finding]:
+    """The achieved occupancy moved: of the main kernels where a side runs several."""
+    several = main is not None and any(col.KERNEL in m for m in main)
+    x0, y0 = main if main is not None and several else (a, b)
+    x, y = _both(x0, y0, "achieved_occupancy_pct", ratio=True)
+    if not (ok(x) and ok(y) and abs(y - x) > OCCUPANCY_MOVED_PP):
+        return []
+    metric = "sm__warps_active.avg.pct_of_peak_sustained_active"
+    if not several:
+        return [moved("occupancy_moved", metric, x, y, OCCUPANCY_MOVED_PP)]
+    kernels = [str(m.get(col.KERNEL) or m.get(col.VARIANT) or "") for m in (x0, y0)]
+    return [
+        moved(
+            "occupancy_moved_main",
+            metric + " of the main launch",
+            x,
+            y,
+            OCCUPANCY_MOVED_PP,
+            k0=kernels[0],
+            k1=kernels[1],
+        )
+    ]
 
 
 def _stores(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[Finding]:

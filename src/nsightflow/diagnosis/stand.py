@@ -24,7 +24,7 @@ import pandas as pd
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import limiter
 from nsightflow.diagnosis.advice import already_done, fix_message
-from nsightflow.diagnosis.causes import Cause, causes
+from nsightflow.diagnosis.causes import Cause, causes, of_run
 from nsightflow.diagnosis.efficiency import pipe_words
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
@@ -110,7 +110,8 @@ def _limiter(
         said = unit or msg("limiter_unprofiled")
         return said, said, None
     top = found[0]
-    cause = msg("limiter", label=msg(f"mech_{top.mechanism}"), share=100 * top.share)
+    key = "limiter_run" if of_run(found) else "limiter"
+    cause = msg(key, label=msg(f"mech_{top.mechanism}"), share=100 * top.share)
     if unit is None:
         return cause, cause, top
     return cause, msg("limiter_now", unit=unit, cause=cause), top
@@ -132,7 +133,8 @@ def stand(
     pct = num(row, col.REGIME_CEILING_PCT)
     if not regime or not ok(pct):
         return None
-    limiter, said, top = _limiter(row, found, now)
+    near = limiter.near_ceiling(now if now is not None else limiter.limit(row))
+    limiter_said, said, top = _limiter(row, found, now)
     common = {
         col.VARIANT: row[col.VARIANT],
         col.REGIME: regime_words(row),
@@ -140,11 +142,13 @@ def stand(
         "pct": pct,
         "ceiling": msg(f"ceiling_{row.get('regime_ceiling')}"),
         "roof": _zero(num(row, "roof_time_us")),
-        "limiter": limiter,
+        "limiter": limiter_said,
         "now": said,
         col.BASIS: str(row.get("regime_basis") or ""),
     }
     rule = f"stand_{regime}"
+    if regime == "latency" and near:
+        rule = "stand_latency_unit"  # the roofline's regime, a unit off it at its peak
     if regime == "memory":
         moved = num(row, "dram_bytes") / num(row, "ideal_bytes")
         common[col.RATIO] = moved if ok(moved) else 0.0
@@ -218,7 +222,7 @@ def plan(
             Finding(
                 f"plan_{cause.mechanism}",
                 params=msg(
-                    "plan_item",
+                    "plan_item_run" if of_run(found) else "plan_item",
                     label=msg(f"mech_{cause.mechanism}"),
                     fix=fix_message(cause.mechanism, row, compiled, gain),
                     us=us,

@@ -21,7 +21,7 @@ from nsightflow.diagnosis import launch_state, moves, patterns
 from nsightflow.diagnosis.account import UNRANKED, account
 from nsightflow.diagnosis.expected import expectation, unsupported_claim
 from nsightflow.diagnosis.lines import cite
-from nsightflow.diagnosis.per_launch import by_launch
+from nsightflow.diagnosis.per_launch import by_launch, main_launch
 from nsightflow.diagnosis.pipes import pipe_moves
 from nsightflow.diagnosis.record import Finding
 from nsightflow.diagnosis.revise import revise
@@ -64,7 +64,8 @@ def step_records(
     info += pipe_moves(a, b, data.hotspots)
     info += moves.stall_moves(a, b)
     info += moves.conflicts(a, b)
-    info += moves.traffic(a, b)
+    main = (main_launch(data.launches, a), main_launch(data.launches, b))
+    info += moves.traffic(a, b, main)
     info += patterns.divergence_findings(a, b)
     info += patterns.atomic_findings(a, b)
     info += launch_state.spills(variant.get("resources") or {})

@@ -31,25 +31,28 @@ Whether the next step carried a suggestion out is :mod:`nsightflow.diagnosis.sco
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import serial
 from nsightflow.diagnosis.advice import (
+    LAUNCH_BOUNDS,
     already_done,
     atomics_fix,
     blocks_per_atomic,
     fix_message,
+    register_cap,
     vendor_rate_fix,
 )
+from nsightflow.diagnosis.causes import causes
 from nsightflow.diagnosis.floors import Bound, bounded, noise
+from nsightflow.diagnosis.limit_cause import at_limit, limit_cause
+from nsightflow.diagnosis.limiter import limit
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import msg
 from nsightflow.diagnosis.stand import stand
-from nsightflow.errors import ManifestError
-from nsightflow.family.expr import evaluate
+from nsightflow.diagnosis.variant_facts import grid_blocks, source_text
 
 MAX_ITEMS = 3  # suggestions per variant and size that count as "top"
 
@@ -71,34 +74,6 @@ class Suggestion:
     floor_by: str = ""  # the variant whose measured time is the floor ("": the model)
     model_us: float = math.nan  # ideal time at the ceiling plus the fixed cost
     floor_n: int = 0  # the size floor_by measured the floor at (0: this size)
-
-
-def source_text(variant: Mapping[str, Any]) -> str:
-    """The variant's kernel source ('' where it cannot be read here)."""
-    path = Path(str(variant.get(col.SOURCE) or ""))
-    try:
-        return path.read_text(errors="replace") if path.suffix == ".cu" else ""
-    except OSError:
-        return ""
-
-
-def grid_blocks(row: Mapping[str, Any], variant: Mapping[str, Any]) -> float:
-    """Blocks of the variant's (first) launch at the row's size (NaN: not known).
-
-    ncu's count where the size was profiled, else the manifest's grid expressions at
-    the variant's compiled parameters.
-    """
-    measured = num(row, "grid_blocks")
-    if ok(measured) and measured > 0:
-        return measured
-    grid = variant.get("grid") or []
-    if not grid:
-        return math.nan
-    names = {"n": int(row[col.SIZE]), **(variant.get(col.PARAMS) or {})}
-    try:
-        return float(math.prod(int(evaluate(str(g), names)) for g in grid))
-    except (ManifestError, TypeError, ValueError):
-        return math.nan
 
 
 def suggestion(
@@ -172,7 +147,12 @@ def limiter_suggestion(
     fixed: float,
     source: str = "",
 ) -> Suggestion | None:
-    """The cause that limits the launch now, where its remedy is not already there."""
+    """The cause that limits the launch now, where its remedy is not already there.
+
+    Where a unit runs near its peak, the cause is that unit's
+    (:func:`~nsightflow.diagnosis.limit_cause.limit_cause`), said with the unit's
+    metric; else the launch's largest cost.
+    """
     found = stand(row) if row.get("profiled") else None
     limiter = found.params.get("limiter") if found is not None else None
     if not isinstance(limiter, Mapping):
@@ -180,6 +160,10 @@ def limiter_suggestion(
     label = limiter.get("label")
     kind = str(label.get("@", "")).removeprefix("mech_") if label else ""
     share = float(limiter.get(col.SHARE) or math.nan)
+    now = limit(row)
+    unit = limit_cause(causes(row), now) if now is not None else None
+    if unit is not None:
+        kind, share = unit.mechanism, 100.0 * unit.share
     if not kind or kind == "grid_too_small" or not ok(share) or share >= 100:
         return None
     mech = 1.0 / (1.0 - share / 100.0)
@@ -187,6 +171,8 @@ def limiter_suggestion(
     if bound is None or already_done(kind, row, compiled, bound.gain):
         return None
     fix = fix_message(kind, row, compiled, bound.gain)
+    if unit is not None and now is not None:
+        fix = at_limit(fix, now)
     if found is not None and found.rule == "at_vendor_rate":
         # at the library's rate the last few percent are the library's own tricks
         fix = vendor_rate_fix(fix, source)
@@ -367,7 +353,8 @@ def variant_suggestions(
     """
     if variant.get("library") or variant.get(col.STATUS) != Status.OK:
         return []
-    compiled = variant.get("compiler") or {}
+    source = source_text(variant)
+    compiled = {**(variant.get("compiler") or {}), LAUNCH_BOUNDS: register_cap(source)}
     out: list[Suggestion] = []
     for row in rows:
         if row.get(col.STATUS) != Status.OK or not ok(num(row, col.TIME_MEDIAN_US)):
@@ -377,7 +364,7 @@ def variant_suggestions(
             grid_suggestion(row, variant, sms, fixed, family),
             atomic_suggestion(row, compiled, line, fixed)
             or serial_atomics(row, compiled, fixed),
-            limiter_suggestion(row, compiled, fixed, source_text(variant)),
+            limiter_suggestion(row, compiled, fixed, source),
             sweeps_per_pass(row, variant, l2_bytes, fixed),
         ]
         ranked = sorted((s for s in found if s), key=lambda s: -s.gain)

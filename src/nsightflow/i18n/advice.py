@@ -156,6 +156,23 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "每线程 {registers} 个寄存器只允许每个 SM 驻留 {warps} 个 warp：限制寄存器"
         "（`__launch_bounds__`、`-maxrregcount`）或减少每线程的状态",
     },
+    "advice_fix_registers_capped": {
+        "en": "{registers} registers per thread allow {warps} resident warps per SM, "
+        "under the cap its `{bounds}` already asks of ptxas: what is left is less "
+        "state per thread (fewer outputs per thread) or fewer threads per block",
+        "zh": "每线程 {registers} 个寄存器只允许每个 SM 驻留 {warps} 个 warp，而其 "
+        "`{bounds}` 已向 ptxas 限制了寄存器：剩下的办法是减少每线程的状态（每线程更少的"
+        "输出）或减少每个 block 的线程数",
+    },
+    "advice_fix_registers_no_minimum": {
+        "en": "{registers} registers per thread allow {warps} resident warps per SM; "
+        "its `{bounds}` sets no minimum of blocks per SM, so it caps nothing: a "
+        "second argument (or `-maxrregcount`) caps them, at the risk of spills, or "
+        "give each thread less state",
+        "zh": "每线程 {registers} 个寄存器只允许每个 SM 驻留 {warps} 个 warp；其 "
+        "`{bounds}` 没有规定每个 SM 的最少 block 数，因此并不限制寄存器：加第二个参数"
+        "（或 `-maxrregcount`）可以限制，但可能溢出，或减少每线程的状态",
+    },
     "advice_fix_hot_line": {
         "en": "line {line} is an atomic and holds most of the launch's samples: many "
         "atomics on few addresses queue in one L2 slice each; {fix}{model}",
@@ -200,6 +217,10 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     "mech_hot_atomics": {
         "en": "Atomics that serialize on few addresses",
         "zh": "集中在少数地址上而串行化的原子操作",
+    },
+    "advice_fix_limit": {
+        "en": "what limits it is {cell} of its peak (`{metric}`): {fix}",
+        "zh": "限制它的是{cell}（相对峰值，`{metric}`）：{fix}",
     },
     "advice_fix_vendor_rate": {
         "en": "{fix}; at the vendor library's rate what is left is what the library "
@@ -404,6 +425,20 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "a final merge, not a launch latency",
         "zh": "即本 family 各版本在所有测量规模下超出理想时间的最小值（`{variant}`，n = {n}）："
         "不随 n 变化部分的上界估计，即启动、爬升、尾部及最终合并等固定规模的工作，并非启动延迟",
+    },
+    "fixed_basis_input": {
+        "en": "the least any variant on the same input took above its ideal time at "
+        "any measured size (`{variant}` at n = {n})",
+        "zh": "即同一输入上各版本在所有测量规模下超出理想时间的最小值（`{variant}`，n = {n}）",
+    },
+    "fixed_basis_why_input": {
+        "en": "the least any variant on the same input took above its ideal time at "
+        "any measured size (`{variant}` at n = {n}): an upper estimate of what does "
+        "not change with n, launch, ramp-up and tail with any work of a fixed size "
+        "such as a final merge, not a launch latency",
+        "zh": "即同一输入上各版本在所有测量规模下超出理想时间的最小值（`{variant}`，"
+        "n = {n}）：不随 n 变化部分的上界估计，即启动、爬升、尾部及最终合并等固定规模的"
+        "工作，并非启动延迟",
     },
     "fixed_basis_clipped": {
         "en": "none: `{variant}` at n = {n} ran {under:,.1f} us under its ideal time, "

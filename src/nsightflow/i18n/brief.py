@@ -191,6 +191,10 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": " (conflict replays {before:.0f}% -> {after:.0f}% of shared wavefronts)",
         "zh": "（冲突重放占 wavefront {before:.0f}% -> {after:.0f}%）",
     },
+    "cause_local_sectors": {
+        "en": " (local sectors {before} -> {after})",
+        "zh": "（local sector {before} -> {after}）",
+    },
     "part_clause": {"en": " ({part})", "zh": "（{part}）"},
     "step_rest": {
         "en": "**The rest:** {items}; the parts add up to the {total} us {dir}.",
@@ -226,6 +230,15 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     },
     "expected_met": {"en": "As intended", "zh": "符合预期"},
     "expect_met_same": {"en": "As expected.", "zh": "符合预期。"},
+    "ladder_regime_note": {
+        "en": "The roofline regime places a variant by DRAM, L2 and its FP32 rate "
+        "(latency: each under 60% of its peak, or under 40% on the ridge's side its "
+        "intensity is on). {variants} are latency-bound by it only: a unit off the "
+        "roofline runs near its peak, the ceiling *limits it now* names.",
+        "zh": "roofline 受限类型按 DRAM、L2 与 FP32 速率判断（延迟受限：各自低于峰值的 60%，"
+        "或在其计算强度所在的 ridge 一侧低于 40%）。{variants} 只是按它延迟受限："
+        "roofline 之外有一个单元接近峰值，即“当前限制因素”所列的上限。",
+    },
     "expected_missed": {"en": "Not what the idea aimed at", "zh": "与预期不符"},
     "expected_or": {"en": ", ", "zh": "、"},
     "step_more": {

@@ -97,7 +97,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "speedup vs its input's baseline",
         "zh": "相对同输入基线的加速比",
     },
-    "col_regime": {"en": "regime", "zh": "受限类型"},
+    "col_regime": {"en": "roofline regime", "zh": "roofline 受限类型"},
     "col_pct_ceiling": {"en": "% of ceiling", "zh": "上限占比 %"},
     "col_ceiling": {"en": "ceiling", "zh": "上限"},
     "ceiling_short_copy_bw": {"en": "copy BW", "zh": "拷贝带宽"},
@@ -182,7 +182,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "col_compute_time": {"en": "compute time [us]", "zh": "计算时间 [us]"},
     "col_memory_time": {"en": "memory time [us]", "zh": "访存时间 [us]"},
     "col_bound": {"en": "bound (ideal)", "zh": "瓶颈（理想）"},
-    "col_regime_measured": {"en": "regime (measured)", "zh": "受限类型（实测）"},
+    "col_regime_measured": {
+        "en": "roofline regime (measured)",
+        "zh": "roofline 受限类型（实测）",
+    },
     "col_measured": {"en": "{variant} measured [us]", "zh": "{variant} 实测 [us]"},
     "col_vs_floor": {"en": "measured / floor", "zh": "实测 / 下限"},
     "bound_memory": {"en": "memory", "zh": "访存"},
@@ -591,6 +594,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "dram_moved": {
         "en": "DRAM bytes {before:,.1f} MB -> {after:,.1f} MB.",
         "zh": "DRAM 字节数 {before:,.1f} MB -> {after:,.1f} MB。",
+    },
+    "occupancy_moved_main": {
+        "en": "Achieved occupancy of the main kernel (`{k0}` -> `{k1}`) {before:.0f}% "
+        "-> {after:.0f}% (`sm__warps_active.avg.pct_of_peak_sustained_active`).",
+        "zh": "主 kernel（`{k0}` -> `{k1}`）的实际占用率 {before:.0f}% -> {after:.0f}%"
+        "（`sm__warps_active.avg.pct_of_peak_sustained_active`）。",
+    },
+    "delta_occupancy_main": {
+        "en": "achieved occupancy of the main kernel (`{k0}` -> `{k1}`)",
+        "zh": "主 kernel（`{k0}` -> `{k1}`）的实际占用率",
     },
     "occupancy_moved": {
         "en": "Achieved occupancy {before:.0f}% -> {after:.0f}% "

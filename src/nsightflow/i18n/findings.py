@@ -947,6 +947,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "**{label}** 占本次启动的 {share:.0f}%（{total:,.1f} us 中的 {us:,.1f} "
         "us；{reasons}）。{evidence}改进方向：{fix}。",
     },
+    "cause_state_run": {
+        "en": "**{label}** takes {share:.0f}% of the run ({us:,.1f} of {total:,.1f} "
+        "us; {reasons}). {evidence} What helps: {fix}.",
+        "zh": "**{label}** 占整个运行的 {share:.0f}%（{total:,.1f} us 中的 {us:,.1f} "
+        "us；{reasons}）。{evidence}改进方向：{fix}。",
+    },
     "cause_change": {
         "en": "**{label}**: {detail}; {part}. {evidence}",
         "zh": "**{label}**：{detail}；其中{part}。{evidence}",
@@ -1179,9 +1185,39 @@ SENTENCES: dict[str, dict[str, str]] = {
     "expected_observed": {
         "en": "*Expected* to fall (from the idea, and the previous diagnosis's "
         "largest cause: {previous}): {expected}. *Observed* (primary cause): "
-        "{observed}. {verdict}",
+        "{observed}. {verdict}{against}",
         "zh": "*预期*会下降的（来自优化思路，以及上一步诊断的最大原因：{previous}）："
-        "{expected}。*实际*（主要原因）：{observed}。{verdict}",
+        "{expected}。*实际*（主要原因）：{observed}。{verdict}{against}",
+    },
+    "against_some": {"en": " But {items}.", "zh": "但{items}。"},
+    "against_lanes": {
+        "en": "fewer idle lanes were expected, and the lanes not predicated off per "
+        "warp instruction went {before:.1f} -> {after:.1f} of 32",
+        "zh": "预期空闲 lane 更少，而每条 warp 指令中未被谓词关闭的 lane 从 {before:.1f} "
+        "变为 {after:.1f}（共 32）",
+    },
+    "against_conflicts": {
+        "en": "fewer bank conflicts were expected, and conflict replays went "
+        "{before:.0f}% -> {after:.0f}% of shared wavefronts",
+        "zh": "预期 bank 冲突更少，而冲突重放占共享内存 wavefront 的比例从 "
+        "{before:.0f}% 变为 {after:.0f}%",
+    },
+    "against_local": {
+        "en": "less local-memory traffic was expected, and local sectors went "
+        "{before:,.0f} -> {after:,.0f}",
+        "zh": "预期 local memory 流量更少，而 local sector 从 {before:,.0f} 变为 "
+        "{after:,.0f}",
+    },
+    "against_occupancy": {
+        "en": "more resident warps were expected, and the achieved occupancy went "
+        "{before:.0f}% -> {after:.0f}%",
+        "zh": "预期驻留 warp 更多，而实际占用率从 {before:.0f}% 变为 {after:.0f}%",
+    },
+    "against_atomics": {
+        "en": "fewer global atomics were expected, and L2 atomic sectors went "
+        "{before:,.0f} -> {after:,.0f}",
+        "zh": "预期全局原子操作更少，而 L2 原子操作 sector 从 {before:,.0f} 变为 "
+        "{after:,.0f}",
     },
     "meant_observed": {
         "en": "*Meant to show* (a deliberate regression) a cost through: {expected}. "
@@ -1250,6 +1286,10 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "{label} ({share:.0f}% of its launch)",
         "zh": "{label}（占其启动的 {share:.0f}%）",
     },
+    "limiter_run": {
+        "en": "{label} ({share:.0f}% of its run)",
+        "zh": "{label}（占其整个运行的 {share:.0f}%）",
+    },
     "limiter_unprofiled": {
         "en": "not profiled at this size (no counters to rank its causes)",
         "zh": "该规模未采样（没有计数器可以排序原因）",
@@ -1273,6 +1313,15 @@ SENTENCES: dict[str, dict[str, str]] = {
         "where it would take {roof:,.2f} us; {pipe}. What limits it now: {now}.",
         "zh": "`{variant}` {regime}（`{basis}`）：{rate}，为{ceiling}的 {pct:.0f}%，"
         "达到上限时耗时 {roof:,.2f} us；{pipe}。当前限制因素：{now}。",
+    },
+    "stand_latency_unit": {
+        "en": "`{variant}` is {regime} by the roofline only: DRAM, L2 and the FP32 "
+        "rate are below their lines (`{basis}`); {rate}, {pct:.0f}% of {ceiling} "
+        "({roof:,.2f} us there). A unit off the roofline runs near its peak. What "
+        "limits it now: {now}.",
+        "zh": "`{variant}` 仅按 roofline 而言{regime}：DRAM、L2 与 FP32 速率都低于各自的线"
+        "（`{basis}`）；{rate}，为{ceiling}的 {pct:.0f}%（该处耗时 {roof:,.2f} us）。"
+        "roofline 之外有一个单元接近峰值。当前限制因素：{now}。",
     },
     "stand_latency": {
         "en": "`{variant}` is {regime}: DRAM, L2 and the FP32 rate are below 60% of "
@@ -1315,6 +1364,13 @@ SENTENCES: dict[str, dict[str, str]] = {
         "it: about {without:,.1f} us instead of {t:,.1f} us (the roof is {roof:,.2f} "
         "us).",
         "zh": "**{label}**（占启动的 {share:.0f}%，{us:,.1f} us）：{fix}。消除后约 "
+        "{without:,.1f} us（目前 {t:,.1f} us；上限处为 {roof:,.2f} us）。",
+    },
+    "plan_item_run": {
+        "en": "**{label}** ({share:.0f}% of the run, {us:,.1f} us): {fix}. Without "
+        "it: about {without:,.1f} us instead of {t:,.1f} us (the roof is {roof:,.2f} "
+        "us).",
+        "zh": "**{label}**（占整个运行的 {share:.0f}%，{us:,.1f} us）：{fix}。消除后约 "
         "{without:,.1f} us（目前 {t:,.1f} us；上限处为 {roof:,.2f} us）。",
     },
     "plan_unprofiled": {
@@ -1391,8 +1447,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "下一步：`{variant}` 的最大开销是{label}：{fix}。",
     },
     "sweep_regimes": {
-        "en": "`{variant}` changes regime over the sizes: {spans}.",
-        "zh": "`{variant}` 在不同规模下的受限类型不同：{spans}。",
+        "en": "`{variant}` changes roofline regime over the sizes: {spans}.",
+        "zh": "`{variant}` 在不同规模下的 roofline 受限类型不同：{spans}。",
     },
     "sweep_span": {
         "en": "{regime} at n = {first}..{last}",
@@ -1416,8 +1472,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "现有测量无法解释（请在两个规模上都采样后比较）",
     },
     "regime_changed": {
-        "en": "The regime changes: {before} -> {after} (`{basis}`).",
-        "zh": "受限类型发生变化：{before} -> {after}（`{basis}`）。",
+        "en": "The roofline regime changes: {before} -> {after} (`{basis}`).",
+        "zh": "roofline 受限类型发生变化：{before} -> {after}（`{basis}`）。",
     },
     "stores_fixed": {
         "en": "Global stores now coalesced: store sectors {before:,.0f} -> {after:,.0f} "

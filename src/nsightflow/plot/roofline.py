@@ -305,9 +305,14 @@ def roofline_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure
 def _perf_limits(
     points: pd.DataFrame, ctx: dict[str, Any], xlim: tuple[float, float]
 ) -> tuple[float, float]:
-    """The FLOP-rate axis: the points and the roofs above them.
+    """The FLOP-rate axis: the points and the roof above them.
 
-    A roof 3x above every point is left off the axis rather than squashing the points.
+    The roof at the points' largest intensity (the DRAM roof there, or the FP32 peak
+    or the vendor line where they are lower) is always on the axis: the distance to
+    it is what the figure shows. Histogram's points at 1 FLOP/B reach 0.5 TFLOP/s
+    under a DRAM roof of 4.2 TFLOP/s, which an axis fitted to the points cropped.
+    A flat top (the FP32 peak, the vendor line) 3x above that roof and every point
+    is left off rather than squashing the points.
     """
     c = ctx["ceilings"]
     bw = c.get(column_names.COPY_GBPS) or 0.0
@@ -315,8 +320,10 @@ def _perf_limits(
     perf = points["perf"].tolist()
     ai_max = float(np.nanmax(points["ai_dram_bytes"].to_numpy(dtype=float)))
     ai_max = ai_max if np.isfinite(ai_max) else xlim[1]
-    roof_at_data = [min(bw * ai_max, t) for t in tops] if bw else tops
-    return log_limits(perf + [r for r in roof_at_data if r < 3 * max(perf)], 1.5)
+    roof = min([bw * ai_max, *tops]) if bw else min(tops, default=0.0)
+    high = max([*perf, roof])
+    kept = [t for t in tops if t < 3 * high]
+    return log_limits([*perf, roof, *kept], 1.5)
 
 
 def _vendor_line(fig: TippedFigure, ax: Axes, vendor: data.VendorPoint) -> None:

@@ -176,6 +176,8 @@ def test_moving_fewer_bytes_is_not_advised_where_dram_moves_the_ideal_bytes(anal
     assert v4["dram_bytes"] <= 1.1 * v4["ideal_bytes"]
     advice = _advice(analysed["reduction"])
     mine = advice[(advice["variant"] == "v4_vec4_atomic") & (advice["size"] == 2**24)]
-    fixes = [json.loads(p)["fix"]["@"] for p in mine["params"]]
+    # a remedy said after the unit that limits the launch is wrapped in its metric
+    fixes = [json.loads(p)["fix"] for p in mine["params"]]
+    fixes = [f["fix"]["@"] if f["@"] == "advice_fix_limit" else f["@"] for f in fixes]
     assert "fix_dram_bandwidth" not in fixes
     assert "fix_dram_bandwidth_ideal" in fixes

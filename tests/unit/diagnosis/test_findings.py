@@ -780,6 +780,21 @@ def test_expectation_compares_the_idea_with_what_moved():
     assert "bank_conflicts" in expected_mechanisms("rows of 33 floats: +1 padding")
     assert "barrier" in expected_mechanisms("v6 with two shared buffers")
     assert expected_mechanisms("no words the rules know") == []
+
+
+def test_a_replicated_histogram_expects_its_shared_atomics_not_its_global_ones():
+    """Copies of a private histogram spread the lanes of the shared atomics; the
+    block's merge into the global one stays as it was (histogram v2, v5)."""
+    v2 = (
+        "Uniform input: 8 padded sub-histograms per block (lane % 8 picks one), "
+        "summed at the end: fewer lanes per shared address."
+    )
+    v5 = "v2's 8 sub-histograms on the skewed input: at most 4 lanes of a warp share"
+    for idea in (v2, v5):
+        found = expected_mechanisms(idea)
+        assert "shared_atomics" in found and "global_atomics" not in found, idea
+    private = "each block counts into a shared-memory histogram, then adds its counts"
+    assert expected_mechanisms(private) == ["global_atomics"]
     a = launch(cycles_per_issue=40.0, stall_mio_throttle=31.0, smem_conflict_share=0.84,
                ncu_time_us=470.0)  # fmt: skip
     b = launch(stall_mio_throttle=1.0, smem_conflict_share=0.01)
@@ -914,3 +929,67 @@ def test_a_step_says_its_variant_holds_at_most_half_the_warps_it_could(achieved,
                  waves_per_sm=248.0)  # fmt: skip
     found = launch_state.half_empty(row)
     assert [f.rule for f in found] == (["occupancy_gap"] if fires else [])
+
+
+def test_an_expected_mechanism_whose_own_counter_did_not_move_is_said():
+    """Reduction v0 -> v1 on the H200: sequential addressing was expected to leave
+    fewer lanes idle; its lanes not predicated off went 20.3 -> 20.0 of 32 while its
+    instructions fell, so "as expected" is said with the lanes that did not."""
+    a = launch(lanes_per_inst=20.32, inst_executed=2.064e7, ncu_time_us=40.4)
+    b = launch(lanes_per_inst=20.02, inst_executed=2.012e7, ncu_time_us=39.5)
+    ranked, total = step_causes(a, b)
+    found = expectation("sequential addressing keeps warps whole", a, b, ranked, total)
+    said = render("", found.params)
+    assert "But fewer idle lanes were expected" in said
+    assert "20.3 -> 20.0 of 32" in said
+    fuller = launch(lanes_per_inst=31.3, inst_executed=2.012e7, ncu_time_us=39.5)
+    ranked, total = step_causes(a, fuller)
+    found = expectation("sequential addressing keeps warps whole", a, fuller, ranked,
+                        total)  # fmt: skip
+    assert "But" not in render("", found.params)
+
+
+def test_a_latency_basis_prints_the_moderate_line_its_side_missed():
+    """SGEMM v5 at n = 1024 on the H200: AI 170.67, 2x past the ridge 15.1, at 21% of
+    the FP32 peak; v5 at n = 4096 (58%) is compute-bound by the same rule's 40% line,
+    so the latency basis says that line too, not only "< 60%"."""
+    evidence = _evidence(
+        memory={"lts": 7.0},
+        compute={"measured_flops/t/fp32_gflops": 21.0},
+        ai=170.67,
+        ridge=15.1,
+    )
+    regime, basis = classify(evidence)
+    assert regime == "latency"
+    assert basis.endswith(
+        "; AI 170.67 >= 2x ridge 15.1, measured_flops/t/fp32_gflops = 21% < 40%"
+    )
+    compute = _evidence(
+        compute={"ideal_flops/t/fp32_gflops": 58.0}, ai=682.67, ridge=15.1
+    )
+    assert classify(compute) == (
+        "compute",
+        "AI 682.67 >= 2x ridge 15.1; ideal_flops/t/fp32_gflops = 58% >= 40%",
+    )
+
+
+def test_an_expected_occupancy_that_fell_is_said():
+    """SGEMM v6 -> v7 on the H200: v6's largest cause was low occupancy, so more
+    resident warps were expected; v7's achieved occupancy went 24% -> 12%. Here an
+    idea that names the occupancy, at those numbers."""
+    a = launch(achieved_occupancy_pct=24.3, ncu_time_us=3180.0)
+    b = launch(achieved_occupancy_pct=12.4, ncu_time_us=2830.0)
+    ranked, total = step_causes(a, b)
+    found = expectation("so that more blocks fit on an SM", a, b, ranked, total)
+    said = render("", found.params)
+    assert "more resident warps were expected" in said
+    assert "24% -> 12%" in said
+
+
+def test_an_own_counter_already_at_its_best_is_not_said():
+    """vecadd at 94% -> 95% achieved occupancy: no more warps to expect."""
+    a = launch(achieved_occupancy_pct=94.0, ncu_time_us=100.0)
+    b = launch(achieved_occupancy_pct=95.0, ncu_time_us=90.0)
+    ranked, total = step_causes(a, b)
+    found = expectation("so that more blocks fit on an SM", a, b, ranked, total)
+    assert "more resident warps were expected" not in render("", found.params)

@@ -125,7 +125,11 @@ def test_a_multi_launch_run_names_the_launch_its_limiter_is_of(analysed, family)
 def test_the_regime_column_is_the_roofline_s_and_the_unit_is_the_limiter(
     analysed, reports, family
 ):
-    """SGEMM v0-v4 and reduction v0/v1: latency by the roofline, L1/shared >= 60%."""
+    """SGEMM v0-v4 and reduction v0/v1: latency by the roofline, L1/shared >= 60%.
+
+    The brief's column says whose regime it is ("roofline regime"), a note under
+    the table names the variants latency-bound by it only, and their stand says a
+    unit off the roofline runs near its peak."""
     folder = analysed[family]
     a = pd.read_csv(folder / "analysis.csv")
     key = _key_size(reports[family])
@@ -148,12 +152,18 @@ def test_the_regime_column_is_the_roofline_s_and_the_unit_is_the_limiter(
         assert {"v0_interleaved", "v1_sequential"} <= set(bound["variant"])
     for r in bound.itertuples():
         cells = _brief_row(reports[family], r.variant)
-        assert cells["regime"] == "latency", cells
+        assert cells["roofline regime"] == "latency", cells
         unit, pct = _busiest(r._asdict())
         said = f"{unit} {pct:.0f}%"
         if r.variant in kernel:
             said += f" (`{kernel[r.variant]}`)"
         assert unit == "L1/shared" and cells["limits it now"] == said, cells
+    if len(bound):
+        brief = reports[family].split("## 1.")[0]
+        note = next(
+            x for x in brief.splitlines() if x.startswith("The roofline regime")
+        )
+        assert all(f"`{v}`" in note for v in bound["variant"]), note
     found = _findings(folder)
     for r in found[found["rule"] == "sweep_regimes"].itertuples():
         # the sweep's regimes are the roofline's at every size, profiled or timed
@@ -162,7 +172,8 @@ def test_the_regime_column_is_the_roofline_s_and_the_unit_is_the_limiter(
         (s,) = found[(found["section"] == "stand") & (found["variant"] == r.variant)
                      & (found["size"] == key) & (found["role"] == "primary")
                      ].itertuples()  # fmt: skip
-        assert "is latency-bound" in s.message, s.message
+        assert "is latency-bound by the roofline only" in s.message, s.message
+        assert "A unit off the roofline runs near its peak." in s.message
         assert f"What limits it now: L1/shared {r.l1_throughput_pct:.0f}%" in s.message
         assert "bound by L1/shared" not in s.message, s.message
 
@@ -271,3 +282,50 @@ def test_sgemm_s_l1_limiter_says_which_half_of_the_unit_is_busy(analysed):
         assert f"shared-memory wavefronts take {smem:.0f}%" in r.message, r.message
     assert a.loc["v0_naive", "smem_throughput_pct"] < 1
     assert a.loc["v2_tiled_transposed", "smem_throughput_pct"] > 90
+
+
+def test_a_one_warp_launch_is_its_grid_not_its_busiest_unit(analysed, reports):
+    """CuPy's cupy_copy in v5_cupy_sum: one block, one warp (1.6% occupancy), 44
+    warp instructions; ncu reads its L1/shared at 99% of the peak over its few
+    active cycles. A launch with fewer warps than its SM's schedulers is its grid."""
+    folder = analysed["reduction"]
+    ctx = json.loads((folder / "context.json").read_text())
+    runs = ctx["launches"]["v5_cupy_sum"]["16777216"]
+    (copy,) = [r for r in runs if r["kernel"].startswith("cupy_copy")]
+    assert copy["row"]["l1_throughput_pct"] >= 95
+    assert copy["row"]["achieved_occupancy_pct"] * 64 / 100 < 4
+    step = _step_text(reports["reduction"], "v5_cupy_sum")
+    said = step.split("**Limits it now:**")[1]
+    kernel = copy["kernel"]
+    assert f"`{kernel}` (9%): grid < 1 wave" in said, said
+    assert "L1/shared 99%" not in said
+
+
+def test_sgemm_v7_s_advice_follows_its_limiter_with_its_metric(analysed, reports):
+    """v7 at n = 4096 issues at 82% of the issue slots' peak, most of it the FP32
+    work itself; its largest removable cost, dispatch stalls (9%), is not what
+    limits it: the advice is the issue slots', with their metric."""
+    a = pd.read_csv(analysed["sgemm"] / "analysis.csv").set_index(["variant", "size"])
+    issue = a.loc[("v7_double_buffer", 4096), "issue_pct"]
+    assert issue >= BOUND_PCT
+    nxt = reports["sgemm"].split("**What next**")[1].split("## 1.")[0]
+    v7 = [x for x in nxt.splitlines() if "in `v7_double_buffer` at n = " in x]
+    assert not [x for x in v7 if "**Dispatch stalls**" in x], v7
+    (item,) = [x for x in v7 if "**Instruction issue (issue slots busy)**" in x]
+    assert "what limits it is issue slots" in item, item
+    assert "sm__inst_issued.avg.pct_of_peak_sustained_active" in item
+    assert "n = 4096" in item
+    (at_key,) = [x for x in reports["sgemm"].splitlines()
+                 if x.startswith("- **") and "in `v7_double_buffer` at n = 4096" in x]  # fmt: skip
+    assert f"what limits it is issue slots {issue:.0f}% of its peak" in at_key
+
+
+def test_sgemm_v5_s_local_memory_is_said_with_its_sectors(analysed, reports):
+    """v4 -> v5: the part named local-memory traffic is counted in waits per global
+    request; the name rests on v4's local sectors (its spills), which went to 0."""
+    a = pd.read_csv(analysed["sgemm"] / "analysis.csv").set_index(["variant", "size"])
+    local = a.loc[("v4_regblock1d", 4096), "local_sectors"]
+    assert local > 0 and a.loc[("v5_regblock2d", 4096), "local_sectors"] == 0
+    step = _step_text(reports["sgemm"], "v5_regblock2d")
+    assert "local-memory traffic" in step
+    assert f"local-memory traffic (local sectors {local / 1e6:,.1f} M -> 0)" in step

@@ -105,6 +105,29 @@ def test_the_fixed_cost_is_the_least_any_launch_took_beyond_its_ideal_at_any_siz
     )
 
 
+def test_the_fixed_cost_of_a_variant_is_read_from_its_own_input():
+    # histogram at 2^20 on the H200: v1_private (uniform input) took 15.6 us beyond
+    # its ideal time, the merge of its blocks' counts; v4_private_skewed, the same
+    # code on the skewed input, 15.8 us: its floor is bounded by its own input's
+    table = pd.DataFrame(
+        {
+            "variant": ["v1_private", "v4_private_skewed", "v1_private"],
+            "input": [None, "kind=skewed", None],
+            "size": [1048576, 1048576, 16777216],
+            "status": ["ok"] * 3,
+            "time_median_us": [15.87, 16.02, 36.8],
+            "roof_time_us": [0.249, 0.249, 3.98],
+        }
+    )
+    basis = fixed_basis(table, "v4_private_skewed")
+    assert (basis.variant, basis.us) == ("v4_private_skewed", pytest.approx(15.771))
+    assert render("advice", basis_message(basis)).startswith(
+        "the least any variant on the same input took"
+    )
+    assert fixed_basis(table, "v1_private").variant == "v1_private"
+    assert not fixed_basis(table).per_input  # the family's, as before
+
+
 def test_a_launch_faster_than_its_ceiling_bounds_the_fixed_cost_at_zero():
     # b ran 1 us under its ideal time at size 2 (a stream faster than the copy the
     # ceiling measured): the bound is 0, said with the launch that set it; a row
@@ -344,3 +367,30 @@ def test_a_variant_on_another_input_bounds_no_floor():
     )
     row = {"size": 1 << 20, "input": "kind=skewed", "roof_time_us": 21.6}
     assert floor_of(with_fastest(row, fastest(table)), 6.2) == (27.8, "")
+
+
+def test_register_advice_reads_the_cap_the_source_already_asks_for():
+    """SGEMM v7's __launch_bounds__(THREADS, MIN_BLOCKS) already caps its registers;
+    v6's __launch_bounds__(THREADS) sets no minimum of blocks and caps nothing; a
+    kernel without either is told both ways to cap them."""
+    from pathlib import Path
+
+    from nsightflow.diagnosis.advice import LAUNCH_BOUNDS, register_cap
+
+    kernels = Path(__file__).resolve().parents[3] / "kernels" / "sgemm"
+    v6 = register_cap((kernels / "v6_vectorized.cu").read_text())
+    v7 = register_cap((kernels / "v7_double_buffer.cu").read_text())
+    assert v6 == "__launch_bounds__(THREADS)"
+    assert v7 == "__launch_bounds__(THREADS, MIN_BLOCKS)"
+    assert register_cap("", ["nvcc", "-maxrregcount=64"]) == "-maxrregcount=64"
+
+    def said(cap):
+        facts = {"registers": 128, "warps_by_registers": 16, LAUNCH_BOUNDS: cap}
+        return render("advice", fix_message("low_occupancy", {}, facts))
+
+    assert "already asks of ptxas" in said(v7)
+    assert "cap them" not in said(v7)
+    assert "sets no minimum of blocks per SM, so it caps nothing" in said(v6)
+    assert "`__launch_bounds__(THREADS)`" in said(v6)
+    assert "cap them (`__launch_bounds__`, `-maxrregcount`)" in said("")
+    assert "already asks of ptxas" in said("-maxrregcount=64")

@@ -193,3 +193,63 @@ def test_one_wave_idle_sms_are_not_advised_longer_lived_blocks(
     appendix = md[md.index("## Appendix") :]
     assert "Idle SM time" in appendix
     assert "longer-lived blocks (grid-stride loops)" not in md
+
+
+def test_histogram_floors_read_their_own_inputs_fixed_cost(reports):
+    """The skewed v4_private_skewed is floored by its own input's least time beyond
+    the ideal (its own 15.8 us at 2^20), not by v1_private's 15.6 us on the uniform
+    input, the merge of that kernel's block counts."""
+    md = reports["histogram"]
+    brief = md[md.index("**What next**") : md.index("## 1. Bound")]
+    skewed = [x for x in brief.split("\n") if "in `v4_private_skewed` at" in x]
+    assert skewed and "(`v4_private_skewed` at n = 2^20)" in skewed[0]
+    assert "on the same input" in skewed[0]
+    uniform = [x for x in brief.split("\n") if "in `v1_private` at" in x]
+    assert uniform and "(`v1_private` at n = 2^20)" in uniform[0]
+
+
+def test_histogram_replication_expects_no_fewer_global_atomics(reports):
+    """8 sub-histograms per block spread the shared atomics' lanes; the block's
+    merge into the global histogram is v1's (256 atomics per block)."""
+    md = reports["histogram"]
+    for heading in ("### 2.2 `v2_replicated`", "### 2.5 `v5_replicated_skewed`"):
+        expected = _section(md, heading).split("**Expected** to shrink:")[1]
+        expected = expected.split("**Observed:**")[0]
+        assert "global atomics" not in expected, heading
+        assert "shared-memory atomics" in expected, heading
+
+
+def test_reduction_v1_says_its_lanes_did_not_fill(reports):
+    """Sequential addressing was expected to leave fewer lanes idle; its lanes not
+    predicated off went 20.3 -> 20.0 of 32 (its instructions fell): the step's
+    expected-vs-observed line says so beside its "as expected"."""
+    step = _section(reports["reduction"], "### 2.1 `v1_sequential`")
+    line = step.split("**Expected** to shrink:")[1].split("**Limits it now:**")[0]
+    assert "fewer idle lanes" in line
+    assert "But fewer idle lanes were expected" in line
+    assert "20.3 -> 20.0 of 32" in line
+
+
+def test_reduction_baseline_shares_are_of_the_run(reports):
+    """v0 runs two launches: reduce_finish is 25% of the run, not of a launch."""
+    md = reports["reduction"]
+    base = md[md.index("### A.4") : md.index("### A.6")]
+    assert "**A later launch of the run** takes 25% of the run" in base
+    assert "% of the launch" not in base.split("Hottest source lines")[0]
+    assert "**A later launch of the run** (25% of the run," in base
+
+
+def test_reduction_step_quotes_one_occupancy_per_kernel(reports):
+    """v2 runs reduce_v2 and reduce_finish: the run's row averages the occupancy
+    over both by time (76% -> 89%), which no launch ran at; the key metrics, the
+    moved metrics and the cause all quote the main kernels' (85% -> 96%)."""
+    md = reports["reduction"]
+    detail = md[md.index("### A.7 ") : md.index("### A.8 ")]
+    said = set(
+        re.findall(
+            r"chieved occupancy[^%\n]*?(\d+(?:\.\d)?)% -> (\d+(?:\.\d)?)%", detail
+        )
+    )
+    rounded = {(round(float(x)), round(float(y))) for x, y in said}
+    assert rounded == {(85, 96)}, said
+    assert "of the main kernel (`reduce_v1` -> `reduce_v2`)" in detail

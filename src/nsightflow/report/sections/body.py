@@ -255,21 +255,25 @@ class BodySections(StepSections):
         return T(key, line=where, **fields)
 
     def _conflicts(self, record: dict[str, Any], variants: list[str]) -> str:
-        """Bank conflicts said with their own counter beside the waits they cost.
+        """A mechanism said with its own counter beside the waits it cost.
 
-        The step's time factor is the MIO queue's stall cycles; the conflicts are the
-        replays ncu counts (``smem_conflict_share``: conflict replays over shared
-        wavefronts), so the cause names both (SGEMM v2 -> v3: 84% -> 1%).
+        The step's time factor is a stall's cycles; the mechanism is named from its
+        own counter, so the cause names both: bank conflicts by the replays ncu
+        counts (``smem_conflict_share``, SGEMM v2 -> v3: 84% -> 1%), local memory
+        by its sectors (SGEMM v4 -> v5: the waits per global request fell with
+        134.7 M local sectors -> 0).
         """
-        if record[col.RULE] != "bank_conflicts":
+        own = OWN_COUNTERS.get(str(record[col.RULE]))
+        if own is None:
             return ""
+        column, key, scale = own
         n = int(record[col.SIZE])
-        share = [
-            _float(self.row(v, n).get("smem_conflict_share")) for v in variants[::-1]
-        ]
-        if any(math.isnan(x) for x in share):
+        x, y = (_float(self.row(v, n).get(column)) for v in variants[::-1])
+        if math.isnan(x) or math.isnan(y):
             return ""
-        return T("cause_conflict_share", before=100 * share[0], after=100 * share[1])
+        if key == "cause_local_sectors":
+            return T(key, before=_millions(x), after=_millions(y))
+        return T(key, before=scale * x, after=scale * y)
 
     def _more(self, name: str) -> str:
         """The link to the step in full, in the appendix."""
@@ -280,6 +284,18 @@ class BodySections(StepSections):
             label=T("appendix_ref", k=k),
             anchor=f"detail-step-{slug(name)}",
         )
+
+
+# a cause's own counter: (analysis column, message, scale of its values)
+OWN_COUNTERS = {
+    "bank_conflicts": ("smem_conflict_share", "cause_conflict_share", 100.0),
+    "local_memory": ("local_sectors", "cause_local_sectors", 1.0),
+}
+
+
+def _millions(x: float) -> str:
+    """A count in millions, or 0 (local sectors: 134.7 M -> 0)."""
+    return f"{x / 1e6:,.1f} M" if x else "0"
 
 
 def _float(value: Any) -> float:

@@ -72,6 +72,7 @@ class BriefSections(OverviewSections, NextSections):
         ] or [T("brief_none", n=size_text(self.key_size)) if timed else T("no_timings")]
         lines += "\n\n".join(results).split("\n")
         lines += ["", table(pd.DataFrame(self._ladder()), numbers=False)]
+        lines += self._regime_note()
         lines += ["", figure("fig_perf_vs_size", "perf_vs_size"), ""]
         return "\n".join(lines + self._next(heads))
 
@@ -196,6 +197,23 @@ class BriefSections(OverviewSections, NextSections):
                 }
             )
         return rows
+
+    def _regime_note(self) -> list[str]:
+        """What the regime column reads, where a latency row is at a unit's ceiling.
+
+        The regime is the roofline's (DRAM, L2, the FP32 rate); SGEMM ``v0``-``v4``
+        are latency-bound by it and run L1/shared at 73-99% of its peak, which
+        "latency" alone would deny.
+        """
+        near = [
+            f"`{name}`"
+            for name in self.variants
+            for r in self.found("stand", name, self.key_size)
+            if r[col.ROLE] == "primary" and r[col.RULE] == "stand_latency_unit"
+        ]
+        if not near:
+            return []
+        return ["", T("ladder_regime_note", variants=", ".join(near))]
 
     def _ladder_limit(self, name: str) -> str:
         """What limits the variant now, at the key size, in a few words."""

@@ -59,11 +59,13 @@ def _verdict(record: dict[str, Any], observed: str, expected: list[str]) -> str:
     """
     params = params_of(record)
     verdict = params.get(col.VERDICT)
+    against = params.get("against")
+    but = render("", against) if isinstance(against, dict) and "@" in against else ""
     if isinstance(verdict, dict) and "@" in verdict:
         if verdict["@"] == "expect_met" and _credited(params) == [observed]:
-            return T("expect_met_same")
+            return T("expect_met_same") + but
         fields = {k: _short(v) for k, v in verdict.items() if k != "@"}
-        return render(str(verdict["@"]), fields)
+        return render(str(verdict["@"]), fields) + but
     return T("expected_met" if observed in expected else "expected_missed") + "."
 
 

@@ -136,7 +136,7 @@ class NextSections(SectionBase):
             return ""
         sizes = sorted(set(self.a[col.SIZE].dropna().astype(int)))
         big = self.row(variant, sizes[-1])
-        fixed = fixed_basis(self.a)
+        fixed = fixed_basis(self.a, variant)
         floor, _ = floor_of(with_fastest(r, fastest(self.a)), fixed.us)
         # "nothing left" is said against the ideal time plus the fixed cost bounded
         # at every size, not against a measured time that may itself be above it
@@ -185,7 +185,7 @@ class NextSections(SectionBase):
         if len(passes) < 2 or not (ideal > 0 and moved > ideal and copy > 0):
             return ""
         one = ideal / copy / 1e3  # us
-        fixed = fixed_basis(self.a)
+        fixed = fixed_basis(self.a, variant)
         return T(
             "next_single_pass",
             variant=variant,

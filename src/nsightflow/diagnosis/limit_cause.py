@@ -1,0 +1,61 @@
+"""The cause of a launch's time that its limiter is about (pure).
+
+What limits a launch now (:mod:`nsightflow.diagnosis.limiter`: the unit closest to
+its peak) and its largest removable cost (:mod:`nsightflow.diagnosis.causes`) can
+differ: SGEMM ``v7`` at n = 4096 issues at 82% of the issue slots' peak, 68% of its
+launch the FP32 work's own issue, while its largest removable cost is its dispatch
+stalls (9%). Advice follows the limiter: the cause whose stall reasons are the
+limiting unit's, largest first, said with the unit's own metric.
+"""
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nsightflow.diagnosis.causes import Cause
+from nsightflow.diagnosis.limiter import NO_UNIT
+from nsightflow.diagnosis.record import Finding, msg
+
+ISSUE = frozenset({"selected", "not_selected"})
+MEMORY = frozenset({"long_scoreboard", "lg_throttle", "drain"})
+SHARED = frozenset({"mio_throttle", "short_scoreboard"})
+# the stall reasons a limiting unit's time shows as, by the limiter's unit
+UNIT_REASONS: Mapping[str, frozenset[str]] = {
+    "issue": ISSUE,
+    "fma": ISSUE | {"math_pipe_throttle"},
+    "alu": ISSUE | {"math_pipe_throttle"},
+    "fp64": ISSUE | {"math_pipe_throttle"},
+    "xu": SHARED | {"math_pipe_throttle"},
+    "tensor": ISSUE | {"math_pipe_throttle"},
+    "lsu": SHARED | {"lg_throttle"},
+    "l1": SHARED | MEMORY,
+    "l2": MEMORY,
+    "dram": MEMORY,
+    "l2_slice": MEMORY,
+}
+
+
+def unit_of(now: Finding | None) -> str:
+    """The limiting unit's kind (``issue``, ``l1``, ...), '' where none is near its peak."""
+    if now is None:
+        return ""
+    rule = now.evidence if now.rule == "limit_launch" else now.rule
+    if not rule or rule in NO_UNIT:
+        return ""
+    return rule.removeprefix("limit_")
+
+
+def limit_cause(found: Sequence[Cause], now: Finding | None) -> Cause | None:
+    """The largest cause whose stall reasons are the limiting unit's (None: none)."""
+    reasons = UNIT_REASONS.get(unit_of(now), frozenset())
+    mine = [c for c in found if reasons & set(c.reasons)]
+    return max(mine, key=lambda c: c.time_us) if mine else None
+
+
+def at_limit(fix: Mapping[str, Any], now: Finding) -> dict[str, Any]:
+    """The remedy, after the limiting unit with its own metric."""
+    return msg(
+        "advice_fix_limit",
+        cell=msg(f"cell_{now.rule}", **now.params),
+        metric=now.metric,
+        fix=dict(fix),
+    )
