@@ -31,6 +31,16 @@ def _open(chrome: Any, url: str, width: int) -> None:
     chrome.get("about:blank")
     chrome.set_window_size(width, 900)
     chrome.get(url)
+    # on a loaded machine the 1 MB SGEMM page was read before it replaced
+    # about:blank (no parts found); wait until it is this page and complete
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(chrome, 120).until(
+        lambda d: d.execute_script(
+            "return document.URL === arguments[0] && document.readyState === 'complete'",
+            url,
+        )
+    )
 
 
 def _inner_width(chrome: Any) -> int:

@@ -346,7 +346,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "step_config_unsplit": {
         "en": "The sweep did not time `{variant}` at `{prev}`'s configuration at "
         "n = {n}, which would tell the two apart.",
-        "zh": "参数扫描没有在 n = {n} 时以 `{prev}` 的配置测量 `{variant}`，无法区分二者。",
+        "zh": "扫描未在 n = {n} 以 `{prev}` 的配置测量 `{variant}`，二者无法拆分。",
     },
     "qty_launch_time": {
         "en": "ncu time of the later launch",

@@ -893,8 +893,8 @@ SENTENCES: dict[str, dict[str, str]] = {
     "step_params_changed": {
         "en": "**What ran:** the step also changes the configuration both variants share "
         "({changes}), so its time change is not its idea's alone.",
-        "zh": "**实际运行：**这一步同时改变了两个版本共有的配置（{changes}），时间变化不全是"
-        "其优化思路带来的。",
+        "zh": "**实际运行：**这一步也改了两个版本共有的配置（{changes}），时间变化不全来自"
+        "其思路。",
     },
     "tie_with": {
         "en": " (tied with {names}: within the timing noise)",
