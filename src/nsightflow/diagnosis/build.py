@@ -42,7 +42,7 @@ from nsightflow.diagnosis.same_code import same_code
 from nsightflow.diagnosis.serial import with_rate
 from nsightflow.diagnosis.step_group import StepData, step_records
 from nsightflow.diagnosis.variant_facts import source_text
-from nsightflow.diagnosis.verdict import outcome, ties
+from nsightflow.diagnosis.verdict import outcome, threshold_pct, ties
 
 OK = Status.OK
 
@@ -346,9 +346,11 @@ class FamilyFindings:
                 continue
             r = self.row(name, self.key_size)
             if r and r.get(col.STATUS) == OK:
-                verdict = outcome(self.row(before, self.key_size), r)
+                prev = self.row(before, self.key_size)
+                verdict = outcome(prev, r)
                 why = self.step_primary.get(name, "")
-                steps.append(({**r, col.STEP_OF: before}, why, verdict))
+                line = threshold_pct(prev, r)
+                steps.append(({**r, col.STEP_OF: before}, why, verdict, line))
         tied = ties(best, self._ok_rows(names, self.key_size))
         run = self._run_causes(best)
         where = stand.stand(best, run)

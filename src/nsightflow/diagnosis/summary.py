@@ -66,7 +66,7 @@ def input_of(row: Mapping[str, Any]) -> dict[str, Any]:
 
 def conclusion(
     best: Mapping[str, Any],
-    steps: Sequence[tuple[Mapping[str, Any], str, str]],
+    steps: Sequence[tuple[Mapping[str, Any], str, str, float]],
     stand_rule: str,
     tied: Sequence[str] = (),
     compiled: Mapping[str, Any] | None = None,
@@ -77,9 +77,10 @@ def conclusion(
     Args:
         best: The fastest correct variant's row at the key size.
         steps: Per step of the input's ladder, the after-variant's row at the key
-            size, its primary cause's rule id ("" when not profiled) and its verdict
+            size, its primary cause's rule id ("" when not profiled), its verdict
             (``paid``, ``no_gain``, ``not_paid``:
-            :func:`nsightflow.diagnosis.verdict.outcome`).
+            :func:`nsightflow.diagnosis.verdict.outcome`) and the noise line that
+            verdict applied (%, :func:`nsightflow.diagnosis.verdict.threshold_pct`).
         stand_rule: The rule of the best variant's stand (at the floor, roof, ...).
         tied: Variants within the timing noise of the best one.
         compiled: What the compiler built for the best variant
@@ -111,8 +112,14 @@ def conclusion(
     return found
 
 
-def _step_line(row: Mapping[str, Any], why: str, verdict: str) -> Finding | None:
-    """The conclusion's line of one step: its speedup, verdict and primary cause."""
+def _step_line(
+    row: Mapping[str, Any], why: str, verdict: str, line: float
+) -> Finding | None:
+    """The conclusion's line of one step: its speedup, verdict and primary cause.
+
+    A step without a change says the line it is within (reduction ``v3``: 1.02x,
+    2.3% against its 5.8% of timing noise), not "within 2%" it is not within.
+    """
     speedup = num(row, col.SPEEDUP_VS_PREVIOUS)
     if not ok(speedup) or not verdict:
         return None
@@ -122,7 +129,9 @@ def _step_line(row: Mapping[str, Any], why: str, verdict: str) -> Finding | None
             col.VARIANT: row[col.VARIANT],
             col.BEFORE: row.get(col.STEP_OF, ""),
             "speedup": speedup,
-            col.VERDICT: msg(verdict),
+            col.VERDICT: msg("no_gain_within", line=line)
+            if verdict == "no_gain"
+            else msg(verdict),
             "why": msg(f"mech_{why}") if why else msg("mech_unknown"),
         },
         metric=col.SPEEDUP_VS_PREVIOUS,

@@ -1416,6 +1416,10 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "no change (within 2% or the timing noise)",
         "zh": "没有变化（2% 或计时噪声以内）",
     },
+    "no_gain_within": {
+        "en": "no change (within its {line:.1f}% line: 2% or the timing noise, the larger)",
+        "zh": "没有变化（在其 {line:.1f}% 界线内：2% 与计时噪声中较大者）",
+    },
     "next_at_dram_floor": {
         "en": "Next: `{variant}` is at the DRAM floor; only fewer bytes help (fuse "
         "with the kernel that produces or consumes the data, narrower types).",
