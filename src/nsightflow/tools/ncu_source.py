@@ -187,17 +187,53 @@ def _text(texts: dict[str, list[str]], file: str, line: int) -> str:
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
+class Code(NamedTuple):
+    """What a launch's functions hold: SASS and access kind by PC, embedded sources."""
+
+    sass: dict[int, str]
+    access: dict[int, str]
+    texts: dict[str, list[str]]
+
+
+def launch_code(action: Any, seen: dict[tuple[Any, ...], Code] | None = None) -> Code:
+    """The SASS and sources of a launch's functions, read once per function in a file.
+
+    A report's launches of one kernel run the same functions at the same addresses
+    (SGEMM's two sizes per variant): ``seen`` keeps what an earlier launch of the
+    same name and function starts read, and it is reused where the first
+    instruction's SASS is the same, instead of reading about 1,250 instructions one
+    call at a time again (90 us a call, half the parse stage's CPU).
+    """
+    starts = _function_starts(action)
+    key = (action.name(), *starts)
+    known = seen.get(key) if seen is not None and starts else None
+    if known is not None and known.sass.get(starts[0]) == " ".join(
+        action.sass_by_pc(starts[0]).split()
+    ):
+        return known
+    sass = function_sass(action)
+    access = dict(zip(sass, map(joined, function_kinds(sass.values())), strict=True))
+    code = Code(sass, access, _embedded_sources(action))
+    if seen is not None:
+        seen[key] = code
+    return code
+
+
 def action_rows(
-    action: Any, sites: Sequence[CallSite] = ()
+    action: Any,
+    sites: Sequence[CallSite] = (),
+    seen: dict[tuple[Any, ...], Code] | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """One row per sampled instruction and reason of one launch (see the module)."""
+    """One row per sampled instruction and reason of one launch (see the module).
+
+    ``seen``: the code already read from other launches of the file (:func:`launch_code`).
+    """
     samples = pc_samples(action)
     if not samples:
         return
     starts = _function_starts(action)
-    texts = _embedded_sources(action)
-    sass = function_sass(action)
-    access = dict(zip(sass, map(joined, function_kinds(sass.values())), strict=True))
+    code = launch_code(action, seen)
+    texts, sass, access = code.texts, code.sass, code.access
     by_offset: dict[int, list[CallSite]] = defaultdict(list)
     for site in sites:
         by_offset[site[col.PC]].append(site)
@@ -247,11 +283,12 @@ def read_source_samples(
     sites = (inlined or {}).get(str(labels.get(col.VARIANT, "")), ())
     rows: list[dict[str, Any]] = []
     launch = 0
+    seen: dict[tuple[Any, ...], Code] = {}
     for action in part_actions(part, context):
         kernel = action.name()
         rows += [
             {**labels, col.LAUNCH: launch, col.KERNEL: kernel, **row}
-            for row in action_rows(action, sites)
+            for row in action_rows(action, sites, seen)
         ]
         launch += 1
     if launch == 0:

@@ -512,3 +512,42 @@ def test_a_table_read_with_no_inlined_sites_gives_empty_sites_and_no_warning():
         warnings.simplefilter("error")
         lines = line_table(rows)
     assert lines["inlined"].tolist() == [""] * len(lines)
+
+
+def test_code_read_once_per_function_gives_the_rows_read_per_launch(
+    recording, tmp_path
+):
+    # SGEMM v2's two sizes run one function at one address: the second launch's SASS
+    # and sources come from the first's, and its rows are those it reads on its own
+    from nsightflow.tools.ncu_source import launch_code
+    from profiles import actions_of, runs
+
+    run = runs(recording / SGEMM_V2, tmp_path)[0]
+    actions = [actions_of(run.path, tmp_path)[a] for a in run.actions]
+    first, second = _sampled_first(actions[0]), _sampled_first(actions[-1])
+    seen: dict = {}
+    shared = [pd.DataFrame(action_rows(a, seen=seen)) for a in (first, second)]
+    alone = [pd.DataFrame(action_rows(a)) for a in (first, second)]
+    assert len(seen) == 1 and len(shared[1]) >= 20
+    for a, b in zip(shared, alone, strict=True):
+        pd.testing.assert_frame_equal(a, b)
+    # a launch whose first instruction differs is read again, not served from `seen`
+    other = _OtherCode(second)
+    assert launch_code(other, seen).sass[other.start] == "NOP"
+
+
+def _sampled_first(action):
+    """The launch with one made-up sample at its function's first instruction."""
+    start = action.metric_by_name("launch__function_pcs").as_uint64(0)
+    return _Sampled(action, {"smsp__pcsamp_warps_issue_stalled_selected": {start: 1}})
+
+
+class _OtherCode(_Sampled):
+    """A launch of the same name and address whose code is a single NOP."""
+
+    def __init__(self, action):
+        super().__init__(action, {})
+        self.start = action.metric_by_name("launch__function_pcs").as_uint64(0)
+
+    def sass_by_pc(self, pc):
+        return "NOP" if pc == self.start else ""
