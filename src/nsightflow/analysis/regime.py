@@ -263,11 +263,12 @@ def _borrow_profiled(frame: pd.DataFrame) -> pd.DataFrame:
     """
     out = frame.copy()
     profiled = out[out["profiled"].astype(bool) & out[col.REGIME].isin(REGIMES[:2])]
-    for i, row in out.iterrows():
-        if row["profiled"] or row[col.REGIME] != "latency":
-            continue
-        peers = profiled[profiled[col.VARIANT] == row[col.VARIANT]]
-        for peer in peers.to_dict("records"):
+    by_variant: dict[Any, list[dict[str, Any]]] = {}
+    for peer in profiled.to_dict("records"):
+        by_variant.setdefault(peer[col.VARIANT], []).append(peer)
+    undecided = out[~out["profiled"].astype(bool) & (out[col.REGIME] == "latency")]
+    for i, row in zip(undecided.index, undecided.to_dict("records"), strict=True):
+        for peer in by_variant.get(row[col.VARIANT], []):
             column = col.GBPS if peer[col.REGIME] == "memory" else col.GFLOPS
             ratio = row[column] / peer[column] if peer[column] else math.nan
             if 1 / SIMILAR_RATE <= ratio <= SIMILAR_RATE:
