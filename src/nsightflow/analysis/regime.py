@@ -263,7 +263,7 @@ def _borrow_profiled(frame: pd.DataFrame) -> pd.DataFrame:
     """
     out = frame.copy()
     profiled = out[out["profiled"].astype(bool) & out[col.REGIME].isin(REGIMES[:2])]
-    by_variant: dict[Any, list[dict[str, Any]]] = {}
+    by_variant: dict[Any, list[dict[Any, Any]]] = {}
     for peer in profiled.to_dict("records"):
         by_variant.setdefault(peer[col.VARIANT], []).append(peer)
     undecided = out[~out["profiled"].astype(bool) & (out[col.REGIME] == "latency")]
