@@ -904,6 +904,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "{unit}; its largest cost: {cause}",
         "zh": "{unit}；最大开销：{cause}",
     },
+    "limiter_now_slice": {
+        "en": "{unit} (its atomics' time at the family's slice rate over the launch); "
+        "its largest cost by the warps' stall cycles: {cause}",
+        "zh": "{unit}（其原子操作按本 family 的 slice 速率所需时间占启动的比例）；按 warp "
+        "停顿周期计的最大开销：{cause}",
+    },
     "at_vendor_rate": {
         "en": "`{variant}` runs at the rate of {ceiling}: {rate}, {pct:.0f}% of it "
         "(>= 90%), {fp32:.0f}% of the measured FP32 peak, so the FP32 roof is still "
