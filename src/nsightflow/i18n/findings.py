@@ -1225,6 +1225,11 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "预期全局原子操作更少，而 L2 原子操作 sector 从 {before:,.0f} 变为 "
         "{after:,.0f}",
     },
+    "against_instructions": {
+        "en": "fewer instructions were expected, and issued warp instructions went "
+        "{before:,.0f} -> {after:,.0f}",
+        "zh": "预期指令更少，而发射的 warp 指令从 {before:,.0f} 变为 {after:,.0f}",
+    },
     "meant_observed": {
         "en": "*Meant to show* (a deliberate regression) a cost through: {expected}. "
         "*Observed* (primary cause): {observed}. {verdict}",
@@ -1234,6 +1239,10 @@ SENTENCES: dict[str, dict[str, str]] = {
     "expect_met": {
         "en": "As expected: {helped} shrank.",
         "zh": "符合预期：{helped}减少了。",
+    },
+    "expect_met_against": {
+        "en": "Partly as expected: {helped} shrank.",
+        "zh": "部分符合预期：{helped}减少了。",
     },
     "expect_offset": {
         "en": "Partly as expected: {helped} shrank, but {observed} cost more.",
