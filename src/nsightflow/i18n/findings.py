@@ -1195,6 +1195,23 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "*预期*会下降的（来自优化思路，以及上一步诊断的最大原因：{previous}）："
         "{expected}。*实际*（主要原因）：{observed}。{verdict}{against}",
     },
+    "part_idle": {
+        "en": "Parts above their cause's own time in its launch ({items}): a launch's "
+        "causes (the baseline's in A.4) are its stall cycles' share of its busy time, "
+        "with idle SMs a line of their own, while the step's split takes idle SMs as a "
+        "share of the busy time, so a cause's part also carries the idle time that "
+        "waited on it.",
+        "zh": "高于其原因在所属启动中自身时间的部分（{items}）：启动的各原因（基线的见 "
+        "A.4）是其停顿周期在忙碌时间中的份额，空闲 SM 单列一行；而步骤的拆分把空闲 SM "
+        "视为忙碌时间的一个比例，所以一个原因的部分也带上了等待它的空闲时间。",
+    },
+    "part_idle_and": {"en": "{head}; {tail}", "zh": "{head}；{tail}"},
+    "part_idle_item": {
+        "en": "{label} {us} us {dir} against its {own} us in `{variant}`, {idle} us "
+        "more with its share of that launch's idle SM time",
+        "zh": "{label}{dir} {us} us，而它在 `{variant}` 中为 {own} us，加上其在该启动"
+        "空闲 SM 时间中的份额再多 {idle} us",
+    },
     "against_some": {"en": " But {items}.", "zh": "但{items}。"},
     "against_lanes": {
         "en": "fewer idle lanes were expected, and the lanes not predicated off per "
