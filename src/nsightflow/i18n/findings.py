@@ -1234,7 +1234,7 @@ SENTENCES: dict[str, dict[str, str]] = {
     "against_occupancy": {
         "en": "more resident warps were expected, and the achieved occupancy went "
         "{before:.0f}% -> {after:.0f}%",
-        "zh": "预期驻留 warp 更多，而实际占用率从 {before:.0f}% 变为 {after:.0f}%",
+        "zh": "预期驻留 warp 更多，占用率却从 {before:.0f}% 变为 {after:.0f}%",
     },
     "against_atomics": {
         "en": "fewer global atomics were expected, and L2 atomic sectors went "
@@ -1259,7 +1259,7 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "expect_met_against": {
         "en": "Partly as expected: {helped} shrank.",
-        "zh": "部分符合预期：{helped}减少了。",
+        "zh": "部分符合预期：{helped}减少。",
     },
     "expect_offset": {
         "en": "Partly as expected: {helped} shrank, but {observed} cost more.",
