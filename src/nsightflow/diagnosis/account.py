@@ -30,7 +30,7 @@ from dataclasses import replace
 from typing import Any
 
 from nsightflow.contracts import columns as col
-from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.model import num, ok, time_split
 from nsightflow.diagnosis.record import Finding, msg
 from nsightflow.diagnosis.step_split import ordered_parts
 
@@ -170,3 +170,53 @@ def parts_us(records: list[Mapping[str, Any]], de: float) -> dict[str, float]:
         if ok(share) and not math.isnan(de):
             out[str(r[col.RULE])] = out.get(str(r[col.RULE]), 0.0) + share * de
     return out
+
+
+def idle_shares(
+    before: Mapping[str, Any], after: Mapping[str, Any], parts: list[Finding]
+) -> list[Finding]:
+    """One record naming the parts above their cause's own time in its launch.
+
+    A launch's causes (:func:`nsightflow.diagnosis.causes.causes`, the baseline's in
+    appendix A.4) are its stall cycles' share of its busy time, idle SMs a line of
+    their own; the split (:func:`~nsightflow.diagnosis.step_split.step_terms`) takes
+    idle SMs as a share, so a saving also removes the idle time that waited on it:
+    hotatomic ``v1 -> v2``'s atomics save 216 us where ``v1``'s stalls on them are
+    202 us, 15 us more with their share of ``v1``'s idle time. ``parts``: the step's
+    records after :func:`account` (shares of the measured change). Empty where no
+    part exceeds its cause's time by more than the rounding (0.05 us).
+    """
+    from nsightflow.diagnosis.causes import causes
+
+    de = changes(before, after)[1]
+    items: list[dict[str, Any]] = []
+    for f in parts:
+        us = f.share * de if ok(f.share) and ok(de) else 0.0
+        side = before if us < 0 else after
+        # a cause that is the idle time itself (too few blocks, a tail) has no share
+        # of it: its part is the split's idle term (left out here)
+        own = {
+            c.mechanism: c.time_us for c in causes(side) if c.reasons != ("idle",)
+        }.get(f.rule)
+        split = time_split(side)
+        if own is None or split is None or not abs(us) > own + 0.05:
+            continue
+        active = num(side, "ncu_time_us") - split["idle"]
+        idle = own * split["idle"] / active if active > 0 else 0.0
+        items.append(
+            msg(
+                "part_idle_item",
+                label=msg(f"mech_{f.rule}"),
+                us=us_str(us),
+                dir=msg("dir_saved" if us < 0 else "dir_added"),
+                own=us_str(own),
+                variant=str(side.get(col.VARIANT, "")),
+                idle=us_str(idle),
+            )
+        )
+    if not items:
+        return []
+    said = items[0]
+    for item in items[1:]:  # "; " between items that hold commas of their own
+        said = msg("part_idle_and", head=said, tail=item)
+    return [Finding("part_idle", params=msg("part_idle", items=said))]

@@ -28,10 +28,11 @@ from nsightflow.diagnosis.floors import (
     basis_message,
     fastest,
     fixed_basis,
+    launch_floors,
     with_fastest,
     with_library,
 )
-from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.model import num, ok, records
 from nsightflow.diagnosis.record import Finding, Where, msg, place
 from nsightflow.diagnosis.scoring import step_scores
 from nsightflow.diagnosis.suggest import Suggestion, variant_suggestions
@@ -150,7 +151,7 @@ class AdviceRows:
         self.family = str(ctx[col.FAMILY][col.NAME])
         self.variants = {v[col.NAME]: v for v in ctx["variants"]}
         self.placed = rows
-        self.fastest = fastest(table)
+        self.fastest, self.launch = fastest(table), launch_floors(table)
         # where the manifest names a vendor library as the ceiling (SGEMM: cuBLAS),
         # the ladder's library variant's time is the ceiling at each size it ran
         library = [v[col.NAME] for v in ctx["variants"] if v.get("library")]
@@ -164,8 +165,8 @@ class AdviceRows:
 
     def _rows(self, name: str) -> list[dict[str, Any]]:
         part = self.table[self.table[col.VARIANT] == name].sort_values(col.SIZE)
-        rows = [{str(k): v for k, v in r.items()} for _, r in part.iterrows()]
-        return [with_library(with_fastest(r, self.fastest), self.library) for r in rows]
+        best, launch, lib = self.fastest, self.launch, self.library
+        return [with_library(with_fastest(r, best, launch), lib) for r in records(part)]
 
     def run(self) -> list[dict[str, Any]]:
         """Every advice row, then every score row."""

@@ -39,7 +39,7 @@ from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.per_launch import LATER_LAUNCH, launch_rows, run_causes
 from nsightflow.diagnosis.record import Finding, Where, frame, place
 from nsightflow.diagnosis.same_code import same_code
-from nsightflow.diagnosis.serial import with_rate
+from nsightflow.diagnosis.serial import with_growth, with_rate
 from nsightflow.diagnosis.step_group import StepData, step_records
 from nsightflow.diagnosis.variant_facts import source_text
 from nsightflow.diagnosis.verdict import outcome, threshold_pct, ties
@@ -83,12 +83,13 @@ class FamilyFindings:
         ctx: Mapping[str, Any],
         hotspots: pd.DataFrame | None = None,
     ) -> None:
-        self.table = with_rate(facts(analysis, stalls))  # the family's slice rate
+        self.variants = {v[col.NAME]: v for v in ctx["variants"]}
+        # the family's slice rate, and the atomics' time that grows with n at it
+        self.table = with_growth(with_rate(facts(analysis, stalls)), self.variants)
         self.rules = rules
         self.ctx = ctx
         self.hotspots = hotspots
         self.family = str(ctx[col.FAMILY][col.NAME])
-        self.variants = {v[col.NAME]: v for v in ctx["variants"]}
         profiled = self.table[self.table["profiled"].astype(bool)][col.SIZE]
         sizes = sorted(profiled.unique().tolist())
         self.profile_sizes = [int(s) for s in sizes]

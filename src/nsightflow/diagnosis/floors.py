@@ -17,7 +17,7 @@ import pandas as pd
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
-from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.model import num, ok, records
 from nsightflow.diagnosis.record import msg
 
 NOISE_MIN = 0.02  # a gain must exceed 1 + max(2%, IQR / median) of the timing
@@ -37,6 +37,8 @@ class Fixed:
     size: int = 0
     beyond: float = math.nan
     per_input: bool = False  # read from one of the family's several inputs
+    atomics: float = 0.0  # the launch's slice atomics' time it counted as grown with n
+    rate: float = math.nan  # the family's slice rate they were counted at
 
 
 # a ceiling that is a library's measured rate (cuBLAS for SGEMM) is that library's own
@@ -55,7 +57,9 @@ def fixed_basis(table: pd.DataFrame, variant: str | None = None) -> Fixed:
     2^24 above its own time. A launch that beat its ceiling's rate (a stream faster
     than the copy the ceiling measured, data resident in L2) gives a bound below 0:
     clipped to 0. Rows whose ceiling is a library's own measured rate
-    (:data:`OWN_CEILINGS`) bound nothing and are left out.
+    (:data:`OWN_CEILINGS`) bound nothing and are left out. Where the atomics of a
+    launch's busiest L2 slice grow with n and need longer than its ideal time
+    (:func:`grown`), that time is the launch's ideal time here.
 
     ``variant``: the launches of its input only (:func:`same_input`), as
     :func:`fastest` reads them: histogram's skewed ``v4_private_skewed`` took 15.8 us
@@ -76,11 +80,16 @@ def fixed_basis(table: pd.DataFrame, variant: str | None = None) -> Fixed:
     ]
     if col.REGIME_CEILING in good.columns:
         good = good[~good[col.REGIME_CEILING].isin(OWN_CEILINGS)]
+    atomics, beyond = grown(good)
+    good, atomics, beyond = (
+        good[beyond.notna()],
+        atomics[beyond.notna()],
+        beyond.dropna(),
+    )
     if good.empty:
         return Fixed()
-    beyond = (good[col.TIME_MEDIAN_US] - good["roof_time_us"]).to_numpy(dtype=float)
-    at = int(beyond.argmin())
-    least = float(beyond[at])
+    at = int(beyond.to_numpy(dtype=float).argmin())
+    least = float(beyond.iloc[at])
     launch = good.iloc[at]
     return Fixed(
         max(0.0, least),
@@ -88,7 +97,36 @@ def fixed_basis(table: pd.DataFrame, variant: str | None = None) -> Fixed:
         int(launch[col.SIZE]),
         least,
         per_input,
+        float(atomics.iloc[at]),
+        num({str(k): v for k, v in launch.items()}, col.SLICE_RATE),
     )
+
+
+def grown(good: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """Per launch, its slice atomics' time that grows with n, and its time beyond.
+
+    The atomics of the busiest L2 slice run one after another while the loads go on,
+    so a launch takes at least the longer of its ideal time and theirs
+    (:func:`nsightflow.diagnosis.serial.growth_us`, where they grow with n; 0
+    elsewhere): hotatomic ``v2`` at n = 2^20, 11.3 us, 7.2 us of them against an
+    ideal 1.0 us, is 4.1 us beyond, not 10.3 us; at 2^24, 4.2 us beyond their 115 us
+    (the ideal 15.8 us and they together would be 11.5 us over its 119.3 us). The
+    atomics' time is the family's rate carried to another launch, so a launch they
+    explain to within its timing's noise (:func:`noise`) bounds nothing: NaN
+    (hotatomic ``v0`` at 2^24, 29,444 us measured against 29,448 us at the rate).
+    """
+    roof = good["roof_time_us"].astype(float)
+    t = good[col.TIME_MEDIAN_US].astype(float)
+    zero = pd.Series(0.0, index=good.index)
+    growth = (
+        good[col.SLICE_GROWTH_US].astype(float)
+        if col.SLICE_GROWTH_US in good.columns
+        else zero
+    )
+    over = growth.where(growth > roof, zero).fillna(0.0)
+    beyond = t - roof.where(over == 0, over)
+    spread = pd.Series([noise(r) - 1.0 for r in records(good)], good.index)
+    return over, beyond.where((over == 0) | (beyond > spread * t))
 
 
 def fixed_cost(table: pd.DataFrame, variant: str | None = None) -> float:
@@ -123,7 +161,10 @@ def basis_message(fixed: Fixed, n: Any = None, why: bool = False) -> dict[str, A
     key = ("fixed_basis_why" if why else "fixed_basis") + (
         "_input" if fixed.per_input else ""
     )
-    return msg(key, variant=fixed.variant, n=size)
+    atomics: dict[str, Any] | str = ""
+    if fixed.atomics > 0:  # its ideal time here is its slice atomics' (:func:`grown`)
+        atomics = msg("fixed_basis_atomics", us=fixed.atomics, rate=fixed.rate)
+    return msg(key, variant=fixed.variant, n=size, atomics=atomics)
 
 
 FASTEST_US = "fastest_us"  # row keys :func:`with_fastest` adds: the size's best time
@@ -161,20 +202,38 @@ LAUNCH_BY = "launch_floor_variant"  # any variant of the input took at its small
 LAUNCH_N = "launch_floor_size"  # size, the variant and that size
 
 
-def with_fastest(row: Mapping[str, Any], best: Fastest) -> dict[str, Any]:
+def launch_floors(table: pd.DataFrame) -> Fastest:
+    """:func:`fastest` over the launches a launch with more work takes no less than.
+
+    Not those whose busiest L2 slice's atomics grow with n and need longer than their
+    ideal time (:func:`nsightflow.diagnosis.serial.growth_us`): hotatomic ``v2`` at
+    n = 2^20 took 11.3 us, 7.2 us of them, and a variant that issues fewer of them
+    takes less at 2^22 than that.
+    """
+    if table.empty or col.SLICE_GROWTH_US not in table.columns:
+        return fastest(table)
+    growth = table[col.SLICE_GROWTH_US].astype(float)
+    return fastest(table[~(growth > table["roof_time_us"].astype(float))])
+
+
+def with_fastest(
+    row: Mapping[str, Any], best: Fastest, launch: Fastest | None = None
+) -> dict[str, Any]:
     """The row with its input's and size's fastest measured time and variant beside it.
 
     And the launch floor: the fastest time at the input's smallest measured size, which
-    a launch with more work does not get under (:func:`floor_basis`).
+    a launch with more work does not get under (:func:`floor_basis`), of ``launch``
+    (:func:`launch_floors`; default ``best``).
     """
     here, size = _input(row), int(row[col.SIZE])
     found = best.get((here, size))
     out = {str(k): v for k, v in row.items()}
     if found is not None:
         out[FASTEST_US], out[FASTEST_BY] = found
-    sizes = [n for (i, n) in best if i == here and n <= size]
+    least = best if launch is None else launch
+    sizes = [n for (i, n) in least if i == here and n <= size]
     if sizes:
-        out[LAUNCH_US], out[LAUNCH_BY] = best[(here, min(sizes))]
+        out[LAUNCH_US], out[LAUNCH_BY] = least[(here, min(sizes))]
         out[LAUNCH_N] = min(sizes)
     return out
 

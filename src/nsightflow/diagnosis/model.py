@@ -41,6 +41,11 @@ def num(row: Mapping[str, Any], key: str) -> float:
     return number
 
 
+def records(frame: Any) -> list[dict[str, Any]]:
+    """A data frame's rows as dicts keyed by column name (a str)."""
+    return [{str(k): v for k, v in r.items()} for r in frame.to_dict("records")]
+
+
 def ok(value: float) -> bool:
     """A measured number (not NaN, not infinite)."""
     return math.isfinite(value)

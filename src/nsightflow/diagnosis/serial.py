@@ -21,6 +21,9 @@ sectors (``lts__t_sectors_op_{red,atom}.max``) over ncu's duration.
   histogram ``v1``'s merge, 16,896 sectors at histogram ``v0``'s 1,374 per us,
   12.3 us of 33.7 us (36%). From :data:`SERIAL_PCT` (ncu's 60% line for a unit) the
   atomics are what the launch waits on (:func:`serialized`).
+- Where the grid grows with n, so do they (:func:`growth_us`): the fixed cost a floor
+  adds is read beyond their time, not the ideal time, where theirs is longer
+  (:func:`nsightflow.diagnosis.floors.grown`).
 
 Pure functions over analysis rows; :func:`with_rate` over the table.
 """
@@ -32,8 +35,9 @@ from typing import Any
 import pandas as pd
 
 from nsightflow.contracts import columns as col
-from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.model import num, ok, records
 from nsightflow.diagnosis.record import msg
+from nsightflow.diagnosis.variant_facts import grid_blocks
 
 # of the busiest slice's sectors that are atomics: the slice is theirs
 HOT_TRAFFIC = 0.5
@@ -91,7 +95,7 @@ def family_rate(rows: Iterable[Mapping[str, Any]]) -> Mapping[str, Any] | None:
 
 def with_rate(table: pd.DataFrame) -> pd.DataFrame:
     """The table with the family's serial rate and the launch it comes from on every row."""
-    rows = [{str(k): v for k, v in r.items()} for r in table.to_dict("records")]
+    rows = records(table)
     best = family_rate(rows)
     if best is None:
         return table.copy()
@@ -111,6 +115,54 @@ def serial_us(row: Mapping[str, Any]) -> float:
     rate = num(row, col.SLICE_RATE)
     hot = hot_sectors(row)
     return hot / rate if ok(rate) and rate > 0 and ok(hot) else math.nan
+
+
+def _per_block(rows: pd.DataFrame) -> float:
+    """The busiest slice's atomic sectors per block of the largest profiled launch."""
+    best = math.nan
+    for r in records(rows.sort_values(col.SIZE)):
+        hot, blocks = hot_sectors(r), num(r, "grid_blocks")
+        if r.get("profiled") and ok(hot) and ok(blocks) and blocks > 0:
+            best = hot / blocks
+    return best
+
+
+def growth_us(row: Mapping[str, Any], variant: Mapping[str, Any], per: float) -> float:
+    """The time the busiest slice's atomics need at this size where they grow with n.
+
+    ``per`` of them per block (:func:`_per_block`), the blocks of the manifest's grid
+    at this size, at the family's rate: hotatomic ``v2`` at n = 2^20, 4,096 blocks of
+    one each, 7.2 us at 570 per us. NaN where the grid does not grow with n here (twice
+    the size launches no more blocks): histogram's ``min(cdiv(n, 256), 1056)`` merges
+    1,056 blocks' counts at every measured size, work of a fixed size.
+    """
+    rate = num(row, col.SLICE_RATE)
+    if not (ok(rate) and rate > 0 and ok(per)):
+        return math.nan
+    here = {col.SIZE: int(row[col.SIZE])}
+    blocks = grid_blocks(here, variant)
+    twice = grid_blocks({col.SIZE: 2 * here[col.SIZE]}, variant)
+    if not (ok(blocks) and ok(twice) and twice > blocks):
+        return math.nan
+    return per * blocks / rate
+
+
+def with_growth(
+    table: pd.DataFrame, variants: Mapping[str, Mapping[str, Any]]
+) -> pd.DataFrame:
+    """The table with :func:`growth_us` of every row (:data:`col.SLICE_GROWTH_US`).
+
+    Read over a table :func:`with_rate` wrote; without a family rate, all NaN.
+    """
+    out = table.copy()
+    values = pd.Series(math.nan, index=table.index, dtype=float)
+    if col.SLICE_RATE in table.columns:
+        for name, part in table.groupby(col.VARIANT):
+            per, spec = _per_block(part), variants.get(str(name)) or {}
+            for i, r in zip(part.index, records(part), strict=True):
+                values[i] = growth_us(r, spec, per)
+    out[col.SLICE_GROWTH_US] = values
+    return out
 
 
 def serial_share(row: Mapping[str, Any]) -> float:

@@ -18,7 +18,7 @@ import pandas as pd
 
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import launch_state, moves, patterns
-from nsightflow.diagnosis.account import UNRANKED, account
+from nsightflow.diagnosis.account import UNRANKED, account, idle_shares
 from nsightflow.diagnosis.expected import expectation, unsupported_claim
 from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.per_launch import by_launch, main_launch
@@ -57,6 +57,7 @@ def step_records(
     info = [expectation(str(variant.get(col.IDEA, "")), a, b, ranked, total)]
     info += unsupported_claim(str(variant.get(col.IDEA, "")), a, b)
     ranked = account(a, b, ranked)
+    info += idle_shares(a, b, ranked)  # parts above their cause's time in its launch
     idea = str(variant.get(col.IDEA, ""))
     info += params_changed(*data.params, idea=idea)
     info += params_text(idea, data.params[1])

@@ -415,30 +415,36 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "fixed_basis": {
         "en": "the least any variant of the family took above its ideal time at any "
-        "measured size (`{variant}` at n = {n})",
-        "zh": "即本 family 各版本在所有测量规模下超出理想时间的最小值（`{variant}`，n = {n}）",
+        "measured size (`{variant}` at n = {n}{atomics})",
+        "zh": "即本 family 各版本在所有测量规模下超出理想时间的最小值（`{variant}`，n = {n}{atomics}）",
     },
     "fixed_basis_why": {
         "en": "the least any variant of the family took above its ideal time at any "
-        "measured size (`{variant}` at n = {n}): an upper estimate of what does not "
+        "measured size (`{variant}` at n = {n}{atomics}): an upper estimate of what does not "
         "change with n, launch, ramp-up and tail with any work of a fixed size such as "
         "a final merge, not a launch latency",
-        "zh": "即本 family 各版本在所有测量规模下超出理想时间的最小值（`{variant}`，n = {n}）："
+        "zh": "即本 family 各版本在所有测量规模下超出理想时间的最小值（`{variant}`，n = {n}{atomics}）："
         "不随 n 变化部分的上界估计，即启动、爬升、尾部及最终合并等固定规模的工作，并非启动延迟",
     },
     "fixed_basis_input": {
         "en": "the least any variant on the same input took above its ideal time at "
-        "any measured size (`{variant}` at n = {n})",
-        "zh": "即同一输入上各版本在所有测量规模下超出理想时间的最小值（`{variant}`，n = {n}）",
+        "any measured size (`{variant}` at n = {n}{atomics})",
+        "zh": "即同一输入上各版本在所有测量规模下超出理想时间的最小值（`{variant}`，n = {n}{atomics}）",
     },
     "fixed_basis_why_input": {
         "en": "the least any variant on the same input took above its ideal time at "
-        "any measured size (`{variant}` at n = {n}): an upper estimate of what does "
+        "any measured size (`{variant}` at n = {n}{atomics}): an upper estimate of what does "
         "not change with n, launch, ramp-up and tail with any work of a fixed size "
         "such as a final merge, not a launch latency",
         "zh": "即同一输入上各版本在所有测量规模下超出理想时间的最小值（`{variant}`，"
-        "n = {n}）：不随 n 变化部分的上界估计，即启动、爬升、尾部及最终合并等固定规模的"
+        "n = {n}{atomics}）：不随 n 变化部分的上界估计，即启动、爬升、尾部及最终合并等固定规模的"
         "工作，并非启动延迟",
+    },
+    "fixed_basis_atomics": {
+        "en": ", counted above the {us:,.1f} us its busiest L2 slice's atomics need at "
+        "{rate:,.0f} sectors per us, which grow with n, instead of its ideal time",
+        "zh": "，以其最繁忙 L2 slice 的原子操作按每 us {rate:,.0f} 个 sector 所需的 "
+        "{us:,.1f} us（随 n 增长）代替理想时间计算超出部分",
     },
     "fixed_basis_clipped": {
         "en": "none: `{variant}` at n = {n} ran {under:,.1f} us under its ideal time, "

@@ -904,6 +904,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "{unit}; its largest cost: {cause}",
         "zh": "{unit}；最大开销：{cause}",
     },
+    "limiter_now_slice": {
+        "en": "{unit} (its atomics' time at the family's slice rate over the launch); "
+        "its largest cost by the warps' stall cycles: {cause}",
+        "zh": "{unit}（其原子操作按本 family 的 slice 速率所需时间占启动的比例）；按 warp "
+        "停顿周期计的最大开销：{cause}",
+    },
     "at_vendor_rate": {
         "en": "`{variant}` runs at the rate of {ceiling}: {rate}, {pct:.0f}% of it "
         "(>= 90%), {fp32:.0f}% of the measured FP32 peak, so the FP32 roof is still "
@@ -1189,6 +1195,23 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "*预期*会下降的（来自优化思路，以及上一步诊断的最大原因：{previous}）："
         "{expected}。*实际*（主要原因）：{observed}。{verdict}{against}",
     },
+    "part_idle": {
+        "en": "Parts above their cause's own time in its launch ({items}): a launch's "
+        "causes (the baseline's in A.4) are its stall cycles' share of its busy time, "
+        "with idle SMs a line of their own, while the step's split takes idle SMs as a "
+        "share of the busy time, so a cause's part also carries the idle time that "
+        "waited on it.",
+        "zh": "高于其原因在所属启动中自身时间的部分（{items}）：启动的各原因（基线的见 "
+        "A.4）是其停顿周期在忙碌时间中的份额，空闲 SM 单列一行；而步骤的拆分把空闲 SM "
+        "视为忙碌时间的一个比例，所以一个原因的部分也带上了等待它的空闲时间。",
+    },
+    "part_idle_and": {"en": "{head}; {tail}", "zh": "{head}；{tail}"},
+    "part_idle_item": {
+        "en": "{label} {us} us {dir} against its {own} us in `{variant}`, {idle} us "
+        "more with its share of that launch's idle SM time",
+        "zh": "{label}{dir} {us} us，而它在 `{variant}` 中为 {own} us，加上其在该启动"
+        "空闲 SM 时间中的份额再多 {idle} us",
+    },
     "against_some": {"en": " But {items}.", "zh": "但{items}。"},
     "against_lanes": {
         "en": "fewer idle lanes were expected, and the lanes not predicated off per "
@@ -1211,13 +1234,18 @@ SENTENCES: dict[str, dict[str, str]] = {
     "against_occupancy": {
         "en": "more resident warps were expected, and the achieved occupancy went "
         "{before:.0f}% -> {after:.0f}%",
-        "zh": "预期驻留 warp 更多，而实际占用率从 {before:.0f}% 变为 {after:.0f}%",
+        "zh": "预期驻留 warp 更多，占用率却从 {before:.0f}% 变为 {after:.0f}%",
     },
     "against_atomics": {
         "en": "fewer global atomics were expected, and L2 atomic sectors went "
         "{before:,.0f} -> {after:,.0f}",
         "zh": "预期全局原子操作更少，而 L2 原子操作 sector 从 {before:,.0f} 变为 "
         "{after:,.0f}",
+    },
+    "against_instructions": {
+        "en": "fewer instructions were expected, and issued warp instructions went "
+        "{before:,.0f} -> {after:,.0f}",
+        "zh": "预期指令更少，而发射的 warp 指令从 {before:,.0f} 变为 {after:,.0f}",
     },
     "meant_observed": {
         "en": "*Meant to show* (a deliberate regression) a cost through: {expected}. "
@@ -1228,6 +1256,10 @@ SENTENCES: dict[str, dict[str, str]] = {
     "expect_met": {
         "en": "As expected: {helped} shrank.",
         "zh": "符合预期：{helped}减少了。",
+    },
+    "expect_met_against": {
+        "en": "Partly as expected: {helped} shrank.",
+        "zh": "部分符合预期：{helped}减少。",
     },
     "expect_offset": {
         "en": "Partly as expected: {helped} shrank, but {observed} cost more.",

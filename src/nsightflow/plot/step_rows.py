@@ -30,6 +30,12 @@ STEP_METRICS = {
     "achieved_occupancy_pct": "achieved occupancy",
     col.REGISTERS: "registers",  # contracts: literal (the label)
 }
+# A share whose base can be 0 (no shared-memory wavefronts: no share) -> the counts
+# it shares out and their name: where a side has no share but both sides have the
+# counts, the cell says them (hotatomic v1 -> v2: 0 -> 550 conflicts, not "n/a")
+SHARE_COUNTS = {
+    "smem_conflict_share": (("smem_conflicts_ld", "smem_conflicts_st"), "conflicts"),
+}
 # Columns shown only where some variant counted any (shared atomics: histograms).
 NONZERO_ONLY = frozenset({"smem_conflicts_atom"})
 # A finding's metric that one of those columns measures: metric -> column.

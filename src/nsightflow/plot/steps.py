@@ -32,6 +32,7 @@ from nsightflow.plot.quantity import (
     metric_quantity,
 )
 from nsightflow.plot.step_rows import (
+    SHARE_COUNTS,
     STEP_METRICS,
     MapRow,
     map_rows,
@@ -165,13 +166,17 @@ def _cells(fig: TippedFigure, ax: Axes, grid: Grid, norm: Normalize) -> int:
         for i, row in enumerate(grid.metrics):
             b, a = _pair(grid.rows, row, before, after)
             value, text, hatch = ratio_cell(b, a)
+            counted = ""
+            if row.key in SHARE_COUNTS and not math.isfinite(value):
+                value, text, hatch = _counts_cell(grid.rows, row.key, before, after)
+                counted = f" ({SHARE_COUNTS[row.key][1]} {text})" if text else ""
             if hatch:  # from or to 0: the end of the scale
                 value = math.copysign(float(norm.vmax or RATIO_SPAN), value)
             _cell(fig, ax, (i, j), value, text, hatch, norm)
             fig.tip(
                 ax.patches[-1],
                 f"{before} → {after}, n = {data.size_text(grid.size)}, "
-                f"{row.label}: {_text(row, b)} → {_text(row, a)}",
+                f"{row.label}: {_text(row, b)} → {_text(row, a)}{counted}",
             )
             if grid.primary.get(after) == row.key:
                 box = Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, lw=1.8)
@@ -287,6 +292,22 @@ def _cell(
         if hatch
         else None,
     )
+
+
+def _counts_cell(
+    rows: pd.DataFrame, key: str, before: str, after: str
+) -> tuple[float, str, bool]:
+    """A share's cell by its counts (:data:`SHARE_COUNTS`), where both sides have them.
+
+    A ratio from 0 is undefined, but the change is measured: "0 → 550" (a count in
+    the share's row: the cell's tip names it; SGEMM's "0 → 22.3M conflicts" did not
+    fit its cell).
+    """
+    columns = SHARE_COUNTS[key][0]
+    if not set(columns) <= set(rows.columns):
+        return math.nan, "", False
+    b, a = (sum(_value(rows, v, c) for c in columns) for v in (before, after))
+    return ratio_cell(b, a)
 
 
 def _value(rows: pd.DataFrame, variant: str, column: str) -> float:

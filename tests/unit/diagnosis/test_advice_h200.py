@@ -189,7 +189,10 @@ def test_one_atomic_per_block_still_waits_on_its_slice_at_the_family_s_rate(
     assert "570 sectors per us that `v0_atomic_per_thread`'s slice served" in r.message
     (main,) = stand[stand["role"] == "primary"].itertuples()
     assert f"What limits it now: atomics' L2 slice {share:.0f}%" in main.message
-    assert "its largest cost: Global atomics in L2" in main.message
+    assert (
+        "its largest cost by the warps' stall cycles: Global atomics in L2"
+        in main.message
+    )
     # its "what next" times the slice's 16,384 at that rate, not all 24,837 at a clock
     advice = _rows(found["hotatomic"], "advice", "v2_atomic_per_block", rule="advice")
     (text,) = advice[advice["metric"] == "hot_atomics"]["message"]
@@ -216,7 +219,7 @@ def test_loads_queued_behind_serialized_atomics_are_named_after_the_atomics(foun
     assert "99% of the launch" in text
     # v1's largest cost is the same mechanism in its stand and in the step before
     (main,) = _rows(f, "stand", "v1_atomic_per_warp", role="primary")["message"]
-    assert "its largest cost: Global atomics in L2" in main
+    assert "its largest cost by the warps' stall cycles: Global atomics in L2" in main
     assert "Global-memory latency" not in " ".join(f["message"].dropna())
     # the advice scored against the step names the atomics as its change
     scored = f[f["rule"] == "advice_score"]["message"].dropna()

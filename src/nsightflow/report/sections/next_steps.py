@@ -16,18 +16,23 @@ import json
 import math
 from typing import Any
 
+import pandas as pd
+
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.floors import (
+    Fixed,
     basis_message,
     fastest,
     fixed_basis,
     floor_of,
+    launch_floors,
     noise,
     with_fastest,
 )
 from nsightflow.diagnosis.record import render, render_row
 from nsightflow.diagnosis.scoring import PAID
 from nsightflow.diagnosis.scoring import paid as scored_paid
+from nsightflow.diagnosis.serial import with_growth, with_rate
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase
 from nsightflow.report.sections.confidence import confidence, record
@@ -128,6 +133,20 @@ class NextSections(SectionBase):
             )
         return ", ".join(out)
 
+    def _floors(self) -> pd.DataFrame:
+        """The analysis with the slice atomics' time that grows with n, as the findings.
+
+        The table the fixed cost and the launch floor are read from
+        (:func:`nsightflow.diagnosis.floors.fixed_basis`), built once.
+        """
+        if not hasattr(self, "_floor_table"):
+            self._floor_table = with_growth(with_rate(self.a), self.variants)
+        return self._floor_table
+
+    def _fixed(self, variant: str) -> Fixed:
+        """The fixed cost of ``variant``'s input, as the findings read it."""
+        return fixed_basis(self._floors(), variant)
+
     def _at_floor(self, variant: str, n: int) -> str:
         """The best variant has nothing to gain above the noise: its floor, in numbers."""
         r = self.row(variant, n)
@@ -136,8 +155,9 @@ class NextSections(SectionBase):
             return ""
         sizes = sorted(set(self.a[col.SIZE].dropna().astype(int)))
         big = self.row(variant, sizes[-1])
-        fixed = fixed_basis(self.a, variant)
-        floor, _ = floor_of(with_fastest(r, fastest(self.a)), fixed.us)
+        fixed = self._fixed(variant)
+        best, launch = fastest(self.a), launch_floors(self._floors())
+        floor, _ = floor_of(with_fastest(r, best, launch), fixed.us)
         # "nothing left" is said against the ideal time plus the fixed cost bounded
         # at every size, not against a measured time that may itself be above it
         # (reduction v4 at 2^24: its own 19.8 us, where 15.9 + 0.44 us is 16.4 us)
@@ -185,7 +205,7 @@ class NextSections(SectionBase):
         if len(passes) < 2 or not (ideal > 0 and moved > ideal and copy > 0):
             return ""
         one = ideal / copy / 1e3  # us
-        fixed = fixed_basis(self.a, variant)
+        fixed = self._fixed(variant)
         return T(
             "next_single_pass",
             variant=variant,

@@ -76,9 +76,11 @@ class StepSections(HotspotSections):
             lines += ["", T("diagnosis"), ""]
             ranked = [r for r in found if r[col.ROLE] != "info"]
             facts = [r for r in found if r[col.ROLE] == "info"]
-            expected = [r for r in facts if r[col.RULE] == "expected_observed"]
-            facts = [r for r in facts if r[col.RULE] != "expected_observed"]
-            lines += bullets(self.said(expected + ranked))
+            first = ("expected_observed", "part_idle")  # said with the causes
+            expected = [r for r in facts if r[col.RULE] == first[0]]
+            idle = [r for r in facts if r[col.RULE] == first[1]]
+            facts = [r for r in facts if r[col.RULE] not in first]
+            lines += bullets(self.said(expected + ranked + idle))
             if facts:
                 lines += ["", T("metrics_moved"), ""]
                 lines += bullets(self.said(facts))

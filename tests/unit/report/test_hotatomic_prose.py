@@ -1,0 +1,81 @@
+"""hotatomic's report (H200 recording): each percentage says its basis, an expectation
+the counters contradict is not "as expected", and a count from 0 is drawn, not n/a.
+
+- v2 at n = 2^22: its hot slice's atomics need 92% of the launch at v0's slice rate,
+  while its global-atomics stalls are 42% of its warps' cycles: two bases of one
+  launch, so the sentence naming both says which is which;
+- v1's shuffles were expected to cut instructions, and its issued warp instructions
+  doubled (1,966,080 -> 3,932,160): its step is "partly as expected" and says so;
+- v1 -> v2's shared-memory bank conflicts went 0 -> 550 (v1 has no shared memory, so
+  no conflict share): the step-changes map writes the counts.
+"""
+
+import re
+
+import pandas as pd
+import pytest
+
+from nsightflow.plot.steps import step_changes_figure
+from nsightflow.report.build import write_report
+from recorded import ROOT, analyze_measured
+
+ADVICE = ROOT / "tests" / "data" / "advice_families"
+DATA = ROOT / "tests" / "data" / "h200_advice"
+
+
+@pytest.fixture(scope="module")
+def hot(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("hotprose")
+    analysis = analyze_measured(DATA, "hotatomic", ADVICE, tmp)
+    write_report(analysis, tmp / "report" / "figures", tmp / "report")
+    return analysis, (tmp / "report" / "report.md").read_text()
+
+
+def _profiled(analysis):
+    a = pd.read_csv(analysis / "analysis.csv")
+    return a[a["profiled"].astype(bool)].set_index("variant")
+
+
+def test_the_slice_share_and_the_cause_share_each_name_their_basis(hot):
+    _, md = hot
+    prose = "\n".join(x for x in md.splitlines() if not x.startswith("|"))
+    both = [
+        s
+        for s in re.split(r"(?<=\.)\s", prose)
+        if re.search(r"atomics' L2 slice \d+%", s) and re.search(r"\d+% of its", s)
+    ]
+    assert any("92%" in s and "42%" in s for s in both)  # v2 at 2^22
+    for s in both:
+        assert "slice rate" in s and "stall cycles" in s, s
+
+
+def test_an_instruction_count_that_doubled_is_not_as_expected(hot):
+    analysis, md = hot
+    p = _profiled(analysis)
+    before = p.loc["v0_atomic_per_thread", "inst_executed"]
+    after = p.loc["v1_atomic_per_warp", "inst_executed"]
+    assert after / before == pytest.approx(2.0, rel=0.01)
+    step = md.split("### 2.1 ")[1].split("### 2.2 ")[0]
+    assert "As expected." not in step
+    assert f"{before:,.0f} -> {after:,.0f}" in step
+    detail = md.split("### A.6 ")[1].split("### A.7 ")[0]
+    assert "As expected:" not in detail and "Partly as expected" in detail
+
+
+def test_a_count_from_zero_is_drawn_not_na(hot):
+    import json
+
+    analysis, _ = hot
+    p = _profiled(analysis)
+    counts = {
+        v: p.loc[v, "smem_conflicts_ld"] + p.loc[v, "smem_conflicts_st"]
+        for v in ("v1_atomic_per_warp", "v2_atomic_per_block")
+    }
+    assert counts["v1_atomic_per_warp"] == 0 and counts["v2_atomic_per_block"] > 0
+    a = pd.read_csv(analysis / "analysis.csv")
+    ctx = json.loads((analysis / "context.json").read_text())
+    found = pd.read_csv(analysis / "findings.csv")
+    fig = step_changes_figure(a, ctx, found, pd.read_csv(analysis / "stalls.csv"))
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert "n/a" not in texts
+    assert f"0 → {counts['v2_atomic_per_block']:,.0f}" in texts
