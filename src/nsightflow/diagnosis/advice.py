@@ -80,7 +80,8 @@ def fix_key(row: Mapping[str, Any], mechanism: str, gain: float = math.nan) -> s
     if mechanism == "idle_sms" and one_wave(row):
         return "fix_idle_sms_one_wave"
     if mechanism == "dram_bandwidth" and dram_at_ideal(row):
-        return "fix_dram_bandwidth_ideal"
+        stencil = num(row, "ai_ideal") >= STENCIL_AI
+        return "fix_dram_bandwidth_ideal" + ("_stencil" if stencil else "")
     if mechanism == "issue_bound":
         # with the overhead named apart, what stays issue-bound is the work itself
         work = work_share(row)
@@ -92,6 +93,10 @@ def fix_key(row: Mapping[str, Any], mechanism: str, gain: float = math.nan) -> s
 
 
 AT_IDEAL = 1.1  # DRAM bytes within this factor of the ideal ones: none to save
+# ideal FLOP per byte from which a pass combines several neighbours (a stencil, whose
+# sweeps repeat on their own output: Jacobi-2D 0.62); a sum (0.25) or an elementwise
+# add (0.08) is one pass over its data, with nothing to iterate
+STENCIL_AI = 0.5
 
 
 def dram_at_ideal(row: Mapping[str, Any]) -> bool:
@@ -239,7 +244,19 @@ def fix_message(
             return {"@": "advice_fix_dispatch_full", col.REGISTERS: regs}
         return {"@": "advice_fix_dispatch_wide"}
     key = fix_key(row, kind, gain)
+    loads = int(compiled.get("global_loads") or 0)
+    if key in NARROW_FIXES and loads >= SEVERAL_LOADS:
+        # reduction v2 already adds four independent loads per loop iteration
+        return {"@": key.replace("_in_flight", "_in_flight_loads"), "loads": loads}
     return {"@": key if key in CATALOGUE else "advice_fix_generic"}
+
+
+# global loads in the SASS from which "several independent loads per thread" is
+# done: four 4-byte loads keep a float4's 16 bytes in flight per thread (reduction
+# v2's grid-stride loop, 5 with its tail; v0's two loads before its tree are not)
+SEVERAL_LOADS = 4
+# the remedies of narrow loads that offer several independent loads per thread
+NARROW_FIXES = frozenset({"fix_bytes_in_flight", "fix_bytes_in_flight_resident"})
 
 
 LAUNCH_BOUNDS = "launch_bounds"  # the compiled facts' key of the source's cap

@@ -181,6 +181,7 @@ class AdviceRows:
                 self.ctx[col.FAMILY],
                 self._hot(name),
                 l2_size(self.table),
+                self.ctx.get("launches") or {},
             )
             self.by_variant[name] = found
             for s in found:

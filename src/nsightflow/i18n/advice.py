@@ -222,6 +222,11 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "what limits it is {cell} of its peak (`{metric}`): {fix}",
         "zh": "限制它的是{cell}（相对峰值，`{metric}`）：{fix}",
     },
+    "advice_fix_limit_launch": {
+        "en": "what limits it is {cell} of its peak in its longest launch `{kernel}` "
+        "(`{metric}`): {fix}",
+        "zh": "限制它的是其最长的启动 `{kernel}` 中的{cell}（相对峰值，`{metric}`）：{fix}",
+    },
     "advice_fix_vendor_rate": {
         "en": "{fix}; at the vendor library's rate what is left is what the library "
         "does beyond it: a warp tile between the block's and the thread's (each warp "
@@ -412,6 +417,22 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "其加载已是 16 字节宽（`LDG.E.128`、`LDS.128`），而 ncu 对分派停顿没有给出"
         "单一原因（流水线冲突或寄存器文件事件）：每个输出更少的指令（更大的线程 tile），"
         "或从寄存器复用操作数",
+    },
+    "advice_fix_ideal_gap": {
+        "en": "{fix}. Of its {gap:,.1f} us above the ideal time at the copy "
+        "bandwidth, at most {fixed:,.1f} us is the family's fixed cost per launch; "
+        "the other {rest:,.1f} us is its DRAM stream running below the copy "
+        "bandwidth{best}",
+        "zh": "{fix}。其超出拷贝带宽下理想时间的 {gap:,.1f} us 中，本 family 每次启动的"
+        "固定开销至多 {fixed:,.1f} us；其余 {rest:,.1f} us 是其 DRAM 数据流低于拷贝带宽"
+        "的部分{best}",
+    },
+    "advice_ideal_best": {
+        "en": " (at n = {n} it runs at {pct:.0f}% of it: the copy bandwidth counts "
+        "a device-to-device copy's reads and writes, a rate a read-only stream "
+        "reaches, so this size leaves bandwidth unused)",
+        "zh": "（在 n = {n} 时它达到拷贝带宽的 {pct:.0f}%：拷贝带宽按设备内拷贝的读写"
+        "字节计算，只读数据流也能达到，因此此规模仍有带宽未用）",
     },
     "fixed_basis": {
         "en": "the least any variant of the family took above its ideal time at any "

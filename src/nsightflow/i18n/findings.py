@@ -251,6 +251,20 @@ FIXES: dict[str, dict[str, str]] = {
         "zh": "让每个线程有更多在途字节：16 字节（float4）访问或每线程多个独立加载"
         "（多数 warp 已驻留，更多 warp 给不出这一收益）",
     },
+    "fix_bytes_in_flight_loads": {
+        "en": "keep more bytes in flight per thread: 16-byte (float4) accesses (its "
+        "SASS already has {loads} 4-byte global loads, several independent ones per "
+        "thread) or more resident warps",
+        "zh": "让每个线程有更多在途字节：16 字节（float4）访问（其 SASS 已有 {loads} 条 4 字节"
+        "全局加载，每线程多个相互独立），或更多驻留 warp",
+    },
+    "fix_bytes_in_flight_loads_resident": {
+        "en": "keep more bytes in flight per thread: 16-byte (float4) accesses (its "
+        "SASS already has {loads} 4-byte global loads, several independent ones per "
+        "thread, and with most warps resident more warps could not give this gain)",
+        "zh": "让每个线程有更多在途字节：16 字节（float4）访问（其 SASS 已有 {loads} 条 4 字节"
+        "全局加载，每线程多个相互独立；多数 warp 已驻留，更多 warp 给不出这一收益）",
+    },
     "fix_memory_latency_resident": {
         "en": "hide the latency with more bytes in flight per thread (wider loads, "
         "several independent ones per thread), or reuse loaded values from registers "
@@ -309,13 +323,19 @@ FIXES: dict[str, dict[str, str]] = {
         "带宽的 80% 或以上，更多在途字节最多提速 1.25 倍）",
     },
     "fix_dram_bandwidth_ideal": {
-        "en": "its DRAM traffic is already the ideal bytes of one launch, so only "
-        "fewer launches save any: fuse it with the kernels around it in the program "
-        "(an iterated stencil: several sweeps per launch) or make fewer, larger "
-        "launches; the rest of its time at this size is per launch (ramp-up, tail)",
-        "zh": "其 DRAM 流量已等于单次启动的理想字节数，只有减少启动才能再省：在程序中与"
-        "前后 kernel 融合（迭代 stencil：一次启动多次迭代），或改为更少、更大的启动；"
-        "此规模下其余时间属于每次启动（爬升、尾部）",
+        "en": "its DRAM traffic is already the ideal bytes of one launch, so fewer "
+        "bytes per launch cannot save any: fuse it with the kernel that writes its "
+        "input or the one that reads its result, so the data crosses DRAM once for "
+        "both",
+        "zh": "其 DRAM 流量已等于单次启动的理想字节数，每次启动再减少字节已无可能：与写入"
+        "其输入或读取其结果的 kernel 融合，使数据只经过一次 DRAM",
+    },
+    "fix_dram_bandwidth_ideal_stencil": {
+        "en": "its DRAM traffic is already the ideal bytes of one sweep, so only "
+        "fewer passes over the grid save any: several sweeps per launch (temporal "
+        "blocking) or fusing it with the kernels around it",
+        "zh": "其 DRAM 流量已等于单次迭代的理想字节数，只有减少遍历网格的次数才能再省："
+        "一次启动多次迭代（时间分块），或与前后 kernel 融合",
     },
     "fix_bytes_in_flight": {
         "en": "keep more bytes in flight per thread: 16-byte (float4) accesses, several "
@@ -651,18 +671,18 @@ EVIDENCE: dict[str, dict[str, str]] = {
         "zh": "主 kernel `{kernel}`：{evidence}",
     },
     "ev_bytes_in_flight": {
-        "en": "Memory-bound at {pct:.0f}% of the measured copy bandwidth with "
-        "{spr:.1f} sectors per load request (4 for a warp's 4-byte loads, 16 for "
-        "16-byte ones): each warp has too few bytes in flight to cover the DRAM "
-        "latency.",
-        "zh": "访存受限，达到实测拷贝带宽的 {pct:.0f}%，每次加载请求 {spr:.1f} 个 "
+        "en": "Its loads wait on DRAM, which runs at {pct:.0f}% of the measured copy "
+        "bandwidth, with {spr:.1f} sectors per load request (4 for a warp's 4-byte "
+        "loads, 16 for 16-byte ones): each warp has too few bytes in flight to cover "
+        "the DRAM latency.",
+        "zh": "其加载在等待 DRAM，DRAM 仅达到实测拷贝带宽的 {pct:.0f}%，每次加载请求 {spr:.1f} 个 "
         "sector（warp 做 4 字节加载为 4 个，16 字节为 16 个）：每个 warp 的在途字节"
         "太少，掩盖不了 DRAM 延迟。",
     },
     "ev_bytes_in_flight_nospr": {
-        "en": "Memory-bound at {pct:.0f}% of the measured copy bandwidth: the warps "
-        "wait on loads with too few bytes in flight to cover the DRAM latency.",
-        "zh": "访存受限，达到实测拷贝带宽的 {pct:.0f}%：warp 在等待加载，在途字节太少，"
+        "en": "Its loads wait on DRAM, which runs at {pct:.0f}% of the measured copy "
+        "bandwidth: the warps have too few bytes in flight to cover the DRAM latency.",
+        "zh": "其加载在等待 DRAM，DRAM 仅达到实测拷贝带宽的 {pct:.0f}%：warp 的在途字节太少，"
         "掩盖不了 DRAM 延迟。",
     },
     "ev_local_queue": {
