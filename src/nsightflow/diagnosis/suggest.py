@@ -39,11 +39,15 @@ from nsightflow.diagnosis import serial
 from nsightflow.diagnosis.advice import (
     LAUNCH_BOUNDS,
     STENCIL_AI,
+    TENSOR_OK,
     already_done,
     atomics_fix,
     blocks_per_atomic,
     fix_message,
+    grid_fix,
+    idle_issue_gain,
     register_cap,
+    tensor_allowed,
     vendor_rate_fix,
 )
 from nsightflow.diagnosis.floors import Bound, bounded, noise
@@ -123,26 +127,6 @@ def grid_suggestion(
     return suggestion(row, "grid_too_small", sms / blocks, found, fix, share)
 
 
-def grid_fix(
-    variant: Mapping[str, Any], family: Mapping[str, Any], blocks: int, sms: int
-) -> dict[str, Any]:
-    """The grid fix in the kernel's terms: its tile, and split-K for a k loop."""
-    params = variant.get(col.PARAMS) or {}
-    tile = (
-        msg("advice_tile", bm=params["BM"], bn=params["BN"])
-        if "BM" in params and "BN" in params
-        else msg("advice_tile_none")
-    )
-    k_loop = "n**3" in str(family.get("flops", "")).replace(" ", "")
-    return msg(
-        "advice_fix_grid_k" if k_loop else "advice_fix_grid",
-        blocks=blocks,
-        sms=sms,
-        idle=round(100 * (1 - blocks / sms)),
-        tile=tile,
-    )
-
-
 def limiter_suggestion(
     row: Mapping[str, Any],
     compiled: Mapping[str, Any],
@@ -185,13 +169,18 @@ def limiter_suggestion(
     if bound is None or already_done(kind, row, compiled, bound.gain):
         return None
     fix = fix_message(kind, row, compiled, bound.gain)
+    if fix.get("@") == "fix_issue_bound_work_fp32":
+        mech = min(mech, idle_issue_gain(row))  # only the idle issue cycles are left
+        bound = bounded(row, mech, fixed)
+        if bound is None:
+            return None
     if str(fix.get("@", "")).startswith("fix_dram_bandwidth_ideal"):
         fix = ideal_gap(fix, row, rows, fixed)
     if unit is not None and now is not None:
         fix = at_limit(fix, now)
     if found is not None and found.rule == "at_vendor_rate":
         # at the library's rate the last few percent are the library's own tricks
-        fix = vendor_rate_fix(fix, source)
+        fix = vendor_rate_fix(fix, source, bool(compiled.get(TENSOR_OK, True)))
     return suggestion(row, kind, mech, bound, fix, share)
 
 
@@ -371,7 +360,11 @@ def variant_suggestions(
     if variant.get("library") or variant.get(col.STATUS) != Status.OK:
         return []
     source = source_text(variant)
-    compiled = {**(variant.get("compiler") or {}), LAUNCH_BOUNDS: register_cap(source)}
+    compiled = {
+        **(variant.get("compiler") or {}),
+        LAUNCH_BOUNDS: register_cap(source),
+        TENSOR_OK: tensor_allowed(family),
+    }
     out: list[Suggestion] = []
     for row in rows:
         if row.get(col.STATUS) != Status.OK or not ok(num(row, col.TIME_MEDIAN_US)):

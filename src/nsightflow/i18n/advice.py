@@ -237,6 +237,22 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "再加一层 warp tile（每个 warp 读取自己的 A、B 片段，即 CUTLASS 的布局）、在 FMA "
         "期间从共享内存读取下一段 k 的片段，或在精度允许时使用 3xTF32 tensor core",
     },
+    "advice_fix_vendor_rate_fp32": {
+        "en": "{fix}; near the vendor library's rate what is left is what the "
+        "library does beyond it in FP32: a warp tile between the block's and the "
+        "thread's (each warp reads its own A and B fragments, CUTLASS's layout), and "
+        "the next k slice's fragments read from shared memory during the FMAs",
+        "zh": "{fix}；已接近厂商库的速率，剩下的是库在 FP32 下另外所做的：在 block 与线程"
+        "之间再加一层 warp tile（每个 warp 读取自己的 A、B 片段，即 CUTLASS 的布局），以及"
+        "在 FMA 期间从共享内存读取下一段 k 的片段",
+    },
+    "advice_fix_vendor_rate_warps_fp32": {
+        "en": "{fix}; near the vendor library's rate what is left is what the "
+        "library does beyond it in FP32 (its threads are already laid out in warp "
+        "tiles): the next k slice's fragments read from shared memory during the FMAs",
+        "zh": "{fix}；已接近厂商库的速率（其线程已按 warp tile 排布），剩下的是库在 FP32 下"
+        "另外所做的：在 FMA 期间从共享内存读取下一段 k 的片段",
+    },
     "advice_fix_generic": {
         "en": "see this cause's ncu rule in the appendix",
         "zh": "参见附录中该原因对应的 ncu 规则",

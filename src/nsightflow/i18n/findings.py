@@ -284,6 +284,15 @@ FIXES: dict[str, dict[str, str]] = {
         "zh": "发射的指令大多就是运算本身：减少每个结果的 FLOPs，或在精度允许时"
         "使用 tensor core（TF32、BF16）",
     },
+    "fix_issue_bound_work_fp32": {
+        "en": "the issued instructions are mostly the FP32 arithmetic itself, which "
+        "an FP32 result cannot shed (tensor cores would change the arithmetic: TF32 "
+        "keeps 10 of FP32's 23 mantissa bits, beyond this family's tolerance): only "
+        "the cycles its issue slots sit idle are left to gain",
+        "zh": "发射的指令大多就是 FP32 运算本身，FP32 结果省不掉它（tensor core 会改变运算："
+        "TF32 只保留 FP32 23 位尾数中的 10 位，超出本 family 的容差）：能省的只有发射槽"
+        "空闲的周期",
+    },
     "fix_global_atomics": {
         "en": "privatize: count into shared memory or registers per block and add to "
         "the global result once per block",
@@ -925,7 +934,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "{unit}；最大开销：{cause}",
     },
     "at_vendor_rate": {
-        "en": "`{variant}` runs at the rate of {ceiling}: {rate}, {pct:.0f}% of it "
+        "en": "`{variant}` runs close to {ceiling}: {rate}, {pct:.0f}% of it "
         "(>= 90%), {fp32:.0f}% of the measured FP32 peak, so the FP32 roof is still "
         "above; {pipe}. What limits it now: {now}.",
         "zh": "`{variant}` 已达到{ceiling}的速度：{rate}，为其 {pct:.0f}%（>= 90%），为"
@@ -933,13 +942,24 @@ SENTENCES: dict[str, dict[str, str]] = {
         "{now}。",
     },
     "next_at_vendor_rate": {
-        "en": "Next: `{variant}` matches the vendor library at {fp32:.0f}% of the FP32 "
-        "peak; what is left is what the library does beyond what the kernel's source "
-        "already does (the brief's What next names it), or tensor cores where the "
-        "precision allows.",
-        "zh": "下一步：`{variant}` 已与厂商库持平，为 FP32 峰值的 {fp32:.0f}%；剩下的是"
-        "厂商库在该 kernel 源码已做之外的做法（见摘要的下一步），或在精度允许时使用 "
-        "tensor core。",
+        "en": "Next: `{variant}` runs at {pct:.0f}% of {ceiling} ({fp32:.0f}% of the "
+        "FP32 peak); what is left is what the library does beyond what the kernel's "
+        "source already does (the brief's What next names it){tensor}.",
+        "zh": "下一步：`{variant}` 达到{ceiling}的 {pct:.0f}%（FP32 峰值的 {fp32:.0f}%）；"
+        "剩下的是厂商库在该 kernel 源码已做之外的做法（见摘要的下一步）{tensor}。",
+    },
+    "next_at_vendor_rate_tie": {
+        "en": "Next: `{variant}` matches {ceiling} (at {pct:.0f}% of it, within its "
+        "{noise:.1f}% timing noise; {fp32:.0f}% of the FP32 peak); what is left is what "
+        "the library does beyond what the kernel's source already does (the brief's "
+        "What next names it){tensor}.",
+        "zh": "下一步：`{variant}` 与{ceiling}持平（为其 {pct:.0f}%，在 {noise:.1f}% 的计时"
+        "噪声内；FP32 峰值的 {fp32:.0f}%）；剩下的是厂商库在该 kernel 源码已做之外的做法"
+        "（见摘要的下一步）{tensor}。",
+    },
+    "next_tensor": {
+        "en": ", or tensor cores where the precision allows",
+        "zh": "，或在精度允许时使用 tensor core",
     },
     "dram_at_ideal": {
         "en": "each byte crosses DRAM about once, as the ideal counts ({l1:,.1f} MB "
