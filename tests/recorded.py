@@ -111,13 +111,22 @@ def analysed_families(recording: Path, families: tuple[str, ...], tmp_factory) -
     return out
 
 
-def written_reports(analysed: dict, tmp_factory) -> dict[str, str]:
-    """Each analysed family's report.md, written as the report stage does it."""
+def written_reports(analysed: dict, tmp_factory, recording: Path) -> dict[str, str]:
+    """Each analysed family's report.md, with its traced sequences, as the workflow
+    writes it."""
+    from nsightflow.analysis.timeline import write_analysis as write_timeline
     from nsightflow.report.build import write_report
 
     out = {}
     for family, folder in analysed.items():
         tmp = tmp_factory.mktemp(f"{family}_report")
-        write_report(folder, tmp / "figures", tmp / "report")
+        write_timeline(
+            sorted(recording.glob(f"timeline/{family}/*.json")),
+            sorted(recording.glob(f"timeline/{family}/*.csv")),
+            tmp / "timeline",
+        )
+        summary = tmp / "timeline" / "timeline_summary.csv"
+        timeline = summary if summary.is_file() else None
+        write_report(folder, tmp / "figures", tmp / "report", timeline=timeline)
         out[family] = (tmp / "report" / "report.md").read_text()
     return out

@@ -27,8 +27,8 @@ def analysed(recording, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def reports(analysed, tmp_path_factory):
-    return written_reports(analysed, tmp_path_factory)
+def reports(recording, analysed, tmp_path_factory):
+    return written_reports(analysed, tmp_path_factory, recording)
 
 
 # messages that wrap a remedy: after the limiting unit, with the time above the ideal

@@ -9,7 +9,12 @@ source of the bundled H200 recording, never from the code under test:
 - the suggestions name the baseline's causes otherwise than its own section and plan;
 - a suggestion's limiter prints another share of the same unit than the brief;
 - v2 is advised several independent loads per thread, which its loop already has;
-- the baseline's section calls v0 latency-bound and memory-bound.
+- the baseline's section calls v0 latency-bound and memory-bound;
+- SGEMM, an FP32 ladder with a 1e-5 tolerance, is told tensor cores or fewer FLOPs;
+- v6's loads are "too few warps" where ncu notes it has warps to spare;
+- v7 at 94% of cuBLAS "matches the vendor library";
+- the figure draws two cuBLAS rates at n = 8192;
+- v8's traced kernel time, 2x its timed median, passes without remark.
 """
 
 import json
@@ -17,17 +22,18 @@ import re
 
 import pandas as pd
 import pytest
+import yaml
 
 from recorded import ROOT, analysed_families, written_reports
 
-FAMILIES = ("reduction",)
+FAMILIES = ("reduction", "sgemm")
 
 
 @pytest.fixture(scope="module")
 def replayed(recording, tmp_path_factory):
     """The analysis folder and the report of each family, by family."""
     folders = analysed_families(recording, FAMILIES, tmp_path_factory)
-    return folders, written_reports(folders, tmp_path_factory)
+    return folders, written_reports(folders, tmp_path_factory, recording)
 
 
 @pytest.fixture(scope="module")
@@ -151,3 +157,75 @@ def test_the_baseline_section_gives_one_regime(reports):
     text = _section(report, baseline)
     assert "`v0_interleaved` is latency-bound by the roofline only" in text
     assert "Memory-bound" not in text and "memory-bound" not in text, text
+
+
+def test_an_fp32_ladder_is_not_told_to_change_its_arithmetic(reports):
+    manifest = yaml.safe_load((ROOT / "kernels/sgemm/family.yaml").read_text())
+    assert manifest["tolerance"] < 2.0**-11  # TF32 rounds to 10 mantissa bits
+    report = reports["sgemm"]
+    assert "where the precision allows" not in report
+    assert "fewer FLOPs" not in report
+    for line in report.splitlines():
+        if "tensor core" in line and not line.startswith(
+            ("> ", "|", "+", "-   ", "@@")
+        ):
+            assert "would change the arithmetic" in line, line
+
+
+def test_v6_s_loads_are_not_too_few_warps_where_ncu_notes_warps_to_spare(analysed):
+    folder = analysed["sgemm"]
+    stalls = pd.read_csv(folder / "stalls.csv").set_index(["variant", "size", "reason"])
+    v6 = stalls.loc[("v6_vectorized", 4096)]["cycles"]
+    assert v6["not_selected"] > v6["long_scoreboard"]  # 2.34 against 0.55
+    rules = pd.read_csv(folder / "rules.csv")
+    mine = rules[(rules["variant"] == "v6_vectorized") & (rules["size"] == 4096)]
+    assert mine["message"].str.contains("sufficient warps").any()
+    found = pd.read_csv(folder / "findings.csv")
+    said = found[(found["variant"] == "v6_vectorized") & (found["size"] == 4096)]
+    assert said["message"].notna().any()
+    assert not said["message"].dropna().str.contains("too few warps").any()
+
+
+def test_94_percent_of_cublas_is_not_a_match(analysed, reports):
+    table = _table(analysed["sgemm"])
+    v7, cublas = (
+        table.loc[("v7_double_buffer", 4096)],
+        table.loc[("v8_torch_matmul", 4096)],
+    )
+    pct = 100 * cublas["time_median_us"] / v7["time_median_us"]
+    noise = max(0.02, v7["time_iqr_us"] / v7["time_median_us"])
+    assert 100 / pct > 1 + noise  # outside its noise: no tie
+    report = reports["sgemm"]
+    assert "matches the vendor library" not in report
+    assert "runs at the rate of" not in report
+    assert f"`v7_double_buffer` runs at {pct:.0f}% of cuBLAS SGEMM" in report
+
+
+def test_one_cublas_rate_at_8192(analysed):
+    from nsightflow.plot.perf import ladder_vendor
+
+    folder = analysed["sgemm"]
+    ctx = json.loads((folder / "context.json").read_text())
+    table = pd.read_csv(folder / "analysis.csv")
+    v8 = table[(table["variant"] == "v8_torch_matmul") & (table["size"] == 8192)]
+    own = ctx["ceilings"]["vendor_sgemm_gflops"]  # cupy.matmul's, at n = 8192
+    assert abs(own / v8["gflops"].iloc[0] - 1) > 0.01  # 50.4 against 51.3 TFLOP/s
+    vendor, by = ladder_vendor(table, ctx)
+    assert vendor.size == 8192
+    assert vendor.gflops == pytest.approx(v8["gflops"].iloc[0])
+    assert "v8_torch_matmul" in by
+
+
+def test_v8_s_traced_time_says_why_it_is_twice_the_median(recording, analysed, reports):
+    events = pd.read_csv(next(recording.glob("timeline/sgemm/*v8_torch_matmul*.csv")))
+    table = _table(analysed["sgemm"])
+    median = table.loc[("v8_torch_matmul", 4096), "time_median_us"]
+    mine = events[(events["kind"] == "kernel") & (events["size"] == 4096)]
+    traced = (mine["end_ns"] - mine["start_ns"]).sum() / 1e3
+    assert traced / median > 1.9 and len(mine) == 2
+    each = (mine["end_ns"] - mine["start_ns"]).mean() / 1e3
+    report = reports["sgemm"]
+    assert f"`v8_torch_matmul` at n = 4096 {traced:,.1f} against {median:,.1f} us" in (
+        report
+    )
+    assert f"its trace launches one kernel 2 times, {each:,.1f} us each" in report
