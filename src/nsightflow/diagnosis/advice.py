@@ -264,7 +264,7 @@ def fix_message(
     if key == "fix_issue_bound_work" and not compiled.get(TENSOR_OK, True):
         return {"@": "fix_issue_bound_work_fp32"}
     loads = int(compiled.get("global_loads") or 0)
-    if key in NARROW_FIXES and loads >= SEVERAL_LOADS:
+    if key in NARROW_FIXES and loads >= SEVERAL_LOADS and reads_once(row):
         # reduction v2 already adds four independent loads per loop iteration
         return {"@": key.replace("_in_flight", "_in_flight_loads"), "loads": loads}
     return {"@": key if key in CATALOGUE else "advice_fix_generic"}
@@ -274,6 +274,20 @@ def fix_message(
 # done: four 4-byte loads keep a float4's 16 bytes in flight per thread (reduction
 # v2's grid-stride loop, 5 with its tail; v0's two loads before its tree are not)
 SEVERAL_LOADS = 4
+REREADS = 2.0  # L1 requests over DRAM bytes from which the loads re-read their data
+
+
+def reads_once(row: Mapping[str, Any]) -> bool:
+    """The loads bring distinct data: L1 is asked for under :data:`REREADS` x DRAM.
+
+    Jacobi-2D v0's five loads per point are one new value and four neighbours the
+    caches hold (L1 asked for about 5x its DRAM bytes): more points per thread, not
+    its five loads, put more new bytes in flight.
+    """
+    l1, dram = num(row, "l1_bytes_moved"), num(row, "dram_bytes")
+    return ok(l1) and ok(dram) and dram > 0 and l1 < REREADS * dram
+
+
 # the remedies of narrow loads that offer several independent loads per thread
 NARROW_FIXES = frozenset({"fix_bytes_in_flight", "fix_bytes_in_flight_resident"})
 

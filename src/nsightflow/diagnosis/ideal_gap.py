@@ -20,6 +20,7 @@ from nsightflow.diagnosis.record import msg
 __all__ = ["closest_to_copy", "ideal_gap"]
 
 CLOSER_PCT = 5.0  # points of the copy bandwidth another size must be closer by
+FIXED_SHOWN = 0.05  # us of fixed cost from which it is said (Jacobi-2D's is 0)
 
 
 def closest_to_copy(
@@ -52,7 +53,7 @@ def ideal_gap(
         return dict(fix)
     pct, n = closest_to_copy(row, rows)
     return msg(
-        "advice_fix_ideal_gap",
+        "advice_fix_ideal_gap" if fixed >= FIXED_SHOWN else "advice_fix_ideal_gap_none",
         fix=dict(fix),
         gap=gap,
         fixed=min(fixed, gap),

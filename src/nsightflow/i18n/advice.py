@@ -443,6 +443,13 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "固定开销至多 {fixed:,.1f} us；其余 {rest:,.1f} us 是其 DRAM 数据流低于拷贝带宽"
         "的部分{best}",
     },
+    "advice_fix_ideal_gap_none": {
+        "en": "{fix}. Its {gap:,.1f} us above the ideal time at the copy bandwidth "
+        "are its DRAM stream running below the copy bandwidth (the family measured "
+        "no fixed cost per launch){best}",
+        "zh": "{fix}。其超出拷贝带宽下理想时间的 {gap:,.1f} us 是其 DRAM 数据流低于拷贝带宽"
+        "的部分（本 family 未测到每次启动的固定开销）{best}",
+    },
     "advice_ideal_best": {
         "en": " (at n = {n} it runs at {pct:.0f}% of it: the copy bandwidth counts "
         "a device-to-device copy's reads and writes, a rate a read-only stream "
