@@ -264,7 +264,8 @@ def fix_message(
     if key == "fix_issue_bound_work" and not compiled.get(TENSOR_OK, True):
         return {"@": "fix_issue_bound_work_fp32"}
     loads = int(compiled.get("global_loads") or 0)
-    if key in NARROW_FIXES and loads >= SEVERAL_LOADS and reads_once(row):
+    several = SEVERAL_LOADS <= loads <= MANY_LOADS
+    if key in NARROW_FIXES and several and reads_once(row):
         # reduction v2 already adds four independent loads per loop iteration
         return {"@": key.replace("_in_flight", "_in_flight_loads"), "loads": loads}
     return {"@": key if key in CATALOGUE else "advice_fix_generic"}
@@ -274,6 +275,9 @@ def fix_message(
 # done: four 4-byte loads keep a float4's 16 bytes in flight per thread (reduction
 # v2's grid-stride loop, 5 with its tail; v0's two loads before its tree are not)
 SEVERAL_LOADS = 4
+# above it the SASS count is a pooled or unrolled one (SpMV v7's two kernels: 87) that
+# does not say how many loads a thread has in flight at once
+MANY_LOADS = 16
 REREADS = 2.0  # L1 requests over DRAM bytes from which the loads re-read their data
 
 

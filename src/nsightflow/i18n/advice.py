@@ -451,11 +451,11 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "的部分（本 family 未测到每次启动的固定开销）{best}",
     },
     "advice_ideal_best": {
-        "en": " (at n = {n} it runs at {pct:.0f}% of it: the copy bandwidth counts "
-        "a device-to-device copy's reads and writes, a rate a read-only stream "
-        "reaches, so this size leaves bandwidth unused)",
-        "zh": "（在 n = {n} 时它达到拷贝带宽的 {pct:.0f}%：拷贝带宽按设备内拷贝的读写"
-        "字节计算，只读数据流也能达到，因此此规模仍有带宽未用）",
+        "en": " (at n = {n} it runs at {pct:.0f}% of it, so the ceiling is reachable "
+        "and this size leaves bandwidth unused; the copy bandwidth counts the bytes a "
+        "device-to-device copy reads and writes, as the ideal bytes do)",
+        "zh": "（在 n = {n} 时它达到拷贝带宽的 {pct:.0f}%，说明该上限可达，此规模仍有带宽"
+        "未用；拷贝带宽与理想字节一样，按设备内拷贝读写的字节计算）",
     },
     "fixed_basis": {
         "en": "the least any variant of the family took above its ideal time at any "
