@@ -90,9 +90,10 @@ TIMELINE_MESSAGES: dict[str, dict[str, str]] = {
         "{launches}）",
     },
     "timeline_launches": {
-        "en": ": its trace launches one kernel {k} times, {each:,.1f} us each, "
-        "summed in the table",
-        "zh": "：其时间线中同一 kernel launch 了 {k} 次，每次 {each:,.1f} us，表中为其总和",
+        "en": ": its trace launches one kernel {k} times, {each:,.1f} us each, and "
+        "the table sums every launch of the trace",
+        "zh": "：其时间线中同一 kernel launch 了 {k} 次，每次 {each:,.1f} us，表中为时间线"
+        "所有 launch 之和",
     },
     "timeline_failed": {
         "en": "Variants without a trace, kept with their status:",
