@@ -16,6 +16,11 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "约 {gain:.2f}x，即去掉该原因所占的份额（并非上限：下限允许至多 "
         "{cap:.2f}x）",
     },
+    "gain_idle": {
+        "en": "at most {gain:.2f}x, its issue slots busy every cycle (the floor "
+        "allows up to {cap:.2f}x)",
+        "zh": "至多 {gain:.2f}x，即发射槽每个周期都忙（下限允许至多 {cap:.2f}x）",
+    },
     "advice_item": {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
         "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: the ideal time at "

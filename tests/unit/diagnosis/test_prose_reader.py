@@ -229,3 +229,18 @@ def test_v8_s_traced_time_says_why_it_is_twice_the_median(recording, analysed, r
         report
     )
     assert f"its trace launches one kernel 2 times, {each:,.1f} us each" in report
+
+
+def test_an_fp32_kernel_s_issue_gain_is_its_idle_issue_slots(analysed):
+    table = _table(analysed["sgemm"])
+    busy = table.loc[("v7_double_buffer", 1024), "issue_pct"]  # 75%
+    found = pd.read_csv(analysed["sgemm"] / "findings.csv")
+    told = found[(found["rule"] == "advice") & (found["metric"] == "issue_bound")
+                 & (found["variant"] == "v7_double_buffer") & (found["size"] == 1024)]  # fmt: skip
+    assert len(told) == 1
+    gain = told["expected_gain"].iloc[0]
+    assert gain == pytest.approx(100 / busy, rel=1e-6)  # 1.33x, was 1.56x
+    assert (
+        f"at most {gain:.2f}x, its issue slots busy every cycle"
+        in (told["message"].iloc[0])
+    )
