@@ -99,3 +99,34 @@ def analyze_measured(
     write_analysis(inputs, out)
     write_findings(out)  # the analyze stage's second step
     return out
+
+
+def analysed_families(recording: Path, families: tuple[str, ...], tmp_factory) -> dict:
+    """Each family of the recording analysed into its own folder of ``tmp_factory``."""
+    out = {}
+    for family in families:
+        tmp = tmp_factory.mktemp(family)
+        kernels = KERNELS.get(family, ROOT / "kernels")
+        out[family] = analyze_measured(recording, family, kernels, tmp)
+    return out
+
+
+def written_reports(analysed: dict, tmp_factory, recording: Path) -> dict[str, str]:
+    """Each analysed family's report.md, with its traced sequences, as the workflow
+    writes it."""
+    from nsightflow.analysis.timeline import write_analysis as write_timeline
+    from nsightflow.report.build import write_report
+
+    out = {}
+    for family, folder in analysed.items():
+        tmp = tmp_factory.mktemp(f"{family}_report")
+        write_timeline(
+            sorted(recording.glob(f"timeline/{family}/*.json")),
+            sorted(recording.glob(f"timeline/{family}/*.csv")),
+            tmp / "timeline",
+        )
+        summary = tmp / "timeline" / "timeline_summary.csv"
+        timeline = summary if summary.is_file() else None
+        write_report(folder, tmp / "figures", tmp / "report", timeline=timeline)
+        out[family] = (tmp / "report" / "report.md").read_text()
+    return out

@@ -21,6 +21,7 @@ from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.efficiency import issue_split, work_share
 from nsightflow.diagnosis.memory import measured_ratio
 from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.record import msg
 from nsightflow.i18n import CATALOGUE
 
 WIDE_SECTORS = 12.0  # load sectors per request from which a warp's loads are 16-byte
@@ -80,7 +81,8 @@ def fix_key(row: Mapping[str, Any], mechanism: str, gain: float = math.nan) -> s
     if mechanism == "idle_sms" and one_wave(row):
         return "fix_idle_sms_one_wave"
     if mechanism == "dram_bandwidth" and dram_at_ideal(row):
-        return "fix_dram_bandwidth_ideal"
+        stencil = num(row, "ai_ideal") >= STENCIL_AI
+        return "fix_dram_bandwidth_ideal" + ("_stencil" if stencil else "")
     if mechanism == "issue_bound":
         # with the overhead named apart, what stays issue-bound is the work itself
         work = work_share(row)
@@ -92,6 +94,10 @@ def fix_key(row: Mapping[str, Any], mechanism: str, gain: float = math.nan) -> s
 
 
 AT_IDEAL = 1.1  # DRAM bytes within this factor of the ideal ones: none to save
+# ideal FLOP per byte from which a pass combines several neighbours (a stencil, whose
+# sweeps repeat on their own output: Jacobi-2D 0.62); a sum (0.25) or an elementwise
+# add (0.08) is one pass over its data, with nothing to iterate
+STENCIL_AI = 0.5
 
 
 def dram_at_ideal(row: Mapping[str, Any]) -> bool:
@@ -118,18 +124,34 @@ def warp_tiled(source: str) -> bool:
     return bool(WARP_LAYOUT.search(source)) and bool(re.search(r"\blane\b", source))
 
 
-def vendor_rate_fix(fix: Mapping[str, Any], source: str) -> dict[str, Any]:
+def vendor_rate_fix(
+    fix: Mapping[str, Any], source: str, tensor: bool = True
+) -> dict[str, Any]:
     """What the library does beyond the kernel, less what its source already does.
 
     SGEMM v7 computes ``lane = tid % 32, warp = tid / 32`` and lays each warp out as
-    32/WN x WN threads: its warp tile is there, and is not advised again.
+    32/WN x WN threads: its warp tile is there, and is not advised again. 3xTF32
+    tensor cores only where the family's tolerance allows them (``tensor``).
     """
     key = (
         "advice_fix_vendor_rate_warps"
         if warp_tiled(source)
         else "advice_fix_vendor_rate"
     )
-    return {"@": key, "fix": fix}
+    return {"@": key if tensor else f"{key}_fp32", "fix": fix}
+
+
+# TF32's unit roundoff: 10 explicit mantissa bits, so about 5e-4 relative error per
+# input. A family whose tolerance is tighter (SGEMM's 1e-5, against an FP32 sum's
+# 1.6e-6 at n = 8192) computes in FP32: tensor cores would change its arithmetic.
+TF32_ROUNDOFF = 2.0**-11
+TENSOR_OK = "tensor_ok"  # the compiled facts' key: the family's tolerance allows TF32
+
+
+def tensor_allowed(family: Mapping[str, Any]) -> bool:
+    """The family's tolerance admits TF32 tensor cores (True where it has none)."""
+    tolerance = num(family, "tolerance")
+    return not ok(tolerance) or tolerance >= TF32_ROUNDOFF
 
 
 IN_FLIGHT = 2  # global loads the kernel issues, from which several are in flight
@@ -239,7 +261,39 @@ def fix_message(
             return {"@": "advice_fix_dispatch_full", col.REGISTERS: regs}
         return {"@": "advice_fix_dispatch_wide"}
     key = fix_key(row, kind, gain)
+    if key == "fix_issue_bound_work" and not compiled.get(TENSOR_OK, True):
+        return {"@": "fix_issue_bound_work_fp32"}
+    loads = int(compiled.get("global_loads") or 0)
+    several = SEVERAL_LOADS <= loads <= MANY_LOADS
+    if key in NARROW_FIXES and several and reads_once(row):
+        # reduction v2 already adds four independent loads per loop iteration
+        return {"@": key.replace("_in_flight", "_in_flight_loads"), "loads": loads}
     return {"@": key if key in CATALOGUE else "advice_fix_generic"}
+
+
+# global loads in the SASS from which "several independent loads per thread" is
+# done: four 4-byte loads keep a float4's 16 bytes in flight per thread (reduction
+# v2's grid-stride loop, 5 with its tail; v0's two loads before its tree are not)
+SEVERAL_LOADS = 4
+# above it the SASS count is a pooled or unrolled one (SpMV v7's two kernels: 87) that
+# does not say how many loads a thread has in flight at once
+MANY_LOADS = 16
+REREADS = 2.0  # L1 requests over DRAM bytes from which the loads re-read their data
+
+
+def reads_once(row: Mapping[str, Any]) -> bool:
+    """The loads bring distinct data: L1 is asked for under :data:`REREADS` x DRAM.
+
+    Jacobi-2D v0's five loads per point are one new value and four neighbours the
+    caches hold (L1 asked for about 5x its DRAM bytes): more points per thread, not
+    its five loads, put more new bytes in flight.
+    """
+    l1, dram = num(row, "l1_bytes_moved"), num(row, "dram_bytes")
+    return ok(l1) and ok(dram) and dram > 0 and l1 < REREADS * dram
+
+
+# the remedies of narrow loads that offer several independent loads per thread
+NARROW_FIXES = frozenset({"fix_bytes_in_flight", "fix_bytes_in_flight_resident"})
 
 
 LAUNCH_BOUNDS = "launch_bounds"  # the compiled facts' key of the source's cap
@@ -276,3 +330,34 @@ def _wide_memory(compiled: Mapping[str, Any]) -> bool:
     """The SASS loads global memory, and shared memory if any, 16 bytes per lane."""
     ldg, lds = int(compiled.get("ldg_bits") or 0), int(compiled.get("lds_bits") or 0)
     return ldg >= WIDE_BITS and lds in (0, WIDE_BITS)
+
+
+def grid_fix(
+    variant: Mapping[str, Any], family: Mapping[str, Any], blocks: int, sms: int
+) -> dict[str, Any]:
+    """The grid fix in the kernel's terms: its tile, and split-K for a k loop."""
+    params = variant.get(col.PARAMS) or {}
+    tile = (
+        msg("advice_tile", bm=params["BM"], bn=params["BN"])
+        if "BM" in params and "BN" in params
+        else msg("advice_tile_none")
+    )
+    k_loop = "n**3" in str(family.get("flops", "")).replace(" ", "")
+    return msg(
+        "advice_fix_grid_k" if k_loop else "advice_fix_grid",
+        blocks=blocks,
+        sms=sms,
+        idle=round(100 * (1 - blocks / sms)),
+        tile=tile,
+    )
+
+
+def idle_issue_gain(row: Mapping[str, Any]) -> float:
+    """The most busier issue slots can give: 100 / their busy % (inf: not known).
+
+    An FP32 kernel whose issued instructions are mostly its FMAs keeps them all; what
+    it can gain is the cycles its slots sit idle. SGEMM v7 at n = 1024 issues in 75%
+    of them: 1.33x at most, where the launch without the FMAs' share read 1.56x.
+    """
+    busy = num(row, "issue_pct")
+    return 100.0 / busy if ok(busy) and busy > 0 else math.inf

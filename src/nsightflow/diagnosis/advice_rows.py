@@ -73,13 +73,14 @@ def item_key(s: Suggestion, fixed: float) -> str:
 def gain_text(s: Suggestion) -> dict[str, Any]:
     """The gain as said: up to the floor's, or about the cause's share's.
 
-    The share of the launch a cause takes is an estimate, not a bound: a step that
-    removes it may remove more (hotatomic: achieved / predicted, median 2.25). Only
-    the floor (the ideal time plus the small-size overhead) is an upper bound.
+    A cause's share of the launch is an estimate, not a bound (hotatomic: achieved /
+    predicted, median 2.25); the floor and an FP32 kernel's idle issue slots bound it.
     """
     cap = s.time_us / s.floor_us if s.floor_us > 0 else math.nan
     if math.isnan(cap) or s.gain >= cap * (1 - 1e-9):
         return msg("gain_up_to", gain=s.gain)
+    if "fix_issue_bound_work_fp32" in str(s.fix):  # bounded by the idle issue slots
+        return msg("gain_idle", gain=s.gain, cap=cap)
     return msg("gain_about", gain=s.gain, cap=cap)
 
 
@@ -182,6 +183,7 @@ class AdviceRows:
                 self.ctx[col.FAMILY],
                 self._hot(name),
                 l2_size(self.table),
+                self.ctx.get("launches") or {},
             )
             self.by_variant[name] = found
             for s in found:

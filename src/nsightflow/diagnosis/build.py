@@ -32,7 +32,12 @@ from nsightflow.contracts import FINDINGS, Status, spreadsheet_safe
 from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis import launch_state, limiter, moves, patterns, stand, summary
-from nsightflow.diagnosis.advice import LAUNCH_BOUNDS, register_cap
+from nsightflow.diagnosis.advice import (
+    LAUNCH_BOUNDS,
+    TENSOR_OK,
+    register_cap,
+    tensor_allowed,
+)
 from nsightflow.diagnosis.advice_rows import AdviceRows
 from nsightflow.diagnosis.causes import cause_finding, of_run
 from nsightflow.diagnosis.lines import cite
@@ -220,6 +225,7 @@ class FamilyFindings:
             v = self.variants[name]
             cap = register_cap(source_text(v))  # the source's own register cap
             compiled = {**(v.get("compiler") or {}), LAUNCH_BOUNDS: cap}
+            compiled[TENSOR_OK] = tensor_allowed(self.ctx[col.FAMILY])
             planned = stand.plan(key, compiled, self._run_causes(key))
             self.rows += place(self._where(key, "plan"), planned)
 
@@ -355,7 +361,10 @@ class FamilyFindings:
         tied = ties(best, self._ok_rows(names, self.key_size))
         run = self._run_causes(best)
         where = stand.stand(best, run)
-        compiled = self.variants[str(best[col.VARIANT])].get("compiler") or {}
+        compiled = {
+            **(self.variants[str(best[col.VARIANT])].get("compiler") or {}),
+            TENSOR_OK: tensor_allowed(self.ctx[col.FAMILY]),
+        }
         found = summary.conclusion(
             best, steps, where.rule if where else "", tied, compiled, run
         )

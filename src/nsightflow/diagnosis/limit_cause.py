@@ -11,6 +11,7 @@ limiting unit's, largest first, said with the unit's own metric.
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nsightflow.contracts.columns import KERNEL
 from nsightflow.diagnosis.causes import Cause
 from nsightflow.diagnosis.limiter import NO_UNIT
 from nsightflow.diagnosis.record import Finding, msg
@@ -52,7 +53,20 @@ def limit_cause(found: Sequence[Cause], now: Finding | None) -> Cause | None:
 
 
 def at_limit(fix: Mapping[str, Any], now: Finding) -> dict[str, Any]:
-    """The remedy, after the limiting unit with its own metric."""
+    """The remedy, after the limiting unit with its own metric.
+
+    A run's limiter is its longest launch's, said with that launch's kernel and the
+    same share the brief's *limits it now* prints (reduction ``v0``: L1/shared 80% in
+    ``reduce_v0``, where the run's average over its two launches reads 61%).
+    """
+    if now.rule == "limit_launch":
+        return msg(
+            "advice_fix_limit_launch",
+            cell=now.params["cell"],
+            kernel=now.params[KERNEL],
+            metric=now.metric,
+            fix=dict(fix),
+        )
     return msg(
         "advice_fix_limit",
         cell=msg(f"cell_{now.rule}", **now.params),

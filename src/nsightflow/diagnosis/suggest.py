@@ -38,18 +38,24 @@ from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import serial
 from nsightflow.diagnosis.advice import (
     LAUNCH_BOUNDS,
+    STENCIL_AI,
+    TENSOR_OK,
     already_done,
     atomics_fix,
     blocks_per_atomic,
     fix_message,
+    grid_fix,
+    idle_issue_gain,
     register_cap,
+    tensor_allowed,
     vendor_rate_fix,
 )
-from nsightflow.diagnosis.causes import causes
 from nsightflow.diagnosis.floors import Bound, bounded, noise
+from nsightflow.diagnosis.ideal_gap import ideal_gap
 from nsightflow.diagnosis.limit_cause import at_limit, limit_cause
-from nsightflow.diagnosis.limiter import limit
+from nsightflow.diagnosis.limiter import run_limit
 from nsightflow.diagnosis.model import num, ok
+from nsightflow.diagnosis.per_launch import launch_rows, run_causes
 from nsightflow.diagnosis.record import msg
 from nsightflow.diagnosis.stand import stand
 from nsightflow.diagnosis.variant_facts import grid_blocks, source_text
@@ -121,47 +127,39 @@ def grid_suggestion(
     return suggestion(row, "grid_too_small", sms / blocks, found, fix, share)
 
 
-def grid_fix(
-    variant: Mapping[str, Any], family: Mapping[str, Any], blocks: int, sms: int
-) -> dict[str, Any]:
-    """The grid fix in the kernel's terms: its tile, and split-K for a k loop."""
-    params = variant.get(col.PARAMS) or {}
-    tile = (
-        msg("advice_tile", bm=params["BM"], bn=params["BN"])
-        if "BM" in params and "BN" in params
-        else msg("advice_tile_none")
-    )
-    k_loop = "n**3" in str(family.get("flops", "")).replace(" ", "")
-    return msg(
-        "advice_fix_grid_k" if k_loop else "advice_fix_grid",
-        blocks=blocks,
-        sms=sms,
-        idle=round(100 * (1 - blocks / sms)),
-        tile=tile,
-    )
-
-
 def limiter_suggestion(
     row: Mapping[str, Any],
     compiled: Mapping[str, Any],
     fixed: float,
     source: str = "",
+    rows: Sequence[Mapping[str, Any]] = (),
+    launches: Sequence[Mapping[str, Any]] = (),
 ) -> Suggestion | None:
     """The cause that limits the launch now, where its remedy is not already there.
 
     Where a unit runs near its peak, the cause is that unit's
     (:func:`~nsightflow.diagnosis.limit_cause.limit_cause`), said with the unit's
-    metric; else the launch's largest cost.
+    metric; else the launch's largest cost. A run of several ``launches`` is limited
+    by its longest launch's unit, named with its kernel as the brief names it
+    (:func:`~nsightflow.diagnosis.limiter.run_limit`): the run's row averages the
+    units over its launches, and read reduction ``v0``'s L1/shared at 61% where its
+    ``reduce_v0`` runs it at 80%. Its causes are the run's launch by launch
+    (:func:`~nsightflow.diagnosis.per_launch.run_causes`), as the baseline's
+    section and plan give them: the combined row named ``v0``'s load waits
+    global-memory latency, its main kernel's counters too few bytes in flight. A launch at its ideal DRAM bytes says how much of
+    its time above the ideal is the fixed cost (:func:`ideal_gap`), from the
+    variant's ``rows`` at every size.
     """
-    found = stand(row) if row.get("profiled") else None
+    run = run_causes(row, launches) if row.get("profiled") else []
+    now = run_limit(row, launches)
+    found = stand(row, run, now) if row.get("profiled") else None
     limiter = found.params.get("limiter") if found is not None else None
     if not isinstance(limiter, Mapping):
         return None
     label = limiter.get("label")
     kind = str(label.get("@", "")).removeprefix("mech_") if label else ""
     share = float(limiter.get(col.SHARE) or math.nan)
-    now = limit(row)
-    unit = limit_cause(causes(row), now) if now is not None else None
+    unit = limit_cause(run, now) if now is not None else None
     if unit is not None:
         kind, share = unit.mechanism, 100.0 * unit.share
     if not kind or kind == "grid_too_small" or not ok(share) or share >= 100:
@@ -171,11 +169,18 @@ def limiter_suggestion(
     if bound is None or already_done(kind, row, compiled, bound.gain):
         return None
     fix = fix_message(kind, row, compiled, bound.gain)
+    if fix.get("@") == "fix_issue_bound_work_fp32":
+        mech = min(mech, idle_issue_gain(row))  # only the idle issue cycles are left
+        bound = bounded(row, mech, fixed)
+        if bound is None:
+            return None
+    if str(fix.get("@", "")).startswith("fix_dram_bandwidth_ideal"):
+        fix = ideal_gap(fix, row, rows, fixed)
     if unit is not None and now is not None:
         fix = at_limit(fix, now)
     if found is not None and found.rule == "at_vendor_rate":
         # at the library's rate the last few percent are the library's own tricks
-        fix = vendor_rate_fix(fix, source)
+        fix = vendor_rate_fix(fix, source, bool(compiled.get(TENSOR_OK, True)))
     return suggestion(row, kind, mech, bound, fix, share)
 
 
@@ -278,7 +283,6 @@ def serial_atomics(
 
 
 SWEEPS = 2  # sweeps fused per pass that the temporal-blocking bound is stated for
-STENCIL_AI = 0.5  # ideal FLOP per byte from which a pass combines several neighbours
 SWEEP_FROM_PCT = 80.0  # % of the copy bandwidth from which fewer sweeps is what is left
 
 
@@ -339,6 +343,7 @@ def variant_suggestions(
     family: Mapping[str, Any],
     hot: Mapping[int, Mapping[str, Any]] | None = None,
     l2_bytes: float = math.nan,
+    launches: Mapping[str, Any] | None = None,
 ) -> list[Suggestion]:
     """Every suggestion for one variant over its measured sizes, by size then gain.
 
@@ -350,11 +355,16 @@ def variant_suggestions(
         family: The family's ``context.json`` entry (its ``flops`` formula).
         hot: Per size, the variant's hottest source line (a ``hotspots.csv`` row).
         l2_bytes: The GPU's L2 size (ncu's device attribute; NaN: not known).
+        launches: ``context.json``'s launches of each run (``launch_rows``).
     """
     if variant.get("library") or variant.get(col.STATUS) != Status.OK:
         return []
     source = source_text(variant)
-    compiled = {**(variant.get("compiler") or {}), LAUNCH_BOUNDS: register_cap(source)}
+    compiled = {
+        **(variant.get("compiler") or {}),
+        LAUNCH_BOUNDS: register_cap(source),
+        TENSOR_OK: tensor_allowed(family),
+    }
     out: list[Suggestion] = []
     for row in rows:
         if row.get(col.STATUS) != Status.OK or not ok(num(row, col.TIME_MEDIAN_US)):
@@ -364,7 +374,9 @@ def variant_suggestions(
             grid_suggestion(row, variant, sms, fixed, family),
             atomic_suggestion(row, compiled, line, fixed)
             or serial_atomics(row, compiled, fixed),
-            limiter_suggestion(row, compiled, fixed, source),
+            limiter_suggestion(
+                row, compiled, fixed, source, rows, launch_rows(launches or {}, row)
+            ),
             sweeps_per_pass(row, variant, l2_bytes, fixed),
         ]
         ranked = sorted((s for s in found if s), key=lambda s: -s.gain)

@@ -16,6 +16,11 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "约 {gain:.2f}x，即去掉该原因所占的份额（并非上限：下限允许至多 "
         "{cap:.2f}x）",
     },
+    "gain_idle": {
+        "en": "at most {gain:.2f}x, its issue slots busy every cycle (the floor "
+        "allows up to {cap:.2f}x)",
+        "zh": "至多 {gain:.2f}x，即发射槽每个周期都忙（下限允许至多 {cap:.2f}x）",
+    },
     "advice_item": {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
         "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: the ideal time at "
@@ -222,6 +227,11 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "what limits it is {cell} of its peak (`{metric}`): {fix}",
         "zh": "限制它的是{cell}（相对峰值，`{metric}`）：{fix}",
     },
+    "advice_fix_limit_launch": {
+        "en": "what limits it is {cell} of its peak in its longest launch `{kernel}` "
+        "(`{metric}`): {fix}",
+        "zh": "限制它的是其最长的启动 `{kernel}` 中的{cell}（相对峰值，`{metric}`）：{fix}",
+    },
     "advice_fix_vendor_rate": {
         "en": "{fix}; at the vendor library's rate what is left is what the library "
         "does beyond it: a warp tile between the block's and the thread's (each warp "
@@ -231,6 +241,22 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{fix}；已达到厂商库的速率，剩下的是库在此之外所做的：在 block 与线程之间"
         "再加一层 warp tile（每个 warp 读取自己的 A、B 片段，即 CUTLASS 的布局）、在 FMA "
         "期间从共享内存读取下一段 k 的片段，或在精度允许时使用 3xTF32 tensor core",
+    },
+    "advice_fix_vendor_rate_fp32": {
+        "en": "{fix}; near the vendor library's rate what is left is what the "
+        "library does beyond it in FP32: a warp tile between the block's and the "
+        "thread's (each warp reads its own A and B fragments, CUTLASS's layout), and "
+        "the next k slice's fragments read from shared memory during the FMAs",
+        "zh": "{fix}；已接近厂商库的速率，剩下的是库在 FP32 下另外所做的：在 block 与线程"
+        "之间再加一层 warp tile（每个 warp 读取自己的 A、B 片段，即 CUTLASS 的布局），以及"
+        "在 FMA 期间从共享内存读取下一段 k 的片段",
+    },
+    "advice_fix_vendor_rate_warps_fp32": {
+        "en": "{fix}; near the vendor library's rate what is left is what the "
+        "library does beyond it in FP32 (its threads are already laid out in warp "
+        "tiles): the next k slice's fragments read from shared memory during the FMAs",
+        "zh": "{fix}；已接近厂商库的速率（其线程已按 warp tile 排布），剩下的是库在 FP32 下"
+        "另外所做的：在 FMA 期间从共享内存读取下一段 k 的片段",
     },
     "advice_fix_generic": {
         "en": "see this cause's ncu rule in the appendix",
@@ -412,6 +438,29 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "其加载已是 16 字节宽（`LDG.E.128`、`LDS.128`），而 ncu 对分派停顿没有给出"
         "单一原因（流水线冲突或寄存器文件事件）：每个输出更少的指令（更大的线程 tile），"
         "或从寄存器复用操作数",
+    },
+    "advice_fix_ideal_gap": {
+        "en": "{fix}. Of its {gap:,.1f} us above the ideal time at the copy "
+        "bandwidth, at most {fixed:,.1f} us is the family's fixed cost per launch; "
+        "the other {rest:,.1f} us is its DRAM stream running below the copy "
+        "bandwidth{best}",
+        "zh": "{fix}。其超出拷贝带宽下理想时间的 {gap:,.1f} us 中，本 family 每次启动的"
+        "固定开销至多 {fixed:,.1f} us；其余 {rest:,.1f} us 是其 DRAM 数据流低于拷贝带宽"
+        "的部分{best}",
+    },
+    "advice_fix_ideal_gap_none": {
+        "en": "{fix}. Its {gap:,.1f} us above the ideal time at the copy bandwidth "
+        "are its DRAM stream running below the copy bandwidth (the family measured "
+        "no fixed cost per launch){best}",
+        "zh": "{fix}。其超出拷贝带宽下理想时间的 {gap:,.1f} us 是其 DRAM 数据流低于拷贝带宽"
+        "的部分（本 family 未测到每次启动的固定开销）{best}",
+    },
+    "advice_ideal_best": {
+        "en": " (at n = {n} it runs at {pct:.0f}% of it, so the ceiling is reachable "
+        "and this size leaves bandwidth unused; the copy bandwidth counts the bytes a "
+        "device-to-device copy reads and writes, as the ideal bytes do)",
+        "zh": "（在 n = {n} 时它达到拷贝带宽的 {pct:.0f}%，说明该上限可达，此规模仍有带宽"
+        "未用；拷贝带宽与理想字节一样，按设备内拷贝读写的字节计算）",
     },
     "fixed_basis": {
         "en": "the least any variant of the family took above its ideal time at any "

@@ -251,6 +251,20 @@ FIXES: dict[str, dict[str, str]] = {
         "zh": "让每个线程有更多在途字节：16 字节（float4）访问或每线程多个独立加载"
         "（多数 warp 已驻留，更多 warp 给不出这一收益）",
     },
+    "fix_bytes_in_flight_loads": {
+        "en": "keep more bytes in flight per thread: 16-byte (float4) accesses (its "
+        "SASS already has {loads} 4-byte global loads, several independent ones per "
+        "thread) or more resident warps",
+        "zh": "让每个线程有更多在途字节：16 字节（float4）访问（其 SASS 已有 {loads} 条 4 字节"
+        "全局加载，每线程多个相互独立），或更多驻留 warp",
+    },
+    "fix_bytes_in_flight_loads_resident": {
+        "en": "keep more bytes in flight per thread: 16-byte (float4) accesses (its "
+        "SASS already has {loads} 4-byte global loads, several independent ones per "
+        "thread, and with most warps resident more warps could not give this gain)",
+        "zh": "让每个线程有更多在途字节：16 字节（float4）访问（其 SASS 已有 {loads} 条 4 字节"
+        "全局加载，每线程多个相互独立；多数 warp 已驻留，更多 warp 给不出这一收益）",
+    },
     "fix_memory_latency_resident": {
         "en": "hide the latency with more bytes in flight per thread (wider loads, "
         "several independent ones per thread), or reuse loaded values from registers "
@@ -269,6 +283,15 @@ FIXES: dict[str, dict[str, str]] = {
         "FLOPs per result, or tensor cores (TF32, BF16) where the precision allows",
         "zh": "发射的指令大多就是运算本身：减少每个结果的 FLOPs，或在精度允许时"
         "使用 tensor core（TF32、BF16）",
+    },
+    "fix_issue_bound_work_fp32": {
+        "en": "the issued instructions are mostly the FP32 arithmetic itself, which "
+        "an FP32 result cannot shed (tensor cores would change the arithmetic: TF32 "
+        "keeps 10 of FP32's 23 mantissa bits, beyond this family's tolerance): only "
+        "the cycles its issue slots sit idle are left to gain",
+        "zh": "发射的指令大多就是 FP32 运算本身，FP32 结果省不掉它（tensor core 会改变运算："
+        "TF32 只保留 FP32 23 位尾数中的 10 位，超出本 family 的容差）：能省的只有发射槽"
+        "空闲的周期",
     },
     "fix_global_atomics": {
         "en": "privatize: count into shared memory or registers per block and add to "
@@ -309,13 +332,19 @@ FIXES: dict[str, dict[str, str]] = {
         "带宽的 80% 或以上，更多在途字节最多提速 1.25 倍）",
     },
     "fix_dram_bandwidth_ideal": {
-        "en": "its DRAM traffic is already the ideal bytes of one launch, so only "
-        "fewer launches save any: fuse it with the kernels around it in the program "
-        "(an iterated stencil: several sweeps per launch) or make fewer, larger "
-        "launches; the rest of its time at this size is per launch (ramp-up, tail)",
-        "zh": "其 DRAM 流量已等于单次启动的理想字节数，只有减少启动才能再省：在程序中与"
-        "前后 kernel 融合（迭代 stencil：一次启动多次迭代），或改为更少、更大的启动；"
-        "此规模下其余时间属于每次启动（爬升、尾部）",
+        "en": "its DRAM traffic is already the ideal bytes of one launch, so fewer "
+        "bytes per launch cannot save any: fuse it with the kernel that writes its "
+        "input or the one that reads its result, so the data crosses DRAM once for "
+        "both",
+        "zh": "其 DRAM 流量已等于单次启动的理想字节数，每次启动再减少字节已无可能：与写入"
+        "其输入或读取其结果的 kernel 融合，使数据只经过一次 DRAM",
+    },
+    "fix_dram_bandwidth_ideal_stencil": {
+        "en": "its DRAM traffic is already the ideal bytes of one sweep, so only "
+        "fewer passes over the grid save any: several sweeps per launch (temporal "
+        "blocking) or fusing it with the kernels around it",
+        "zh": "其 DRAM 流量已等于单次迭代的理想字节数，只有减少遍历网格的次数才能再省："
+        "一次启动多次迭代（时间分块），或与前后 kernel 融合",
     },
     "fix_bytes_in_flight": {
         "en": "keep more bytes in flight per thread: 16-byte (float4) accesses, several "
@@ -651,18 +680,18 @@ EVIDENCE: dict[str, dict[str, str]] = {
         "zh": "主 kernel `{kernel}`：{evidence}",
     },
     "ev_bytes_in_flight": {
-        "en": "Memory-bound at {pct:.0f}% of the measured copy bandwidth with "
-        "{spr:.1f} sectors per load request (4 for a warp's 4-byte loads, 16 for "
-        "16-byte ones): each warp has too few bytes in flight to cover the DRAM "
-        "latency.",
-        "zh": "访存受限，达到实测拷贝带宽的 {pct:.0f}%，每次加载请求 {spr:.1f} 个 "
+        "en": "Its loads wait on DRAM, which runs at {pct:.0f}% of the measured copy "
+        "bandwidth, with {spr:.1f} sectors per load request (4 for a warp's 4-byte "
+        "loads, 16 for 16-byte ones): each warp has too few bytes in flight to cover "
+        "the DRAM latency.",
+        "zh": "其加载在等待 DRAM，DRAM 仅达到实测拷贝带宽的 {pct:.0f}%，每次加载请求 {spr:.1f} 个 "
         "sector（warp 做 4 字节加载为 4 个，16 字节为 16 个）：每个 warp 的在途字节"
         "太少，掩盖不了 DRAM 延迟。",
     },
     "ev_bytes_in_flight_nospr": {
-        "en": "Memory-bound at {pct:.0f}% of the measured copy bandwidth: the warps "
-        "wait on loads with too few bytes in flight to cover the DRAM latency.",
-        "zh": "访存受限，达到实测拷贝带宽的 {pct:.0f}%：warp 在等待加载，在途字节太少，"
+        "en": "Its loads wait on DRAM, which runs at {pct:.0f}% of the measured copy "
+        "bandwidth: the warps have too few bytes in flight to cover the DRAM latency.",
+        "zh": "其加载在等待 DRAM，DRAM 仅达到实测拷贝带宽的 {pct:.0f}%：warp 的在途字节太少，"
         "掩盖不了 DRAM 延迟。",
     },
     "ev_local_queue": {
@@ -911,7 +940,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "停顿周期计的最大开销：{cause}",
     },
     "at_vendor_rate": {
-        "en": "`{variant}` runs at the rate of {ceiling}: {rate}, {pct:.0f}% of it "
+        "en": "`{variant}` runs close to {ceiling}: {rate}, {pct:.0f}% of it "
         "(>= 90%), {fp32:.0f}% of the measured FP32 peak, so the FP32 roof is still "
         "above; {pipe}. What limits it now: {now}.",
         "zh": "`{variant}` 已达到{ceiling}的速度：{rate}，为其 {pct:.0f}%（>= 90%），为"
@@ -919,13 +948,24 @@ SENTENCES: dict[str, dict[str, str]] = {
         "{now}。",
     },
     "next_at_vendor_rate": {
-        "en": "Next: `{variant}` matches the vendor library at {fp32:.0f}% of the FP32 "
-        "peak; what is left is what the library does beyond what the kernel's source "
-        "already does (the brief's What next names it), or tensor cores where the "
-        "precision allows.",
-        "zh": "下一步：`{variant}` 已与厂商库持平，为 FP32 峰值的 {fp32:.0f}%；剩下的是"
-        "厂商库在该 kernel 源码已做之外的做法（见摘要的下一步），或在精度允许时使用 "
-        "tensor core。",
+        "en": "Next: `{variant}` runs at {pct:.0f}% of {ceiling} ({fp32:.0f}% of the "
+        "FP32 peak); what is left is what the library does beyond what the kernel's "
+        "source already does (the brief's What next names it){tensor}.",
+        "zh": "下一步：`{variant}` 达到{ceiling}的 {pct:.0f}%（FP32 峰值的 {fp32:.0f}%）；"
+        "剩下的是厂商库在该 kernel 源码已做之外的做法（见摘要的下一步）{tensor}。",
+    },
+    "next_at_vendor_rate_tie": {
+        "en": "Next: `{variant}` matches {ceiling} (at {pct:.0f}% of it, within its "
+        "{noise:.1f}% timing noise; {fp32:.0f}% of the FP32 peak); what is left is what "
+        "the library does beyond what the kernel's source already does (the brief's "
+        "What next names it){tensor}.",
+        "zh": "下一步：`{variant}` 与{ceiling}持平（为其 {pct:.0f}%，在 {noise:.1f}% 的计时"
+        "噪声内；FP32 峰值的 {fp32:.0f}%）；剩下的是厂商库在该 kernel 源码已做之外的做法"
+        "（见摘要的下一步）{tensor}。",
+    },
+    "next_tensor": {
+        "en": ", or tensor cores where the precision allows",
+        "zh": "，或在精度允许时使用 tensor core",
     },
     "dram_at_ideal": {
         "en": "each byte crosses DRAM about once, as the ideal counts ({l1:,.1f} MB "

@@ -74,6 +74,27 @@ TIMELINE_MESSAGES: dict[str, dict[str, str]] = {
         "锁页主机内存（cudaMallocHost）可提高拷贝带宽，多个 stream 可让拷贝与计算重叠。"
         "拷贝到新分配的可分页内存时，还要承担首次访问的缺页开销：复用主机缓冲区或将其锁页。",
     },
+    "timeline_vs_timed": {
+        "en": "Traced kernel time against the event-timed median, where they differ "
+        "by more than the timing's noise line (1 + max(2%, IQR / median)): {items}. "
+        "A trace is one run of the sequence after one warm-up round; the median is of "
+        "launches back to back on the same buffers.",
+        "zh": "时间线中的 kernel 时间与事件计时中位数之差超出计时噪声线（1 + max(2%, "
+        "IQR / 中位数）的版本：{items}。时间线是预热一轮后该序列的一次运行；中位数来自在"
+        "同一缓冲区上背靠背的多次 launch。",
+    },
+    "timeline_vs_item": {
+        "en": "`{variant}` at n = {n} {traced:,.1f} against {median:,.1f} us "
+        "({ratio:.2f}x{launches})",
+        "zh": "`{variant}`（n = {n}）{traced:,.1f} 对 {median:,.1f} us（{ratio:.2f}x"
+        "{launches}）",
+    },
+    "timeline_launches": {
+        "en": ": its trace launches one kernel {k} times, {each:,.1f} us each, and "
+        "the table sums every launch of the trace",
+        "zh": "：其时间线中同一 kernel launch 了 {k} 次，每次 {each:,.1f} us，表中为时间线"
+        "所有 launch 之和",
+    },
     "timeline_failed": {
         "en": "Variants without a trace, kept with their status:",
         "zh": "没有时间线记录的版本（保留其状态）：",

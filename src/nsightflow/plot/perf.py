@@ -123,7 +123,7 @@ def _rate_panel(
         if choice.lens == "compute"
         else (col.GBPS, bandwidth_text, "bandwidth (ideal bytes / time)")
     )
-    refs = _references(fig, ax, choice.lens, ctx)
+    refs = _references(fig, ax, choice.lens, ctx, ok)
     value_axis(ax, ok[column].dropna().tolist() + refs, text)
     order = [v for v in family_variants(ctx) if v in set(ok[col.VARIANT])]
     here = coincident(ok, column, order, ax)
@@ -145,7 +145,11 @@ def _rate_panel(
 
 
 def _references(
-    fig: TippedFigure, ax: Axes, lens: data.Lens, ctx: dict[str, Any]
+    fig: TippedFigure,
+    ax: Axes,
+    lens: data.Lens,
+    ctx: dict[str, Any],
+    analysis: pd.DataFrame,
 ) -> list[float]:
     """The lens's ceilings as labelled lines; returns their values (for the axis).
 
@@ -166,16 +170,36 @@ def _references(
         label = f"FP32 peak (measured): {flops_text(peak)}"
         ax.axhline(peak, color="k", ls="--", lw=1, label=label)
         refs.append(peak)
-    vendor = data.vendor_point(ctx)
+    vendor, by = ladder_vendor(analysis, ctx)
     if vendor is not None:
         at = f" at n = {vendor.size}" if vendor.size else ""
-        label = f"{vendor.name}{at}: {flops_text(vendor.gflops)}"
+        label = f"{vendor.name}{at}: {flops_text(vendor.gflops)}{by}"
         ax.axhline(vendor.gflops, color="k", ls=":", lw=1, label=label)
         if vendor.size:
             (star,) = ax.plot([vendor.size], [vendor.gflops], "k*", ms=8)
             fig.tip(star, label)
         refs.append(vendor.gflops)
     return refs
+
+
+def ladder_vendor(
+    analysis: pd.DataFrame, ctx: dict[str, Any]
+) -> tuple[data.VendorPoint | None, str]:
+    """The vendor line at the size ceilings.json measured it, in the ladder's number.
+
+    Where the ladder's library variant was timed at that size, its rate is the one
+    number there, and the label says whose it is: SGEMM at n = 8192 drew
+    ceilings.json's cupy.matmul 50.4 TFLOP/s beside ``v8_torch_matmul``'s 51.3, two
+    cuBLAS rates at one size.
+    """
+    own = data.vendor_point(ctx)
+    if own is None or not own.size:
+        return own, ""
+    timed = data.vendor_at(analysis, ctx, own.size)
+    library = [str(v[col.NAME]) for v in ctx.get("variants") or [] if v.get("library")]
+    if timed is None or timed.gflops == own.gflops or not library:
+        return own, ""
+    return timed, f" ({library[0]}'s timing)"
 
 
 def perf_vs_size_figure(analysis: pd.DataFrame, ctx: dict[str, Any]) -> TippedFigure:

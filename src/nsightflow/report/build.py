@@ -15,7 +15,14 @@ from typing import Any
 
 import pandas as pd
 
-from nsightflow.contracts import SUMMARY, SWEEP, SWEEP_SUMMARY, TIMELINE_SUMMARY, Status
+from nsightflow.contracts import (
+    SUMMARY,
+    SWEEP,
+    SWEEP_SUMMARY,
+    TIMELINE,
+    TIMELINE_SUMMARY,
+    Status,
+)
 from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis.record import render
@@ -105,6 +112,9 @@ def _context(
     ctx: dict[str, Any] = dict(bundle.context)
     if timeline is not None:
         ctx["timeline"] = TIMELINE_SUMMARY.read(timeline)
+        events = timeline.with_name(TIMELINE.name)  # beside it: the traced activities
+        if events.is_file():
+            ctx["timeline_events"] = TIMELINE.read(events)
     if bundle.hotspots is not None:  # absent in analyses made before warp sampling
         ctx["hotspots"] = bundle.hotspots
     if sweep is not None:

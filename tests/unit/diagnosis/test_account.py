@@ -421,7 +421,7 @@ def test_too_few_bytes_in_flight_only_well_below_the_bandwidth(analysed, family)
     found = _findings(analysed[family])
     for message in found["message"].dropna():
         for pct in re.findall(
-            r"Memory-bound at (\d+)% of the measured copy bandwidth with", message
+            r"runs at (\d+)% of the measured copy bandwidth, with", message
         ):
             assert float(pct) < AT_BANDWIDTH_PCT, message
 

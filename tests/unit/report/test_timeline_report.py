@@ -118,7 +118,7 @@ def test_report_has_the_timeline_figure_table_and_finding(
         assert "transfers dominate every variant" in section
         assert f"{ratio.min():,.0f}-{ratio.max():,.0f}x the kernel time" in section
         assert re.search(r"\| `v4_vec4` +\| 8192 \|", section)
-        assert section.rstrip().endswith("reuse the host buffer or pin it.")
+        assert "reuse the host buffer or pin it." in section
     html = (out / f"{stem}.html").read_text()
     steps = len(list((figures / "steps").glob("step_*.png")))
     assert steps == 5  # Jacobi-2D: v1..v5

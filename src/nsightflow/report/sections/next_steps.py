@@ -112,7 +112,7 @@ class NextSections(SectionBase):
                 basis["n"] = size_text(basis["n"])
             if params.get("floor_n"):
                 params["floor_n"] = size_text(params["floor_n"])
-            text = render("advice", params)
+            text = render("advice", sized(params))
             if others:
                 text += T("advice_also", sizes=self._sizes(others))
             gain = max(_num(r[col.EXPECTED_GAIN]) for r in rows)
@@ -397,3 +397,19 @@ class NextSections(SectionBase):
         if not found:
             return T("advice_all_none")
         return "\n".join(f"- {render_row(r)}" for r in found)
+
+
+# messages nested in a suggestion whose ``n`` is a problem size (not a launch number)
+SIZED = frozenset({"advice_ideal_best"})
+
+
+def sized(params: Any) -> Any:
+    """The suggestion's message with the sizes of its :data:`SIZED` parts as 2^k."""
+    if isinstance(params, list):
+        return [sized(p) for p in params]
+    if not isinstance(params, dict):
+        return params
+    out = {k: sized(v) for k, v in params.items()}
+    if out.get("@") in SIZED and "n" in out:
+        out["n"] = size_text(out["n"])
+    return out

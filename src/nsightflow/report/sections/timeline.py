@@ -12,6 +12,7 @@ import pandas as pd
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
+from nsightflow.diagnosis.floors import noise
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import SectionBase, bullets, figure, table
 from nsightflow.report.sections.quantities import size_text
@@ -67,6 +68,66 @@ def transfer_findings(rows: pd.DataFrame, n: int) -> list[str]:
     ]
 
 
+def traced_vs_timed(
+    ok: pd.DataFrame, analysis: pd.DataFrame, events: pd.DataFrame | None
+) -> list[str]:
+    """Where a traced kernel time differs from the timed median beyond its noise.
+
+    The noise is the verdicts' line, ``1 + max(2%, IQR / median)``
+    (:func:`nsightflow.diagnosis.floors.noise`). The trace is one run of the
+    program's sequence after one warm-up round; the median is of launches back to
+    back on the same buffers. Where the trace holds more kernel launches than the
+    variant's other traced sizes' fewest, it says so: SGEMM ``v8_torch_matmul`` at
+    n = 4096 traced 5,369 us, 2.01x its 2,673 us median, as two launches of one
+    cuBLAS kernel of 2,684 us each.
+    """
+    timed = analysis.set_index([col.VARIANT, col.SIZE])
+    kernels = (
+        events[events[col.KIND] == "kernel"]
+        if events is not None and not events.empty
+        else None
+    )
+    out = []
+    for _, r in ok.iterrows():
+        key = (r[col.VARIANT], int(r[col.SIZE]))
+        if key not in timed.index:
+            continue
+        row = timed.loc[key]
+        median, traced = float(row[col.TIME_MEDIAN_US]), r[col.KERNEL_NS] / 1e3
+        line = noise({**row.to_dict(), col.SIZE: key[1]})
+        if not (median > 0 and traced > 0) or 1 / line < traced / median < line:
+            continue
+        mine = (
+            kernels[(kernels[col.VARIANT] == key[0]) & (kernels[col.SIZE] == key[1])]
+            if kernels is not None
+            else pd.DataFrame()
+        )
+        out.append(
+            T(
+                "timeline_vs_item",
+                variant=key[0],
+                n=size_text(key[1]),
+                traced=traced,
+                median=median,
+                ratio=traced / median,
+                launches=_launches(mine),
+            )
+        )
+    return [T("timeline_vs_timed", items="; ".join(out))] if out else []
+
+
+def _launches(kernels: pd.DataFrame) -> str:
+    """Where the trace launches one kernel several times: how often, how long each."""
+    if kernels.empty:
+        return ""
+    counts = kernels[col.NAME].value_counts()
+    if int(counts.iloc[0]) < 2:
+        return ""
+    same = kernels[kernels[col.NAME] == counts.index[0]]
+    each = float((same[col.END_NS] - same[col.START_NS]).mean()) / 1e3
+    return T("timeline_launches", k=int(counts.iloc[0]), each=each)
+
+
 class TimelineSections(SectionBase):
     """The timeline section (shown when the report was given a timeline summary)."""
 
@@ -89,6 +150,7 @@ class TimelineSections(SectionBase):
                 found += transfer_findings(rows, int(n))
             if (ok[col.TRANSFER_TO_KERNEL] > 1).any():
                 found.append(T("timeline_advice"))
+            found += traced_vs_timed(ok, self.a, self.ctx.get("timeline_events"))
             parts.append("\n".join(bullets(found)))
         failed = summary[~summary[col.STATUS].isin([Status.OK, Status.UNSUPPORTED])]
         if not failed.empty:
