@@ -130,7 +130,7 @@ def test_a_library_the_ladder_beats_is_a_reference_line_not_a_target(
     assert "`v5_cupy_sum` is a reference line:" in md
     assert "slower than `v3_vec4` and `v4_vec4_atomic`" in md
     # its own timing spread is named only where it is wide (the recorded CV at 2^24)
-    from nsightflow.report.sections.next_steps import WIDE_CV
+    from nsightflow.report.sections.library_target import WIDE_CV
 
     rows = json.loads((recording / "time/reduction/v5_cupy_sum.json").read_text())
     cv = next(r["cv"] for r in rows["rows"] if r["size"] == 2**24)

@@ -26,7 +26,6 @@ from nsightflow.diagnosis.floors import (
     fixed_basis,
     floor_of,
     launch_floors,
-    noise,
     with_fastest,
 )
 from nsightflow.diagnosis.record import render, render_row
@@ -34,27 +33,13 @@ from nsightflow.diagnosis.scoring import PAID
 from nsightflow.diagnosis.scoring import paid as scored_paid
 from nsightflow.diagnosis.serial import with_growth, with_rate
 from nsightflow.i18n import T
-from nsightflow.report.sections.common import SectionBase
 from nsightflow.report.sections.confidence import confidence, record
+from nsightflow.report.sections.library_target import LibraryTarget
+from nsightflow.report.sections.library_target import names as _names
+from nsightflow.report.sections.library_target import num as _num
 from nsightflow.report.sections.quantities import pct_text, size_text, us_text
 
 MAX_NEXT = 3  # items of "what next"
-WIDE_CV = 0.10  # a library's timing CV above which the brief says it is noisy
-
-
-def _num(value: Any) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return math.nan
-
-
-def _names(names: list[str]) -> str:
-    """```a```, ```a`` and ``b```, ```a``, ``b`` and ``c```: variant names in a sentence."""
-    quoted = [f"`{n}`" for n in names]
-    if len(quoted) < 2:
-        return "".join(quoted)
-    return T("names_and", head=", ".join(quoted[:-1]), last=quoted[-1])
 
 
 def _lower(name: str) -> str:
@@ -67,7 +52,7 @@ def _lower(name: str) -> str:
     return name
 
 
-class NextSections(SectionBase):
+class NextSections(LibraryTarget):
     """What next for the best own variant of each input, and its library target."""
 
     def _next(self, heads: list[dict[str, Any]]) -> list[str]:
@@ -243,131 +228,6 @@ class NextSections(SectionBase):
             loads=int(compiled.get("global_loads") or 0),
             occupancy=pct_text(self.row(variant, n).get("achieved_occupancy_pct")),
         )
-
-    def _target(self, variant: str, n: int) -> str:
-        """The library variant of the input as the line to reach ('' if none).
-
-        Where the author's variants already beat the library at ``n`` it is a
-        reference line, not a target: the sentence names the variants faster than
-        it, and the library's timing spread where it is wide.
-        """
-        group = next((g for g in self.inputs().values() if variant in g), [])
-        libraries = [v for v in group if self.variants[v].get("library")]
-        ours = _num(self.row(variant, n).get(col.TIME_MEDIAN_US))
-        for lib in libraries:
-            theirs = _num(self.row(lib, n).get(col.TIME_MEDIAN_US))
-            if math.isnan(theirs) or math.isnan(ours) or theirs <= 0:
-                continue
-            if theirs < ours:
-                relation = T("target_faster", ratio=ours / theirs, variant=variant)
-                return T(
-                    "brief_target",
-                    library=lib,
-                    time=us_text(theirs),
-                    n=size_text(n),
-                    relation=relation + self._gap(variant, lib, n),
-                )
-            return self._beaten(variant, lib, n, theirs / ours)
-        return ""
-
-    def _beaten(self, variant: str, lib: str, n: int, ratio: float) -> str:
-        """The library line the author's variants beat at ``n``: by whom, by how much."""
-        r = self.row(lib, n)
-        theirs = _num(r.get(col.TIME_MEDIAN_US))
-        group = next((g for g in self.inputs().values() if lib in g), [])
-        faster = [
-            v
-            for v in group
-            if v != lib
-            and not self.variants[v].get("library")
-            and _num(self.row(v, n).get(col.TIME_MEDIAN_US)) < theirs
-        ]
-        # faster only beyond the library's timing noise (1 + max(2%, IQR / median))
-        tied = [v for v in faster if theirs / self._time(v, n) <= noise(r)]
-        faster = [v for v in faster if v not in tied]
-        if not faster:  # the best is within the noise: not beaten
-            relation = T("target_slower", ratio=ratio, variant=variant)
-            return T(
-                "brief_target",
-                library=lib,
-                time=us_text(theirs),
-                n=size_text(n),
-                relation=relation,
-            )
-        cv = _num(r.get(col.CV))
-        spread = T("target_spread", cv=100 * cv) if cv > WIDE_CV else ""
-        return T(
-            "brief_target_tied" if tied else "brief_target_beaten",
-            library=lib,
-            time=us_text(theirs),
-            n=size_text(n),
-            faster=_names(faster),
-            tied=_names(tied),
-            variant=variant,
-            ratio=ratio,
-            spread=spread,
-            gap=self._gap(variant, lib, n),
-        ) + self._main_pass(variant, lib, n)
-
-    def _time(self, variant: str, n: int) -> float:
-        return _num(self.row(variant, n).get(col.TIME_MEDIAN_US))
-
-    def _main_pass(self, variant: str, lib: str, n: int) -> str:
-        """Where the library's first launch is as fast as the variant's, what it loses in.
-
-        Reduction at 2^24: CuPy's sum is 24.5 us against v4's 19.8, yet its
-        ``DeviceReduceKernel`` takes 18.4 us under ncu against v4's 18.9: the time it
-        loses is its second pass and the copy into ``out=``.
-        """
-        launches = self.ctx.get("launches") or {}
-        theirs = launches.get(lib, {}).get(str(n)) or []
-        ours = launches.get(variant, {}).get(str(n)) or []
-        if len(theirs) < 2:
-            return ""
-        if not ours:  # one launch: the run's own row
-            kernel = str(self.variants[variant].get(col.KERNEL) or "")
-            ours = [{col.KERNEL: kernel, col.LAUNCH: 0, "row": self.row(variant, n)}]
-        theirs = sorted(theirs, key=lambda r: int(r[col.LAUNCH]))
-        ours = sorted(ours, key=lambda r: int(r[col.LAUNCH]))
-        lib_us = _num((theirs[0].get("row") or {}).get("ncu_time_us"))
-        our_us = _num((ours[0].get("row") or {}).get("ncu_time_us"))
-        if not (lib_us > 0 and our_us > 0) or lib_us > our_us:
-            return ""
-        later = [
-            T(
-                "target_later",
-                kernel=str(r[col.KERNEL]),
-                us=_num((r.get("row") or {}).get("ncu_time_us")),
-            )
-            for r in theirs[1:]
-        ]
-        return (
-            T(
-                "target_main_pass",
-                kernel=str(theirs[0][col.KERNEL]),
-                lib_us=lib_us,
-                variant=variant,
-                ours=str(ours[0][col.KERNEL]),
-                our_us=our_us,
-                later=", ".join(later),
-            )
-            + "."
-        )
-
-    def _gap(self, variant: str, lib: str, n: int) -> str:
-        """Where the library leads most at another size, if it leads more there."""
-        best: tuple[float, int] | None = None
-        for m in sorted(set(self.a[col.SIZE].dropna().astype(int))):
-            ours = _num(self.row(variant, m).get(col.TIME_MEDIAN_US))
-            theirs = _num(self.row(lib, m).get(col.TIME_MEDIAN_US))
-            if m != n and theirs > 0 and ours / theirs > (best or (1.0, 0))[0]:
-                best = (ours / theirs, m)
-        key = _num(self.row(variant, n).get(col.TIME_MEDIAN_US)) / _num(
-            self.row(lib, n).get(col.TIME_MEDIAN_US)
-        )
-        if best is None or not best[0] > max(key, 1.0) * 1.1:
-            return ""
-        return T("target_gap", n=size_text(best[1]), ratio=best[0])
 
     def advice_scores(self) -> str:
         """The appendix's score: each step's primary change against the advice.
