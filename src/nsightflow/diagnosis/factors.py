@@ -222,7 +222,7 @@ def _stall_detail(
     n0, n1 = waited_on(before, after, reasons[0])
     if len(bases) == 1 and n0 and n1:
         counted = " + ".join(REQUEST_METRICS[k] for k in keys)
-        per = " / " + counted
+        per = f" / ({counted})" if len(keys) > 1 else " / " + counted
         said = msg(
             "detail_stalls_per_request",
             reasons=text,

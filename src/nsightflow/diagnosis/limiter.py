@@ -83,11 +83,7 @@ def hot_slice(row: Mapping[str, Any]) -> Finding | None:
             "all": total,
             "slices": slices if ok(slices) else 0.0,
             "serial": 100 * share if ok(share) else pct,
-            "rate": msg(
-                "limit_slice_rate", pct=100 * share, rate=serial.rate_evidence(row)
-            )
-            if ok(share)
-            else "",
+            "rate": _slice_rate(row, share),
         },
         metric="lts__throughput.max.pct_of_peak_sustained_elapsed",
         value=100 * share if ok(share) else pct,
@@ -238,3 +234,17 @@ def _l1_part(row: Mapping[str, Any]) -> dict[str, Any]:
     if not ok(smem):
         return {"part": ""}
     return {"part": msg("l1_part", smem=smem)}
+
+
+def _slice_rate(row: Mapping[str, Any], share: float) -> Any:
+    """The share of the launch its slice's atomics need at the family's rate.
+
+    The launch that set the rate needs all of it by construction: its rate is said
+    without the share.
+    """
+    if not ok(share):
+        return ""
+    evidence = serial.rate_evidence(row)
+    if evidence["@"] == "serial_rate_own":
+        return msg("limit_slice_rate_own", rate=evidence)
+    return msg("limit_slice_rate", pct=100 * share, rate=evidence)

@@ -179,9 +179,16 @@ def serialized(row: Mapping[str, Any]) -> bool:
 
 
 def rate_evidence(row: Mapping[str, Any]) -> dict[str, Any]:
-    """The family's rate as a message: the launch that reached it and its numbers."""
+    """The family's rate as a message: the launch that reached it and its numbers.
+
+    For that launch itself the share it gives is 100% by construction (hotatomic
+    ``v0`` at 2^22): the message says the rate is its own.
+    """
+    own = str(row.get(col.VARIANT)) == str(row.get(col.SLICE_RATE_BY)) and num(
+        row, col.SIZE
+    ) == num(row, col.SLICE_RATE_SIZE)
     return msg(
-        "serial_rate",
+        "serial_rate_own" if own else "serial_rate",
         rate=num(row, col.SLICE_RATE),
         by=str(row.get(col.SLICE_RATE_BY) or ""),
         n=int(

@@ -232,12 +232,13 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "expect_met_same": {"en": "As expected.", "zh": "符合预期。"},
     "ladder_regime_note": {
         "en": "The roofline regime places a variant by DRAM, L2 and its FP32 rate "
-        "(latency: each under 60% of its peak, or under 40% on the ridge's side its "
-        "intensity is on). {variants} are latency-bound by it only: a unit off the "
+        "(memory- or compute-bound at 60% of a peak or more, or at 40% or more on the "
+        "side of the ridge its ideal intensity is at least 2x away on; latency-bound "
+        "otherwise). {variants} are latency-bound by it only: a unit off the "
         "roofline runs near its peak, the ceiling *limits it now* names.",
-        "zh": "roofline 受限类型按 DRAM、L2 与 FP32 速率判断（延迟受限：各自低于峰值的 60%，"
-        "或在其计算强度所在的 ridge 一侧低于 40%）。{variants} 只是按它延迟受限："
-        "roofline 之外有一个单元接近峰值，即“当前限制因素”所列的上限。",
+        "zh": "roofline 受限类型按 DRAM、L2 与 FP32 速率判断（达到峰值 60% 及以上，或理想"
+        "计算强度离 ridge 至少 2 倍、且该侧达到 40% 及以上，为访存或计算受限；否则为延迟受限）。"
+        "{variants} 只是按它延迟受限：roofline 之外有一个单元接近峰值，即“当前限制因素”所列的上限。",
     },
     "expected_missed": {"en": "Not what the idea aimed at", "zh": "与预期不符"},
     "expected_or": {"en": ", ", "zh": "、"},

@@ -505,10 +505,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
     # --- metric facts of the diagnosis (diagnosis) -----------------------------
     "dram_traffic": {
         "en": "DRAM traffic is {ratio:.2f}x the ideal ({moved:,.1f} MB moved vs "
-        "{ideal:,.1f} MB for one read and one write of each element; "
+        "{ideal:,.1f} MB of ideal traffic, the bytes the manifest counts; "
         "`dram__bytes_read.sum` + `dram__bytes_write.sum`): {verdict}.",
-        "zh": "DRAM 流量是理想值的 {ratio:.2f}x（实际搬运 {moved:,.1f} MB，每个元素"
-        "读一次、写一次只需 {ideal:,.1f} MB；`dram__bytes_read.sum` + "
+        "zh": "DRAM 流量是理想值的 {ratio:.2f}x（实际搬运 {moved:,.1f} MB，manifest "
+        "计入的理想流量为 {ideal:,.1f} MB；`dram__bytes_read.sum` + "
         "`dram__bytes_write.sum`）：{verdict}。",
     },
     "dram_absorbed": {
@@ -516,10 +516,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "缓存吸收了重复读取",
     },
     "dram_below_ideal": {
-        "en": "less than one read and one write of each element: part of the data "
+        "en": "less than the ideal bytes: part of the data "
         "stays in the L2 (inputs already there, writes not yet written back)",
-        "zh": "少于每个元素读一次、写一次：部分数据留在 L2 中（输入已在 L2，写入尚未"
-        "写回）",
+        "zh": "少于理想流量：部分数据留在 L2 中（输入已在 L2，写入尚未写回）",
     },
     "dram_reread": {
         "en": "data crosses DRAM more than once ({reads:,.1f} MB read, {writes:,.1f} MB "

@@ -1666,6 +1666,15 @@ LIMITS: dict[str, dict[str, str]] = {
         "zh": "`{by}` 的 slice 每 us 处理的 {rate:,.0f} 个 sector（n = {n} 时 {us:,.1f} us "
         "内 {sectors:,.0f} 个），即本族使 slice 保持繁忙的各次启动中的最高速率",
     },
+    "limit_slice_rate_own": {"en": "; {rate}", "zh": "；{rate}"},
+    "serial_rate_own": {
+        "en": "the {rate:,.0f} sectors per us its own slice served ({sectors:,.0f} in "
+        "{us:,.1f} us), the highest of the family's launches and so its whole launch "
+        "by construction: the slice is busy with one atomic after another throughout",
+        "zh": "它自己的 slice 每 us 处理的 {rate:,.0f} 个 sector（{us:,.1f} us 内 "
+        "{sectors:,.0f} 个），为本族最高速率，因此按定义占满整个启动：该 slice 始终在"
+        "逐个执行原子操作",
+    },
     "cell_limit_l2_slice": {
         "en": "atomics' L2 slice {serial:.0f}%",
         "zh": "原子操作 L2 slice {serial:.0f}%",

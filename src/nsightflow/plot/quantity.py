@@ -131,7 +131,8 @@ def stall_value(metric: str, cycles: dict[str, float], row: Any) -> float:
     if not per.startswith("/"):
         return total
     column = {metric: column for column, metric in REQUEST_METRICS.items()}
-    names = [m.strip() for m in per.removeprefix("/").split("+")]
+    # "/ a" or "/ (a + b)": the requests the waits are counted over
+    names = [m.strip() for m in per.removeprefix("/").strip(" ()").split("+")]
     requests = sum(float(row.get(column.get(m, m), math.nan)) for m in names)
     inst = float(row.get("inst_executed", math.nan))
     return total * inst / requests if requests > 0 else math.nan

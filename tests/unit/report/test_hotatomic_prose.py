@@ -79,3 +79,27 @@ def test_a_count_from_zero_is_drawn_not_na(hot):
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert "n/a" not in texts
     assert f"0 → {counts['v2_atomic_per_block']:,.0f}" in texts
+
+
+def test_a_share_under_a_tenth_of_a_percent_is_not_rounded_up_to_it(hot):
+    # v0 at 2^22: 2.28 GB/s of a 4,250 GB/s roofline is 0.054%, A.1 prints 0.05
+    analysis, md = hot
+    a = pd.read_csv(analysis / "analysis.csv")
+    row = a[(a["variant"] == "v0_atomic_per_thread") & (a["size"] == 2**22)].iloc[0]
+    assert row["regime_ceiling_pct"] < 0.095
+    brief = next(x for x in md.splitlines() if x.startswith("| `v0_atomic_per_thread`"))
+    assert f"{row['regime_ceiling_pct']:.2f}% roofline" in brief
+
+
+def test_the_launch_that_sets_the_slice_rate_is_not_said_to_need_it(hot):
+    # v0 at 2^22 served the family's highest slice rate: its "100% of the launch" is
+    # its own time over itself, and the report says so instead of quoting it as a need
+    _, md = hot
+    own = [x for x in md.splitlines() if "its own slice served" in x]
+    assert own and all("by construction" in x for x in own)
+    # v0's limiter (4,194,304 sectors on its slice) and its advice; v1, v2 quote v0's
+    assert any("4,194,304 of its 6,293,504" in x for x in own)
+    quoted = [
+        x for x in md.splitlines() if "`v0_atomic_per_thread`'s slice served" in x
+    ]
+    assert quoted and not any("4,194,304 of its 6,293,504" in x for x in quoted)
