@@ -139,11 +139,12 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     "atomic_unit_block": {"en": "block", "zh": "block"},
     "advice_fix_atomics_per_block": {
         "en": "it already adds once per block ({per:.1f} L2 atomic sectors per "
-        "block), so fewer blocks each summing more elements (a grid-stride loop over "
+        "block: ncu counts an atomic on one address as 1.5 sectors, one on its "
+        "slice), so fewer blocks each summing more elements (a grid-stride loop over "
         "one wave of blocks), or per-block partials summed by a second pass instead "
         "of the atomic",
         "zh": "它已是每个 block 一次原子操作（每 block {per:.1f} 个 L2 原子操作 "
-        "sector），因此应减少 block 数、让每个 block 求和更多元素（一波 block 的 "
+        "sector：ncu 把同一地址上的一次原子操作计为 1.5 个 sector，其中 1 个在其 slice），因此应减少 block 数、让每个 block 求和更多元素（一波 block 的 "
         "grid-stride 循环），或改为各 block 写部分和、由第二个 kernel 求和",
     },
     "advice_fix_atomics_aggregated": {

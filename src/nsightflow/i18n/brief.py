@@ -32,11 +32,12 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "brief_result": {
         "en": "**Result at n = {n}{input}:** `{variant}` is the fastest correct "
         "variant{tie}, {time} us, {speedup:.2f}x the baseline `{baseline}`; {regime} at "
-        "{pct} of {ceiling} ({rate}).",
+        "{pct} of {ceiling} ({rate}){limit}.",
         "zh": "**n = {n}{input}的结果：**最快的正确版本是 `{variant}`{tie}，{time} us，"
         "为基线 `{baseline}` 的 {speedup:.2f}x；{regime}，达到{ceiling}的 {pct}"
-        "（{rate}）。",
+        "（{rate}）{limit}。",
     },
+    "brief_result_limit": {"en": "; what limits it: {limit}", "zh": "；瓶颈：{limit}"},
     "brief_none": {
         "en": "**No variant is correct at n = {n}:** nothing is ranked; the appendix "
         "lists each variant's status.",
@@ -230,16 +231,6 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     },
     "expected_met": {"en": "As intended", "zh": "符合预期"},
     "expect_met_same": {"en": "As expected.", "zh": "符合预期。"},
-    "ladder_regime_note": {
-        "en": "The roofline regime places a variant by DRAM, L2 and its FP32 rate "
-        "(memory- or compute-bound at 60% of a peak or more, or at 40% or more on the "
-        "side of the ridge its ideal intensity is at least 2x away on; latency-bound "
-        "otherwise). {variants} are latency-bound by it only: a unit off the "
-        "roofline runs near its peak, the ceiling *limits it now* names.",
-        "zh": "roofline 受限类型按 DRAM、L2 与 FP32 速率判断（达到峰值 60% 及以上，或理想"
-        "计算强度离 ridge 至少 2 倍、且该侧达到 40% 及以上，为访存或计算受限；否则为延迟受限）。"
-        "{variants} 只是按它延迟受限：roofline 之外有一个单元接近峰值，即“当前限制因素”所列的上限。",
-    },
     "expected_missed": {"en": "Not what the idea aimed at", "zh": "与预期不符"},
     "expected_or": {"en": ", ", "zh": "、"},
     "step_more": {

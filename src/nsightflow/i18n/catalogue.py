@@ -503,6 +503,17 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "col_timing": {"en": "timing", "zh": "计时"},
     "col_ncu_reports": {"en": "ncu reports", "zh": "ncu 报告"},
     # --- metric facts of the diagnosis (diagnosis) -----------------------------
+    # the brief's note under its table: the roofline regime's rule
+    "ladder_regime_note": {
+        "en": "The roofline regime places a variant by DRAM, L2 and its FP32 rate "
+        "(memory- or compute-bound at 60% of a peak or more, or at 40% or more on the "
+        "side of the ridge its ideal intensity is at least 2x away on; latency-bound "
+        "otherwise). {variants} are latency-bound by it only: a unit off the "
+        "roofline runs near its peak, the ceiling *limits it now* names.",
+        "zh": "roofline 受限类型按 DRAM、L2 与 FP32 速率判断（达到峰值 60% 及以上，或理想"
+        "计算强度离 ridge 至少 2 倍、且该侧达到 40% 及以上，为访存或计算受限；否则为延迟受限）。"
+        "{variants} 只是按它延迟受限：roofline 之外有一个单元接近峰值，即“当前限制因素”所列的上限。",
+    },
     "dram_traffic": {
         "en": "DRAM traffic is {ratio:.2f}x the ideal ({moved:,.1f} MB moved vs "
         "{ideal:,.1f} MB of ideal traffic, the bytes the manifest counts; "

@@ -103,3 +103,28 @@ def test_the_launch_that_sets_the_slice_rate_is_not_said_to_need_it(hot):
         x for x in md.splitlines() if "`v0_atomic_per_thread`'s slice served" in x
     ]
     assert quoted and not any("4,194,304 of its 6,293,504" in x for x in quoted)
+
+
+def test_sectors_per_block_say_how_ncu_counts_an_atomic_on_one_address(hot):
+    # v2 issues one atomicAdd per block (16,384 blocks, 16,384 sectors on its slice)
+    # and ncu counts 24,837 L2 atomic sectors: 1.5 per block is the counting, not 1.5
+    # atomics, and the advice says so
+    analysis, md = hot
+    v2 = _profiled(analysis).loc["v2_atomic_per_block"]
+    v2 = v2[v2["size"] == 2**22].iloc[0] if hasattr(v2, "columns") else v2
+    ratio = v2["l2_atomic_sectors"] / v2["grid_blocks"]
+    assert 1.45 <= ratio <= 1.55
+    said = [
+        x for x in md.splitlines() if f"({ratio:.1f} L2 atomic sectors per block" in x
+    ]
+    assert said and all("counts an atomic on one address as 1.5" in x for x in said)
+
+
+def test_the_result_of_a_latency_bound_best_says_what_limits_it(hot):
+    # v2 is latency-bound by the roofline (12% of it) and limited by its slice (92%):
+    # the result line says both, as the table's two columns do
+    _, md = hot
+    result = next(x for x in md.splitlines() if x.startswith("**Result at"))
+    row = next(x for x in md.splitlines() if x.startswith("| `v2_atomic_per_block`"))
+    cell = next(c.strip() for c in row.split("|") if "L2 slice" in c)
+    assert "latency-bound" in result and f"what limits it: {cell}" in result

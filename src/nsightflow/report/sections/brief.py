@@ -143,7 +143,25 @@ class BriefSections(OverviewSections, NextSections):
             pct=pct_text(r.get(col.REGIME_CEILING_PCT)),
             ceiling=T(f"ceiling_{r.get('regime_ceiling') or 'copy_bw'}"),
             rate=rate,
+            limit=self._result_limit(variant, n, regime),
         )
+
+    def _result_limit(self, variant: str, n: int, regime: str) -> str:
+        """What limits a latency-bound best where a unit does (hotatomic's L2 slice).
+
+        The roofline calls hotatomic ``v2`` latency-bound at 12% of it; what limits
+        it is the one L2 slice its atomics queue on, at 92%: the result says both.
+        """
+        if regime != "latency" or n != self.key_size:
+            return ""
+        found = [
+            r
+            for r in self.found("stand", variant, n)
+            if str(r[col.RULE]).startswith("limit_")
+        ]
+        if not found or found[0][col.RULE] == "limit_latency":
+            return ""
+        return T("brief_result_limit", limit=self._ladder_limit(variant))
 
     def primary(self, name: str) -> dict[str, Any] | None:
         """The primary finding of a variant: its step's, else its baseline's."""
