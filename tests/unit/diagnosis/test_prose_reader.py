@@ -169,7 +169,10 @@ def test_an_fp32_ladder_is_not_told_to_change_its_arithmetic(reports):
         if "tensor core" in line and not line.startswith(
             ("> ", "|", "+", "-   ", "@@")
         ):
-            assert "would change the arithmetic" in line, line
+            # one-pass TF32 is out; 3xTF32 keeps about FP32 accuracy on tensor cores
+            assert "would change the arithmetic" in line or (
+                "3xTF32" in line and "beyond this family's tolerance" in line
+            ), line
 
 
 def test_v6_s_loads_are_not_too_few_warps_where_ncu_notes_warps_to_spare(analysed):
