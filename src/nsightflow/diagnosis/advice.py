@@ -19,6 +19,7 @@ from typing import Any
 
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.efficiency import issue_split, work_share
+from nsightflow.diagnosis.launch_state import busy_sm_share
 from nsightflow.diagnosis.memory import measured_ratio
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import msg
@@ -174,7 +175,8 @@ def already_done(
     ``LDG.E.128``, issues at least :data:`IN_FLIGHT` global loads and keeps
     :data:`RESIDENT_PCT` of its warps resident has all three, and what stays is the
     launch and ramp cost, not a change to its loads. Low occupancy is done where the
-    achieved occupancy is already that high. Where the suggestion's ``gain`` is
+    achieved occupancy is already that high, and has no remedy on a grid of fewer
+    blocks than SMs (:func:`~nsightflow.diagnosis.launch_state.busy_sm_share`). Where the suggestion's ``gain`` is
     known, the warps are resident enough where more of them could not give it
     (:func:`warps_can_give`), else from :data:`RESIDENT_PCT`.
     """
@@ -187,8 +189,8 @@ def already_done(
         wide = int(compiled.get("ldg_bits") or 0) >= WIDE_BITS or loads_wide(row)
         several = int(compiled.get("global_loads") or 0) >= IN_FLIGHT
         return wide and several and resident
-    if kind == "low_occupancy":
-        return resident
+    if kind == "low_occupancy":  # under one wave an SM holds one block or none
+        return resident or busy_sm_share(row) < 1.0
     return False
 
 

@@ -161,3 +161,19 @@ def _dram_verdict(row: Mapping[str, Any], ratio: float) -> dict[str, Any]:
     if ok(l1) and ok(dram) and dram > 0 and l1 >= REREAD_MARGIN * dram:
         return msg("dram_absorbed_by", l1=l1 / 1e6, ratio=l1 / dram)
     return msg("dram_at_ideal", l1=_mb(l1))
+
+
+def busy_sm_share(row: Mapping[str, Any]) -> float:
+    """The share of the SMs that hold a block, where the grid is under one wave.
+
+    With fewer blocks than SMs and under one wave, an SM holds one block or none,
+    whatever its registers allow: SGEMM ``v5``-``v7`` at n = 1024 launch 64 blocks
+    on 132 SMs, 0.48 of them busy. 1.0 where every SM has a block or the counts are
+    missing. ncu's ``pct_of_peak_sustained_active`` shares are over the busy SMs'
+    active cycles; times this share they are the GPU's.
+    """
+    waves = measured_ratio(row, "waves_per_sm")
+    blocks, sms = num(row, "grid_blocks"), num(row, "sm_count")
+    if ok(waves) and 0 < waves < 1 and ok(blocks) and ok(sms) and 0 < blocks < sms:
+        return blocks / sms
+    return 1.0

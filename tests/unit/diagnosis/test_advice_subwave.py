@@ -1,0 +1,58 @@
+"""Advice on the replayed SGEMM recording where a grid, a register cap or a shared
+configuration decides what the author can act on; every expected value is read from
+analysis.csv, the kernel sources and tuned.yaml here, never from the code under test.
+
+- at n = 1024, v5-v7 launch 64 blocks on 132 SMs: an SM holds one block or none,
+  so capping registers raises no occupancy, and a per-SM share (issue slots at 75%
+  over the busy SMs' cycles) is not what limits the launch;
+"""
+
+import pandas as pd
+import pytest
+
+from recorded import analysed_families
+
+
+@pytest.fixture(scope="module")
+def sgemm(recording, tmp_path_factory):
+    return analysed_families(recording, ("sgemm",), tmp_path_factory)["sgemm"]
+
+
+def _advice(folder):
+    found = pd.read_csv(folder / "findings.csv")
+    return found[(found["section"] == "advice") & (found["rule"] == "advice")]
+
+
+def _sub_wave(folder):
+    """(variant, size) of the profiled launches with fewer blocks than SMs, < 1 wave."""
+    t = pd.read_csv(folder / "analysis.csv")
+    few = t[(t["grid_blocks"] < t["sm_count"]) & (t["waves_per_sm"] < 1)]
+    return {(r["variant"], int(r["size"])): r for _, r in few.iterrows()}
+
+
+def test_no_occupancy_advice_and_no_per_sm_limiter_on_a_sub_wave_grid(sgemm):
+    few = _sub_wave(sgemm)
+    assert ("v7_double_buffer", 1024) in few and ("v5_regblock2d", 1024) in few
+    told = 0
+    for _, r in _advice(sgemm).iterrows():
+        if (r["variant"], int(r["size"])) not in few:
+            continue
+        told += 1
+        text = r["message"]
+        assert r["metric"] != "low_occupancy", text
+        assert "maxrregcount" not in text, text
+        assert "pct_of_peak_sustained_active" not in text, text  # busy SMs only
+    assert told  # the grid itself is still advised there
+
+
+def test_gains_at_one_sub_wave_size_stay_within_the_floor(sgemm):
+    few = _sub_wave(sgemm)
+    advice = _advice(sgemm)
+    t = pd.read_csv(sgemm / "analysis.csv").set_index(["variant", "size"])
+    for (variant, size), r in few.items():
+        here = advice[(advice["variant"] == variant) & (advice["size"] == size)]
+        if here.empty:
+            continue
+        fastest = t.xs(size, level="size")["time_median_us"].min()
+        total = here["expected_gain"].prod()
+        assert total <= r["time_median_us"] / fastest * 1.001, (variant, size)
