@@ -86,19 +86,35 @@ def half_empty(row: Mapping[str, Any]) -> list[Finding]:
     return [f for f in occupancy_state(row) if f.rule == "occupancy_gap"]
 
 
-def spills(resources: Mapping[str, Any]) -> list[Finding]:
-    """Register spills ptxas reported."""
+def spills(
+    resources: Mapping[str, Any], bound: tuple[str, int, int] = ("", 255, 0)
+) -> list[Finding]:
+    """Register spills ptxas reported, and whether the register cap is what spills.
+
+    ``bound``: the source's ``__launch_bounds__``, the registers per thread they
+    allow and the block's threads (:func:`~nsightflow.diagnosis.variant_facts.bounds_registers`). Relaxing the
+    bounds is a remedy only where the registers used reach that cap: SGEMM ``v4``'s
+    ``__launch_bounds__(THREADS)`` at 1,024 threads allows 64 and it uses 32, so what
+    spills is what ptxas keeps live, not the bounds.
+    """
     stores = resources.get("spill_store_bytes", 0) or 0
     loads = resources.get("spill_load_bytes", 0) or 0
     if not (stores or loads):
         return []
+    used = int(resources.get(col.REGISTERS) or 0)
+    bounds, cap, threads = bound
+    binds = used >= cap  # the bounds, or the 255 a thread may have
     return [
         Finding(
-            "spills",
+            "spills" if binds else "spills_free",
             params={
                 "stores": stores,
                 "loads": loads,
                 col.REGISTERS: resources.get(col.REGISTERS),
+                "cap": cap,
+                "allowed": msg("spill_cap_bounds", bounds=bounds, threads=threads)
+                if bounds
+                else msg("spill_cap_none"),
             },
             metric="ptxas spill stores + loads",
             value=float(stores + loads),

@@ -26,6 +26,7 @@ from nsightflow.diagnosis.pipes import pipe_moves
 from nsightflow.diagnosis.record import Finding
 from nsightflow.diagnosis.revise import revise
 from nsightflow.diagnosis.steps import step_causes
+from nsightflow.diagnosis.variant_facts import bounds_registers
 from nsightflow.diagnosis.verdict import outcome
 
 
@@ -69,7 +70,9 @@ def step_records(
     info += moves.traffic(a, b, main)
     info += patterns.divergence_findings(a, b)
     info += patterns.atomic_findings(a, b)
-    info += launch_state.spills(variant.get("resources") or {})
+    info += launch_state.spills(
+        variant.get("resources") or {}, bounds_registers(variant)
+    )
     info += launch_state.half_empty(b)  # warps it could hold but does not
     info += moves.rule_changes(
         data.rules, a[col.VARIANT], str(b[col.VARIANT]), int(b[col.SIZE])

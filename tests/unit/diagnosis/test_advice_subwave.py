@@ -5,12 +5,17 @@ analysis.csv, the kernel sources and tuned.yaml here, never from the code under 
 - at n = 1024, v5-v7 launch 64 blocks on 132 SMs: an SM holds one block or none,
   so capping registers raises no occupancy, and a per-SM share (issue slots at 75%
   over the busy SMs' cycles) is not what limits the launch;
+- v4 spills with 32 registers under ``__launch_bounds__(THREADS)`` at 1,024
+  threads, which allow 64: relaxing the bounds cannot remove its spills;
 """
+
+import json
+import re
 
 import pandas as pd
 import pytest
 
-from recorded import analysed_families
+from recorded import ROOT, analysed_families
 
 
 @pytest.fixture(scope="module")
@@ -56,3 +61,25 @@ def test_gains_at_one_sub_wave_size_stay_within_the_floor(sgemm):
         fastest = t.xs(size, level="size")["time_median_us"].min()
         total = here["expected_gain"].prod()
         assert total <= r["time_median_us"] / fastest * 1.001, (variant, size)
+
+
+def test_relaxing_launch_bounds_is_offered_only_where_they_bind(sgemm):
+    ctx = json.loads((sgemm / "context.json").read_text())
+    found = pd.read_csv(sgemm / "findings.csv")
+    v4 = next(v for v in ctx["variants"] if v["name"] == "v4_regblock1d")
+    source = (ROOT / v4["source"]).read_text()
+    bounds = re.search(r"__launch_bounds__\((\w+)\)", source)
+    assert bounds and bounds.group(1) == "THREADS"  # one argument: no minimum
+    p = v4["params"]
+    threads = p["BM"] * p["BN"] // p["TM"]  # THREADS = BM * BN / TM
+    assert threads == v4["block"][0] == 1024
+    allowed = 65536 // threads // 8 * 8
+    used = v4["resources"]["registers"]
+    assert v4["resources"]["spill_store_bytes"] and used < allowed
+    spills = found[
+        (found["variant"] == "v4_regblock1d") & found["rule"].str.startswith("spills")
+    ]
+    assert not spills.empty
+    for text in spills["message"]:
+        assert "relax __launch_bounds__" not in text, text
+        assert f"{used} registers, under the {allowed}" in text, text
