@@ -7,6 +7,8 @@ analysis.csv, the kernel sources and tuned.yaml here, never from the code under 
   over the busy SMs' cycles) is not what limits the launch;
 - v4 spills with 32 registers under ``__launch_bounds__(THREADS)`` at 1,024
   threads, which allow 64: relaxing the bounds cannot remove its spills;
+- v5 runs at BM 64 -> 128, BN 64 -> 128 and TM 4 -> 8 against v4 (tuned.yaml): all
+  three are the configuration the step also changed.
 """
 
 import json
@@ -14,6 +16,7 @@ import re
 
 import pandas as pd
 import pytest
+import yaml
 
 from recorded import ROOT, analysed_families
 
@@ -83,3 +86,18 @@ def test_relaxing_launch_bounds_is_offered_only_where_they_bind(sgemm):
     for text in spills["message"]:
         assert "relax __launch_bounds__" not in text, text
         assert f"{used} registers, under the {allowed}" in text, text
+
+
+def test_every_shared_parameter_the_step_changed_is_listed(sgemm):
+    tuned = yaml.safe_load((ROOT / "kernels" / "sgemm" / "tuned.yaml").read_text())
+    runs = tuned["gpus"]["NVIDIA H200"]
+    before, after = runs["v4_regblock1d"]["params"], runs["v5_regblock2d"]["params"]
+    changed = [k for k in before if k in after and before[k] != after[k]]
+    assert changed == ["BM", "BN", "TM"]  # 64x64, TM 4 -> 128x128, TM 8
+    found = pd.read_csv(sgemm / "findings.csv")
+    said = found[(found["variant"] == "v5_regblock2d")
+                 & (found["rule"] == "step_params_changed")]  # fmt: skip
+    assert not said.empty
+    for text in said["message"]:
+        for k in changed:
+            assert f"{k} {before[k]} -> {after[k]}" in text, text
