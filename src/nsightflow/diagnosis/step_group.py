@@ -23,7 +23,7 @@ from nsightflow.diagnosis.expected import expectation, unsupported_claim
 from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.per_launch import by_launch, main_launch
 from nsightflow.diagnosis.pipes import pipe_moves
-from nsightflow.diagnosis.record import Finding, msg
+from nsightflow.diagnosis.record import Finding
 from nsightflow.diagnosis.revise import revise
 from nsightflow.diagnosis.steps import step_causes
 from nsightflow.diagnosis.variant_facts import bounds_registers
@@ -89,25 +89,22 @@ def params_changed(
     say) changes more than its idea: SGEMM's double-buffering step also runs 64 x 256
     tiles instead of 128 x 128. Said so, the reader does not credit the idea alone.
     Where every change is a value the idea's text names (``128x128 block tile``),
-    the change is the idea; else every shared parameter that changed is listed, the
-    ones the idea names said so: SGEMM ``v5`` runs BM 64 -> 128, BN 64 -> 128 (its
+    the change is the idea; else every shared parameter that changed is listed,
+    those that moved alike together: SGEMM ``v5`` runs BM, BN 64 -> 128 (its idea's
     128x128 tile) and TM 4 -> 8.
     """
     said = idea_params(idea, after)
     changed = [k for k in sorted(set(before) & set(after)) if before[k] != after[k]]
-    named = [k for k in changed if str(said.get(k, "")) == str(after[k])]
-    if len(named) == len(changed):
+    if all(str(said.get(k, "")) == str(after[k]) for k in changed):
         return []
-    changes = [f"{k} {before[k]} -> {after[k]}" for k in changed]
+    by_move: dict[tuple[str, str], list[str]] = {}  # BM, BN 64 -> 128: one move
+    for k in changed:
+        by_move.setdefault((str(before[k]), str(after[k])), []).append(k)
+    changes = [f"{', '.join(ks)} {a} -> {b}" for (a, b), ks in by_move.items()]
     return [
         Finding(
             "step_params_changed",
-            params={
-                "changes": ", ".join(changes),
-                "named": msg("step_params_named", names=", ".join(named))
-                if named
-                else "",
-            },
+            params={"changes": ", ".join(changes)},
             metric=col.PARAMS,
             evidence="; ".join(changes),
         )

@@ -921,13 +921,8 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "step_params_changed": {
         "en": "**What ran:** the step also changes the configuration both variants share "
-        "({changes}{named}), so its time change is not its idea's alone.",
-        "zh": "**实际运行：**这一步也改了两个版本共有的配置（{changes}{named}），时间变化不全来自"
-        "其思路。",
-    },
-    "step_params_named": {
-        "en": "; the idea's text names the new {names}",
-        "zh": "；思路的文字写明了新的 {names}",
+        "({changes}), so its time change is not its idea's alone.",
+        "zh": "**实际运行：**这一步也改了两版共有的配置（{changes}），时间变化不全归于思路。",
     },
     "tie_with": {
         "en": " (tied with {names}: within the timing noise)",

@@ -99,5 +99,11 @@ def test_every_shared_parameter_the_step_changed_is_listed(sgemm):
                  & (found["rule"] == "step_params_changed")]  # fmt: skip
     assert not said.empty
     for text in said["message"]:
-        for k in changed:
-            assert f"{k} {before[k]} -> {after[k]}" in text, text
+        listed = re.search(r"share \(([^)]*)\)", text)
+        assert listed, text
+        moves = {}  # "BM, BN 64 -> 128, TM 4 -> 8": each parameter's move
+        for names, a, b in re.findall(
+            r"((?:[A-Z_]+, )*[A-Z_]+) (\w+) -> (\w+)", listed[1]
+        ):
+            moves.update({k: (a, b) for k in names.split(", ")})
+        assert moves == {k: (str(before[k]), str(after[k])) for k in changed}, text
