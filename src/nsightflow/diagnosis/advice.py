@@ -14,14 +14,16 @@ ask for what the launch already does, another sentence is chosen:
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.efficiency import issue_split, work_share
+from nsightflow.diagnosis.launch_state import busy_sm_share
 from nsightflow.diagnosis.memory import measured_ratio
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import msg
+from nsightflow.diagnosis.variant_facts import bounds_args
 from nsightflow.i18n import CATALOGUE
 
 WIDE_SECTORS = 12.0  # load sectors per request from which a warp's loads are 16-byte
@@ -174,7 +176,8 @@ def already_done(
     ``LDG.E.128``, issues at least :data:`IN_FLIGHT` global loads and keeps
     :data:`RESIDENT_PCT` of its warps resident has all three, and what stays is the
     launch and ramp cost, not a change to its loads. Low occupancy is done where the
-    achieved occupancy is already that high. Where the suggestion's ``gain`` is
+    achieved occupancy is already that high, and has no remedy on a grid of fewer
+    blocks than SMs (:func:`~nsightflow.diagnosis.launch_state.busy_sm_share`). Where the suggestion's ``gain`` is
     known, the warps are resident enough where more of them could not give it
     (:func:`warps_can_give`), else from :data:`RESIDENT_PCT`.
     """
@@ -187,8 +190,8 @@ def already_done(
         wide = int(compiled.get("ldg_bits") or 0) >= WIDE_BITS or loads_wide(row)
         several = int(compiled.get("global_loads") or 0) >= IN_FLIGHT
         return wide and several and resident
-    if kind == "low_occupancy":
-        return resident
+    if kind == "low_occupancy":  # under one wave an SM holds one block or none
+        return resident or busy_sm_share(row) < 1.0
     return False
 
 
@@ -297,33 +300,13 @@ NARROW_FIXES = frozenset({"fix_bytes_in_flight", "fix_bytes_in_flight_resident"}
 
 
 LAUNCH_BOUNDS = "launch_bounds"  # the compiled facts' key of the source's cap
-_BOUNDS = re.compile(r"__launch_bounds__\s*\(((?:[^()]|\([^()]*\))*)\)")
-_MAXRREG = re.compile(r"-maxrregcount[= ]?(\d+)")
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
-
-
-def register_cap(source: str, argv: Sequence[str] = ()) -> str:
-    """How the source or the nvcc command caps the registers ('' where it does not).
-
-    ``__launch_bounds__(THREADS, MIN_BLOCKS)`` asks ptxas for at most
-    ``65536 / (THREADS x MIN_BLOCKS)`` registers (SGEMM ``v7``); with one argument
-    (``v6``'s ``__launch_bounds__(THREADS)``) it sets no minimum of blocks, so it
-    caps nothing below the 255 a thread may have; ``-maxrregcount`` caps them.
-    """
-    flag = _MAXRREG.search(" ".join(argv))
-    if flag:
-        return f"-maxrregcount={flag.group(1)}"
-    code = _COMMENT.sub("", source)  # v7's comment quotes __launch_bounds__(256, 2)
-    found = _BOUNDS.search(code)
-    return f"__launch_bounds__({found.group(1).strip()})" if found else ""
 
 
 def _args(bounds: str) -> int:
     """The arguments of a cap: 2 for ``-maxrregcount`` (it caps), else its commas'."""
     if bounds.startswith("-maxrregcount"):
         return 2
-    inner = bounds[bounds.index("(") + 1 : bounds.rindex(")")]
-    return len([a for a in re.split(r",(?![^()]*\))", inner) if a.strip()])
+    return len(bounds_args(bounds))
 
 
 def _wide_memory(compiled: Mapping[str, Any]) -> bool:

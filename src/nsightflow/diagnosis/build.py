@@ -35,7 +35,6 @@ from nsightflow.diagnosis import launch_state, limiter, moves, patterns, stand, 
 from nsightflow.diagnosis.advice import (
     LAUNCH_BOUNDS,
     TENSOR_OK,
-    register_cap,
     tensor_allowed,
 )
 from nsightflow.diagnosis.advice_rows import AdviceRows
@@ -46,7 +45,11 @@ from nsightflow.diagnosis.record import Finding, Where, frame, place
 from nsightflow.diagnosis.same_code import same_code
 from nsightflow.diagnosis.serial import with_growth, with_rate
 from nsightflow.diagnosis.step_group import StepData, step_records
-from nsightflow.diagnosis.variant_facts import source_text
+from nsightflow.diagnosis.variant_facts import (
+    bounds_registers,
+    register_cap,
+    source_text,
+)
 from nsightflow.diagnosis.verdict import outcome, threshold_pct, ties
 
 OK = Status.OK
@@ -216,7 +219,8 @@ class FamilyFindings:
                 found = [Finding("baseline_unprofiled", params={col.VARIANT: name})]
             info = launch_state.dram_state(r) + patterns.pattern_state(r)
             info += launch_state.occupancy_state(r)
-            info += launch_state.spills(self.variants[name].get("resources") or {})
+            v = self.variants[name]
+            info += launch_state.spills(v.get("resources") or {}, bounds_registers(v))
             where = self._where(r, "baseline")
             self.rows += place(where, found, primary=True)
             self.rows += place(where, info)

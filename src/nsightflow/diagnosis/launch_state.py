@@ -86,19 +86,35 @@ def half_empty(row: Mapping[str, Any]) -> list[Finding]:
     return [f for f in occupancy_state(row) if f.rule == "occupancy_gap"]
 
 
-def spills(resources: Mapping[str, Any]) -> list[Finding]:
-    """Register spills ptxas reported."""
+def spills(
+    resources: Mapping[str, Any], bound: tuple[str, int, int] = ("", 255, 0)
+) -> list[Finding]:
+    """Register spills ptxas reported, and whether the register cap is what spills.
+
+    ``bound``: the source's ``__launch_bounds__``, the registers per thread they
+    allow and the block's threads (:func:`~nsightflow.diagnosis.variant_facts.bounds_registers`). Relaxing the
+    bounds is a remedy only where the registers used reach that cap: SGEMM ``v4``'s
+    ``__launch_bounds__(THREADS)`` at 1,024 threads allows 64 and it uses 32, so what
+    spills is what ptxas keeps live, not the bounds.
+    """
     stores = resources.get("spill_store_bytes", 0) or 0
     loads = resources.get("spill_load_bytes", 0) or 0
     if not (stores or loads):
         return []
+    used = int(resources.get(col.REGISTERS) or 0)
+    bounds, cap, threads = bound
+    binds = used >= cap  # the bounds, or the 255 a thread may have
     return [
         Finding(
-            "spills",
+            "spills" if binds else "spills_free",
             params={
                 "stores": stores,
                 "loads": loads,
                 col.REGISTERS: resources.get(col.REGISTERS),
+                "cap": cap,
+                "allowed": msg("spill_cap_bounds", bounds=bounds, threads=threads)
+                if bounds
+                else msg("spill_cap_none"),
             },
             metric="ptxas spill stores + loads",
             value=float(stores + loads),
@@ -161,3 +177,19 @@ def _dram_verdict(row: Mapping[str, Any], ratio: float) -> dict[str, Any]:
     if ok(l1) and ok(dram) and dram > 0 and l1 >= REREAD_MARGIN * dram:
         return msg("dram_absorbed_by", l1=l1 / 1e6, ratio=l1 / dram)
     return msg("dram_at_ideal", l1=_mb(l1))
+
+
+def busy_sm_share(row: Mapping[str, Any]) -> float:
+    """The share of the SMs that hold a block, where the grid is under one wave.
+
+    With fewer blocks than SMs and under one wave, an SM holds one block or none,
+    whatever its registers allow: SGEMM ``v5``-``v7`` at n = 1024 launch 64 blocks
+    on 132 SMs, 0.48 of them busy. 1.0 where every SM has a block or the counts are
+    missing. ncu's ``pct_of_peak_sustained_active`` shares are over the busy SMs'
+    active cycles; times this share they are the GPU's.
+    """
+    waves = measured_ratio(row, "waves_per_sm")
+    blocks, sms = num(row, "grid_blocks"), num(row, "sm_count")
+    if ok(waves) and 0 < waves < 1 and ok(blocks) and ok(sms) and 0 < blocks < sms:
+        return blocks / sms
+    return 1.0

@@ -26,10 +26,12 @@ from typing import Any
 
 from nsightflow.contracts import columns as column_names
 from nsightflow.diagnosis import serial
+from nsightflow.diagnosis.launch_state import busy_sm_share
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
 
 BOUND_PCT = 60.0  # a unit this busy limits the launch
+ACTIVE = "sustained_active"  # a metric's share over the active SMs' cycles only
 # (kind, analysis column, ncu metric) of each unit with a throughput share
 UNITS: tuple[tuple[str, str, str], ...] = (
     ("dram", "dram_throughput_pct", "dram__throughput.avg.pct_of_peak_sustained_elapsed"),
@@ -45,12 +47,17 @@ UNITS: tuple[tuple[str, str, str], ...] = (
 )  # fmt: skip
 
 
-def closest(row: Mapping[str, Any]) -> tuple[str, float, str] | None:
-    """The unit with the highest throughput share: (kind, %, metric), or None."""
+def closest(row: Mapping[str, Any], busy: float = 1.0) -> tuple[str, float, str] | None:
+    """The unit with the highest throughput share: (kind, %, metric), or None.
+
+    ``busy``: the share of the SMs holding a block (:func:`busy_sm_share`); a share
+    over the active SMs' cycles (``pct_of_peak_sustained_active``) is ranked times it,
+    as the GPU's, and returned as ncu gives it.
+    """
     found = [(k, num(row, col), m) for k, col, m in UNITS if ok(num(row, col))]
     if not found:
         return None
-    return max(found, key=lambda u: u[1])
+    return max(found, key=lambda u: u[1] * (busy if ACTIVE in u[2] else 1.0))
 
 
 def hot_slice(row: Mapping[str, Any]) -> Finding | None:
@@ -104,14 +111,16 @@ def limit(row: Mapping[str, Any]) -> Finding | None:
             metric=column_names.REGIME_CEILING_PCT,
             value=pct,
         )
-    top = closest(row)
+    busy = busy_sm_share(row)
+    top = closest(row, busy)
     if top is None:
         return None
     kind, pct, metric = top
     atomics = hot_slice(row)
     if atomics is not None and atomics.value > pct:
         return atomics
-    if pct >= BOUND_PCT and sustained(row):
+    gpu = pct * busy if ACTIVE in metric else pct  # the GPU's share, idle SMs counted
+    if gpu >= BOUND_PCT and sustained(row):
         return Finding(
             f"limit_{kind}",
             params={"pct": pct, **(_l1_part(row) if kind == "l1" else {})},
@@ -124,7 +133,7 @@ def limit(row: Mapping[str, Any]) -> Finding | None:
     if ok(waves) and 0 < waves < 1 and ok(blocks) and ok(sms):
         return Finding(
             "limit_grid",
-            params={"blocks": blocks, "sms": sms, column_names.KIND: msg(f"unit_{kind}"), "pct": pct},
+            params={"blocks": blocks, "sms": sms, column_names.KIND: msg(f"unit_{kind}"), "pct": pct, column_names.GPU: _gpu_part(pct, gpu)},
             metric="launch__waves_per_multiprocessor",
             value=waves,
             threshold=1.0,
@@ -248,3 +257,8 @@ def _slice_rate(row: Mapping[str, Any], share: float) -> Any:
     if evidence["@"] == "serial_rate_own":
         return msg("limit_slice_rate_own", rate=evidence)
     return msg("limit_slice_rate", pct=100 * share, rate=evidence)
+
+
+def _gpu_part(pct: float, gpu: float) -> dict[str, Any] | str:
+    """The unit's share over all SMs, where ncu's is over the busy ones only."""
+    return msg("limit_grid_gpu", gpu=gpu) if gpu < pct else ""

@@ -26,6 +26,7 @@ from nsightflow.diagnosis.pipes import pipe_moves
 from nsightflow.diagnosis.record import Finding
 from nsightflow.diagnosis.revise import revise
 from nsightflow.diagnosis.steps import step_causes
+from nsightflow.diagnosis.variant_facts import bounds_registers
 from nsightflow.diagnosis.verdict import outcome
 
 
@@ -69,7 +70,9 @@ def step_records(
     info += moves.traffic(a, b, main)
     info += patterns.divergence_findings(a, b)
     info += patterns.atomic_findings(a, b)
-    info += launch_state.spills(variant.get("resources") or {})
+    info += launch_state.spills(
+        variant.get("resources") or {}, bounds_registers(variant)
+    )
     info += launch_state.half_empty(b)  # warps it could hold but does not
     info += moves.rule_changes(
         data.rules, a[col.VARIANT], str(b[col.VARIANT]), int(b[col.SIZE])
@@ -85,22 +88,25 @@ def params_changed(
     A step measured at another configuration (the after-variant's best of its sweep,
     say) changes more than its idea: SGEMM's double-buffering step also runs 64 x 256
     tiles instead of 128 x 128. Said so, the reader does not credit the idea alone.
-    A change the idea's own text names (``128x128 block tile``) is the idea.
+    Where every change is a value the idea's text names (``128x128 block tile``),
+    the change is the idea; else every shared parameter that changed is listed,
+    those that moved alike together: SGEMM ``v5`` runs BM, BN 64 -> 128 (its idea's
+    128x128 tile) and TM 4 -> 8.
     """
     said = idea_params(idea, after)
-    changed = [
-        f"{k} {before[k]} -> {after[k]}"
-        for k in sorted(set(before) & set(after))
-        if before[k] != after[k] and str(said.get(k, "")) != str(after[k])
-    ]
-    if not changed:
+    changed = [k for k in sorted(set(before) & set(after)) if before[k] != after[k]]
+    if all(str(said.get(k, "")) == str(after[k]) for k in changed):
         return []
+    by_move: dict[tuple[str, str], list[str]] = {}  # BM, BN 64 -> 128: one move
+    for k in changed:
+        by_move.setdefault((str(before[k]), str(after[k])), []).append(k)
+    changes = [f"{', '.join(ks)} {a} -> {b}" for (a, b), ks in by_move.items()]
     return [
         Finding(
             "step_params_changed",
-            params={"changes": ", ".join(changed)},
+            params={"changes": ", ".join(changes)},
             metric=col.PARAMS,
-            evidence="; ".join(changed),
+            evidence="; ".join(changes),
         )
     ]
 

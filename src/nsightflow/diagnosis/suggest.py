@@ -46,7 +46,6 @@ from nsightflow.diagnosis.advice import (
     fix_message,
     grid_fix,
     idle_issue_gain,
-    register_cap,
     tensor_allowed,
     vendor_rate_fix,
 )
@@ -58,7 +57,7 @@ from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.per_launch import launch_rows, run_causes
 from nsightflow.diagnosis.record import msg
 from nsightflow.diagnosis.stand import stand
-from nsightflow.diagnosis.variant_facts import grid_blocks, source_text
+from nsightflow.diagnosis.variant_facts import grid_blocks, register_cap, source_text
 
 MAX_ITEMS = 3  # suggestions per variant and size that count as "top"
 

@@ -5,7 +5,8 @@ size where ncu did not count them. Pure, but for reading the source file.
 """
 
 import math
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,18 @@ from nsightflow.diagnosis.model import num, ok
 from nsightflow.errors import ManifestError
 from nsightflow.family.expr import evaluate
 
-__all__ = ["grid_blocks", "source_text"]
+__all__ = [
+    "bounds_args",
+    "bounds_registers",
+    "grid_blocks",
+    "register_cap",
+    "source_text",
+]
+
+REGISTER_FILE = 65536  # 32-bit registers per SM
+REGISTER_UNIT = 8  # registers per thread are allocated in steps of this many
+MAX_REGISTERS = 255  # a thread's most
+_DEFINE = re.compile(r"^\s*#define\s+(\w+)\s+(\d+)\b", re.MULTILINE)
 
 
 def source_text(variant: Mapping[str, Any]) -> str:
@@ -43,3 +55,57 @@ def grid_blocks(row: Mapping[str, Any], variant: Mapping[str, Any]) -> float:
         return float(math.prod(int(evaluate(str(g), names)) for g in grid))
     except (ManifestError, TypeError, ValueError):
         return math.nan
+
+
+def bounds_registers(variant: Mapping[str, Any]) -> tuple[str, int, int]:
+    """The source's ``__launch_bounds__``, the registers per thread they allow, threads.
+
+    ``__launch_bounds__(THREADS, MIN_BLOCKS)`` leaves ``65536 / (THREADS x
+    MIN_BLOCKS)`` registers, rounded down to the allocation's 8; with no minimum of
+    blocks, one block of the variant's threads (SGEMM ``v4`` at 1,024 threads: 64).
+    The minimum is read from the variant's parameters, else the source's
+    ``#define``. ('', 255, threads) where the source sets no bounds or they cannot be
+    read.
+    """
+    source = source_text(variant)
+    bounds = register_cap(source)
+    threads = math.prod(int(b) for b in variant.get("block") or [0])
+    if not bounds or threads <= 0:
+        return "", MAX_REGISTERS, threads
+    args = bounds_args(bounds)
+    names = {k: int(v) for k, v in _DEFINE.findall(source)}
+    names.update({k: int(v) for k, v in (variant.get(col.PARAMS) or {}).items()})
+    try:
+        least = int(evaluate(args[1], names)) if len(args) > 1 else 1
+    except (ManifestError, TypeError, ValueError):
+        return "", MAX_REGISTERS, threads
+    per_thread = REGISTER_FILE // (threads * max(least, 1))
+    cap = per_thread // REGISTER_UNIT * REGISTER_UNIT
+    return bounds, min(cap, MAX_REGISTERS), threads
+
+
+_BOUNDS = re.compile(r"__launch_bounds__\s*\(((?:[^()]|\([^()]*\))*)\)")
+_MAXRREG = re.compile(r"-maxrregcount[= ]?(\d+)")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
+def register_cap(source: str, argv: Sequence[str] = ()) -> str:
+    """How the source or the nvcc command caps the registers ('' where it does not).
+
+    ``__launch_bounds__(THREADS, MIN_BLOCKS)`` asks ptxas for at most
+    ``65536 / (THREADS x MIN_BLOCKS)`` registers (SGEMM ``v7``); with one argument
+    (``v6``'s ``__launch_bounds__(THREADS)``) it sets no minimum of blocks, so it
+    caps nothing below the 255 a thread may have; ``-maxrregcount`` caps them.
+    """
+    flag = _MAXRREG.search(" ".join(argv))
+    if flag:
+        return f"-maxrregcount={flag.group(1)}"
+    code = _COMMENT.sub("", source)  # v7's comment quotes __launch_bounds__(256, 2)
+    found = _BOUNDS.search(code)
+    return f"__launch_bounds__({found.group(1).strip()})" if found else ""
+
+
+def bounds_args(bounds: str) -> list[str]:
+    """The arguments of ``__launch_bounds__(...)``, stripped."""
+    inner = bounds[bounds.index("(") + 1 : bounds.rindex(")")]
+    return [a.strip() for a in re.split(r",(?![^()]*\))", inner) if a.strip()]

@@ -649,6 +649,23 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "{registers} 个寄存器：溢出的值经 local memory 存取；应减少同时存活的值或放宽 "
         "__launch_bounds__。",
     },
+    "spills_free": {
+        "en": "Register spills: {stores} bytes stored and {loads} bytes loaded per "
+        "thread (ptxas), {registers} registers, under the {cap} {allowed}: no register "
+        "cap forces them, so relaxing one cannot remove them; reduce the values live "
+        "at once, or index local arrays only with constants.",
+        "zh": "寄存器溢出：每线程写出 {stores} 字节、读回 {loads} 字节（ptxas），"
+        "{registers} 个寄存器，低于{allowed}的 {cap} 个：没有寄存器上限迫使溢出，"
+        "放宽上限也无法消除；应减少同时存活的值，或只用常量下标访问局部数组。",
+    },
+    "spill_cap_bounds": {
+        "en": "its `{bounds}` allows at {threads:,} threads per block",
+        "zh": "其 `{bounds}` 在每 block {threads:,} 个线程时所允许",
+    },
+    "spill_cap_none": {
+        "en": "a thread may have (it sets no `__launch_bounds__`)",
+        "zh": "每线程最多可用（未设 `__launch_bounds__`）",
+    },
     "rule_new": {
         "en": "New ncu finding **{rule}** (estimated speedup {pct}).",
         "zh": "新的 ncu 发现 **{rule}**（估计加速：{pct}）。",

@@ -925,8 +925,7 @@ SENTENCES: dict[str, dict[str, str]] = {
     "step_params_changed": {
         "en": "**What ran:** the step also changes the configuration both variants share "
         "({changes}), so its time change is not its idea's alone.",
-        "zh": "**实际运行：**这一步也改了两个版本共有的配置（{changes}），时间变化不全来自"
-        "其思路。",
+        "zh": "**实际运行：**这一步也改了两版共有的配置（{changes}），时间变化不全归于思路。",
     },
     "tie_with": {
         "en": " (tied with {names}: within the timing noise)",
@@ -1684,9 +1683,13 @@ LIMITS: dict[str, dict[str, str]] = {
     },
     "limit_grid": {
         "en": "**Limits it now:** the grid, {blocks:.0f} blocks for {sms:.0f} SMs (under "
-        "one wave); its busiest unit, {kind}, runs at {pct:.0f}% of its peak.",
+        "one wave); its busiest unit, {kind}, runs at {pct:.0f}% of its peak{gpu}.",
         "zh": "**当前瓶颈：**grid 过小，{blocks:.0f} 个 block 对 {sms:.0f} 个 SM（不足一波）；"
-        "最忙的单元{kind}达峰值的 {pct:.0f}%。",
+        "最忙的单元{kind}达峰值的 {pct:.0f}%{gpu}。",
+    },
+    "limit_grid_gpu": {
+        "en": " on the SMs that hold a block, {gpu:.0f}% over all SMs",
+        "zh": "（仅计有 block 的 SM；按全部 SM 计为 {gpu:.0f}%）",
     },
     "cell_limit_grid": {"en": "grid < 1 wave", "zh": "grid 不足一波"},
     "limit_latency": {

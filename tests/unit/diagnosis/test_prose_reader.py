@@ -235,15 +235,13 @@ def test_v8_s_traced_time_says_why_it_is_twice_the_median(recording, analysed, r
 
 
 def test_an_fp32_kernel_s_issue_gain_is_its_idle_issue_slots(analysed):
+    # at n = 1024 v7's 64 blocks leave 68 of 132 SMs idle: its 75% is the busy SMs'
+    # and the grid is advised there; at 4096 the idle slots bound the issue gain
     table = _table(analysed["sgemm"])
-    busy = table.loc[("v7_double_buffer", 1024), "issue_pct"]  # 75%
     found = pd.read_csv(analysed["sgemm"] / "findings.csv")
     told = found[(found["rule"] == "advice") & (found["metric"] == "issue_bound")
-                 & (found["variant"] == "v7_double_buffer") & (found["size"] == 1024)]  # fmt: skip
-    assert len(told) == 1
-    gain = told["expected_gain"].iloc[0]
-    assert gain == pytest.approx(100 / busy, rel=1e-6)  # 1.33x, was 1.56x
-    assert (
-        f"at most {gain:.2f}x, its issue slots busy every cycle"
-        in (told["message"].iloc[0])
-    )
+                 & (found["variant"].isin(["v6_vectorized", "v7_double_buffer"]))]  # fmt: skip
+    assert set(told["size"]) == {4096}
+    for _, r in told.iterrows():
+        busy = table.loc[(r["variant"], r["size"]), "issue_pct"]  # 73%, 82%
+        assert r["expected_gain"] <= 100 / busy * (1 + 1e-6), r["message"]

@@ -375,7 +375,8 @@ def test_register_advice_reads_the_cap_the_source_already_asks_for():
     kernel without either is told both ways to cap them."""
     from pathlib import Path
 
-    from nsightflow.diagnosis.advice import LAUNCH_BOUNDS, register_cap
+    from nsightflow.diagnosis.advice import LAUNCH_BOUNDS
+    from nsightflow.diagnosis.variant_facts import register_cap
 
     kernels = Path(__file__).resolve().parents[3] / "kernels" / "sgemm"
     v6 = register_cap((kernels / "v6_vectorized.cu").read_text())
