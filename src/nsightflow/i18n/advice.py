@@ -351,6 +351,13 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": " 它的主 kernel `{kernel}`（Nsight Compute 下 {lib_us:,.1f} us）与 "
         "`{variant}` 的 `{ours}`（{our_us:,.1f} us）一样快：它输在之后的启动 {later}",
     },
+    "target_memset": {
+        "en": "; `{variant}`'s time leaves out the memset of {names} it needs per "
+        "call ({us:,.2f} us in its traced sequence): {time} us, {total} us with its "
+        "memset, {relation}",
+        "zh": "；`{variant}` 的耗时未含其每次调用所需的 {names} memset（所追踪序列中 "
+        "{us:,.2f} us）：{time} us，含 memset 为 {total} us，{relation}",
+    },
     "target_later": {
         "en": "`{kernel}` ({us:,.1f} us)",
         "zh": "`{kernel}`（{us:,.1f} us）",

@@ -13,7 +13,7 @@ import pytest
 
 from nsightflow.diagnosis.ideal_gap import gap_bound
 from nsightflow.report.build import write_report
-from recorded import KERNELS, analyze_measured
+from recorded import KERNELS, analyze_measured, written_reports
 
 N24, N26 = 1 << 24, 1 << 26
 
@@ -83,3 +83,23 @@ def test_a_stream_below_the_copy_bandwidth_keeps_the_fixed_cost_split():
     text, bound = gap_bound(fix, rows[0], rows, 0.4, 5.0)
     assert text["@"] == "advice_fix_per_launch"
     assert bound is not None and bound.floor == pytest.approx(16.0 / 1.08)
+
+
+def test_the_library_line_carries_the_memset_v4_needs_per_call(
+    folder, recording, tmp_path_factory
+):
+    """v4 adds into ``S``, zeroed before each call: its timed 19.8 us leave out the
+    1.09 us memset its traced sequence pays, while CuPy's extra launches are in its
+    24.5 us; the brief's comparison with the library says both times."""
+    table = pd.read_csv(folder / "analysis.csv").set_index(["variant", "size"])
+    ours = table.loc[("v4_vec4_atomic", N24), "time_median_us"]
+    theirs = table.loc[("v5_cupy_sum", N24), "time_median_us"]
+    md = written_reports({"reduction": folder}, tmp_path_factory, recording)
+    timeline = tmp_path_factory.getbasetemp() / "reduction_report0" / "timeline"
+    line = pd.read_csv(timeline / "timeline_summary.csv").set_index(["variant", "size"])
+    memset = line.loc[("v4_vec4_atomic", N24), "memset_ns"] / 1e3
+    assert memset > 0.5  # the premise: a memset traced in its sequence
+    brief = md["reduction"].split("## 1.")[0]
+    said = f"{ours:,.1f} us, {ours + memset:,.1f} us with its memset"
+    assert said in brief
+    assert f"{theirs / (ours + memset):.2f}x faster than `v5_cupy_sum`" in brief
