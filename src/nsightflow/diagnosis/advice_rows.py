@@ -60,8 +60,8 @@ def item_key(s: Suggestion, fixed: float) -> str:
     """
     if s.kind == "temporal_blocking":
         return "advice_item_sweeps"
-    if not s.floor_by:
-        return "advice_item"
+    if not s.floor_by:  # a floor at the stream's marginal rate: ideal_gap.gap_bound
+        return "advice_item" + "_per_launch" * ("advice_fix_per_launch" in str(s.fix))
     if s.floor_n:
         return "advice_item_launch"
     ideal = s.model_us - fixed

@@ -50,7 +50,7 @@ from nsightflow.diagnosis.advice import (
     vendor_rate_fix,
 )
 from nsightflow.diagnosis.floors import Bound, bounded, noise
-from nsightflow.diagnosis.ideal_gap import ideal_gap
+from nsightflow.diagnosis.ideal_gap import gap_bound, ideal_gap
 from nsightflow.diagnosis.limit_cause import at_limit, limit_cause
 from nsightflow.diagnosis.limiter import run_limit
 from nsightflow.diagnosis.model import num, ok
@@ -173,7 +173,11 @@ def limiter_suggestion(
         bound = bounded(row, mech, fixed)
         if bound is None:
             return None
-    if str(fix.get("@", "")).startswith("fix_dram_bandwidth_ideal"):
+    if fix.get("@") == "fix_dram_bandwidth_ideal":  # or its gap is per launch
+        fix, bound = gap_bound(fix, row, rows, fixed, mech)
+        if bound is None:
+            return None
+    elif str(fix.get("@", "")).startswith("fix_dram_bandwidth_ideal"):
         fix = ideal_gap(fix, row, rows, fixed)
     if unit is not None and now is not None:
         fix = at_limit(fix, now)

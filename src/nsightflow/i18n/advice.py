@@ -352,6 +352,13 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": " 它的主 kernel `{kernel}`（Nsight Compute 下 {lib_us:,.1f} us）与 "
         "`{variant}` 的 `{ours}`（{our_us:,.1f} us）一样快：它输在之后的启动 {later}",
     },
+    "target_memset": {
+        "en": "; `{variant}`'s time leaves out the memset of {names} it needs per "
+        "call ({us:,.2f} us in its traced sequence): {time} us, {total} us with its "
+        "memset, {relation}",
+        "zh": "；`{variant}` 的耗时未含其每次调用所需的 {names} memset（所追踪序列中 "
+        "{us:,.2f} us）：{time} us，含 memset 为 {total} us，{relation}",
+    },
     "target_later": {
         "en": "`{kernel}` ({us:,.1f} us)",
         "zh": "`{kernel}`（{us:,.1f} us）",
@@ -455,6 +462,46 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "no fixed cost per launch){best}",
         "zh": "{fix}。其超出拷贝带宽下理想时间的 {gap:,.1f} us 是其 DRAM 数据流低于拷贝带宽"
         "的部分（本 family 未测到每次启动的固定开销）{best}",
+    },
+    "advice_fix_per_launch": {
+        "en": "its DRAM traffic is already the ideal bytes of one launch, and its "
+        "stream does not run below the copy bandwidth: from n = {lo} to n = {hi} it "
+        "moves {mb:,.1f} MB more in {us:,.2f} us more, {gbps:,.0f} GB/s, {pct:.0f}% of "
+        "the {copy:,.0f} GB/s copy bandwidth, which counts what a device-to-device "
+        "copy reads and writes, as many bytes of each, and is below what this "
+        "stream{reads} reaches. So its {gap:,.1f} us above the ideal time at the "
+        "copy bandwidth are not its stream running slow: at {gbps:,.0f} GB/s its "
+        "{ideal:,.1f} MB take {stream:,.1f} us, and the other {launch:,.1f} us of its "
+        "{time:,.1f} us are paid once per launch (the launch, ramp-up and tail). "
+        "Amortize them: more work per launch (a larger input, or several inputs in "
+        "one launch), fusion with the kernel that writes its input or the one that "
+        "reads its result, or fewer launches",
+        "zh": "其 DRAM 流量已等于单次启动的理想字节数，且其数据流并不低于拷贝带宽：从 "
+        "n = {lo} 到 n = {hi}，多搬运 {mb:,.1f} MB 只多用 {us:,.2f} us，即 {gbps:,.0f} "
+        "GB/s，为 {copy:,.0f} GB/s 拷贝带宽的 {pct:.0f}%；拷贝带宽按设备内拷贝读写的字节"
+        "计算（读写各半），低于此数据流{reads}所能达到的速率。因此其超出拷贝带宽下理想"
+        "时间的 {gap:,.1f} us 并非数据流慢：按 {gbps:,.0f} GB/s，其 {ideal:,.1f} MB 需 "
+        "{stream:,.1f} us，其 {time:,.1f} us 中其余 {launch:,.1f} us 为每次启动付出一次的"
+        "开销（启动、爬升与尾部）。摊薄它：每次启动做更多工作（更大的输入，或一次启动处理"
+        "多个输入）、与写入其输入或读取其结果的 kernel 融合，或减少启动次数",
+    },
+    "stream_reads": {
+        "en": " ({pct:.0f}% of its DRAM bytes reads under Nsight Compute)",
+        "zh": "（Nsight Compute 下其 DRAM 字节 {pct:.0f}% 为读）",
+    },
+    "stream_read_only": {
+        "en": " (a read-only stream: {pct:.0f}% of its DRAM bytes reads under Nsight "
+        "Compute)",
+        "zh": "（只读数据流：Nsight Compute 下其 DRAM 字节 {pct:.0f}% 为读）",
+    },
+    "advice_item_per_launch": {
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: its ideal bytes at "
+        "the rate its stream reaches between the two sizes, the per-launch cost "
+        "amortized away).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：其理想字节按两个规模"
+        "之间数据流达到的速率所需的时间，即每次启动的开销被完全摊薄）。",
     },
     "advice_ideal_best": {
         "en": " (at n = {n} it runs at {pct:.0f}% of it, so the ceiling is reachable "

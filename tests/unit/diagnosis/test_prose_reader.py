@@ -70,7 +70,12 @@ def test_a_sum_is_not_told_to_fuse_stencil_sweeps(reports):
     assert "sweeps per launch" not in reports["reduction"]
 
 
-def test_v4_s_time_above_its_ideal_is_not_called_per_launch(analysed, reports):
+def test_v4_s_time_above_its_ideal_is_per_launch_where_its_stream_beats_the_copy(
+    analysed, reports
+):
+    """v4 is 3.9 us above its ideal time at 2^24, and the family's overhead bound is
+    0.44 us; but from 2^24 to 2^26 its stream runs above the copy bandwidth, so the
+    gap is not "at most 0.4 us fixed, the rest a slow stream": it is per launch."""
     folder = analysed["reduction"]
     table = _table(folder)
     ctx = json.loads((folder / "context.json").read_text())
@@ -84,21 +89,16 @@ def test_v4_s_time_above_its_ideal_is_not_called_per_launch(analysed, reports):
         if r["status"] == "ok" and r["ideal_bytes"] > 0
     )
     assert 3.5 < gap < 4.5 and 0 < fixed < 1.0, (gap, fixed)
+    extra = (v4.loc[2**26, "ideal_bytes"] - v4.loc[2**24, "ideal_bytes"]) / (
+        v4.loc[2**26, "time_median_us"] - v4.loc[2**24, "time_median_us"]
+    )
+    assert extra / 1e3 > copy  # GB/s: the stream beats the copy bandwidth
     brief = reports["reduction"].split("## 1.")[0]
     assert "per launch (ramp-up, tail)" not in reports["reduction"]
-    assert f"Of its {gap:.1f} us above the ideal time" in brief
-    assert f"at most {fixed:.1f} us is the family's fixed cost" in brief
-    # the same kernel at 2^26 runs close to the copy bandwidth: the ceiling it is
-    # measured against is reachable, so this size leaves bandwidth unused
-    pct = (
-        100
-        * v4.loc[2**26, "ideal_bytes"]
-        / copy
-        / 1e3
-        / v4.loc[2**26, "time_median_us"]
-    )
-    assert pct > 95
-    assert f"at n = 2^26 it runs at {pct:.0f}% of it" in brief
+    assert f"So its {gap:.1f} us above the ideal time" in brief
+    assert f"at most {fixed:.1f} us is the family's fixed cost" not in brief
+    assert "running below the copy bandwidth" not in brief
+    assert f"{100 * extra / 1e3 / copy:.0f}% of the {copy:,.0f} GB/s copy" in brief
 
 
 def _causes(text):

@@ -260,7 +260,8 @@ class NextSections(LibraryTarget):
 
 
 # messages nested in a suggestion whose ``n`` is a problem size (not a launch number)
-SIZED = frozenset({"advice_ideal_best"})
+SIZED = frozenset({"advice_ideal_best", "advice_fix_per_launch"})
+SIZE_KEYS = ("n", "lo", "hi")  # the keys of a :data:`SIZED` message that are sizes
 
 
 def sized(params: Any) -> Any:
@@ -270,6 +271,7 @@ def sized(params: Any) -> Any:
     if not isinstance(params, dict):
         return params
     out = {k: sized(v) for k, v in params.items()}
-    if out.get("@") in SIZED and "n" in out:
-        out["n"] = size_text(out["n"])
+    if out.get("@") in SIZED:
+        for key in (k for k in SIZE_KEYS if k in out):
+            out[key] = size_text(out[key])
     return out

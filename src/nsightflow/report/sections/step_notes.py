@@ -56,19 +56,30 @@ def untimed_init(
     it once before the timed launches, which time the kernels alone; a program
     pays that memset per call (the timeline's, where it traced one).
     """
-    own = variants[name].get("init") or {}
     before = variants[prev].get("init") or {}
-    zeroed = [a for a, how in own.items() if how == "zero" and before.get(a) != how]
+    zeroed = [a for a in zeroed_outputs(variants, name) if before.get(a) != "zero"]
     if not zeroed:
         return []
-    traced = ""
-    if line is not None and not line.empty and col.MEMSET_NS in line:
-        mine = line[line[col.VARIANT] == name].to_dict("records")[:1]
-        for r in mine:  # its sequence's memset, at the size it was traced at
-            us, n = _float(r[col.MEMSET_NS]) / 1e3, int(r[col.SIZE])
-            traced = T("step_init_traced", us=us, n=size_text(n)) if us > 0 else ""
+    us, n = traced_memset(line, name)
+    traced = T("step_init_traced", us=us, n=size_text(n)) if us > 0 else ""
     names = ", ".join(f"`{a}`" for a in zeroed)
     return [T("step_init_untimed", names=names, traced=traced)]
+
+
+def zeroed_outputs(variants: dict[str, dict[str, Any]], name: str) -> list[str]:
+    """The arguments the variant zeroes before its launch (``init: {S: zero}``)."""
+    own = variants[name].get("init") or {}
+    return [a for a, how in own.items() if how == "zero"]
+
+
+def traced_memset(line: pd.DataFrame | None, name: str) -> tuple[float, int]:
+    """The variant's memset in its traced sequence, us, and the size traced (0, 0)."""
+    if line is None or line.empty or col.MEMSET_NS not in line:
+        return 0.0, 0
+    for r in line[line[col.VARIANT] == name].to_dict("records")[:1]:
+        us = _float(r[col.MEMSET_NS]) / 1e3
+        return (us, int(r[col.SIZE])) if us > 0 else (0.0, 0)
+    return 0.0, 0
 
 
 def _float(value: Any) -> float:
