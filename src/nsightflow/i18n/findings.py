@@ -287,14 +287,16 @@ FIXES: dict[str, dict[str, str]] = {
     "fix_issue_bound_work_fp32": {
         "en": "the issued instructions are mostly the FP32 arithmetic itself, which "
         "FFMA cannot shed: with FFMA only the cycles its issue slots sit idle are "
-        "left to gain. One-pass TF32 keeps 10 of FP32's 23 mantissa bits, beyond this "
+        "left to gain (the expected gain below is that). One-pass TF32 keeps 10 of FP32's 23 mantissa bits, beyond this "
         "family's tolerance; 3xTF32 on tensor cores (each operand split into a large "
         "and a small TF32 part, three products, as CUTLASS's 3xTF32 GEMMs do) keeps "
-        "about FP32 accuracy at a higher peak than FFMA",
+        "about FP32 accuracy at a higher peak than FFMA, a gain the FP32 floor below "
+        "does not bound and this report does not estimate",
         "zh": "发射的指令大多就是 FP32 运算本身，FFMA 省不掉它：用 FFMA 能省的只有发射槽"
-        "空闲的周期。单次 TF32 只保留 FP32 23 位尾数中的 10 位，超出本 family 的容差；"
+        "空闲的周期（下面的预期收益即指此）。单次 TF32 只保留 FP32 23 位尾数中的 10 位，超出本 family 的容差；"
         "tensor core 上的 3xTF32（每个操作数拆成大、小两个 TF32 部分，做三次乘积，如 "
-        "CUTLASS 的 3xTF32 GEMM）精度约等于 FP32，峰值高于 FFMA",
+        "CUTLASS 的 3xTF32 GEMM）精度约等于 FP32，峰值高于 FFMA，其收益不受下面的 FP32 "
+        "下限约束，本报告也不估计",
     },
     "fix_global_atomics": {
         "en": "privatize: count into shared memory or registers per block and add to "
