@@ -1200,10 +1200,10 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "FFMA {before} -> {after}",
     },
     "step_init_untimed": {
-        "en": "**Not timed:** zeroing {names} before the launch; the sweep zeroes it "
-        "once, and its times are of the kernels alone, where a program pays a "
+        "en": "**Not timed:** zeroing {names} before the launch; the timing loop zeroes "
+        "it once, and its times are of the kernels alone, where a program pays a "
         "memset per call{traced}.",
-        "zh": "**未计时：** 启动前将 {names} 清零；扫描只清零一次，其耗时只含 kernel，"
+        "zh": "**未计时：** 启动前将 {names} 清零；计时循环只清零一次，其耗时只含 kernel，"
         "而程序每次调用都要付出一次 memset{traced}。",
     },
     "step_init_traced": {

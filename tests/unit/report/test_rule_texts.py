@@ -56,3 +56,11 @@ def test_a_wait_per_load_and_store_request_divides_by_their_sum(reports):
         assert f.startswith("smsp__inst_executed.sum / (") and f.rstrip().endswith(
             ")"
         ), f
+
+
+def test_the_untimed_memset_is_said_of_the_timing_loop_not_a_sweep(reports):
+    # reduction has no parameter sweep: its timing loop zeroes S once before the launches
+    folders, md = reports
+    assert not (folders["reduction"] / "sweep_summary.csv").is_file()
+    line = next(x for x in md["reduction"].splitlines() if "**Not timed:**" in x)
+    assert "the timing loop zeroes it once" in line and "the sweep" not in line
