@@ -1298,15 +1298,15 @@ SENTENCES: dict[str, dict[str, str]] = {
         "{observed}。{verdict}",
     },
     "expect_met": {
-        "en": "As expected: {helped} shrank.",
+        "en": "As expected: {helped} cost less.",
         "zh": "符合预期：{helped}减少了。",
     },
     "expect_met_against": {
-        "en": "Partly as expected: {helped} shrank.",
+        "en": "Partly as expected: {helped} cost less.",
         "zh": "部分符合预期：{helped}减少。",
     },
     "expect_offset": {
-        "en": "Partly as expected: {helped} shrank, but {observed} cost more.",
+        "en": "Partly as expected: {helped} cost less, but {observed} cost more.",
         "zh": "部分符合预期：{helped}减少了，但{observed}的代价更大。",
     },
     "expect_other": {
