@@ -118,12 +118,7 @@ def grown(good: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     roof = good["roof_time_us"].astype(float)
     t = good[col.TIME_MEDIAN_US].astype(float)
     zero = pd.Series(0.0, index=good.index)
-    growth = (
-        good[col.SLICE_GROWTH_US].astype(float)
-        if col.SLICE_GROWTH_US in good.columns
-        else zero
-    )
-    over = growth.where(growth > roof, zero).fillna(0.0)
+    over = _growth(good).where(outgrown(good), zero)
     beyond = t - roof.where(over == 0, over)
     spread = pd.Series([noise(r) - 1.0 for r in records(good)], good.index)
     return over, beyond.where((over == 0) | (beyond > spread * t))
@@ -212,8 +207,19 @@ def launch_floors(table: pd.DataFrame) -> Fastest:
     """
     if table.empty or col.SLICE_GROWTH_US not in table.columns:
         return fastest(table)
-    growth = table[col.SLICE_GROWTH_US].astype(float)
-    return fastest(table[~(growth > table["roof_time_us"].astype(float))])
+    return fastest(table[~outgrown(table)])
+
+
+def _growth(table: pd.DataFrame) -> pd.Series:
+    """:data:`col.SLICE_GROWTH_US` of every launch (0 where the table has none)."""
+    if col.SLICE_GROWTH_US not in table.columns:
+        return pd.Series(0.0, index=table.index)
+    return table[col.SLICE_GROWTH_US].astype(float).fillna(0.0)
+
+
+def outgrown(table: pd.DataFrame) -> pd.Series:
+    """The launches whose slice atomics, growing with n, need longer than their ideal."""
+    return _growth(table) > table["roof_time_us"].astype(float)
 
 
 def with_fastest(

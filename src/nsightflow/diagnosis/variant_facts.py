@@ -14,6 +14,8 @@ from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.errors import ManifestError
 from nsightflow.family.expr import evaluate
+from nsightflow.tools.compiler_facts import PARTITIONS, REGISTERS_PER_PARTITION
+from nsightflow.tools.compiler_facts import REGISTER_UNIT as WARP_REGISTER_UNIT
 
 __all__ = [
     "bounds_args",
@@ -23,8 +25,8 @@ __all__ = [
     "source_text",
 ]
 
-REGISTER_FILE = 65536  # 32-bit registers per SM
-REGISTER_UNIT = 8  # registers per thread are allocated in steps of this many
+REGISTER_FILE = PARTITIONS * REGISTERS_PER_PARTITION  # 32-bit registers per SM
+REGISTER_UNIT = WARP_REGISTER_UNIT // 32  # a thread's registers come in steps of 8
 MAX_REGISTERS = 255  # a thread's most
 _DEFINE = re.compile(r"^\s*#define\s+(\w+)\s+(\d+)\b", re.MULTILINE)
 
