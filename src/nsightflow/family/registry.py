@@ -67,8 +67,9 @@ SCHEMA_PATH = Path(__file__).parent / "schemas" / "family.schema.yaml"
 
 @cache
 def _schema() -> dict[str, Any]:
-    with SCHEMA_PATH.open() as fh:
-        return yaml.safe_load(fh)  # type: ignore[no-any-return]
+    with SCHEMA_PATH.open() as fh:  # our own file: libyaml's parser, 10 -> 1 ms
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        return yaml.load(fh, Loader=loader)  # type: ignore[no-any-return]
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:
