@@ -14,10 +14,11 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
+from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.plot.energy import write_energy_figure
 from nsightflow.plot.levels import bytes_by_level_figure
-from nsightflow.plot.names import FIGURES, STEP_DIR, step_stem
+from nsightflow.plot.names import FIGURES, STEP_DIR, step_figured, step_stem
 from nsightflow.plot.perf import perf_vs_size_figure
 from nsightflow.plot.roofline import roofline_figure
 from nsightflow.plot.stalls import stalls_figure
@@ -54,8 +55,10 @@ def family_figures(
         "bytes_by_level": bytes_by_level_figure(analysis, ctx),
         "step_changes": step_changes_figure(analysis, ctx, findings, stalls),
     }
+    variants = {str(v[col.NAME]): v for v in ctx["variants"]}
     for _before, after in steps_of(ctx):
-        figures[step_stem(after)] = step_figure(analysis, ctx, after, findings)
+        if step_figured(variants, after):  # drawn where the report shows it
+            figures[step_stem(after)] = step_figure(analysis, ctx, after, findings)
     assert set(FIGURES) <= set(figures)  # names.FIGURES lists what the workflow expects
     return figures
 

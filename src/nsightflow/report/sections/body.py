@@ -20,6 +20,7 @@ from nsightflow.diagnosis.record import render_row
 from nsightflow.diagnosis.verdict import threshold_pct
 from nsightflow.i18n import T
 from nsightflow.i18n.short_causes import short_cause
+from nsightflow.plot.names import step_figured
 from nsightflow.report.embed import slug
 from nsightflow.report.sections.by_size import spans, verdicts
 from nsightflow.report.sections.config_split import config_why
@@ -92,7 +93,7 @@ class BodySections(StepSections):
             lines.append(
                 T("step_failed", variant=name, status=v[col.STATUS], message=message)
             )
-        elif v.get(col.INPUT, "") != self.variants[prev].get(col.INPUT, ""):
+        elif not step_figured(self.variants, name):  # a step onto another input
             lines += [render_row(r) for r in self.found("step", name)]
         else:
             lines += self._outcome(name, prev)
