@@ -2,7 +2,9 @@
 
 Placement works on the drawn figure (display coordinates after the layout), so it
 sees the real text sizes; a label goes to the first of a few offsets around its
-point where it overlaps neither an earlier label, nor a marker, nor the axes edge.
+point where it overlaps neither an earlier label, nor a marker, nor the axes edge,
+and where no other point lies nearer to it than its own: a label level with a
+neighbour's marker reads as that neighbour's (the roofline's v6 and v7 at one size).
 """
 
 from dataclasses import dataclass
@@ -76,7 +78,8 @@ def place_labels(
         marks.append(Bbox([[px - r, py - r], [px + r, py + r]]))
     frame = ax.get_window_extent(renderer)
     taken: list[Bbox] = []
-    for label in labels:
+    for i, label in enumerate(labels):
+        others = marks[:i] + marks[i + 1 :]
         best: tuple[float, Annotation] | None = None
         for dx, dy, ha, va in CANDIDATES:
             note = ax.annotate(
@@ -90,9 +93,13 @@ def place_labels(
                 color=label.color,
             )
             # with room around: a PDF viewer's glyph boxes are taller than matplotlib's
-            box = note.get_window_extent(renderer).expanded(1.1, 1.3)
-            cost = sum(_overlap(box, other) for other in [*taken, *marks])
+            text = note.get_window_extent(renderer)
+            box = text.expanded(1.1, 1.3)
+            # text over text is the worst: weighted as a label off the axes
+            cost = 4 * sum(_overlap(box, other) for other in taken)
+            cost += sum(_overlap(box, other) for other in marks)
             cost += _outside(box, frame)
+            cost += _misread(text, marks[i], others)
             if best is None or cost < best[0]:
                 if best is not None:
                     best[1].remove()
@@ -110,6 +117,27 @@ def _overlap(a: Bbox, b: Bbox) -> float:
     w = min(a.x1, b.x1) - max(a.x0, b.x0)
     h = min(a.y1, b.y1) - max(a.y0, b.y0)
     return w * h if w > 0 and h > 0 else 0.0
+
+
+def _gap(box: Bbox, x: float, y: float) -> float:
+    """Distance in pixels from the point (x, y) to the nearest edge of ``box``."""
+    dx = max(box.x0 - x, 0.0, x - box.x1)
+    dy = max(box.y0 - y, 0.0, y - box.y1)
+    return float((dx * dx + dy * dy) ** 0.5)
+
+
+def _misread(box: Bbox, own: Bbox, others: list[Bbox]) -> float:
+    """The box's area for each other marker nearer to it than its own marker.
+
+    As costly as covering the marker: a reader takes a label for the nearest point's.
+    Two points closer than half a marker read as one, whichever is labelled.
+    """
+    slack = (own.x1 - own.x0) / 4
+    mine = _gap(box, (own.x0 + own.x1) / 2, (own.y0 + own.y1) / 2)
+    nearer = sum(
+        _gap(box, (m.x0 + m.x1) / 2, (m.y0 + m.y1) / 2) + slack < mine for m in others
+    )
+    return nearer * box.width * box.height
 
 
 def _outside(box: Bbox, frame: Bbox) -> float:

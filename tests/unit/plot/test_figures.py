@@ -271,3 +271,38 @@ def test_figure_names_are_what_the_workflow_declares():
     ).read_text()
     assert "for name in FIGURE_FILES" in rules and "STEP_DIR" in rules
     assert re.search(r"\.png\"", rules) is None  # no second list of figure names
+
+
+def _nearest_gap(box, point) -> float:
+    dx = max(box.x0 - point[0], 0.0, point[0] - box.x1)
+    dy = max(box.y0 - point[1], 0.0, point[1] - box.y1)
+    return math.hypot(dx, dy)
+
+
+@pytest.mark.parametrize("family", ["sgemm", "reduction", "histogram", "spmv"])
+def test_each_roofline_label_sits_nearer_its_own_point_than_any_other(analyses, family):
+    """A label level with a neighbour's marker reads as the neighbour's.
+
+    SGEMM at n = 4096: the "v6" label sat level with v7's marker and "v7" below v6's,
+    so the figure read as v6 above v7, the reverse of the data.
+    """
+    from matplotlib.text import Annotation
+
+    analysis, stalls, ctx = _tables(analyses[family])
+    fig = family_figures(analysis, stalls, ctx)["roofline"]
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    misread = []
+    for ax in [a for a in fig.axes if a.get_title().startswith("n = ")]:
+        notes = [t for t in ax.texts if isinstance(t, Annotation) and t.get_text()]
+        points = [ax.transData.transform(t.xy) for t in notes]
+        for k, note in enumerate(notes):
+            box = note.get_window_extent(renderer)
+            mine = _nearest_gap(box, points[k])
+            for j, other in enumerate(points):
+                # points a few pixels apart read as one, whichever is labelled
+                if j != k and _nearest_gap(box, other) + 3 < mine:
+                    misread.append(
+                        (ax.get_title(), note.get_text(), notes[j].get_text())
+                    )
+    assert misread == []
