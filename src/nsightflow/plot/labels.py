@@ -137,7 +137,7 @@ def _misread(box: Bbox, own: Bbox, others: list[Bbox]) -> float:
     nearer = sum(
         _gap(box, (m.x0 + m.x1) / 2, (m.y0 + m.y1) / 2) + slack < mine for m in others
     )
-    return nearer * box.width * box.height
+    return float(nearer * box.width * box.height)
 
 
 def _outside(box: Bbox, frame: Bbox) -> float:
