@@ -23,7 +23,7 @@ from nsightflow.diagnosis.record import Finding, msg
 # mechanisms of :mod:`nsightflow.diagnosis.causes`).
 EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
-        r"pad|swizzl|without bank conflicts|conflicts disappear|-way conflicts",
+        r"pad|swizzl|(without|fewer) bank conflicts|conflicts disappear|-way conflicts",
         ("bank_conflicts",),
     ),
     (
