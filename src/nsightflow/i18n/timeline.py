@@ -58,6 +58,10 @@ TIMELINE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "n = {n} 时，{m} 个版本中有 {k} 个以数据传输为主（拷贝时间 / kernel "
         "时间）：{which}。",
     },
+    "timeline_ratio_one": {
+        "en": " (over its {k} launches of one kernel; {one:.1f}x over one)",
+        "zh": "（为同一 kernel {k} 次 launch 之和；按一次计为 {one:.1f}x）",
+    },
     "timeline_dominate_none": {
         "en": "At n = {n}, every kernel takes longer than its copies (transfers "
         "{ratio}x the kernel time).",

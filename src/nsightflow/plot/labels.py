@@ -79,7 +79,6 @@ def place_labels(
     frame = ax.get_window_extent(renderer)
     taken: list[Bbox] = []
     for i, label in enumerate(labels):
-        others = marks[:i] + marks[i + 1 :]
         best: tuple[float, Annotation] | None = None
         for dx, dy, ha, va in CANDIDATES:
             note = ax.annotate(
@@ -92,14 +91,7 @@ def place_labels(
                 fontsize=fontsize,
                 color=label.color,
             )
-            # with room around: a PDF viewer's glyph boxes are taller than matplotlib's
-            text = note.get_window_extent(renderer)
-            box = text.expanded(1.1, 1.3)
-            # text over text is the worst: weighted as a label off the axes
-            cost = 4 * sum(_overlap(box, other) for other in taken)
-            cost += sum(_overlap(box, other) for other in marks)
-            cost += _outside(box, frame)
-            cost += _misread(text, marks[i], others)
+            cost = _cost(note.get_window_extent(renderer), taken, marks, i, frame)
             if best is None or cost < best[0]:
                 if best is not None:
                     best[1].remove()
@@ -110,6 +102,22 @@ def place_labels(
                 break
         assert best is not None
         taken.append(best[1].get_window_extent(renderer))
+
+
+def _cost(
+    text: Bbox, taken: list[Bbox], marks: list[Bbox], i: int, frame: Bbox
+) -> float:
+    """How bad a spot is for label ``i`` whose text takes ``text``; 0 where free.
+
+    Text over text is the worst (weighted as text off the axes), then text off the
+    axes, then a marker covered or nearer the text than the label's own (``marks[i]``).
+    """
+    # with room around: a PDF viewer's glyph boxes are taller than matplotlib's
+    box = text.expanded(1.1, 1.3)
+    cost = 4 * sum(_overlap(box, other) for other in taken)
+    cost += sum(_overlap(box, other) for other in marks)
+    cost += _outside(box, frame)
+    return cost + _misread(text, marks[i], marks[:i] + marks[i + 1 :])
 
 
 def _overlap(a: Bbox, b: Bbox) -> float:

@@ -234,6 +234,29 @@ def test_v8_s_traced_time_says_why_it_is_twice_the_median(recording, analysed, r
     assert f"its trace launches one kernel 2 times, {each:,.1f} us each" in report
 
 
+def test_v8_s_copies_over_kernel_time_are_also_given_over_one_of_its_launches(
+    recording, reports
+):
+    # its trace launches cuBLAS's kernel twice: 7.5x over both is 15x over one, and
+    # the other variants' ratios are over their one launch
+    events = pd.read_csv(next(recording.glob("timeline/sgemm/*v8_torch_matmul*.csv")))
+    at = events[events["size"] == 4096]
+    copies = at[at["kind"].str.startswith("memcpy")]
+    kernels = at[at["kind"] == "kernel"]
+    copy_ns = (copies["end_ns"] - copies["start_ns"]).sum()
+    both = copy_ns / (kernels["end_ns"] - kernels["start_ns"]).sum()
+    one = copy_ns / (kernels["end_ns"] - kernels["start_ns"]).mean()
+    line = next(
+        t
+        for t in reports["sgemm"].splitlines()
+        if t.startswith("- At n = 4096, transfers")
+    )
+    assert (
+        f"`v8_torch_matmul` {both:.1f}x (over its 2 launches of one kernel; "
+        f"{one:.1f}x over one)" in line
+    )
+
+
 def test_an_fp32_kernel_s_issue_gain_is_its_idle_issue_slots(analysed):
     # at n = 1024 v7's 64 blocks leave 68 of 132 SMs idle: its 75% is the busy SMs'
     # and the grid is advised there; at 4096 the idle slots bound the issue gain

@@ -25,14 +25,21 @@ def _span(values: pd.Series, digits: int) -> str:
     return lo if lo == hi else f"{lo}-{hi}"
 
 
-def transfer_findings(rows: pd.DataFrame, n: int) -> list[str]:
+def transfer_findings(
+    rows: pd.DataFrame, n: int, repeats: dict[str, tuple[int, float]] | None = None
+) -> list[str]:
     """Whether copies or kernels dominate at size ``n``, with the ratio.
 
     Args:
         rows: Summary rows of the traced variants at ``n`` (``transfer_ns``,
             ``kernel_ns``, ``transfer_to_kernel``).
         n: The size.
+        repeats: Variant -> (launches, ns each) of one kernel its trace at ``n``
+            launches more than once: its ratio is over every launch, so the copies
+            over one launch are given beside it (SGEMM ``v8_torch_matmul`` at n = 4096: 7.5x
+            over its 2 launches, 15.0x over one).
     """
+    repeats = repeats or {}
     rows = rows.dropna(subset=[col.TRANSFER_TO_KERNEL])
     if rows.empty:
         return []
@@ -52,9 +59,12 @@ def transfer_findings(rows: pd.DataFrame, n: int) -> list[str]:
     if dominated.empty:
         return [T("timeline_dominate_none", n=size_text(n), ratio=_span(ratio, 2))]
     which = ", ".join(
-        f"`{v}` {r:.1f}x"
-        for v, r in zip(
-            dominated[col.VARIANT], dominated[col.TRANSFER_TO_KERNEL], strict=True
+        f"`{v}` {r:.1f}x" + _one_launch(repeats.get(v), copies)
+        for v, r, copies in zip(
+            dominated[col.VARIANT],
+            dominated[col.TRANSFER_TO_KERNEL],
+            dominated[col.TRANSFER_NS],
+            strict=True,
         )
     )
     return [
@@ -66,6 +76,13 @@ def transfer_findings(rows: pd.DataFrame, n: int) -> list[str]:
             which=which,
         )
     ]
+
+
+def _one_launch(repeat: tuple[int, float] | None, copies_ns: float) -> str:
+    """`` (over its k launches ...; Nx over one)`` for a trace that repeats a kernel."""
+    if repeat is None or not repeat[1] > 0:
+        return ""
+    return T("timeline_ratio_one", k=repeat[0], one=copies_ns / repeat[1])
 
 
 def traced_vs_timed(
@@ -82,11 +99,7 @@ def traced_vs_timed(
     cuBLAS kernel of 2,684 us each.
     """
     timed = analysis.set_index([col.VARIANT, col.SIZE])
-    kernels = (
-        events[events[col.KIND] == "kernel"]
-        if events is not None and not events.empty
-        else None
-    )
+    kernels = _kernels(events)
     out = []
     for _, r in ok.iterrows():
         key = (r[col.VARIANT], int(r[col.SIZE]))
@@ -97,11 +110,7 @@ def traced_vs_timed(
         line = noise({**row.to_dict(), col.SIZE: key[1]})
         if not (median > 0 and traced > 0) or 1 / line < traced / median < line:
             continue
-        mine = (
-            kernels[(kernels[col.VARIANT] == key[0]) & (kernels[col.SIZE] == key[1])]
-            if kernels is not None
-            else pd.DataFrame()
-        )
+        mine = _mine(kernels, str(key[0]), key[1])
         out.append(
             T(
                 "timeline_vs_item",
@@ -114,6 +123,36 @@ def traced_vs_timed(
             )
         )
     return [T("timeline_vs_timed", items="; ".join(out))] if out else []
+
+
+def _kernels(events: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The kernel launches of the traces' events, None without events."""
+    if events is None or events.empty:
+        return None
+    return events[events[col.KIND] == "kernel"]
+
+
+def _mine(kernels: pd.DataFrame | None, variant: str, n: int) -> pd.DataFrame:
+    """One trace's kernel launches (empty without events)."""
+    if kernels is None:
+        return pd.DataFrame()
+    return kernels[(kernels[col.VARIANT] == variant) & (kernels[col.SIZE] == n)]
+
+
+def repeats(
+    events: pd.DataFrame | None, rows: pd.DataFrame, n: int
+) -> dict[str, tuple[int, float]]:
+    """Variant -> (launches, ns each) of one kernel its trace at ``n`` repeats."""
+    kernels = _kernels(events)
+    found = {}
+    for variant in rows[col.VARIANT]:
+        mine = _mine(kernels, str(variant), n)
+        counts = mine[col.NAME].value_counts() if not mine.empty else None
+        if counts is not None and int(counts.iloc[0]) > 1:
+            same = mine[mine[col.NAME] == counts.index[0]]
+            each = float((same[col.END_NS] - same[col.START_NS]).mean())
+            found[str(variant)] = (int(counts.iloc[0]), each)
+    return found
 
 
 def _launches(kernels: pd.DataFrame) -> str:
@@ -146,11 +185,12 @@ class TimelineSections(SectionBase):
                 table(pd.DataFrame([self._timeline_row(r) for _, r in ok.iterrows()]))
             )
             found = []
+            events = self.ctx.get("timeline_events")
             for n, rows in ok.groupby(col.SIZE, sort=True):
-                found += transfer_findings(rows, int(n))
+                found += transfer_findings(rows, int(n), repeats(events, rows, int(n)))
             if (ok[col.TRANSFER_TO_KERNEL] > 1).any():
                 found.append(T("timeline_advice"))
-            found += traced_vs_timed(ok, self.a, self.ctx.get("timeline_events"))
+            found += traced_vs_timed(ok, self.a, events)
             parts.append("\n".join(bullets(found)))
         failed = summary[~summary[col.STATUS].isin([Status.OK, Status.UNSUPPORTED])]
         if not failed.empty:
