@@ -50,6 +50,18 @@ SWEEP_MESSAGES: dict[str, dict[str, str]] = {
         "几何平均）：最佳 {best_us}，中位 {median_us}，最差 {worst_us}；最差配置耗时为最佳"
         "的 **{worst_ratio:.2f} 倍**，默认配置 `{default}` 为 **{default_ratio:.2f} 倍**。",
     },
+    "sweep_fastest_at_key": {
+        "en": "At n = {n}, the size the other sections compare at, `{config}` is "
+        "faster: {us:,.1f} against {best_us:,.1f} us.",
+        "zh": "在其他各节比较所用的 n = {n} 下，`{config}` 更快：{us:,.1f} 对 "
+        "{best_us:,.1f} us。",
+    },
+    "sweep_tie_at_key": {
+        "en": "At n = {n}, the size the other sections compare at, `{config}` takes "
+        "{us:,.1f} against {best_us:,.1f} us: within 2%, the same time.",
+        "zh": "在其他各节比较所用的 n = {n} 下，`{config}` 耗时 {us:,.1f} us，最佳配置 "
+        "{best_us:,.1f} us：相差在 2% 以内，视为相同。",
+    },
     "sweep_default_best": {
         "en": "The hand-picked default is the best configuration, or within 2% of "
         "it (default / best = {ratio:.3f}): tuning these parameters gains nothing "
