@@ -168,10 +168,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "每个输出只写一次）。",
     },
     "ceilings": {
-        "en": "Measured ceilings of this GPU: copy bandwidth {copy:,.0f} GB/s, FP32 "
-        "FMA {fp32:,.0f} GFLOP/s (datasheet at the clocks ncu saw: {sheet_gbps} "
+        "en": "Ceilings measured on this GPU with this run (a report of another run "
+        "has its own): copy bandwidth {copy:,.0f} GB/s, "
+        "FP32 FMA {fp32:,.0f} GFLOP/s (datasheet at the clocks ncu saw: {sheet_gbps} "
         "GB/s, {sheet_gflops} GFLOP/s). Ridge point: {ridge:.1f} FLOP/byte.",
-        "zh": "本 GPU 的实测上限：拷贝带宽 {copy:,.0f} GB/s，FP32 FMA {fp32:,.0f} "
+        "zh": "本次运行在本 GPU 上实测的上限（其他运行的报告有各自的实测值）：拷贝带宽 {copy:,.0f} GB/s，FP32 FMA {fp32:,.0f} "
         "GFLOP/s（按 ncu 所见时钟计算的标称值：{sheet_gbps} GB/s，{sheet_gflops} "
         "GFLOP/s）。脊点（ridge point）：{ridge:.1f} FLOP/byte。",
     },
