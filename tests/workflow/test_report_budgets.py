@@ -286,6 +286,28 @@ def test_the_brief_gives_what_limits_each_variant_beside_what_its_step_changed(
         assert bool(row_cells[at]) == bool(timed), row
 
 
+@pytest.mark.parametrize("family", FAMILIES)
+def test_no_variant_is_called_latency_bound_beside_a_unit_it_is_bound_by(
+    reports, family
+):
+    # SGEMM v2 read "latency" beside "L1/shared 99%": a unit at its peak bounds it
+    brief = body_of(_md(reports, family, "en")).split("## 1.", 1)[0]
+    header = next(line for line in brief.splitlines() if line.startswith("| variant"))
+    cells = [c.strip() for c in header.strip("|").split("|")]
+    regime, limit = cells.index("roofline regime"), cells.index("limits it now")
+    seen = set()
+    for row in [line for line in brief.splitlines() if line.startswith("| `")]:
+        row_cells = [c.strip() for c in row.strip("|").split("|")]
+        unit = re.match(r"[^(]*? (\d+)%", row_cells[limit])
+        if row_cells[regime] == "latency":
+            assert row_cells[limit].startswith("latency"), row
+        if row_cells[regime] == "under the roofs":
+            assert unit and int(unit.group(1)) >= 60, row
+        seen.add(row_cells[regime])
+    if family in ("sgemm", "reduction", "scan"):  # their shared-memory trees
+        assert "under the roofs" in seen
+
+
 @pytest.mark.parametrize("family", ["sgemm", "jacobi2d"])
 def test_a_sweep_says_where_its_best_is_not_the_fastest_at_the_report_s_size(
     reports, family

@@ -55,6 +55,11 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "regime_short_memory": {"en": "memory", "zh": "访存"},
     "regime_short_compute": {"en": "compute", "zh": "计算"},
     "regime_short_latency": {"en": "latency", "zh": "延迟"},
+    "regime_short_unit": {"en": "under the roofs", "zh": "低于各 roof"},
+    "regime_unit": {
+        "en": "under every roof of the roofline, bound by a unit it does not draw",
+        "zh": "低于 roofline 的每条 roof，受其未画出的一个单元限制",
+    },
     "ladder_baseline": {"en": "{cause} (baseline)", "zh": "{cause}（基线）"},
     "next_title": {
         "en": "**What next**, largest expected gain first:",

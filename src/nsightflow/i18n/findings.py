@@ -1391,13 +1391,15 @@ SENTENCES: dict[str, dict[str, str]] = {
         "达到上限时耗时 {roof:,.2f} us；{pipe}。当前限制因素：{now}。",
     },
     "stand_latency_unit": {
-        "en": "`{variant}` is {regime} by the roofline only: DRAM, L2 and the FP32 "
-        "rate are below their lines (`{basis}`); {rate}, {pct:.0f}% of {ceiling} "
-        "({roof:,.2f} us there). A unit off the roofline runs near its peak. What "
-        "limits it now: {now}.",
-        "zh": "`{variant}` 仅按 roofline 而言{regime}：DRAM、L2 与 FP32 速率都低于各自的线"
-        "（`{basis}`）；{rate}，为{ceiling}的 {pct:.0f}%（该处耗时 {roof:,.2f} us）。"
-        "roofline 之外有一个单元接近峰值。当前限制因素：{now}。",
+        "en": "`{variant}` is under every roof of the roofline, which alone would "
+        "call it {regime}: DRAM, L2 and the FP32 rate are below their lines "
+        "(`{basis}`); {rate}, {pct:.0f}% of {ceiling} ({roof:,.2f} us there). A unit "
+        "off the roofline runs near its peak, so its throughput, not latency, bounds "
+        "it. What limits it now: {now}.",
+        "zh": "`{variant}` 低于 roofline 的每条 roof，单看 roofline 会判为{regime}：DRAM、"
+        "L2 与 FP32 速率都低于各自的线（`{basis}`）；{rate}，为{ceiling}的 {pct:.0f}%"
+        "（该处耗时 {roof:,.2f} us）。roofline 之外有一个单元接近峰值，限制它的是该单元的"
+        "吞吐而非延迟。当前限制因素：{now}。",
     },
     "stand_latency": {
         "en": "`{variant}` is {regime}: DRAM, L2 and the FP32 rate are below 60% of "

@@ -20,7 +20,6 @@ import pandas as pd
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.record import render
-from nsightflow.diagnosis.stand import regime_brief, regime_cell
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 from nsightflow.i18n.short_causes import short_cause
@@ -37,6 +36,7 @@ from nsightflow.report.sections.quantities import (
     size_text,
     us_text,
 )
+from nsightflow.report.sections.regime import RegimeSections
 from nsightflow.report.text import plain
 
 
@@ -59,7 +59,7 @@ def _pct(value: Any) -> float:
         return math.nan
 
 
-class BriefSections(OverviewSections, NextSections):
+class BriefSections(OverviewSections, NextSections, RegimeSections):
     """The brief (result, ladder, figure, what next) and the bound in the body."""
 
     def brief(self) -> str:
@@ -138,7 +138,7 @@ class BriefSections(OverviewSections, NextSections):
             speedup=_pct(r.get(col.SPEEDUP_VS_BASELINE)),
             baseline=self.variants[variant].get("input_baseline")
             or self.fam["baseline"],
-            regime=render("", regime_brief(r)),
+            regime=self._regime_text(variant, n, r),
             tie=render("", tie) if isinstance(tie, dict) else "",
             pct=pct_text(r.get(col.REGIME_CEILING_PCT)),
             ceiling=T(f"ceiling_{r.get('regime_ceiling') or 'copy_bw'}"),
@@ -208,30 +208,13 @@ class BriefSections(OverviewSections, NextSections):
                     T("col_speedup"): f"{_pct(r.get('speedup_vs_baseline')):.2f}x"
                     if ok
                     else "",
-                    T("col_regime"): render("", regime_cell(r)) if regime else "",
+                    T("col_regime"): self._regime_cell(name, r) if regime else "",
                     T("col_pct_ceiling"): share,
                     T("col_limits_now"): self._ladder_limit(name) if ok else "",
                     T("col_step_changed"): self._ladder_cause(name, v),
                 }
             )
         return rows
-
-    def _regime_note(self) -> list[str]:
-        """What the regime column reads, where a latency row is at a unit's ceiling.
-
-        The regime is the roofline's (DRAM, L2, the FP32 rate); SGEMM ``v0``-``v4``
-        are latency-bound by it and run L1/shared at 73-99% of its peak, which
-        "latency" alone would deny.
-        """
-        near = [
-            f"`{name}`"
-            for name in self.variants
-            for r in self.found("stand", name, self.key_size)
-            if r[col.ROLE] == "primary" and r[col.RULE] == "stand_latency_unit"
-        ]
-        if not near:
-            return []
-        return ["", T("ladder_regime_note", variants=", ".join(near))]
 
     def _ladder_limit(self, name: str) -> str:
         """What limits the variant now, at the key size, in a few words."""
