@@ -269,21 +269,28 @@ def test_a_step_figure_is_drawn_where_a_report_shows_it_and_nowhere_else(
         assert "step_v3_global_atomic_skewed.png" not in drawn
 
 
+def _brief_table(reports: Path, family: str) -> tuple[list[str], list[list[str]]]:
+    """The brief's ladder table: its header's cells and each variant row's cells."""
+    brief = body_of(_md(reports, family, "en")).split("## 1.", 1)[0]
+    lines = brief.splitlines()
+    header = next(line for line in lines if line.startswith("| variant"))
+    split = [line for line in lines if line.startswith("| `")]
+    return [c.strip() for c in header.strip("|").split("|")], [
+        [c.strip() for c in row.strip("|").split("|")] for row in split
+    ]
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_the_brief_gives_what_limits_each_variant_beside_what_its_step_changed(
     reports, family
 ):
-    brief = body_of(_md(reports, family, "en")).split("## 1.", 1)[0]
-    header = next(line for line in brief.splitlines() if line.startswith("| variant"))
-    cells = [c.strip() for c in header.strip("|").split("|")]
+    cells, rows = _brief_table(reports, family)
     assert "limits it now" in cells and "this step changed" in cells
-    rows = [line for line in brief.splitlines() if line.startswith("| `")]
     at = cells.index("limits it now")
     # every variant that ran has a limiter; failed ones have none to give
-    for row in rows:
-        row_cells = [c.strip() for c in row.strip("|").split("|")]
+    for row_cells in rows:
         timed = row_cells[cells.index("speedup")]
-        assert bool(row_cells[at]) == bool(timed), row
+        assert bool(row_cells[at]) == bool(timed), row_cells
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -291,13 +298,11 @@ def test_no_variant_is_called_latency_bound_beside_a_unit_it_is_bound_by(
     reports, family
 ):
     # SGEMM v2 read "latency" beside "L1/shared 99%": a unit at its peak bounds it
-    brief = body_of(_md(reports, family, "en")).split("## 1.", 1)[0]
-    header = next(line for line in brief.splitlines() if line.startswith("| variant"))
-    cells = [c.strip() for c in header.strip("|").split("|")]
+    cells, rows = _brief_table(reports, family)
     regime, limit = cells.index("roofline regime"), cells.index("limits it now")
     seen = set()
-    for row in [line for line in brief.splitlines() if line.startswith("| `")]:
-        row_cells = [c.strip() for c in row.strip("|").split("|")]
+    for row_cells in rows:
+        row = " | ".join(row_cells)
         unit = re.match(r"[^(]*? (\d+)%", row_cells[limit])
         if row_cells[regime] == "latency":
             assert row_cells[limit].startswith("latency"), row
