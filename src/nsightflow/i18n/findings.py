@@ -1651,15 +1651,15 @@ LIMITS: dict[str, dict[str, str]] = {
     "limit_l2_slice": {
         "en": "**Limits it now:** the L2 slice of its atomics: {hot:,.0f} of its "
         "{all:,.0f} L2 atomic sectors go to the busiest of the {slices:.0f} slices "
-        "(`lts__t_sectors_op_red.max` + `lts__t_sectors_op_atom.max`), which runs at "
-        "{pct:.0f}% of its peak against {avg:.1f}% for the L2 on average "
-        "(`lts__throughput.max` / `.avg`){rate}: atomics on the same addresses execute "
-        "one after another there.",
+        "(`lts__t_sectors_op_red.max` + `lts__t_sectors_op_atom.max`), which ncu puts "
+        "at {pct:.0f}% of its peak against {avg:.1f}% for the L2 on average "
+        "(`lts__throughput.max` / `.avg`: the slice's peak for any traffic, which "
+        "atomics on one address, executed one after another, stay below){rate}.",
         "zh": "**当前瓶颈：**原子操作所在的 L2 slice：{all:,.0f} 个 L2 原子 sector 中有 "
         "{hot:,.0f} 个落在 {slices:.0f} 个 slice 中最忙的一个"
-        "（`lts__t_sectors_op_red.max` + `lts__t_sectors_op_atom.max`），该 slice 达峰值的 "
-        "{pct:.0f}%，而 L2 平均为 {avg:.1f}%（`lts__throughput.max` / `.avg`）{rate}：同一"
-        "地址上的原子操作在那里逐个执行。",
+        "（`lts__t_sectors_op_red.max` + `lts__t_sectors_op_atom.max`），ncu 给出该 slice "
+        "达峰值的 {pct:.0f}%，而 L2 平均为 {avg:.1f}%（`lts__throughput.max` / `.avg`："
+        "这是 slice 对任意流量的峰值，同一地址上逐个执行的原子操作达不到它）{rate}。",
     },
     "limit_slice_rate": {
         "en": "; at {rate}, they need {pct:.0f}% of the launch",
@@ -1682,8 +1682,8 @@ LIMITS: dict[str, dict[str, str]] = {
         "逐个执行原子操作",
     },
     "cell_limit_l2_slice": {
-        "en": "atomics' L2 slice {serial:.0f}%",
-        "zh": "原子操作 L2 slice {serial:.0f}%",
+        "en": "serial atomics on one L2 slice, {serial:.0f}% of the time",
+        "zh": "单个 L2 slice 上串行的原子操作，占时间的 {serial:.0f}%",
     },
     "limit_grid": {
         "en": "**Limits it now:** the grid, {blocks:.0f} blocks for {sms:.0f} SMs (under "

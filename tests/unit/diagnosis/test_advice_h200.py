@@ -173,7 +173,10 @@ def test_atomics_on_one_address_are_limited_by_their_l2_slice_not_latency(
         assert f"they need {r.value:.0f}% of the launch" in r.message
     # the regime is the roofline's (latency), the slice what limits it now
     (main,) = stand[stand["role"] == "primary"].itertuples()
-    assert f"What limits it now: atomics' L2 slice {r.value:.0f}%" in main.message
+    assert (
+        f"What limits it now: serial atomics on one L2 slice, {r.value:.0f}% of the time"
+        in main.message
+    )
 
 
 def test_one_atomic_per_block_still_waits_on_its_slice_at_the_family_s_rate(
@@ -194,7 +197,10 @@ def test_one_atomic_per_block_still_waits_on_its_slice_at_the_family_s_rate(
     assert r.rule == "limit_l2_slice" and r.value == pytest.approx(share)
     assert "570 sectors per us that `v0_atomic_per_thread`'s slice served" in r.message
     (main,) = stand[stand["role"] == "primary"].itertuples()
-    assert f"What limits it now: atomics' L2 slice {share:.0f}%" in main.message
+    assert (
+        f"What limits it now: serial atomics on one L2 slice, {share:.0f}% of the time"
+        in main.message
+    )
     assert (
         "its largest cost by the warps' stall cycles: Global atomics in L2"
         in main.message
