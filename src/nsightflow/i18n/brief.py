@@ -323,7 +323,10 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": "at n = {n} `{other}` is faster",
         "zh": "n = {n} 时 `{other}` 更快",
     },
-    "config_own_params": {"en": "with its own {params}", "zh": "及其自身的 {params}"},
+    "config_own_params": {
+        "en": "and {params} for the parameters `{prev}` lacks",
+        "zh": "`{prev}` 没有的参数取 {params}",
+    },
     "step_config_why": {
         "en": "**Why:** the sweep timed `{variant}` at `{prev}`'s "
         "configuration{own}, {t_old} us, and at its own, {t_own} us. So the "

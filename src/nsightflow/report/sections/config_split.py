@@ -173,7 +173,7 @@ def config_why(
     config = split.t_own - split.t_old
     code = split.t_old - t_prev
     # every parameter only the new code has, at the value the sweep timed it with
-    # (SGEMM v7 at v6's tiles: WN=16 and its own MIN_BLOCKS=2, which v6 lacks)
+    # (SGEMM v7 at v6's tiles: WN=16, MIN_BLOCKS=2, which v6 lacks; v7's tuned WN is 8)
     extra = {k: split.old.get(k, v) for k, v in own.items() if k not in old}
     # the configuration and the two timings' difference together within 5% of the
     # change (the account's own tolerance): the code made it, and one sentence says so
@@ -186,7 +186,7 @@ def config_why(
         variant=name,
         prev=prev,
         changes=changes_text(split.old, own),
-        own=" (" + T("config_own_params", params=params_text(extra)) + ")"
+        own=" (" + T("config_own_params", params=params_text(extra), prev=prev) + ")"
         if extra
         else "",
         t_old=us_text(split.t_old),
