@@ -8,17 +8,30 @@ from nsightflow.gpu import energy as E
 
 
 class SteppingMeter:
-    """A counter that steps every ``step_s`` of real time by ``watts * step_s``."""
+    """A counter that steps every ``step_s`` of ``clock`` by ``watts * step_s``."""
 
     reason = ""
     ok = True
 
-    def __init__(self, watts: float, step_s: float = 0.01) -> None:
-        self.watts, self.step_s, self.start = watts, step_s, time.perf_counter()
+    def __init__(self, watts: float, step_s: float = 0.01, clock=time.perf_counter):
+        self.watts, self.step_s, self.clock = watts, step_s, clock
+        self.start = clock()
 
     def read_mj(self) -> int:
-        steps = int((time.perf_counter() - self.start) / self.step_s)
+        steps = int((self.clock() - self.start) / self.step_s)
         return round(steps * self.step_s * self.watts * 1000)
+
+
+class TickingClock:
+    """A host clock that moves 0.1 ms per reading: steps land where they would on an
+    idle host, whatever else the machine runs (the real clock stalls under load)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 1e-4
+        return self.now
 
 
 class CountingStream:
@@ -57,9 +70,13 @@ def test_window_power_spans_first_to_last_step():
 
 def test_energy_per_launch_is_power_times_the_streams_time_per_launch(monkeypatch):
     monkeypatch.setattr(E, "WARM_S", 0.0)
+    clock = TickingClock()
+    monkeypatch.setattr(E, "time", clock)
     stream = CountingStream(us=20.0)
     out = E.measure_energy(
-        SteppingMeter(300.0), E.Stream(stream.launch, stream.event), 20.0
+        SteppingMeter(300.0, clock=clock.perf_counter),
+        E.Stream(stream.launch, stream.event),
+        20.0,
     )
     assert out["status"] == "ok"
     assert out["steps"] == E.ENERGY_STEPS
