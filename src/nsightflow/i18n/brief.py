@@ -57,8 +57,8 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "regime_short_latency": {"en": "latency", "zh": "延迟"},
     "regime_short_unit": {"en": "under the roofs", "zh": "低于各 roof"},
     "regime_unit": {
-        "en": "under every roof of the roofline, bound by a unit it does not draw",
-        "zh": "低于 roofline 的每条 roof，受其未画出的一个单元限制",
+        "en": "under the roofline's DRAM, L2 and FP32 lines, bound by another unit",
+        "zh": "低于 roofline 的 DRAM、L2 与 FP32 线，受另一个单元限制",
     },
     "ladder_baseline": {"en": "{cause} (baseline)", "zh": "{cause}（基线）"},
     "next_title": {

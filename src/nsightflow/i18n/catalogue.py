@@ -509,12 +509,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "en": "The roofline regime places a variant by DRAM, L2 and its FP32 rate "
         "(memory- or compute-bound at 60% of a peak or more, or at 40% or more on the "
         "side of the ridge its ideal intensity is at least 2x away on; latency-bound "
-        "otherwise). {variants} are *under the roofs*: below every line of it, while "
-        "a unit it does not draw runs near its peak (the ceiling *limits it now* "
-        "names), so they are bound by that unit's throughput, not by latency.",
+        "otherwise). {variants} are *under the roofs*: below those three lines, while "
+        "another unit runs near its peak (the ceiling *limits it now* names), so "
+        "they are bound by that unit's throughput, not by latency.",
         "zh": "roofline 受限类型按 DRAM、L2 与 FP32 速率判断（达到峰值 60% 及以上，或理想"
         "计算强度离 ridge 至少 2 倍、且该侧达到 40% 及以上，为访存或计算受限；否则为延迟受限）。"
-        "{variants} 为“低于各 roof”：低于其每条线，但 roofline 未画出的一个单元接近峰值"
+        "{variants} 为“低于各 roof”：低于这三条线，但另一个单元接近峰值"
         "（即“当前限制因素”所列的上限），因此受该单元的吞吐限制，而非受延迟限制。",
     },
     "dram_traffic": {

@@ -128,5 +128,7 @@ def test_the_result_of_a_latency_bound_best_says_what_limits_it(hot):
     result = next(x for x in md.splitlines() if x.startswith("**Result at"))
     row = next(x for x in md.splitlines() if x.startswith("| `v2_atomic_per_block`"))
     cell = next(c.strip() for c in row.split("|") if "L2 slice" in c)
-    assert "under every roof of the roofline" in result
+    assert (
+        "under the roofline's DRAM, L2 and FP32 lines, bound by another unit" in result
+    )
     assert f"what limits it: {cell}" in result and "latency-bound" not in result
