@@ -15,7 +15,7 @@ the suggestions of the variant it starts from.
 """
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -23,6 +23,13 @@ import pandas as pd
 
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.advice import aggregation_how
+from nsightflow.diagnosis.advice_scores import (
+    UNSCORED,
+    limit_cell,
+    mechanism,
+    score,
+    score_finding,
+)
 from nsightflow.diagnosis.floors import (
     Fixed,
     basis_message,
@@ -34,20 +41,10 @@ from nsightflow.diagnosis.floors import (
 )
 from nsightflow.diagnosis.model import num, ok, records
 from nsightflow.diagnosis.record import Finding, Where, msg, place
-from nsightflow.diagnosis.scoring import step_scores
 from nsightflow.diagnosis.suggest import Suggestion, variant_suggestions
-from nsightflow.i18n import CATALOGUE
+from nsightflow.diagnosis.tried import Side
 
 NOISE_STEP = 1.05  # a step within 5% of no change changed nothing measurable
-# step primaries that name no change of the kernel a suggestion could have asked for:
-# another input, no common profiled size, a change the counters do not show
-UNSCORED = frozenset({"", "input_changed", "step_time_only", "step_not_in_counters"})
-
-
-def mechanism(kind: str) -> dict[str, Any]:
-    """A mechanism's name as a message (the bare id where the catalogue has none)."""
-    key = f"mech_{kind}"
-    return msg(key) if key in CATALOGUE else msg("advice_plain", text=kind)
 
 
 def item_key(s: Suggestion, fixed: float) -> str:
@@ -280,60 +277,35 @@ class AdviceRows:
             return math.nan
         return num({str(k): v for k, v in part.iloc[0].items()}, col.TIME_MEDIAN_US)
 
+    def _side(self, name: str, n: int) -> Side | None:
+        """The variant at ``n`` as a step's diff reads it (None: not measured)."""
+        row = self._row(name, n)
+        if row is None:
+            return None
+        runs = (self.ctx.get("launches") or {}).get(name, {}).get(str(n)) or []
+        compiled = self.variants[name].get("compiler") or {}
+        return Side(row, compiled, max(len(runs), 1))
+
     def _scores(self, name: str, before: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for n in sorted({s.size for s in self.by_variant.get(before, [])}):
             primary = self._primary(name, n)
             t0, t1 = self._time(before, n), self._time(name, n)
-            if primary in UNSCORED or not ok(t0) or not ok(t1) or t1 <= 0:
+            x, y = self._side(before, n), self._side(name, n)
+            if primary == "" or x is None or y is None or not (ok(t0) and ok(t1)):
                 continue
             at_n = [s for s in self.by_variant[before] if s.size == n]
-            match, rank = step_scores(
-                at_n, primary, self._row(before, n), self._row(name, n)
-            )
+            found = score(at_n, primary, x, y)
+            if t1 <= 0 or (primary in UNSCORED and found[2] is None):
+                continue
             kinds = [s.kind for s in at_n]
-            found = score_finding(name, before, n, primary, t0 / t1, match, rank, kinds)
+            now = limit_cell(self.placed, name, n) if found[2] is not None else ""
+            finding = score_finding(
+                name, before, n, primary, t0 / t1, found, kinds, now
+            )
             where = Where(self.family, name, n, "advice", before)
-            out += place(where, [found])
+            out += place(where, [finding])
         return out
-
-
-def score_finding(
-    name: str,
-    before: str,
-    n: int,
-    primary: str,
-    achieved: float,
-    match: Suggestion | None,
-    rank: int,
-    suggested: Sequence[str] = (),
-) -> Finding:
-    """A step's score: its primary change against the previous variant's advice."""
-    predicted = match.gain if match is not None else math.nan
-    key = "advice_score_miss"
-    if match is not None:  # a change the suggestion's remedy names, or its own kind
-        key = "advice_score_hit" if match.kind == primary else "advice_score_via"
-    return Finding(
-        "advice_score",
-        params={
-            "@": key,
-            "suggestion": mechanism(match.kind) if match is not None else "",
-            col.VARIANT: name,
-            col.BEFORE: before,
-            "n": n,
-            "cause": mechanism(primary),
-            "predicted": predicted,
-            "achieved": achieved,
-            col.RANK: rank,
-            "hit": match is not None,
-            col.KIND: match.kind if match is not None else "",
-            "suggested": sorted(set(suggested)),
-        },
-        metric=primary,
-        value=achieved,
-        expected_gain=predicted,
-        achieved_gain=achieved,
-    )
 
 
 def local_finding(name: str, variant: Mapping[str, Any], line: Any) -> Finding | None:

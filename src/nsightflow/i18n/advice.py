@@ -259,6 +259,21 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{fix}；已接近厂商库的速率（其线程已按 warp tile 排布），剩下的是库在 FP32 下"
         "另外所做的：在 FMA 期间从共享内存读取下一段 k 的片段",
     },
+    "advice_fix_one_launch": {
+        "en": "one launch instead of {launches}: {kernels}, with fewer blocks than "
+        "SMs, only finishes what the main kernel computed, and takes {us:.1f} of the "
+        "run's {total:.1f} us under Nsight Compute: {fix}",
+        "zh": "用一次启动代替 {launches} 次：{kernels} 的 block 数少于 SM 数，只是收尾主 "
+        "kernel 的结果，却占了该次运行 {total:.1f} us 中的 {us:.1f} us（Nsight Compute）："
+        "{fix}",
+    },
+    "advice_fix_shared_tree": {
+        "en": "fewer shared-memory steps in its tree, each a barrier and a "
+        "shared-memory load and store: sum within each warp with warp shuffles "
+        "(`__shfl_down_sync`), then one shared word per warp",
+        "zh": "减少其归约树在共享内存中的步数（每步一次屏障和一次共享内存读写）："
+        "先用 warp shuffle（`__shfl_down_sync`）在 warp 内求和，再每个 warp 写一个共享内存字",
+    },
     "advice_fix_generic": {
         "en": "see this cause's ncu rule in the appendix",
         "zh": "参见附录中该原因对应的 ncu 规则",
@@ -284,6 +299,74 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "was not among the suggestions for `{before}`; achieved {achieved:.2f}x.",
         "zh": "`{variant}`（从 `{before}`，n = {n}）：其主要变化{cause}不在对 "
         "`{before}` 的建议中；实际 {achieved:.2f}x。",
+    },
+    "advice_score_tried": {
+        "en": "`{variant}` (from `{before}`, n = {n}) carried out suggestion {rank} "
+        "for `{before}`, {suggestion} ({did}); predicted up to {predicted:.2f}x, "
+        "achieved {achieved:.2f}x.",
+        "zh": "`{variant}`（从 `{before}`，n = {n}）落实了对 `{before}` 的第 {rank} 条"
+        "建议{suggestion}（{change}）；预测至多 {predicted:.2f}x，实际 {achieved:.2f}x。",
+    },
+    "advice_score_tried_failed": {
+        "en": "`{variant}` (from `{before}`, n = {n}) carried out suggestion {rank} "
+        "for `{before}`, {suggestion} ({did}), and did not pay: predicted up to "
+        "{predicted:.2f}x, achieved {achieved:.2f}x. The change happened and the "
+        "time did not move{now}.",
+        "zh": "`{variant}`（从 `{before}`，n = {n}）落实了对 `{before}` 的第 {rank} 条"
+        "建议{suggestion}（{change}），但没有收益：预测至多 {predicted:.2f}x，实际 "
+        "{achieved:.2f}x。改动发生了，时间却没有变{now}。",
+    },
+    "advice_score_now": {
+        "en": ": what limits `{variant}` is {cell}, which the change did not relieve",
+        "zh": "：限制 `{variant}` 的是 {cell}，这一改动并未缓解它",
+    },
+    "advice_score_failed": {
+        "en": " Of the steps that did not pay, {failed} carried out a suggestion.",
+        "zh": "在没有收益的步骤中，有 {failed} 步落实了建议。",
+    },
+    "tried_ldg_bits": {
+        "en": "its global loads {a:.0f} -> {b:.0f} bits wide in its SASS",
+        "zh": "其 SASS 中全局加载宽度 {a:.0f} -> {b:.0f} 位",
+    },
+    "tried_sectors": {
+        "en": "load sectors per request {a:.1f} -> {b:.1f}",
+        "zh": "每次加载请求的 sector 数 {a:.1f} -> {b:.1f}",
+    },
+    "tried_loads": {
+        "en": "global loads in its SASS {a:.0f} -> {b:.0f}",
+        "zh": "SASS 中的全局加载 {a:.0f} -> {b:.0f} 条",
+    },
+    "tried_occupancy": {
+        "en": "achieved occupancy {a:.0f}% -> {b:.0f}%",
+        "zh": "实际占用率 {a:.0f}% -> {b:.0f}%",
+    },
+    "tried_launches": {
+        "en": "kernel launches {a} -> {b}",
+        "zh": "kernel 启动 {a} -> {b} 次",
+    },
+    "tried_shared": {
+        "en": "shared-memory loads and stores {a:,.0f} -> {b:,.0f}",
+        "zh": "共享内存加载和存储 {a:,.0f} -> {b:,.0f}",
+    },
+    "tried_atomics": {
+        "en": "L2 atomic sectors {a:,.0f} -> {b:,.0f}",
+        "zh": "L2 原子 sector {a:,.0f} -> {b:,.0f}",
+    },
+    "tried_blocks": {
+        "en": "blocks {a:,.0f} -> {b:,.0f}",
+        "zh": "block {a:,.0f} -> {b:,.0f}",
+    },
+    "tried_dram": {
+        "en": "DRAM bytes {a:.1f} -> {b:.1f} MB",
+        "zh": "DRAM 字节 {a:.1f} -> {b:.1f} MB",
+    },
+    "tried_local": {
+        "en": "local-memory sectors {a:,.0f} -> {b:,.0f}",
+        "zh": "局部内存 sector {a:,.0f} -> {b:,.0f}",
+    },
+    "tried_inst": {
+        "en": "issued warp instructions {a:,.0f} -> {b:,.0f}",
+        "zh": "发射的 warp 指令 {a:,.0f} -> {b:,.0f}",
     },
     "advice_compiler_did": {
         "en": "No change from `{before}` to `{variant}` ({speedup:.2f}x): nvcc had "

@@ -32,7 +32,12 @@ def reports(recording, analysed, tmp_path_factory):
 
 
 # messages that wrap a remedy: after the limiting unit, with the time above the ideal
-WRAPS = ("advice_fix_limit", "advice_fix_limit_launch", "advice_fix_ideal_gap")
+WRAPS = (
+    "advice_fix_limit",
+    "advice_fix_limit_launch",
+    "advice_fix_ideal_gap",
+    "advice_fix_one_launch",
+)
 
 
 def _remedy(fix):

@@ -125,16 +125,21 @@ def test_a_suggestion_s_limiter_is_the_brief_s(reports):
     brief = report.split("## 1.")[0]
     head = {m.group(2): m.group(1) for m in re.finditer(r"### A\.(\d+) (.+)", report)}
     advice = _section(report, head["Suggestions for every variant"])
-    for variant in ("v0_interleaved", "v1_sequential", "v2_shuffle"):
+    # the remedy said against the limiter is one that can relieve it: v0's and v1's
+    # L1/shared is their shared-memory tree (v2's L2 is named by no remedy)
+    for variant in ("v0_interleaved", "v1_sequential"):
         row = next(r for r in brief.splitlines() if r.startswith(f"| `{variant}`"))
         cell = row.split("|")[6].strip()  # "L1/shared 80% (`reduce_v0`)"
         unit, pct, kernel = re.fullmatch(r"(.+) (\d+)% \(`(\w+)`\)", cell).groups()
         told = next(
-            line for line in advice.splitlines() if f"in `{variant}` at" in line
+            line
+            for line in advice.splitlines()
+            if f"in `{variant}` at" in line and "its longest launch" in line
         )
         assert f"is {unit} {pct}% of its peak in its longest launch `{kernel}`" in (
             told
         ), (cell, told)
+        assert "**Shared-memory pipe (MIO)**" in told, told
 
 
 def test_v2_is_not_told_to_load_what_its_loop_already_loads(analysed):
@@ -144,6 +149,7 @@ def test_v2_is_not_told_to_load_what_its_loop_already_loads(analysed):
     )
     assert loop and loop.group(1).count("X[") == 4  # four independent loads
     told = _advice(analysed["reduction"], "v2_shuffle")
+    told = [m for m in told if "Too few bytes in flight" in m]
     assert told
     for message in told:
         assert "several independent loads per thread" not in message, message

@@ -245,6 +245,12 @@ class NextSections(LibraryTarget):
         ]
         hits = sum(bool(json.loads(str(r[col.PARAMS])).get("hit")) for r in paid)
         intro = T("advice_score_intro", hits=hits, steps=len(paid))
+        failed = sum(
+            "advice_score_tried_failed" in str(r[col.PARAMS])
+            for r in found
+            if r not in paid
+        )
+        intro += T("advice_score_failed", failed=failed) if failed else ""
         return intro + "\n\n" + "\n".join(f"- {render_row(r)}" for r in found)
 
     def advice_all(self) -> str:
