@@ -39,6 +39,7 @@ from nsightflow.diagnosis.floors import (
     with_fastest,
     with_library,
 )
+from nsightflow.diagnosis.launch_model import LaunchModel, family_model, on_model
 from nsightflow.diagnosis.model import num, ok, records
 from nsightflow.diagnosis.record import Finding, Where, msg, place
 from nsightflow.diagnosis.suggest import Suggestion, variant_suggestions
@@ -47,7 +48,7 @@ from nsightflow.diagnosis.tried import Side
 NOISE_STEP = 1.05  # a step within 5% of no change changed nothing measurable
 
 
-def item_key(s: Suggestion, fixed: float) -> str:
+def item_key(s: Suggestion, fixed: float, model: bool = False) -> str:
     """The sentence of a suggestion: how its floor was found.
 
     A floor set by a library variant's measured time is said against the ideal
@@ -57,6 +58,8 @@ def item_key(s: Suggestion, fixed: float) -> str:
     """
     if s.kind == "temporal_blocking":
         return "advice_item_sweeps"
+    if not s.floor_by and model:  # the family's per-launch model: launch_model
+        return "advice_item_model"
     if not s.floor_by:  # a floor at the stream's marginal rate: ideal_gap.gap_bound
         return "advice_item" + "_per_launch" * ("advice_fix_per_launch" in str(s.fix))
     if s.floor_n:
@@ -81,9 +84,18 @@ def gain_text(s: Suggestion) -> dict[str, Any]:
     return msg("gain_about", gain=s.gain, cap=cap)
 
 
-def advice_finding(s: Suggestion, fixed: float, basis: Fixed | None = None) -> Finding:
-    """One suggestion as a finding; ``basis``: the launch the fixed cost is."""
-    key = item_key(s, fixed)
+def advice_finding(
+    s: Suggestion,
+    fixed: float,
+    basis: Fixed | None = None,
+    model: LaunchModel | None = None,
+) -> Finding:
+    """One suggestion as a finding; ``basis``: the launch the fixed cost is.
+
+    ``model``: the family's per-launch model, where its floors are on it.
+    """
+    key = item_key(s, fixed, model is not None)
+    said = basis_message(basis or Fixed(fixed), why=key == "advice_item")
     return Finding(
         "advice",
         params={
@@ -100,7 +112,7 @@ def advice_finding(s: Suggestion, fixed: float, basis: Fixed | None = None) -> F
             "model": s.model_us,
             "floor_n": s.floor_n,
             "fixed": fixed,
-            col.BASIS: basis_message(basis or Fixed(fixed), why=key == "advice_item"),
+            col.BASIS: model.basis(key == "advice_item_model") if model else said,
         },
         metric=s.kind,
         value=s.gain,
@@ -160,18 +172,26 @@ class AdviceRows:
             else {}
         )
         self.by_variant: dict[str, list[Suggestion]] = {}
+        # one per-launch model for every floor where a stream beats the copy rate
+        self.model = family_model(
+            {n: records(table[table[col.VARIANT] == n]) for n in self.variants}
+        )
 
     def _rows(self, name: str) -> list[dict[str, Any]]:
         part = self.table[self.table[col.VARIANT] == name].sort_values(col.SIZE)
         best, launch, lib = self.fastest, self.launch, self.library
-        return [with_library(with_fastest(r, best, launch), lib) for r in records(part)]
+        return [
+            on_model(with_library(with_fastest(r, best, launch), lib), self.model)
+            for r in records(part)
+        ]
 
     def run(self) -> list[dict[str, Any]]:
         """Every advice row, then every score row."""
         out: list[dict[str, Any]] = []
         sms = sm_count(self.table)
         for name, v in self.variants.items():
-            basis = fixed_basis(self.table, name)  # of its own input's launches
+            # of its own input's launches, or the family's per-launch model
+            basis = self.model.fixed if self.model else fixed_basis(self.table, name)
             found = variant_suggestions(
                 self._rows(name),
                 v,
@@ -185,7 +205,8 @@ class AdviceRows:
             self.by_variant[name] = found
             for s in found:
                 where = Where(self.family, name, s.size, "advice")
-                out += place(where, [advice_finding(s, basis.us, basis)])
+                found_s = advice_finding(s, basis.us, basis, self.model)
+                out += place(where, [found_s])
         for name, v in self.variants.items():
             before = v.get(col.IMPROVES_ON)
             if before and not v.get("library") and before in self.variants:

@@ -5,7 +5,7 @@ A step is scored by its primary change where that names a suggestion
 (:func:`nsightflow.diagnosis.scoring.step_tried`): a suggestion whose remedy the
 step carried out is scored with its predicted gain beside the step's, whether the
 step paid or not. Reduction ``v2_shuffle -> v3_vec4``: float4 loads (``LDG.E`` 32 ->
-128 bits), predicted up to 1.45x, achieved 1.02x, where the primary change's label
+128 bits), predicted 1.19x, achieved 1.02x, where the primary change's label
 ("no change of ncu's launch time") read as "not among the suggestions".
 """
 

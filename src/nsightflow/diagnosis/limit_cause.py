@@ -48,6 +48,17 @@ FITS: Mapping[str, frozenset[str]] = {
 THROUGH = frozenset({"l2"})
 
 
+# causes whose name states their own basis ("DRAM bandwidth (80% of the copy
+# bandwidth or more)"): said after a unit's other metric ("DRAM 76% of its peak",
+# "L2 92%"), the item read two bases for one limit
+OWN_BASIS = frozenset({"dram_bandwidth"})
+
+
+def said_against(mechanism: str, unit: str) -> bool:
+    """Whether the remedy is said after the limiting unit and its metric."""
+    return bool(unit) and fits(mechanism, unit) and mechanism not in OWN_BASIS
+
+
 def fits(mechanism: str, unit: str) -> bool:
     """Whether a cause's remedy relieves the limiting ``unit`` ('': none named)."""
     return not unit or unit in FITS.get(mechanism, frozenset({unit}))

@@ -180,7 +180,7 @@ def limiter_suggestion(
             return None
     elif str(fix.get("@", "")).startswith("fix_dram_bandwidth_ideal"):
         fix = ideal_gap(fix, row, rows, fixed)
-    if unit is not None and now is not None and lc.fits(kind, lc.unit_of(now)):
+    if unit is not None and now is not None and lc.said_against(kind, lc.unit_of(now)):
         fix = lc.at_limit(fix, now)
     if found is not None and found.rule == "at_vendor_rate":
         # at the library's rate the last few percent are the library's own tricks

@@ -2,7 +2,7 @@
 
 A step is scored against a suggestion by what the next variant changed, not by the
 label of its primary cause: reduction ``v2_shuffle``'s float4 suggestion (up to
-1.45x) was carried out by ``v3_vec4`` (its SASS loads went ``LDG.E`` 32 -> 128 bits,
+1.19x) was carried out by ``v3_vec4`` (its SASS loads went ``LDG.E`` 32 -> 128 bits,
 its load sectors per request 4 -> 16), whose time did not move (1.02x); scored by
 its primary cause, "no change of ncu's launch time", the failed prediction was
 "not among the suggestions" and never counted against the advice.

@@ -29,6 +29,12 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：达到上限时的理想"
         "时间加 {fixed:,.1f} us 与规模无关的开销，{basis}）。",
     },
+    "advice_item_model": {
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: {basis}).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：{basis}）。",
+    },
     "advice_item_measured": {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
         "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
@@ -281,17 +287,17 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     # --- a step scored against the advice before it ---------------------------------
     "advice_score_hit": {
         "en": "`{variant}` (from `{before}`, n = {n}): its primary change, {cause}, "
-        "was suggestion {rank} for `{before}`, predicted up to {predicted:.2f}x; "
+        "was suggestion {rank} for `{before}`, predicted {predicted:.2f}x; "
         "achieved {achieved:.2f}x.",
         "zh": "`{variant}`（从 `{before}`，n = {n}）：其主要变化{cause}是对 `{before}` "
-        "的第 {rank} 条建议，预测至多 {predicted:.2f}x；实际 {achieved:.2f}x。",
+        "的第 {rank} 条建议，预测 {predicted:.2f}x；实际 {achieved:.2f}x。",
     },
     "advice_score_via": {
         "en": "`{variant}` (from `{before}`, n = {n}): its primary change, {cause}, "
         "carries out suggestion {rank} for `{before}`, {suggestion}, whose remedy "
-        "names it; predicted up to {predicted:.2f}x, achieved {achieved:.2f}x.",
+        "names it; predicted {predicted:.2f}x, achieved {achieved:.2f}x.",
         "zh": "`{variant}`（从 `{before}`，n = {n}）：其主要变化{cause}落实了对 `{before}` "
-        "的第 {rank} 条建议{suggestion}（其改进方向即此）；预测至多 {predicted:.2f}x，"
+        "的第 {rank} 条建议{suggestion}（其改进方向即此）；预测 {predicted:.2f}x，"
         "实际 {achieved:.2f}x。",
     },
     "advice_score_miss": {
@@ -302,18 +308,18 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "advice_score_tried": {
         "en": "`{variant}` (from `{before}`, n = {n}) carried out suggestion {rank} "
-        "for `{before}`, {suggestion} ({did}); predicted up to {predicted:.2f}x, "
+        "for `{before}`, {suggestion} ({did}); predicted {predicted:.2f}x, "
         "achieved {achieved:.2f}x.",
         "zh": "`{variant}`（从 `{before}`，n = {n}）落实了对 `{before}` 的第 {rank} 条"
-        "建议{suggestion}（{change}）；预测至多 {predicted:.2f}x，实际 {achieved:.2f}x。",
+        "建议{suggestion}（{did}）；预测 {predicted:.2f}x，实际 {achieved:.2f}x。",
     },
     "advice_score_tried_failed": {
         "en": "`{variant}` (from `{before}`, n = {n}) carried out suggestion {rank} "
-        "for `{before}`, {suggestion} ({did}), and did not pay: predicted up to "
+        "for `{before}`, {suggestion} ({did}), and did not pay: predicted "
         "{predicted:.2f}x, achieved {achieved:.2f}x. The change happened and the "
         "time did not move{now}.",
         "zh": "`{variant}`（从 `{before}`，n = {n}）落实了对 `{before}` 的第 {rank} 条"
-        "建议{suggestion}（{change}），但没有收益：预测至多 {predicted:.2f}x，实际 "
+        "建议{suggestion}（{did}），但没有收益：预测 {predicted:.2f}x，实际 "
         "{achieved:.2f}x。改动发生了，时间却没有变{now}。",
     },
     "advice_score_now": {
@@ -354,7 +360,7 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "tried_blocks": {
         "en": "blocks {a:,.0f} -> {b:,.0f}",
-        "zh": "block {a:,.0f} -> {b:,.0f}",
+        "zh": "block 数 {a:,.0f} -> {b:,.0f}",
     },
     "tried_dram": {
         "en": "DRAM bytes {a:.1f} -> {b:.1f} MB",
@@ -469,13 +475,13 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "overhead (launch, ramp-up, tail and work of a fixed size), {basis}; at n = "
         "{big} it reaches {pct} of {ceiling}. No suggestion clears "
         "the timing noise at any measured size: its loads are already what the "
-        "remedies ask for, so only fewer launches (fuse it with the kernels around "
-        "it) or fewer bytes would help.",
+        "remedies ask for; only where the kernel has neighbours in your program would "
+        "fusing it with them (fewer launches, fewer bytes) help.",
         "zh": "`{variant}` 在 n = {n} 时 kernel 内部已无可再得：{time} us，而{ceiling}"
         "下的传输时间为 {roof} us，另有至多 {fixed} us 与规模无关的开销（{basis}："
         "启动、爬升、尾部及固定规模的工作）；n = {big} 时它达到"
-        "{ceiling}的 {pct}。在任何测量规模下都没有超过计时噪声的建议：只有减少启动"
-        "次数（与前后的 kernel 融合）或减少字节数才有帮助。",
+        "{ceiling}的 {pct}。在任何测量规模下都没有超过计时噪声的建议；只有当该 kernel "
+        "在你的程序中有相邻 kernel 时，与其融合（更少的启动、更少的字节）才有帮助。",
     },
     "next_single_pass": {
         "en": "`{variant}` is still {gap:.2f}x above its floor at n = {n}: it makes "
@@ -556,17 +562,17 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "copy bandwidth are not its stream running slow: at {gbps:,.0f} GB/s its "
         "{ideal:,.1f} MB take {stream:,.1f} us, and the other {launch:,.1f} us of its "
         "{time:,.1f} us are paid once per launch (the launch, ramp-up and tail). "
-        "Amortize them: more work per launch (a larger input, or several inputs in "
-        "one launch), fusion with the kernel that writes its input or the one that "
-        "reads its result, or fewer launches",
+        "One launch of a given n cannot shed them; only where the kernel has "
+        "neighbours in your program would fusing it with the kernel that writes its "
+        "input or reads its result pay them once for both",
         "zh": "其 DRAM 流量已等于单次启动的理想字节数，且其数据流并不低于拷贝带宽：从 "
         "n = {lo} 到 n = {hi}，多搬运 {mb:,.1f} MB 只多用 {us:,.2f} us，即 {gbps:,.0f} "
         "GB/s，为 {copy:,.0f} GB/s 拷贝带宽的 {pct:.0f}%；拷贝带宽按设备内拷贝读写的字节"
         "计算（读写各半），低于此数据流{reads}所能达到的速率。因此其超出拷贝带宽下理想"
         "时间的 {gap:,.1f} us 并非数据流慢：按 {gbps:,.0f} GB/s，其 {ideal:,.1f} MB 需 "
         "{stream:,.1f} us，其 {time:,.1f} us 中其余 {launch:,.1f} us 为每次启动付出一次的"
-        "开销（启动、爬升与尾部）。摊薄它：每次启动做更多工作（更大的输入，或一次启动处理"
-        "多个输入）、与写入其输入或读取其结果的 kernel 融合，或减少启动次数",
+        "开销（启动、爬升与尾部）。给定 n 的单次启动无法省去它；只有当该 kernel 在你的程序中"
+        "有相邻 kernel 时，与写入其输入或读取其结果的 kernel 融合才能让两者只付一次",
     },
     "stream_reads": {
         "en": " ({pct:.0f}% of its DRAM bytes reads under Nsight Compute)",
@@ -631,6 +637,38 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "faster than its ceiling's measured rate",
         "zh": "为零：`{variant}` 在 n = {n} 时比其理想时间快 {under:,.1f} us，快于其上限的"
         "实测速率",
+    },
+    "fixed_basis_model": {
+        "en": "its ideal bytes at {gbps:,.0f} GB/s plus {launch:,.1f} us paid once "
+        "per launch, the family's one per-launch model (`{variant}`'s stream runs at "
+        "that rate from n = {lo} to n = {hi}, {pct:.0f}% of the copy bandwidth)",
+        "zh": "其理想字节按 {gbps:,.0f} GB/s 计，另加每次启动一次的 {launch:,.1f} us，"
+        "即本 family 唯一的每次启动模型（`{variant}` 的数据流从 n = {lo} 到 n = {hi} "
+        "以此速率运行，为拷贝带宽的 {pct:.0f}%）",
+    },
+    "fixed_basis_model_launch": {
+        "en": "the per-launch cost of the family's one per-launch model (`{variant}`'s "
+        "stream runs at {gbps:,.0f} GB/s from n = {lo} to n = {hi}, {pct:.0f}% of the "
+        "copy bandwidth, and pays {launch:,.1f} us once per launch)",
+        "zh": "即本 family 唯一的每次启动模型中的每次启动开销（`{variant}` 的数据流从 "
+        "n = {lo} 到 n = {hi} 以 {gbps:,.0f} GB/s 运行，为拷贝带宽的 {pct:.0f}%，每次"
+        "启动付出 {launch:,.1f} us）",
+    },
+    "next_at_floor_model": {
+        "en": "Nothing left to gain inside `{variant}` at n = {n}: its {time} us are "
+        "its {mb:,.1f} MB at {gbps:,.0f} GB/s, the rate its stream reaches from n = "
+        "{lo} to n = {hi} ({pct:.0f}% of the copy bandwidth), {stream:,.1f} us, and "
+        "{launch:,.1f} us paid once per launch (launch, ramp-up and tail), which one "
+        "launch of a given n cannot shed. No suggestion clears the timing noise at "
+        "any measured size. Only where the kernel has neighbours in your program "
+        "would fusing it with the kernel that writes its input or reads its result "
+        "pay that cost once for both.",
+        "zh": "`{variant}` 在 n = {n} 时 kernel 内部已无可再得：其 {time} us 即 "
+        "{mb:,.1f} MB 按 {gbps:,.0f} GB/s（其数据流从 n = {lo} 到 n = {hi} 达到的速率，"
+        "拷贝带宽的 {pct:.0f}%）所需的 {stream:,.1f} us，加上每次启动付出一次的 "
+        "{launch:,.1f} us（启动、爬升与尾部），给定 n 的单次启动无法省去。在任何测量规模下"
+        "都没有超过计时噪声的建议。只有当该 kernel 在你的程序中有相邻 kernel 时，与写入其"
+        "输入或读取其结果的 kernel 融合才能让两者只付一次这部分开销。",
     },
     "fixed_basis_none": {
         "en": "no variant measured against a ceiling of its own",

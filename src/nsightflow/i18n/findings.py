@@ -338,11 +338,12 @@ FIXES: dict[str, dict[str, str]] = {
     },
     "fix_dram_bandwidth_ideal": {
         "en": "its DRAM traffic is already the ideal bytes of one launch, so fewer "
-        "bytes per launch cannot save any: fuse it with the kernel that writes its "
-        "input or the one that reads its result, so the data crosses DRAM once for "
-        "both",
-        "zh": "其 DRAM 流量已等于单次启动的理想字节数，每次启动再减少字节已无可能：与写入"
-        "其输入或读取其结果的 kernel 融合，使数据只经过一次 DRAM",
+        "bytes per launch cannot save any; only where the kernel has neighbours in "
+        "your program would fusing it with the kernel that writes its input or reads "
+        "its result let the data cross DRAM once for both",
+        "zh": "其 DRAM 流量已等于单次启动的理想字节数，每次启动再减少字节已无可能；只有当该 "
+        "kernel 在你的程序中有相邻 kernel 时，与写入其输入或读取其结果的 kernel 融合才能"
+        "使数据只经过一次 DRAM",
     },
     "fix_dram_bandwidth_ideal_stencil": {
         "en": "its DRAM traffic is already the ideal bytes of one sweep, so only "
