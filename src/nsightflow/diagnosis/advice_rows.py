@@ -67,7 +67,7 @@ def item_key(s: Suggestion, fixed: float, model: bool = False) -> str:
     ideal = s.model_us - fixed
     if math.isfinite(ideal) and math.isclose(ideal, s.floor_us, rel_tol=1e-6):
         return "advice_item_library"
-    return "advice_item_measured"
+    return "advice_item_measured" + "_model" * model
 
 
 def gain_text(s: Suggestion) -> dict[str, Any]:
@@ -112,7 +112,7 @@ def advice_finding(
             "model": s.model_us,
             "floor_n": s.floor_n,
             "fixed": fixed,
-            col.BASIS: model.basis(key == "advice_item_model") if model else said,
+            col.BASIS: model.basis(key.endswith("_model")) if model else said,
         },
         metric=s.kind,
         value=s.gain,

@@ -35,6 +35,14 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
         "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：{basis}）。",
     },
+    "advice_item_measured_model": {
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
+        "time at this size, below the {model:,.1f} us of {basis}).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：`{by}` 在此规模下的"
+        "实测时间，低于{basis}的 {model:,.1f} us）。",
+    },
     "advice_item_measured": {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
         "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
@@ -655,20 +663,22 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "启动付出 {launch:,.1f} us）",
     },
     "next_at_floor_model": {
-        "en": "Nothing left to gain inside `{variant}` at n = {n}: its {time} us are "
-        "its {mb:,.1f} MB at {gbps:,.0f} GB/s, the rate its stream reaches from n = "
-        "{lo} to n = {hi} ({pct:.0f}% of the copy bandwidth), {stream:,.1f} us, and "
-        "{launch:,.1f} us paid once per launch (launch, ramp-up and tail), which one "
-        "launch of a given n cannot shed. No suggestion clears the timing noise at "
-        "any measured size. Only where the kernel has neighbours in your program "
-        "would fusing it with the kernel that writes its input or reads its result "
-        "pay that cost once for both.",
-        "zh": "`{variant}` 在 n = {n} 时 kernel 内部已无可再得：其 {time} us 即 "
-        "{mb:,.1f} MB 按 {gbps:,.0f} GB/s（其数据流从 n = {lo} 到 n = {hi} 达到的速率，"
-        "拷贝带宽的 {pct:.0f}%）所需的 {stream:,.1f} us，加上每次启动付出一次的 "
-        "{launch:,.1f} us（启动、爬升与尾部），给定 n 的单次启动无法省去。在任何测量规模下"
-        "都没有超过计时噪声的建议。只有当该 kernel 在你的程序中有相邻 kernel 时，与写入其"
-        "输入或读取其结果的 kernel 融合才能让两者只付一次这部分开销。",
+        "en": "Nothing left to gain inside `{variant}` at n = {n}: its {mb:,.1f} MB "
+        "take {stream:,.1f} us at {gbps:,.0f} GB/s, the rate `{by}`'s stream reaches "
+        "from n = {lo} to n = {hi} ({pct:.0f}% of the copy bandwidth), and the other "
+        "{beyond:,.1f} us of its {time} us are paid once per launch (launch, ramp-up "
+        "and tail; {launch:,.1f} us on that line), which one launch of a given n "
+        "cannot shed. No suggestion clears the timing noise at any measured size. "
+        "Only where the kernel has neighbours in your program would fusing it with "
+        "the kernel that writes its input or reads its result pay that cost once for "
+        "both.",
+        "zh": "`{variant}` 在 n = {n} 时 kernel 内部已无可再得：其 {mb:,.1f} MB 按 "
+        "{gbps:,.0f} GB/s（`{by}` 的数据流从 n = {lo} 到 n = {hi} 达到的速率，拷贝带宽的 "
+        "{pct:.0f}%）需 {stream:,.1f} us，其 {time} us 中其余 {beyond:,.1f} us 为每次启动"
+        "付出一次的开销（启动、爬升与尾部；该直线上为 {launch:,.1f} us），给定 n 的单次"
+        "启动无法省去。在任何测量规模下都没有超过计时噪声的建议。只有当该 kernel 在你的"
+        "程序中有相邻 kernel 时，与写入其输入或读取其结果的 kernel 融合才能让两者只付一次"
+        "这部分开销。",
     },
     "fixed_basis_none": {
         "en": "no variant measured against a ceiling of its own",

@@ -193,7 +193,9 @@ class NextSections(LibraryTarget):
             hi=size_text(hi),
             pct=100.0 * model.line.ratio,
             stream=_num(r.get("roof_time_us")),
+            beyond=_num(r.get(col.TIME_MEDIAN_US)) - _num(r.get("roof_time_us")),
             launch=model.fixed.us,
+            by=model.variant,
         )
 
     def _passes(self, variant: str, n: int) -> list[dict[str, Any]]:
