@@ -325,10 +325,10 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "`{variant}` (from `{before}`, n = {n}) carried out suggestion {rank} "
         "for `{before}`, {suggestion} ({did}), and did not pay: predicted "
         "{predicted:.2f}x, achieved {achieved:.2f}x. The change happened and the "
-        "time did not move{now}.",
+        "time did not improve{now}.",
         "zh": "`{variant}`（从 `{before}`，n = {n}）落实了对 `{before}` 的第 {rank} 条"
         "建议{suggestion}（{did}），但没有收益：预测 {predicted:.2f}x，实际 "
-        "{achieved:.2f}x。改动发生了，时间却没有变{now}。",
+        "{achieved:.2f}x。改动发生了，时间却没有改善{now}。",
     },
     "advice_score_now": {
         "en": ": what limits `{variant}` is {cell}, which the change did not relieve",
