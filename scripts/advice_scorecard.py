@@ -69,6 +69,8 @@ def summary(frame: pd.DataFrame) -> dict[str, float]:
     return {
         "paid": len(paid),
         "hits": len(hits),
+        # suggestions carried out by steps that did not pay: failed predictions
+        "failed": int(frame["hit"].sum()) - len(hits),
         "hit_rate": len(hits) / len(paid) if len(paid) else float("nan"),
         "median_ratio": statistics.median(ratios) if ratios else float("nan"),
     }
@@ -122,13 +124,16 @@ def markdown(frame: pd.DataFrame) -> str:
         "its primary change (the step's ranked",
         "factor, `findings.csv` section `step`) is one of the previous variant's top",
         "three suggestions or a change its remedy names (`MATCHES` in",
-        "`nsightflow.diagnosis.scoring`). *Predicted / achieved* is the suggestion's",
+        "`nsightflow.diagnosis.scoring`), or where what the step changed carries out",
+        "one's remedy (its SASS, launches or counters: `nsightflow.diagnosis.tried`),",
+        "whether it paid or not. *Predicted / achieved* is the suggestion's",
         "bounded gain over the step's measured speedup: above 1 the advice promised",
         "more than the step delivered.",
         "",
         f"**Over all ladders:** {total['hits']} hits of {total['paid']} steps that",
         f"paid ({_pct(total['hit_rate'])}); median predicted / achieved of the hits",
-        f"{_ratio(total['median_ratio'])}.",
+        f"{_ratio(total['median_ratio'])}; {total['failed']} suggestions carried out",
+        "by steps that did not pay.",
         "",
         "| family | steps that paid | hits | hit rate | median predicted / achieved |",
         "|:--|--:|--:|--:|--:|",

@@ -23,7 +23,7 @@ from nsightflow.diagnosis.launch_state import busy_sm_share
 from nsightflow.diagnosis.memory import measured_ratio
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import msg
-from nsightflow.diagnosis.variant_facts import bounds_args
+from nsightflow.diagnosis.variant_facts import bounds_args, register_cap
 from nsightflow.i18n import CATALOGUE
 
 WIDE_SECTORS = 12.0  # load sectors per request from which a warp's loads are 16-byte
@@ -195,6 +195,17 @@ def already_done(
     return False
 
 
+SHARED_TREE = "shared_tree"  # the compiled facts' key: the source sums a shared tree
+# a loop whose stride doubles or halves, a barrier per step: a tree in shared memory
+TREE_STEP = re.compile(r"\bfor\s*\([^)]*(?:[*/]=\s*2|>>=\s*1|<<=\s*1)[^)]*\)")
+
+
+def shared_tree(source: str, compiled: Mapping[str, Any]) -> bool:
+    """The kernel sums in a shared-memory tree, with no warp shuffles (reduction v0)."""
+    tree = bool(TREE_STEP.search(source)) and "__syncthreads" in source
+    return tree and not int(compiled.get("shuffles") or 0)
+
+
 def aggregation_how(compiled: Mapping[str, Any]) -> dict[str, Any]:
     """How nvcc summed a warp before its atomic: ``REDUX`` of values or ``POPC`` of lanes."""
     return {
@@ -254,6 +265,8 @@ def fix_message(
             "warps": int(compiled.get("warps_by_registers") or 0),
             "bounds": bounds,
         }
+    if kind == "shared_pipe" and compiled.get(SHARED_TREE):
+        return {"@": "advice_fix_shared_tree"}
     if kind == "dispatch" and _wide_memory(compiled):
         # SGEMM v7 loads with LDG.E.128 and reads shared memory with LDS.128: the
         # "wider instructions" of the generic remedy are already there; its 16x8
@@ -344,3 +357,21 @@ def idle_issue_gain(row: Mapping[str, Any]) -> float:
     """
     busy = num(row, "issue_pct")
     return 100.0 / busy if ok(busy) and busy > 0 else math.inf
+
+
+def compiled_facts(
+    variant: Mapping[str, Any], source: str, family: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The variant's compiler facts with what its source and family add to them.
+
+    The source's register cap (:data:`LAUNCH_BOUNDS`), whether it sums a shared
+    tree (:data:`SHARED_TREE`) and whether the family's tolerance admits TF32
+    (:data:`TENSOR_OK`).
+    """
+    compiled = variant.get("compiler") or {}
+    return {
+        **compiled,
+        LAUNCH_BOUNDS: register_cap(source),
+        SHARED_TREE: shared_tree(source, compiled),
+        TENSOR_OK: tensor_allowed(family),
+    }

@@ -15,7 +15,7 @@ the suggestions of the variant it starts from.
 """
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -23,6 +23,13 @@ import pandas as pd
 
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.advice import aggregation_how
+from nsightflow.diagnosis.advice_scores import (
+    UNSCORED,
+    limit_cell,
+    mechanism,
+    score,
+    score_finding,
+)
 from nsightflow.diagnosis.floors import (
     Fixed,
     basis_message,
@@ -32,25 +39,16 @@ from nsightflow.diagnosis.floors import (
     with_fastest,
     with_library,
 )
+from nsightflow.diagnosis.launch_model import LaunchModel, family_model, on_model
 from nsightflow.diagnosis.model import num, ok, records
 from nsightflow.diagnosis.record import Finding, Where, msg, place
-from nsightflow.diagnosis.scoring import step_scores
 from nsightflow.diagnosis.suggest import Suggestion, variant_suggestions
-from nsightflow.i18n import CATALOGUE
+from nsightflow.diagnosis.tried import Side
 
 NOISE_STEP = 1.05  # a step within 5% of no change changed nothing measurable
-# step primaries that name no change of the kernel a suggestion could have asked for:
-# another input, no common profiled size, a change the counters do not show
-UNSCORED = frozenset({"", "input_changed", "step_time_only", "step_not_in_counters"})
 
 
-def mechanism(kind: str) -> dict[str, Any]:
-    """A mechanism's name as a message (the bare id where the catalogue has none)."""
-    key = f"mech_{kind}"
-    return msg(key) if key in CATALOGUE else msg("advice_plain", text=kind)
-
-
-def item_key(s: Suggestion, fixed: float) -> str:
+def item_key(s: Suggestion, fixed: float, model: bool = False) -> str:
     """The sentence of a suggestion: how its floor was found.
 
     A floor set by a library variant's measured time is said against the ideal
@@ -60,6 +58,8 @@ def item_key(s: Suggestion, fixed: float) -> str:
     """
     if s.kind == "temporal_blocking":
         return "advice_item_sweeps"
+    if not s.floor_by and model:  # the family's per-launch model: launch_model
+        return "advice_item_model"
     if not s.floor_by:  # a floor at the stream's marginal rate: ideal_gap.gap_bound
         return "advice_item" + "_per_launch" * ("advice_fix_per_launch" in str(s.fix))
     if s.floor_n:
@@ -67,7 +67,7 @@ def item_key(s: Suggestion, fixed: float) -> str:
     ideal = s.model_us - fixed
     if math.isfinite(ideal) and math.isclose(ideal, s.floor_us, rel_tol=1e-6):
         return "advice_item_library"
-    return "advice_item_measured"
+    return "advice_item_measured" + "_model" * model
 
 
 def gain_text(s: Suggestion) -> dict[str, Any]:
@@ -84,9 +84,18 @@ def gain_text(s: Suggestion) -> dict[str, Any]:
     return msg("gain_about", gain=s.gain, cap=cap)
 
 
-def advice_finding(s: Suggestion, fixed: float, basis: Fixed | None = None) -> Finding:
-    """One suggestion as a finding; ``basis``: the launch the fixed cost is."""
-    key = item_key(s, fixed)
+def advice_finding(
+    s: Suggestion,
+    fixed: float,
+    basis: Fixed | None = None,
+    model: LaunchModel | None = None,
+) -> Finding:
+    """One suggestion as a finding; ``basis``: the launch the fixed cost is.
+
+    ``model``: the family's per-launch model, where its floors are on it.
+    """
+    key = item_key(s, fixed, model is not None)
+    said = basis_message(basis or Fixed(fixed), why=key == "advice_item")
     return Finding(
         "advice",
         params={
@@ -103,7 +112,7 @@ def advice_finding(s: Suggestion, fixed: float, basis: Fixed | None = None) -> F
             "model": s.model_us,
             "floor_n": s.floor_n,
             "fixed": fixed,
-            col.BASIS: basis_message(basis or Fixed(fixed), why=key == "advice_item"),
+            col.BASIS: model.basis(key.endswith("_model")) if model else said,
         },
         metric=s.kind,
         value=s.gain,
@@ -163,18 +172,26 @@ class AdviceRows:
             else {}
         )
         self.by_variant: dict[str, list[Suggestion]] = {}
+        # one per-launch model for every floor where a stream beats the copy rate
+        self.model = family_model(
+            {n: records(table[table[col.VARIANT] == n]) for n in self.variants}
+        )
 
     def _rows(self, name: str) -> list[dict[str, Any]]:
         part = self.table[self.table[col.VARIANT] == name].sort_values(col.SIZE)
         best, launch, lib = self.fastest, self.launch, self.library
-        return [with_library(with_fastest(r, best, launch), lib) for r in records(part)]
+        return [
+            on_model(with_library(with_fastest(r, best, launch), lib), self.model)
+            for r in records(part)
+        ]
 
     def run(self) -> list[dict[str, Any]]:
         """Every advice row, then every score row."""
         out: list[dict[str, Any]] = []
         sms = sm_count(self.table)
         for name, v in self.variants.items():
-            basis = fixed_basis(self.table, name)  # of its own input's launches
+            # of its own input's launches, or the family's per-launch model
+            basis = self.model.fixed if self.model else fixed_basis(self.table, name)
             found = variant_suggestions(
                 self._rows(name),
                 v,
@@ -188,7 +205,8 @@ class AdviceRows:
             self.by_variant[name] = found
             for s in found:
                 where = Where(self.family, name, s.size, "advice")
-                out += place(where, [advice_finding(s, basis.us, basis)])
+                found_s = advice_finding(s, basis.us, basis, self.model)
+                out += place(where, [found_s])
         for name, v in self.variants.items():
             before = v.get(col.IMPROVES_ON)
             if before and not v.get("library") and before in self.variants:
@@ -280,60 +298,35 @@ class AdviceRows:
             return math.nan
         return num({str(k): v for k, v in part.iloc[0].items()}, col.TIME_MEDIAN_US)
 
+    def _side(self, name: str, n: int) -> Side | None:
+        """The variant at ``n`` as a step's diff reads it (None: not measured)."""
+        row = self._row(name, n)
+        if row is None:
+            return None
+        runs = (self.ctx.get("launches") or {}).get(name, {}).get(str(n)) or []
+        compiled = self.variants[name].get("compiler") or {}
+        return Side(row, compiled, max(len(runs), 1))
+
     def _scores(self, name: str, before: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for n in sorted({s.size for s in self.by_variant.get(before, [])}):
             primary = self._primary(name, n)
             t0, t1 = self._time(before, n), self._time(name, n)
-            if primary in UNSCORED or not ok(t0) or not ok(t1) or t1 <= 0:
+            x, y = self._side(before, n), self._side(name, n)
+            if primary == "" or x is None or y is None or not (ok(t0) and ok(t1)):
                 continue
             at_n = [s for s in self.by_variant[before] if s.size == n]
-            match, rank = step_scores(
-                at_n, primary, self._row(before, n), self._row(name, n)
-            )
+            found = score(at_n, primary, x, y)
+            if t1 <= 0 or (primary in UNSCORED and found[2] is None):
+                continue
             kinds = [s.kind for s in at_n]
-            found = score_finding(name, before, n, primary, t0 / t1, match, rank, kinds)
+            now = limit_cell(self.placed, name, n) if found[2] is not None else ""
+            finding = score_finding(
+                name, before, n, primary, t0 / t1, found, kinds, now
+            )
             where = Where(self.family, name, n, "advice", before)
-            out += place(where, [found])
+            out += place(where, [finding])
         return out
-
-
-def score_finding(
-    name: str,
-    before: str,
-    n: int,
-    primary: str,
-    achieved: float,
-    match: Suggestion | None,
-    rank: int,
-    suggested: Sequence[str] = (),
-) -> Finding:
-    """A step's score: its primary change against the previous variant's advice."""
-    predicted = match.gain if match is not None else math.nan
-    key = "advice_score_miss"
-    if match is not None:  # a change the suggestion's remedy names, or its own kind
-        key = "advice_score_hit" if match.kind == primary else "advice_score_via"
-    return Finding(
-        "advice_score",
-        params={
-            "@": key,
-            "suggestion": mechanism(match.kind) if match is not None else "",
-            col.VARIANT: name,
-            col.BEFORE: before,
-            "n": n,
-            "cause": mechanism(primary),
-            "predicted": predicted,
-            "achieved": achieved,
-            col.RANK: rank,
-            "hit": match is not None,
-            col.KIND: match.kind if match is not None else "",
-            "suggested": sorted(set(suggested)),
-        },
-        metric=primary,
-        value=achieved,
-        expected_gain=predicted,
-        achieved_gain=achieved,
-    )
 
 
 def local_finding(name: str, variant: Mapping[str, Any], line: Any) -> Finding | None:

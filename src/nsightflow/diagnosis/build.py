@@ -32,11 +32,7 @@ from nsightflow.contracts import FINDINGS, Status, spreadsheet_safe
 from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
 from nsightflow.diagnosis import launch_state, limiter, moves, patterns, stand, summary
-from nsightflow.diagnosis.advice import (
-    LAUNCH_BOUNDS,
-    TENSOR_OK,
-    tensor_allowed,
-)
+from nsightflow.diagnosis.advice import TENSOR_OK, compiled_facts, tensor_allowed
 from nsightflow.diagnosis.advice_rows import AdviceRows
 from nsightflow.diagnosis.causes import cause_finding, of_run
 from nsightflow.diagnosis.lines import cite
@@ -45,11 +41,7 @@ from nsightflow.diagnosis.record import Finding, Where, frame, place
 from nsightflow.diagnosis.same_code import same_code
 from nsightflow.diagnosis.serial import with_growth, with_rate
 from nsightflow.diagnosis.step_group import StepData, step_records
-from nsightflow.diagnosis.variant_facts import (
-    bounds_registers,
-    register_cap,
-    source_text,
-)
+from nsightflow.diagnosis.variant_facts import bounds_registers, source_text
 from nsightflow.diagnosis.verdict import outcome, threshold_pct, ties
 
 OK = Status.OK
@@ -227,9 +219,8 @@ class FamilyFindings:
         key = self.row(name, max(sizes) if sizes else self.key_size)
         if key:
             v = self.variants[name]
-            cap = register_cap(source_text(v))  # the source's own register cap
-            compiled = {**(v.get("compiler") or {}), LAUNCH_BOUNDS: cap}
-            compiled[TENSOR_OK] = tensor_allowed(self.ctx[col.FAMILY])
+            # the source's own register cap and shared tree, as the advice reads them
+            compiled = compiled_facts(v, source_text(v), self.ctx[col.FAMILY])
             planned = stand.plan(key, compiled, self._run_causes(key))
             self.rows += place(self._where(key, "plan"), planned)
 

@@ -27,6 +27,8 @@ from nsightflow.diagnosis.record import msg
 
 __all__ = ["closest_to_copy", "gap_bound", "ideal_gap", "reads"]
 
+ON_MODEL = "per_launch_model"  # a row key: its ideal time is the family's model's
+
 CLOSER_PCT = 5.0  # points of the copy bandwidth another size must be closer by
 READ_ONLY = 0.95  # share of the DRAM bytes reads from which a stream is read-only
 FIXED_SHOWN = 0.05  # us of fixed cost from which it is said (Jacobi-2D's is 0)
@@ -85,6 +87,8 @@ def gap_bound(
     ideal bytes at that rate, the gain ``time / floor``; None where that is within
     the noise. Elsewhere the split of :func:`ideal_gap` and the family's floor.
     """
+    if row.get(ON_MODEL):  # the family's per-launch model is its floor already
+        return ideal_gap(fix, row, rows, fixed), bounded(row, mech, fixed)
     line = marginal(row, rows)
     if line is None or not line.above or line.launch_us <= 0:
         return ideal_gap(fix, row, rows, fixed), bounded(row, mech, fixed)

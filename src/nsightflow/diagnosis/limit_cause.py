@@ -35,6 +35,40 @@ UNIT_REASONS: Mapping[str, frozenset[str]] = {
 }
 
 
+# causes whose remedy raises one unit's throughput only: more bytes in flight cover
+# the DRAM's latency, and do not relieve a busy L1/shared pipe (reduction ``v0``'s
+# L1/shared 80% is its shared-memory tree, which float4 global loads do not touch)
+FITS: Mapping[str, frozenset[str]] = {
+    "bytes_in_flight": frozenset({"dram"}),
+    "memory_latency": frozenset({"dram"}),
+}
+# units every DRAM byte passes through: a stream's L2 is busy with its own DRAM
+# traffic, so a DRAM cause is advised there, but not said against the L2 (vecadd
+# ``v1``'s L2 80%: more bytes in flight gave 1.14x)
+THROUGH = frozenset({"l2"})
+
+
+# causes whose name states their own basis ("DRAM bandwidth (80% of the copy
+# bandwidth or more)"): said after a unit's other metric ("DRAM 76% of its peak",
+# "L2 92%"), the item read two bases for one limit
+OWN_BASIS = frozenset({"dram_bandwidth"})
+
+
+def said_against(mechanism: str, unit: str) -> bool:
+    """Whether the remedy is said after the limiting unit and its metric."""
+    return bool(unit) and fits(mechanism, unit) and mechanism not in OWN_BASIS
+
+
+def fits(mechanism: str, unit: str) -> bool:
+    """Whether a cause's remedy relieves the limiting ``unit`` ('': none named)."""
+    return not unit or unit in FITS.get(mechanism, frozenset({unit}))
+
+
+def advisable(mechanism: str, unit: str) -> bool:
+    """Whether a cause may be advised under ``unit``: it fits, or the unit carries it."""
+    return fits(mechanism, unit) or (mechanism in FITS and unit in THROUGH)
+
+
 def unit_of(now: Finding | None) -> str:
     """The limiting unit's kind (``issue``, ``l1``, ...), '' where none is near its peak."""
     if now is None:
@@ -47,8 +81,11 @@ def unit_of(now: Finding | None) -> str:
 
 def limit_cause(found: Sequence[Cause], now: Finding | None) -> Cause | None:
     """The largest cause whose stall reasons are the limiting unit's (None: none)."""
-    reasons = UNIT_REASONS.get(unit_of(now), frozenset())
-    mine = [c for c in found if reasons & set(c.reasons)]
+    unit = unit_of(now)
+    reasons = UNIT_REASONS.get(unit, frozenset())
+    mine = [
+        c for c in found if reasons & set(c.reasons) and advisable(c.mechanism, unit)
+    ]
     return max(mine, key=lambda c: c.time_us) if mine else None
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.suggest import MAX_ITEMS, Suggestion
+from nsightflow.diagnosis.tried import Side, remedy_tried
 
 PAID = 1.02  # a step paid where it was more than 2% faster ...
 NO_CHANGE = "step_unchanged"  # ... and its own verdict is not "no measurable change"
@@ -51,6 +52,7 @@ MATCHES: dict[str, frozenset[str]] = {
     "dram_excess": frozenset({"dram_bytes"}),
     "global_atomics": frozenset({"global_atomics", "memory_latency"}),
     "hot_atomics": frozenset({"global_atomics", "memory_latency", "shared_atomics"}),
+    "later_launch": frozenset({"launch_removed"}),
 }
 
 
@@ -98,10 +100,35 @@ def step_scores(
         (the matching suggestion or None, its rank among the size's suggestions,
         1-based; 0 where none matches).
     """
-    ranked = sorted(suggestions, key=lambda s: -s.gain)[:MAX_ITEMS]
-    for rank, s in enumerate(ranked, start=1):
+    for rank, s in enumerate(ranked(suggestions), start=1):
         if primary != s.kind and primary not in MATCHES.get(s.kind, frozenset()):
             continue
         if remedy_moved(s.kind, before, after):
             return s, rank
     return None, 0
+
+
+def ranked(suggestions: list[Suggestion]) -> list[Suggestion]:
+    """The size's top suggestions, largest gain first (rank 1 is the first)."""
+    return sorted(suggestions, key=lambda s: -s.gain)[:MAX_ITEMS]
+
+
+def step_tried(
+    suggestions: list[Suggestion], before: Side, after: Side
+) -> tuple[Suggestion | None, int, dict[str, Any] | None]:
+    """The top suggestion whose remedy the step carried out, read from its diff.
+
+    Where the step's primary change names no suggestion (reduction ``v3_vec4``: no
+    change of ncu's time), what it changed may still be a suggestion's remedy: its
+    loads went 32 -> 128 bits wide, ``v2_shuffle``'s float4 suggestion
+    (:func:`nsightflow.diagnosis.tried.remedy_tried`). Its predicted gain then stands
+    beside what the step achieved, a failed prediction included.
+
+    Returns:
+        (the suggestion or None, its rank, the change the step made as a message).
+    """
+    for rank, s in enumerate(ranked(suggestions), start=1):
+        change = remedy_tried(s.kind, before, after)
+        if change is not None:
+            return s, rank, change
+    return None, 0, None

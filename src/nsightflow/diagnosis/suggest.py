@@ -35,29 +35,29 @@ from typing import Any
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
+from nsightflow.diagnosis import limit_cause as lc
 from nsightflow.diagnosis import serial
 from nsightflow.diagnosis.advice import (
-    LAUNCH_BOUNDS,
     STENCIL_AI,
     TENSOR_OK,
     already_done,
     atomics_fix,
     blocks_per_atomic,
+    compiled_facts,
     fix_message,
     grid_fix,
     idle_issue_gain,
-    tensor_allowed,
     vendor_rate_fix,
 )
 from nsightflow.diagnosis.floors import Bound, bounded, noise
 from nsightflow.diagnosis.ideal_gap import gap_bound, ideal_gap
-from nsightflow.diagnosis.limit_cause import at_limit, limit_cause
 from nsightflow.diagnosis.limiter import run_limit
 from nsightflow.diagnosis.model import num, ok
-from nsightflow.diagnosis.per_launch import launch_rows, run_causes
+from nsightflow.diagnosis.one_launch import finish_launches
+from nsightflow.diagnosis.per_launch import LATER_LAUNCH, launch_rows, run_causes
 from nsightflow.diagnosis.record import msg
 from nsightflow.diagnosis.stand import stand
-from nsightflow.diagnosis.variant_facts import grid_blocks, register_cap, source_text
+from nsightflow.diagnosis.variant_facts import grid_blocks, source_text
 
 MAX_ITEMS = 3  # suggestions per variant and size that count as "top"
 
@@ -143,11 +143,10 @@ def limiter_suggestion(
     (:func:`~nsightflow.diagnosis.limiter.run_limit`): the run's row averages the
     units over its launches, and read reduction ``v0``'s L1/shared at 61% where its
     ``reduce_v0`` runs it at 80%. Its causes are the run's launch by launch
-    (:func:`~nsightflow.diagnosis.per_launch.run_causes`), as the baseline's
-    section and plan give them: the combined row named ``v0``'s load waits
-    global-memory latency, its main kernel's counters too few bytes in flight. A launch at its ideal DRAM bytes says how much of
-    its time above the ideal is the fixed cost (:func:`ideal_gap`), from the
-    variant's ``rows`` at every size.
+    (:func:`~nsightflow.diagnosis.per_launch.run_causes`). A cause whose remedy
+    cannot relieve the unit (:func:`~nsightflow.diagnosis.limit_cause.advisable`:
+    more bytes in flight against ``v0``'s L1/shared 80%) is not advised. A launch at
+    its ideal DRAM bytes says how much of its time above the ideal is fixed cost.
     """
     run = run_causes(row, launches) if row.get("profiled") else []
     now = run_limit(row, launches)
@@ -158,10 +157,12 @@ def limiter_suggestion(
     label = limiter.get("label")
     kind = str(label.get("@", "")).removeprefix("mech_") if label else ""
     share = float(limiter.get(col.SHARE) or math.nan)
-    unit = limit_cause(run, now) if now is not None else None
+    unit = lc.limit_cause(run, now) if now is not None else None
     if unit is not None:
         kind, share = unit.mechanism, 100.0 * unit.share
-    if not kind or kind == "grid_too_small" or not ok(share) or share >= 100:
+    if not ok(share) or share >= 100 or not lc.advisable(kind, lc.unit_of(now)):
+        return None  # the remedy must fit the unit it is said against
+    if not kind or kind == "grid_too_small":
         return None
     mech = 1.0 / (1.0 - share / 100.0)
     bound = bounded(row, mech, fixed)
@@ -179,8 +180,8 @@ def limiter_suggestion(
             return None
     elif str(fix.get("@", "")).startswith("fix_dram_bandwidth_ideal"):
         fix = ideal_gap(fix, row, rows, fixed)
-    if unit is not None and now is not None:
-        fix = at_limit(fix, now)
+    if unit is not None and now is not None and lc.said_against(kind, lc.unit_of(now)):
+        fix = lc.at_limit(fix, now)
     if found is not None and found.rule == "at_vendor_rate":
         # at the library's rate the last few percent are the library's own tricks
         fix = vendor_rate_fix(fix, source, bool(compiled.get(TENSOR_OK, True)))
@@ -338,6 +339,14 @@ def sweeps_per_pass(
     return suggestion(row, "temporal_blocking", t / (t - saved), bound, fix, math.nan)
 
 
+def finish_suggestion(
+    row: Mapping[str, Any], runs: Sequence[Mapping[str, Any]], fixed: float
+) -> Suggestion | None:
+    """One launch, where the run's later launches are finishing passes."""
+    found = finish_launches(row, runs, fixed) if row.get("profiled") else None
+    return suggestion(row, LATER_LAUNCH, *found) if found is not None else None
+
+
 def variant_suggestions(
     rows: Sequence[Mapping[str, Any]],
     variant: Mapping[str, Any],
@@ -363,24 +372,20 @@ def variant_suggestions(
     if variant.get("library") or variant.get(col.STATUS) != Status.OK:
         return []
     source = source_text(variant)
-    compiled = {
-        **(variant.get("compiler") or {}),
-        LAUNCH_BOUNDS: register_cap(source),
-        TENSOR_OK: tensor_allowed(family),
-    }
+    compiled = compiled_facts(variant, source, family)
     out: list[Suggestion] = []
     for row in rows:
         if row.get(col.STATUS) != Status.OK or not ok(num(row, col.TIME_MEDIAN_US)):
             continue
         line = (hot or {}).get(int(row[col.SIZE]))
+        runs = launch_rows(launches or {}, row)
         found = [
             grid_suggestion(row, variant, sms, fixed, family),
             atomic_suggestion(row, compiled, line, fixed)
             or serial_atomics(row, compiled, fixed),
-            limiter_suggestion(
-                row, compiled, fixed, source, rows, launch_rows(launches or {}, row)
-            ),
+            limiter_suggestion(row, compiled, fixed, source, rows, runs),
             sweeps_per_pass(row, variant, l2_bytes, fixed),
+            finish_suggestion(row, runs, fixed),
         ]
         ranked = sorted((s for s in found if s), key=lambda s: -s.gain)
         if any(s.kind == "hot_atomics" for s in ranked):

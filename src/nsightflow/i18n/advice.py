@@ -29,6 +29,20 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：达到上限时的理想"
         "时间加 {fixed:,.1f} us 与规模无关的开销，{basis}）。",
     },
+    "advice_item_model": {
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: {basis}).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：{basis}）。",
+    },
+    "advice_item_measured_model": {
+        "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
+        "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
+        "time at this size, below the {model:,.1f} us of {basis}).",
+        "zh": "`{variant}` 在 n = {n} 时的**{cause}**：{fix}。预期收益："
+        "{gain_text}（当前 {time:,.1f} us；下限 {floor:,.1f} us：`{by}` 在此规模下的"
+        "实测时间，低于{basis}的 {model:,.1f} us）。",
+    },
     "advice_item_measured": {
         "en": "**{cause}** in `{variant}` at n = {n}: {fix}. Expected gain: "
         "{gain_text} ({time:,.1f} us now; floor {floor:,.1f} us: `{by}`'s measured "
@@ -259,6 +273,21 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{fix}；已接近厂商库的速率（其线程已按 warp tile 排布），剩下的是库在 FP32 下"
         "另外所做的：在 FMA 期间从共享内存读取下一段 k 的片段",
     },
+    "advice_fix_one_launch": {
+        "en": "one launch instead of {launches}: {kernels}, with fewer blocks than "
+        "SMs, only finishes what the main kernel computed, and takes {us:.1f} of the "
+        "run's {total:.1f} us under Nsight Compute: {fix}",
+        "zh": "用一次启动代替 {launches} 次：{kernels} 的 block 数少于 SM 数，只是收尾主 "
+        "kernel 的结果，却占了该次运行 {total:.1f} us 中的 {us:.1f} us（Nsight Compute）："
+        "{fix}",
+    },
+    "advice_fix_shared_tree": {
+        "en": "fewer shared-memory steps in its tree, each a barrier and a "
+        "shared-memory load and store: sum within each warp with warp shuffles "
+        "(`__shfl_down_sync`), then one shared word per warp",
+        "zh": "减少其归约树在共享内存中的步数（每步一次屏障和一次共享内存读写）："
+        "先用 warp shuffle（`__shfl_down_sync`）在 warp 内求和，再每个 warp 写一个共享内存字",
+    },
     "advice_fix_generic": {
         "en": "see this cause's ncu rule in the appendix",
         "zh": "参见附录中该原因对应的 ncu 规则",
@@ -266,17 +295,17 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
     # --- a step scored against the advice before it ---------------------------------
     "advice_score_hit": {
         "en": "`{variant}` (from `{before}`, n = {n}): its primary change, {cause}, "
-        "was suggestion {rank} for `{before}`, predicted up to {predicted:.2f}x; "
+        "was suggestion {rank} for `{before}`, predicted {predicted:.2f}x; "
         "achieved {achieved:.2f}x.",
         "zh": "`{variant}`（从 `{before}`，n = {n}）：其主要变化{cause}是对 `{before}` "
-        "的第 {rank} 条建议，预测至多 {predicted:.2f}x；实际 {achieved:.2f}x。",
+        "的第 {rank} 条建议，预测 {predicted:.2f}x；实际 {achieved:.2f}x。",
     },
     "advice_score_via": {
         "en": "`{variant}` (from `{before}`, n = {n}): its primary change, {cause}, "
         "carries out suggestion {rank} for `{before}`, {suggestion}, whose remedy "
-        "names it; predicted up to {predicted:.2f}x, achieved {achieved:.2f}x.",
+        "names it; predicted {predicted:.2f}x, achieved {achieved:.2f}x.",
         "zh": "`{variant}`（从 `{before}`，n = {n}）：其主要变化{cause}落实了对 `{before}` "
-        "的第 {rank} 条建议{suggestion}（其改进方向即此）；预测至多 {predicted:.2f}x，"
+        "的第 {rank} 条建议{suggestion}（其改进方向即此）；预测 {predicted:.2f}x，"
         "实际 {achieved:.2f}x。",
     },
     "advice_score_miss": {
@@ -284,6 +313,74 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "was not among the suggestions for `{before}`; achieved {achieved:.2f}x.",
         "zh": "`{variant}`（从 `{before}`，n = {n}）：其主要变化{cause}不在对 "
         "`{before}` 的建议中；实际 {achieved:.2f}x。",
+    },
+    "advice_score_tried": {
+        "en": "`{variant}` (from `{before}`, n = {n}) carried out suggestion {rank} "
+        "for `{before}`, {suggestion} ({did}); predicted {predicted:.2f}x, "
+        "achieved {achieved:.2f}x.",
+        "zh": "`{variant}`（从 `{before}`，n = {n}）落实了对 `{before}` 的第 {rank} 条"
+        "建议{suggestion}（{did}）；预测 {predicted:.2f}x，实际 {achieved:.2f}x。",
+    },
+    "advice_score_tried_failed": {
+        "en": "`{variant}` (from `{before}`, n = {n}) carried out suggestion {rank} "
+        "for `{before}`, {suggestion} ({did}), and did not pay: predicted "
+        "{predicted:.2f}x, achieved {achieved:.2f}x. The change happened and the "
+        "time did not improve{now}.",
+        "zh": "`{variant}`（从 `{before}`，n = {n}）落实了对 `{before}` 的第 {rank} 条"
+        "建议{suggestion}（{did}），但没有收益：预测 {predicted:.2f}x，实际 "
+        "{achieved:.2f}x。改动发生了，时间却没有改善{now}。",
+    },
+    "advice_score_now": {
+        "en": ": what limits `{variant}` is {cell}, which the change did not relieve",
+        "zh": "：限制 `{variant}` 的是 {cell}，这一改动并未缓解它",
+    },
+    "advice_score_failed": {
+        "en": " Of the steps that did not pay, {failed} carried out a suggestion.",
+        "zh": "在没有收益的步骤中，有 {failed} 步落实了建议。",
+    },
+    "tried_ldg_bits": {
+        "en": "its global loads {a:.0f} -> {b:.0f} bits wide in its SASS",
+        "zh": "其 SASS 中全局加载宽度 {a:.0f} -> {b:.0f} 位",
+    },
+    "tried_sectors": {
+        "en": "load sectors per request {a:.1f} -> {b:.1f}",
+        "zh": "每次加载请求的 sector 数 {a:.1f} -> {b:.1f}",
+    },
+    "tried_loads": {
+        "en": "global loads in its SASS {a:.0f} -> {b:.0f}",
+        "zh": "SASS 中的全局加载 {a:.0f} -> {b:.0f} 条",
+    },
+    "tried_occupancy": {
+        "en": "achieved occupancy {a:.0f}% -> {b:.0f}%",
+        "zh": "实际占用率 {a:.0f}% -> {b:.0f}%",
+    },
+    "tried_launches": {
+        "en": "kernel launches {a} -> {b}",
+        "zh": "kernel 启动 {a} -> {b} 次",
+    },
+    "tried_shared": {
+        "en": "shared-memory loads and stores {a:,.0f} -> {b:,.0f}",
+        "zh": "共享内存加载和存储 {a:,.0f} -> {b:,.0f}",
+    },
+    "tried_atomics": {
+        "en": "L2 atomic sectors {a:,.0f} -> {b:,.0f}",
+        "zh": "L2 原子 sector {a:,.0f} -> {b:,.0f}",
+    },
+    "tried_blocks": {
+        "en": "blocks {a:,.0f} -> {b:,.0f}",
+        "zh": "block 数 {a:,.0f} -> {b:,.0f}",
+    },
+    "tried_dram": {
+        "en": "DRAM bytes {a:.1f} -> {b:.1f} MB",
+        "zh": "DRAM 字节 {a:.1f} -> {b:.1f} MB",
+    },
+    "tried_local": {
+        "en": "local-memory sectors {a:,.0f} -> {b:,.0f}",
+        "zh": "局部内存 sector {a:,.0f} -> {b:,.0f}",
+    },
+    "tried_inst": {
+        "en": "issued warp instructions {a:,.0f} -> {b:,.0f}",
+        "zh": "发射的 warp 指令 {a:,.0f} -> {b:,.0f}",
     },
     "advice_compiler_did": {
         "en": "No change from `{before}` to `{variant}` ({speedup:.2f}x): nvcc had "
@@ -386,13 +483,13 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "overhead (launch, ramp-up, tail and work of a fixed size), {basis}; at n = "
         "{big} it reaches {pct} of {ceiling}. No suggestion clears "
         "the timing noise at any measured size: its loads are already what the "
-        "remedies ask for, so only fewer launches (fuse it with the kernels around "
-        "it) or fewer bytes would help.",
+        "remedies ask for; only where the kernel has neighbours in your program would "
+        "fusing it with them (fewer launches, fewer bytes) help.",
         "zh": "`{variant}` 在 n = {n} 时 kernel 内部已无可再得：{time} us，而{ceiling}"
         "下的传输时间为 {roof} us，另有至多 {fixed} us 与规模无关的开销（{basis}："
         "启动、爬升、尾部及固定规模的工作）；n = {big} 时它达到"
-        "{ceiling}的 {pct}。在任何测量规模下都没有超过计时噪声的建议：只有减少启动"
-        "次数（与前后的 kernel 融合）或减少字节数才有帮助。",
+        "{ceiling}的 {pct}。在任何测量规模下都没有超过计时噪声的建议；只有当该 kernel "
+        "在你的程序中有相邻 kernel 时，与其融合（更少的启动、更少的字节）才有帮助。",
     },
     "next_single_pass": {
         "en": "`{variant}` is still {gap:.2f}x above its floor at n = {n}: it makes "
@@ -473,17 +570,17 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "copy bandwidth are not its stream running slow: at {gbps:,.0f} GB/s its "
         "{ideal:,.1f} MB take {stream:,.1f} us, and the other {launch:,.1f} us of its "
         "{time:,.1f} us are paid once per launch (the launch, ramp-up and tail). "
-        "Amortize them: more work per launch (a larger input, or several inputs in "
-        "one launch), fusion with the kernel that writes its input or the one that "
-        "reads its result, or fewer launches",
+        "One launch of a given n cannot shed them; only where the kernel has "
+        "neighbours in your program would fusing it with the kernel that writes its "
+        "input or reads its result pay them once for both",
         "zh": "其 DRAM 流量已等于单次启动的理想字节数，且其数据流并不低于拷贝带宽：从 "
         "n = {lo} 到 n = {hi}，多搬运 {mb:,.1f} MB 只多用 {us:,.2f} us，即 {gbps:,.0f} "
         "GB/s，为 {copy:,.0f} GB/s 拷贝带宽的 {pct:.0f}%；拷贝带宽按设备内拷贝读写的字节"
         "计算（读写各半），低于此数据流{reads}所能达到的速率。因此其超出拷贝带宽下理想"
         "时间的 {gap:,.1f} us 并非数据流慢：按 {gbps:,.0f} GB/s，其 {ideal:,.1f} MB 需 "
         "{stream:,.1f} us，其 {time:,.1f} us 中其余 {launch:,.1f} us 为每次启动付出一次的"
-        "开销（启动、爬升与尾部）。摊薄它：每次启动做更多工作（更大的输入，或一次启动处理"
-        "多个输入）、与写入其输入或读取其结果的 kernel 融合，或减少启动次数",
+        "开销（启动、爬升与尾部）。给定 n 的单次启动无法省去它；只有当该 kernel 在你的程序中"
+        "有相邻 kernel 时，与写入其输入或读取其结果的 kernel 融合才能让两者只付一次",
     },
     "stream_reads": {
         "en": " ({pct:.0f}% of its DRAM bytes reads under Nsight Compute)",
@@ -548,6 +645,40 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "faster than its ceiling's measured rate",
         "zh": "为零：`{variant}` 在 n = {n} 时比其理想时间快 {under:,.1f} us，快于其上限的"
         "实测速率",
+    },
+    "fixed_basis_model": {
+        "en": "its ideal bytes at {gbps:,.0f} GB/s plus {launch:,.1f} us paid once "
+        "per launch, the family's one per-launch model (`{variant}`'s stream runs at "
+        "that rate from n = {lo} to n = {hi}, {pct:.0f}% of the copy bandwidth)",
+        "zh": "其理想字节按 {gbps:,.0f} GB/s 计，另加每次启动一次的 {launch:,.1f} us，"
+        "即本 family 唯一的每次启动模型（`{variant}` 的数据流从 n = {lo} 到 n = {hi} "
+        "以此速率运行，为拷贝带宽的 {pct:.0f}%）",
+    },
+    "fixed_basis_model_launch": {
+        "en": "the per-launch cost of the family's one per-launch model (`{variant}`'s "
+        "stream runs at {gbps:,.0f} GB/s from n = {lo} to n = {hi}, {pct:.0f}% of the "
+        "copy bandwidth, and pays {launch:,.1f} us once per launch)",
+        "zh": "即本 family 唯一的每次启动模型中的每次启动开销（`{variant}` 的数据流从 "
+        "n = {lo} 到 n = {hi} 以 {gbps:,.0f} GB/s 运行，为拷贝带宽的 {pct:.0f}%，每次"
+        "启动付出 {launch:,.1f} us）",
+    },
+    "next_at_floor_model": {
+        "en": "Nothing left to gain inside `{variant}` at n = {n}: its {mb:,.1f} MB "
+        "take {stream:,.1f} us at {gbps:,.0f} GB/s, the rate `{by}`'s stream reaches "
+        "from n = {lo} to n = {hi} ({pct:.0f}% of the copy bandwidth), and the other "
+        "{beyond:,.1f} us of its {time} us are paid once per launch (launch, ramp-up "
+        "and tail; {launch:,.1f} us on that line), which one launch of a given n "
+        "cannot shed. No suggestion clears the timing noise at any measured size. "
+        "Only where the kernel has neighbours in your program would fusing it with "
+        "the kernel that writes its input or reads its result pay that cost once for "
+        "both.",
+        "zh": "`{variant}` 在 n = {n} 时 kernel 内部已无可再得：其 {mb:,.1f} MB 按 "
+        "{gbps:,.0f} GB/s（`{by}` 的数据流从 n = {lo} 到 n = {hi} 达到的速率，拷贝带宽的 "
+        "{pct:.0f}%）需 {stream:,.1f} us，其 {time} us 中其余 {beyond:,.1f} us 为每次启动"
+        "付出一次的开销（启动、爬升与尾部；该直线上为 {launch:,.1f} us），给定 n 的单次"
+        "启动无法省去。在任何测量规模下都没有超过计时噪声的建议。只有当该 kernel 在你的"
+        "程序中有相邻 kernel 时，与写入其输入或读取其结果的 kernel 融合才能让两者只付一次"
+        "这部分开销。",
     },
     "fixed_basis_none": {
         "en": "no variant measured against a ceiling of its own",

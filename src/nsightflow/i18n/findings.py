@@ -8,6 +8,16 @@ cause of a launch's time or of a step's change. Mechanisms are those of
 ``occupancy``, ``clock``. Same format as :mod:`nsightflow.i18n.catalogue`.
 """
 
+# at the DRAM floor only fewer bytes help; fusion only where the kernel has neighbours
+AT_DRAM_FLOOR = {
+    "en": "Next: `{variant}` is at the DRAM floor; only fewer bytes help: narrower "
+    "types, or, only where the kernel has neighbours in your program, fusing it "
+    "with the kernel that produces or consumes the data.",
+    "zh": "下一步：`{variant}` 已到达 DRAM 下限；只有减少字节数才有帮助：更窄的数据"
+    "类型，或仅当该 kernel 在你的程序中有相邻 kernel 时，与生产或消费这些数据的 "
+    "kernel 融合。",
+}
+
 MECHANISMS: dict[str, dict[str, str]] = {
     "mech_global_atomics": {"en": "Global atomics in L2", "zh": "L2 中的全局原子操作"},
     "mech_uncoalesced_loads": {
@@ -338,11 +348,12 @@ FIXES: dict[str, dict[str, str]] = {
     },
     "fix_dram_bandwidth_ideal": {
         "en": "its DRAM traffic is already the ideal bytes of one launch, so fewer "
-        "bytes per launch cannot save any: fuse it with the kernel that writes its "
-        "input or the one that reads its result, so the data crosses DRAM once for "
-        "both",
-        "zh": "其 DRAM 流量已等于单次启动的理想字节数，每次启动再减少字节已无可能：与写入"
-        "其输入或读取其结果的 kernel 融合，使数据只经过一次 DRAM",
+        "bytes per launch cannot save any; only where the kernel has neighbours in "
+        "your program would fusing it with the kernel that writes its input or reads "
+        "its result let the data cross DRAM once for both",
+        "zh": "其 DRAM 流量已等于单次启动的理想字节数，每次启动再减少字节已无可能；只有当该 "
+        "kernel 在你的程序中有相邻 kernel 时，与写入其输入或读取其结果的 kernel 融合才能"
+        "使数据只经过一次 DRAM",
     },
     "fix_dram_bandwidth_ideal_stencil": {
         "en": "its DRAM traffic is already the ideal bytes of one sweep, so only "
@@ -1494,22 +1505,18 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "no change (within 2% or the timing noise)",
         "zh": "没有变化（2% 或计时噪声以内）",
     },
+    "paid_narrowly": {
+        "en": "paid, narrowly ({pct:.1f}% against its {line:.1f}% line: 2% or the "
+        "timing noise, the larger; a cause of a change this small is a hypothesis)",
+        "zh": "有收益，但勉强（{pct:.1f}%，其界线为 {line:.1f}%：2% 与计时噪声中较大者；"
+        "这么小的变化，其原因只是推测）",
+    },
     "no_gain_within": {
         "en": "no change (within its {line:.1f}% line: 2% or the timing noise, the larger)",
         "zh": "没有变化（在其 {line:.1f}% 界线内：2% 与计时噪声中较大者）",
     },
-    "next_at_dram_floor": {
-        "en": "Next: `{variant}` is at the DRAM floor; only fewer bytes help (fuse "
-        "with the kernel that produces or consumes the data, narrower types).",
-        "zh": "下一步：`{variant}` 已到达 DRAM 下限；只有减少字节数才有帮助（与生产或"
-        "消费这些数据的 kernel 融合、更窄的数据类型）。",
-    },
-    "next_at_dram_floor_timing": {
-        "en": "Next: `{variant}` is at the DRAM floor; only fewer bytes help (fuse "
-        "with the kernel that produces or consumes the data, narrower types).",
-        "zh": "下一步：`{variant}` 已到达 DRAM 下限；只有减少字节数才有帮助（与生产或"
-        "消费这些数据的 kernel 融合、更窄的数据类型）。",
-    },
+    "next_at_dram_floor": AT_DRAM_FLOOR,
+    "next_at_dram_floor_timing": AT_DRAM_FLOOR,  # the same words, timed only
     "next_dram_saturated_excess": {
         "en": "Next: cut the bytes `{variant}` moves beyond the ideal (reuse, or a "
         "layout without padding).",

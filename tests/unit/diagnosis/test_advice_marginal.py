@@ -8,6 +8,8 @@ cost paid once per launch, about 5.0 us (19.81 - 67.1 MB / 4,543 GB/s), and the
 remedy is what amortizes a launch's cost, with a gain from that intercept.
 """
 
+import re
+
 import pandas as pd
 import pytest
 
@@ -42,21 +44,43 @@ def test_v4s_gap_at_two_to_the_24_is_per_launch_not_a_slow_stream(folder, tmp_pa
     launch = lo["time_median_us"] - lo["ideal_bytes"] / (gbps * 1e3)
     found = pd.read_csv(folder / "findings.csv")
     advice = found[(found["section"] == "advice") & (found["rule"] == "advice")]
-    mine = advice[(advice["variant"] == "v4_vec4_atomic") & (advice["size"] == N24)]
-    text = mine["message"].iloc[0]
-    assert "running below the copy bandwidth" not in text
-    assert (
-        f"{launch:,.1f} us of its {lo['time_median_us']:,.1f} us are paid once" in text
-    )
-    assert f"{gbps:,.0f} GB/s" in text and "below what this stream (a read-only" in text
-    assert "more work per launch" in text and "fewer launches" in text
-    gain = lo["time_median_us"] / (lo["time_median_us"] - launch)
-    assert float(mine["expected_gain"].iloc[0]) == pytest.approx(gain, rel=1e-3)
+    # on the family's one per-launch model v4 is at its floor: nothing to advise
+    assert advice[advice["variant"] == "v4_vec4_atomic"].empty
     out = tmp_path / "report"
     write_report(folder, tmp_path / "figures", out)
     brief = (out / "report.md").read_text().split("## 1.")[0]
     assert "at most 0.4 us is the family's fixed cost" not in brief
-    assert "paid once per launch" in brief and "from n = 2^24 to n = 2^26" in brief
+    said = f"the other {launch:,.1f} us of its {lo['time_median_us']:,.1f} us are paid"
+    assert said in brief
+    assert f"{gbps:,.0f} GB/s" in brief and "from n = 2^24 to n = 2^26" in brief
+
+
+def test_every_floor_of_the_family_is_on_one_per_launch_model(folder):
+    """v0-v3's floors are their ideal bytes at v4's marginal rate plus v4's
+    per-launch cost, as v4's own: not the copy bandwidth plus 0.45 us (16.4 us at
+    2^24 against v4's 14.8 us, two fixed costs 11x apart in one report)."""
+    table = pd.read_csv(folder / "analysis.csv")
+    lo, gbps = _line(table, "v4_vec4_atomic")
+    launch = lo["time_median_us"] - lo["ideal_bytes"] / (gbps * 1e3)
+    found = pd.read_csv(folder / "findings.csv")
+    advice = found[(found["section"] == "advice") & (found["rule"] == "advice")]
+    assert set(advice["variant"]) >= {"v0_interleaved", "v2_shuffle", "v3_vec4"}
+    ideal = table.set_index(["variant", "size"])["ideal_bytes"]
+    for _, r in advice.iterrows():
+        floor = ideal.loc[(r["variant"], r["size"])] / (gbps * 1e3) + launch
+        assert float(r["after"]) == pytest.approx(floor, rel=1e-6), r["message"]
+        assert f"plus {launch:,.1f} us paid once per launch" in r["message"]
+
+
+def test_a_standalone_kernel_is_not_told_to_take_a_larger_input(folder, tmp_path):
+    """Its input size is not the author's: fusion is said only as a conditional."""
+    out = tmp_path / "report"
+    write_report(folder, tmp_path / "figures", out)
+    report = (out / "report.md").read_text()
+    assert "a larger input" not in report and "more work per launch" not in report
+    for sentence in re.split(r"(?<=\.) ", report):
+        if "fusing it with" in sentence or "fuse it with" in sentence:
+            assert "only where the kernel has neighbours" in sentence.lower(), sentence
 
 
 def _row(size, time, roof):

@@ -67,7 +67,9 @@ def _least_beyond(a: pd.DataFrame, variant: str) -> float:
     return max(0.0, float((ok["time_median_us"] - ok["roof_time_us"]).min()))
 
 
-@pytest.mark.parametrize("family", ["histogram", "reduction", "localarray"])
+# reduction's floors are on its one per-launch model (v4's marginal rate and
+# intercept: test_advice_marginal.py), not on the least time beyond the copy rate
+@pytest.mark.parametrize("family", ["histogram", "localarray"])
 def test_fixed_cost_of_atomics_that_do_not_grow_with_n_is_unchanged(family, tmp_path):
     if family == "localarray":
         folder = analyze_measured(DATA, family, ADVICE, tmp_path)

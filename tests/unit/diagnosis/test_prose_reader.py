@@ -95,10 +95,13 @@ def test_v4_s_time_above_its_ideal_is_per_launch_where_its_stream_beats_the_copy
     assert extra / 1e3 > copy  # GB/s: the stream beats the copy bandwidth
     brief = reports["reduction"].split("## 1.")[0]
     assert "per launch (ramp-up, tail)" not in reports["reduction"]
-    assert f"So its {gap:.1f} us above the ideal time" in brief
+    # on the family's one per-launch model v4 is at its floor: its bytes at the
+    # marginal rate and the rest paid once per launch
+    launch = v4.loc[2**24, "time_median_us"] - v4.loc[2**24, "ideal_bytes"] / extra
+    assert f"the other {launch:.1f} us of its" in brief and "paid once per" in brief
     assert f"at most {fixed:.1f} us is the family's fixed cost" not in brief
     assert "running below the copy bandwidth" not in brief
-    assert f"{100 * extra / 1e3 / copy:.0f}% of the {copy:,.0f} GB/s copy" in brief
+    assert f"({100 * extra / 1e3 / copy:.0f}% of the copy bandwidth)" in brief
 
 
 def _causes(text):
@@ -125,16 +128,21 @@ def test_a_suggestion_s_limiter_is_the_brief_s(reports):
     brief = report.split("## 1.")[0]
     head = {m.group(2): m.group(1) for m in re.finditer(r"### A\.(\d+) (.+)", report)}
     advice = _section(report, head["Suggestions for every variant"])
-    for variant in ("v0_interleaved", "v1_sequential", "v2_shuffle"):
+    # the remedy said against the limiter is one that can relieve it: v0's and v1's
+    # L1/shared is their shared-memory tree (v2's L2 is named by no remedy)
+    for variant in ("v0_interleaved", "v1_sequential"):
         row = next(r for r in brief.splitlines() if r.startswith(f"| `{variant}`"))
         cell = row.split("|")[6].strip()  # "L1/shared 80% (`reduce_v0`)"
         unit, pct, kernel = re.fullmatch(r"(.+) (\d+)% \(`(\w+)`\)", cell).groups()
         told = next(
-            line for line in advice.splitlines() if f"in `{variant}` at" in line
+            line
+            for line in advice.splitlines()
+            if f"in `{variant}` at" in line and "its longest launch" in line
         )
         assert f"is {unit} {pct}% of its peak in its longest launch `{kernel}`" in (
             told
         ), (cell, told)
+        assert "**Shared-memory pipe (MIO)**" in told, told
 
 
 def test_v2_is_not_told_to_load_what_its_loop_already_loads(analysed):
@@ -144,6 +152,7 @@ def test_v2_is_not_told_to_load_what_its_loop_already_loads(analysed):
     )
     assert loop and loop.group(1).count("X[") == 4  # four independent loads
     told = _advice(analysed["reduction"], "v2_shuffle")
+    told = [m for m in told if "Too few bytes in flight" in m]
     assert told
     for message in told:
         assert "several independent loads per thread" not in message, message

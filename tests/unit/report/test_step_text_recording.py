@@ -112,16 +112,17 @@ def test_reduction_overhead_says_the_launch_that_bounds_it(reports):
     """The family's overhead is the least any variant took beyond its ideal time at
     any size: v4's own 0.44 us at 2^26 (at 2^20 it took 5.31 us, which a cost the
     same at every size cannot be). v4's stream runs above the copy bandwidth from
-    2^24 to 2^26, so its gap at 2^24 is per launch, not that overhead
+    2^24 to 2^26, so its gap at 2^24 is per launch, not that overhead, and every
+    floor of the family is on that line's model
     (tests/unit/diagnosis/test_advice_marginal.py checks the numbers)."""
     md = reports["reduction"]
-    said = md[md.index("**What next**") :].split("\n1. ")[1].split("\n")[0]
-    assert "`v4_vec4_atomic` at n = 2^24" in said
+    said = md[md.index("**What next**") :].split("\n\n")[1]
+    assert "Nothing left to gain inside `v4_vec4_atomic` at n = 2^24" in said
     assert "paid once per launch" in said
     assert "size-independent overhead" not in said
-    # the other variants' floors still carry it, with the launch that bounds it
-    assert "plus 0.4 us of size-independent overhead" in md
-    assert "Nothing left to gain" not in md
+    # the other variants' floors are on the same per-launch model, not on 0.4 us
+    assert "plus 0.4 us of size-independent overhead" not in md
+    assert "plus 5.0 us paid once per launch" in md
 
 
 def _histogram_counters(recording, tmp_path) -> pd.DataFrame:

@@ -28,6 +28,8 @@ from nsightflow.diagnosis.floors import (
     launch_floors,
     with_fastest,
 )
+from nsightflow.diagnosis.launch_model import LaunchModel, family_model, on_model
+from nsightflow.diagnosis.model import records
 from nsightflow.diagnosis.record import render, render_row
 from nsightflow.diagnosis.scoring import PAID
 from nsightflow.diagnosis.scoring import paid as scored_paid
@@ -140,6 +142,9 @@ class NextSections(LibraryTarget):
             return ""
         sizes = sorted(set(self.a[col.SIZE].dropna().astype(int)))
         big = self.row(variant, sizes[-1])
+        model = self._model()
+        if model is not None:
+            return self._at_model(variant, n, on_model(r, model), model)
         fixed = self._fixed(variant)
         best, launch = fastest(self.a), launch_floors(self._floors())
         floor, _ = floor_of(with_fastest(r, best, launch), fixed.us)
@@ -160,6 +165,37 @@ class NextSections(LibraryTarget):
             basis=render("advice", basis_message(fixed, size_text(fixed.size))),
             big=size_text(sizes[-1]),
             pct=pct_text(big.get(col.REGIME_CEILING_PCT)),
+        )
+
+    def _model(self) -> LaunchModel | None:
+        """The family's per-launch model, as the findings read it (None: none)."""
+        names = self.a[col.VARIANT].dropna().unique()
+        rows = {str(v): records(self.a[self.a[col.VARIANT] == v]) for v in names}
+        return family_model(rows)
+
+    def _at_model(
+        self, variant: str, n: int, r: dict[str, Any], model: LaunchModel
+    ) -> str:
+        """Nothing left on the family's per-launch model, or what its gap is."""
+        floor = _num(r.get("roof_time_us")) + model.fixed.us
+        gap = _num(r.get(col.TIME_MEDIAN_US)) / floor
+        if gap > PAID:
+            return self._done_gap(variant, n, gap)
+        lo, hi = sorted((model.line.size, model.line.other))
+        return T(
+            "next_at_floor_model",
+            variant=variant,
+            n=size_text(n),
+            time=us_text(r.get(col.TIME_MEDIAN_US)),
+            mb=_num(r.get("ideal_bytes")) / 1e6,
+            gbps=model.line.gbps,
+            lo=size_text(lo),
+            hi=size_text(hi),
+            pct=100.0 * model.line.ratio,
+            stream=_num(r.get("roof_time_us")),
+            beyond=_num(r.get(col.TIME_MEDIAN_US)) - _num(r.get("roof_time_us")),
+            launch=model.fixed.us,
+            by=model.variant,
         )
 
     def _passes(self, variant: str, n: int) -> list[dict[str, Any]]:
@@ -245,6 +281,12 @@ class NextSections(LibraryTarget):
         ]
         hits = sum(bool(json.loads(str(r[col.PARAMS])).get("hit")) for r in paid)
         intro = T("advice_score_intro", hits=hits, steps=len(paid))
+        failed = sum(
+            "advice_score_tried_failed" in str(r[col.PARAMS])
+            for r in found
+            if r not in paid
+        )
+        intro += T("advice_score_failed", failed=failed) if failed else ""
         return intro + "\n\n" + "\n".join(f"- {render_row(r)}" for r in found)
 
     def advice_all(self) -> str:
@@ -260,7 +302,14 @@ class NextSections(LibraryTarget):
 
 
 # messages nested in a suggestion whose ``n`` is a problem size (not a launch number)
-SIZED = frozenset({"advice_ideal_best", "advice_fix_per_launch"})
+SIZED = frozenset(
+    {
+        "advice_ideal_best",
+        "advice_fix_per_launch",
+        "fixed_basis_model",
+        "fixed_basis_model_launch",
+    }
+)
 SIZE_KEYS = ("n", "lo", "hi")  # the keys of a :data:`SIZED` message that are sizes
 
 
