@@ -15,6 +15,7 @@ from typing import Any
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.account import OTHER, RESIDUALS, TIMING, us_str
+from nsightflow.diagnosis.credit import NAMED, OTHER_STALLS
 from nsightflow.diagnosis.expected import CLAIMS
 from nsightflow.diagnosis.record import render_row
 from nsightflow.diagnosis.verdict import threshold_pct
@@ -29,6 +30,7 @@ from nsightflow.report.sections.quantities import (
     cited_line,
     code_text,
     line_variant,
+    params_of,
     part_text,
     pct_text,
     quantity,
@@ -198,7 +200,7 @@ class BodySections(StepSections):
     def _cause(self, key: str, record: dict[str, Any], variants: list[str]) -> str:
         """One cause in one sentence: its name, the numbers that moved, its line."""
         q = quantity(record)
-        cause = short_cause(str(record[col.RULE])) + self._conflicts(record, variants)
+        cause = _cause_name(record) + self._conflicts(record, variants)
         what = ""
         if q:
             # "occupancy: achieved occupancy 74% -> 86%" says the name twice
@@ -259,9 +261,8 @@ class BodySections(StepSections):
 
         The step's time factor is a stall's cycles; the mechanism is named from its
         own counter, so the cause names both: bank conflicts by the replays ncu
-        counts (``smem_conflict_share``, SGEMM v2 -> v3: 84% -> 1%), local memory
-        by its sectors (SGEMM v4 -> v5: the waits per global request fell with
-        134.7 M local sectors -> 0).
+        counts (``smem_conflict_share``, SGEMM v2 -> v3: 84% -> 1%). Local memory
+        is quoted by its sectors as its quantity (SGEMM v4 -> v5: 134.7 M -> 0).
         """
         own = OWN_COUNTERS.get(str(record[col.RULE]))
         if own is None:
@@ -271,8 +272,6 @@ class BodySections(StepSections):
         x, y = (_float(self.row(v, n).get(column)) for v in variants[::-1])
         if math.isnan(x) or math.isnan(y):
             return ""
-        if key == "cause_local_sectors":
-            return T(key, before=_millions(x), after=_millions(y))
         return T(key, before=scale * x, after=scale * y)
 
     def _more(self, name: str) -> str:
@@ -289,13 +288,23 @@ class BodySections(StepSections):
 # a cause's own counter: (analysis column, message, scale of its values)
 OWN_COUNTERS = {
     "bank_conflicts": ("smem_conflict_share", "cause_conflict_share", 100.0),
-    "local_memory": ("local_sectors", "cause_local_sectors", 1.0),
 }
 
 
-def _millions(x: float) -> str:
-    """A count in millions, or 0 (local sectors: 134.7 M -> 0)."""
-    return f"{x / 1e6:,.1f} M" if x else "0"
+def _cause_name(record: dict[str, Any]) -> str:
+    """A cause's short name; the pooled stalls with their names, by why pooled."""
+    rule = str(record[col.RULE])
+    if rule != OTHER_STALLS:
+        return short_cause(rule)
+    pooled = params_of(record).get("pooled") or {}
+    groups, left = [], NAMED  # the largest few by why, the rest counted
+    for why, names in pooled.items():
+        said = [short_cause(n) for n in names[: max(left, 1)]]
+        if len(names) > len(said):
+            said.append(T("pooled_more", k=len(names) - len(said)))
+        left -= len(said)
+        groups.append(T(f"pooled_{why}", names=", ".join(said)))
+    return T("other_stalls_body", groups="; ".join(groups))
 
 
 def _float(value: Any) -> float:
