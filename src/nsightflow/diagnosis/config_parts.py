@@ -19,6 +19,9 @@ import pandas as pd
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as column_names
+from nsightflow.diagnosis.account import part_msg
+from nsightflow.diagnosis.model import num
+from nsightflow.diagnosis.record import msg
 
 CARRIES = 0.5  # of the step's change: a configuration part above this carries it
 
@@ -143,3 +146,31 @@ def config_carries(
         return None
     config = split.t_own - split.t_old
     return config if config / de > CARRIES else None
+
+
+def carried_why(
+    configs: pd.DataFrame | None,
+    variants: Mapping[str, Mapping[str, Any]],
+    step: tuple[str, str],
+    rows: tuple[Mapping[str, Any], Mapping[str, Any]],
+) -> dict[str, Any] | None:
+    """The conclusion's primary part of a step its configuration carries, or None.
+
+    ``step``: (predecessor, variant); ``rows``: their facts at the key size. SGEMM
+    ``v7_double_buffer``: "the configuration (254 of the 353 us saved)", not the
+    counters' global-memory latency.
+    """
+    prev, name = step
+    times = (
+        num(rows[0], column_names.TIME_MEDIAN_US),
+        num(rows[1], column_names.TIME_MEDIAN_US),
+    )
+    pair = (
+        variants[prev].get(column_names.PARAMS) or {},
+        variants[name].get(column_names.PARAMS) or {},
+    )
+    n = int(rows[1].get(column_names.SIZE) or 0)
+    config = config_carries(configs, pair, name, n, times)
+    if config is None:
+        return None
+    return msg("why_config", part=part_msg(config, times[1] - times[0]))

@@ -15,11 +15,9 @@ from typing import Any
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import core as diagnose
-from nsightflow.diagnosis.account import part_msg
-from nsightflow.diagnosis.config_parts import config_carries
 from nsightflow.diagnosis.patterns import LANES_MOVED_PCT
 from nsightflow.diagnosis.per_launch import main_launch
-from nsightflow.diagnosis.record import render, render_row
+from nsightflow.diagnosis.record import render_row
 from nsightflow.diagnosis.verdict import outcome, step_verdict, threshold_pct
 from nsightflow.i18n import T
 from nsightflow.report.sections.common import (
@@ -29,7 +27,7 @@ from nsightflow.report.sections.common import (
     fmt,
 )
 from nsightflow.report.sections.hotspots import HotspotSections
-from nsightflow.report.sections.quantities import params_of, size_text
+from nsightflow.report.sections.quantities import size_text
 from nsightflow.report.sections.sweep import config_note
 from nsightflow.report.text import code_block, plain
 
@@ -147,39 +145,9 @@ class StepSections(HotspotSections):
         for r in found:
             groups.setdefault(r[col.VARIANT], []).append(r)
         for records in groups.values():
-            texts = [self._conclusion_line(r) for r in records]
+            texts = [render_row(r) for r in records]
             lines += [texts[0], "", *bullets(texts[1:-1]), "", texts[-1], ""]
         return "\n".join(lines).rstrip()
-
-    def _conclusion_line(self, record: dict[str, Any]) -> str:
-        """A conclusion line; a step its configuration carries names it as primary.
-
-        SGEMM ``v7_double_buffer``: the configuration makes 254 of the 353 us saved
-        at n = 4096, the double buffering 92.1 us, so its primary part is the
-        configuration, not the counters' global-memory latency.
-        """
-        if record[col.RULE] != "conclusion_step":
-            return render_row(record)
-        params = params_of(record)
-        name, prev = str(params.get(col.VARIANT)), str(params.get(col.BEFORE))
-        if name not in self.variants or prev not in self.variants:
-            return render_row(record)
-        n = self.key_size
-        times = (
-            float(self.row(prev, n).get(col.TIME_MEDIAN_US, math.nan)),
-            float(self.row(name, n).get(col.TIME_MEDIAN_US, math.nan)),
-        )
-        pair = (
-            self.variants[prev].get(col.PARAMS) or {},
-            self.variants[name].get(col.PARAMS) or {},
-        )
-        configs = (self.ctx.get("sweep") or {}).get(col.CONFIGS)
-        config = config_carries(configs, pair, name, n, times)
-        if config is None:
-            return render_row(record)
-        part = render("", part_msg(config, times[1] - times[0]))
-        why = T("why_config", part=part, n=size_text(n))
-        return render(str(record[col.RULE]), {**params, "why": why})
 
     def _deltas(self, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
         """Before -> after of the step's key metrics, ncu's where both were profiled."""
