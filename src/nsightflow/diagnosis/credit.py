@@ -36,7 +36,7 @@ from nsightflow.tools import ncu_metrics as M
 OTHER_STALLS = "other_stalls"  # the pooled parts of stalls that moved no metric
 NO_COUNTER = frozenset({"dispatch"})  # stall groups no counter of their own explains
 RESOLUTION = 1  # decimals a stall ratio is printed with (cycles per instruction)
-NAMED = 3  # pooled groups a sentence names, the largest (the rest counted)
+NAMED = 2  # pooled groups a sentence names, the largest (the rest counted)
 MOVED = 0.1  # relative change of a ratio or own counter that counts as moving
 # a mechanism's own counter (analysis column): it must move the part's way
 OWN_COUNTER = {

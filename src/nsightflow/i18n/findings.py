@@ -1037,11 +1037,11 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "pooled_no_counter": {
         "en": "{names}: no counter of its own",
-        "zh": "{names}：没有自身的计数器",
+        "zh": "{names}：无自身计数器",
     },
     "pooled_within_print": {
-        "en": "{names}: each moved by 0.1 cycle or less, or under a tenth",
-        "zh": "{names}：每项变化不超过 0.1 个周期或不足十分之一",
+        "en": "{names}: each moved 0.1 cycle or less, or under 10%",
+        "zh": "{names}：各自变化不超过 0.1 周期或 10%",
     },
     "pooled_counter_still": {
         "en": "{names}: its own counter did not move its way",
@@ -1058,12 +1058,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "**实际：**{observed}。{verdict}",
     },
     "why_config": {
-        "en": "the configuration ({part} at n = {n})",
-        "zh": "配置（n = {n} 时{part}）",
+        "en": "the configuration ({part})",
+        "zh": "配置（{part}）",
     },
     "other_stalls_body": {
         "en": "other stall reasons ({groups})",
-        "zh": "其他停顿原因（{groups}）",
+        "zh": "其他停顿（{groups}）",
     },
     "pooled_more": {"en": "{k} more", "zh": "另 {k} 项"},
     "qty_local_sectors": {
