@@ -5,8 +5,9 @@ reason a part of the step's change, and the parts add up to it. A part is named 
 a cause (a line of its own in the step's Why) only where its own numbers moved:
 
 - a stall ratio (warp cycles per instruction, or per request) whose printed values
-  (one decimal, :data:`RESOLUTION`) differ and that moved by at least a tenth of
-  its larger value (:data:`MOVED`, the line a coalescing change is held to):
+  (one decimal, :data:`RESOLUTION`) differ by more than one printed step, 0.1
+  cycle, and that moved by at least a tenth of its larger value (:data:`MOVED`,
+  the line a coalescing change is held to):
   SGEMM ``v7 -> v8_torch_matmul`` at n = 4096 has seven stall groups within 0.1
   cycle per instruction (MIO 0.2 -> 0.2 was credited 51.4 us added);
 - a stall with no counter of its own (:data:`NO_COUNTER`: ``dispatch_stall``,
@@ -63,7 +64,7 @@ def moved(x: float, y: float) -> bool:
     if not (ok(x) and ok(y)):
         return False
     step = 10.0**-RESOLUTION if max(abs(x), abs(y)) < 1000 else 1.0
-    printed = abs(_printed(y) - _printed(x))
+    printed = abs(_printed(y) - _printed(x))  # 1.5 steps: two printed steps or more
     return printed > 1.5 * step and abs(y - x) >= MOVED * max(abs(x), abs(y))
 
 
