@@ -44,6 +44,12 @@ def _sweep_time(family: str, variant: str, params: dict, n: int) -> float:
     raise AssertionError((variant, params))
 
 
+def _timed(variant: str, n: int = 4096) -> float:
+    """The ladder's median time of an SGEMM variant at ``n`` (its time record)."""
+    record = json.loads((RECORDING / "time/sgemm" / f"{variant}.json").read_text())
+    return next(float(r["time_median_us"]) for r in record["rows"] if r["size"] == n)
+
+
 def _v7_swept() -> tuple[float, float]:
     """SGEMM v7's sweep times at n = 4096: at v6's configuration and at its own.
 
@@ -209,3 +215,33 @@ def test_the_brief_credits_a_step_s_configuration_where_the_sweep_says_it_led(re
     # and a step whose code led keeps its cause alone (v6: no configuration change)
     row6 = next(r for r in md.splitlines() if r.startswith("| `v6_vectorized`"))
     assert "configuration" not in row6
+
+
+def test_a_step_its_configuration_carries_names_it_in_its_figure_and_conclusion(
+    results,
+):
+    """SGEMM v7: the sweep's two timings of v7 (at v6's configuration and at its own)
+    make 254 of the 353 us saved; the double buffering 92.1. The step's figure and
+    the conclusion's line name the configuration as the primary part, not the
+    counters' global-memory latency (code and configuration together)."""
+    t_old, t_own = _v7_swept()
+    config = f"{abs(t_own - t_old):,.0f}"
+    saved = f"{abs(_timed('v7_double_buffer') - _timed('v6_vectorized')):,.0f}"
+    md = _md(results, "sgemm")
+    before = re.search(
+        r"\*\*([\d,.]+) -> [\d,.]+ us\*\*", _step(md, "v7_double_buffer")
+    )
+    assert abs(t_own - t_old) > abs(t_old - _us(before[1]))  # it carries the step
+    conclusion = md.split("### A.17")[1].split("### A.18")[0]
+    (line,) = [x for x in conclusion.splitlines() if x.startswith("- `v7_double")]
+    assert (
+        f"primary cause: the configuration ({config} of the {saved} us saved)" in line
+    )
+    assert "Global-memory latency" not in line
+    svg = results / "report/sgemm/figures/steps/step_v7_double_buffer.svg"
+    title = re.search(r"primary (cause|part) at n = 4096: [^<]*", svg.read_text())
+    assert title and title[0].startswith("primary part at n = 4096: the config")
+    assert f"the configuration, {config} of" in title[0]
+    # a step without a configuration change keeps its cause (v6)
+    other = results / "report/sgemm/figures/steps/step_v6_vectorized.svg"
+    assert "primary cause at n = 4096" in other.read_text()

@@ -393,8 +393,10 @@ def sweep_record(wildcards):
 
 
 def sweep_inputs(kind):
-    """The report's sweep inputs, or none for a family without swept variants."""
+    """The sweep's outputs a stage reads (the step figures: its timings), or none for
+    a family without swept variants."""
     path = {
+        "table": L.sweep,
         "summary": L.sweep_summary,
         "figures": L.sweep_figures,
     }[kind]

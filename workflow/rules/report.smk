@@ -39,6 +39,8 @@ rule analyze_family:
         profiles=metrics_inputs("profiles"),
         sanitize=sanitize_inputs,
         ceilings=L.ceilings,
+        # the step figures tell a step's configuration from its code by the sweep
+        sweep=sweep_inputs("table"),
     output:
         **TIMELINE_OUTPUTS,
         analysis=L.analysis,

@@ -4,8 +4,7 @@
 size), the stall reasons and ncu's rule results, per input (variants that run on
 another input than the family's baseline are compared only among themselves):
 
-- ``headline``: per input, the fastest correct variant at the key size (the largest
-  profiled size);
+- ``headline``: per input, the fastest correct variant at the key size (the largest);
 - ``sweep``: per variant, regime changes and throughput drops over the sizes;
 - ``baseline``: per input baseline and profiled size, its causes ranked (one primary,
   citing its source line where one line holds most of the samples and makes the
@@ -17,8 +16,6 @@ another input than the family's baseline are compared only among themselves):
   mechanism is larger), expected against observed, and the metrics that moved;
 - ``stand``: per variant at every profiled size and the key size, where it stands;
 - ``conclusion``: per input, the best variant, each step's outcome, what next.
-
-:func:`write_findings` writes ``findings.csv`` beside the analysis files.
 """
 
 from collections.abc import Mapping
@@ -31,10 +28,12 @@ from nsightflow.analysis.derived import input_column
 from nsightflow.contracts import FINDINGS, Status, spreadsheet_safe
 from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
+from nsightflow.contracts.tables import SWEEP
 from nsightflow.diagnosis import launch_state, limiter, moves, patterns, stand, summary
 from nsightflow.diagnosis.advice import TENSOR_OK, compiled_facts, tensor_allowed
 from nsightflow.diagnosis.advice_rows import AdviceRows
 from nsightflow.diagnosis.causes import cause_finding, of_run
+from nsightflow.diagnosis.config_parts import carried_why
 from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.per_launch import LATER_LAUNCH, launch_rows, run_causes
 from nsightflow.diagnosis.record import Finding, Where, frame, place
@@ -73,6 +72,7 @@ class FamilyFindings:
         rules: ``rules.csv`` (ncu's rule results; may be empty).
         ctx: ``context.json``.
         hotspots: ``hotspots.csv`` (None: no line is cited).
+        configs: ``sweep.csv`` (None: no step is split by configuration).
     """
 
     def __init__(
@@ -82,13 +82,13 @@ class FamilyFindings:
         rules: pd.DataFrame,
         ctx: Mapping[str, Any],
         hotspots: pd.DataFrame | None = None,
+        configs: pd.DataFrame | None = None,
     ) -> None:
         self.variants = {v[col.NAME]: v for v in ctx["variants"]}
         # the family's slice rate, and the atomics' time that grows with n at it
         self.table = with_growth(with_rate(facts(analysis, stalls)), self.variants)
-        self.rules = rules
-        self.ctx = ctx
-        self.hotspots = hotspots
+        self.rules, self.ctx = rules, ctx
+        self.hotspots, self.configs = hotspots, configs
         self.family = str(ctx[col.FAMILY][col.NAME])
         profiled = self.table[self.table["profiled"].astype(bool)][col.SIZE]
         sizes = sorted(profiled.unique().tolist())
@@ -350,7 +350,9 @@ class FamilyFindings:
             if r and r.get(col.STATUS) == OK:
                 prev = self.row(before, self.key_size)
                 verdict = outcome(prev, r)
-                why = self.step_primary.get(name, "")
+                why = carried_why(
+                    self.configs, self.variants, (before, name), (prev, r)
+                ) or self.step_primary.get(name, "")
                 line = threshold_pct(prev, r)
                 steps.append(({**r, col.STEP_OF: before}, why, verdict, line))
         tied = ties(best, self._ok_rows(names, self.key_size))
@@ -372,17 +374,18 @@ def family_findings(
     rules: pd.DataFrame,
     ctx: Mapping[str, Any],
     hotspots: pd.DataFrame | None = None,
+    configs: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """``findings.csv`` of one family (see the module docstring for its groups)."""
-    return FamilyFindings(analysis, stalls, rules, ctx, hotspots).run()
+    return FamilyFindings(analysis, stalls, rules, ctx, hotspots, configs).run()
 
 
 def write_findings(analysis_dir: Path) -> pd.DataFrame:
     """Read the analysis files of one family, write ``findings.csv`` beside them."""
     bundle = Bundle(analysis_dir)
-    found = family_findings(
-        bundle.analysis, bundle.stalls, bundle.rules, bundle.context, bundle.hotspots
-    )
+    swept = bundle.sweep if bundle.path(SWEEP.name).is_file() else None
+    tables = (bundle.analysis, bundle.stalls, bundle.rules, bundle.context)
+    found = family_findings(*tables, bundle.hotspots, swept)
     found = spreadsheet_safe(found)  # a spreadsheet runs no cell of it
     FINDINGS.write(found, bundle.path(FINDINGS.name))
     return found

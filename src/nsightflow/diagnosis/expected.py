@@ -1,8 +1,8 @@
 """What a step was expected to change, against what its counters show (pure).
 
 The expectation is read from the step's idea (:data:`EXPECTED_BY_IDEA`, words of the
-manifest's one-line idea) and from the previous variant's diagnosis (its largest
-cause). The record credits only the expected mechanisms that moved the time the way
+manifest's one-line idea); the previous variant's largest cause is said beside it,
+and a library variant has none. The record credits only the expected mechanisms that moved the time the way
 the idea meant: faster, or, for an idea that declares a deliberate regression
 (:data:`REGRESSION`), slower through what it set out to show.
 """
@@ -34,6 +34,8 @@ EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"coarsen|per thread|outputs? of a|reus|strip|two vertically|outer product",
         ("instruction_count",),
     ),
+    # values reused from registers are shared-memory reads that go
+    (r"outer product|register values|from a register", ("shared_pipe",)),
     (r"double.buffer|two shared buffers|overlap", ("barrier", "memory_latency")),
     (
         r"shared[- ]memory tile|tiles? of|staged|tile scan|tiled",
@@ -44,6 +46,9 @@ EXPECTED_BY_IDEA: tuple[tuple[str, tuple[str, ...]], ...] = (
     # atomics and leaves the block's global merge as it was: histogram v2's "8 padded
     # sub-histograms per block" expected fewer global atomics in L2 from "sub-histogram"
     (r"privati|shared-memory histogram", ("global_atomics",)),
+    # one atomic for a warp's or a block's elements: fewer of them in the L2
+    (r"one atomic\w* (per|by)|aggregat", ("global_atomics",)),
+    (r"in flight|issued up front", ("bytes_in_flight",)),
     (r"sub-histograms|replicat|copies per block", ("shared_atomics", "bank_conflicts")),
     (r"one kernel|no second (pass|kernel)|fus(e|ed|ion)", ("launch_removed",)),
     (r"fewer lanes per shared address|4 lanes", ("shared_atomics",)),
@@ -83,6 +88,8 @@ SAME_AS: dict[str, tuple[str, ...]] = {
     "dram_bytes": ("dram_excess", "bytes_in_flight"),
     "uncoalesced_access": ("uncoalesced_loads", "uncoalesced_stores"),
     "grid_too_small": ("occupancy",),
+    # the same load waits, named so at 80% of the copy bandwidth or more
+    "dram_bandwidth": ("bytes_in_flight",),
 }
 # Mechanisms that need a kind of instruction or traffic on one of the two launches.
 NEEDS: dict[str, tuple[str, ...]] = {
@@ -124,13 +131,19 @@ def expected_mechanisms(idea: str) -> list[str]:
 def _expected(
     idea: str, previous: Mapping[str, Any], after: Mapping[str, Any]
 ) -> tuple[list[str], str]:
-    """The mechanisms a step is expected to change, and the previous largest cause."""
+    """The mechanisms a step's idea names, and the previous largest cause.
+
+    Only the idea's: the previous variant's largest cause is said beside them, not
+    expected of a step whose idea does not name it (SGEMM ``v6_vectorized``'s float4
+    loads were "expected" to cut ``v5``'s dispatch stalls, and its Why then read the
+    dispatch cycles as a confirmed prediction).
+    """
     expected = [m for m in expected_mechanisms(idea) if applies(m, previous, after)]
     top = causes(previous)
     prev = top[0].mechanism if top else ""
     # the remedy of a launch with too few warps is a step's occupancy factor
-    for mechanism in (prev, *STEP_FACTOR_OF.get(prev, ())):
-        if mechanism and mechanism not in expected:
+    for mechanism in [f for m in expected for f in STEP_FACTOR_OF.get(m, ())]:
+        if mechanism not in expected:
             expected.append(mechanism)
     return expected, prev
 
@@ -194,17 +207,19 @@ def expectation(
     after: Mapping[str, Any],
     ranked: list[Finding],
     total: float,
+    library: bool = False,
 ) -> Finding:
-    """Expected (from the idea and the previous diagnosis) against observed.
+    """Expected (from the idea) against observed; of a ``library`` variant nothing.
 
     A mechanism the idea names is expected only where one of the two launches can
     have it (:func:`applies`: no shared-memory conflicts expected of kernels without
-    shared memory).
+    shared memory); a library's code the tool cannot see (:func:`_library_record`).
     """
+    if library:
+        return _library_record(previous, ranked)
     expected, prev = _expected(idea, previous, after)
     regression = bool(re.search(REGRESSION, idea, flags=re.IGNORECASE))
-    # what helped: the expected mechanisms that moved the time the intended way (a
-    # declared regression is meant to show a cost: those that grew)
+    # what helped: the expected mechanisms that moved the time the intended way
     way = 1.0 if regression else -1.0
     helped = [
         f.rule
@@ -243,6 +258,27 @@ def expectation(
             against="" if regression else _against_message(expected, previous, after),
         ),
         metric="expected: " + ", ".join(expected),
+        evidence="observed: " + observed,
+    )
+
+
+def _library_record(previous: Mapping[str, Any], ranked: list[Finding]) -> Finding:
+    """A library step's record: nothing expected, what its counters show most.
+
+    SGEMM ``v8_torch_matmul`` read "Expected: dispatch stalls ... As expected" from
+    stall ratios within 0.1 cycle per instruction of ``v7``'s.
+    """
+    top = causes(previous)
+    observed = ranked[0].rule if ranked else ""
+    return Finding(
+        "expected_observed",
+        params=msg(
+            "expected_library",
+            previous=msg(f"mech_{top[0].mechanism}") if top else msg("mech_unknown"),
+            observed=msg(f"mech_{observed}") if observed else msg("mech_unknown"),
+            library=True,
+        ),
+        metric="expected: ",
         evidence="observed: " + observed,
     )
 

@@ -33,9 +33,11 @@ from typing import Any
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.account import UNRANKED, ncu_part
 from nsightflow.diagnosis.causes import MIN_SHARE, Cause, causes
+from nsightflow.diagnosis.credit import named_lead
 from nsightflow.diagnosis.memory import or_zero
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
+from nsightflow.diagnosis.steps import MIN_SHARE as LISTED_SHARE
 from nsightflow.diagnosis.steps import step_causes
 
 LAUNCH_LISTED = 0.1  # a later launch's change from this share of the step's is a part
@@ -88,7 +90,7 @@ def by_launch(
     if not parts:
         return None
     # the primary moved the time most the step's way; the rest by size
-    parts.sort(key=lambda f: -f.share)
+    parts = named_lead(sorted(parts, key=lambda f: -f.share), LISTED_SHARE)
     return parts[:1] + sorted(parts[1:], key=lambda f: -abs(f.share))
 
 

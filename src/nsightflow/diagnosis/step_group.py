@@ -55,7 +55,8 @@ def step_records(
     side = b if primary.after > primary.before else a
     if primary.rule != "launch_changed":  # the hot lines are the main kernel's
         ranked[0] = cite(primary, data.hotspots, side)
-    info = [expectation(str(variant.get(col.IDEA, "")), a, b, ranked, total)]
+    idea, library = str(variant.get(col.IDEA, "")), bool(variant.get("library"))
+    info = [expectation(idea, a, b, ranked, total, library)]
     info += unsupported_claim(str(variant.get(col.IDEA, "")), a, b)
     ranked = account(a, b, ranked)
     info += idle_shares(a, b, ranked)  # parts above their cause's time in its launch

@@ -21,6 +21,13 @@ from typing import Any
 
 from nsightflow.diagnosis.account import ncu_part, time_shares
 from nsightflow.diagnosis.causes import GROUPS, name_change
+from nsightflow.diagnosis.credit import (
+    OTHER_STALLS,
+    local_quantity,
+    named_first,
+    pool,
+    pooled_finding,
+)
 from nsightflow.diagnosis.expected import expectation
 
 __all__ = ["expectation", "step_causes"]
@@ -138,6 +145,7 @@ def step_causes(
         grouped[LANES] = grouped.pop(COUNT)
     elif faster and wider_requests(before, after) is not None:
         grouped[WIDER] = grouped.pop(COUNT)
+    grouped = pool(before, after, grouped)  # parts that moved no metric of their own
     # each term is its factor's part of the change over L(t0, t1) (step_terms)
     unchanged = abs(total) < UNCHANGED  # shares of a near-zero change mean nothing
     shares = {
@@ -150,7 +158,11 @@ def step_causes(
         found = [_change(before, after, n, e, shares[n]) for n, e in listed]
         return [head, *found], total
     sign = 1.0 if total > 0 else -1.0
-    ranked = sorted(grouped.items(), key=lambda kv: -sign * kv[1]["term"])
+    ranked = named_first(
+        sorted(grouped.items(), key=lambda kv: -sign * kv[1]["term"]),
+        sign,
+        lambda term: _listed(term, total),
+    )
     # the primary moved the time most its way; the rest by size, either way
     ranked = ranked[:1] + sorted(ranked[1:], key=lambda kv: -abs(kv[1]["term"]))
     listed = [
@@ -319,7 +331,11 @@ def _change(
     share: float,
 ) -> Finding:
     """The record of one factor of a step's change: ``share`` of ncu's change."""
+    if name == OTHER_STALLS:
+        return pooled_finding(entry, ncu_part(before, after, share), share)
     said, metric, x, y = detail(before, after, name, entry["reasons"])
+    if name == "local_memory":  # quoted by its own traffic, not the waits it cost
+        metric, x, y = local_quantity(before, after)
     evidence = entry[col.EVIDENCE] or factor_evidence(before, after, name)
     fields = {
         "label": msg(f"mech_{name}"),

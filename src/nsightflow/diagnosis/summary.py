@@ -67,7 +67,7 @@ def input_of(row: Mapping[str, Any]) -> dict[str, Any]:
 
 def conclusion(
     best: Mapping[str, Any],
-    steps: Sequence[tuple[Mapping[str, Any], str, str, float]],
+    steps: Sequence[tuple[Mapping[str, Any], str | dict[str, Any], str, float]],
     stand_rule: str,
     tied: Sequence[str] = (),
     compiled: Mapping[str, Any] | None = None,
@@ -78,7 +78,8 @@ def conclusion(
     Args:
         best: The fastest correct variant's row at the key size.
         steps: Per step of the input's ladder, the after-variant's row at the key
-            size, its primary cause's rule id ("" when not profiled), its verdict
+            size, its primary cause's rule id ("" when not profiled; a message
+            where the configuration carries it), its verdict
             (``paid``, ``no_gain``, ``not_paid``:
             :func:`nsightflow.diagnosis.verdict.outcome`) and the noise line that
             verdict applied (%, :func:`nsightflow.diagnosis.verdict.threshold_pct`).
@@ -114,7 +115,7 @@ def conclusion(
 
 
 def _step_line(
-    row: Mapping[str, Any], why: str, verdict: str, line: float
+    row: Mapping[str, Any], why: str | dict[str, Any], verdict: str, line: float
 ) -> Finding | None:
     """The conclusion's line of one step: its speedup, verdict and primary cause.
 
@@ -131,7 +132,10 @@ def _step_line(
             col.BEFORE: row.get(col.STEP_OF, ""),
             "speedup": speedup,
             col.VERDICT: verdict_message(verdict, speedup, line),
-            "why": msg(f"mech_{why}") if why else msg("mech_unknown"),
+            # a message where the sweep's configuration carries the step
+            "why": why
+            if isinstance(why, dict)
+            else (msg(f"mech_{why}") if why else msg("mech_unknown")),
         },
         metric=col.SPEEDUP_VS_PREVIOUS,
         value=speedup,

@@ -197,10 +197,6 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": " (conflict replays {before:.0f}% -> {after:.0f}% of shared wavefronts)",
         "zh": "（冲突重放占 wavefront {before:.0f}% -> {after:.0f}%）",
     },
-    "cause_local_sectors": {
-        "en": " (local sectors {before} -> {after})",
-        "zh": "（local sector {before} -> {after}）",
-    },
     "part_clause": {"en": " ({part})", "zh": "（{part}）"},
     "step_rest": {
         "en": "**The rest:** {items}; the parts add up to the {total} us {dir}.",

@@ -49,6 +49,7 @@ MECHANISMS: dict[str, dict[str, str]] = {
     "mech_dram_bytes": {"en": "DRAM bytes", "zh": "DRAM 字节数"},
     "mech_dram_rate": {"en": "Achieved DRAM rate", "zh": "DRAM 实际速率"},
     "mech_other_factors": {"en": "Other factors", "zh": "其他因素"},
+    "mech_other_stalls": {"en": "Other stall reasons", "zh": "其他停顿原因"},
     "mech_timing_residual": {"en": "Timing against profile", "zh": "计时与采样之差"},
     "mech_lsu_queue": {"en": "Load/store queue full", "zh": "load/store 队列已满"},
     "mech_store_drain": {"en": "Store drain", "zh": "存储排空"},
@@ -1041,6 +1042,45 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "{us} us {own}",
         "zh": "反而{own}了 {us} us",
     },
+    "cause_other_stalls": {
+        "en": "**Other stall reasons** ({groups}): no named cause; together {part}.",
+        "zh": "**其他停顿原因**（{groups}）：不列为原因；合计{part}。",
+    },
+    "pooled_no_counter": {
+        "en": "{names}: no counter of its own",
+        "zh": "{names}：无自身计数器",
+    },
+    "pooled_within_print": {
+        "en": "{names}: each moved 0.1 cycle or less, or under 10%",
+        "zh": "{names}：各自变化不超过 0.1 周期或 10%",
+    },
+    "pooled_counter_still": {
+        "en": "{names}: its own counter did not move its way",
+        "zh": "{names}：其自身计数器未朝该方向变化",
+    },
+    "pooled_and": {"en": "{head}; {tail}", "zh": "{head}；{tail}"},
+    "step_expected_library": {
+        "en": "**Expected:** nothing: the tool cannot see the library's code; the "
+        "counters above say what differs.",
+        "zh": "**预期：**无：工具看不到库的代码；上面的计数器说明了差别所在。",
+    },
+    "step_observed_only": {
+        "en": "**Observed:** {observed}. {verdict}",
+        "zh": "**实际：**{observed}。{verdict}",
+    },
+    "why_config": {
+        "en": "the configuration ({part})",
+        "zh": "配置（{part}）",
+    },
+    "other_stalls_body": {
+        "en": "other stall reasons ({groups})",
+        "zh": "其他停顿（{groups}）",
+    },
+    "pooled_more": {"en": "{k} more", "zh": "另 {k} 项"},
+    "qty_local_sectors": {
+        "en": "local load and store sectors",
+        "zh": "局部内存加载与存储 sector 数",
+    },
     "other_factors": {
         "en": "**Other factors**: the factors too small to list, together {part}.",
         "zh": "**其他因素**：太小而未列出的因素，合计{part}。",
@@ -1244,11 +1284,18 @@ SENTENCES: dict[str, dict[str, str]] = {
         "但每个更慢：每微秒 {r0:,.0f} -> {r1:,.0f} 个",
     },
     "expected_observed": {
-        "en": "*Expected* to fall (from the idea, and the previous diagnosis's "
-        "largest cause: {previous}): {expected}. *Observed* (primary cause): "
+        "en": "*Expected* to fall (from the idea; the previous diagnosis's largest "
+        "cause was {previous}): {expected}. *Observed* (primary cause): "
         "{observed}. {verdict}{against}",
-        "zh": "*预期*会下降的（来自优化思路，以及上一步诊断的最大原因：{previous}）："
+        "zh": "*预期*会下降的（来自优化思路；上一步诊断的最大原因是 {previous}）："
         "{expected}。*实际*（主要原因）：{observed}。{verdict}{against}",
+    },
+    "expected_library": {
+        "en": "*Expected*: nothing; a library's code is not visible to the tool (the "
+        "previous diagnosis's largest cause was {previous}). *Its counters differ "
+        "most in*: {observed}.",
+        "zh": "*预期*：无；工具看不到库的代码（上一步诊断的最大原因是 {previous}）。"
+        "*其计数器差别最大的是*：{observed}。",
     },
     "part_idle": {
         "en": "Parts above their cause's own time in its launch ({items}): a launch's "

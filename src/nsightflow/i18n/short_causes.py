@@ -56,6 +56,7 @@ SHORT_CAUSES: dict[str, dict[str, str]] = {
     "step_not_in_counters": {"en": "not in the counters", "zh": "计数器未体现"},
     "dram_rate": {"en": "achieved DRAM rate", "zh": "DRAM 实际速率"},
     "other_factors": {"en": "other factors", "zh": "其他因素"},
+    "other_stalls": {"en": "other stall reasons", "zh": "其他停顿原因"},
     "timing_residual": {"en": "timing vs profile", "zh": "计时与采样之差"},
     "input_changed": {"en": "another input", "zh": "换了输入"},
     # where a variant stands (the brief's best variant)

@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 
 from nsightflow.contracts import columns as col
 from nsightflow.contracts.bundle import Bundle
+from nsightflow.contracts.tables import SWEEP
 from nsightflow.plot.energy import write_energy_figure
 from nsightflow.plot.levels import bytes_by_level_figure
 from nsightflow.plot.names import FIGURES, STEP_DIR, step_figured, step_stem
@@ -46,8 +47,13 @@ def family_figures(
     stalls: pd.DataFrame,
     ctx: dict[str, Any],
     findings: pd.DataFrame | None = None,
+    configs: pd.DataFrame | None = None,
 ) -> dict[str, Figure]:
-    """Every figure of one family by stem (``steps/step_<variant>`` for the steps)."""
+    """Every figure of one family by stem (``steps/step_<variant>`` for the steps).
+
+    ``configs``: the sweep's timings (``sweep.csv``), which tell a step's
+    configuration from its code.
+    """
     figures: dict[str, Figure] = {
         "perf_vs_size": perf_vs_size_figure(analysis, ctx),
         "roofline": roofline_figure(analysis, ctx),
@@ -58,7 +64,9 @@ def family_figures(
     variants = {str(v[col.NAME]): v for v in ctx["variants"]}
     for _before, after in steps_of(ctx):
         if step_figured(variants, after):  # drawn where the report shows it
-            figures[step_stem(after)] = step_figure(analysis, ctx, after, findings)
+            figures[step_stem(after)] = step_figure(
+                analysis, ctx, after, findings, configs
+            )
     assert set(FIGURES) <= set(figures)  # names.FIGURES lists what the workflow expects
     return figures
 
@@ -74,8 +82,9 @@ def write_figures(analysis_dir: Path, out_dir: Path) -> list[Path]:
     analysis, ctx = bundle.analysis, bundle.context
     (out_dir / STEP_DIR).mkdir(parents=True, exist_ok=True)
     paths: list[Path] = []
+    configs = bundle.sweep if bundle.path(SWEEP.name).is_file() else None
     for stem, fig in family_figures(
-        analysis, bundle.stalls, ctx, bundle.findings
+        analysis, bundle.stalls, ctx, bundle.findings, configs
     ).items():
         paths += save(fig, out_dir, stem)
     return paths + write_energy_figure(

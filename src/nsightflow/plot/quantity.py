@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nsightflow.contracts import columns as col
+from nsightflow.diagnosis.credit import LOCAL_METRIC
 from nsightflow.diagnosis.factors import REQUEST_METRICS
 from nsightflow.plot.style import bytes_text, count_text, time_text
 
@@ -97,6 +98,7 @@ FIXED: dict[str, Quantity] = {
     "gpu__time_duration.sum": Quantity(
         "kernel time (ncu)", "kernel time (ncu)", time_text
     ),
+    LOCAL_METRIC: Quantity("local load and store sectors", "local sectors", count_text),
     "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": Quantity(
         "global store sectors", "global store sectors", count_text
     ),

@@ -18,6 +18,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from nsightflow.contracts import columns as col
+from nsightflow.diagnosis.config_parts import config_carries
 from nsightflow.i18n import CATALOGUE, T
 from nsightflow.plot import data
 from nsightflow.plot.curves import coincide_notes
@@ -86,8 +87,14 @@ def step_figure(
     ctx: dict[str, Any],
     step: str,
     findings: pd.DataFrame | None = None,
+    configs: pd.DataFrame | None = None,
 ) -> TippedFigure:
-    """One step: before and after over sizes, and its primary cause at one size."""
+    """One step: before and after over sizes, and its primary cause at one size.
+
+    ``configs``: the sweep's timings; where the step's configuration change is most
+    of it (:func:`~nsightflow.diagnosis.config_parts.config_carries`), the panel's
+    title names the configuration as its primary part.
+    """
     with matplotlib_context():
         before = next(
             str(v[col.IMPROVES_ON]) for v in ctx["variants"] if v[col.NAME] == step
@@ -101,7 +108,10 @@ def step_figure(
         ax_t.set_title("time over sizes")
         cause = primary_cause(findings, step)
         if cause is not None:
+            carried = _carried(analysis, ctx, (before, step), cause.size, configs)
             _cause_panel(fig, ax_m, cause, (before, step), ctx)
+            if carried is not None:
+                ax_m.set_title(config_title(cause, *carried))
         else:
             _speedup_panel(fig, ax_m, pair, (before, step), ctx)
         figure_legend(
@@ -172,6 +182,43 @@ def cause_title(cause: Cause) -> str:
     return (
         f"primary cause at n = {n}: {mechanism_name(cause.rule)}, "
         f"plotted: {cause.quantity.short} ({ratio})"
+    )
+
+
+def _carried(
+    analysis: pd.DataFrame,
+    ctx: dict[str, Any],
+    step: tuple[str, str],
+    n: int,
+    configs: pd.DataFrame | None,
+) -> tuple[float, float] | None:
+    """The configuration's part of the step at ``n`` and the change, where it is most.
+
+    (us, us); None where the sweep does not split the step or the code is the larger.
+    """
+    params = {v[col.NAME]: v.get(col.PARAMS) or {} for v in ctx["variants"]}
+    timed = analysis[analysis[col.SIZE] == n].set_index(col.VARIANT)[col.TIME_MEDIAN_US]
+    if not all(v in timed.index for v in step):
+        return None
+    times = (float(timed[step[0]]), float(timed[step[1]]))
+    pair = (params.get(step[0], {}), params.get(step[1], {}))
+    config = config_carries(configs, pair, step[1], n, times)
+    return None if config is None else (config, times[1] - times[0])
+
+
+def config_title(cause: Cause, config: float, change: float) -> str:
+    """The title of a step whose configuration change carries most of its change.
+
+    SGEMM ``v7_double_buffer`` at n = 4096: 254 of the 353 us saved are the
+    configuration's (the sweep's two timings of v7), the double buffering 92.1 us;
+    ncu's counters plotted are of code and configuration together.
+    """
+    way = "saved" if change < 0 else "added"
+    return (
+        f"primary part at n = {data.size_text(cause.size)}: the configuration, "
+        f"{abs(config):,.0f} of the {abs(change):,.0f} us {way}; plotted (code and "
+        f"configuration): {cause.quantity.short} "
+        f"({ratio_cell(cause.before, cause.after)[1]})"
     )
 
 

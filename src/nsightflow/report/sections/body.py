@@ -14,7 +14,8 @@ from typing import Any
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
-from nsightflow.diagnosis.account import OTHER, RESIDUALS, TIMING, us_str
+from nsightflow.diagnosis.account import RESIDUALS
+from nsightflow.diagnosis.credit import NAMED, OTHER_STALLS
 from nsightflow.diagnosis.expected import CLAIMS
 from nsightflow.diagnosis.record import render_row
 from nsightflow.diagnosis.verdict import threshold_pct
@@ -30,6 +31,7 @@ from nsightflow.report.sections.quantities import (
     cited_line,
     code_text,
     line_variant,
+    params_of,
     part_text,
     pct_text,
     quantity,
@@ -38,6 +40,8 @@ from nsightflow.report.sections.quantities import (
     us_text,
 )
 from nsightflow.report.sections.step_notes import dram_moved, untimed_init
+from nsightflow.report.sections.step_parts import listed
+from nsightflow.report.sections.step_parts import rest as rest_line
 from nsightflow.report.sections.steps import StepSections
 from nsightflow.report.text import inline, plain
 
@@ -51,9 +55,6 @@ NO_ACCESS = (
     "step_not_in_counters",
     "wider_accesses",
 )
-REST_US = 0.005  # a rest part smaller than this (us) is not said
-LUMPED_SHARE = 0.25  # a cause this share of the step's change or more is named
-MAX_SECONDARY = 2
 SENTENCE_KEYS = ("step_why", "step_also", "step_smaller")  # rank 1, 2, 3
 
 
@@ -130,7 +131,7 @@ class BodySections(StepSections):
         de = _float(b) - _float(a)
         shown = listed(causes, found, de)
         out += self._causes(shown, (name, prev), counters)
-        rest = _rest(found, shown, de)
+        rest = rest_line(found, shown, de)
         if rest:
             out.append(rest)
         out += dram_moved(found, self.row(name, n))
@@ -199,7 +200,7 @@ class BodySections(StepSections):
     def _cause(self, key: str, record: dict[str, Any], variants: list[str]) -> str:
         """One cause in one sentence: its name, the numbers that moved, its line."""
         q = quantity(record)
-        cause = short_cause(str(record[col.RULE])) + self._conflicts(record, variants)
+        cause = _cause_name(record) + self._conflicts(record, variants)
         what = ""
         if q:
             # "occupancy: achieved occupancy 74% -> 86%" says the name twice
@@ -260,9 +261,8 @@ class BodySections(StepSections):
 
         The step's time factor is a stall's cycles; the mechanism is named from its
         own counter, so the cause names both: bank conflicts by the replays ncu
-        counts (``smem_conflict_share``, SGEMM v2 -> v3: 84% -> 1%), local memory
-        by its sectors (SGEMM v4 -> v5: the waits per global request fell with
-        134.7 M local sectors -> 0).
+        counts (``smem_conflict_share``, SGEMM v2 -> v3: 84% -> 1%). Local memory
+        is quoted by its sectors as its quantity (SGEMM v4 -> v5: 134.7 M -> 0).
         """
         own = OWN_COUNTERS.get(str(record[col.RULE]))
         if own is None:
@@ -272,8 +272,6 @@ class BodySections(StepSections):
         x, y = (_float(self.row(v, n).get(column)) for v in variants[::-1])
         if math.isnan(x) or math.isnan(y):
             return ""
-        if key == "cause_local_sectors":
-            return T(key, before=_millions(x), after=_millions(y))
         return T(key, before=scale * x, after=scale * y)
 
     def _more(self, name: str) -> str:
@@ -290,13 +288,26 @@ class BodySections(StepSections):
 # a cause's own counter: (analysis column, message, scale of its values)
 OWN_COUNTERS = {
     "bank_conflicts": ("smem_conflict_share", "cause_conflict_share", 100.0),
-    "local_memory": ("local_sectors", "cause_local_sectors", 1.0),
 }
 
 
-def _millions(x: float) -> str:
-    """A count in millions, or 0 (local sectors: 134.7 M -> 0)."""
-    return f"{x / 1e6:,.1f} M" if x else "0"
+def _cause_name(record: dict[str, Any]) -> str:
+    """A cause's short name; the pooled stalls with their names, by why pooled."""
+    rule = str(record[col.RULE])
+    if rule != OTHER_STALLS:
+        return short_cause(rule)
+    pooled = params_of(record).get("pooled") or {}
+    groups, left = [], NAMED  # the largest few by why, the rest counted
+    for why, names in pooled.items():
+        said = [short_cause(n) for n in names[: max(left, 1)]]
+        if len(names) > len(said):
+            said.append(T("pooled_more", k=len(names) - len(said)))
+        left -= len(said)
+        groups.append(T(f"pooled_{why}", names=T("expected_or").join(said)))
+    joined = groups[0] if groups else ""
+    for group in groups[1:]:  # a semicolon between groups, in either language
+        joined = T("pooled_and", head=joined, tail=group)
+    return T("other_stalls_body", groups=joined)
 
 
 def _float(value: Any) -> float:
@@ -304,81 +315,6 @@ def _float(value: Any) -> float:
         return float(value)
     except (TypeError, ValueError):
         return math.nan
-
-
-def _rest(found: list[dict[str, Any]], shown: list[dict[str, Any]], de: float) -> str:
-    """The parts of the account the sentences above leave out, so the step adds up.
-
-    The smaller causes and the unlisted factors as one part, the timing against the
-    profile as another; nothing where the step has no account (no shares).
-    """
-    parts = [r for r in found if math.isfinite(_float(r.get(col.SHARE_OF_CHANGE)))]
-    if not shown or not math.isfinite(de) or de == 0 or len(parts) <= len(shown):
-        return ""
-    ids = {id(r) for r in shown}
-    counted = sum(
-        _float(r[col.SHARE_OF_CHANGE]) * de
-        for r in parts
-        if id(r) not in ids and r[col.RULE] != TIMING
-    )
-    timing = sum(
-        _float(r[col.SHARE_OF_CHANGE]) * de for r in parts if r[col.RULE] == TIMING
-    )
-    least = min((abs(_part_us(r, de)) for r in shown), default=math.inf)
-    lump = T("rest_counted" if abs(counted) < least else "rest_counted_other")
-    items = [
-        T("rest_item", name=name, us=us_str(us), dir=_dir(us))
-        for name, us in (
-            (lump, counted),
-            (short_cause(TIMING), timing),
-        )
-        if abs(us) >= REST_US
-    ]
-    if not items:
-        return ""
-    return T("step_rest", items=", ".join(items), total=us_str(de), dir=_dir(de))
-
-
-def _part_us(record: dict[str, Any], de: float) -> float:
-    """A record's part of the step's measured change ``de``, in us (NaN: none)."""
-    return _float(record.get(col.SHARE_OF_CHANGE)) * de
-
-
-def listed(
-    causes: list[dict[str, Any]], found: list[dict[str, Any]], de: float
-) -> list[dict[str, Any]]:
-    """The causes a step's body lists: the primary, then the rest by magnitude.
-
-    At least the primary and :data:`MAX_SECONDARY` more; then, largest first, as many
-    as it takes for what is left unlisted (the other causes and the unlisted factors,
-    said as one lumped part) to be smaller than every listed part, so that the lump
-    is never larger than a part named before it (SGEMM v5 at n = 4096: 2,229 us of
-    instruction count listed, 2,361 us of "smaller" factors after it), and for no
-    cause of a quarter of the change or more to be left in it: a lump nets opposite
-    parts, and SGEMM v1's 2,693 us of barrier waits added, 40% of its 6,810 us
-    saved, went unnamed inside "1,449 us added".
-    """
-    if not causes or not math.isfinite(de) or de == 0:
-        return causes[: 1 + MAX_SECONDARY]
-    rest = sorted(causes[1:], key=lambda r: -abs(_part_us(r, de)))
-    other = sum(
-        _part_us(r, de)
-        for r in found
-        if r[col.RULE] == OTHER and math.isfinite(_part_us(r, de))
-    )
-    shown = [causes[0], *rest[:MAX_SECONDARY]]
-    left = rest[MAX_SECONDARY:]
-    while left:
-        lump = other + sum(_part_us(r, de) for r in left)
-        small = abs(_part_us(left[0], de)) < LUMPED_SHARE * abs(de)
-        if small and abs(lump) < min(abs(_part_us(r, de)) for r in shown):
-            break
-        shown.append(left.pop(0))
-    return shown
-
-
-def _dir(us: float) -> str:
-    return T("dir_saved" if us < 0 else "dir_added")
 
 
 def _has_line(record: dict[str, Any]) -> bool:

@@ -19,13 +19,13 @@ import pandas as pd
 
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
+from nsightflow.diagnosis.config_parts import config_split
 from nsightflow.diagnosis.record import render
 from nsightflow.i18n import T
 from nsightflow.i18n.markup import code_span
 from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.sections.by_size import fastest, spans
 from nsightflow.report.sections.common import figure, table
-from nsightflow.report.sections.config_split import config_split
 from nsightflow.report.sections.next_steps import NextSections
 from nsightflow.report.sections.overview import OverviewSections
 from nsightflow.report.sections.quantities import (

@@ -131,6 +131,7 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"l1tex__t_requests_pipe_lsu_mem_global_op_ld"), "qty_requests", "m"),
     (re.compile(r"^l1tex__t_sectors_pipe_lsu_mem_global_op_ld"), "qty_ld_sectors", "m"),
     (re.compile(r"l1tex__t_sectors_pipe_lsu_mem_global_op_st"), "qty_st_sectors", "m"),
+    (re.compile(r"lsu_mem_local_op_ld"), "qty_local_sectors", "m"),
     (re.compile(r"^time_median_us$"), "qty_event_time", "us"),
     (re.compile(r"gpu__time_duration\.sum of one launch"), "qty_launch_time", "us"),
     (re.compile(r"gpu__time_duration\.sum per launch"), "qty_launches", "count"),
@@ -146,6 +147,8 @@ def _value(x: float, style: str) -> str:
     if style == CYCLES:
         return number(x, 1)
     if style in ("millions", "m"):
+        if x == 0:  # none at all (local sectors 134.7 M -> 0)
+            return "0"
         return f"{number(x / 1e6, 2 if abs(x) < 1e7 else 1)} M"
     if style == "megabytes":
         return f"{number(x / 1e6, 1)} MB"
