@@ -99,6 +99,8 @@ if is_activated("sweep"):
             figures=directory(L.sweep_figures),
         log:
             "logs/sweep/{family}.log",
+        # the family's analysis reads its table: on the chain of the heaviest family
+        priority: family_priority
         params:
             kernels=KERNELS,
             analysis_dir=output_folder("table"),
