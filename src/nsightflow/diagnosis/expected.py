@@ -17,6 +17,7 @@ from nsightflow.diagnosis.efficiency import active_lanes
 from nsightflow.diagnosis.factors import COUNT, LANES, LOADS_FACTOR, WIDER
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
+from nsightflow.diagnosis.tried import carried_out
 
 # What a step's idea sets out to reduce, read from the manifest's idea text (a
 # heuristic over our ladders' words: case-insensitive regular expression ->
@@ -219,8 +220,7 @@ def expectation(
         return _library_record(previous, ranked)
     expected, prev = _expected(idea, previous, after)
     regression = bool(re.search(REGRESSION, idea, flags=re.IGNORECASE))
-    # what helped: the expected mechanisms that moved the time the intended way
-    way = 1.0 if regression else -1.0
+    way = 1.0 if regression else -1.0  # helped: moved the time the intended way
     helped = [
         f.rule
         for f in ranked
@@ -228,8 +228,9 @@ def expectation(
     ]
     observed = ranked[0].rule if ranked else ""
     faster = total < 0
+    done = carried_out(expected, previous, after)
     if observed == "step_unchanged":
-        verdict = "expect_unchanged"
+        verdict = "expect_unchanged_done" if done else "expect_unchanged"
     elif observed == "step_not_in_counters":
         verdict = "expect_not_in_counters"
     elif not expected:
@@ -254,6 +255,7 @@ def expectation(
                 verdict,
                 helped=[msg(f"mech_{m}") for m in helped],
                 observed=msg(f"mech_{observed}") if observed else msg("mech_unknown"),
+                done=done,
             ),
             against="" if regression else _against_message(expected, previous, after),
         ),

@@ -1401,6 +1401,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "The time did not change measurably: no mechanism to credit.",
         "zh": "时间没有可测量的变化：无从归因。",
     },
+    "expect_unchanged_done": {
+        "en": "The step did what it meant ({done}), and the time did not change "
+        "measurably: what it changed did not bound the launch.",
+        "zh": "这一步做到了其本意（{done}），但时间没有可测量的变化：它改变的并不是限制"
+        "该次启动的因素。",
+    },
     "expect_not_in_counters": {
         "en": "The timing moved but ncu's launches did not the same way: the counters "
         "cannot say whether the idea worked.",
