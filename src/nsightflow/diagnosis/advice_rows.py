@@ -15,6 +15,7 @@ the suggestions of the variant it starts from.
 """
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -30,6 +31,7 @@ from nsightflow.diagnosis.advice_scores import (
     score,
     score_finding,
 )
+from nsightflow.diagnosis.expected import REGRESSION
 from nsightflow.diagnosis.floors import (
     Fixed,
     basis_message,
@@ -309,6 +311,8 @@ class AdviceRows:
 
     def _scores(self, name: str, before: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
+        if re.search(REGRESSION, str(self.variants[name].get(col.IDEA) or ""), re.I):
+            return out  # meant to cost time (SGEMM v2's conflicts): no advice followed
         for n in sorted({s.size for s in self.by_variant.get(before, [])}):
             primary = self._primary(name, n)
             t0, t1 = self._time(before, n), self._time(name, n)

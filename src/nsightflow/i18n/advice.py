@@ -663,20 +663,23 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "启动付出 {launch:,.1f} us）",
     },
     "next_at_floor_model": {
-        "en": "Nothing left to gain inside `{variant}` at n = {n}: its {mb:,.1f} MB "
-        "take {stream:,.1f} us at {gbps:,.0f} GB/s, the rate `{by}`'s stream reaches "
-        "from n = {lo} to n = {hi} ({pct:.0f}% of the copy bandwidth), and the other "
-        "{beyond:,.1f} us of its {time} us are paid once per launch (launch, ramp-up "
-        "and tail; {launch:,.1f} us on that line), which one launch of a given n "
-        "cannot shed. No suggestion clears the timing noise at any measured size. "
+        "en": "No gain left inside `{variant}` at n = {n} that the family's model "
+        "can show: its {mb:,.1f} MB take {stream:,.1f} us at {gbps:,.0f} GB/s, the "
+        "rate `{by}`'s stream reaches from n = {lo} to n = {hi} ({pct:.0f}% of the "
+        "copy bandwidth), and the other {beyond:,.1f} us of its {time} us are paid "
+        "once per launch ({launch:,.1f} us on that line: its intercept, which holds "
+        "the launch, ramp-up and tail and any work of a fixed size per launch, such "
+        "as a fixed grid's last atomics, and does not take them apart). No "
+        "suggestion clears the timing noise at any measured size. "
         "Only where the kernel has neighbours in your program would fusing it with "
         "the kernel that writes its input or reads its result pay that cost once for "
         "both.",
-        "zh": "`{variant}` 在 n = {n} 时 kernel 内部已无可再得：其 {mb:,.1f} MB 按 "
-        "{gbps:,.0f} GB/s（`{by}` 的数据流从 n = {lo} 到 n = {hi} 达到的速率，拷贝带宽的 "
-        "{pct:.0f}%）需 {stream:,.1f} us，其 {time} us 中其余 {beyond:,.1f} us 为每次启动"
-        "付出一次的开销（启动、爬升与尾部；该直线上为 {launch:,.1f} us），给定 n 的单次"
-        "启动无法省去。在任何测量规模下都没有超过计时噪声的建议。只有当该 kernel 在你的"
+        "zh": "在本 family 的模型能显示的范围内，`{variant}` 在 n = {n} 时 kernel 内部已无"
+        "可再得：其 {mb:,.1f} MB 按 {gbps:,.0f} GB/s（`{by}` 的数据流从 n = {lo} 到 "
+        "n = {hi} 达到的速率，拷贝带宽的 {pct:.0f}%）需 {stream:,.1f} us，其 {time} us 中"
+        "其余 {beyond:,.1f} us 为每次启动付出一次的开销（该直线上为 {launch:,.1f} us：即其"
+        "截距，包含启动、爬升、尾部以及每次启动中规模固定的工作，例如固定 grid 最后的原子"
+        "操作，模型不再细分）。在任何测量规模下都没有超过计时噪声的建议。只有当该 kernel 在你的"
         "程序中有相邻 kernel 时，与写入其输入或读取其结果的 kernel 融合才能让两者只付一次"
         "这部分开销。",
     },

@@ -510,11 +510,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "(memory- or compute-bound at 60% of a peak or more, or at 40% or more on the "
         "side of the ridge its ideal intensity is at least 2x away on; latency-bound "
         "otherwise). {variants} are *under the roofs*: below those three lines, while "
-        "another unit runs near its peak (the ceiling *limits it now* names), so "
+        "another unit runs at 60% of its peak or more (the ceiling *limits it now* "
+        "names; for atomics on one L2 slice, its time at the slice rate), so "
         "they are bound by that unit's throughput, not by latency.",
         "zh": "roofline 受限类型按 DRAM、L2 与 FP32 速率判断（达到峰值 60% 及以上，或理想"
         "计算强度离 ridge 至少 2 倍、且该侧达到 40% 及以上，为访存或计算受限；否则为延迟受限）。"
-        "{variants} 为“低于各 roof”：低于这三条线，但另一个单元接近峰值"
+        "{variants} 为“低于各 roof”：低于这三条线，但另一个单元达到其峰值的 60% 或以上（对单个 L2 slice 上的原子操作，为按 slice 速率所需的时间）"
         "（即“当前限制因素”所列的上限），因此受该单元的吞吐限制，而非受延迟限制。",
     },
     "dram_traffic": {

@@ -1458,11 +1458,11 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "`{variant}` is under every roof of the roofline, which alone would "
         "call it {regime}: DRAM, L2 and the FP32 rate are below their lines "
         "(`{basis}`); {rate}, {pct:.0f}% of {ceiling} ({roof:,.2f} us there). A unit "
-        "off the roofline runs near its peak, so its throughput, not latency, bounds "
-        "it. What limits it now: {now}.",
+        "off the roofline runs at 60% of its peak or more, so its throughput, not "
+        "latency, bounds it. What limits it now: {now}.",
         "zh": "`{variant}` 低于 roofline 的每条 roof，单看 roofline 会判为{regime}：DRAM、"
         "L2 与 FP32 速率都低于各自的线（`{basis}`）；{rate}，为{ceiling}的 {pct:.0f}%"
-        "（该处耗时 {roof:,.2f} us）。roofline 之外有一个单元接近峰值，限制它的是该单元的"
+        "（该处耗时 {roof:,.2f} us）。roofline 之外有一个单元达到其峰值的 60% 或以上，限制它的是该单元的"
         "吞吐而非延迟。当前限制因素：{now}。",
     },
     "stand_latency": {
@@ -1742,8 +1742,8 @@ LIMITS: dict[str, dict[str, str]] = {
         "逐个执行原子操作",
     },
     "cell_limit_l2_slice": {
-        "en": "serial atomics on one L2 slice, {serial:.0f}% of the time",
-        "zh": "单个 L2 slice 上串行的原子操作，占时间的 {serial:.0f}%",
+        "en": "serial atomics on one L2 slice, {serial:.0f}% of its profiled time",
+        "zh": "单个 L2 slice 上串行的原子操作，占其 profile 时间的 {serial:.0f}%",
     },
     "limit_grid": {
         "en": "**Limits it now:** the grid, {blocks:.0f} blocks for {sms:.0f} SMs (under "

@@ -174,7 +174,7 @@ def test_atomics_on_one_address_are_limited_by_their_l2_slice_not_latency(
     # the regime is the roofline's (latency), the slice what limits it now
     (main,) = stand[stand["role"] == "primary"].itertuples()
     assert (
-        f"What limits it now: serial atomics on one L2 slice, {r.value:.0f}% of the time"
+        f"What limits it now: serial atomics on one L2 slice, {r.value:.0f}% of its profiled time"
         in main.message
     )
 
@@ -198,7 +198,7 @@ def test_one_atomic_per_block_still_waits_on_its_slice_at_the_family_s_rate(
     assert "570 sectors per us that `v0_atomic_per_thread`'s slice served" in r.message
     (main,) = stand[stand["role"] == "primary"].itertuples()
     assert (
-        f"What limits it now: serial atomics on one L2 slice, {share:.0f}% of the time"
+        f"What limits it now: serial atomics on one L2 slice, {share:.0f}% of its profiled time"
         in main.message
     )
     assert (

@@ -110,7 +110,7 @@ def test_reduction_best_is_told_the_gap_its_own_largest_size_leaves_not_float4(
     )
     launch = at24["time_median_us"] - at24["ideal_bytes"] / rate
     md = _brief(analysed["reduction"], tmp_path)
-    assert "Nothing left to gain inside `v4_vec4_atomic`" in md
+    assert "No gain left inside `v4_vec4_atomic`" in md
     assert f"the other {launch:.1f} us of its" in md and "paid once per launch" in md
     assert "float4" not in md
 

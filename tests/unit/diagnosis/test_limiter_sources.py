@@ -174,7 +174,7 @@ def test_the_regime_column_is_the_roofline_s_and_the_unit_is_the_limiter(
                      & (found["size"] == key) & (found["role"] == "primary")
                      ].itertuples()  # fmt: skip
         assert "is under every roof of the roofline" in s.message, s.message
-        assert "A unit off the roofline runs near its peak, so its throughput" in (
+        assert "A unit off the roofline runs at 60% of its peak or more, so its" in (
             s.message
         )
         assert f"What limits it now: L1/shared {r.l1_throughput_pct:.0f}%" in s.message

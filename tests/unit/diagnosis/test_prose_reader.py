@@ -304,3 +304,16 @@ def test_a_step_that_did_what_it_meant_without_a_time_change_says_so(analysed, r
     assert "The step did what it meant (" in step
     assert "what it changed did not bound the launch" in step
     assert "no mechanism to credit" not in step
+
+
+def test_a_declared_regression_is_not_scored_against_the_advice(analysed):
+    # SGEMM v2 stores B's tile transposed to show 32-way conflicts (5x slower); its
+    # fewer shared-memory instructions (ptxas fused the reads) read as "carried out
+    # suggestion 1 ... and did not pay"
+    manifest = yaml.safe_load((ROOT / "kernels" / "sgemm" / "family.yaml").read_text())
+    idea = manifest["variants"]["v2_tiled_transposed"]["idea"]
+    assert "deliberate regression" in idea
+    found = pd.read_csv(analysed["sgemm"] / "findings.csv")
+    scored = found[(found["rule"] == "advice_score")]
+    assert "v3_padded" in set(scored["variant"])  # the others are scored
+    assert "v2_tiled_transposed" not in set(scored["variant"])

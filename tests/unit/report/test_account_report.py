@@ -273,7 +273,7 @@ def test_no_overhead_quoted_exceeds_what_its_launch_took_beyond_its_ideal(built)
     # every floor of the family is on that one per-launch model
     assert f"plus {fixed:.1f} us of size-independent overhead" not in md
     assert "the family's one per-launch model" in md
-    assert "Nothing left to gain inside `v4_vec4_atomic`" in md
+    assert "No gain left inside `v4_vec4_atomic`" in md
 
 
 ADVICE = ROOT / "tests" / "data" / "advice_families"
