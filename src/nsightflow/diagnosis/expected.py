@@ -92,7 +92,7 @@ SAME_AS: dict[str, tuple[str, ...]] = {
     # the same load waits, named so at 80% of the copy bandwidth or more
     "dram_bandwidth": ("bytes_in_flight",),
 }
-# Mechanisms that need a kind of instruction or traffic on one of the two launches.
+# Mechanisms that need a kind of instruction or traffic on the previous launch.
 NEEDS: dict[str, tuple[str, ...]] = {
     "bank_conflicts": ("shared_ld_inst", "shared_st_inst", "shared_atom_inst"),
     "shared_pipe": ("shared_ld_inst", "shared_st_inst", "shared_atom_inst"),
@@ -104,13 +104,20 @@ NEEDS: dict[str, tuple[str, ...]] = {
 
 
 def applies(
-    mechanism: str, before: Mapping[str, Any], after: Mapping[str, Any]
+    mechanism: str,
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    regression: bool = False,
 ) -> bool:
-    """Whether either launch has what ``mechanism`` needs (True where unmeasured)."""
+    """Whether the previous launch (or a regression's new one) has ``mechanism``.
+
+    Reduction ``v4`` adds atomics to ``v3``, which had none: none to expect fewer of.
+    """
     keys = NEEDS.get(mechanism)
     if not keys:
         return True
-    values = [num(r, k) for r in (before, after) for k in keys]
+    rows = (before, after) if regression else (before,)
+    values = [num(r, k) for r in rows for k in keys]
     measured = [v for v in values if ok(v)]
     return not measured or any(v > 0 for v in measured)
 
@@ -134,12 +141,13 @@ def _expected(
 ) -> tuple[list[str], str]:
     """The mechanisms a step's idea names, and the previous largest cause.
 
-    Only the idea's: the previous variant's largest cause is said beside them, not
-    expected of a step whose idea does not name it (SGEMM ``v6_vectorized``'s float4
-    loads were "expected" to cut ``v5``'s dispatch stalls, and its Why then read the
-    dispatch cycles as a confirmed prediction).
+    The previous largest cause is said beside them, not expected where the idea does
+    not name it (SGEMM ``v6``'s float4 loads "expected" to cut ``v5``'s dispatch).
     """
-    expected = [m for m in expected_mechanisms(idea) if applies(m, previous, after)]
+    regression = bool(re.search(REGRESSION, idea, flags=re.IGNORECASE))
+    expected = [
+        m for m in expected_mechanisms(idea) if applies(m, previous, after, regression)
+    ]
     top = causes(previous)
     prev = top[0].mechanism if top else ""
     # the remedy of a launch with too few warps is a step's occupancy factor
@@ -152,8 +160,7 @@ def _expected(
 # An expected mechanism's own counter, and which way it moves where the mechanism
 # shrinks: fuller lanes per warp instruction, fewer conflict replays, fewer local or
 # L2 atomic sectors, more resident warps. (mechanism, analysis column, +1 rises /
-# -1 falls, message, its best value);
-# the lanes are those not predicated off (:func:`active_lanes`)
+# -1 falls, message, its best value); lanes: not predicated off (:func:`active_lanes`)
 OWN_COUNTER: tuple[tuple[str, str, float, str, float], ...] = (
     (LANES, "lanes_per_inst", 1.0, "against_lanes", 31.0),
     ("bank_conflicts", "smem_conflict_share", -1.0, "against_conflicts", 0.01),

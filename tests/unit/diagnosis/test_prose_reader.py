@@ -317,3 +317,16 @@ def test_a_declared_regression_is_not_scored_against_the_advice(analysed):
     scored = found[(found["rule"] == "advice_score")]
     assert "v3_padded" in set(scored["variant"])  # the others are scored
     assert "v2_tiled_transposed" not in set(scored["variant"])
+
+
+def test_a_step_that_adds_atomics_is_not_expected_to_shrink_them(analysed, reports):
+    # reduction v4 finishes with one atomicAdd per block where v3 had no atomics
+    table = _table(analysed["reduction"])
+    n = 2**24
+    assert table.loc[("v3_vec4", n), "l2_atomic_sectors"] == 0
+    assert table.loc[("v4_vec4_atomic", n), "l2_atomic_sectors"] > 0
+    report = reports["reduction"]
+    step = report[report.index("### 2.4 `v4_vec4_atomic`") : report.index("### 2.5 ")]
+    expected = step[step.index("**Expected**") :].split("**Observed:**")[0]
+    assert "a launch removed" in expected
+    assert "global atomics" not in expected, expected
