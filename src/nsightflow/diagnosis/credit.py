@@ -15,6 +15,11 @@ a cause (a line of its own in the step's Why) only where its own numbers moved:
   named: SGEMM ``v6_vectorized``'s dispatch stalls 1.0 -> 0.5 per instruction
   were 354 of its 553 us saved, and no metric or source line says why float4 loads
   would cut them;
+- MIO waits of a launch that executes no shared-memory, shuffle or
+  special-function instruction (:data:`NO_WORK`, ``mio_other``) are never named:
+  hotatomic ``v0``'s short_scoreboard waits at its thread-index line (12,185
+  cycles per instruction, 1,804 of the 7,130 us ``v1`` saved) have no MIO work of
+  their own to cut, and fell in ``v1``, which adds five shuffles a warp;
 - the occupancy factor only where the achieved occupancy moved as printed;
 - a mechanism named from its own counter (:data:`OWN_COUNTER`: bank conflicts by
   their replays, local memory by its sectors) only where that counter moved the
@@ -36,6 +41,8 @@ from nsightflow.tools import ncu_metrics as M
 
 OTHER_STALLS = "other_stalls"  # the pooled parts of stalls that moved no metric
 NO_COUNTER = frozenset({"dispatch"})  # stall groups no counter of their own explains
+# MIO waits of a launch with no shared-memory, shuffle or special-function work
+NO_WORK = frozenset({"mio_other"})
 RESOLUTION = 1  # decimals a stall ratio is printed with (cycles per instruction)
 NAMED = 2  # pooled groups a sentence names, the largest (the rest counted)
 MOVED = 0.1  # relative change of a ratio or own counter that counts as moving
@@ -46,7 +53,7 @@ OWN_COUNTER = {
 }
 OCCUPANCY = "achieved_occupancy_pct"  # the occupancy factor's own counter (column)
 LOCAL_METRIC = f"{M.LOCAL_LD_SECTORS} + {M.LOCAL_ST_SECTORS}"
-WHY = ("no_counter", "within_print", "counter_still")  # why a part is pooled
+WHY = ("no_counter", "no_work", "within_print", "counter_still")  # why pooled
 
 
 def _printed(x: float) -> float:
@@ -103,16 +110,18 @@ def pooled_why(
         return ""
     if name in NO_COUNTER:
         return WHY[0]
+    if name in NO_WORK:
+        return WHY[1]
     _, metric, x, y = detail(before, after, name, reasons)
     if "stalled_" in metric and not moved(x, y):
-        return WHY[1]
+        return WHY[2]
     column = OWN_COUNTER.get(name)
     if column is not None:
         c0, c1 = num(before, column), num(after, column)
         if not (ok(c0) and ok(c1)) or abs(c1 - c0) < MOVED * max(abs(c0), abs(c1)):
-            return WHY[2]
+            return WHY[3]
         if (c1 - c0) * float(entry["term"]) <= 0:  # a saving with more of it
-            return WHY[2]
+            return WHY[3]
     return ""
 
 

@@ -19,7 +19,8 @@ import pandas as pd
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis import launch_state, moves, patterns
 from nsightflow.diagnosis.account import UNRANKED, account, idle_shares
-from nsightflow.diagnosis.expected import expectation, unsupported_claim
+from nsightflow.diagnosis.claims import unsupported_claim
+from nsightflow.diagnosis.expected import expectation
 from nsightflow.diagnosis.lines import cite
 from nsightflow.diagnosis.per_launch import by_launch, main_launch
 from nsightflow.diagnosis.pipes import pipe_moves

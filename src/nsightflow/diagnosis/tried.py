@@ -29,6 +29,8 @@ __all__ = ["Side", "carried_out", "remedy_tried"]
 MOVED = 1.5  # a counter that carries a remedy moved where it changed by this factor
 WARPS_MOVED = 1.2  # achieved occupancy up by this factor: more resident warps
 INST_MOVED = 1.1  # issued instructions down by this factor: fewer of them
+# sectors a warp's 32 coalesced 4-byte loads fill: more per request needs wider lanes
+LANE_SECTORS = 4.0
 
 
 @dataclass(frozen=True)
@@ -63,12 +65,17 @@ def _fell(key: str, a: float, b: float, factor: float) -> dict[str, Any] | None:
 
 
 def wider(x: Side, y: Side) -> dict[str, Any] | None:
-    """Wider global loads: the SASS's load width, else the sectors per request."""
-    found = _rose("ldg_bits", _fact(x, "ldg_bits"), _fact(y, "ldg_bits"), 2.0)
-    if found is not None:
-        return found
+    """Wider global loads: the SASS's load width, else the sectors per request.
+
+    Where the SASS of both sides is known its width decides. The sectors per request
+    stand in only beyond :data:`LANE_SECTORS`: SGEMM ``v0 -> v1_tiled32`` went 2.5
+    -> 4.0 by coalescing its 4-byte loads (``LDG.E`` 32 bits both), no wider load.
+    """
+    a, b = _fact(x, "ldg_bits"), _fact(y, "ldg_bits")
+    if ok(a) and ok(b):
+        return _rose("ldg_bits", a, b, 2.0)
     a, b = (measured_ratio(s.row, "sectors_per_request") for s in (x, y))
-    return _rose("sectors", a, b, MOVED)
+    return _rose("sectors", a, b, MOVED) if ok(b) and b > LANE_SECTORS else None
 
 
 def more_loads(x: Side, y: Side) -> dict[str, Any] | None:

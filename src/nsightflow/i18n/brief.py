@@ -32,10 +32,14 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "brief_result": {
         "en": "**Result at n = {n}{input}:** `{variant}` is the fastest correct "
         "variant{tie}, {time} us, {speedup:.2f}x the baseline `{baseline}`; {regime} at "
-        "{pct} of {ceiling} ({rate}){limit}.",
+        "{pct} of {ceiling} ({rate}){vendor}{limit}.",
         "zh": "**n = {n}{input}的结果：**最快的正确版本是 `{variant}`{tie}，{time} us，"
         "为基线 `{baseline}` 的 {speedup:.2f}x；{regime}，达到{ceiling}的 {pct}"
-        "（{rate}）{limit}。",
+        "（{rate}）{vendor}{limit}。",
+    },
+    "brief_vendor_peak": {
+        "en": "; {library} itself runs at {pct:.0f}% of the measured FP32 peak",
+        "zh": "；{library}本身为实测 FP32 峰值的 {pct:.0f}%",
     },
     "brief_result_limit": {"en": "; what limits it: {limit}", "zh": "；瓶颈：{limit}"},
     "brief_none": {
@@ -47,6 +51,10 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "input_default_short": {"en": "default", "zh": "默认"},
     "col_limits_now": {"en": "limits it now", "zh": "当前瓶颈"},
     "col_step_changed": {"en": "this step changed", "zh": "这一步改变了"},
+    "ladder_share": {
+        "en": "{cause} ({pct:.0f}% of the change)",
+        "zh": "{cause}（占变化的 {pct:.0f}%）",
+    },
     "ladder_config": {
         "en": "mostly its configuration; then {cause}",
         "zh": "主要是其配置；其次{cause}",
@@ -57,8 +65,9 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "regime_short_latency": {"en": "latency", "zh": "延迟"},
     "regime_short_unit": {"en": "under the roofs", "zh": "低于各 roof"},
     "regime_unit": {
-        "en": "under the roofline's DRAM, L2 and FP32 lines, bound by another unit",
-        "zh": "低于 roofline 的 DRAM、L2 与 FP32 线，受另一个单元限制",
+        # the result's limit clause names the unit ("what limits it: ...")
+        "en": "under the roofline's DRAM, L2 and FP32 lines",
+        "zh": "低于 roofline 的 DRAM、L2 与 FP32 线",
     },
     "ladder_baseline": {"en": "{cause} (baseline)", "zh": "{cause}（基线）"},
     "next_title": {
@@ -289,20 +298,6 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     },
     "qty_launches": {"en": "kernel launches", "zh": "kernel 启动次数"},
     "step_by_size": {"en": "By size: {spans}.", "zh": "各规模：{spans}。"},
-    "step_dram_moved": {
-        "en": "**DRAM traffic:** {before:,.0f} -> {after:,.0f} MB ({ratio:.2f}x)"
-        "{expected}{rate}.",
-        "zh": "**DRAM 流量：**{before:,.0f} -> {after:,.0f} MB（{ratio:.2f} 倍）"
-        "{expected}{rate}。",
-    },
-    "step_dram_expected": {
-        "en": ", where fewer bytes were expected",
-        "zh": "，而预期是更少的字节",
-    },
-    "step_dram_rate": {
-        "en": "; DRAM at {pct:.0f}% of its peak",
-        "zh": "；DRAM 处于其峰值的 {pct:.0f}%",
-    },
     "by_size_span": {
         "en": "{verdict} at n = {first}..{last}",
         "zh": "n = {first}..{last} 时{verdict}",

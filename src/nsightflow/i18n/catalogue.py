@@ -14,6 +14,7 @@ from nsightflow.i18n.advice import ADVICE_MESSAGES
 from nsightflow.i18n.brief import BRIEF_MESSAGES
 from nsightflow.i18n.energy import ENERGY_MESSAGES
 from nsightflow.i18n.hotspots import HOTSPOT_MESSAGES
+from nsightflow.i18n.step_notes import STEP_NOTE_MESSAGES
 from nsightflow.i18n.sweep import SWEEP_MESSAGES
 from nsightflow.i18n.timeline import TIMELINE_MESSAGES
 
@@ -23,6 +24,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     **SWEEP_MESSAGES,  # the sweep section's messages
     **ENERGY_MESSAGES,  # the energy section's messages
     **BRIEF_MESSAGES,  # the brief, the bound and the steps' short bodies
+    **STEP_NOTE_MESSAGES,  # what a step adds after its causes
     **ADVICE_MESSAGES,  # what next: suggestions, their changes, their scores
     # --- header -------------------------------------------------------------------
     "h_report": {

@@ -1050,6 +1050,10 @@ SENTENCES: dict[str, dict[str, str]] = {
         "en": "{names}: no counter of its own",
         "zh": "{names}：无自身计数器",
     },
+    "pooled_no_work": {
+        "en": "{names}: no shared-memory, shuffle or special-function work of its own",
+        "zh": "{names}：没有自身的共享内存、shuffle 或特殊函数指令",
+    },
     "pooled_within_print": {
         "en": "{names}: each moved 0.1 cycle or less, or under 10%",
         "zh": "{names}：各自变化不超过 0.1 周期或 10%",
@@ -1356,12 +1360,20 @@ SENTENCES: dict[str, dict[str, str]] = {
         "{observed}。{verdict}",
     },
     "expect_met": {
-        "en": "As expected: {helped} cost less.",
-        "zh": "符合预期：{helped}减少了。",
+        "en": "As expected: {helped} cost less{rest}.",
+        "zh": "符合预期：{helped}减少了{rest}。",
     },
     "expect_met_against": {
         "en": "Partly as expected: {helped} cost less.",
         "zh": "部分符合预期：{helped}减少。",
+    },
+    "expect_rest": {
+        "en": "; {unseen}: not among the step's parts{done}",
+        "zh": "；{unseen}不在本步的组成部分中{done}",
+    },
+    "expect_rest_done": {
+        "en": ", though the step did it ({done})",
+        "zh": "，尽管这一步做到了（{done}）",
     },
     "expect_offset": {
         "en": "Partly as expected: {helped} cost less, but {observed} cost more.",

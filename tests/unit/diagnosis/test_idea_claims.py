@@ -6,7 +6,8 @@ ideas written for the test: a user's manifest may claim what the counters refute
 
 import pytest
 
-from nsightflow.diagnosis.expected import expected_mechanisms, unsupported_claim
+from nsightflow.diagnosis.claims import unsupported_claim
+from nsightflow.diagnosis.expected import expected_mechanisms
 
 REMOVES = "Sequential addressing: drops the shared-memory bank conflicts of v0."
 

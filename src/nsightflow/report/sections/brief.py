@@ -143,6 +143,7 @@ class BriefSections(OverviewSections, NextSections, RegimeSections):
             pct=pct_text(r.get(col.REGIME_CEILING_PCT)),
             ceiling=T(f"ceiling_{r.get('regime_ceiling') or 'copy_bw'}"),
             rate=rate,
+            vendor=_vendor_peak(r),
             limit=self._result_limit(variant, n, regime),
         )
 
@@ -241,6 +242,9 @@ class BriefSections(OverviewSections, NextSections, RegimeSections):
         prev = str(v.get(col.IMPROVES_ON) or "")
         if prev in self.variants and self._config_led(name, prev):
             return T("ladder_config", cause=cause)
+        share = _pct(found.get(col.SHARE_OF_CHANGE))
+        if 0 < share < HALF:  # the largest named part, not most of the change
+            return T("ladder_share", cause=cause, pct=100 * share)
         return cause
 
     def _config_led(self, name: str, prev: str) -> bool:
@@ -372,3 +376,20 @@ class BriefSections(OverviewSections, NextSections, RegimeSections):
             share=pct_text(100 * _pct(f[col.SHARE_OF_CHANGE])),
             line=where,
         )
+
+
+HALF = 0.5  # a primary part under this share of its step's change says its share
+
+
+def _vendor_peak(r: dict[str, Any]) -> str:
+    """A vendor library's own share of the FP32 peak, where it is the ceiling.
+
+    "94% of cuBLAS SGEMM" alone reads as 94% of what the GPU can do; cuBLAS itself
+    runs at 81% of the FP32 peak measured with the run (v7's 76.4% over 94.3%).
+    """
+    ceiling = str(r.get(col.REGIME_CEILING) or "")
+    pct, fp32 = _pct(r.get(col.REGIME_CEILING_PCT)), _pct(r.get(col.PCT_OF_FP32_PEAK))
+    if not (ceiling.startswith("vendor") and pct > 0 and math.isfinite(fp32)):
+        return ""
+    library = T(f"ceiling_{ceiling}")
+    return T("brief_vendor_peak", library=library, pct=100 * fp32 / pct)

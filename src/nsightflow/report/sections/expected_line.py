@@ -10,7 +10,7 @@ from typing import Any
 
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.expected import SAME_AS
-from nsightflow.diagnosis.record import render
+from nsightflow.diagnosis.record import msg, render
 from nsightflow.i18n import T
 from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.sections.quantities import params_of
@@ -37,17 +37,18 @@ def expected_line(record: dict[str, Any]) -> str:
     ordered += [m for m in expected if m not in credited]
     shown = max(MAX_EXPECTED, len([m for m in expected if m in credited]))
     names = [short_cause(x) for x in ordered[:shown]]
+    unseen = [short_cause(x) for x in ordered[:shown] if x not in credited]
     if not names:  # the idea names nothing these rules read: no "Expected: ?"
         return T(
             "step_observed_only",
             observed=short_cause(observed) if observed else "?",
-            verdict=_verdict(record, observed, expected),
+            verdict=_verdict(record, observed, expected, unseen),
         )
     return T(
         "step_meant" if params.get("regression") else "step_expected",
         expected=T("expected_or").join(names) if names else "?",
         observed=short_cause(observed) if observed else "?",
-        verdict=_verdict(record, observed, expected),
+        verdict=_verdict(record, observed, expected, unseen),
     )
 
 
@@ -59,20 +60,31 @@ def _credited(params: dict[str, Any]) -> list[str]:
     return [k.removeprefix("mech_") for k in keys]
 
 
-def _verdict(record: dict[str, Any], observed: str, expected: list[str]) -> str:
+def _verdict(
+    record: dict[str, Any], observed: str, expected: list[str], unseen: list[str]
+) -> str:
     """The diagnosis's own verdict on expected vs observed, else whether it was named.
 
-    A verdict that credits only the observed cause says so in two words: the line has
-    just named it ("Observed: wider loads. As expected.").
+    A verdict that credits only the observed cause, and every expected mechanism the
+    line names, says so in two words: the line has just named it ("Observed: wider
+    loads. As expected."). The expected mechanisms the line names and no part of
+    the step is (``unseen``) are said after the ones that cost less.
     """
     params = params_of(record)
     verdict = params.get(col.VERDICT)
     against = params.get("against")
     but = render("", against) if isinstance(against, dict) and "@" in against else ""
     if isinstance(verdict, dict) and "@" in verdict:
-        if verdict["@"] == "expect_met" and _credited(params) == [observed]:
+        same = _credited(params) == [observed] and not unseen
+        if verdict["@"] == "expect_met" and same:
             return T("expect_met_same") + but
         fields = {k: _short(v) for k, v in verdict.items() if k != "@"}
+        rest = verdict.get("rest")
+        if isinstance(rest, dict):  # of the mechanisms this line names
+            done = rest.get("done", "")
+            fields["rest"] = (
+                msg("expect_rest", unseen=unseen, done=done) if unseen else ""
+            )
         return render(str(verdict["@"]), fields) + but
     return T("expected_met" if observed in expected else "expected_missed") + "."
 
@@ -87,4 +99,6 @@ def _short(value: Any) -> Any:
         return [_short(v) for v in value]
     if isinstance(value, dict) and str(value.get("@", "")).startswith("mech_"):
         return short_cause(str(value["@"]).removeprefix("mech_"))
+    if isinstance(value, dict) and "@" in value:  # a clause naming mechanisms
+        return {k: v if k == "@" else _short(v) for k, v in value.items()}
     return value

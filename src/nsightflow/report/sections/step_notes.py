@@ -13,15 +13,20 @@ from nsightflow.i18n import T
 from nsightflow.report.sections.quantities import size_text
 
 DRAM_SAID = 1.25  # DRAM bytes after / before (or before / after) said in the body
+HIT_SAID = 10.0  # L2 hit rate change, in points, said beside the DRAM bytes
 
 
-def dram_moved(found: list[dict[str, Any]], after: dict[str, Any]) -> list[str]:
+def dram_moved(
+    found: list[dict[str, Any]], before: dict[str, Any], after: dict[str, Any]
+) -> list[str]:
     """The step's DRAM traffic where it moved by a quarter or more, with the rate.
 
     SGEMM's 32x32 tiles doubled it (4,333 -> 8,463 MB) while the waits on global
     memory fell: the body says so, with the DRAM's share of its peak that tells
     whether those bytes could limit it (ncu's DRAM throughput, 11% of its peak),
-    and whether fewer bytes were expected.
+    whether fewer bytes were expected, and the L2 hit rate where it moved by 10
+    points or more (60% -> 39%: v0's repeated reads of a row had hit in L2, the
+    tiles' loads miss it more often), which is where the extra bytes come from.
     """
     moved = [r for r in found if r[col.RULE] == "dram_moved"]
     if not moved:
@@ -40,8 +45,17 @@ def dram_moved(found: list[dict[str, Any]], after: dict[str, Any]) -> list[str]:
             ratio=y / x,
             expected=T("step_dram_expected") if hoped and y > x else "",
             rate=T("step_dram_rate", pct=pct) if not math.isnan(pct) else "",
+            l2=_l2_hit(before, after),
         )
     ]
+
+
+def _l2_hit(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """The L2 hit rate's move, where it moved by :data:`HIT_SAID` points or more."""
+    x, y = _float(before.get("l2_hit_pct")), _float(after.get("l2_hit_pct"))
+    if math.isnan(x) or math.isnan(y) or abs(y - x) < HIT_SAID:
+        return ""
+    return T("step_dram_l2", before=x, after=y)
 
 
 def untimed_init(
