@@ -126,20 +126,31 @@ def warp_tiled(source: str) -> bool:
     return bool(WARP_LAYOUT.search(source)) and bool(re.search(r"\blane\b", source))
 
 
+SHARED_WAITS = 0.5  # short_scoreboard + mio_throttle cycles per instruction to hide
+
+
 def vendor_rate_fix(
-    fix: Mapping[str, Any], source: str, tensor: bool = True
+    fix: Mapping[str, Any],
+    source: str,
+    tensor: bool = True,
+    row: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What the library does beyond the kernel, less what its source already does.
 
     SGEMM v7 computes ``lane = tid % 32, warp = tid / 32`` and lays each warp out as
     32/WN x WN threads: its warp tile is there, and is not advised again. 3xTF32
-    tensor cores only where the family's tolerance allows them (``tensor``).
+    tensor cores only where the family's tolerance allows them (``tensor``). The
+    next k slice's fragments read during the FMAs hide shared-memory waits: where
+    the ``row``'s (cycles per instruction) are under :data:`SHARED_WAITS` (v7:
+    0.15 + 0.01) there are none to hide, and FP32 leaves nothing named to do.
     """
-    key = (
-        "advice_fix_vendor_rate_warps"
-        if warp_tiled(source)
-        else "advice_fix_vendor_rate"
-    )
+    stalls = ("stall_short_scoreboard", "stall_mio_throttle")
+    waits = sum(num(row, k) for k in stalls) if row is not None else math.nan
+    waits = waits if ok(waits) else math.inf  # unmeasured: the advice stands
+    warps = warp_tiled(source)
+    if warps and not tensor and waits < SHARED_WAITS:
+        return {"@": "advice_fix_vendor_rate_done", "fix": fix, "waits": waits}
+    key = "advice_fix_vendor_rate_warps" if warps else "advice_fix_vendor_rate"
     return {"@": key if tensor else f"{key}_fp32", "fix": fix}
 
 

@@ -29,6 +29,7 @@ from nsightflow.diagnosis.efficiency import pipe_words
 from nsightflow.diagnosis.model import num, ok
 from nsightflow.diagnosis.record import Finding, msg
 from nsightflow.diagnosis.verdict import step_verdict
+from nsightflow.i18n import size_text
 
 AT_ROOF_PCT = 90.0  # the stop condition: % of the copy bandwidth or vendor library
 FLOOR_BYTES = 1.2  # DRAM bytes / ideal bytes at which the DRAM floor is the ideal one
@@ -260,7 +261,12 @@ def sweep(rows: pd.DataFrame, l2_bytes: float | None) -> list[Finding]:
                 params={
                     col.VARIANT: records[0][col.VARIANT],
                     "spans": [
-                        msg("sweep_span", regime=g, first=a, last=b)
+                        msg(
+                            "sweep_span",
+                            regime=g,
+                            first=size_text(a),
+                            last=size_text(b),
+                        )
                         if a != b
                         else msg("sweep_span_one", regime=g, n=a)
                         for g, a, b in spans

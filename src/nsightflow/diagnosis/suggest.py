@@ -184,7 +184,7 @@ def limiter_suggestion(
         fix = lc.at_limit(fix, now)
     if found is not None and found.rule == "at_vendor_rate":
         # at the library's rate the last few percent are the library's own tricks
-        fix = vendor_rate_fix(fix, source, bool(compiled.get(TENSOR_OK, True)))
+        fix = vendor_rate_fix(fix, source, bool(compiled.get(TENSOR_OK, True)), row)
     return suggestion(row, kind, mech, bound, fix, share)
 
 

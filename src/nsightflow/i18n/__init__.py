@@ -55,6 +55,7 @@ __all__ = [
     "field_names",
     "language",
     "parse_language",
+    "size_text",
 ]
 
 
@@ -109,7 +110,32 @@ def T(key: str, /, **fields: object) -> str:
     Raises:
         KeyError: The key is unknown, or a field of the template is not given.
     """
+    for name in SIZE_FIELDS:  # a size, as a reader writes it
+        n = fields.get(name)
+        if isinstance(n, int) and not isinstance(n, bool):
+            fields[name] = size_text(n)
     return CATALOGUE[key][_CURRENT.get()].format(**fields)
+
+
+POW2_FROM = 1 << 16  # powers of two from here on read as 2^k
+SIZE_FIELDS = ("n", "lo", "hi")  # the templates' fields that hold a problem size
+
+
+def size_text(n: object) -> str:
+    """A problem size as a reader writes it: ``2^24``, ``1.5M``, ``8192``.
+
+    :func:`T` writes every field of :data:`SIZE_FIELDS` so: the diagnosis said
+    "at n = 16777216" where the report's own said "at n = 2^24".
+    """
+    try:
+        k = int(n)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return str(n)
+    if k >= POW2_FROM and k & (k - 1) == 0:
+        return f"2^{k.bit_length() - 1}"
+    if k >= 1_000_000:
+        return f"{k / 1e6:.3g}M"
+    return str(k)
 
 
 def field_names(template: str) -> set[str]:

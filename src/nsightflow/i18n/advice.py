@@ -273,6 +273,15 @@ ADVICE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{fix}；已接近厂商库的速率（其线程已按 warp tile 排布），剩下的是库在 FP32 下"
         "另外所做的：在 FMA 期间从共享内存读取下一段 k 的片段",
     },
+    "advice_fix_vendor_rate_done": {
+        "en": "{fix}; near the vendor library's rate, with its threads laid out in "
+        "warp tiles and {waits:.2f} cycles per instruction of shared-memory waits "
+        "(`short_scoreboard` + `mio_throttle`: no fragment reads left to hide behind "
+        "the FMAs), this report names no FP32 change the library makes beyond it",
+        "zh": "{fix}；已接近厂商库的速率，其线程已按 warp tile 排布，共享内存等待为每条指令 "
+        "{waits:.2f} 个周期（`short_scoreboard` + `mio_throttle`：没有可藏在 FMA 后面的片段"
+        "读取），本报告没有可指出的、库在 FP32 下另外所做的改动",
+    },
     "advice_fix_one_launch": {
         "en": "one launch instead of {launches}: {kernels}, with fewer blocks than "
         "SMs, only finishes what the main kernel computed, and takes {us:.1f} of the "

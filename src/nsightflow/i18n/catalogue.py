@@ -140,8 +140,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "zh": "A.{k} 基础测评：不同规模下的性能",
     },
     "fig_perf_vs_size": {
-        "en": "time and bandwidth over sizes",
-        "zh": "不同规模下的耗时与带宽",
+        "en": "time and throughput over sizes",
+        "zh": "不同规模下的耗时与吞吐量",
     },
     "timing_method": {
         "en": "Median kernel time in us (CUDA events; launches queued back to back "
@@ -514,11 +514,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "otherwise). {variants} are *under the roofs*: below those three lines, while "
         "another unit runs at 60% of its peak or more (the ceiling *limits it now* "
         "names; for atomics on one L2 slice, its time at the slice rate), so "
-        "they are bound by that unit's throughput, not by latency.",
+        "they are bound by that unit's throughput, not by latency; the roofline "
+        "alone, in the appendix's *roofline regime* and the figures, calls them "
+        "latency-bound.",
         "zh": "roofline 受限类型按 DRAM、L2 与 FP32 速率判断（达到峰值 60% 及以上，或理想"
         "计算强度离 ridge 至少 2 倍、且该侧达到 40% 及以上，为访存或计算受限；否则为延迟受限）。"
         "{variants} 为“低于各 roof”：低于这三条线，但另一个单元达到其峰值的 60% 或以上（对单个 L2 slice 上的原子操作，为按 slice 速率所需的时间）"
-        "（即“当前限制因素”所列的上限），因此受该单元的吞吐限制，而非受延迟限制。",
+        "（即“当前限制因素”所列的上限），因此受该单元的吞吐限制，而非受延迟限制；"
+        "仅看 roofline（附录的 *roofline 受限类型* 与各图）则称其为延迟受限。",
     },
     "dram_traffic": {
         "en": "DRAM traffic is {ratio:.2f}x the ideal ({moved:,.1f} MB moved vs "

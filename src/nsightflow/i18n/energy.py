@@ -33,21 +33,23 @@ ENERGY_MESSAGES: dict[str, dict[str, str]] = {
     "energy_busy": {
         "en": "Where the stream took more than 10% longer per launch than the timed "
         "median (the timed median over the stream's time per launch below 0.9: "
-        "{which}), its energy per launch covers that longer time: for the shortest "
-        "kernels the host launches more slowly than they run, and the GPU idles "
-        "between launches.",
+        "{which}), its energy per launch covers that longer time. The recording "
+        "does not say why the stream ran slower than the timing loop (the clocks it "
+        "ran at under sustained load, or, for the shortest kernels, gaps between "
+        "launches).",
         "zh": "在连续流中每次 launch 的 GPU 时间比计时中位数长 10% 以上的情况下（计时中位数与连续流每次 launch "
-        "时间之比低于 0.9：{which}），每次 launch 的能耗包含这段更长的时间：对最短的 kernel，主机发起 launch "
-        "的速度慢于其执行速度，GPU 在 launch 之间空闲。",
+        "时间之比低于 0.9：{which}），每次 launch 的能耗包含这段更长的时间。录制数据无法说明连续流为何比"
+        "计时循环慢（持续负载下的时钟，或对最短的 kernel 而言 launch 之间的间隙）。",
     },
     "energy_overlap": {
         "en": "The timed median over the stream's time per launch is not a busy "
-        "fraction: it exceeds 1 where back-to-back launches overlap one launch's "
-        "ramp-up and tail with the next (up to {most:.2f} at {where}); the energy per "
-        "launch is then that shorter stream time's.",
-        "zh": "计时中位数与连续流每次 launch 时间之比不是忙碌比例：连续 launch 时，前一次的尾部与下一次的"
-        "爬升相互重叠，该比值会超过 1（最高 {most:.2f}，见 {where}）；此时每次 launch 的能耗按这段更短的"
-        "连续流时间计算。",
+        "fraction: it exceeds 1 where the timed launch pays its own start-up, which "
+        "a stream of back-to-back launches hides behind the launch before it (up to "
+        "{most:.2f} at {where}); the energy per launch is then that shorter stream "
+        "time's.",
+        "zh": "计时中位数与连续流每次 launch 时间之比不是忙碌比例：单次计时的 launch 要付出自身的启动"
+        "开销，而连续 launch 的流把它藏在前一次 launch 之后，该比值因此会超过 1（最高 {most:.2f}，见 "
+        "{where}）；此时每次 launch 的能耗按这段更短的连续流时间计算。",
     },
     "fig_energy": {
         "en": "median time against energy per launch, per variant and size",

@@ -102,8 +102,9 @@ MECHANISMS: dict[str, dict[str, str]] = {
         "zh": "特殊函数 MUFU（MIO 队列）",
     },
     "mech_mio_other": {
-        "en": "MIO queue (no shared memory, shuffles or special functions measured)",
-        "zh": "MIO 队列（未测到共享内存、shuffle 或特殊函数指令）",
+        "en": "MIO queue (few shared-memory instructions, no shuffles or special "
+        "functions)",
+        "zh": "MIO 队列（共享内存指令很少，无 shuffle 或特殊函数指令）",
     },
     "mech_fp64_pipe": {
         "en": "FP64 pipe busy (double precision)",
@@ -1051,8 +1052,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "{names}：无自身计数器",
     },
     "pooled_no_work": {
-        "en": "{names}: no shared-memory, shuffle or special-function work of its own",
-        "zh": "{names}：没有自身的共享内存、shuffle 或特殊函数指令",
+        "en": "{names}: too little MIO work of its own to be a cause",
+        "zh": "{names}：自身的 MIO 指令太少，不足以成为原因",
     },
     "pooled_within_print": {
         "en": "{names}: each moved 0.1 cycle or less, or under 10%",

@@ -377,7 +377,7 @@ def _legend_handles(
                 color="k",
                 ls=":",
                 label=f"{vendors[0].name}, at each panel's n: {rates}\n"
-                "(its rate only: its bytes were not measured)",
+                "(a rate only: the ceilings stage timed it without counting bytes)",
             )
         )
     return handles

@@ -165,6 +165,8 @@ def test_the_regime_column_is_the_roofline_s_and_the_unit_is_the_limiter(
             x for x in brief.splitlines() if x.startswith("The roofline regime")
         )
         assert all(f"`{v}`" in note for v in bound["variant"]), note
+        # the appendix's roofline regime calls them latency-bound: the note says so
+        assert "the roofline alone" in note and "calls them latency-bound" in note
     found = _findings(folder)
     for r in found[found["rule"] == "sweep_regimes"].itertuples():
         # the sweep's regimes are the roofline's at every size, profiled or timed

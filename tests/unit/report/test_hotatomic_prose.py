@@ -153,7 +153,7 @@ def test_mio_waits_with_no_mio_work_of_their_own_are_not_a_cause(hot):
     step = md.split("### 2.1 ")[1].split("### 2.2 ")[0]
     assert "**Also:** MIO queue" not in step and "**Why:** MIO queue" not in step
     assert re.search(
-        r"other stall reasons \([^)]*MIO queue: no shared-memory, shuffle or "
-        r"special-function work of its own",
+        r"other stall reasons \([^)]*MIO queue: too little MIO work of its own to be "
+        r"a cause",
         step,
     ), step

@@ -160,3 +160,34 @@ def test_a_primary_part_under_half_the_change_says_its_share_in_the_brief(report
     assert part / whole < 0.5
     row = next(x for x in md["sgemm"].splitlines() if x.startswith("| `v6_vectorized`"))
     assert f"bank conflicts ({100 * part / whole:.0f}% of the change)" in row
+
+
+def test_the_mio_queue_of_few_shared_loads_does_not_say_none_were_measured(reports):
+    # SGEMM v7 executes ~100 M shared loads (0.04 per instruction): its stall list
+    # read "MIO queue (no shared memory, shuffles or special functions measured)"
+    folders, md = reports
+    a = pd.read_csv(folders["sgemm"] / "analysis.csv").set_index(["variant", "size"])
+    assert a.loc[("v7_double_buffer", 4096), "shared_ld_inst"] > 1e7
+    assert "no shared memory, shuffles or special functions measured" not in md["sgemm"]
+    assert "MIO queue (few shared-memory instructions, no shuffles" in md["sgemm"]
+
+
+def test_no_sentence_writes_a_power_of_two_size_in_full(reports):
+    # reduction's appendix read "at n = 16777216" where the brief said "n = 2^24"
+    _, md = reports
+    for family, text in md.items():
+        assert not re.search(r"n = (16777216|4194304|1048576|65536)\b", text), family
+
+
+def test_no_advice_hides_shared_memory_waits_the_kernel_does_not_have(reports):
+    # SGEMM v7's short_scoreboard + mio_throttle are 0.16 cycles per instruction:
+    # "the next k slice's fragments read from shared memory during the FMAs" had
+    # nothing to hide
+    folders, md = reports
+    s = pd.read_csv(folders["sgemm"] / "stalls.csv")
+    v7 = s[(s["variant"] == "v7_double_buffer") & (s["size"] == 4096)]
+    waits = v7[v7["reason"].isin(["short_scoreboard", "mio_throttle"])]["cycles"].sum()
+    assert waits < 0.5
+    brief = md["sgemm"].split("## 1.")[0]
+    assert "the next k slice's fragments" not in brief
+    assert f"{waits:.2f} cycles per instruction of shared-memory waits" in brief

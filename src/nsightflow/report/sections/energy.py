@@ -10,7 +10,7 @@ import pandas as pd
 from nsightflow.analysis.energy import add_energy, energy_recorded
 from nsightflow.contracts import Status
 from nsightflow.contracts import columns as col
-from nsightflow.i18n import T
+from nsightflow.i18n import T, size_text
 from nsightflow.report.sections.common import SectionBase, figure, table
 
 # energy_busy is the timed median over the energy stream's time per launch, not a
@@ -54,7 +54,7 @@ class EnergySections(SectionBase):
         if col.ENERGY_BUSY in rows:
             gaps = rows[pd.to_numeric(rows[col.ENERGY_BUSY], errors="coerce") < BUSY]
             which = ", ".join(
-                f"`{v}` n = {int(n)}"
+                f"`{v}` n = {size_text(int(n))}"
                 for v, n in zip(gaps[col.VARIANT], gaps[col.SIZE], strict=True)
             )
             if which:
@@ -63,6 +63,6 @@ class EnergySections(SectionBase):
             if (ratio > OVERLAP).any():
                 top = int(ratio.to_numpy().argmax())
                 variant, size = rows[col.VARIANT].iloc[top], rows[col.SIZE].iloc[top]
-                where = f"`{variant}` n = {int(size)}"
+                where = f"`{variant}` n = {size_text(int(size))}"
                 parts.append(T("energy_overlap", most=ratio.max(), where=where))
         return "\n\n".join(parts)

@@ -20,25 +20,12 @@ from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.record import render
 from nsightflow.diagnosis.verdict import step_verdict
 from nsightflow.i18n import T
+from nsightflow.i18n import size_text as size_text  # the sections import it here
 from nsightflow.i18n.markup import code_span
 
-POW2_FROM = 1 << 16  # powers of two from here on read as 2^k
 CODE_CHARS = 48  # characters of a cited source line in a sentence
 HEADERS = (".cuh", ".h", ".hpp")  # a line in one of these is cited by its file
 MIN_LINE_SHARE = 0.1  # a hot line cited in the body holds at least this share
-
-
-def size_text(n: Any) -> str:
-    """A problem size as a reader writes it: ``2^24``, ``1.5M``, ``8192``."""
-    try:
-        k = int(n)
-    except (TypeError, ValueError):
-        return str(n)
-    if k >= POW2_FROM and k & (k - 1) == 0:
-        return f"2^{k.bit_length() - 1}"
-    if k >= 1_000_000:
-        return f"{k / 1e6:.3g}M"
-    return str(k)
 
 
 def number(value: Any, digits: int = 1) -> str:
