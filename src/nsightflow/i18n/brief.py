@@ -241,6 +241,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
     },
     "expected_met": {"en": "As intended", "zh": "符合预期"},
     "expect_met_same": {"en": "As expected.", "zh": "符合预期。"},
+    "expect_met_rest": {"en": "As expected{rest}.", "zh": "符合预期{rest}。"},
     "expected_missed": {"en": "Not what the idea aimed at", "zh": "与预期不符"},
     "expected_or": {"en": ", ", "zh": "、"},
     "step_more": {
@@ -331,7 +332,7 @@ BRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "en": "**Why:** the code, not the configuration ({changes}): the sweep timed "
         "`{variant}` at `{prev}`'s configuration{own} in {t_old} us, at its own in "
         "{t_own} us.",
-        "zh": "**原因：**是代码而非配置（{changes}）：参数扫描测得 `{variant}` 在 `{prev}` "
+        "zh": "**原因：**是代码而非配置（{changes}）：扫描中 `{variant}` 在 `{prev}` "
         "的配置{own}下 {t_old} us，自身配置下 {t_own} us。",
     },
     "step_config_unsplit": {

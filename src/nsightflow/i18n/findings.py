@@ -1033,7 +1033,7 @@ SENTENCES: dict[str, dict[str, str]] = {
     },
     "part_with": {
         "en": "{us} of the {total} us {dir}",
-        "zh": "{dir} {total} us 中的 {us} us",
+        "zh": "{dir} {total} us 中 {us} us",
     },
     "part_over": {
         "en": "{us} us {dir}",
@@ -1369,12 +1369,13 @@ SENTENCES: dict[str, dict[str, str]] = {
         "zh": "部分符合预期：{helped}减少。",
     },
     "expect_rest": {
-        "en": "; {unseen}: not among the step's parts{done}",
-        "zh": "；{unseen}不在本步的组成部分中{done}",
+        "en": "; {unseen}: not among the step's parts",
+        "zh": "；{unseen}不在各部分中",
     },
+    "expect_unseen": {"en": "{mechanism}{done}", "zh": "{mechanism}{done}"},
     "expect_rest_done": {
-        "en": ", though the step did it ({done})",
-        "zh": "，尽管这一步做到了（{done}）",
+        "en": " (which the step did: {done})",
+        "zh": "（已做到：{done}）",
     },
     "expect_offset": {
         "en": "Partly as expected: {helped} cost less, but {observed} cost more.",

@@ -10,7 +10,7 @@ from typing import Any
 
 from nsightflow.contracts import columns as col
 from nsightflow.diagnosis.expected import SAME_AS
-from nsightflow.diagnosis.record import msg, render
+from nsightflow.diagnosis.record import render
 from nsightflow.i18n import T
 from nsightflow.i18n.short_causes import short_cause
 from nsightflow.report.sections.quantities import params_of
@@ -37,19 +37,31 @@ def expected_line(record: dict[str, Any]) -> str:
     ordered += [m for m in expected if m not in credited]
     shown = max(MAX_EXPECTED, len([m for m in expected if m in credited]))
     names = [short_cause(x) for x in ordered[:shown]]
-    unseen = [short_cause(x) for x in ordered[:shown] if x not in credited]
     if not names:  # the idea names nothing these rules read: no "Expected: ?"
         return T(
             "step_observed_only",
             observed=short_cause(observed) if observed else "?",
-            verdict=_verdict(record, observed, expected, unseen),
+            verdict=_verdict(record, observed, expected, names),
         )
     return T(
         "step_meant" if params.get("regression") else "step_expected",
         expected=T("expected_or").join(names) if names else "?",
         observed=short_cause(observed) if observed else "?",
-        verdict=_verdict(record, observed, expected, unseen),
+        verdict=_verdict(record, observed, expected, names),
     )
+
+
+def _shown_rest(rest: dict[str, Any], shown: list[str]) -> dict[str, Any] | str:
+    """The clause of unseen mechanisms, of those the line names (short names)."""
+    items = [u for u in rest.get("unseen", []) if u.get("mechanism") in shown]
+    return {**rest, "unseen": items} if items else ""
+
+
+def _rest(params: dict[str, Any]) -> dict[str, Any] | None:
+    """The verdict's clause of expected mechanisms no part is (None: none)."""
+    verdict = params.get(col.VERDICT)
+    rest = verdict.get("rest") if isinstance(verdict, dict) else None
+    return rest if isinstance(rest, dict) and rest.get("unseen") else None
 
 
 def _credited(params: dict[str, Any]) -> list[str]:
@@ -61,30 +73,31 @@ def _credited(params: dict[str, Any]) -> list[str]:
 
 
 def _verdict(
-    record: dict[str, Any], observed: str, expected: list[str], unseen: list[str]
+    record: dict[str, Any], observed: str, expected: list[str], shown: list[str]
 ) -> str:
     """The diagnosis's own verdict on expected vs observed, else whether it was named.
 
-    A verdict that credits only the observed cause, and every expected mechanism the
-    line names, says so in two words: the line has just named it ("Observed: wider
-    loads. As expected."). The expected mechanisms the line names and no part of
-    the step is (``unseen``) are said after the ones that cost less.
+    A verdict that credits only the observed cause, with no expected mechanism left
+    that no part is, says so in two words: the line has just named it ("Observed:
+    wider loads. As expected.").
     """
     params = params_of(record)
     verdict = params.get(col.VERDICT)
     against = params.get("against")
     but = render("", against) if isinstance(against, dict) and "@" in against else ""
     if isinstance(verdict, dict) and "@" in verdict:
-        same = _credited(params) == [observed] and not unseen
+        rest = _rest(params)
+        same = _credited(params) == [observed] and not (
+            rest and _shown_rest(_short(rest), shown)
+        )
         if verdict["@"] == "expect_met" and same:
             return T("expect_met_same") + but
         fields = {k: _short(v) for k, v in verdict.items() if k != "@"}
-        rest = verdict.get("rest")
-        if isinstance(rest, dict):  # of the mechanisms this line names
-            done = rest.get("done", "")
-            fields["rest"] = (
-                msg("expect_rest", unseen=unseen, done=done) if unseen else ""
-            )
+        if isinstance(fields.get("rest"), dict):  # of the mechanisms the line names
+            fields["rest"] = _shown_rest(fields["rest"], shown)
+        if verdict["@"] == "expect_met" and _credited(params) == [observed]:
+            # "Observed: wider loads. As expected; ...": the line has just named it
+            return render("expect_met_rest", {"rest": fields["rest"]}) + but
         return render(str(verdict["@"]), fields) + but
     return T("expected_met" if observed in expected else "expected_missed") + "."
 
