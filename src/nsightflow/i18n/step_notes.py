@@ -29,4 +29,9 @@ STEP_NOTE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "; DRAM at {pct:.0f}% of its peak",
         "zh": "；DRAM 处于其峰值的 {pct:.0f}%",
     },
+    # a step whose sweep split code from configuration: its counters hold both
+    "step_expected_both": {
+        "en": " Those counters are of code and configuration together.",
+        "zh": "这些计数器是代码与配置共同作用的结果。",
+    },
 }

@@ -377,7 +377,7 @@ def _legend_handles(
                 color="k",
                 ls=":",
                 label=f"{vendors[0].name}, at each panel's n: {rates}\n"
-                "(a rate only: the ceilings stage timed it without counting bytes)",
+                "(a rate line: the library's measured rate at that n, at any intensity)",
             )
         )
     return handles

@@ -140,7 +140,8 @@ class BodySections(StepSections):
         out += [render_row(r) for r in found if r[col.RULE] == "advice_compiler_did"]
         expected = [r for r in found if r[col.RULE] == "expected_observed"]
         if expected:
-            out.append(expected_line(expected[0]))
+            both = T("step_expected_both") if counters == "step_counters_why" else ""
+            out.append(expected_line(expected[0]) + both)
         out += [render_row(r) for r in found if r[col.RULE] in CLAIMS]
         now = [
             r
