@@ -137,14 +137,16 @@ def expected_mechanisms(idea: str) -> list[str]:
 
 
 def _expected(
-    idea: str, previous: Mapping[str, Any], after: Mapping[str, Any]
+    idea: str,
+    previous: Mapping[str, Any],
+    after: Mapping[str, Any],
+    regression: bool = False,
 ) -> tuple[list[str], str]:
     """The mechanisms a step's idea names, and the previous largest cause.
 
     The previous largest cause is said beside them, not expected where the idea does
     not name it (SGEMM ``v6``'s float4 loads "expected" to cut ``v5``'s dispatch).
     """
-    regression = bool(re.search(REGRESSION, idea, flags=re.IGNORECASE))
     expected = [
         m for m in expected_mechanisms(idea) if applies(m, previous, after, regression)
     ]
@@ -225,8 +227,8 @@ def expectation(
     """
     if library:
         return _library_record(previous, ranked)
-    expected, prev = _expected(idea, previous, after)
     regression = bool(re.search(REGRESSION, idea, flags=re.IGNORECASE))
+    expected, prev = _expected(idea, previous, after, regression)
     way = 1.0 if regression else -1.0  # helped: moved the time the intended way
     helped = [
         f.rule

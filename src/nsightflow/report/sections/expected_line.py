@@ -57,13 +57,6 @@ def _shown_rest(rest: dict[str, Any], shown: list[str]) -> dict[str, Any] | str:
     return {**rest, "unseen": items} if items else ""
 
 
-def _rest(params: dict[str, Any]) -> dict[str, Any] | None:
-    """The verdict's clause of expected mechanisms no part is (None: none)."""
-    verdict = params.get(col.VERDICT)
-    rest = verdict.get("rest") if isinstance(verdict, dict) else None
-    return rest if isinstance(rest, dict) and rest.get("unseen") else None
-
-
 def _credited(params: dict[str, Any]) -> list[str]:
     """The mechanisms an expected-vs-observed verdict credits (``helped``)."""
     verdict = params.get(col.VERDICT)
@@ -86,17 +79,13 @@ def _verdict(
     against = params.get("against")
     but = render("", against) if isinstance(against, dict) and "@" in against else ""
     if isinstance(verdict, dict) and "@" in verdict:
-        rest = _rest(params)
-        same = _credited(params) == [observed] and not (
-            rest and _shown_rest(_short(rest), shown)
-        )
-        if verdict["@"] == "expect_met" and same:
-            return T("expect_met_same") + but
         fields = {k: _short(v) for k, v in verdict.items() if k != "@"}
         if isinstance(fields.get("rest"), dict):  # of the mechanisms the line names
             fields["rest"] = _shown_rest(fields["rest"], shown)
         if verdict["@"] == "expect_met" and _credited(params) == [observed]:
-            # "Observed: wider loads. As expected; ...": the line has just named it
+            # the line has just named it: "Observed: wider loads. As expected[; ...]."
+            if not fields.get("rest"):
+                return T("expect_met_same") + but
             return render("expect_met_rest", {"rest": fields["rest"]}) + but
         return render(str(verdict["@"]), fields) + but
     return T("expected_met" if observed in expected else "expected_missed") + "."
